@@ -1,6 +1,6 @@
 module github.com/instrlab/instrlab
 
-go 1.25.0
+go 1.26.0
 
 require (
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
