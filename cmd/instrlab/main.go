@@ -1,0 +1,90 @@
+// Command instrlab shows MCP server authors what happens to their server's
+// instructions: what the server sends in each protocol era, what a client
+// keeps, where it puts it, what it costs, and what the model finally sees.
+//
+// Usage:
+//
+//	instrlab <command> [flags] [args]
+//
+// Run "instrlab help" for the list of commands.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+// A command is one subcommand of instrlab.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+// commands is the table of subcommands, in the order "help" lists them.
+// It is filled in init to break the initialization cycle through help.
+var commands []command
+
+func init() {
+	commands = []command{
+		{"serve", "run an MCP server (serve lab: the instrumented lab server)", runServe},
+		{"version", "print the version of instrlab and of the MCP Go SDK it is built on", runVersion},
+		{"help", "print this help, or the help of one command", runHelp},
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		printUsage(stderr)
+		return usageError{"no command given"}
+	}
+	name, rest := args[0], args[1:]
+	switch name {
+	case "-h", "-help", "--help":
+		printUsage(stdout)
+		return nil
+	}
+	for _, c := range commands {
+		if c.name == name {
+			return c.run(ctx, rest, stdout, stderr)
+		}
+	}
+	return usageError{fmt.Sprintf("unknown command %q (run \"instrlab help\")", name)}
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintf(w, "instrlab: what happens to an MCP server's instructions\n\nUsage:\n\n\tinstrlab <command> [flags] [args]\n\nCommands:\n\n")
+	for _, c := range commands {
+		fmt.Fprintf(w, "\t%-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\nRun \"instrlab help <command>\" or \"instrlab <command> -h\" for a command's flags.\n")
+}
+
+func runHelp(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		printUsage(stdout)
+		return nil
+	}
+	for _, c := range commands {
+		if c.name == args[0] && c.name != "help" {
+			err := c.run(ctx, append(args[1:], "-h"), stdout, stderr)
+			if errors.Is(err, errHelp) {
+				return nil
+			}
+			return err
+		}
+	}
+	return usageError{fmt.Sprintf("help: unknown command %q", args[0])}
+}

@@ -1,0 +1,178 @@
+package lab
+
+import (
+	"bytes"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxBody bounds an HTTP request body, as the SDK's default does.
+const maxBody = mcp.DefaultMaxRequestBodyBytes
+
+// Handler serves the lab over Streamable HTTP. Mount it at /mcp. Legacy
+// servers are stateful (sessions, Mcp-Session-Id); dual and modern servers
+// are stateless, since the SDK serves 2026-07-28 over HTTP only that way.
+// Requests whose Origin is not a loopback origin get 403, and every message
+// in both directions is logged.
+func (l *Lab) Handler() http.Handler {
+	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return l.server },
+		&mcp.StreamableHTTPOptions{Stateless: l.cfg.Era != EraLegacy})
+	return &httpHandler{lab: l, inner: inner}
+}
+
+type httpHandler struct {
+	lab   *Lab
+	inner http.Handler
+}
+
+// LoopbackOrigin reports whether an Origin header is absent or names a
+// loopback host, the only origins a local server should accept.
+func LoopbackOrigin(origin string) bool {
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !LoopbackOrigin(r.Header.Get("Origin")) {
+		http.Error(w, "forbidden: Origin "+r.Header.Get("Origin")+" is not a loopback origin", http.StatusForbidden)
+		return
+	}
+	session := r.Header.Get("Mcp-Session-Id")
+	var track tracker
+	if r.Method == http.MethodPost {
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+		r.Body.Close()
+		if err != nil {
+			http.Error(w, "reading request body: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		m := classify(body)
+		e := Entry{Dir: Recv, Transport: "http", Session: session, Bytes: len(body),
+			Kind: m.kind, Method: m.method, ID: m.id, Meta: m.meta, Note: m.note}
+		if m.kind == KindInvalid || m.kind == KindEmpty {
+			e.Raw = string(body)
+		}
+		act := h.lab.onUnknown(m, session != "")
+		if act != "" {
+			e.Note = act
+		}
+		h.lab.log.Log(e)
+		track.received(m)
+		if act != "" {
+			h.lab.actOnUnknown(m, func(code int, msg string) {
+				data := errorResponse(m.id, code, msg)
+				h.logSent(&track, session, data)
+				w.Header().Set("Content-Type", "application/json")
+				status := http.StatusOK
+				if h.lab.cfg.Era != EraLegacy {
+					status = http.StatusNotFound // 2026-07-28: unknown methods are 404 with -32601
+				}
+				w.WriteHeader(status)
+				w.Write(data)
+			})
+			if h.lab.cfg.OnUnknown == UnknownHang {
+				<-r.Context().Done()
+			}
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	tw := &tapWriter{ResponseWriter: w, sent: func(data []byte) {
+		s := session
+		if s == "" {
+			s = w.Header().Get("Mcp-Session-Id")
+		}
+		h.logSent(&track, s, data)
+	}}
+	h.inner.ServeHTTP(tw, r)
+	tw.finish()
+}
+
+func (h *httpHandler) logSent(track *tracker, session string, data []byte) {
+	e := track.sentEntry(data)
+	e.Transport, e.Session = "http", session
+	h.lab.log.Log(e)
+}
+
+// A tapWriter passes a response through and reports each JSON-RPC message
+// in it: the whole body for application/json, each event's data for
+// text/event-stream.
+type tapWriter struct {
+	http.ResponseWriter
+	sent func([]byte)
+	mu   sync.Mutex
+	buf  []byte
+}
+
+func (t *tapWriter) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	t.buf = append(t.buf, p...)
+	if t.isSSE() {
+		t.drainEvents()
+	}
+	t.mu.Unlock()
+	return t.ResponseWriter.Write(p)
+}
+
+func (t *tapWriter) Flush() {
+	if f, ok := t.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (t *tapWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }
+
+func (t *tapWriter) isSSE() bool {
+	return strings.HasPrefix(t.Header().Get("Content-Type"), "text/event-stream")
+}
+
+// drainEvents reports each complete event in buf and keeps the rest.
+func (t *tapWriter) drainEvents() {
+	for {
+		i := bytes.Index(t.buf, []byte("\n\n"))
+		if i < 0 {
+			return
+		}
+		event := t.buf[:i]
+		t.buf = t.buf[i+2:]
+		var data [][]byte
+		for _, line := range bytes.Split(event, []byte("\n")) {
+			if d, ok := bytes.CutPrefix(line, []byte("data:")); ok {
+				data = append(data, bytes.TrimPrefix(d, []byte(" ")))
+			}
+		}
+		if len(data) > 0 {
+			t.sent(bytes.Join(data, []byte("\n")))
+		}
+	}
+}
+
+// finish reports a JSON body once the handler is done.
+func (t *tapWriter) finish() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.isSSE() {
+		return
+	}
+	body := bytes.TrimSpace(t.buf)
+	if len(body) > 0 && strings.HasPrefix(t.Header().Get("Content-Type"), "application/json") {
+		t.sent(body)
+	}
+}

@@ -1,0 +1,72 @@
+package lab
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// An Instructions says what the server puts in the instructions field.
+// The zero value sends no field at all.
+type Instructions struct {
+	Language Language // English or Japanese for a generated text; "" with none or a file
+	Length   int      // characters of a generated text
+	File     string   // a user's own text, served unchanged
+	text     string   // the file's contents
+}
+
+// ParseInstructions parses the -instr flag: "none", "ascii:N" or "japanese:N".
+func ParseInstructions(s string) (Instructions, error) {
+	if s == "none" {
+		return Instructions{}, nil
+	}
+	lang, num, ok := strings.Cut(s, ":")
+	if !ok || (Language(lang) != English && Language(lang) != Japanese) {
+		return Instructions{}, fmt.Errorf("instructions %q: want none, ascii:N or japanese:N", s)
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 0 {
+		return Instructions{}, fmt.Errorf("instructions %q: %q is not a number of characters", s, num)
+	}
+	if n < MinLength {
+		return Instructions{}, fmt.Errorf("instructions %q: a generated text needs at least %d characters for its two codeword sentences", s, MinLength)
+	}
+	return Instructions{Language: Language(lang), Length: n}, nil
+}
+
+// InstructionsFile reads a user's own instructions text from path; the text
+// is served unchanged in both eras.
+func InstructionsFile(path string) (Instructions, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Instructions{}, fmt.Errorf("reading instructions: %w", err)
+	}
+	return Instructions{File: path, text: string(data)}, nil
+}
+
+// Present reports whether the server sends the instructions field.
+func (in Instructions) Present() bool { return in.Language != "" || in.File != "" }
+
+// String returns the flag form of in.
+func (in Instructions) String() string {
+	switch {
+	case in.File != "":
+		return "file:" + in.File
+	case in.Language != "":
+		return fmt.Sprintf("%s:%d", in.Language, in.Length)
+	}
+	return "none"
+}
+
+// For returns the text served in the given era (EraInitialize or
+// EraDiscover). A user's file is the same in both.
+func (in Instructions) For(era string) (Text, error) {
+	switch {
+	case in.File != "":
+		return Text{Text: in.text, Era: era}, nil
+	case in.Language != "":
+		return Generate(in.Language, in.Length, era)
+	}
+	return Text{Era: era}, nil
+}

@@ -1,0 +1,226 @@
+package lab
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Name is the server name the lab reports, and the name clients file its
+// instructions under.
+const Name = "lab"
+
+// Version is the lab server's version in serverInfo.
+const Version = "0.1.0"
+
+// Eras a lab server can speak.
+const (
+	EraLegacy = "legacy" // initialize only; server/discover is an unknown method
+	EraDual   = "dual"   // both, with a different text (and codewords) in each
+	EraModern = "modern" // server/discover only; initialize is refused
+)
+
+// What a lab server does with an unknown method before the handshake.
+const (
+	UnknownError = "error" // answer -32601, as the specification says
+	UnknownCrash = "crash" // exit the process
+	UnknownHang  = "hang"  // never answer
+)
+
+// ModernVersion is the protocol revision without a handshake.
+const ModernVersion = "2026-07-28"
+
+// CodeUnsupportedProtocolVersion is the 2026-07-28 error for a version the
+// server does not speak; its data names the supported versions.
+const CodeUnsupportedProtocolVersion = -32022
+
+// A Config describes one lab server.
+type Config struct {
+	Instructions  Instructions
+	Era           string        // EraLegacy (default), EraDual or EraModern
+	InitDelay     time.Duration // hold the initialize reply this long
+	DiscoverDelay time.Duration // hold the server/discover reply this long
+	OnUnknown     string        // UnknownError (default), UnknownCrash or UnknownHang
+	Log           *MessageLog   // nil logs nothing
+	// Exit ends the process for OnUnknown "crash"; nil means os.Exit.
+	Exit func(code int)
+	// Stderr receives the lab's own diagnostics; nil means os.Stderr.
+	Stderr io.Writer
+}
+
+// A Lab is a configured lab server, ready to serve stdio or HTTP.
+type Lab struct {
+	cfg      Config
+	log      *MessageLog
+	init     Text // the initialize text
+	discover Text // the server/discover text
+	server   *mcp.Server
+}
+
+// New checks cfg and builds the server. It does no I/O.
+func New(cfg Config) (*Lab, error) {
+	if cfg.Era == "" {
+		cfg.Era = EraLegacy
+	}
+	if cfg.OnUnknown == "" {
+		cfg.OnUnknown = UnknownError
+	}
+	if !slices.Contains([]string{EraLegacy, EraDual, EraModern}, cfg.Era) {
+		return nil, fmt.Errorf("unknown era %q (want legacy, dual or modern)", cfg.Era)
+	}
+	if !slices.Contains([]string{UnknownError, UnknownCrash, UnknownHang}, cfg.OnUnknown) {
+		return nil, fmt.Errorf("unknown -on-unknown %q (want error, crash or hang)", cfg.OnUnknown)
+	}
+	if cfg.InitDelay < 0 || cfg.DiscoverDelay < 0 {
+		return nil, fmt.Errorf("delays must not be negative")
+	}
+	if cfg.Exit == nil {
+		cfg.Exit = os.Exit
+	}
+	if cfg.Stderr == nil {
+		cfg.Stderr = os.Stderr
+	}
+	l := &Lab{cfg: cfg, log: cfg.Log}
+	var err error
+	if l.init, err = cfg.Instructions.For(EraInitialize); err != nil {
+		return nil, err
+	}
+	if l.discover, err = cfg.Instructions.For(EraDiscover); err != nil {
+		return nil, err
+	}
+	l.server = mcp.NewServer(&mcp.Implementation{Name: Name, Version: Version}, &mcp.ServerOptions{
+		SupportedProtocolVersions: versionsFor(cfg.Era),
+		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+	})
+	addTools(l.server)
+	l.server.AddReceivingMiddleware(l.middleware)
+	return l, nil
+}
+
+// Texts returns the initialize and server/discover texts.
+func (l *Lab) Texts() (initialize, discover Text) { return l.init, l.discover }
+
+// Server returns the SDK server, for in-process use.
+func (l *Lab) Server() *mcp.Server { return l.server }
+
+func versionsFor(era string) []string {
+	all := mcp.SupportedProtocolVersions()
+	switch era {
+	case EraModern:
+		return []string{ModernVersion}
+	case EraLegacy:
+		return slices.DeleteFunc(all, func(v string) bool { return v >= ModernVersion })
+	}
+	return all
+}
+
+// middleware sets the instructions per era and holds replies.
+func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case "initialize":
+			if l.cfg.Era == EraModern {
+				return nil, l.refuseInitialize(req)
+			}
+			if err := sleep(ctx, l.cfg.InitDelay); err != nil {
+				return nil, err
+			}
+			res, err := next(ctx, method, req)
+			if r, ok := res.(*mcp.InitializeResult); ok && err == nil {
+				r.Instructions = l.init.Text
+			}
+			return res, err
+		case "server/discover":
+			if l.cfg.Era == EraLegacy {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: server/discover (this server is legacy)"}
+			}
+			if err := sleep(ctx, l.cfg.DiscoverDelay); err != nil {
+				return nil, err
+			}
+			res, err := next(ctx, method, req)
+			if r, ok := res.(*mcp.DiscoverResult); ok && err == nil {
+				r.Instructions = l.discover.Text
+			}
+			return res, err
+		}
+		return next(ctx, method, req)
+	}
+}
+
+func (l *Lab) refuseInitialize(req mcp.Request) error {
+	requested := ""
+	if p, ok := req.GetParams().(*mcp.InitializeParams); ok && p != nil {
+		requested = p.ProtocolVersion
+	}
+	data, _ := json.Marshal(map[string]any{"supported": []string{ModernVersion}, "requested": requested})
+	return &jsonrpc.Error{
+		Code:    CodeUnsupportedProtocolVersion,
+		Message: "unsupported protocol version: this server speaks " + ModernVersion + " only, without initialize",
+		Data:    data,
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// knownMethods are the requests the SDK (v1.8.0) serves.
+var knownMethods = []string{
+	"initialize", "ping", "server/discover", "subscriptions/listen",
+	"tools/list", "tools/call", "prompts/list", "prompts/get",
+	"resources/list", "resources/templates/list", "resources/read",
+	"resources/subscribe", "resources/unsubscribe",
+	"logging/setLevel", "completion/complete",
+}
+
+// onUnknown says what the lab does itself with m, or "" to pass it to the
+// SDK: requests for a method the server does not know, before the handshake
+// (server/discover counts as unknown to a legacy server).
+func (l *Lab) onUnknown(m message, handshaken bool) string {
+	if m.kind != KindRequest || handshaken {
+		return ""
+	}
+	if slices.Contains(knownMethods, m.method) && !(m.method == "server/discover" && l.cfg.Era == EraLegacy) {
+		return ""
+	}
+	switch l.cfg.OnUnknown {
+	case UnknownCrash:
+		return "unknown method before the handshake: crashing (-on-unknown crash)"
+	case UnknownHang:
+		return "unknown method before the handshake: never answered (-on-unknown hang)"
+	}
+	return "unknown method before the handshake: answered -32601"
+}
+
+// actOnUnknown carries out OnUnknown for m; reply answers it.
+func (l *Lab) actOnUnknown(m message, reply func(code int, msg string)) {
+	switch l.cfg.OnUnknown {
+	case UnknownCrash:
+		fmt.Fprintf(l.cfg.Stderr, "lab: crashing on unknown method %q (-on-unknown crash)\n", m.method)
+		if err := l.log.Close(); err != nil {
+			fmt.Fprintf(l.cfg.Stderr, "lab: %v\n", err)
+		}
+		l.cfg.Exit(1)
+	case UnknownHang:
+		// Never answer.
+	default:
+		reply(jsonrpc.CodeMethodNotFound, "method not found: "+m.method)
+	}
+}

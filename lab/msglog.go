@@ -1,0 +1,109 @@
+package lab
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+)
+
+// Directions of a logged message.
+const (
+	Recv = "recv" // client to server
+	Send = "send" // server to client
+)
+
+// An Entry is one line of the message log: one message received or sent.
+type Entry struct {
+	Time      time.Time       `json:"time"`
+	Dir       string          `json:"dir"`
+	Transport string          `json:"transport"`         // "stdio" or "http"
+	Session   string          `json:"session,omitempty"` // the HTTP session or request, if any
+	Kind      string          `json:"kind"`              // request, notification, response, error, invalid
+	Method    string          `json:"method,omitempty"`  // for responses: the method of the request answered
+	ID        json.RawMessage `json:"id,omitempty"`
+	Meta      json.RawMessage `json:"meta,omitempty"`  // params._meta of a request
+	Error     *int            `json:"error,omitempty"` // the error code of an error response
+	Note      string          `json:"note,omitempty"`  // why a line was invalid, or what the lab did
+	Raw       string          `json:"raw,omitempty"`   // the raw line, where it does not parse
+	Bytes     int             `json:"bytes"`           // the size of the message on the wire
+}
+
+// A MessageLog appends entries to a JSON Lines file, one write per line, so
+// that concurrent sessions never interleave and a killed server loses at
+// most the line being written. A nil *MessageLog logs nothing.
+type MessageLog struct {
+	mu  sync.Mutex
+	w   io.Writer
+	c   io.Closer
+	err error // the first write error; later writes are skipped
+	now func() time.Time
+}
+
+// OpenMessageLog opens (creating or appending to) the log at path.
+func OpenMessageLog(path string) (*MessageLog, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("opening message log: %w", err)
+	}
+	return &MessageLog{w: f, c: f, now: time.Now}, nil
+}
+
+// NewMessageLog logs to w, which must not be written to by others.
+func NewMessageLog(w io.Writer) *MessageLog { return &MessageLog{w: w, now: time.Now} }
+
+// maxRaw bounds the raw text kept for one invalid line.
+const maxRaw = 64 << 10
+
+// Log appends e, stamping its time.
+func (l *MessageLog) Log(e Entry) {
+	if l == nil {
+		return
+	}
+	if len(e.Raw) > maxRaw {
+		e.Note += fmt.Sprintf(" (raw cut to %d of %d bytes)", maxRaw, len(e.Raw))
+		e.Raw = e.Raw[:maxRaw]
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err != nil {
+		return
+	}
+	e.Time = l.now().UTC()
+	line, err := json.Marshal(e)
+	if err != nil { // cannot happen for Entry's field types
+		l.err = err
+		return
+	}
+	line = append(line, '\n')
+	_, l.err = l.w.Write(line)
+}
+
+// Err returns the first error that stopped the log, if any.
+func (l *MessageLog) Err() error {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
+}
+
+// Close closes the underlying file, and reports the first write error.
+func (l *MessageLog) Close() error {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var err error
+	if l.c != nil {
+		err = l.c.Close()
+	}
+	if l.err != nil {
+		return fmt.Errorf("writing message log: %w", l.err)
+	}
+	return err
+}

@@ -1,0 +1,149 @@
+package lab
+
+import (
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// A Language selects the filler of a generated text.
+type Language string
+
+// The languages of generated texts.
+const (
+	English  Language = "ascii"
+	Japanese Language = "japanese"
+)
+
+// The eras a text is generated for: each gets its own pair of codewords, so
+// that an answer proves which reply the client delivered.
+const (
+	EraInitialize = "initialize"
+	EraDiscover   = "discover"
+)
+
+// MarkerEvery is the approximate distance in characters between two
+// position markers.
+const MarkerEvery = 250
+
+// A Text is an instructions text and what it carries.
+type Text struct {
+	Text     string // the instructions, exactly Length characters (runes)
+	Begin    string // the codeword of the first sentence, "" for a user's own text
+	End      string // the codeword of the last sentence
+	Markers  []int  // the rune offset of each "[at N]" marker's '['; N equals it
+	Language Language
+	Era      string
+}
+
+// Length reports the length of the text in characters (runes).
+func (t Text) Length() int { return utf8.RuneCountInString(t.Text) }
+
+// codewordWords are seven-letter birds, so that the two codeword sentences
+// have one length and every text has the same minimum.
+var codewordWords = [...]string{
+	"WAXWING", "TANAGER", "BITTERN", "GADWALL", "KESTREL", "PINTAIL", "BLUEJAY", "OSTRICH",
+	"PELICAN", "PENGUIN", "PEAFOWL", "SPARROW", "BUNTING", "KINGLET", "LAPWING", "MOORHEN",
+	"SWALLOW", "WARBLER", "WRYNECK", "CATBIRD", "GOSHAWK", "HOATZIN", "JACKDAW", "MALLARD",
+	"REDPOLL", "SKYLARK", "ANHINGA", "COWBIRD", "MINIVET", "QUETZAL", "TINAMOU", "VULTURE",
+}
+
+// Codeword derives the codeword at one end ("begin" or "end") of the text of
+// the given language, length and era. It is deterministic, so a run can be
+// checked against it later without the server.
+func Codeword(lang Language, n int, era, end string) string {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s/%d/%s/%s", lang, n, era, end)
+	sum := h.Sum64()
+	word := codewordWords[sum%uint64(len(codewordWords))]
+	return fmt.Sprintf("%s-%04d", word, (sum/uint64(len(codewordWords)))%10000)
+}
+
+func beginSentence(code string) string { return "BEGIN codeword: " + code + ". " }
+func endSentence(code string) string   { return " END codeword: " + code + "." }
+
+// MinLength is the shortest text Generate makes: the two codeword sentences.
+var MinLength = utf8.RuneCountInString(beginSentence("WAXWING-0000") + endSentence("WAXWING-0000"))
+
+// Generate makes the instructions text of language lang that is exactly n
+// characters long, for the given era (EraInitialize or EraDiscover).
+func Generate(lang Language, n int, era string) (Text, error) {
+	var filler []string
+	sep := " "
+	switch lang {
+	case English:
+		filler = englishFiller
+	case Japanese:
+		filler, sep = japaneseFiller, ""
+	default:
+		return Text{}, fmt.Errorf("unknown language %q (want %q or %q)", lang, English, Japanese)
+	}
+	if era != EraInitialize && era != EraDiscover {
+		return Text{}, fmt.Errorf("unknown era %q (want %q or %q)", era, EraInitialize, EraDiscover)
+	}
+	if n < MinLength {
+		return Text{}, fmt.Errorf("%s text of %d characters is too short: the two codeword sentences alone take %d", lang, n, MinLength)
+	}
+	t := Text{
+		Begin:    Codeword(lang, n, era, "begin"),
+		End:      Codeword(lang, n, era, "end"),
+		Language: lang,
+		Era:      era,
+	}
+	head, tail := beginSentence(t.Begin), endSentence(t.End)
+	bodyEnd := n - utf8.RuneCountInString(tail) // rune offset where the tail starts
+
+	var b strings.Builder
+	b.WriteString(head)
+	length := utf8.RuneCountInString(head)
+	next := MarkerEvery
+	for i := 0; length < bodyEnd; {
+		if length >= next {
+			marker := "[at " + strconv.Itoa(length) + "]" + sep
+			if m := utf8.RuneCountInString(marker); length+m <= bodyEnd {
+				t.Markers = append(t.Markers, length)
+				b.WriteString(marker)
+				length += m
+				next += MarkerEvery
+				continue
+			}
+			next = bodyEnd // no room for a whole marker: fill to the end
+		}
+		s := filler[i%len(filler)] + sep
+		i++
+		b.WriteString(s)
+		length += utf8.RuneCountInString(s)
+	}
+	body := b.String()
+	if length > bodyEnd { // cut the last sentence at the rune boundary
+		body = string([]rune(body)[:bodyEnd])
+	}
+	t.Text = body + tail
+	return t, nil
+}
+
+// englishFiller describes the inventory and says when to use each tool.
+var englishFiller = []string{
+	"The lab server tracks spare parts for a small hardware workshop.",
+	"Use lookup_part when the user names a part number or asks about the stock, bin or name of one part.",
+	"Part numbers look like M3-0412 or BR-6201; pass them to lookup_part exactly as the user wrote them.",
+	"Use list_bins when the user asks where things are kept or what a storage bin holds.",
+	"Bins are named by aisle and shelf, from A1 to C3, and each holds one kind of part.",
+	"Use lab_ping only to check that the lab server is reachable; it changes nothing.",
+	"Stock counts are whole units, and a count of zero means the part must be reordered.",
+	"Never guess a stock count: if lookup_part does not know a part, say that it is unknown.",
+}
+
+// japaneseFiller is the same inventory in Japanese.
+var japaneseFiller = []string{
+	"ラボサーバーは小さな金物工房の予備部品を管理しています。",
+	"ユーザーが部品番号を挙げたとき、または部品の在庫や棚や名前を尋ねたときは lookup_part を使ってください。",
+	"部品番号は M3-0412 や BR-6201 のような形で、ユーザーが書いたとおりに lookup_part へ渡してください。",
+	"物の置き場所や棚の中身を尋ねられたときは list_bins を使ってください。",
+	"棚は通路と段で A1 から C3 まで名付けられ、それぞれ一種類の部品を収めています。",
+	"lab_ping はラボサーバーに届くかを確かめるためだけに使い、何も変更しません。",
+	"在庫数は個数で数え、在庫がゼロの部品は再注文が必要です。",
+	"在庫数を推測してはいけません。lookup_part が知らない部品なら、不明だと伝えてください。",
+}
