@@ -76,7 +76,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.lab.log.Log(e)
 		track.received(m)
 		if act != "" {
-			h.lab.actOnUnknown(m, func(code int, msg string) {
+			h.lab.actOnUnknown(m, session != "", func(code int, msg string) {
 				data := errorResponse(m.id, code, msg)
 				h.logSent(&track, session, data)
 				w.Header().Set("Content-Type", "application/json")
@@ -87,7 +87,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				w.WriteHeader(status)
 				w.Write(data)
 			})
-			if h.lab.cfg.OnUnknown == UnknownHang {
+			if session == "" && h.lab.cfg.OnUnknown == UnknownHang {
 				<-r.Context().Done()
 			}
 			return

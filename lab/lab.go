@@ -133,6 +133,12 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				return nil, err
 			}
 			res, err := next(ctx, method, req)
+			if err != nil && l.cfg.Era == EraDual {
+				// The SDK refuses initialize once server/discover has set up
+				// the session; a dual server answers it all the same, so
+				// that a client that sends both shows which text it keeps.
+				res, err = l.lateInitialize(req)
+			}
 			if r, ok := res.(*mcp.InitializeResult); ok && err == nil {
 				r.Instructions = l.init.Text
 			}
@@ -152,6 +158,25 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// lateInitialize answers an initialize that follows server/discover on the
+// same connection.
+func (l *Lab) lateInitialize(req mcp.Request) (mcp.Result, error) {
+	ss, ok := req.GetSession().(*mcp.ServerSession)
+	if !ok || ss.InitializeParams() == nil {
+		return nil, fmt.Errorf("initialize refused")
+	}
+	version := "2025-11-25"
+	if p, ok := req.GetParams().(*mcp.InitializeParams); ok && p != nil &&
+		p.ProtocolVersion < ModernVersion && slices.Contains(versionsFor(l.cfg.Era), p.ProtocolVersion) {
+		version = p.ProtocolVersion
+	}
+	return &mcp.InitializeResult{
+		ProtocolVersion: version,
+		Capabilities:    &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		ServerInfo:      &mcp.Implementation{Name: Name, Version: Version},
+	}, nil
 }
 
 func (l *Lab) refuseInitialize(req mcp.Request) error {
@@ -191,36 +216,44 @@ var knownMethods = []string{
 }
 
 // onUnknown says what the lab does itself with m, or "" to pass it to the
-// SDK: requests for a method the server does not know, before the handshake
-// (server/discover counts as unknown to a legacy server).
+// SDK: requests for a method the server does not know before the handshake,
+// and server/discover to a legacy server at any time (the SDK would answer
+// it with -32022, as a dual server that lacks the version; a legacy server
+// does not know the method at all).
 func (l *Lab) onUnknown(m message, handshaken bool) string {
-	if m.kind != KindRequest || handshaken {
+	if m.kind != KindRequest {
 		return ""
 	}
-	if slices.Contains(knownMethods, m.method) && !(m.method == "server/discover" && l.cfg.Era == EraLegacy) {
+	legacyProbe := m.method == "server/discover" && l.cfg.Era == EraLegacy
+	if !legacyProbe && (handshaken || slices.Contains(knownMethods, m.method)) {
 		return ""
 	}
-	switch l.cfg.OnUnknown {
-	case UnknownCrash:
+	switch {
+	case handshaken:
+		return "unknown method: answered -32601"
+	case l.cfg.OnUnknown == UnknownCrash:
 		return "unknown method before the handshake: crashing (-on-unknown crash)"
-	case UnknownHang:
+	case l.cfg.OnUnknown == UnknownHang:
 		return "unknown method before the handshake: never answered (-on-unknown hang)"
 	}
 	return "unknown method before the handshake: answered -32601"
 }
 
-// actOnUnknown carries out OnUnknown for m; reply answers it.
-func (l *Lab) actOnUnknown(m message, reply func(code int, msg string)) {
-	switch l.cfg.OnUnknown {
-	case UnknownCrash:
+// actOnUnknown carries out what onUnknown decided for m, answering through
+// reply; it reports whether m was answered.
+func (l *Lab) actOnUnknown(m message, handshaken bool, reply func(code int, msg string)) bool {
+	switch {
+	case handshaken:
+	case l.cfg.OnUnknown == UnknownCrash:
 		fmt.Fprintf(l.cfg.Stderr, "lab: crashing on unknown method %q (-on-unknown crash)\n", m.method)
 		if err := l.log.Close(); err != nil {
 			fmt.Fprintf(l.cfg.Stderr, "lab: %v\n", err)
 		}
 		l.cfg.Exit(1)
-	case UnknownHang:
-		// Never answer.
-	default:
-		reply(jsonrpc.CodeMethodNotFound, "method not found: "+m.method)
+		return false
+	case l.cfg.OnUnknown == UnknownHang:
+		return false
 	}
+	reply(jsonrpc.CodeMethodNotFound, "method not found: "+m.method)
+	return true
 }

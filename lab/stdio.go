@@ -124,6 +124,7 @@ func (c *stdioConn) accept(line []byte, size int) jsonrpc.Message {
 		e.Note = act
 	}
 	c.lab.log.Log(e)
+	c.track.received(m)
 	switch {
 	case m.kind == KindEmpty:
 		return nil
@@ -131,7 +132,9 @@ func (c *stdioConn) accept(line []byte, size int) jsonrpc.Message {
 		c.reply(m.replyID, m.code, m.note)
 		return nil
 	case act != "":
-		c.lab.actOnUnknown(m, func(code int, msg string) { c.reply(m.id, code, msg) })
+		if !c.lab.actOnUnknown(m, c.track.done(), func(code int, msg string) { c.reply(m.id, code, msg) }) {
+			c.track.forget(m.id) // never answered: do not wait for it at the end
+		}
 		return nil
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
@@ -139,7 +142,6 @@ func (c *stdioConn) accept(line []byte, size int) jsonrpc.Message {
 		c.reply(m.id, -32600, err.Error())
 		return nil
 	}
-	c.track.received(m)
 	return msg
 }
 

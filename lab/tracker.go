@@ -38,6 +38,13 @@ func (t *tracker) answered(id json.RawMessage, ok bool) string {
 	return method
 }
 
+// forget drops a request that will never be answered.
+func (t *tracker) forget(id json.RawMessage) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.pending, string(id))
+}
+
 // inFlight counts the requests not answered yet.
 func (t *tracker) inFlight() int {
 	t.mu.Lock()

@@ -1,0 +1,207 @@
+package lab
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files with what the code does now")
+
+// A pipeServer is a lab served over in-memory pipes, driven line by line.
+type pipeServer struct {
+	in     *io.PipeWriter
+	out    *bufio.Reader
+	lines  chan string
+	exits  chan int
+	done   chan error
+	cancel context.CancelFunc
+}
+
+func startPipeServer(t *testing.T, cfg Config) *pipeServer {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	p := &pipeServer{in: inW, lines: make(chan string, 100), exits: make(chan int, 1), done: make(chan error, 1)}
+	cfg.Exit = func(code int) { p.exits <- code }
+	cfg.Stderr = io.Discard
+	l, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	p.cancel = cancel
+	go func() {
+		p.done <- l.ServeStdio(ctx, inR, outW)
+		outW.Close()
+	}()
+	go func() {
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(nil, 32<<20)
+		for sc.Scan() {
+			p.lines <- sc.Text()
+		}
+		close(p.lines)
+	}()
+	t.Cleanup(func() {
+		inW.Close()
+		cancel()
+		<-p.done
+	})
+	return p
+}
+
+// next waits up to d for one line from the server; "" means none came.
+func (p *pipeServer) next(d time.Duration) string {
+	select {
+	case l := <-p.lines:
+		return l
+	case <-time.After(d):
+		return ""
+	}
+}
+
+// runScript drives the server with the client lines of a golden file and
+// returns the transcript: each client line, then what the server did.
+//
+// A client line may start with a directive:
+//
+//	!silent  the line gets no reply (a notification, a response, or a hang)
+//	!exit    the server exits on this line
+func runScript(t *testing.T, cfg Config, client string) string {
+	p := startPipeServer(t, cfg)
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimRight(client, "\n"), "\n") {
+		directive, msg := "", line
+		if strings.HasPrefix(line, "!") {
+			directive, msg, _ = strings.Cut(line, " ")
+		}
+		fmt.Fprintf(&b, "> %s\n", msg)
+		io.WriteString(p.in, msg+"\n")
+		switch directive {
+		case "!silent":
+			if got := p.next(100 * time.Millisecond); got != "" {
+				fmt.Fprintf(&b, "< %s\n", got)
+			}
+		case "!exit":
+			select {
+			case code := <-p.exits:
+				fmt.Fprintf(&b, "exit %d\n", code)
+			case <-time.After(5 * time.Second):
+				fmt.Fprintf(&b, "(no exit)\n")
+			}
+			return b.String()
+		default:
+			got := p.next(5 * time.Second)
+			if got == "" {
+				got = "(no reply)"
+			}
+			fmt.Fprintf(&b, "< %s\n", got)
+		}
+	}
+	return b.String()
+}
+
+func TestHandshakeGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/handshake/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sections := map[string]string{}
+			for _, f := range ar.Files {
+				sections[f.Name] = string(f.Data)
+			}
+			cfg, err := configFromArgs(strings.Fields(sections["args"]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := runScript(t, cfg, sections["client"])
+			if *update {
+				for i := range ar.Files {
+					if ar.Files[i].Name == "server" {
+						ar.Files[i].Data = []byte(got)
+					}
+				}
+				if _, ok := sections["server"]; !ok {
+					ar.Files = append(ar.Files, txtar.File{Name: "server", Data: []byte(got)})
+				}
+				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if diff := cmp.Diff(sections["server"], got); diff != "" {
+				t.Errorf("transcript mismatch (-want +got):\n%s\nrun go test ./lab -run TestHandshakeGolden -update to accept", diff)
+			}
+		})
+	}
+}
+
+// configFromArgs reads the few serve-lab flags the golden files use.
+func configFromArgs(args []string) (Config, error) {
+	fs := flag.NewFlagSet("golden", flag.ContinueOnError)
+	instr := fs.String("instr", "ascii:100", "")
+	era := fs.String("era", EraLegacy, "")
+	unknown := fs.String("on-unknown", UnknownError, "")
+	if err := fs.Parse(args); err != nil {
+		return Config{}, err
+	}
+	in, err := ParseInstructions(*instr)
+	if err != nil {
+		return Config{}, err
+	}
+	return Config{Instructions: in, Era: *era, OnUnknown: *unknown}, nil
+}
+
+func TestMessageLogRecordsHandshake(t *testing.T) {
+	var buf bytes.Buffer
+	cfg := Config{Instructions: Instructions{Language: English, Length: 100}, Log: NewMessageLog(&buf)}
+	runScript(t, cfg, probe+"\n"+initialize+"\n!silent "+initialized+"\n"+toolsList)
+	entries := parseLog(t, buf.Bytes())
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Dir+" "+e.Kind+" "+e.Method)
+	}
+	want := []string{
+		"recv request server/discover", "send error server/discover",
+		"recv request initialize", "send response initialize",
+		"recv notification notifications/initialized",
+		"recv request tools/list", "send response tools/list",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("log mismatch (-want +got):\n%s", diff)
+	}
+	if !bytes.Contains(entries[0].Meta, []byte(`"io.modelcontextprotocol/protocolVersion":"2026-07-28"`)) {
+		t.Errorf("probe's _meta not logged: %s", entries[0].Meta)
+	}
+	for i := 1; i < len(entries); i++ {
+		if entries[i].Time.Before(entries[i-1].Time) {
+			t.Errorf("entry %d is older than entry %d", i, i-1)
+		}
+	}
+}
+
+// Client lines shared by tests.
+const (
+	probe       = `{"jsonrpc":"2.0","id":"server-discover-probe-1","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"test","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
+	initialize  = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`
+	initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+	toolsList   = `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+)

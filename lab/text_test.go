@@ -1,0 +1,149 @@
+package lab
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+var markerRE = regexp.MustCompile(`\[at (\d+)\]`)
+
+func TestGenerateLengthsAndMarkers(t *testing.T) {
+	for _, lang := range []Language{English, Japanese} {
+		for _, n := range []int{MinLength, 249, 250, 1000, 2048, 4096, 20000} {
+			for _, era := range []string{EraInitialize, EraDiscover} {
+				t.Run(fmt.Sprintf("%s/%d/%s", lang, n, era), func(t *testing.T) {
+					txt, err := Generate(lang, n, era)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := utf8.RuneCountInString(txt.Text); got != n {
+						t.Fatalf("length = %d characters, want %d", got, n)
+					}
+					if !utf8.ValidString(txt.Text) {
+						t.Fatal("text is not valid UTF-8")
+					}
+					if want := "BEGIN codeword: " + txt.Begin + ". "; !strings.HasPrefix(txt.Text, want) {
+						t.Errorf("text does not start with %q: %.60q", want, txt.Text)
+					}
+					if want := " END codeword: " + txt.End + "."; !strings.HasSuffix(txt.Text, want) {
+						t.Errorf("text does not end with %q", want)
+					}
+					runes := []rune(txt.Text)
+					var found []int
+					for _, m := range markerRE.FindAllStringSubmatchIndex(txt.Text, -1) {
+						at := utf8.RuneCountInString(txt.Text[:m[0]])
+						n, _ := strconv.Atoi(txt.Text[m[2]:m[3]])
+						if n != at {
+							t.Errorf("marker [at %d] stands at character %d", n, at)
+						}
+						if runes[at] != '[' {
+							t.Errorf("character %d is %q, not '['", at, runes[at])
+						}
+						found = append(found, n)
+					}
+					if fmt.Sprint(found) != fmt.Sprint(txt.Markers) {
+						t.Errorf("markers in text %v, reported %v", found, txt.Markers)
+					}
+					// About every MarkerEvery characters: none before the first
+					// threshold, and no gap much wider than one interval plus a
+					// sentence, except where the tail leaves no room.
+					prev := 0
+					for _, m := range txt.Markers {
+						if m < MarkerEvery {
+							t.Errorf("marker at %d, before %d", m, MarkerEvery)
+						}
+						if m-prev > 2*MarkerEvery {
+							t.Errorf("markers %d and %d are %d apart", prev, m, m-prev)
+						}
+						prev = m
+					}
+					if n >= 1000 && n-prev > 2*MarkerEvery {
+						t.Errorf("last marker at %d of %d characters", prev, n)
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestGenerateTooShort(t *testing.T) {
+	_, err := Generate(English, MinLength-1, EraInitialize)
+	if err == nil || !strings.Contains(err.Error(), "too short") {
+		t.Fatalf("Generate(%d) error = %v, want a too-short error", MinLength-1, err)
+	}
+	if _, err := ParseInstructions(fmt.Sprintf("ascii:%d", MinLength-1)); err == nil {
+		t.Fatal("ParseInstructions accepted a text shorter than the codeword sentences")
+	}
+}
+
+func TestCodewordsStableAndDistinct(t *testing.T) {
+	// Stable: these values are what earlier runs and reports refer to.
+	if got, want := Codeword(English, 1000, EraInitialize, "begin"), Codeword(English, 1000, EraInitialize, "begin"); got != want {
+		t.Fatalf("Codeword not deterministic: %q then %q", got, want)
+	}
+	seen := map[string]string{}
+	for _, lang := range []Language{English, Japanese} {
+		for _, n := range []int{MinLength, 249, 250, 1000, 2048, 3000, 4096, 5000, 6000, 20000} {
+			for _, era := range []string{EraInitialize, EraDiscover} {
+				txt, err := Generate(lang, n, era)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, c := range []string{txt.Begin, txt.End} {
+					if !regexp.MustCompile(`^[A-Z]{7}-\d{4}$`).MatchString(c) {
+						t.Errorf("codeword %q is not WORD-NNNN", c)
+					}
+					key := fmt.Sprintf("%s/%d/%s", lang, n, era)
+					if other, dup := seen[c]; dup {
+						t.Errorf("codeword %s used by %s and %s", c, other, key)
+					}
+					seen[c] = key
+				}
+			}
+		}
+	}
+}
+
+func TestGenerateMatchesGolden(t *testing.T) {
+	// A fixed text pins the generator: a change to it changes every
+	// codeword and marker that recorded evidence refers to.
+	txt, err := Generate(English, 300, EraInitialize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "BEGIN codeword: CATBIRD-1848. The lab server tracks spare parts for a small hardware workshop. Use lookup_part when the user names a part number or asks about the stock, bin or name of one part. Part numbers look like M3-0412 or BR-6201; pass them to lookup_part exactly a END codeword: SPARROW-6553."
+	if txt.Text != want {
+		t.Errorf("Generate(ascii, 300, initialize) =\n%q\nwant\n%q", txt.Text, want)
+	}
+}
+
+func TestParseInstructions(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		want    string
+		present bool
+		wantErr bool
+	}{
+		{"none", "none", false, false},
+		{"ascii:1000", "ascii:1000", true, false},
+		{"japanese:3000", "japanese:3000", true, false},
+		{"ascii", "", false, true},
+		{"ascii:-5", "", false, true},
+		{"ascii:1,000", "", false, true},
+		{"klingon:100", "", false, true},
+		{"", "", false, true},
+	} {
+		in, err := ParseInstructions(tc.in)
+		if (err != nil) != tc.wantErr {
+			t.Errorf("ParseInstructions(%q) error = %v, want error %v", tc.in, err, tc.wantErr)
+			continue
+		}
+		if err == nil && (in.String() != tc.want || in.Present() != tc.present) {
+			t.Errorf("ParseInstructions(%q) = %s (present %v), want %s (present %v)", tc.in, in, in.Present(), tc.want, tc.present)
+		}
+	}
+}
