@@ -1,0 +1,39 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/instrlab/instrlab/internal/report"
+)
+
+// runReport is "instrlab report DIR": every table rebuilt from the
+// evidence of an earlier run.
+func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "md", "output format: md, csv or json")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: instrlab report [flags] DIR\n\nRebuilds the results table of an \"instrlab run -out DIR\" from its evidence alone.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageError{"report: want one evidence directory"}
+	}
+	if *format != "md" && *format != "csv" && *format != "json" {
+		return usageError{fmt.Sprintf("-format %q: want md, csv or json", *format)}
+	}
+	m, results, warnings, err := report.Load(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
+	return printTable(stdout, *format, report.Build(m, results), results)
+}

@@ -1,0 +1,273 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/claudecode"
+	"github.com/instrlab/instrlab/internal/client/clients"
+	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/report"
+)
+
+// listFlag collects a repeatable flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+// runRun is "instrlab run": the matrix against real clients, offline
+// unless -live, with evidence and a results table.
+func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var clientFlags, rowFlags listFlag
+	fs.Var(&clientFlags, "client", "client to run, as name@version (repeatable; default "+claudecode.Name+"@"+claudecode.DefaultVersion+")")
+	matrixPath := fs.String("matrix", "", "matrix file (JSON, see docs/matrix.md); default: the built-in seed matrix")
+	fs.Var(&rowFlags, "row", "run only this row of the matrix (repeatable)")
+	repeats := fs.Int("repeats", 0, "override every row's number of repeats")
+	out := fs.String("out", "", "keep all evidence, table.md, results.json and results.csv in this directory (default: a temporary directory, removed)")
+	jobs := fs.Int("j", 2, "runs at once")
+	resume := fs.Bool("resume", false, "skip runs that finished ok in -out")
+	timeout := fs.Duration("timeout", 2*time.Minute, "time limit of one client run")
+	format := fs.String("format", "md", "table format on stdout: md, csv or json")
+	labBin := fs.String("lab", "", "instrlab executable the clients start as the lab server (default: this one)")
+	live := fs.Bool("live", false, "forward to the real Anthropic API with $ANTHROPIC_API_KEY (costs money; prints the maximum first)")
+	upstream := fs.String("live-upstream", "https://api.anthropic.com", "API that -live forwards to")
+	maxIn := fs.Int("live-max-input-tokens", 60000, "input tokens per request assumed by the -live cost bound")
+	maxOut := fs.Int("live-max-output-tokens", 4000, "output tokens per request assumed by the -live cost bound")
+	price := fs.String("live-price", "15/75", "USD per million input/output tokens for the -live cost bound")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: instrlab run [flags]\n\nRuns a matrix of lab configurations against MCP clients, offline against a fake model API,\nkeeps the evidence of every run and prints what reached the model.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("run: unexpected argument %q", fs.Arg(0))}
+	}
+	switch {
+	case *jobs < 1:
+		return usageError{"-j must be at least 1"}
+	case *resume && *out == "":
+		return usageError{"-resume needs -out"}
+	case *timeout <= 0:
+		return usageError{"-timeout must be positive"}
+	case *repeats < 0:
+		return usageError{"-repeats must be at least 1"}
+	case *format != "md" && *format != "csv" && *format != "json":
+		return usageError{fmt.Sprintf("-format %q: want md, csv or json", *format)}
+	}
+	var priceIn, priceOut float64
+	if _, err := fmt.Sscanf(*price, "%g/%g", &priceIn, &priceOut); err != nil {
+		return usageError{fmt.Sprintf("-live-price %q: want IN/OUT in USD per million tokens, as in 15/75", *price)}
+	}
+	if len(clientFlags) == 0 {
+		clientFlags = listFlag{claudecode.Name + "@" + claudecode.DefaultVersion}
+	}
+	var cs []client.Client
+	for _, s := range clientFlags {
+		c, err := clients.New(s)
+		if err != nil {
+			return usageError{"-client: " + err.Error()}
+		}
+		cs = append(cs, c)
+	}
+	m := matrix.Seed()
+	if *matrixPath != "" {
+		mm, err := matrix.Load(*matrixPath)
+		if err != nil {
+			return usageError{"-matrix: " + err.Error()}
+		}
+		m = mm
+	}
+	if err := selectRows(m, rowFlags, *repeats); err != nil {
+		return err
+	}
+	if *labBin == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("finding this executable for the lab server: %w", err)
+		}
+		*labBin = exe
+	}
+	r := &matrix.Runner{Clients: cs, Matrix: m, Jobs: *jobs, Resume: *resume, Timeout: *timeout, Lab: *labBin, Progress: stderr}
+	if *live {
+		key := os.Getenv("ANTHROPIC_API_KEY")
+		if key == "" {
+			return usageError{"-live needs ANTHROPIC_API_KEY in the environment"}
+		}
+		n := plannedRequests(m, cs)
+		cost := float64(n) * (float64(*maxIn)*priceIn + float64(*maxOut)*priceOut) / 1e6
+		fmt.Fprintf(stderr, "live: up to %d requests to %s, at most %d input and %d output tokens each at $%g/$%g per million: at most $%.2f\n",
+			n, *upstream, *maxIn, *maxOut, priceIn, priceOut, cost)
+		r.Upstream = &fakeapi.Upstream{URL: *upstream, Key: key}
+	}
+	dir := *out
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "instrlab-run-")
+		if err != nil {
+			return fmt.Errorf("creating a temporary evidence dir: %w", err)
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	}
+	r.Out = dir
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", dir, err)
+	}
+	if err := writeMatrix(filepath.Join(dir, report.MatrixFile), m); err != nil {
+		return err
+	}
+	var before syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	results, st, runErr := r.Run(ctx)
+	var after syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+	cpu := rusageTime(after) - rusageTime(before)
+	if len(results) > 0 {
+		t := report.Build(m, results)
+		if err := writeOutputs(dir, t, results, *out != ""); err != nil {
+			return err
+		}
+		if err := printTable(stdout, *format, t, results); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stderr, "%d runs (%d skipped, %d failed, %d interrupted) in %s; client processes %s in all; runner setup+teardown %s in all; runner CPU %s (%.1f%% of wall)\n",
+		st.Runs, st.Skipped, st.Failed, st.Interrupted, st.Wall.Round(time.Millisecond), st.ClientTime.Round(time.Millisecond),
+		st.RunnerTime.Round(time.Millisecond), cpu.Round(time.Millisecond), 100*cpu.Seconds()/st.Wall.Seconds())
+	if *out != "" {
+		fmt.Fprintf(stderr, "evidence in %s\n", dir)
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if st.Failed > 0 {
+		return exitError{exitFailure, fmt.Errorf("%d of %d runs failed", st.Failed, st.Runs)}
+	}
+	return nil
+}
+
+// selectRows keeps the named rows (all when none) and applies -repeats.
+func selectRows(m *matrix.Matrix, names []string, repeats int) error {
+	if len(names) > 0 {
+		var rows []matrix.Row
+		for _, n := range names {
+			found := false
+			for _, r := range m.Rows {
+				if r.Name == n {
+					rows, found = append(rows, r), true
+				}
+			}
+			if !found {
+				return usageError{fmt.Sprintf("-row %q: no such row in matrix %q", n, m.Name)}
+			}
+		}
+		m.Rows = rows
+		if !containsRow(rows, m.Baseline) {
+			m.Baseline = ""
+		}
+	}
+	if repeats > 0 {
+		m.Repeats = repeats
+		for i := range m.Rows {
+			m.Rows[i].Repeats = 0
+		}
+	}
+	return nil
+}
+
+func containsRow(rows []matrix.Row, name string) bool {
+	for _, r := range rows {
+		if r.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// plannedRequests bounds the model requests of a matrix run: each run
+// makes at most max_turns requests.
+func plannedRequests(m *matrix.Matrix, cs []client.Client) int {
+	n := 0
+	for _, c := range cs {
+		for _, row := range m.Rows {
+			if !row.For(c.Spec().Name) {
+				continue
+			}
+			row = m.Resolved(row)
+			turns := row.MaxTurns
+			if turns < 1 {
+				turns = 1
+			}
+			n += row.Repeats * turns
+		}
+	}
+	return n
+}
+
+func writeMatrix(path string, m *matrix.Matrix) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("writing the matrix: %w", err)
+	}
+	if err := report.JSONValue(f, m); err != nil {
+		f.Close()
+		return fmt.Errorf("writing the matrix: %w", err)
+	}
+	return f.Close()
+}
+
+// writeOutputs writes table.md, results.json and results.csv under dir.
+func writeOutputs(dir string, t report.Table, results []matrix.Result, keep bool) error {
+	if !keep {
+		return nil
+	}
+	files := []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{"table.md", func(w io.Writer) error { return report.Markdown(w, t) }},
+		{"results.json", func(w io.Writer) error { return report.JSON(w, t, results) }},
+		{"results.csv", func(w io.Writer) error { return report.CSV(w, t) }},
+	}
+	for _, f := range files {
+		fh, err := os.Create(filepath.Join(dir, f.name))
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", f.name, err)
+		}
+		err = f.write(fh)
+		if cerr := fh.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", f.name, err)
+		}
+	}
+	return nil
+}
+
+func printTable(w io.Writer, format string, t report.Table, results []matrix.Result) error {
+	switch format {
+	case "csv":
+		return report.CSV(w, t)
+	case "json":
+		return report.JSON(w, t, results)
+	}
+	return report.Markdown(w, t)
+}
+
+func rusageTime(r syscall.Rusage) time.Duration {
+	return time.Duration(r.Utime.Nano() + r.Stime.Nano())
+}

@@ -1,0 +1,35 @@
+package claudecode
+
+import (
+	"github.com/instrlab/instrlab/internal/client"
+)
+
+// Name is the client's name in -client flags.
+const Name = "claude-code"
+
+// DefaultVersion is the version run when -client names no version.
+const DefaultVersion = "2.1.328"
+
+// Claude is one version of Claude Code.
+type Claude struct {
+	version string
+	bin     string // the executable, once provisioned
+}
+
+// New returns Claude Code at version, or DefaultVersion when version is
+// empty.
+func New(version string) client.Client {
+	if version == "" {
+		version = DefaultVersion
+	}
+	return &Claude{version: version}
+}
+
+// Spec implements client.Client.
+func (c *Claude) Spec() client.Spec { return client.Spec{Name: Name, Version: c.version} }
+
+// API implements client.Client.
+func (c *Claude) API() string { return "anthropic-messages" }
+
+// Binary is the executable Provision found or installed.
+func (c *Claude) Binary() string { return c.bin }

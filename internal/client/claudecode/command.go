@@ -1,0 +1,90 @@
+package claudecode
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"github.com/instrlab/instrlab/internal/client"
+)
+
+// Files a run leaves in the client dir.
+const (
+	MCPConfigFile = "mcp.json"
+	DebugFile     = "debug.log"
+)
+
+// Command implements client.Client: claude -p with stream-json output,
+// hooks off, only the generated MCP config, and a debug file.
+func (c *Claude) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
+	if c.bin == "" {
+		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.version)
+	}
+	dir := r.ClientDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating client dir: %w", err)
+	}
+	cfg, err := MCPConfig(r.Server)
+	if err != nil {
+		return nil, err
+	}
+	cfgPath := filepath.Join(dir, MCPConfigFile)
+	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
+		return nil, fmt.Errorf("writing MCP config: %w", err)
+	}
+	maxTurns := r.MaxTurns
+	if maxTurns == 0 {
+		maxTurns = 1
+	}
+	args := []string{"-p", r.Prompt, "--output-format", "stream-json", "--verbose",
+		"--max-turns", strconv.Itoa(maxTurns),
+		"--settings", `{"disableAllHooks": true}`,
+		"--strict-mcp-config", "--mcp-config", cfgPath,
+		"--debug-file", filepath.Join(dir, DebugFile)}
+	if r.Model != "" {
+		args = append(args, "--model", r.Model)
+	}
+	args = append(args, r.Flags...)
+	cmd := exec.CommandContext(ctx, c.bin, args...)
+	cmd.Dir = r.Work
+	env := r.BaseEnv()
+	env["ANTHROPIC_BASE_URL"] = r.APIURL
+	env["ANTHROPIC_API_KEY"] = r.APIKey
+	env["DISABLE_TELEMETRY"] = "1"
+	env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"
+	for k, v := range r.Env {
+		env[k] = v
+	}
+	cmd.Env = envList(env)
+	return cmd, nil
+}
+
+// MCPConfig renders the --mcp-config file for one stdio server.
+func MCPConfig(s client.Server) ([]byte, error) {
+	type server struct {
+		Type    string            `json:"type"`
+		Command string            `json:"command"`
+		Args    []string          `json:"args"`
+		Env     map[string]string `json:"env,omitempty"`
+	}
+	cfg := map[string]map[string]server{"mcpServers": {s.Name: {Type: "stdio", Command: s.Command, Args: s.Args, Env: s.Env}}}
+	b, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding MCP config: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+func envList(env map[string]string) []string {
+	out := make([]string, 0, len(env))
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,79 @@
+package claudecode
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/instrlab/instrlab/internal/client"
+)
+
+// Observe implements client.Client. It reads the stream-json output, the
+// debug log and every transcript under the run's HOME.
+func (c *Claude) Observe(r *client.Run) client.Observation {
+	return Observe(r.Dir, r.Server.Name)
+}
+
+// Observe reads the evidence of a Claude Code run kept under dir, for the
+// server named server. It is what report uses to rebuild a table.
+func Observe(dir, server string) client.Observation {
+	var o client.Observation
+	read := func(rel string, parse func(io.Reader, string) []string) {
+		f, err := os.Open(filepath.Join(dir, rel))
+		if err != nil {
+			o.Warnings = append(o.Warnings, fmt.Sprintf("%s: %v", rel, err))
+			return
+		}
+		defer f.Close()
+		o.Files = append(o.Files, rel)
+		o.Warnings = append(o.Warnings, parse(f, rel)...)
+	}
+	read(filepath.Join("client", "stdout.txt"), func(f io.Reader, name string) []string {
+		s, w := ParseStream(f, name)
+		o.ServerStatus = s.Servers[server]
+		if s.Servers != nil && o.ServerStatus == "" {
+			o.ServerStatus = "absent"
+		}
+		o.Model, o.Answer, o.CostUSD = s.Model, s.Result, s.CostUSD
+		if s.IsError || (s.Subtype != "" && s.Subtype != "success") {
+			o.ResultError = s.Subtype
+			if o.ResultError == "" {
+				o.ResultError = "error"
+			}
+		}
+		if s.Events == 0 {
+			w = append(w, name+": no stream-json events")
+		}
+		return w
+	})
+	read(filepath.Join("client", DebugFile), func(f io.Reader, name string) []string {
+		d, w := ParseDebug(f, name)
+		for _, t := range d.Truncations {
+			if t.Server == server {
+				o.Truncations = append(o.Truncations, t)
+			}
+		}
+		o.ProtocolEra, o.NegotiatedVersion, o.RuntimeArm = d.ProtocolEra[server], d.NegotiatedVersion[server], d.RuntimeArm
+		return w
+	})
+	transcripts, _ := filepath.Glob(filepath.Join(dir, "home", ".claude", "projects", "*", "*.jsonl"))
+	sort.Strings(transcripts)
+	if len(transcripts) == 0 {
+		o.Warnings = append(o.Warnings, "home/.claude/projects: no transcript")
+	}
+	for _, p := range transcripts {
+		rel, _ := filepath.Rel(dir, p)
+		read(rel, func(f io.Reader, name string) []string {
+			t, w := ParseTranscript(f, name)
+			for _, b := range t.Instructions {
+				if b.Server == server || b.Server == "" {
+					o.Instructions = append(o.Instructions, b)
+				}
+			}
+			return w
+		})
+	}
+	return o
+}

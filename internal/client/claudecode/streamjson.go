@@ -1,0 +1,72 @@
+package claudecode
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/instrlab/instrlab/internal/jsonl"
+)
+
+// A Stream is what the stream-json output of claude -p says.
+type Stream struct {
+	SessionID string
+	Version   string // claude_code_version of the init event
+	Model     string // model of the init event
+	// Servers holds mcp_servers of the first init event, by name.
+	Servers map[string]string
+	// Result is the final result event's text; IsError and Subtype come
+	// from the same event.
+	Result  string
+	IsError bool
+	Subtype string
+	CostUSD *float64
+	// Events counts the events read.
+	Events int
+}
+
+type streamEvent struct {
+	Type       string   `json:"type"`
+	Subtype    string   `json:"subtype"`
+	SessionID  string   `json:"session_id"`
+	Model      string   `json:"model"`
+	Version    string   `json:"claude_code_version"`
+	Result     string   `json:"result"`
+	IsError    bool     `json:"is_error"`
+	CostUSD    *float64 `json:"total_cost_usd"`
+	MCPServers []struct {
+		Name   string `json:"name"`
+		Status string `json:"status"`
+	} `json:"mcp_servers"`
+}
+
+// ParseStream reads stream-json output. A line that is not a JSON object is
+// reported as "name:line: message" and skipped.
+func ParseStream(r io.Reader, name string) (Stream, []string) {
+	var s Stream
+	var warnings []string
+	warnings = append(warnings, jsonl.Lines(r, name, func(n int, line []byte) error {
+		var e streamEvent
+		if err := json.Unmarshal(line, &e); err != nil {
+			return err
+		}
+		s.Events++
+		if e.SessionID != "" && s.SessionID == "" {
+			s.SessionID = e.SessionID
+		}
+		switch e.Type {
+		case "system":
+			if e.Subtype != "init" || s.Servers != nil {
+				return nil
+			}
+			s.Servers = map[string]string{}
+			for _, m := range e.MCPServers {
+				s.Servers[m.Name] = m.Status
+			}
+			s.Model, s.Version = e.Model, e.Version
+		case "result":
+			s.Result, s.IsError, s.Subtype, s.CostUSD = e.Result, e.IsError, e.Subtype, e.CostUSD
+		}
+		return nil
+	})...)
+	return s, warnings
+}

@@ -1,0 +1,49 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os/exec"
+	"regexp"
+)
+
+// A Client is one MCP client at one version.
+type Client interface {
+	// Spec names the client and version, as in claude-code@2.1.328.
+	Spec() Spec
+	// API names the fake model API shape the client talks to (see
+	// fakeapi.Lookup).
+	API() string
+	// Provision makes the pinned version runnable, installing it once if
+	// needed. It reports what it does on progress.
+	Provision(ctx context.Context, progress io.Writer) error
+	// Command writes the client's per-run configuration under r and returns
+	// the command for one headless run. The runner sets the command's
+	// stdin, stdout, stderr and process group.
+	Command(ctx context.Context, r *Run) (*exec.Cmd, error)
+	// Observe reads the client's own evidence of a finished run (logs,
+	// transcripts, its stdout) from r. It never fails: what cannot be read is
+	// reported in the Observation's warnings.
+	Observe(r *Run) Observation
+}
+
+// A Spec is a client name and version.
+type Spec struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+func (s Spec) String() string { return s.Name + "@" + s.Version }
+
+var specRE = regexp.MustCompile(`^([a-z][a-z0-9-]*)(?:@([0-9A-Za-z.+-]+))?$`)
+
+// ParseSpec parses "name@version" or "name". An empty version means the
+// client's pinned default.
+func ParseSpec(s string) (Spec, error) {
+	m := specRE.FindStringSubmatch(s)
+	if m == nil {
+		return Spec{}, fmt.Errorf("client %q: want name@version, as in claude-code@2.1.328", s)
+	}
+	return Spec{Name: m[1], Version: m[2]}, nil
+}

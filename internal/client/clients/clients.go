@@ -1,0 +1,41 @@
+// Package clients lists the MCP clients instrlab can run: adding a client
+// is one folder under internal/client and one line here.
+package clients
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/claudecode"
+)
+
+// known maps a client name to its constructor; an empty version means the
+// client's pinned default.
+var known = map[string]func(version string) client.Client{
+	claudecode.Name: claudecode.New,
+}
+
+// New returns the client a -client flag names, as in claude-code@2.1.328.
+func New(spec string) (client.Client, error) {
+	s, err := client.ParseSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	f, ok := known[s.Name]
+	if !ok {
+		return nil, fmt.Errorf("client %q: unknown (known: %s)", s.Name, strings.Join(Names(), ", "))
+	}
+	return f(s.Version), nil
+}
+
+// Names lists the known client names, sorted.
+func Names() []string {
+	var out []string
+	for n := range known {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,48 @@
+package client
+
+// An Observation is what a client's own evidence says about a run, in
+// terms shared by every client. Empty fields mean the evidence did not say.
+type Observation struct {
+	// ServerStatus is the lab server's status as the client reported it
+	// (for Claude Code, mcp_servers[].status of the init event).
+	ServerStatus string `json:"server_status,omitempty"`
+	// Model is the model the client says it used.
+	Model string `json:"model,omitempty"`
+	// Answer is the final text the client printed.
+	Answer string `json:"answer,omitempty"`
+	// ResultError is set when the client reported the run as an error.
+	ResultError string `json:"result_error,omitempty"`
+	// CostUSD is the cost the client computed, when it reports one.
+	CostUSD *float64 `json:"cost_usd,omitempty"`
+	// Truncations are the client's own reports of cutting instructions.
+	Truncations []Truncation `json:"truncations,omitempty"`
+	// ProtocolEra, NegotiatedVersion and RuntimeArm are what the client
+	// logged about the connection to the lab server.
+	ProtocolEra       string `json:"protocol_era,omitempty"`
+	NegotiatedVersion string `json:"negotiated_version,omitempty"`
+	RuntimeArm        string `json:"runtime_arm,omitempty"`
+	// Instructions are the instruction blocks the client's transcript says
+	// it added to the context, in order.
+	Instructions []InstructionsBlock `json:"instructions,omitempty"`
+	// Files lists the evidence files read, relative to the run dir.
+	Files []string `json:"files,omitempty"`
+	// Warnings are problems met while reading, as "file:line: message".
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// A Truncation is a client's own report that it cut a server's text.
+type Truncation struct {
+	Server string `json:"server"`
+	From   int    `json:"from"`
+	To     int    `json:"to"`
+	Where  string `json:"where"` // file:line of the report
+}
+
+// An InstructionsBlock is one block of server instructions a client
+// recorded adding to the model's context.
+type InstructionsBlock struct {
+	Server string `json:"server,omitempty"`
+	Text   string `json:"text"`
+	Role   string `json:"role,omitempty"` // the role the client rendered it with
+	Where  string `json:"where"`          // file:line
+}

@@ -1,0 +1,61 @@
+package client
+
+import (
+	"path/filepath"
+	"time"
+)
+
+// A Run is one isolated run of a client: its own directories, its own fake
+// API and its own lab server. Paths are absolute.
+type Run struct {
+	// Dir holds the run's evidence; Home, Tmp and Work are the client's
+	// HOME, TMPDIR and working directory, all fresh and under Dir.
+	Dir, Home, Tmp, Work string
+	// APIURL is the base URL of the fake model API; APIKey the dummy key
+	// the client is given.
+	APIURL, APIKey string
+	// Server is the MCP server to configure, named Server.Name.
+	Server Server
+	// Prompt, Model and MaxTurns come from the matrix row; Model and
+	// MaxTurns may be empty or zero for the client's default.
+	Prompt   string
+	Model    string
+	MaxTurns int
+	// Env holds the row's extra environment variables for the client;
+	// Flags its extra command-line flags.
+	Env   map[string]string
+	Flags []string
+	// Timeout bounds the run.
+	Timeout time.Duration
+}
+
+// A Server is a stdio MCP server command line.
+type Server struct {
+	Name    string            `json:"name"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env,omitempty"`
+}
+
+// ClientDir is where a client keeps its own evidence of a run (configs,
+// debug logs, stdout).
+func (r *Run) ClientDir() string { return filepath.Join(r.Dir, "client") }
+
+// Stdout and Stderr are the files the runner writes the client's output to.
+func (r *Run) Stdout() string { return filepath.Join(r.ClientDir(), "stdout.txt") }
+
+// Stderr is the file holding the client's standard error.
+func (r *Run) Stderr() string { return filepath.Join(r.ClientDir(), "stderr.txt") }
+
+// BaseEnv is the environment every client starts from: nothing of the
+// user's own environment except a fixed PATH, so no credentials or client
+// settings leak into a run.
+func (r *Run) BaseEnv() map[string]string {
+	return map[string]string{
+		"PATH":   "/usr/local/bin:/usr/bin:/bin",
+		"HOME":   r.Home,
+		"TMPDIR": r.Tmp,
+		"LANG":   "C.UTF-8",
+		"TERM":   "dumb",
+	}
+}

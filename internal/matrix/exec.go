@@ -1,0 +1,137 @@
+package matrix
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/fakeapi"
+)
+
+// errInterrupted reports a run stopped by cancellation; it leaves no record.
+var errInterrupted = errors.New("interrupted")
+
+// DummyKey is the API key every client is given; in live mode the fake
+// swaps it for the user's key on the way upstream.
+const DummyKey = "sk-ant-instrlab-dummy"
+
+// runOne runs one job in a fresh directory and analyses its evidence.
+func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
+	t0 := time.Now()
+	rec := Record{Client: j.client.Spec(), Row: j.row, Repeat: j.repeat, Start: t0, ExitCode: -1}
+	dir, err := filepath.Abs(j.dir)
+	if err != nil {
+		return Result{}, rec, err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return Result{}, rec, fmt.Errorf("clearing old evidence: %w", err)
+	}
+	run := &client.Run{Dir: dir, Home: filepath.Join(dir, "home"), Tmp: filepath.Join(dir, "tmp"), Work: filepath.Join(dir, "work"),
+		APIKey: DummyKey, Prompt: j.row.Prompt, Model: j.row.Model, MaxTurns: j.row.MaxTurns,
+		Env: j.row.Env, Flags: j.row.Flags, Timeout: r.Timeout}
+	for _, d := range []string{run.Home, run.Tmp, run.Work, run.ClientDir()} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return Result{}, rec, fmt.Errorf("creating run dirs: %w", err)
+		}
+	}
+	fake, err := fakeapi.Start(fakeapi.Options{Dir: filepath.Join(dir, APIDir), Prompt: j.row.Prompt, Script: j.row.Script, Upstream: r.Upstream})
+	if err != nil {
+		return Result{}, rec, err
+	}
+	if r.Upstream != nil {
+		rec.Live, rec.Upstream = true, r.Upstream.URL
+	}
+	run.APIURL = fake.URL
+	run.Server = client.Server{Name: ServerName, Command: r.Lab, Args: j.row.LabArgs(filepath.Join(dir, LabLogFile))}
+
+	status, reason, code, clientDur, cmd := r.execute(ctx, j.client, run)
+	rec.ClientMS = float64(clientDur.Microseconds()) / 1000
+	rec.Status, rec.Reason, rec.ExitCode = status, reason, code
+	if cmd != nil {
+		rec.Binary, rec.Args = cmd.Path, cmd.Args[1:]
+	}
+	t1 := time.Now()
+	ferr := fake.Close()
+	if status == statusAbort {
+		return Result{}, rec, errInterrupted
+	}
+	if ferr != nil && rec.Status == statusOK {
+		rec.Status, rec.Reason = statusFail, "recording requests: "+ferr.Error()
+	}
+	rec.SetupMS = float64(t1.Sub(t0).Microseconds()-clientDur.Microseconds()) / 1000
+	if err := writeJSON(filepath.Join(dir, RecordFile), rec); err != nil {
+		return Result{}, rec, err
+	}
+	res, err := Analyze(dir)
+	if err != nil {
+		return Result{}, rec, err
+	}
+	rec.TeardownMS = float64(time.Since(t1).Microseconds()) / 1000
+	if err := writeJSON(filepath.Join(dir, RecordFile), rec); err != nil {
+		return Result{}, rec, err
+	}
+	if err := writeJSON(filepath.Join(dir, ResultFile), res); err != nil {
+		return Result{}, rec, err
+	}
+	return res, rec, nil
+}
+
+// execute starts the client in its own process group, so a timeout or an
+// interrupt stops it and everything it started (the lab server included).
+func (r *Runner) execute(ctx context.Context, c client.Client, run *client.Run) (status, reason string, code int, dur time.Duration, cmd *exec.Cmd) {
+	timeout := r.Timeout
+	if timeout <= 0 {
+		timeout = 2 * time.Minute
+	}
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd, err := c.Command(rctx, run)
+	if err != nil {
+		return statusFail, "preparing the client: " + err.Error(), -1, 0, nil
+	}
+	stdout, err1 := os.Create(run.Stdout())
+	stderr, err2 := os.Create(run.Stderr())
+	if err := errors.Join(err1, err2); err != nil {
+		return statusFail, "creating output files: " + err.Error(), -1, 0, cmd
+	}
+	defer stdout.Close()
+	defer stderr.Close()
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, stdout, stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	start := time.Now()
+	err = cmd.Run()
+	dur = time.Since(start)
+	if cmd.Process != nil {
+		// Whatever the client left running in its group (a lab server it
+		// did not stop) goes with it.
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	code = -1
+	if cmd.ProcessState != nil {
+		code = cmd.ProcessState.ExitCode()
+	}
+	switch {
+	case ctx.Err() != nil:
+		return statusAbort, "interrupted", code, dur, cmd
+	case errors.Is(rctx.Err(), context.DeadlineExceeded):
+		return statusFail, fmt.Sprintf("timed out after %s", timeout), code, dur, cmd
+	case err != nil:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				return statusFail, "killed by signal " + ws.Signal().String(), code, dur, cmd
+			}
+			return statusFail, fmt.Sprintf("exit status %d", code), code, dur, cmd
+		}
+		return statusFail, "running the client: " + err.Error(), code, dur, cmd
+	}
+	return statusOK, "", 0, dur, cmd
+}

@@ -1,0 +1,80 @@
+package matrix
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"regexp"
+	"strings"
+)
+
+var (
+	uuidRE  = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
+	idRE    = regexp.MustCompile(`\b(toolu|msg|req|srvtoolu)_[0-9A-Za-z]+`)
+	hex64RE = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
+	portRE  = regexp.MustCompile(`127\.0\.0\.1:[0-9]+`)
+)
+
+// Normalize rewrites a request body so that two repeats of one row compare
+// equal when they differ only in what differs per run: the metadata field,
+// ids (uuids, toolu_, msg_), 64-digit hex device ids, loopback ports and the
+// run's own paths (given in paths, longest first).
+func Normalize(body []byte, paths []string) []byte {
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return body
+	}
+	if m, ok := v.(map[string]any); ok {
+		delete(m, "metadata")
+	}
+	v = normalizeValue(v, paths)
+	out, err := json.Marshal(v)
+	if err != nil {
+		return body
+	}
+	return out
+}
+
+func normalizeValue(v any, paths []string) any {
+	switch x := v.(type) {
+	case string:
+		for _, p := range paths {
+			if p != "" {
+				x = strings.ReplaceAll(x, p, "$RUN")
+			}
+		}
+		x = uuidRE.ReplaceAllString(x, "<uuid>")
+		x = idRE.ReplaceAllString(x, "${1}_<id>")
+		x = hex64RE.ReplaceAllString(x, "<hex>")
+		return portRE.ReplaceAllString(x, "127.0.0.1:<port>")
+	case []any:
+		for i := range x {
+			x[i] = normalizeValue(x[i], paths)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = normalizeValue(e, paths)
+		}
+	}
+	return v
+}
+
+// requestKey is a short hash of a normalised body.
+func requestKey(body []byte, paths []string) string {
+	sum := sha256.Sum256(Normalize(body, paths))
+	return hex.EncodeToString(sum[:8])
+}
+
+// escapedPath is how Claude Code and others escape a directory into a file
+// name: every character that is not a letter or digit becomes '-'.
+func escapedPath(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
+}

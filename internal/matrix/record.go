@@ -1,0 +1,78 @@
+package matrix
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/instrlab/instrlab/internal/client"
+)
+
+// Files of one run's evidence directory.
+const (
+	RecordFile  = "run.json"    // the Record, written when the run ends
+	ResultFile  = "result.json" // the Result, derived from the evidence
+	LabLogFile  = "lab.jsonl"   // the lab server's message log
+	APIDir      = "api"         // the fake API's recorded requests
+	ServerName  = "lab"         // the MCP server's name in client configs
+	statusOK    = "ok"
+	statusFail  = "failed"
+	statusAbort = "interrupted"
+)
+
+// A Record is what the runner knows of one run: what was asked, and how the
+// client process ended. It is written to RecordFile when the run ends.
+type Record struct {
+	Client client.Spec `json:"client"`
+	Row    Row         `json:"row"` // resolved
+	Repeat int         `json:"repeat"`
+	// Status is ok or failed; Reason says why a run failed (timeout,
+	// exit status, signal, a runner error).
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+	// Live is set when the fake forwarded to a real API.
+	Live     bool      `json:"live,omitempty"`
+	Upstream string    `json:"upstream,omitempty"`
+	Start    time.Time `json:"start"`
+	// SetupMS, ClientMS and TeardownMS split the run's wall time: before
+	// the client started, the client process, and after it ended.
+	SetupMS    float64 `json:"setup_ms"`
+	ClientMS   float64 `json:"client_ms"`
+	TeardownMS float64 `json:"teardown_ms"`
+	ExitCode   int     `json:"exit_code"`
+	// Binary is the client executable; Cmd its arguments.
+	Binary string   `json:"binary,omitempty"`
+	Args   []string `json:"args,omitempty"`
+}
+
+// RunDir is where the evidence of one run lives under out.
+func RunDir(out string, c client.Spec, row string, repeat int) string {
+	return filepath.Join(out, c.String(), row, fmt.Sprint(repeat))
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", filepath.Base(path), err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return os.Rename(tmp, path)
+}
+
+// ReadRecord reads the RecordFile of a run dir.
+func ReadRecord(dir string) (Record, error) {
+	var r Record
+	b, err := os.ReadFile(filepath.Join(dir, RecordFile))
+	if err != nil {
+		return r, fmt.Errorf("reading run record: %w", err)
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return r, fmt.Errorf("%s: %w", filepath.Join(dir, RecordFile), err)
+	}
+	return r, nil
+}

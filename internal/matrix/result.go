@@ -1,0 +1,67 @@
+package matrix
+
+import (
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/fakeapi"
+)
+
+// A Result is what the evidence of one run shows. Every field is derived
+// from files in the run's directory (see Analyze).
+type Result struct {
+	Client  string `json:"client"` // name@version
+	Row     string `json:"row"`
+	Label   string `json:"label"`
+	Repeat  int    `json:"repeat"`
+	Dir     string `json:"dir"`
+	Status  string `json:"status"` // ok or failed
+	Reason  string `json:"reason,omitempty"`
+	Live    bool   `json:"live,omitempty"`
+	Instr   string `json:"instr"`
+	Era     string `json:"era"` // the lab's -era
+	Sent    int    `json:"sent"`
+	NoDelta bool   `json:"no_delta,omitempty"`
+
+	// First is the first model request; Requests all of them.
+	First    *RequestFacts  `json:"first,omitempty"`
+	Requests []RequestFacts `json:"requests"`
+	// Other lists non-model requests, as "HEAD /api/hello 404".
+	Other []string `json:"other,omitempty"`
+	// Reader is what a perfect reader of the last model request answers.
+	Reader fakeapi.Answer `json:"reader"`
+	// ModelAnswer is the client's final text (the fake's line offline, the
+	// model's own answer live).
+	ModelAnswer string `json:"model_answer,omitempty"`
+	// RequestKey identifies the normalised first request, to compare repeats.
+	RequestKey string `json:"request_key,omitempty"`
+
+	Handshake   Handshake          `json:"handshake"`
+	Observation client.Observation `json:"observation"`
+	ClientMS    float64            `json:"client_ms"`
+	Warnings    []string           `json:"warnings,omitempty"`
+}
+
+// RequestFacts describe one model request.
+type RequestFacts struct {
+	Seq    int    `json:"seq"`
+	API    string `json:"api"`
+	Chars  int    `json:"chars"`
+	Tokens int    `json:"tokens"` // estimated with fakeapi.Encoding
+	Bytes  int    `json:"bytes"`
+	// Tools lists the tool names offered.
+	Tools      []string    `json:"tools"`
+	Placements []Placement `json:"placements,omitempty"`
+}
+
+// Best is the placement that kept the most of the server's text, or nil.
+func (q *RequestFacts) Best() *Placement {
+	if q == nil {
+		return nil
+	}
+	var best *Placement
+	for i := range q.Placements {
+		if best == nil || q.Placements[i].Kept > best.Kept {
+			best = &q.Placements[i]
+		}
+	}
+	return best
+}

@@ -1,0 +1,180 @@
+package matrix
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"time"
+
+	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// A Matrix is a list of rows and the defaults they share. Its JSON form is
+// the matrix file format of docs/matrix.md.
+type Matrix struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Repeats, Model, Prompt and MaxTurns are defaults for every row.
+	Repeats  int    `json:"repeats"`
+	Model    string `json:"model,omitempty"`
+	Prompt   string `json:"prompt"`
+	MaxTurns int    `json:"max_turns,omitempty"`
+	// Baseline names the row that request sizes are compared with.
+	Baseline string `json:"baseline,omitempty"`
+	Rows     []Row  `json:"rows"`
+}
+
+// A Row is one configuration.
+type Row struct {
+	Name  string `json:"name"`
+	Label string `json:"label"`
+	// Instr is the lab's -instr value: none, ascii:N or japanese:N.
+	Instr string `json:"instr"`
+	// Era is the lab's -era: legacy (default), dual or modern.
+	Era string `json:"era,omitempty"`
+	// InitDelay and DiscoverDelay hold the lab's replies, as in "8s".
+	InitDelay     string `json:"init_delay,omitempty"`
+	DiscoverDelay string `json:"discover_delay,omitempty"`
+	// OnUnknown is the lab's -on-unknown: error, crash or hang.
+	OnUnknown string `json:"on_unknown,omitempty"`
+	// Env and Flags are given to the client process.
+	Env   map[string]string `json:"env,omitempty"`
+	Flags []string          `json:"flags,omitempty"`
+	// Model, Prompt, MaxTurns and Repeats override the matrix defaults.
+	Model    string `json:"model,omitempty"`
+	Prompt   string `json:"prompt,omitempty"`
+	MaxTurns int    `json:"max_turns,omitempty"`
+	Repeats  int    `json:"repeats,omitempty"`
+	// Script is the fake API's scripted turns.
+	Script []fakeapi.Turn `json:"script,omitempty"`
+	// Clients limits the row to these client names (knobs of one client).
+	Clients []string `json:"clients,omitempty"`
+	// NoDelta says the row has no comparable baseline (it changes what
+	// the client sends besides the instructions).
+	NoDelta bool `json:"no_delta,omitempty"`
+}
+
+var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+
+// Load reads a matrix file.
+func Load(path string) (*Matrix, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading matrix: %w", err)
+	}
+	return Parse(data, path)
+}
+
+// Parse decodes and validates a matrix; name is used in errors.
+func Parse(data []byte, name string) (*Matrix, error) {
+	var m Matrix
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("matrix %s: %w", name, err)
+	}
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("matrix %s: %w", name, err)
+	}
+	return &m, nil
+}
+
+// Validate checks the matrix before any run starts.
+func (m *Matrix) Validate() error {
+	if len(m.Rows) == 0 {
+		return fmt.Errorf("no rows")
+	}
+	seen := map[string]bool{}
+	for i, r := range m.Rows {
+		if !nameRE.MatchString(r.Name) {
+			return fmt.Errorf("row %d: name %q: want lower case letters, digits, '.', '_' or '-'", i+1, r.Name)
+		}
+		if seen[r.Name] {
+			return fmt.Errorf("row %q: duplicate name", r.Name)
+		}
+		seen[r.Name] = true
+		if _, err := lab.ParseInstructions(r.Instr); err != nil {
+			return fmt.Errorf("row %q: %w", r.Name, err)
+		}
+		switch r.Era {
+		case "", "legacy", "dual", "modern":
+		default:
+			return fmt.Errorf("row %q: era %q: want legacy, dual or modern", r.Name, r.Era)
+		}
+		switch r.OnUnknown {
+		case "", "error", "crash", "hang":
+		default:
+			return fmt.Errorf("row %q: on_unknown %q: want error, crash or hang", r.Name, r.OnUnknown)
+		}
+		for _, d := range []string{r.InitDelay, r.DiscoverDelay} {
+			if d == "" {
+				continue
+			}
+			if _, err := time.ParseDuration(d); err != nil {
+				return fmt.Errorf("row %q: %w", r.Name, err)
+			}
+		}
+		if r.Prompt == "" && m.Prompt == "" {
+			return fmt.Errorf("row %q: no prompt (set the matrix's prompt or the row's)", r.Name)
+		}
+	}
+	if m.Baseline != "" && !seen[m.Baseline] {
+		return fmt.Errorf("baseline %q is not a row", m.Baseline)
+	}
+	return nil
+}
+
+// Resolved returns r with the matrix defaults filled in.
+func (m *Matrix) Resolved(r Row) Row {
+	if r.Model == "" {
+		r.Model = m.Model
+	}
+	if r.Prompt == "" {
+		r.Prompt = m.Prompt
+	}
+	if r.MaxTurns == 0 {
+		r.MaxTurns = m.MaxTurns
+	}
+	if r.Repeats == 0 {
+		r.Repeats = m.Repeats
+	}
+	if r.Repeats == 0 {
+		r.Repeats = 1
+	}
+	if r.Era == "" {
+		r.Era = "legacy"
+	}
+	return r
+}
+
+// For reports whether the row runs for the client named name.
+func (r Row) For(name string) bool {
+	if len(r.Clients) == 0 {
+		return true
+	}
+	for _, c := range r.Clients {
+		if c == name {
+			return true
+		}
+	}
+	return false
+}
+
+// LabArgs are the arguments of "instrlab serve lab" for the row, logging
+// to logPath.
+func (r Row) LabArgs(logPath string) []string {
+	args := []string{"serve", "lab", "-instr", r.Instr}
+	if r.Era != "" {
+		args = append(args, "-era", r.Era)
+	}
+	if r.InitDelay != "" {
+		args = append(args, "-init-delay", r.InitDelay)
+	}
+	if r.DiscoverDelay != "" {
+		args = append(args, "-discover-delay", r.DiscoverDelay)
+	}
+	if r.OnUnknown != "" {
+		args = append(args, "-on-unknown", r.OnUnknown)
+	}
+	return append(args, "-log", logPath)
+}

@@ -1,0 +1,163 @@
+package matrix
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/fakeapi"
+)
+
+// A Runner runs a matrix on clients.
+type Runner struct {
+	Clients []client.Client
+	Matrix  *Matrix
+	// Out is the evidence directory; one subdirectory per run.
+	Out string
+	// Jobs is how many runs go at once (at least 1).
+	Jobs int
+	// Resume skips runs whose evidence says they finished ok.
+	Resume bool
+	// Timeout bounds each run.
+	Timeout time.Duration
+	// Lab is the executable started as "Lab serve lab ..." by the client.
+	Lab string
+	// Upstream, when set, makes every fake forward to a real API (live).
+	Upstream *fakeapi.Upstream
+	// Progress receives one line per finished run.
+	Progress io.Writer
+}
+
+// A job is one planned run.
+type job struct {
+	client client.Client
+	row    Row
+	repeat int
+	dir    string
+}
+
+// Plan lists the runs in order: client, row, repeat.
+func (r *Runner) plan() []job {
+	var jobs []job
+	for _, c := range r.Clients {
+		for _, row := range r.Matrix.Rows {
+			if !row.For(c.Spec().Name) {
+				continue
+			}
+			row = r.Matrix.Resolved(row)
+			for i := 1; i <= row.Repeats; i++ {
+				jobs = append(jobs, job{client: c, row: row, repeat: i, dir: RunDir(r.Out, c.Spec(), row.Name, i)})
+			}
+		}
+	}
+	return jobs
+}
+
+// Stats are the runner's own measurements of a matrix run.
+type Stats struct {
+	Runs, Skipped, Failed, Interrupted int
+	Wall                               time.Duration
+	// ClientTime sums the wall time of the client processes; RunnerTime
+	// sums each run's setup and teardown (fake API, analysis).
+	ClientTime, RunnerTime time.Duration
+}
+
+// Run provisions the clients, then runs every planned run, Jobs at a time.
+// When ctx is cancelled, runs in flight are stopped and left unfinished
+// (so -resume redoes them); finished runs keep their evidence. It returns
+// the results of every finished run, in plan order.
+func (r *Runner) Run(ctx context.Context) ([]Result, Stats, error) {
+	var st Stats
+	start := time.Now()
+	progress := r.Progress
+	if progress == nil {
+		progress = io.Discard
+	}
+	for _, c := range r.Clients {
+		if err := c.Provision(ctx, progress); err != nil {
+			return nil, st, fmt.Errorf("provisioning %s: %w", c.Spec(), err)
+		}
+	}
+	if err := os.MkdirAll(r.Out, 0o755); err != nil {
+		return nil, st, fmt.Errorf("creating %s: %w", r.Out, err)
+	}
+	jobs := r.plan()
+	results := make([]*Result, len(jobs))
+	p := newProgress(progress, len(jobs), start)
+	var todo []int
+	for i, j := range jobs {
+		if r.Resume {
+			if rec, err := ReadRecord(j.dir); err == nil && rec.Status == statusOK {
+				if res, err := Analyze(j.dir); err == nil {
+					results[i] = &res
+					st.Skipped++
+					p.skip()
+					continue
+				}
+			}
+		}
+		todo = append(todo, i)
+	}
+	n := r.Jobs
+	if n < 1 {
+		n = 1
+	}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				j := jobs[i]
+				p.start(j)
+				res, rec, err := r.runOne(ctx, j)
+				mu.Lock()
+				switch {
+				case errors.Is(err, errInterrupted):
+					st.Interrupted++
+				case err != nil:
+					st.Failed++
+					fmt.Fprintf(progress, "%s: %v\n", j.dir, err)
+				default:
+					st.Runs++
+					if res.Status != statusOK {
+						st.Failed++
+					}
+					st.ClientTime += ms(rec.ClientMS)
+					st.RunnerTime += ms(rec.SetupMS + rec.TeardownMS)
+					results[i] = &res
+				}
+				mu.Unlock()
+				p.done(j, res, err)
+			}
+		}()
+	}
+	for _, i := range todo {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	st.Wall = time.Since(start)
+	var out []Result
+	for _, res := range results {
+		if res != nil {
+			out = append(out, *res)
+		}
+	}
+	if ctx.Err() != nil {
+		return out, st, fmt.Errorf("interrupted after %d of %d runs: %w", st.Runs+st.Skipped, len(jobs), ctx.Err())
+	}
+	return out, st, nil
+}
+
+func ms(f float64) time.Duration { return time.Duration(f * float64(time.Millisecond)) }

@@ -1,0 +1,247 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/matrix"
+)
+
+func (s *summary) runs() string {
+	ok := 0
+	var reasons []string
+	for _, r := range s.results {
+		if r.Status == "ok" {
+			ok++
+		} else {
+			reasons = append(reasons, r.Reason)
+		}
+	}
+	if ok == len(s.results) {
+		return fmt.Sprintf("%d ok", ok)
+	}
+	return fmt.Sprintf("%d ok, %d FAILED: %s", ok, len(s.results)-ok, strings.Join(unique(reasons), "; "))
+}
+
+func (s *summary) same() string {
+	if len(s.results) < 2 {
+		return "—"
+	}
+	keys := map[string]bool{}
+	for _, r := range s.results {
+		keys[r.RequestKey] = true
+	}
+	if len(keys) == 1 && !keys[""] {
+		return "yes"
+	}
+	return fmt.Sprintf("no (%d variants)", len(keys))
+}
+
+func handshakeText(r *matrix.Result) string {
+	h := r.Handshake
+	if len(h.Methods) == 0 {
+		return "nothing"
+	}
+	var parts []string
+	for _, m := range h.Methods {
+		if m == "notifications/initialized" {
+			m = "initialized"
+		}
+		if len(parts) > 0 && parts[len(parts)-1] == m {
+			continue
+		}
+		parts = append(parts, m)
+		if len(parts) == 4 {
+			break
+		}
+	}
+	out := strings.Join(parts, " → ")
+	if h.DiscoverAnswer != "" {
+		out += fmt.Sprintf("; discover answered %s", h.DiscoverAnswer)
+	}
+	if h.ProbeToFallbackMS != nil {
+		out += fmt.Sprintf("; initialize %s after probe", duration(*h.ProbeToFallbackMS))
+	}
+	if !h.InitializeSent {
+		out += "; initialize never sent"
+	}
+	return out
+}
+
+func duration(ms float64) string {
+	if ms < 1000 {
+		return fmt.Sprintf("%.0f ms", ms)
+	}
+	return fmt.Sprintf("%.1f s", ms/1000)
+}
+
+func placementText(r *matrix.Result) string {
+	if r.Sent == 0 {
+		return "n/a (no text sent)"
+	}
+	b := r.First.Best()
+	if b == nil {
+		return "nowhere"
+	}
+	kinds := []string{}
+	for _, p := range r.First.Placements {
+		if !contains(kinds, string(p.Kind)) {
+			kinds = append(kinds, string(p.Kind))
+		}
+	}
+	out := strings.Join(kinds, " + ")
+	if b.Wrapper != "" {
+		out += " (after " + quote(b.Wrapper) + ")"
+	}
+	return out
+}
+
+func quote(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }
+
+func keptText(r *matrix.Result) string {
+	if r.Sent == 0 {
+		return "—"
+	}
+	b := r.First.Best()
+	if b == nil {
+		return fmt.Sprintf("0 of %s", num(r.Sent))
+	}
+	out := fmt.Sprintf("%s of %s", num(b.Kept), num(r.Sent))
+	if !b.Full {
+		if strings.HasPrefix(b.Suffix, matrix.TruncationSuffix) {
+			out += " + " + quote(matrix.TruncationSuffix)
+		} else {
+			out += ", then " + quote(b.Suffix)
+		}
+	}
+	return out
+}
+
+func capText(r *matrix.Result) string {
+	b := r.First.Best()
+	switch {
+	case r.Sent == 0 || b == nil:
+		return "—"
+	case b.Full:
+		return "≥ " + num(r.Sent)
+	}
+	return num(b.Kept)
+}
+
+func eraText(r *matrix.Result) string {
+	if r.Sent == 0 {
+		return "—"
+	}
+	var eras []string
+	for _, q := range r.Requests {
+		for _, p := range q.Placements {
+			if !contains(eras, p.Era) {
+				eras = append(eras, p.Era)
+			}
+		}
+	}
+	if len(eras) == 0 {
+		return "none"
+	}
+	sort.Strings(eras)
+	return strings.Join(eras, " + ")
+}
+
+func sizeText(r *matrix.Result) string {
+	if r.First == nil {
+		return "no request"
+	}
+	return fmt.Sprintf("%s / %s", num(r.First.Chars), num(r.First.Tokens))
+}
+
+func laterText(r *matrix.Result) string {
+	if len(r.Requests) < 2 {
+		return ""
+	}
+	var parts []string
+	for i := 1; i < len(r.Requests); i++ {
+		q := &r.Requests[i]
+		where := "nowhere"
+		if b := q.Best(); b != nil {
+			where = fmt.Sprintf("%s, %s chars", b.Kind, num(b.Kept))
+		}
+		parts = append(parts, fmt.Sprintf("#%d: %s tokens*, %s", i+1, num(q.Tokens), where))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func debugText(r *matrix.Result) string {
+	o := r.Observation
+	var parts []string
+	for _, t := range o.Truncations {
+		parts = append(parts, fmt.Sprintf("truncated %s → %s", num(t.From), num(t.To)))
+	}
+	if o.ProtocolEra != "" || o.NegotiatedVersion != "" {
+		parts = append(parts, strings.TrimSpace(o.ProtocolEra+" "+o.NegotiatedVersion))
+	}
+	if o.RuntimeArm != "" {
+		parts = append(parts, "arm "+o.RuntimeArm)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// deltaText is the mean first-request token estimate of s minus that of
+// the baseline.
+func deltaText(s, base *summary) string {
+	if base == nil || s == base {
+		return "—"
+	}
+	for _, r := range s.results {
+		if r.NoDelta {
+			return "n/a (not comparable)"
+		}
+	}
+	a, okA := meanTokens(s)
+	b, okB := meanTokens(base)
+	if !okA || !okB {
+		return "—"
+	}
+	d := int(math.Round(a - b))
+	if d >= 0 {
+		return "+" + num(d)
+	}
+	return "−" + num(-d)
+}
+
+func meanTokens(s *summary) (float64, bool) {
+	sum, n := 0, 0
+	for _, r := range s.results {
+		if r.First != nil && r.Status == "ok" {
+			sum += r.First.Tokens
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return float64(sum) / float64(n), true
+}
+
+// num formats n with thousands separators.
+func num(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + num(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func unique(list []string) []string {
+	var out []string
+	for _, s := range list {
+		if !contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
