@@ -1,0 +1,8 @@
+// Package profiles holds what each MCP client version is known to do with a
+// server's instructions and tool descriptions: the cap and how it counts,
+// the marker it appends, how it renders the text into the model's context,
+// how its cap setting is parsed, which era it ends up in, and how long it
+// waits for a server to start. Profiles are data (JSON under data/, embedded),
+// each naming the client version and the evidence it came from, so that a
+// run of "instrlab run" can write one and check can use it unchanged.
+package profiles

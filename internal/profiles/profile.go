@@ -1,0 +1,160 @@
+package profiles
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// A Profile is what one client version does with a server's text.
+type Profile struct {
+	Client  string `json:"client"`  // machine name, e.g. "claude-code"
+	Name    string `json:"name"`    // display name, e.g. "Claude Code"
+	Version string `json:"version"` // the client version the evidence is for
+
+	Instructions Limit `json:"instructions"`
+	// Render is how the kept instructions are put into the model's context.
+	Render Render `json:"render"`
+	// ToolDescriptions is the limit on each tool's description.
+	ToolDescriptions Limit     `json:"tool_descriptions"`
+	Handshake        Handshake `json:"handshake"`
+	Startup          Startup   `json:"startup"`
+	// Evidence is where every value above came from.
+	Evidence []Evidence `json:"evidence"`
+	// Unmeasured lists what the evidence does not cover, in plain words.
+	Unmeasured []string `json:"unmeasured,omitempty"`
+}
+
+// A Limit is a cap on a text and how the client applies it.
+type Limit struct {
+	// Cap is the default number of Unit the client keeps; 0 means no cap.
+	Cap int `json:"cap"`
+	// Unit is what Cap counts; only "codepoint" is known so far.
+	Unit string `json:"unit"`
+	// Marker is appended to a cut text.
+	Marker string `json:"marker,omitempty"`
+	// Setting is the user setting that changes Cap, if any.
+	Setting *Setting `json:"setting,omitempty"`
+	// Measured is false when the values come from documentation only.
+	Measured bool `json:"measured"`
+	// Note is a caveat on the values, in plain words.
+	Note string `json:"note,omitempty"`
+}
+
+// A Setting is an environment variable that changes a cap.
+type Setting struct {
+	Env string `json:"env"`
+	// Syntax says which values the client accepts; anything else is
+	// ignored and Cap applies. See ParseSetting.
+	Syntax string `json:"syntax"`
+}
+
+// Setting syntaxes.
+const (
+	// SyntaxPlainDigits accepts a positive whole number in plain digits
+	// ("25000", not "25,000" or "25k").
+	SyntaxPlainDigits = "plain-digits"
+)
+
+// Units.
+const UnitCodepoint = "codepoint"
+
+// Render is how a client renders instructions: Head, then for each server
+// Server with {name} and {text} filled in, joined by Separator, then Tail.
+type Render struct {
+	Placement string `json:"placement"` // where the block goes, in plain words
+	Head      string `json:"head"`
+	Server    string `json:"server"`
+	Separator string `json:"separator"`
+	Tail      string `json:"tail"`
+	// MultiServerMeasured is false when only one server per run was seen:
+	// Separator, the order and any shared budget are then unknown.
+	MultiServerMeasured bool   `json:"multi_server_measured"`
+	Note                string `json:"note,omitempty"`
+}
+
+// Handshake is which era a client ends up in.
+type Handshake struct {
+	// ProbeStdio and ProbeHTTP say whether the client sends server/discover
+	// first on that transport; a DiscoverResult then makes it modern and it
+	// never sends initialize.
+	ProbeStdio bool   `json:"probe_stdio"`
+	ProbeHTTP  bool   `json:"probe_http"`
+	Note       string `json:"note,omitempty"`
+}
+
+// Startup is how long a client waits for a server to connect.
+type Startup struct {
+	TimeoutMs int    `json:"timeout_ms,omitempty"` // 0 when unknown
+	Setting   string `json:"setting,omitempty"`
+	Note      string `json:"note,omitempty"`
+}
+
+// Evidence is one source a profile's values come from.
+type Evidence struct {
+	Kind string `json:"kind"` // "article", "docs" or "instrlab-run"
+	Ref  string `json:"ref"`  // a path in the repository, a URL, or a run id
+	Date string `json:"date,omitempty"`
+	Runs int    `json:"runs,omitempty"`
+	Says string `json:"says"` // what it established, in plain words
+}
+
+// ID is the profile's short name, client@version.
+func (p Profile) ID() string { return p.Client + "@" + p.Version }
+
+// Title is the display name with the version.
+func (p Profile) Title() string { return p.Name + " " + p.Version }
+
+// Parse decodes and validates one profile; unknown fields are errors, so a
+// typo in a profile cannot silently drop a value.
+func Parse(data []byte) (Profile, error) {
+	var p Profile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return Profile{}, fmt.Errorf("decoding profile: %w", err)
+	}
+	if dec.More() {
+		return Profile{}, errors.New("decoding profile: data after the profile object")
+	}
+	if err := p.Validate(); err != nil {
+		return Profile{}, err
+	}
+	return p, nil
+}
+
+// Validate reports the first thing that makes p unusable.
+func (p Profile) Validate() error {
+	switch {
+	case p.Client == "" || p.Version == "" || p.Name == "":
+		return errors.New("profile needs client, name and version")
+	case strings.ContainsAny(p.Client+p.Version, "@/ "):
+		return fmt.Errorf("profile %s: client and version must not contain '@', '/' or spaces", p.ID())
+	case len(p.Evidence) == 0:
+		return fmt.Errorf("profile %s: no evidence", p.ID())
+	case !strings.Contains(p.Render.Server, "{text}"):
+		return fmt.Errorf("profile %s: render.server must contain {text}", p.ID())
+	}
+	for _, l := range []struct {
+		name string
+		l    Limit
+	}{{"instructions", p.Instructions}, {"tool_descriptions", p.ToolDescriptions}} {
+		if l.l.Cap < 0 {
+			return fmt.Errorf("profile %s: %s.cap is negative", p.ID(), l.name)
+		}
+		if l.l.Cap > 0 && l.l.Unit != UnitCodepoint {
+			return fmt.Errorf("profile %s: %s.unit %q is not supported (want %q)", p.ID(), l.name, l.l.Unit, UnitCodepoint)
+		}
+		if s := l.l.Setting; s != nil && s.Syntax != SyntaxPlainDigits {
+			return fmt.Errorf("profile %s: %s.setting.syntax %q is not supported (want %q)", p.ID(), l.name, s.Syntax, SyntaxPlainDigits)
+		}
+	}
+	for i, e := range p.Evidence {
+		if e.Kind == "" || e.Ref == "" || e.Says == "" {
+			return fmt.Errorf("profile %s: evidence[%d] needs kind, ref and says", p.ID(), i)
+		}
+	}
+	return nil
+}

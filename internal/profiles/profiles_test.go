@@ -1,0 +1,195 @@
+package profiles
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func claudeCode(t *testing.T) Profile {
+	t.Helper()
+	ps, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Select(ps, []string{"claude-code@2.1.285"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p[0]
+}
+
+func TestParseSetting(t *testing.T) {
+	tests := []struct {
+		value string
+		want  int
+		ok    bool
+	}{
+		{"25000", 25000, true},
+		{"25,000", 0, false}, // the seed: the comma made it invalid, the default applied
+		{"25k", 0, false},
+		{"25000 ", 0, false},
+		{" 25000", 0, false},
+		{"+25000", 0, false},
+		{"-1", 0, false},
+		{"0", 0, false},
+		{"", 0, false},
+		{"2.5e4", 0, false},
+		{"２５０００", 0, false}, // full-width digits are not plain digits
+		{"007", 7, true},
+		{"99999999999999999999999", int(^uint(0) >> 1), true},
+	}
+	for _, tt := range tests {
+		n, ok := ParseSetting(SyntaxPlainDigits, tt.value)
+		if n != tt.want || ok != tt.ok {
+			t.Errorf("ParseSetting(%q) = %d, %v, want %d, %v", tt.value, n, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestEffectiveCap(t *testing.T) {
+	l := claudeCode(t).Instructions
+	type res struct {
+		Cap int
+		Why string
+	}
+	tests := []struct {
+		value string
+		set   bool
+		want  res
+	}{
+		{"", false, res{2048, "default"}},
+		{"25000", true, res{25000, "set"}},
+		{"25,000", true, res{2048, "ignored"}},
+	}
+	for _, tt := range tests {
+		c, why := l.EffectiveCap(tt.value, tt.set)
+		if diff := cmp.Diff(tt.want, res{c, why}); diff != "" {
+			t.Errorf("EffectiveCap(%q, %v) mismatch (-want +got):\n%s", tt.value, tt.set, diff)
+		}
+	}
+}
+
+func TestApply(t *testing.T) {
+	l := Limit{Cap: 5, Unit: UnitCodepoint, Marker: "… [truncated]"}
+	tests := []struct {
+		text, cap string
+		want      Cut
+	}{
+		{"abc", "", Cut{Cap: 5, Chars: 3, Kept: "abc", KeptChars: 3, Delivered: "abc"}},
+		{"abcde", "", Cut{Cap: 5, Chars: 5, Kept: "abcde", KeptChars: 5, Delivered: "abcde"}},
+		{"abcdef", "", Cut{Cap: 5, Chars: 6, Kept: "abcde", KeptChars: 5, LostChars: 1, Truncated: true, Delivered: "abcde… [truncated]"}},
+		{"在庫数を推測して", "", Cut{Cap: 5, Chars: 8, Kept: "在庫数を推", KeptChars: 5, LostChars: 3, Truncated: true, Delivered: "在庫数を推… [truncated]"}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, l.Apply(tt.text, 0)); diff != "" {
+			t.Errorf("Apply(%q) mismatch (-want +got):\n%s", tt.text, diff)
+		}
+	}
+	if got := l.Apply("abcdef", 10); got.Truncated {
+		t.Errorf("Apply with cap 10 cut a 6-character text: %+v", got)
+	}
+}
+
+// TestSeedNumbers checks the shipped profile against the seed's table: a
+// 1,000-character text renders as 1,167 characters, and a cut one keeps
+// 2,048 characters plus a 13-character marker.
+func TestSeedNumbers(t *testing.T) {
+	p := claudeCode(t)
+	text := strings.Repeat("x", 1000)
+	block := p.Render.Apply([]Block{{Server: "lab", Text: p.Instructions.Apply(text, 0).Delivered}})
+	if n := utf8.RuneCountInString(block); n != 1167 {
+		t.Errorf("rendered block for 1,000 characters is %d characters, want 1,167", n)
+	}
+	c := p.Instructions.Apply(strings.Repeat("y", 20000), 0)
+	if n := utf8.RuneCountInString(c.Delivered); n != 2061 {
+		t.Errorf("delivered text for 20,000 characters is %d characters, want 2,061", n)
+	}
+	if m := utf8.RuneCountInString(p.Instructions.Marker); m != 13 {
+		t.Errorf("marker is %d characters, want 13", m)
+	}
+	if !strings.HasPrefix(block, "<system-reminder>\n# MCP Server Instructions\n") {
+		t.Errorf("block does not start as the seed shows:\n%s", block[:80])
+	}
+}
+
+func TestRenderNone(t *testing.T) {
+	if got := claudeCode(t).Render.Apply(nil); got != "" {
+		t.Errorf("no servers rendered %q, want no block at all", got)
+	}
+}
+
+func TestSelect(t *testing.T) {
+	ps, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"claude-code", "claude-code@2.1.285"} {
+		got, err := Select(ps, []string{name})
+		if err != nil || len(got) != 1 || got[0].Client != "claude-code" {
+			t.Errorf("Select(%q) = %v, %v", name, got, err)
+		}
+	}
+	if _, err := Select(ps, []string{"claude-code@0.0.1"}); err == nil {
+		t.Error("Select of an unknown version succeeded")
+	}
+	dir := t.TempDir()
+	b, _ := os.ReadFile("data/claude-code@2.1.285.json")
+	f := filepath.Join(dir, "mine.json")
+	os.WriteFile(f, []byte(strings.Replace(string(b), `"2.1.285"`, `"9.9.9"`, 1)), 0o644)
+	got, err := Select(ps, []string{f})
+	if err != nil || got[0].Version != "9.9.9" {
+		t.Errorf("Select(file) = %v, %v", got, err)
+	}
+}
+
+func TestParseRejects(t *testing.T) {
+	b, err := os.ReadFile("data/claude-code@2.1.285.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := string(b)
+	tests := map[string]string{
+		"unknown field": strings.Replace(good, `"cap": 2048,`, `"cap": 2048, "capp": 1,`, 1),
+		"no evidence":   good[:strings.Index(good, `"evidence"`)] + `"evidence": []}`,
+		"bad unit":      strings.Replace(good, `"unit": "codepoint"`, `"unit": "byte"`, 1),
+		"bad syntax":    strings.Replace(good, `"plain-digits"`, `"anything"`, 1),
+		"trailing data": good + "{}",
+		"no text":       strings.Replace(good, `{text}`, `{txt}`, 1),
+	}
+	for name, data := range tests {
+		if _, err := Parse([]byte(data)); err == nil {
+			t.Errorf("%s: Parse succeeded", name)
+		}
+	}
+}
+
+func TestCompareVersions(t *testing.T) {
+	order := []string{"2.1.9", "2.1.285", "2.1.328", "2.10.0"}
+	for i := 1; i < len(order); i++ {
+		if compareVersions(order[i-1], order[i]) >= 0 {
+			t.Errorf("compareVersions(%s, %s) >= 0", order[i-1], order[i])
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	b, _ := os.ReadFile("data/claude-code@2.1.285.json")
+	f.Add(b)
+	f.Add([]byte(`{}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := Parse(data)
+		if err != nil {
+			return
+		}
+		c := p.Instructions.Apply(string(data), 0)
+		if c.Truncated && c.KeptChars != c.Cap {
+			t.Errorf("kept %d, cap %d", c.KeptChars, c.Cap)
+		}
+		p.Render.Apply([]Block{{Server: "s", Text: c.Delivered}})
+	})
+}
