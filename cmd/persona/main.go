@@ -1,0 +1,90 @@
+// Command persona is an MCP server whose instructions carry the active coach
+// persona, re-read from a SQLite settings file on every connect, so a change
+// made with "persona set" reaches the next connect with no restart. It is
+// the Go version of the seed post's server, built on the live package.
+//
+// Usage:
+//
+//	persona serve [-http ADDR] [-stateful] [-deadline D]
+//	persona set NAME
+//	persona get [-json]
+//	persona list [-json]
+//	persona add [-focus TEXT] NAME TEXT
+//
+// Every command takes -db PATH; the default is $PERSONA_DB, else
+// persona.db in the user's config directory under instrlab/.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(exitCode(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
+}
+
+const usage = `usage: persona <command> [flags] [args]
+
+commands:
+  serve [-http ADDR] [-stateful] [-deadline D]
+                          serve MCP on stdio, or Streamable HTTP at http://ADDR/mcp
+  set NAME                make NAME the active persona
+  get [-json]             print the active persona
+  list [-json]            list the personas, the active one marked *
+  add [-focus TEXT] NAME TEXT
+                          add or replace a user-defined persona
+
+Every command takes -db PATH (default $PERSONA_DB, else persona.db in the
+user config directory under instrlab/).
+`
+
+// run runs the persona command line args, writing data to stdout and
+// progress to stderr. "serve" reads MCP messages from os.Stdin.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return usageError{"missing command"}
+	}
+	commands := map[string]func(context.Context, []string, io.Writer, io.Writer) error{
+		"serve": runServe,
+		"set":   runSet,
+		"get":   runGet,
+		"list":  runList,
+		"add":   runAdd,
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+			fmt.Fprint(stdout, usage)
+			return nil
+		}
+		fmt.Fprint(stderr, usage)
+		return usageError{fmt.Sprintf("unknown command %q", args[0])}
+	}
+	return cmd(ctx, args[1:], stdout, stderr)
+}
+
+// usageError is a mistake in the command line; it exits 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// exitCode maps run's error to the exit status, printing the error:
+// 0 ok, 1 failure, 2 usage.
+func exitCode(err error, stderr io.Writer) int {
+	var ue usageError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "persona: %v\n", err)
+		return 2
+	}
+	fmt.Fprintf(stderr, "persona: %v\n", err)
+	return 1
+}

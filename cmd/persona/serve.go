@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/instrlab/instrlab/live"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// runServe serves MCP on stdio, or on Streamable HTTP with -http.
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, db := newFlagSet("serve", "[-db PATH] [-http ADDR] [-stateful] [-deadline D]", stderr)
+	httpAddr := fs.String("http", "", "serve Streamable HTTP at http://`ADDR`/mcp (loopback only; host defaults to 127.0.0.1) instead of stdio")
+	stateful := fs.Bool("stateful", false, "with -http: keep legacy sessions (Mcp-Session-Id); serves no 2026-07-28 client")
+	deadline := fs.Duration("deadline", live.DefaultDeadline, "longest a connect waits for the persona before going ahead without it")
+	if err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	if *stateful && *httpAddr == "" {
+		return usageError{"-stateful needs -http"}
+	}
+	if *deadline <= 0 {
+		return usageError{"-deadline must be positive"}
+	}
+	addr := ""
+	if *httpAddr != "" {
+		var err error
+		if addr, err = listenAddr(*httpAddr); err != nil {
+			return err
+		}
+	}
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	st, err := openStore(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	opts := &live.Options{Deadline: *deadline, Report: live.SlogReport(logger)}
+
+	if addr == "" {
+		t := &mcp.IOTransport{Reader: io.NopCloser(os.Stdin), Writer: nopWriteCloser{stdout}}
+		if err := newServer(st, opts).Run(ctx, t); err != nil && ctx.Err() == nil {
+			return fmt.Errorf("serving stdio: %w", err)
+		}
+		return nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("serving http: %w", err)
+	}
+	srv := &http.Server{Handler: httpHandler(st, opts, !*stateful), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stderr, "persona: serving http://%s/mcp (database %s)\n", ln.Addr(), st.Path())
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(shutdown)
+	}()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serving http: %w", err)
+	}
+	return nil
+}
+
+// nopWriteCloser lets the MCP transport close its writer without closing
+// the process's stdout.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"context"
+
+	"github.com/instrlab/instrlab/cmd/persona/internal/coach"
+	"github.com/instrlab/instrlab/live"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// version is the persona server's version in its serverInfo.
+const version = "v0.1.0"
+
+var impl = &mcp.Implementation{Name: "persona", Title: "Coach persona", Version: version}
+
+// newServer returns the persona server: instructions resolved live from st
+// on every connect, the todays_focus tool and the coach prompt. It does no
+// I/O; the caller has created the schema (or, in a test, has not).
+func newServer(st *coach.Store, opts *live.Options) *mcp.Server {
+	s := mcp.NewServer(impl, nil)
+	addFeatures(s, st)
+	live.Install(s, instructions(st), opts)
+	return s
+}
+
+// addFeatures adds the tool and the prompt, which read the active persona
+// on every call.
+func addFeatures(s *mcp.Server, st *coach.Store) {
+	addFocusTool(s, st)
+	addCoachPrompt(s, st)
+}
+
+// instructions resolves the active persona's text; it is the server's
+// live.Resolver.
+func instructions(st *coach.Store) live.Resolver {
+	return func(ctx context.Context, c live.Conn) (string, error) {
+		p, err := st.Active(ctx)
+		return p.Text, err
+	}
+}
