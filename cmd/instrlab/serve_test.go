@@ -548,3 +548,71 @@ func TestServeLabInstrFile(t *testing.T) {
 		cs.Close()
 	}
 }
+
+func postJSON(url, body string, timeout time.Duration) (*http.Response, string, error) {
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := (&http.Client{Timeout: timeout}).Do(req)
+	if err != nil {
+		return nil, "", err
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return resp, string(data), nil
+}
+
+const probeLine = `{"jsonrpc":"2.0","id":"server-discover-probe-1","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+
+func TestHTTPOnUnknown(t *testing.T) {
+	t.Run("error", func(t *testing.T) {
+		url := startHTTP(t, "-era", "legacy")
+		resp, body, err := postJSON(url, probeLine, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != http.StatusOK || !strings.Contains(body, `"code":-32601`) {
+			t.Errorf("legacy probe over HTTP: %d %s, want 200 with -32601", resp.StatusCode, body)
+		}
+	})
+	t.Run("hang", func(t *testing.T) {
+		url := startHTTP(t, "-era", "legacy", "-on-unknown", "hang")
+		_, _, err := postJSON(url, probeLine, 500*time.Millisecond)
+		if err == nil || !strings.Contains(err.Error(), "Timeout") {
+			t.Errorf("hang: POST returned %v, want a client timeout", err)
+		}
+		// The server still serves other requests.
+		resp, body, err := postJSON(url, initLine, 5*time.Second)
+		if err != nil || resp.StatusCode != http.StatusOK || !strings.Contains(body, "instructions") {
+			t.Errorf("initialize after a hung probe: %v %v %.100s", err, resp, body)
+		}
+	})
+	t.Run("crash", func(t *testing.T) {
+		ln, _ := net.Listen("tcp", "127.0.0.1:0")
+		addr := ln.Addr().String()
+		ln.Close()
+		cmd := exec.Command(binary, "serve", "lab", "-http", addr, "-on-unknown", "crash")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer cmd.Process.Kill()
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if c, err := net.Dial("tcp", addr); err == nil {
+				c.Close()
+				break
+			}
+		}
+		postJSON("http://"+addr+"/mcp", probeLine, 2*time.Second)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+				t.Errorf("crash: exit %v, want exit status 1", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("crash: server still running after the probe")
+		}
+	})
+}
