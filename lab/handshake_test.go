@@ -22,7 +22,6 @@ var update = flag.Bool("update", false, "rewrite golden files with what the code
 // A pipeServer is a lab served over in-memory pipes, driven line by line.
 type pipeServer struct {
 	in     *io.PipeWriter
-	out    *bufio.Reader
 	lines  chan string
 	exits  chan int
 	done   chan error
