@@ -1,6 +1,7 @@
 package fakeapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -92,7 +93,11 @@ func (r *Recorder) next() int {
 // Add records req, in memory and on file.
 func (r *Recorder) Add(req Request) {
 	req.Header = Redact(req.Header)
-	line, err := json.Marshal(req)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // keep bodies as sent, not with \u003c for <
+	err := enc.Encode(req)
+	line := buf.Bytes()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.reqs = append(r.reqs, req)
@@ -101,7 +106,7 @@ func (r *Recorder) Add(req Request) {
 		return
 	}
 	if r.f != nil {
-		if _, err := r.f.Write(append(line, '\n')); err != nil && r.err == nil {
+		if _, err := r.f.Write(line); err != nil && r.err == nil {
 			r.err = fmt.Errorf("writing request log: %w", err)
 		}
 	}
