@@ -98,4 +98,3 @@ func FuzzStdio(f *testing.F) {
 		}
 	})
 }
-
