@@ -2,9 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/instrlab/instrlab/cmd/persona/internal/coach"
 	"github.com/instrlab/instrlab/live"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -103,5 +108,20 @@ func TestPromptAndToolFollowPersona(t *testing.T) {
 	}
 	if !res.IsError {
 		t.Errorf("todays_focus on a broken store: %+v, want IsError", res)
+	}
+}
+
+// Building the server touches no file: resolution waits for a connect.
+func TestBuildDoesNoIO(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "untouched.db")
+	st, err := coach.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	newServer(st, nil)
+	httpHandler(newServer(st, nil), true)
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("after building the servers, stat %s: %v, want it not to exist", path, err)
 	}
 }

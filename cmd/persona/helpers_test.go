@@ -85,7 +85,7 @@ func connect(t testing.TB, tr mcp.Transport, version string) *mcp.ClientSession 
 // returns the /mcp endpoint.
 func serveHTTP(t testing.TB, st *coach.Store, opts *live.Options, stateless bool) string {
 	t.Helper()
-	srv := httptest.NewServer(httpHandler(st, opts, stateless))
+	srv := httptest.NewServer(httpHandler(newServer(st, opts), stateless))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/mcp"
 }

@@ -6,20 +6,17 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/instrlab/instrlab/cmd/persona/internal/coach"
-	"github.com/instrlab/instrlab/live"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// httpHandler serves the persona server over Streamable HTTP at /mcp.
+// httpHandler serves s over Streamable HTTP at /mcp.
 //
 // Stateless (the default) serves both eras: 2026-07-28 clients discover and
 // call without a session, and legacy clients initialize on a throwaway
 // session. Stateful keeps an Mcp-Session-Id session per legacy client and
 // serves no 2026-07-28 client, which falls back to initialize. In both, one
 // server serves all connects and each connect resolves its own instructions.
-func httpHandler(st *coach.Store, opts *live.Options, stateless bool) http.Handler {
-	s := newServer(st, opts)
+func httpHandler(s *mcp.Server, stateless bool) http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: stateless})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", checkOrigin(h))

@@ -61,7 +61,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("serving http: %w", err)
 	}
-	srv := &http.Server{Handler: httpHandler(st, opts, !*stateful), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: httpHandler(newServer(st, opts), !*stateful), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "persona: serving http://%s/mcp (database %s)\n", ln.Addr(), st.Path())
 	go func() {
 		<-ctx.Done()
