@@ -61,13 +61,35 @@ func handshakeText(r *matrix.Result) string {
 	if h.DiscoverAnswer != "" {
 		out += fmt.Sprintf("; discover answered %s", h.DiscoverAnswer)
 	}
-	if h.ProbeToFallbackMS != nil {
-		out += fmt.Sprintf("; initialize %s after probe", duration(*h.ProbeToFallbackMS))
-	}
 	if !h.InitializeSent {
 		out += "; initialize never sent"
 	}
 	return out
+}
+
+// probeDelay is the range of the delays from server/discover to
+// initialize over the repeats.
+func (s *summary) probeDelay() string {
+	lo, hi, n := math.Inf(1), math.Inf(-1), 0
+	for _, r := range s.results {
+		if d := r.Handshake.ProbeToFallbackMS; d != nil {
+			lo, hi, n = math.Min(lo, *d), math.Max(hi, *d), n+1
+		}
+	}
+	switch {
+	case n == 0:
+		return "—"
+	case duration(lo) == duration(hi):
+		return duration(lo)
+	}
+	return duration(lo) + " – " + duration(hi)
+}
+
+func toolsText(r *matrix.Result) string {
+	if r.First == nil {
+		return ""
+	}
+	return fmt.Sprint(len(r.First.Tools))
 }
 
 func duration(ms float64) string {
