@@ -52,6 +52,9 @@ func TestBothErasSameText(t *testing.T) {
 					if c.Header == nil {
 						t.Errorf("%s connect: Conn.Header is nil over HTTP", c.Era)
 					}
+					if tt.transport == "stateful" && c.SessionID == "" {
+						t.Errorf("%s connect: Conn.SessionID is empty on a stateful session", c.Era)
+					}
 				}
 			}
 		})

@@ -27,28 +27,37 @@ func benchServer(b *testing.B, st *coach.Store, mode string) *mcp.Server {
 	return s
 }
 
-// BenchmarkHandshake measures one whole in-memory connect (session, probe or
-// initialize, close) to the persona server with SQLite behind it, static
-// against live, and reports the median and 99th percentile handshake.
+// BenchmarkHandshake measures whole in-memory connects (session, probe or
+// initialize, close) to the persona server with SQLite behind it. Each
+// iteration connects once to the static server and once to the live one,
+// in alternating order, so that both see the same machine load; it reports
+// the median and 99th percentile of each, and the added median.
 func BenchmarkHandshake(b *testing.B) {
-	for _, mode := range []string{"static", "live"} {
-		for _, era := range []struct{ name, version string }{{"discover", ""}, {"initialize", legacyVersion}} {
-			b.Run(mode+"/"+era.name, func(b *testing.B) {
-				st := testStore(b, true)
-				s := benchServer(b, st, mode)
-				want := builtIn(b, coach.DefaultName).Text
-				var times []time.Duration
-				for b.Loop() {
+	for _, era := range []struct{ name, version string }{{"discover", ""}, {"initialize", legacyVersion}} {
+		b.Run(era.name, func(b *testing.B) {
+			st := testStore(b, true)
+			servers := map[string]*mcp.Server{"static": benchServer(b, st, "static"), "live": benchServer(b, st, "live")}
+			want := builtIn(b, coach.DefaultName).Text
+			times := map[string][]time.Duration{}
+			order := []string{"static", "live"}
+			for b.Loop() {
+				for _, mode := range order {
 					start := time.Now()
-					got, err := handshake(s, era.version)
-					times = append(times, time.Since(start))
+					got, err := handshake(servers[mode], era.version)
+					times[mode] = append(times[mode], time.Since(start))
 					if err != nil || got != want {
-						b.Fatalf("handshake: instructions %q, error %v; want %q", got, err, want)
+						b.Fatalf("%s handshake: instructions %q, error %v; want %q", mode, got, err, want)
 					}
 				}
-				reportPercentiles(b, times)
-			})
-		}
+				order[0], order[1] = order[1], order[0]
+			}
+			static, live := percentiles(times["static"]), percentiles(times["live"])
+			b.ReportMetric(float64(static.p50), "static-p50-ns")
+			b.ReportMetric(float64(static.p99), "static-p99-ns")
+			b.ReportMetric(float64(live.p50), "live-p50-ns")
+			b.ReportMetric(float64(live.p99), "live-p99-ns")
+			b.ReportMetric(float64(live.p50-static.p50), "added-p50-ns")
+		})
 	}
 }
 
@@ -108,14 +117,14 @@ func handshake(s *mcp.Server, version string) (string, error) {
 	return cs.InitializeResult().Instructions, nil
 }
 
-// reportPercentiles adds the median and 99th percentile of times to the
-// benchmark's output, in nanoseconds.
-func reportPercentiles(b *testing.B, times []time.Duration) {
+type quantiles struct{ p50, p99 time.Duration }
+
+// percentiles returns the median and 99th percentile of times.
+func percentiles(times []time.Duration) quantiles {
 	if len(times) == 0 {
-		return
+		return quantiles{}
 	}
 	slices.Sort(times)
 	at := func(q float64) time.Duration { return times[int(q*float64(len(times)-1))] }
-	b.ReportMetric(float64(at(0.50)), "p50-ns")
-	b.ReportMetric(float64(at(0.99)), "p99-ns")
+	return quantiles{at(0.50), at(0.99)}
 }
