@@ -45,3 +45,13 @@ func Example() {
 	// Be gentle.
 	// Be blunt.
 }
+
+// Trim keeps the head of long instructions, cut where a section ends, as a
+// client that cuts at a fixed length would not.
+func ExampleTrim() {
+	text := "# Coach\nBe blunt.\n\n## Examples\nDo one hard thing today, then log it."
+	fmt.Println(live.Trim(text, 30))
+	// Output:
+	// # Coach
+	// Be blunt.
+}

@@ -42,6 +42,8 @@ func TestCommands(t *testing.T) {
 		{[]string{"serve", "-stateful"}, 2, "", "-stateful needs -http"},
 		{[]string{"serve", "-http", "0.0.0.0:0"}, 2, "", "-http \"0.0.0.0:0\": the host must be a loopback address"},
 		{[]string{"serve", "-deadline", "0s"}, 2, "", "-deadline must be positive"},
+		{[]string{"serve", "-trim"}, 2, "", "-trim needs -budget"},
+		{[]string{"serve", "-budget", "-1"}, 2, "", "-budget must not be negative"},
 		{[]string{"serve", "-bogus"}, 2, "", "flag provided but not defined: -bogus"},
 		{[]string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
 		{nil, 2, "", "missing command"},

@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	persona serve [-http ADDR] [-stateful] [-deadline D]
+//	persona serve [-http ADDR] [-stateful] [-deadline D] [-budget N [-trim]]
 //	persona set NAME
 //	persona get [-json]
 //	persona list [-json]
@@ -31,7 +31,7 @@ func main() {
 const usage = `usage: persona <command> [flags] [args]
 
 commands:
-  serve [-http ADDR] [-stateful] [-deadline D]
+  serve [-http ADDR] [-stateful] [-deadline D] [-budget N [-trim]]
                           serve MCP on stdio, or Streamable HTTP at http://ADDR/mcp
   set NAME                make NAME the active persona
   get [-json]             print the active persona

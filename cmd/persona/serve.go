@@ -19,10 +19,12 @@ import (
 
 // runServe serves MCP on stdio, or on Streamable HTTP with -http.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, db := newFlagSet("serve", "[-db PATH] [-http ADDR] [-stateful] [-deadline D]", stderr)
+	fs, db := newFlagSet("serve", "[-db PATH] [-http ADDR] [-stateful] [-deadline D] [-budget N [-trim]]", stderr)
 	httpAddr := fs.String("http", "", "serve Streamable HTTP at http://`ADDR`/mcp (loopback only; host defaults to 127.0.0.1) instead of stdio")
 	stateful := fs.Bool("stateful", false, "with -http: keep legacy sessions (Mcp-Session-Id); serves no 2026-07-28 client")
 	deadline := fs.Duration("deadline", live.DefaultDeadline, "longest a connect waits for the persona before going ahead without it")
+	budget := fs.Int("budget", 0, "warn when the instructions exceed `N` characters (0: no budget)")
+	trim := fs.Bool("trim", false, "with -budget: cut longer instructions at the last section boundary that fits")
 	if err := parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -31,6 +33,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *deadline <= 0 {
 		return usageError{"-deadline must be positive"}
+	}
+	if *budget < 0 {
+		return usageError{"-budget must not be negative"}
+	}
+	if *trim && *budget == 0 {
+		return usageError{"-trim needs -budget"}
 	}
 	addr := ""
 	if *httpAddr != "" {
@@ -48,7 +56,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer st.Close()
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
-	opts := &live.Options{Deadline: *deadline, Report: live.SlogReport(logger)}
+	opts := &live.Options{Deadline: *deadline, Budget: *budget, Trim: *trim, Report: live.SlogReport(logger)}
 
 	if addr == "" {
 		t := &mcp.IOTransport{Reader: io.NopCloser(os.Stdin), Writer: nopWriteCloser{stdout}}
