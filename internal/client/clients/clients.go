@@ -17,6 +17,12 @@ var known = map[string]func(version string) client.Client{
 	claudecode.Name: claudecode.New,
 }
 
+// Register adds a client constructor under name, for tests and clients
+// kept outside this module. It replaces any earlier one.
+func Register(name string, f func(version string) client.Client) {
+	known[name] = f
+}
+
 // New returns the client a -client flag names, as in claude-code@2.1.328.
 func New(spec string) (client.Client, error) {
 	s, err := client.ParseSpec(spec)

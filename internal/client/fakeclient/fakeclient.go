@@ -1,0 +1,105 @@
+// Package fakeclient is a toy MCP client for tests of the runner and the
+// commands: a test binary re-executes itself (the fork-exec TestMain trick)
+// as the client and as the lab server, so the whole pipeline (fake API,
+// lab, evidence, analysis) runs without a real client installed.
+//
+// As a client it connects to the configured stdio server with initialize,
+// puts the instructions it gets, cut at FAKE_CAP characters, into a system
+// message under "## <server>", posts one streaming Anthropic Messages
+// request, and prints stream-json events like Claude Code's. FAKE_MODE
+// "hang" never ends and "crash" exits 3 after its init event.
+package fakeclient
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/claudecode"
+)
+
+// Name is the client's name in -client flags.
+const Name = "fake"
+
+const envRole = "INSTRLAB_FAKECLIENT"
+
+// Client runs Exe (a test binary whose TestMain calls Main) as the client.
+type Client struct {
+	Exe     string
+	Version string
+	// Env is added to every run, as in FAKE_MODE=hang.
+	Env map[string]string
+}
+
+// Spec implements client.Client.
+func (c *Client) Spec() client.Spec { return client.Spec{Name: Name, Version: c.Version} }
+
+// API implements client.Client.
+func (c *Client) API() string { return "anthropic-messages" }
+
+// Provision implements client.Client; there is nothing to install.
+func (c *Client) Provision(ctx context.Context, progress io.Writer) error { return nil }
+
+// Command implements client.Client.
+func (c *Client) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
+	server, err := json.Marshal(r.Server)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, c.Exe)
+	cmd.Dir = r.Work
+	env := r.BaseEnv()
+	env[envRole] = "client"
+	env["ANTHROPIC_BASE_URL"] = r.APIURL
+	env["ANTHROPIC_API_KEY"] = r.APIKey
+	env["FAKE_SERVER"] = string(server)
+	env["FAKE_PROMPT"] = r.Prompt
+	for k, v := range c.Env {
+		env[k] = v
+	}
+	for k, v := range r.Env {
+		env[k] = v
+	}
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	return cmd, nil
+}
+
+// Observe implements client.Client: the output is in Claude Code's
+// stream-json format, so Claude Code's reader reads it.
+func (c *Client) Observe(r *client.Run) client.Observation {
+	return claudecode.Observe(r.Dir, r.Server.Name)
+}
+
+// LabEnv marks a process started as the lab server.
+const LabEnv = "INSTRLAB_FAKECLIENT_LAB"
+
+// Main acts as the client or the lab server when the process was started
+// as one, and exits; otherwise it returns at once. Call it first in
+// TestMain.
+func Main() {
+	serveLab()
+	switch os.Getenv(envRole) {
+	case "client":
+		os.Exit(runClient())
+	}
+}
+
+func capFromEnv() int {
+	n, err := strconv.Atoi(os.Getenv("FAKE_CAP"))
+	if err != nil || n <= 0 {
+		return 2048
+	}
+	return n
+}
+
+func fail(format string, args ...any) int {
+	fmt.Fprintf(os.Stderr, "fakeclient: "+format+"\n", args...)
+	return 1
+}

@@ -1,0 +1,54 @@
+package matrix
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestSeed(t *testing.T) {
+	m := Seed()
+	if len(m.Rows) != 10 || m.Repeats != 2 || m.Baseline != "none" {
+		t.Fatalf("seed: %d rows, %d repeats, baseline %q", len(m.Rows), m.Repeats, m.Baseline)
+	}
+	late := m.Resolved(m.Rows[9])
+	if late.MaxTurns != 3 || late.Model != "opus" || len(late.Script) != 1 || late.Script[0].Tool != "Bash" || !strings.Contains(late.Prompt, "sleep 10") {
+		t.Errorf("late row resolved to %+v", late)
+	}
+	want := []string{"serve", "lab", "-instr", "ascii:1000", "-era", "legacy", "-init-delay", "8s", "-log", "/x/lab.jsonl"}
+	if diff := cmp.Diff(want, late.LabArgs("/x/lab.jsonl")); diff != "" {
+		t.Errorf("LabArgs mismatch (-want +got):\n%s", diff)
+	}
+	if !m.Rows[4].For("claude-code") || m.Rows[4].For("codex") || !m.Rows[0].For("codex") {
+		t.Error("For does not follow clients")
+	}
+}
+
+func TestValidate(t *testing.T) {
+	const prompt = `"prompt": "P", `
+	tests := []struct {
+		json, err string
+	}{
+		{`{` + prompt + `"rows": []}`, "no rows"},
+		{`{` + prompt + `"rows": [{"name": "A", "instr": "none"}]}`, `name "A"`},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "none"}, {"name": "a", "instr": "none"}]}`, "duplicate"},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "ascii:x"}]}`, "not a number"},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "era": "future"}]}`, `era "future"`},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "on_unknown": "explode"}]}`, "on_unknown"},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "init_delay": "8"}]}`, "missing unit"},
+		{`{"rows": [{"name": "a", "instr": "none"}]}`, "no prompt"},
+		{`{` + prompt + `"baseline": "b", "rows": [{"name": "a", "instr": "none"}]}`, `baseline "b"`},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "typo": 1}]`, "unexpected end"},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "japanese:3000", "era": "dual", "init_delay": "3s"}]}`, ""},
+	}
+	for _, tt := range tests {
+		_, err := Parse([]byte(tt.json), "m.json")
+		switch {
+		case tt.err == "" && err != nil:
+			t.Errorf("Parse(%s) = %v, want no error", tt.json, err)
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("Parse(%s) = %v, want an error containing %q", tt.json, err, tt.err)
+		}
+	}
+}

@@ -1,0 +1,174 @@
+package matrix
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/clients"
+	"github.com/instrlab/instrlab/internal/client/fakeclient"
+)
+
+// TestMain lets this test binary act as the fake client and as the lab
+// server it starts (see fakeclient).
+func TestMain(m *testing.M) {
+	fakeclient.Main()
+	clients.Register(fakeclient.Name, func(v string) client.Client { return fakeClient(v, nil) })
+	os.Exit(m.Run())
+}
+
+func fakeClient(version string, env map[string]string) *fakeclient.Client {
+	exe, err := os.Executable()
+	if err != nil {
+		panic(err)
+	}
+	return &fakeclient.Client{Exe: exe, Version: version, Env: env}
+}
+
+const testPrompt = "Reply with BEGIN=<codeword> END=<codeword> LAST=<N of [at N]>."
+
+func testMatrix(rows ...Row) *Matrix {
+	return &Matrix{Name: "test", Repeats: 2, Prompt: testPrompt, Baseline: rows[0].Name, Rows: rows}
+}
+
+func newRunner(t *testing.T, m *Matrix, c client.Client) *Runner {
+	exe, _ := os.Executable()
+	return &Runner{Clients: []client.Client{c}, Matrix: m, Out: t.TempDir(), Jobs: 2, Timeout: 30 * time.Second, Lab: exe, Progress: new(strings.Builder)}
+}
+
+func TestRunnerWithFakeClient(t *testing.T) {
+	m := testMatrix(
+		Row{Name: "none", Label: "none", Instr: "none"},
+		Row{Name: "en-1000", Label: "1,000", Instr: "ascii:1000"},
+		Row{Name: "en-5000", Label: "5,000", Instr: "ascii:5000"},
+	)
+	r := newRunner(t, m, fakeClient("1", nil))
+	results, st, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Runs != 6 || st.Failed != 0 || len(results) != 6 {
+		t.Fatalf("stats %+v, %d results", st, len(results))
+	}
+	type row struct {
+		Row, Status, Placement, Reader, Methods string
+		Kept                                    int
+	}
+	var got []row
+	keys := map[string]map[string]bool{}
+	for _, res := range results {
+		g := row{Row: res.Row, Status: res.Status, Reader: res.Reader.Line(), Methods: strings.Join(res.Handshake.Methods, " ")}
+		if b := res.First.Best(); b != nil {
+			g.Placement, g.Kept = string(b.Kind), b.Kept
+		}
+		got = append(got, g)
+		if keys[res.Row] == nil {
+			keys[res.Row] = map[string]bool{}
+		}
+		keys[res.Row][res.RequestKey] = true
+		if res.Observation.ServerStatus != "connected" || res.ModelAnswer != res.Reader.Line() {
+			t.Errorf("%s #%d: status %q, answer %q", res.Row, res.Repeat, res.Observation.ServerStatus, res.ModelAnswer)
+		}
+	}
+	hs := "initialize notifications/initialized"
+	want := []row{
+		{"none", "ok", "", "BEGIN=NONE END=NONE LAST=NONE", hs, 0},
+		{"none", "ok", "", "BEGIN=NONE END=NONE LAST=NONE", hs, 0},
+		{"en-1000", "ok", "system-message", "BEGIN=PINTAIL-8601 END=PINTAIL-3421 LAST=798", hs, 1000},
+		{"en-1000", "ok", "system-message", "BEGIN=PINTAIL-8601 END=PINTAIL-3421 LAST=798", hs, 1000},
+		{"en-5000", "ok", "system-message", "BEGIN=WARBLER-6225 END=NONE LAST=1806", hs, 2048},
+		{"en-5000", "ok", "system-message", "BEGIN=WARBLER-6225 END=NONE LAST=1806", hs, 2048},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("results mismatch (-want +got):\n%s", diff)
+	}
+	for name, k := range keys {
+		if len(k) != 1 {
+			t.Errorf("row %s: repeats differ after normalising: %v", name, k)
+		}
+	}
+	// The evidence alone gives the same results.
+	again, err := Analyze(results[4].Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(results[4], again); diff != "" {
+		t.Errorf("re-analysis mismatch (-want +got):\n%s", diff)
+	}
+	for _, f := range []string{RecordFile, ResultFile, LabLogFile, "api/requests.jsonl", "client/stdout.txt", "client/stderr.txt"} {
+		if _, err := os.Stat(filepath.Join(results[4].Dir, f)); err != nil {
+			t.Errorf("evidence: %v", err)
+		}
+	}
+	if p := r.Progress.(*strings.Builder).String(); !strings.Contains(p, "[6/6] fake@1 ") || !strings.Contains(p, "ETA") {
+		t.Errorf("progress:\n%s", p)
+	}
+
+	// -resume skips what finished.
+	r.Progress = new(strings.Builder)
+	r.Resume = true
+	resumed, st, err := r.Run(context.Background())
+	if err != nil || st.Skipped != 6 || st.Runs != 0 {
+		t.Fatalf("resume: %v %+v", err, st)
+	}
+	if diff := cmp.Diff(results, resumed); diff != "" {
+		t.Errorf("resumed results mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestRunnerRecordsFailures(t *testing.T) {
+	for _, tt := range []struct {
+		mode, reason, status string
+	}{
+		{"hang", "timed out after 2s", "connected"},
+		{"crash", "exit status 3", "connected"},
+	} {
+		t.Run(tt.mode, func(t *testing.T) {
+			m := testMatrix(Row{Name: "en-1000", Label: "1,000", Instr: "ascii:1000", Repeats: 1})
+			r := newRunner(t, m, fakeClient("1", map[string]string{"FAKE_MODE": tt.mode}))
+			r.Timeout = 2 * time.Second
+			results, st, err := r.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Failed != 1 || len(results) != 1 {
+				t.Fatalf("stats %+v", st)
+			}
+			res := results[0]
+			if res.Status != "failed" || res.Reason != tt.reason {
+				t.Errorf("status %q reason %q, want failed %q", res.Status, res.Reason, tt.reason)
+			}
+			// Partial evidence is kept and read.
+			if res.Observation.ServerStatus != tt.status || len(res.Handshake.Methods) == 0 {
+				t.Errorf("partial evidence: status %q, methods %q", res.Observation.ServerStatus, res.Handshake.Methods)
+			}
+		})
+	}
+}
+
+func TestRunnerInterruptKeepsFinishedRuns(t *testing.T) {
+	m := testMatrix(Row{Name: "en-1000", Label: "1,000", Instr: "ascii:1000", Repeats: 1})
+	r := newRunner(t, m, fakeClient("1", nil))
+	if _, _, err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	m.Rows = append(m.Rows, Row{Name: "hang", Label: "hang", Instr: "ascii:1000", Repeats: 1, Env: map[string]string{"FAKE_MODE": "hang"}})
+	r.Resume = true
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	results, st, err := r.Run(ctx)
+	if err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("Run = %v, want interrupted", err)
+	}
+	if st.Interrupted != 1 || st.Skipped != 1 || len(results) != 1 || results[0].Row != "en-1000" {
+		t.Errorf("stats %+v, results %d", st, len(results))
+	}
+	if _, err := os.Stat(filepath.Join(RunDir(r.Out, client.Spec{Name: "fake", Version: "1"}, "hang", 1), RecordFile)); err == nil {
+		t.Error("the interrupted run left a record, so -resume would skip it")
+	}
+}
