@@ -77,14 +77,12 @@ func (e usageError) Error() string { return e.msg }
 // exitCode maps run's error to the exit status, printing the error:
 // 0 ok, 1 failure, 2 usage.
 func exitCode(err error, stderr io.Writer) int {
-	var ue usageError
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
+	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return 0
-	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "persona: %v\n", err)
-		return 2
 	}
 	fmt.Fprintf(stderr, "persona: %v\n", err)
+	if errors.As(err, new(usageError)) {
+		return 2
+	}
 	return 1
 }
