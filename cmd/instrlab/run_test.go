@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/clients"
+	"github.com/instrlab/instrlab/internal/client/fakeclient"
+	"github.com/instrlab/instrlab/internal/fakeapi"
+)
+
+// init lets this test binary act as the fake client when a run starts it
+// (before TestMain builds anything), and registers that client.
+func init() {
+	fakeclient.Main()
+	clients.Register(fakeclient.Name, func(v string) client.Client {
+		exe, err := os.Executable()
+		if err != nil {
+			panic(err)
+		}
+		return &fakeclient.Client{Exe: exe, Version: v}
+	})
+}
+
+// lockedBuffer is a bytes.Buffer safe for a writer and a reader in other
+// goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestRunUsageErrors(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-j", "0"}, "-j must be at least 1"},
+		{[]string{"-resume"}, "-resume needs -out"},
+		{[]string{"-timeout", "0s"}, "-timeout must be positive"},
+		{[]string{"-format", "html"}, `-format "html"`},
+		{[]string{"-client", "nope@1"}, `-client: client "nope": unknown`},
+		{[]string{"-client", "claude code"}, "-client: client"},
+		{[]string{"-row", "no-such-row"}, `-row "no-such-row"`},
+		{[]string{"-matrix", "/no/such/file.json"}, "-matrix: reading matrix"},
+		{[]string{"-live-price", "cheap"}, "-live-price"},
+		{[]string{"-live", "-client", "fake@1"}, "-live needs ANTHROPIC_API_KEY"},
+		{[]string{"extra"}, `unexpected argument "extra"`},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), append([]string{"run"}, tt.args...), &stdout, &stderr)
+		var ue usageError
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !errors.As(err, &ue) {
+			t.Errorf("run %q = %v, want a usage error containing %q", tt.args, err, tt.want)
+		}
+	}
+}
+
+// TestRunAndReport runs two rows on the fake client offline, then checks
+// that report rebuilds the same table from the evidence alone.
+func TestRunAndReport(t *testing.T) {
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"run", "-client", "fake@1", "-lab", binary, "-out", out, "-row", "none", "-row", "en-5000", "-repeats", "2", "-j", "2"}
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	table := stdout.String()
+	for _, want := range []string{"Client: fake@1", "| 5,000 characters, English | 2 ok | connected |", "2,048 of 5,000 + `… [truncated]`", "BEGIN=WARBLER-6225 END=NONE LAST=1806", "o200k_base"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+	for _, f := range []string{"table.md", "results.json", "results.csv", "matrix.json"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if !strings.Contains(stderr.String(), "[4/4] fake@1 ") {
+		t.Errorf("progress:\n%s", stderr.String())
+	}
+	var again, stderr2 bytes.Buffer
+	if err := run(context.Background(), []string{"report", out}, &again, &stderr2); err != nil {
+		t.Fatalf("report: %v\n%s", err, stderr2.String())
+	}
+	if again.String() != table {
+		t.Errorf("report differs from run:\n--- run\n%s\n--- report\n%s", table, again.String())
+	}
+	saved, _ := os.ReadFile(filepath.Join(out, "table.md"))
+	if string(saved) != table {
+		t.Error("table.md differs from the printed table")
+	}
+}
+
+// TestRunLive points -live at a second local fake: the same evidence is
+// recorded, the user's key reaches the upstream and nothing else, and the
+// cost bound is printed before the first request.
+func TestRunLive(t *testing.T) {
+	const key = "sk-ant-user-key-for-test"
+	t.Setenv("ANTHROPIC_API_KEY", key)
+	stderr := &lockedBuffer{}
+	upstreamFake, err := fakeapi.Start(fakeapi.Options{Prompt: "unused"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer upstreamFake.Close()
+	var mu sync.Mutex
+	var keys []string
+	var printedFirst []bool
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		keys = append(keys, r.Header.Get("X-Api-Key"))
+		printedFirst = append(printedFirst, strings.Contains(stderr.String(), "live: up to 2 requests"))
+		mu.Unlock()
+		upstreamFake.ServeHTTP(w, r)
+	}))
+	defer upstream.Close()
+	out := t.TempDir()
+	var stdout bytes.Buffer
+	args := []string{"run", "-client", "fake@1", "-lab", binary, "-out", out, "-row", "en-1000", "-repeats", "2", "-j", "1",
+		"-live", "-live-upstream", upstream.URL}
+	if err := run(context.Background(), args, &stdout, stderr); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	if len(keys) != 2 || keys[0] != key || keys[1] != key {
+		t.Errorf("upstream saw keys %q, want the user's key twice", keys)
+	}
+	for i, ok := range printedFirst {
+		if !ok {
+			t.Errorf("request %d reached the upstream before the cost bound was printed", i+1)
+		}
+	}
+	if !strings.Contains(stderr.String(), "at most $") {
+		t.Errorf("no cost bound in:\n%s", stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "BEGIN=PINTAIL-8601 END=PINTAIL-3421 LAST=798") || !strings.Contains(stdout.String(), "Live runs") {
+		t.Errorf("table:\n%s", stdout.String())
+	}
+	// The key is nowhere in the evidence; the client only had the dummy.
+	err = filepath.Walk(out, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(b, []byte(key)) {
+			t.Errorf("%s holds the user's key", p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs, _, err := fakeapi.ReadRequests(filepath.Join(out, "fake@1", "en-1000", "1", "api", fakeapi.RequestsFile))
+	if err != nil || len(reqs) != 1 || reqs[0].Upstream != upstream.URL || reqs[0].Header.Get("X-Api-Key") != "[redacted]" {
+		t.Errorf("recorded %+v, %v", reqs, err)
+	}
+}
