@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/report"
+)
+
+// TestE2EClaudeCode runs the reduced matrix against the real Claude Code,
+// offline, installing the pinned version with npm if it is not cached.
+// It only runs with INSTRLAB_E2E=1 (.ci/run sets it); INSTRLAB_E2E_CLIENT
+// picks another version. Every assertion is on the evidence, and none
+// assumes a cap, a placement or a probe order: those are compared with what
+// the same run's own logs say.
+func TestE2EClaudeCode(t *testing.T) {
+	if os.Getenv("INSTRLAB_E2E") != "1" {
+		t.Skip("set INSTRLAB_E2E=1 to run Claude Code end to end (npm install on first use)")
+	}
+	spec := os.Getenv("INSTRLAB_E2E_CLIENT")
+	if spec == "" {
+		spec = "claude-code"
+	}
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"run", "-client", spec, "-matrix", "testdata/e2e-matrix.json", "-lab", binary, "-out", out, "-j", "2", "-timeout", "90s"}
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	t.Logf("table:\n%s", stdout.String())
+	_, results, warnings, err := report.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) > 0 {
+		t.Errorf("report warnings: %q", warnings)
+	}
+	if len(results) != 8 {
+		t.Fatalf("%d results, want 8", len(results))
+	}
+	by := map[string][]matrix.Result{}
+	for _, r := range results {
+		by[r.Row] = append(by[r.Row], r)
+		if r.Status != "ok" || r.Observation.ServerStatus != "connected" {
+			t.Errorf("%s #%d: status %q (%s), server %q", r.Row, r.Repeat, r.Status, r.Reason, r.Observation.ServerStatus)
+		}
+		if len(r.Warnings) > 0 {
+			t.Errorf("%s #%d: warnings %q", r.Row, r.Repeat, r.Warnings)
+		}
+		if r.ModelAnswer != r.Reader.Line() {
+			t.Errorf("%s #%d: the client printed %q, the reader says %q", r.Row, r.Repeat, r.ModelAnswer, r.Reader.Line())
+		}
+		// The server's log and the client's debug log agree on the era.
+		era := r.Observation.ProtocolEra
+		if r.Handshake.InitializeSent != (era == "legacy") {
+			t.Errorf("%s #%d: initialize sent %v but the debug log says era %q", r.Row, r.Repeat, r.Handshake.InitializeSent, era)
+		}
+	}
+	for row, rs := range by {
+		if rs[0].RequestKey != rs[1].RequestKey {
+			t.Errorf("%s: the two repeats sent different first requests after normalising", row)
+		}
+	}
+	none, en1000, cut, dual := by["none"][0], by["en-1000"][0], by["en-5000-cap2048"][0], by["en-1000-dual"][0]
+	if none.First.Best() != nil || none.Reader.Line() != "BEGIN=NONE END=NONE LAST=NONE" {
+		t.Errorf("no instructions: placement %+v, reader %s", none.First.Best(), none.Reader.Line())
+	}
+	if b := en1000.First.Best(); b == nil || !b.Full || b.Kept != 1000 || b.Era != "initialize" || en1000.Reader.End == "" {
+		t.Errorf("1,000: placement %+v, reader %s", b, en1000.Reader.Line())
+	}
+	if en1000.First.Tokens <= none.First.Tokens {
+		t.Errorf("1,000 characters did not grow the first request: %d vs %d tokens", en1000.First.Tokens, none.First.Tokens)
+	}
+	b := cut.First.Best()
+	if b == nil || b.Full || b.Kept != 2048 || !strings.HasPrefix(b.Suffix, matrix.TruncationSuffix) || cut.Reader.End != "" {
+		t.Errorf("5,000 with the cap at 2048: placement %+v, reader %s", b, cut.Reader.Line())
+	}
+	if tr := cut.Observation.Truncations; len(tr) != 1 || tr[0].From != 5000 || tr[0].To != 2048 {
+		t.Errorf("5,000 with the cap at 2048: debug log truncations %+v", tr)
+	}
+	d := dual.First.Best()
+	if d == nil {
+		t.Fatalf("dual era: instructions nowhere")
+	}
+	wantEra := "initialize"
+	if !dual.Handshake.InitializeSent {
+		wantEra = "discover"
+	}
+	if d.Era != wantEra {
+		t.Errorf("dual era: codewords from %s, but the server's log says initialize sent = %v", d.Era, dual.Handshake.InitializeSent)
+	}
+}
