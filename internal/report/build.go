@@ -87,9 +87,9 @@ func Build(m *matrix.Matrix, results []matrix.Result) Table {
 					text = col.cell(s)
 				}
 				cell := Cell{Text: text}
-				if ci == 0 {
+				if ci == 0 || first[k] == "" {
 					first[k] = text
-				} else if text != first[k] && k > 0 {
+				} else if text != first[k] && k > 0 && s != nil && first[k] != "not run" {
 					cell.Diff = true
 				}
 				row = append(row, cell)

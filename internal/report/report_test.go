@@ -1,0 +1,97 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/matrix"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// fixtureDir holds trimmed evidence of real runs of two Claude Code
+// versions (see ../matrix/testdata/trimrun.py).
+const fixtureDir = "../matrix/testdata/runs"
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
+	}
+}
+
+func TestTablesFromRealEvidence(t *testing.T) {
+	m, results, warnings, err := Load(fixtureDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m != nil || len(warnings) != 1 || !strings.Contains(warnings[0], "no matrix.json") {
+		t.Errorf("Load: matrix %v, warnings %q", m, warnings)
+	}
+	if len(results) != 5 {
+		t.Fatalf("%d results, want 5", len(results))
+	}
+	tab := Build(matrix.Seed(), results)
+	var md, csv bytes.Buffer
+	if err := Markdown(&md, tab); err != nil {
+		t.Fatal(err)
+	}
+	if err := CSV(&csv, tab); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "fixtures.md", md.Bytes())
+	golden(t, "fixtures.csv", csv.Bytes())
+	// Two clients: one column group each, and the dual-era row differs.
+	if !strings.Contains(md.String(), "claude-code@2.1.285: placement") || !strings.Contains(md.String(), "**discover**") {
+		t.Errorf("no column groups or no marked difference:\n%s", md.String())
+	}
+}
+
+func TestCells(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{num(0), "0"},
+		{num(999), "999"},
+		{num(1000), "1,000"},
+		{num(1234567), "1,234,567"},
+		{num(-2048), "-2,048"},
+		{duration(12.4), "12 ms"},
+		{duration(3060), "3.1 s"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+	tok := func(n int, noDelta bool) *summary {
+		return &summary{results: []*matrix.Result{{Status: "ok", NoDelta: noDelta, First: &matrix.RequestFacts{Tokens: n}}}}
+	}
+	base := tok(1000, false)
+	for _, tt := range []struct {
+		s    *summary
+		want string
+	}{
+		{tok(1377, false), "+377"},
+		{tok(900, false), "−100"},
+		{tok(5000, true), "n/a (not comparable)"},
+		{base, "—"},
+	} {
+		if got := deltaText(tt.s, base); got != tt.want {
+			t.Errorf("deltaText = %q, want %q", got, tt.want)
+		}
+	}
+}
