@@ -20,7 +20,7 @@ type API interface {
 }
 
 // apis lists the shapes a fake serves.
-var apis = []API{Anthropic{}}
+var apis = []API{Anthropic{}, OpenAIResponses{}, OpenAIChat{}, Gemini{}}
 
 // Lookup returns the API named name.
 func Lookup(name string) (API, bool) {
