@@ -1,6 +1,7 @@
 package matrix
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -50,5 +51,17 @@ func TestValidate(t *testing.T) {
 		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
 			t.Errorf("Parse(%s) = %v, want an error containing %q", tt.json, err, tt.err)
 		}
+	}
+}
+
+// TestDocsShowTheSeed keeps the example in docs/matrix.md equal to the
+// built-in matrix.
+func TestDocsShowTheSeed(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/matrix.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "```json\n"+string(SeedJSON())+"```") {
+		t.Error("docs/matrix.md does not show internal/matrix/seed.json verbatim")
 	}
 }

@@ -26,6 +26,7 @@ var columns = []struct {
 	{"implied cap", func(s *summary) string { return s.join(capText) }},
 	{"codewords from", func(s *summary) string { return s.join(eraText) }},
 	{"reader's answer", func(s *summary) string { return s.join(func(r *matrix.Result) string { return r.Reader.Line() }) }},
+	{"client's answer", func(s *summary) string { return s.join(answerText) }},
 	{"first request chars / tokens*", func(s *summary) string { return s.join(sizeText) }},
 	{"tools sent", func(s *summary) string { return s.join(toolsText) }},
 	{"Δ tokens* vs baseline", func(s *summary) string { return s.delta }},
@@ -155,8 +156,19 @@ func notes(m *matrix.Matrix, results []matrix.Result) []string {
 		n = append(n, fmt.Sprintf("Baseline for Δ: row %q of the same client.", m.Baseline))
 	}
 	live := false
+	models := map[string][]string{}
+	var order []string
 	for _, r := range results {
 		live = live || r.Live
+		if r.Observation.Model != "" && !contains(models[r.Client], r.Observation.Model) {
+			if models[r.Client] == nil {
+				order = append(order, r.Client)
+			}
+			models[r.Client] = append(models[r.Client], r.Observation.Model)
+		}
+	}
+	for _, c := range order {
+		n = append(n, fmt.Sprintf("Model reported by %s: %s.", c, strings.Join(models[c], ", ")))
 	}
 	if live {
 		n = append(n, "Live runs: the answers are the real model's; token figures are still estimates.")

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
 )
 
@@ -169,6 +170,29 @@ func eraText(r *matrix.Result) string {
 	}
 	sort.Strings(eras)
 	return strings.Join(eras, " + ")
+}
+
+// answerText is the client's final answer, compared with the reader's.
+func answerText(r *matrix.Result) string {
+	switch {
+	case r.ModelAnswer == "":
+		return "none"
+	case r.ModelAnswer == r.Reader.Line():
+		return "= reader"
+	}
+	a := r.ModelAnswer
+	if p, ok := fakeapi.ParseLine(a); ok && p == r.Reader {
+		return "= reader"
+	}
+	return firstRunesText(strings.ReplaceAll(a, "\n", " "), 80)
+}
+
+func firstRunesText(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
 }
 
 func sizeText(r *matrix.Result) string {
