@@ -38,6 +38,8 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		w:        t.w,
 		incoming: make(chan inMsg),
 		closed:   make(chan struct{}),
+		flight:   make(map[jsonrpc.ID]bool),
+		room:     make(chan struct{}, 1),
 	}
 	go c.readLoop(newLineReader(t.r, MaxLineLength))
 	return c, nil
@@ -56,7 +58,19 @@ type stdioConn struct {
 	incoming chan inMsg
 	closed   chan struct{}
 	once     sync.Once
+
+	fmu    sync.Mutex
+	flight map[jsonrpc.ID]bool // requests handed to the SDK and not answered yet
+	room   chan struct{}       // signalled when one of them is answered
 }
+
+// maxInFlight bounds the requests handed to the SDK and not answered yet.
+// The SDK takes every request it is given at once and answers each call in
+// a goroutine of its own, so a client that pipelines 20,000 tools/list would
+// have it hold thousands of goroutines and replies at a time (150 MiB and
+// more); holding back the next line instead keeps the server's memory flat.
+// The replies are the same; the client sees only its input read later.
+const maxInFlight = 64
 
 func (c *stdioConn) readLoop(lr *lineReader) {
 	for {
@@ -69,6 +83,9 @@ func (c *stdioConn) readLoop(lr *lineReader) {
 			return
 		}
 		if msg := c.accept(line, size); msg != nil {
+			if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() && !c.admit(req.ID) {
+				return
+			}
 			if !c.deliver(inMsg{msg: msg}) {
 				return
 			}
@@ -100,6 +117,35 @@ func (c *stdioConn) deliver(m inMsg) bool {
 		return true
 	case <-c.closed:
 		return false
+	}
+}
+
+// admit waits until fewer than maxInFlight requests are with the SDK, and
+// counts id among them; it reports false once the connection is closed.
+func (c *stdioConn) admit(id jsonrpc.ID) bool {
+	c.fmu.Lock()
+	for len(c.flight) >= maxInFlight {
+		c.fmu.Unlock()
+		select {
+		case <-c.room:
+		case <-c.closed:
+			return false
+		}
+		c.fmu.Lock()
+	}
+	c.flight[id] = true
+	c.fmu.Unlock()
+	return true
+}
+
+// answered notes that the SDK answered id.
+func (c *stdioConn) answered(id jsonrpc.ID) {
+	c.fmu.Lock()
+	delete(c.flight, id)
+	c.fmu.Unlock()
+	select {
+	case c.room <- struct{}{}:
+	default:
 	}
 }
 
@@ -152,7 +198,11 @@ func (c *stdioConn) reply(id []byte, code int, msg string) {
 }
 
 func (c *stdioConn) writeLine(data []byte) error {
-	e := c.track.sentEntry(data)
+	return c.writeEntry(c.track.sentEntry(data), data)
+}
+
+// writeEntry logs e and writes data, which e describes, as one line.
+func (c *stdioConn) writeEntry(e Entry, data []byte) error {
 	e.Transport = "stdio"
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
@@ -175,6 +225,14 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if r, ok := msg.(*jsonrpc.Response); ok {
+		defer c.answered(r.ID)
+		if data, id, ok := encodeResult(r); ok {
+			// The entry sentEntry would make, without parsing data again.
+			e := Entry{Dir: Send, Kind: KindResponse, ID: id, Bytes: len(data), Method: c.track.answered(id, true)}
+			return c.writeEntry(e, data)
+		}
 	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
