@@ -170,6 +170,21 @@ func notes(m *matrix.Matrix, results []matrix.Result) []string {
 	for _, c := range order {
 		n = append(n, fmt.Sprintf("Model reported by %s: %s.", c, strings.Join(models[c], ", ")))
 	}
+	other := map[string][]string{}
+	var otherOrder []string
+	for _, r := range results {
+		for _, o := range r.Other {
+			if !contains(other[r.Client], o) {
+				if other[r.Client] == nil {
+					otherOrder = append(otherOrder, r.Client)
+				}
+				other[r.Client] = append(other[r.Client], o)
+			}
+		}
+	}
+	for _, c := range otherOrder {
+		n = append(n, fmt.Sprintf("Other requests %s made to the API address (answered by the fake, recorded): %s.", c, strings.Join(other[c], ", ")))
+	}
 	if live {
 		n = append(n, "Live runs: the answers are the real model's; token figures are still estimates.")
 	}
