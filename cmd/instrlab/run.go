@@ -123,6 +123,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		dir = tmp
 	}
 	r.Out = dir
+	if _, err := os.Stat(filepath.Join(dir, report.MatrixFile)); err == nil && !*resume {
+		return usageError{fmt.Sprintf("-out %s holds an earlier run: add -resume to finish it, or choose another -out", dir)}
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}

@@ -112,6 +112,17 @@ func TestRunAndReport(t *testing.T) {
 	if string(saved) != table {
 		t.Error("table.md differs from the printed table")
 	}
+	err := run(context.Background(), args, new(bytes.Buffer), new(bytes.Buffer))
+	if err == nil || !strings.Contains(err.Error(), "holds an earlier run") {
+		t.Errorf("a second run into the same -out = %v, want a usage error", err)
+	}
+	var resumed, stderr3 bytes.Buffer
+	if err := run(context.Background(), append(args, "-resume"), &resumed, &stderr3); err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+	if resumed.String() != table || !strings.Contains(stderr3.String(), "0 runs (4 skipped") {
+		t.Errorf("resume printed:\n%s\n%s", resumed.String(), stderr3.String())
+	}
 }
 
 // TestRunLive points -live at a second local fake: the same evidence is
