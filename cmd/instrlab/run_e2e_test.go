@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -92,5 +93,47 @@ func TestE2EClaudeCode(t *testing.T) {
 	}
 	if d.Era != wantEra {
 		t.Errorf("dual era: codewords from %s, but the server's log says initialize sent = %v", d.Era, dual.Handshake.InitializeSent)
+	}
+}
+
+// TestE2EClaudeCodeWithoutNetwork runs one row inside a network namespace
+// that has nothing but loopback (unshare -n, root only): the run must
+// succeed exactly as with a network, so it needs nothing from outside.
+func TestE2EClaudeCodeWithoutNetwork(t *testing.T) {
+	if os.Getenv("INSTRLAB_E2E") != "1" {
+		t.Skip("set INSTRLAB_E2E=1 to run Claude Code end to end")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("unshare -n needs root")
+	}
+	for _, tool := range []string{"unshare", "ip"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not found", tool)
+		}
+	}
+	spec := os.Getenv("INSTRLAB_E2E_CLIENT")
+	if spec == "" {
+		spec = "claude-code"
+	}
+	// Provision outside the namespace (npm needs the registry).
+	var stdout, stderr bytes.Buffer
+	warm := t.TempDir()
+	if err := run(context.Background(), []string{"run", "-client", spec, "-row", "en-1000", "-repeats", "1", "-lab", binary, "-out", warm}, &stdout, &stderr); err != nil {
+		t.Fatalf("provisioning run: %v\n%s", err, stderr.String())
+	}
+	out := t.TempDir()
+	cmd := exec.Command("unshare", "-n", "sh", "-c", `ip link set lo up && exec "$0" "$@"`,
+		binary, "run", "-client", spec, "-row", "en-1000", "-repeats", "1", "-out", out)
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("run without network: %v\n%s", err, b)
+	}
+	_, results, _, err := report.Load(out)
+	if err != nil || len(results) != 1 {
+		t.Fatalf("results %v, %v", results, err)
+	}
+	r := results[0]
+	if p := r.First.Best(); r.Status != "ok" || p == nil || !p.Full || r.Observation.ServerStatus != "connected" {
+		t.Errorf("without network: status %q, server %q, placement %+v", r.Status, r.Observation.ServerStatus, p)
 	}
 }
