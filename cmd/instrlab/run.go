@@ -147,9 +147,11 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	fmt.Fprintf(stderr, "%d runs (%d skipped, %d failed, %d interrupted) in %s; client processes %s in all; runner setup+teardown %s in all; runner CPU %s (%.1f%% of wall)\n",
-		st.Runs, st.Skipped, st.Failed, st.Interrupted, st.Wall.Round(time.Millisecond), st.ClientTime.Round(time.Millisecond),
-		st.RunnerTime.Round(time.Millisecond), cpu.Round(time.Millisecond), 100*cpu.Seconds()/st.Wall.Seconds())
+	if st.Wall > 0 {
+		fmt.Fprintf(stderr, "%d runs (%d skipped, %d failed, %d interrupted) in %s; client processes %s in all; runner setup+teardown %s in all; runner CPU %s (%.1f%% of wall)\n",
+			st.Runs, st.Skipped, st.Failed, st.Interrupted, st.Wall.Round(time.Millisecond), st.ClientTime.Round(time.Millisecond),
+			st.RunnerTime.Round(time.Millisecond), cpu.Round(time.Millisecond), 100*cpu.Seconds()/st.Wall.Seconds())
+	}
 	if *out != "" {
 		fmt.Fprintf(stderr, "evidence in %s\n", dir)
 	}

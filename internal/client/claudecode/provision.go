@@ -50,11 +50,13 @@ func (c *Claude) Provision(ctx context.Context, progress io.Writer) error {
 	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		return fmt.Errorf("installing %s@%s: %w (install Node.js and npm, or put claude %s on PATH)", Name, c.version, ErrNoNPM, c.version)
+		return fmt.Errorf("%w (install Node.js and npm, or put claude %s on PATH)", ErrNoNPM, c.version)
 	}
+	_, statErr := os.Stat(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
+	fresh := os.IsNotExist(statErr)
 	fmt.Fprintf(progress, "installing @anthropic-ai/claude-code@%s into %s\n", c.version, dir)
 	start := time.Now()
 	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error",
@@ -62,15 +64,18 @@ func (c *Claude) Provision(ctx context.Context, progress io.Writer) error {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
+		if fresh {
+			os.RemoveAll(dir) // leave no empty install behind
+		}
 		msg := out.String()
 		if strings.Contains(msg, "ETARGET") || strings.Contains(msg, "No matching version") || strings.Contains(msg, "E404") {
-			return fmt.Errorf("installing %s@%s: %w", Name, c.version, ErrNoVersion)
+			return fmt.Errorf("npm install @anthropic-ai/claude-code@%s: %w", c.version, ErrNoVersion)
 		}
-		return fmt.Errorf("installing %s@%s with npm: %w\n%s", Name, c.version, err, lastLines(msg, 10))
+		return fmt.Errorf("npm install @anthropic-ai/claude-code@%s: %w\n%s", c.version, err, lastLines(msg, 10))
 	}
 	bin, ok := c.installed(ctx, dir)
 	if !ok {
-		return fmt.Errorf("installing %s@%s: npm finished but no claude %s binary is in %s", Name, c.version, c.version, dir)
+		return fmt.Errorf("npm install @anthropic-ai/claude-code@%s finished but no claude %s binary is in %s", c.version, c.version, dir)
 	}
 	fmt.Fprintf(progress, "installed %s@%s in %.1fs\n", Name, c.version, time.Since(start).Seconds())
 	c.bin = bin
