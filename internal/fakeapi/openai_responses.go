@@ -35,21 +35,22 @@ type responsesItem struct {
 	Input     json.RawMessage `json:"input"`
 	Action    json.RawMessage `json:"action"`
 	Output    json.RawMessage `json:"output"`
+	// Tools are the definitions of an additional_tools item (Codex sends
+	// its tools that way, grouped in namespaces).
+	Tools []json.RawMessage `json:"tools"`
 }
 
 // Context implements API. The order is tools, instructions (the top-level
 // system text), then the input items: messages by role (system, developer,
-// user, assistant), tool calls as assistant turns, tool outputs as tool
-// results. Reasoning items carry nothing readable and are skipped.
+// user, assistant), tool definitions of additional_tools items, tool calls
+// as assistant turns, tool outputs as tool results. Reasoning items carry
+// nothing readable and are skipped.
 func (OpenAIResponses) Context(body []byte) (Context, error) {
 	var b responsesBody
 	if err := json.Unmarshal(body, &b); err != nil {
 		return nil, fmt.Errorf("decoding responses request: %w", err)
 	}
-	var ctx Context
-	for i, t := range b.Tools {
-		ctx = append(ctx, Segment{Kind: KindToolDefinition, Message: i, Path: fmt.Sprintf("tools[%d]", i), Name: toolName(t), Text: string(t)})
-	}
+	ctx := appendTools(nil, "tools", -1, b.Tools)
 	ctx = appendParts(ctx, KindSystem, 0, "instructions", b.Instructions)
 	var s string
 	if json.Unmarshal(b.Input, &s) == nil {
@@ -82,6 +83,8 @@ func (OpenAIResponses) Context(body []byte) (Context, error) {
 			if len(ctx) == n {
 				ctx = append(ctx, Segment{Kind: KindToolResult, Message: i, Path: p + ".output"})
 			}
+		case "additional_tools":
+			ctx = appendTools(ctx, p+".tools", i, it.Tools)
 		case "reasoning":
 		default:
 			ctx = appendParts(ctx, roleKind(it.Role), i, p+".content", it.Content)
@@ -168,4 +171,33 @@ func (OpenAIResponses) Write(w http.ResponseWriter, path string, body []byte, re
 	ev("response.output_item.done", map[string]any{"output_index": 0, "item": item})
 	ev("response.completed", map[string]any{"response": response("completed", []any{item}, usage)})
 	return sse.err
+}
+
+// appendTools appends one tool definition segment per tool; a namespace
+// (type "namespace" with its own tools) is opened, so each of its tools is
+// one segment, and its own description, when not empty, is one more. The
+// segments' Message is msg, the input item they came in, or their own
+// index among the segments when msg is -1 (the top-level tools).
+func appendTools(ctx Context, path string, msg int, tools []json.RawMessage) Context {
+	for i, t := range tools {
+		m := msg
+		if m < 0 {
+			m = len(ctx)
+		}
+		p := fmt.Sprintf("%s[%d]", path, i)
+		var ns struct {
+			Type        string            `json:"type"`
+			Description string            `json:"description"`
+			Tools       []json.RawMessage `json:"tools"`
+		}
+		if json.Unmarshal(t, &ns) == nil && ns.Type == "namespace" {
+			if ns.Description != "" {
+				ctx = append(ctx, Segment{Kind: KindToolDefinition, Message: m, Path: p + ".description", Name: toolName(t), Text: ns.Description})
+			}
+			ctx = appendTools(ctx, p+".tools", msg, ns.Tools)
+			continue
+		}
+		ctx = append(ctx, Segment{Kind: KindToolDefinition, Message: m, Path: p, Name: toolName(t), Text: string(t)})
+	}
+	return ctx
 }

@@ -15,6 +15,7 @@ func TestOpenAIResponsesContext(t *testing.T) {
 	  "instructions": "You are Codex.",
 	  "tools": [{"type": "function", "name": "shell", "parameters": {}}, {"type": "web_search"}],
 	  "input": [
+	    {"type": "additional_tools", "role": "developer", "tools": [{"type": "namespace", "name": "functions", "description": "", "tools": [{"type": "custom", "name": "exec"}]}, {"type": "namespace", "name": "mcp__lab", "description": "ns text", "tools": []}]},
 	    {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "dev text"}]},
 	    {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "prompt"}, {"type": "input_image", "image_url": "x"}]},
 	    {"type": "reasoning", "summary": []},
@@ -31,12 +32,14 @@ func TestOpenAIResponsesContext(t *testing.T) {
 		{Kind: KindToolDefinition, Path: "tools[0]", Name: "shell", Text: `{"type": "function", "name": "shell", "parameters": {}}`},
 		{Kind: KindToolDefinition, Message: 1, Path: "tools[1]", Name: "web_search", Text: `{"type": "web_search"}`},
 		{Kind: KindSystem, Path: "instructions", Text: "You are Codex."},
-		{Kind: KindDeveloperMessage, Path: "input[0].content[0].text", Text: "dev text"},
-		{Kind: KindUserTurn, Message: 1, Path: "input[1].content[0].text", Text: "prompt"},
-		{Kind: KindAssistantTurn, Message: 3, Path: "input[3].arguments", Name: "shell", Text: `{"command":["sleep","10"]}`},
-		{Kind: KindToolResult, Message: 4, Path: "input[4].output", Text: "done"},
-		{Kind: KindSystemMessage, Message: 5, Path: "input[5].content", Text: "late system"},
-		{Kind: KindAssistantTurn, Message: 6, Path: "input[6].content[0].text", Text: "ok"},
+		{Kind: KindToolDefinition, Path: "input[0].tools[0].tools[0]", Name: "exec", Text: `{"type": "custom", "name": "exec"}`},
+		{Kind: KindToolDefinition, Path: "input[0].tools[1].description", Name: "mcp__lab", Text: "ns text"},
+		{Kind: KindDeveloperMessage, Message: 1, Path: "input[1].content[0].text", Text: "dev text"},
+		{Kind: KindUserTurn, Message: 2, Path: "input[2].content[0].text", Text: "prompt"},
+		{Kind: KindAssistantTurn, Message: 4, Path: "input[4].arguments", Name: "shell", Text: `{"command":["sleep","10"]}`},
+		{Kind: KindToolResult, Message: 5, Path: "input[5].output", Text: "done"},
+		{Kind: KindSystemMessage, Message: 6, Path: "input[6].content", Text: "late system"},
+		{Kind: KindAssistantTurn, Message: 7, Path: "input[7].content[0].text", Text: "ok"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Context mismatch (-want +got):\n%s", diff)

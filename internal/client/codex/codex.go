@@ -1,0 +1,56 @@
+package codex
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/npm"
+)
+
+// Name is the client's name in -client flags.
+const Name = "codex"
+
+// DefaultVersion is the version run when -client names no version.
+const DefaultVersion = "0.169.0"
+
+// Codex is one version of Codex CLI.
+type Codex struct {
+	version string
+	bin     string // the native executable, once provisioned
+}
+
+// New returns Codex CLI at version, or DefaultVersion when version is empty.
+func New(version string) client.Client {
+	if version == "" {
+		version = DefaultVersion
+	}
+	return &Codex{version: version}
+}
+
+// Spec implements client.Client.
+func (c *Codex) Spec() client.Spec { return client.Spec{Name: Name, Version: c.version} }
+
+// API implements client.Client.
+func (c *Codex) API() string { return "openai-responses" }
+
+// Provision implements client.Client: npm installs @openai/codex, whose
+// platform package holds the native binary, run directly (no Node).
+func (c *Codex) Provision(ctx context.Context, progress io.Writer) error {
+	dir, err := npm.Ensure(ctx, npm.Package{Client: Name, Version: c.version, Name: "@openai/codex"}, progress)
+	if err != nil {
+		return err
+	}
+	triple := map[string]string{"linux/amd64": "x86_64-unknown-linux-musl", "linux/arm64": "aarch64-unknown-linux-musl",
+		"darwin/amd64": "x86_64-apple-darwin", "darwin/arm64": "aarch64-apple-darwin"}[runtime.GOOS+"/"+runtime.GOARCH]
+	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+	bin, err := npm.Find(dir, "node_modules/@openai/codex-"+runtime.GOOS+"-"+arch+"/vendor/"+triple+"/bin/codex",
+		"node_modules/@openai/codex/vendor/"+triple+"/codex/codex")
+	if err != nil {
+		return fmt.Errorf("finding the codex binary: %w", err)
+	}
+	c.bin = bin
+	return nil
+}

@@ -1,0 +1,177 @@
+package codex
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/client"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+func TestConfig(t *testing.T) {
+	r := &client.Run{APIURL: "http://127.0.0.1:4321/", Server: client.Server{Name: "lab", Command: "/bin/instrlab",
+		Args: []string{"serve", "lab", "-instr", "ascii:1000", "-log", `/runs/a "quoted"\dir/lab.jsonl`},
+		Env:  map[string]string{"B": "2", "A": "tab\there"}}}
+	golden(t, filepath.Join("testdata", "config.golden.toml"), []byte(Config(r, "gpt-test")))
+}
+
+func TestTOMLString(t *testing.T) {
+	tests := map[string]string{
+		"plain":          `"plain"`,
+		`a"b\c`:          `"a\"b\\c"`,
+		"line\nbreak":    `"line\nbreak"`,
+		"bell\a del\x7f": `"bell\u0007 del\u007F"`,
+		"日本語":            `"日本語"`,
+	}
+	for in, want := range tests {
+		if got := tomlString(in); got != want {
+			t.Errorf("tomlString(%q) = %s, want %s", in, got, want)
+		}
+	}
+	if got := tomlKey("mcp-lab_1"); got != "mcp-lab_1" {
+		t.Errorf("tomlKey bare = %s", got)
+	}
+	if got := tomlKey("a.b"); got != `"a.b"` {
+		t.Errorf("tomlKey dotted = %s", got)
+	}
+}
+
+// TestObserveRealRuns reads trimmed evidence of real runs (testdata/ROW,
+// made by testdata/trim.sh from "instrlab run -client codex@0.169.0").
+func TestObserveRealRuns(t *testing.T) {
+	tests := []struct {
+		row    string
+		status string
+		answer string
+	}{
+		{"en-1000", "connected (3 tools)", "BEGIN=PINTAIL-8601 END=NONE LAST=NONE"},
+		{"en-1000-held3", "no catalog in log", "BEGIN=NONE END=NONE LAST=NONE"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.row, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.MkdirAll(filepath.Join(dir, "client"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []string{"stdout.txt", "stderr.txt"} {
+				b, err := os.ReadFile(filepath.Join("testdata", tt.row, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, "client", f), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			o := Observe(dir, "lab")
+			got := struct{ Status, Answer, Error string }{o.ServerStatus, o.Answer, o.ResultError}
+			want := struct{ Status, Answer, Error string }{tt.status, tt.answer, ""}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("Observe mismatch (-want +got):\n%s", diff)
+			}
+			if len(o.Warnings) > 0 {
+				t.Errorf("warnings: %v", o.Warnings)
+			}
+		})
+	}
+}
+
+func TestParseEventsBadLinesAndFailures(t *testing.T) {
+	in := strings.Join([]string{
+		`{"type":"thread.started","thread_id":"t1"}`,
+		`not json`,
+		`{"type":"item.completed","item":{"type":"mcp_tool_call","server":"lab","tool":"lab_ping"}}`,
+		`{"type":"item.completed","item":{"type":"agent_message","text":"first"}}`,
+		`{"type":"item.completed","item":{"type":"agent_message","text":"last"}}`,
+		`{"type":"turn.failed","error":{"message":"stream disconnected"}}`,
+		`{"type":"turn.completed","usage":{"input_tokens":42}}`,
+	}, "\n")
+	ev, w := ParseEvents(strings.NewReader(in), "stdout.txt")
+	want := Events{ThreadID: "t1", Answer: "last", Failed: "stream disconnected", MCPCalls: []string{"lab.lab_ping"}, InputTokens: 42, Count: 6}
+	if diff := cmp.Diff(want, ev); diff != "" {
+		t.Errorf("ParseEvents mismatch (-want +got):\n%s", diff)
+	}
+	if len(w) != 1 || !strings.HasPrefix(w[0], "stdout.txt:2: ") {
+		t.Errorf("warnings %q, want one for stdout.txt:2", w)
+	}
+}
+
+func TestParseLog(t *testing.T) {
+	in := strings.Join([]string{
+		`2026-11-30T01:44:10Z  INFO codex_otel.trace_safe: MCP binding catalog materialized event.name="mcp.binding_catalog" server_kind="configured" catalog_source="live" tool_count=3`,
+		`2026-11-30T01:44:10Z  INFO codex_otel.trace_safe: MCP binding catalog materialized event.name="mcp.binding_catalog" server_kind="builtin" tool_count=9`,
+		`2026-11-30T01:44:10Z  INFO codex_rmcp_client::stdio_server_launcher: MCP server stderr (/bin/instrlab): hello`,
+		`2026-11-30T01:44:10Z  WARN codex_core::mcp: MCP client for lab timed out`,
+		`2026-11-30T01:44:10Z  WARN codex_core::other: unrelated`,
+	}, "\n")
+	l, w := ParseLog(strings.NewReader(in), "stderr.txt")
+	want := Log{Catalogs: []Catalog{{Tools: 3, Where: "stderr.txt:1"}}, ServerStderr: 1,
+		Problems: []string{"stderr.txt:4: 2026-11-30T01:44:10Z  WARN codex_core::mcp: MCP client for lab timed out"}, Lines: 5}
+	if diff := cmp.Diff(want, l); diff != "" {
+		t.Errorf("ParseLog mismatch (-want +got):\n%s", diff)
+	}
+	if len(w) != 0 {
+		t.Errorf("warnings %v", w)
+	}
+}
+
+func FuzzParseEvents(f *testing.F) {
+	for _, row := range []string{"en-1000", "en-1000-held3"} {
+		b, err := os.ReadFile(filepath.Join("testdata", row, "stdout.txt"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"type":"item.completed","item":null}` + "\n" + `{"type":"turn.failed","error":null}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ev, w := ParseEvents(strings.NewReader(string(data)), "stdout.txt")
+		for _, x := range w {
+			if !strings.HasPrefix(x, "stdout.txt:") {
+				t.Fatalf("warning without file:line: %q", x)
+			}
+		}
+		if ev.Count < 0 {
+			t.Fatal("negative count")
+		}
+		_, _ = json.Marshal(ev)
+	})
+}
+
+func FuzzParseLog(f *testing.F) {
+	b, err := os.ReadFile(filepath.Join("testdata", "en-1000", "stderr.txt"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
+	f.Add([]byte("x MCP binding catalog materialized server_kind=\"configured\" tool_count=99999999999999999999\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, w := ParseLog(strings.NewReader(string(data)), "stderr.txt")
+		for _, x := range append(w, l.Problems...) {
+			if !strings.HasPrefix(x, "stderr.txt:") {
+				t.Fatalf("report without file:line: %q", x)
+			}
+		}
+	})
+}

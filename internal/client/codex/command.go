@@ -1,0 +1,42 @@
+package codex
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/instrlab/instrlab/internal/client"
+)
+
+// ConfigFile is the copy of config.toml kept in the client dir.
+const ConfigFile = "config.toml"
+
+// Command implements client.Client: codex exec with JSON events, plugins
+// off (they clone a repository at start), no git check, CODEX_HOME under
+// the run's HOME.
+func (c *Codex) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
+	if c.bin == "" {
+		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.version)
+	}
+	home := filepath.Join(r.Home, ".codex")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return nil, fmt.Errorf("creating CODEX_HOME: %w", err)
+	}
+	cfg := Config(r, r.Model)
+	for _, p := range []string{filepath.Join(home, "config.toml"), filepath.Join(r.ClientDir(), ConfigFile)} {
+		if err := os.WriteFile(p, []byte(cfg), 0o644); err != nil {
+			return nil, fmt.Errorf("writing codex config: %w", err)
+		}
+	}
+	args := []string{"exec", "--skip-git-repo-check", "--json", "--disable", "plugins", "-c", "analytics.enabled=false"}
+	args = append(args, r.Flags...)
+	args = append(args, r.Prompt)
+	cmd := exec.CommandContext(ctx, c.bin, args...)
+	cmd.Dir = r.Work
+	// RUST_LOG=info makes Codex log its MCP tool catalog, the only
+	// place it says a server connected.
+	cmd.Env = r.Environ(map[string]string{"CODEX_HOME": home, KeyVar: r.APIKey, "RUST_LOG": "info"})
+	return cmd, nil
+}

@@ -1,0 +1,22 @@
+package client
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Read opens the evidence file rel of the run dir and hands it to parse,
+// which returns its warnings. The file is listed in o.Files; a file that
+// cannot be opened becomes a warning, never an error.
+func (o *Observation) Read(dir, rel string, parse func(r io.Reader, name string) []string) {
+	f, err := os.Open(filepath.Join(dir, rel))
+	if err != nil {
+		o.Warnings = append(o.Warnings, fmt.Sprintf("%s: %v", rel, err))
+		return
+	}
+	defer f.Close()
+	o.Files = append(o.Files, rel)
+	o.Warnings = append(o.Warnings, parse(f, rel)...)
+}

@@ -1,0 +1,65 @@
+package npm
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeFile(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestInstalledAndFind(t *testing.T) {
+	dir := t.TempDir()
+	if v := Installed(dir, "@openai/codex"); v != "" {
+		t.Errorf("Installed in an empty prefix = %q", v)
+	}
+	writeFile(t, filepath.Join(dir, "node_modules", "@openai", "codex", "package.json"), `{"name":"@openai/codex","version":"0.169.0"}`)
+	writeFile(t, filepath.Join(dir, "node_modules", "broken", "package.json"), `{`)
+	if v := Installed(dir, "@openai/codex"); v != "0.169.0" {
+		t.Errorf("Installed = %q, want 0.169.0", v)
+	}
+	if v := Installed(dir, "broken"); v != "" {
+		t.Errorf("Installed(broken) = %q", v)
+	}
+	writeFile(t, filepath.Join(dir, "node_modules", "b", "bin"), "")
+	got, err := Find(dir, "node_modules/a/bin", "node_modules/b", "node_modules/b/bin")
+	if err != nil || got != filepath.Join(dir, "node_modules", "b", "bin") {
+		t.Errorf("Find = %q, %v; want the first existing file", got, err)
+	}
+	if _, err := Find(dir, "nothing"); err == nil || !strings.Contains(err.Error(), "nothing") {
+		t.Errorf("Find of a missing file: %v", err)
+	}
+}
+
+func TestEnsureUsesTheCache(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv("PATH", "") // no npm: an install would fail
+	p := Package{Client: "codex", Version: "0.169.0", Name: "@openai/codex"}
+	dir, err := p.Dir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(cache, "instrlab", "clients", "codex@0.169.0"); dir != want {
+		t.Fatalf("Dir = %q, want %q", dir, want)
+	}
+	if _, err := Ensure(context.Background(), p, io.Discard); err == nil || !strings.Contains(err.Error(), ErrNoNPM.Error()) {
+		t.Fatalf("Ensure without an install or npm: %v, want %v", err, ErrNoNPM)
+	}
+	writeFile(t, filepath.Join(dir, "node_modules", "@openai", "codex", "package.json"), `{"version":"0.169.0"}`)
+	got, err := Ensure(context.Background(), p, io.Discard)
+	if err != nil || got != dir {
+		t.Errorf("Ensure with the version cached = %q, %v", got, err)
+	}
+}
