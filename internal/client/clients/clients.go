@@ -9,12 +9,14 @@ import (
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/claudecode"
+	"github.com/instrlab/instrlab/internal/client/codex"
 )
 
 // known maps a client name to its constructor; an empty version means the
 // client's pinned default.
 var known = map[string]func(version string) client.Client{
 	claudecode.Name: claudecode.New,
+	codex.Name:      codex.New,
 }
 
 // Register adds a client constructor under name, for tests and clients
