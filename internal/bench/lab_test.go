@@ -115,7 +115,7 @@ func TestLabStdioWritesWhatSDKWrites(t *testing.T) {
 // hands the SDK only a few at a time, so that the SDK does not run a
 // goroutine for each of them at once.
 func TestLabStdioBoundsInFlight(t *testing.T) {
-	const n = 3000
+	const n = 2000
 	lines := []string{initialize[:len(initialize)-1], initialized[:len(initialized)-1]}
 	for i := range n {
 		lines = append(lines, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`, 2+i))
