@@ -24,6 +24,7 @@ const exitGrace = 5 * time.Second
 type Startup struct {
 	Elapsed time.Duration // from spawning the process to reading the reply
 	MaxRSS  int64         // peak resident memory of the process, in bytes
+	CPU     time.Duration // user and system time of the whole process, exit included
 }
 
 // MeasureStartup spawns c, sends initialize at once, and times the reply.
@@ -48,7 +49,7 @@ func MeasureStartup(c Contender, dir string) (Startup, error) {
 		return Startup{}, fmt.Errorf("%s: %w", c.Name, err)
 	}
 	s := Startup{Elapsed: time.Since(t0)}
-	s.MaxRSS, err = p.stop(exitGrace)
+	s.MaxRSS, s.CPU, err = p.stop(exitGrace)
 	if err != nil {
 		return s, fmt.Errorf("%s: %w", c.Name, err)
 	}
@@ -86,6 +87,7 @@ type Throughput struct {
 	Requests   int
 	Elapsed    time.Duration // from the first request written to the last reply read
 	MaxRSS     int64         // peak resident memory of the process, in bytes
+	CPU        time.Duration // user and system time of the whole process
 	ReplyBytes int           // the size of one reply
 	Log        *LogCounts    // what the message log holds, if the server wrote one
 }
@@ -147,7 +149,7 @@ func MeasureThroughput(c Contender, n int, dir string) (Throughput, error) {
 	if err := <-werr; err != nil {
 		return fail(fmt.Errorf("writing requests: %w", err))
 	}
-	if t.MaxRSS, err = p.stop(exitGrace); err != nil {
+	if t.MaxRSS, t.CPU, err = p.stop(exitGrace); err != nil {
 		return t, fmt.Errorf("%s: %w", c.Name, err)
 	}
 	if logPath != "" {

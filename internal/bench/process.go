@@ -90,13 +90,14 @@ func (p *process) readLine() ([]byte, error) {
 }
 
 // stop closes the server's input, waits up to grace for it to exit, kills it
-// after that, and returns its peak resident memory in bytes so far.
+// after that, and returns its peak resident memory in bytes so far and the
+// CPU time (user and system) it used in all.
 //
 // The peak is the process's own high-water mark (VmHWM) read just before
 // its input is closed, where the system tells it: getrusage's ru_maxrss
 // also counts the memory of the parent at the time of the fork, which would
 // put a floor of this program's size under every server.
-func (p *process) stop(grace time.Duration) (maxRSS int64, err error) {
+func (p *process) stop(grace time.Duration) (maxRSS int64, cpu time.Duration, err error) {
 	hwm, hwmErr := highWaterMark(p.cmd.Process.Pid)
 	p.stdin.Close()
 	done := make(chan error, 1)
@@ -111,17 +112,18 @@ func (p *process) stop(grace time.Duration) (maxRSS int64, err error) {
 		<-done
 		err = fmt.Errorf("did not exit within %v of the end of its input; killed", grace)
 	}
-	switch {
-	case hwmErr == nil:
+	if ps := p.cmd.ProcessState; ps != nil {
+		cpu = ps.UserTime() + ps.SystemTime()
+		maxRSS = maxRSSOf(ps)
+	}
+	if hwmErr == nil {
 		maxRSS = hwm
-	case p.cmd.ProcessState != nil:
-		maxRSS = maxRSSOf(p.cmd.ProcessState)
 	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
 		err = fmt.Errorf("%w (stderr: %s)", err, p.stderr)
 	}
-	return maxRSS, err
+	return maxRSS, cpu, err
 }
 
 // A tailBuffer keeps the last max bytes written to it.

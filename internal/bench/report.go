@@ -85,12 +85,12 @@ func replyBytes(r *Result) string {
 
 // WriteMarkdown writes the results and targets as Markdown tables.
 func WriteMarkdown(w io.Writer, results []*Result) error {
-	fmt.Fprintf(w, "| server | spawn to initialize reply, median (p25–p75) | tools/list per second, median | peak RSS | tools/list reply bytes |\n")
-	fmt.Fprintf(w, "| --- | --- | --- | --- | --- |\n")
+	fmt.Fprintf(w, "| server | spawn to initialize reply, median (p25–p75) | CPU per spawn, median | tools/list per second, median | peak RSS | tools/list reply bytes |\n")
+	fmt.Fprintf(w, "| --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range results {
 		q1, q3 := r.StartupQuartiles()
-		fmt.Fprintf(w, "| %s | %.1f ms (%.1f–%.1f) | %s | %s | %s |\n",
-			r.Name, ms(r.StartupMedian()), ms(q1), ms(q3), rate(r), mib(r.PeakRSS()), replyBytes(r))
+		fmt.Fprintf(w, "| %s | %.1f ms (%.1f–%.1f) | %.1f ms | %s | %s | %s |\n",
+			r.Name, ms(r.StartupMedian()), ms(q1), ms(q3), ms(r.CPUMedian()), rate(r), mib(r.PeakRSS()), replyBytes(r))
 	}
 	if ts := Targets(results); len(ts) > 0 {
 		fmt.Fprintf(w, "\n| target | measured | met |\n| --- | --- | --- |\n")
@@ -108,11 +108,11 @@ func WriteMarkdown(w io.Writer, results []*Result) error {
 // WriteCSV writes one row per contender.
 func WriteCSV(w io.Writer, results []*Result) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"server", "startup_median_ms", "startup_p25_ms", "startup_p75_ms", "spawns", "toolslist_per_s_median", "rounds", "peak_rss_bytes"})
+	cw.Write([]string{"server", "startup_median_ms", "startup_p25_ms", "startup_p75_ms", "startup_cpu_median_ms", "spawns", "toolslist_per_s_median", "rounds", "peak_rss_bytes"})
 	for _, r := range results {
 		q1, q3 := r.StartupQuartiles()
 		f := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
-		cw.Write([]string{r.Name, f(ms(r.StartupMedian())), f(ms(q1)), f(ms(q3)), strconv.Itoa(len(r.Startups)),
+		cw.Write([]string{r.Name, f(ms(r.StartupMedian())), f(ms(q1)), f(ms(q3)), f(ms(r.CPUMedian())), strconv.Itoa(len(r.Startups)),
 			f(r.RateMedian()), strconv.Itoa(len(r.Throughput)), strconv.FormatInt(r.PeakRSS(), 10)})
 	}
 	cw.Flush()

@@ -80,6 +80,12 @@ func (r *Result) StartupQuartiles() (q1, q3 time.Duration) {
 	return d[len(d)/4], d[(3*len(d))/4]
 }
 
+// CPUMedian is the median CPU time of a spawn, exit included: less
+// sensitive than the elapsed time to what else the machine runs.
+func (r *Result) CPUMedian() time.Duration {
+	return median(r.Startups, func(s Startup) time.Duration { return s.CPU })
+}
+
 // RateMedian is the median of the throughput runs' rates, 0 if none ran.
 func (r *Result) RateMedian() float64 {
 	return median(r.Throughput, Throughput.Rate)
