@@ -57,7 +57,7 @@ func Analyze(dir string) (Result, error) {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s request %d: %v", fakeapi.RequestsFile, q.Seq, err))
 			continue
 		}
-		f := RequestFacts{Seq: q.Seq, API: q.API, Chars: ctx.Chars(), Tokens: fakeapi.EstimateTokens(ctx.Text()), Bytes: len(q.Body), Tools: []string{}}
+		f := RequestFacts{Seq: q.Seq, Time: q.Time, API: q.API, Chars: ctx.Chars(), Tokens: fakeapi.EstimateTokens(ctx.Text()), Bytes: len(q.Body), Tools: []string{}}
 		for _, s := range ctx {
 			if s.Kind == fakeapi.KindToolDefinition {
 				f.Tools = append(f.Tools, s.Name)

@@ -44,6 +44,9 @@ type Handshake struct {
 	// first initialize, when both were received.
 	ProbeToFallbackMS *float64 `json:"probe_to_fallback_ms,omitempty"`
 	InitializeSent    bool     `json:"initialize_sent"`
+	// Ready is when the server sent the reply that completed the handshake
+	// (an initialize result, or a server/discover result); zero if never.
+	Ready time.Time `json:"ready,omitempty"`
 	// ProtocolVersions lists the protocol versions the client asked for,
 	// in _meta or initialize params, in order of first use.
 	ProtocolVersions []string `json:"protocol_versions,omitempty"`
@@ -81,6 +84,9 @@ func handshake(msgs []LabMessage) Handshake {
 				}
 			}
 		case "send":
+			if h.Ready.IsZero() && m.Error == nil && m.Kind != "error" && (m.Method == "initialize" || m.Method == "server/discover") {
+				h.Ready = m.Time
+			}
 			if probeID != "" && string(m.ID) == probeID && h.DiscoverAnswer == "none" {
 				if m.Error != nil {
 					h.DiscoverAnswer = fmt.Sprintf("error %d", *m.Error)

@@ -64,7 +64,7 @@ func TestHandshake(t *testing.T) {
 	}
 	ms := 3050.0
 	want := Handshake{Methods: []string{"server/discover", "initialize", "notifications/initialized", "tools/list"},
-		DiscoverAnswer: "error -32601", ProbeToFallbackMS: &ms, InitializeSent: true, ProtocolVersions: []string{"2026-07-28"}}
+		DiscoverAnswer: "error -32601", ProbeToFallbackMS: &ms, InitializeSent: true, Ready: at(3051), ProtocolVersions: []string{"2026-07-28"}}
 	if diff := cmp.Diff(want, handshake(msgs)); diff != "" {
 		t.Errorf("handshake mismatch (-want +got):\n%s", diff)
 	}

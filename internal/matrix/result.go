@@ -1,6 +1,8 @@
 package matrix
 
 import (
+	"time"
+
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 )
@@ -42,11 +44,12 @@ type Result struct {
 
 // RequestFacts describe one model request.
 type RequestFacts struct {
-	Seq    int    `json:"seq"`
-	API    string `json:"api"`
-	Chars  int    `json:"chars"`
-	Tokens int    `json:"tokens"` // estimated with fakeapi.Encoding
-	Bytes  int    `json:"bytes"`
+	Seq    int       `json:"seq"`
+	Time   time.Time `json:"time"`
+	API    string    `json:"api"`
+	Chars  int       `json:"chars"`
+	Tokens int       `json:"tokens"` // estimated with fakeapi.Encoding
+	Bytes  int       `json:"bytes"`
 	// Tools lists the tool names offered.
 	Tools      []string    `json:"tools"`
 	Placements []Placement `json:"placements,omitempty"`

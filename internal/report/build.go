@@ -21,6 +21,7 @@ var columns = []struct {
 	}},
 	{"server saw", func(s *summary) string { return s.join(handshakeText) }},
 	{"probe → initialize", func(s *summary) string { return s.probeDelay() }},
+	{"server ready", func(s *summary) string { return s.ready() }},
 	{"placement (first request)", func(s *summary) string { return s.join(placementText) }},
 	{"chars kept", func(s *summary) string { return s.join(keptText) }},
 	{"implied cap", func(s *summary) string { return s.join(capText) }},

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
@@ -84,6 +85,53 @@ func (s *summary) probeDelay() string {
 		return duration(lo)
 	}
 	return duration(lo) + " – " + duration(hi)
+}
+
+// ready says when the handshake completed relative to the first model
+// request (whether the client waited for the server), as a range over the
+// repeats.
+func (s *summary) ready() string {
+	var before, after []time.Duration
+	never := 0
+	for _, r := range s.results {
+		switch {
+		case r.Handshake.Ready.IsZero():
+			never++
+		case r.First != nil && !r.First.Time.IsZero():
+			if d := r.First.Time.Sub(r.Handshake.Ready); d >= 0 {
+				before = append(before, d)
+			} else {
+				after = append(after, -d)
+			}
+		}
+	}
+	var parts []string
+	if len(before) > 0 {
+		parts = append(parts, durRange(before)+" before the first request")
+	}
+	if len(after) > 0 {
+		parts = append(parts, durRange(after)+" after the first request")
+	}
+	if never > 0 {
+		parts = append(parts, "never")
+	}
+	if len(parts) == 0 {
+		return "—"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// durRange formats the range of ds in seconds, to 0.1 s.
+func durRange(ds []time.Duration) string {
+	lo, hi := ds[0], ds[0]
+	for _, d := range ds {
+		lo, hi = min(lo, d), max(hi, d)
+	}
+	a, b := fmt.Sprintf("%.1f", lo.Seconds()), fmt.Sprintf("%.1f", hi.Seconds())
+	if a == b {
+		return a + " s"
+	}
+	return a + "–" + b + " s"
 }
 
 func toolsText(r *matrix.Result) string {
