@@ -138,6 +138,7 @@ func TestFitSchema(t *testing.T) {
 			`{"a":3,"m":["x","x"],"z":false}`},
 		{"anyOf and nullable type", `{"anyOf":[{"type":["string","null"]},{"type":"number"}]}`, `"TEXT"`},
 		{"const", `{"const":{"k":1}}`, `{"k":1}`},
+		{"integer without minimum is 1", `{"type":"object","properties":{"complexity_score":{"type":"INTEGER"}}}`, `{"complexity_score":1}`},
 		{"not a schema", `[1]`, `"TEXT"`},
 		{"deep nesting stops", strings.Repeat(`{"type":"object","properties":{"a":`, 20) + `{"type":"string"}` + strings.Repeat(`}}`, 20), ""},
 	}

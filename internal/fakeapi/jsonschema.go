@@ -11,7 +11,7 @@ import (
 // ask for an object with an enum field). It reads JSON Schema and the
 // OpenAPI subset Gemini uses (upper-case types, propertyOrdering). Choices
 // are fixed so that runs repeat: the first enum value, the first anyOf
-// branch, every property, the minimum for numbers; strings that are free
+// branch, every property, the minimum for numbers (else 1); strings that are free
 // text get text, the reader's line.
 func fitSchema(schema json.RawMessage, text string) json.RawMessage {
 	var s map[string]any
@@ -82,7 +82,10 @@ func fit(s map[string]any, text string, depth int, budget *int) any {
 		if m, ok := s["minimum"].(float64); ok {
 			return m
 		}
-		return 0
+		// 1, not 0: clients validate more than their schemas say (Gemini
+		// CLI's complexity score must be at least 1, its schema has no
+		// minimum).
+		return 1
 	case "boolean":
 		return false
 	case "null":

@@ -1,0 +1,49 @@
+package gemini
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/instrlab/instrlab/internal/client"
+)
+
+// SettingsFile is the copy of settings.json kept in the client dir.
+const SettingsFile = "settings.json"
+
+// Command implements client.Client: gemini -p with stream-json output and
+// debug logging, the workspace trusted through the environment, the key
+// and base URL of the fake.
+func (g *Gemini) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
+	if g.script == "" {
+		return nil, fmt.Errorf("%s@%s is not provisioned", Name, g.version)
+	}
+	cfg, err := Settings(r.Server)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(r.Home, ".gemini")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating ~/.gemini: %w", err)
+	}
+	for _, p := range []string{filepath.Join(dir, "settings.json"), filepath.Join(r.ClientDir(), SettingsFile)} {
+		if err := os.WriteFile(p, cfg, 0o644); err != nil {
+			return nil, fmt.Errorf("writing gemini settings: %w", err)
+		}
+	}
+	args := []string{g.script, "-p", r.Prompt, "--output-format", "stream-json", "--debug"}
+	if r.Model != "" {
+		args = append(args, "--model", r.Model)
+	}
+	args = append(args, r.Flags...)
+	cmd := exec.CommandContext(ctx, g.node, args...)
+	cmd.Dir = r.Work
+	cmd.Env = r.Environ(map[string]string{
+		"GEMINI_API_KEY":             r.APIKey,
+		"GOOGLE_GEMINI_BASE_URL":     r.APIURL,
+		"GEMINI_CLI_TRUST_WORKSPACE": "true",
+	})
+	return cmd, nil
+}
