@@ -10,6 +10,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/claudecode"
 	"github.com/instrlab/instrlab/internal/client/codex"
+	"github.com/instrlab/instrlab/internal/client/gemini"
 )
 
 // known maps a client name to its constructor; an empty version means the
@@ -17,6 +18,7 @@ import (
 var known = map[string]func(version string) client.Client{
 	claudecode.Name: claudecode.New,
 	codex.Name:      codex.New,
+	gemini.Name:     gemini.New,
 }
 
 // Register adds a client constructor under name, for tests and clients
