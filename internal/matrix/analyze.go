@@ -45,7 +45,8 @@ func Analyze(dir string) (Result, error) {
 		res.Warnings = append(res.Warnings, err.Error())
 	}
 	paths := []string{abs, escapedPath(abs)}
-	var last fakeapi.Context
+	var bodies [][]byte
+	var ctxs []fakeapi.Context
 	for _, q := range reqs {
 		api, ok := fakeapi.Lookup(q.API)
 		if !ok || len(q.Body) == 0 || filepath.Base(q.Path) == "count_tokens" {
@@ -66,15 +67,18 @@ func Analyze(dir string) (Result, error) {
 		for _, era := range []string{lab.EraInitialize, lab.EraDiscover} {
 			f.Placements = append(f.Placements, locate(ctx, era, texts[era])...)
 		}
-		if len(res.Requests) == 0 {
-			res.RequestKey = requestKey(q.Body, paths)
-		}
 		res.Requests = append(res.Requests, f)
-		last = ctx
+		bodies = append(bodies, q.Body)
+		ctxs = append(ctxs, ctx)
 	}
 	if len(res.Requests) > 0 {
-		res.First = &res.Requests[0]
-		res.Reader = fakeapi.Read(last, rec.Row.Prompt)
+		// The main requests are those that offer tools; side requests
+		// (titles, routing classifiers) offer none. First is the first
+		// main request, and the reader reads the last one.
+		first, last := mainRequests(res.Requests)
+		res.First = &res.Requests[first]
+		res.RequestKey = requestKey(bodies[first], paths)
+		res.Reader = fakeapi.Read(ctxs[last], rec.Row.Prompt)
 	} else {
 		res.Reader = fakeapi.Answer{Last: -1}
 		res.Warnings = append(res.Warnings, "no model request was recorded")
@@ -92,7 +96,36 @@ func Analyze(dir string) (Result, error) {
 	} else {
 		res.Observation = c.Observe(&client.Run{Dir: dir, Server: client.Server{Name: ServerName}})
 		res.ModelAnswer = res.Observation.Answer
+		var blocks fakeapi.Context
+		for _, b := range res.Observation.Instructions {
+			blocks = append(blocks, fakeapi.Segment{Kind: fakeapi.Kind("role " + b.Role), Path: b.Where, Text: b.Text})
+		}
+		for _, era := range []string{lab.EraInitialize, lab.EraDiscover} {
+			res.Transcript = append(res.Transcript, locate(blocks, era, texts[era])...)
+		}
 		res.Warnings = append(res.Warnings, res.Observation.Warnings...)
 	}
 	return res, nil
+}
+
+// mainRequests marks the requests that offer no tools as Side when another
+// request does, and returns the indexes of the first and last main ones
+// (of the first and last request when none offers tools).
+func mainRequests(reqs []RequestFacts) (first, last int) {
+	first, last = -1, len(reqs)-1
+	for i := range reqs {
+		if len(reqs[i].Tools) > 0 {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return 0, len(reqs) - 1
+	}
+	for i := range reqs {
+		reqs[i].Side = len(reqs[i].Tools) == 0
+	}
+	return first, last
 }

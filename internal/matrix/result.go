@@ -23,7 +23,8 @@ type Result struct {
 	Sent    int    `json:"sent"`
 	NoDelta bool   `json:"no_delta,omitempty"`
 
-	// First is the first model request; Requests all of them.
+	// First is the first main model request (the first that offers
+	// tools, see mainRequests); Requests all of them.
 	First    *RequestFacts  `json:"first,omitempty"`
 	Requests []RequestFacts `json:"requests"`
 	// Other lists non-model requests, as "HEAD /api/hello 404".
@@ -35,6 +36,10 @@ type Result struct {
 	ModelAnswer string `json:"model_answer,omitempty"`
 	// RequestKey identifies the normalised first request, to compare repeats.
 	RequestKey string `json:"request_key,omitempty"`
+
+	// Transcript is where the client's own transcript shows the text:
+	// the instruction blocks it recorded adding, located like a request.
+	Transcript []Placement `json:"transcript,omitempty"`
 
 	Handshake   Handshake          `json:"handshake"`
 	Observation client.Observation `json:"observation"`
@@ -51,7 +56,10 @@ type RequestFacts struct {
 	Tokens int       `json:"tokens"` // estimated with fakeapi.Encoding
 	Bytes  int       `json:"bytes"`
 	// Tools lists the tool names offered.
-	Tools      []string    `json:"tools"`
+	Tools []string `json:"tools"`
+	// Side marks a request that offers no tools while others do (a
+	// title or a routing classifier, not the agent's turn).
+	Side       bool        `json:"side,omitempty"`
 	Placements []Placement `json:"placements,omitempty"`
 }
 

@@ -25,6 +25,7 @@ var columns = []struct {
 	{"placement (first request)", func(s *summary) string { return s.join(placementText) }},
 	{"chars kept", func(s *summary) string { return s.join(keptText) }},
 	{"implied cap", func(s *summary) string { return s.join(capText) }},
+	{"transcript says", func(s *summary) string { return s.join(transcriptText) }},
 	{"codewords from", func(s *summary) string { return s.join(eraText) }},
 	{"reader's answer", func(s *summary) string { return s.join(func(r *matrix.Result) string { return r.Reader.Line() }) }},
 	{"client's answer", func(s *summary) string { return s.join(answerText) }},

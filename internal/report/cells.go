@@ -201,6 +201,25 @@ func capText(r *matrix.Result) string {
 	return num(b.Kept)
 }
 
+// transcriptText is what the client's transcript recorded adding: the
+// characters of the server's text in its instruction blocks.
+func transcriptText(r *matrix.Result) string {
+	if r.Sent == 0 && len(r.Observation.Instructions) == 0 {
+		return "—"
+	}
+	if len(r.Transcript) == 0 {
+		if n := len(r.Observation.Instructions); n > 0 {
+			return fmt.Sprintf("%d block(s) without the text", n)
+		}
+		return "no block"
+	}
+	var parts []string
+	for _, p := range r.Transcript {
+		parts = append(parts, fmt.Sprintf("%s chars, %s", num(p.Kept), strings.TrimPrefix(string(p.Kind), "role ")))
+	}
+	return strings.Join(unique(parts), "; ")
+}
+
 func eraText(r *matrix.Result) string {
 	if r.Sent == 0 {
 		return "—"
@@ -255,13 +274,20 @@ func laterText(r *matrix.Result) string {
 		return ""
 	}
 	var parts []string
-	for i := 1; i < len(r.Requests); i++ {
+	for i := range r.Requests {
 		q := &r.Requests[i]
+		if r.First != nil && q.Seq == r.First.Seq {
+			continue
+		}
 		where := "nowhere"
 		if b := q.Best(); b != nil {
 			where = fmt.Sprintf("%s, %s chars", b.Kind, num(b.Kept))
 		}
-		parts = append(parts, fmt.Sprintf("#%d: %s tokens*, %s", i+1, num(q.Tokens), where))
+		side := ""
+		if q.Side {
+			side = " (side request, no tools)"
+		}
+		parts = append(parts, fmt.Sprintf("#%d%s: %s tokens*, %s", i+1, side, num(q.Tokens), where))
 	}
 	return strings.Join(parts, "; ")
 }
