@@ -82,6 +82,22 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 	return res, rec, nil
 }
 
+// recordRunnerFailure records a run the runner could not carry out, so
+// that it shows in the table as failed instead of missing.
+func recordRunnerFailure(j job, cause error) Result {
+	rec := Record{Client: j.client.Spec(), Row: j.row, Repeat: j.repeat, Start: time.Now(), ExitCode: -1,
+		Status: statusFail, Reason: "runner: " + cause.Error()}
+	res := Result{Client: rec.Client.String(), Row: j.row.Name, Label: j.row.Label, Repeat: j.repeat, Dir: j.dir,
+		Status: rec.Status, Reason: rec.Reason, Instr: j.row.Instr, Era: j.row.Era, Requests: []RequestFacts{},
+		Reader: fakeapi.Answer{Last: -1}}
+	if err := os.MkdirAll(j.dir, 0o755); err == nil && writeJSON(filepath.Join(j.dir, RecordFile), rec) == nil {
+		if r, err := Analyze(j.dir); err == nil {
+			return r
+		}
+	}
+	return res
+}
+
 // execute starts the client in its own process group, so a timeout or an
 // interrupt stops it and everything it started (the lab server included).
 func (r *Runner) execute(ctx context.Context, c client.Client, run *client.Run) (status, reason string, code int, dur time.Duration, cmd *exec.Cmd) {

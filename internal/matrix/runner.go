@@ -123,8 +123,13 @@ func (r *Runner) Run(ctx context.Context) ([]Result, Stats, error) {
 				case errors.Is(err, errInterrupted):
 					st.Interrupted++
 				case err != nil:
+					// The runner itself failed (no dir, no port): the
+					// run is still recorded, as failed with the reason.
+					st.Runs++
 					st.Failed++
-					fmt.Fprintf(progress, "%s: %v\n", j.dir, err)
+					res = recordRunnerFailure(j, err)
+					results[i] = &res
+					err = nil
 				default:
 					st.Runs++
 					if res.Status != statusOK {

@@ -172,3 +172,22 @@ func TestRunnerInterruptKeepsFinishedRuns(t *testing.T) {
 		t.Error("the interrupted run left a record, so -resume would skip it")
 	}
 }
+
+func TestRunnerRecordsItsOwnFailures(t *testing.T) {
+	m := testMatrix(Row{Name: "en-1000", Label: "1,000", Instr: "ascii:1000", Repeats: 1})
+	r := newRunner(t, m, fakeClient("1", nil))
+	// A file where the row's directory should be: the run cannot start.
+	if err := os.MkdirAll(filepath.Join(r.Out, "fake@1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(r.Out, "fake@1", "en-1000"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	results, st, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Failed != 1 || len(results) != 1 || results[0].Status != "failed" || !strings.HasPrefix(results[0].Reason, "runner: ") {
+		t.Errorf("stats %+v, results %+v", st, results)
+	}
+}
