@@ -1,0 +1,47 @@
+package opencode
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/client"
+)
+
+// ProviderID and DefaultModel name the provider and model the config adds.
+const (
+	ProviderID   = "instrlab"
+	DefaultModel = "fake-model"
+)
+
+// Config renders opencode.json for one run: a provider through
+// @ai-sdk/openai-compatible at the fake, the lab as the only MCP server,
+// sharing and auto-update off.
+func Config(r *client.Run, model string) ([]byte, error) {
+	if model == "" {
+		model = DefaultModel
+	}
+	cmd := append([]string{r.Server.Command}, r.Server.Args...)
+	mcp := map[string]any{"type": "local", "command": cmd, "enabled": true}
+	if len(r.Server.Env) > 0 {
+		// Only when set: opencode drops a server whose environment is null.
+		mcp["environment"] = r.Server.Env
+	}
+	cfg := map[string]any{
+		"model":      ProviderID + "/" + model,
+		"autoupdate": false,
+		"share":      "disabled",
+		"provider": map[string]any{ProviderID: map[string]any{
+			"npm":     "@ai-sdk/openai-compatible",
+			"name":    "instrlab fake",
+			"options": map[string]any{"baseURL": strings.TrimRight(r.APIURL, "/") + "/v1", "apiKey": "{env:INSTRLAB_OPENAI_KEY}"},
+			"models":  map[string]any{model: map[string]any{"name": model}},
+		}},
+		"mcp": map[string]any{r.Server.Name: mcp},
+	}
+	b, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding opencode.json: %w", err)
+	}
+	return append(b, '\n'), nil
+}

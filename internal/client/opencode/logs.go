@@ -1,0 +1,35 @@
+package opencode
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+
+	"github.com/instrlab/instrlab/internal/jsonl"
+)
+
+// A Log is what opencode's log (--print-logs, on stderr) says about MCP
+// servers: its ERROR and WARN lines that mention MCP, as file:line: text.
+type Log struct {
+	Problems []string
+	Lines    int
+}
+
+var problemRE = regexp.MustCompile(`level=(ERROR|WARN) .*(?i:mcp)`)
+
+// ParseLog reads opencode's stderr; lines it does not recognise are
+// skipped.
+func ParseLog(r io.Reader, name string) (Log, []string) {
+	var l Log
+	w := jsonl.Lines(r, name, func(n int, b []byte) error {
+		l.Lines = n
+		if line := string(b); problemRE.MatchString(line) {
+			if len(line) > 300 {
+				line = line[:300]
+			}
+			l.Problems = append(l.Problems, fmt.Sprintf("%s:%d: %s", name, n, line))
+		}
+		return nil
+	})
+	return l, w
+}

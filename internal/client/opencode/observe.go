@@ -1,0 +1,38 @@
+package opencode
+
+import (
+	"io"
+	"path/filepath"
+
+	"github.com/instrlab/instrlab/internal/client"
+)
+
+// Observe implements client.Client.
+func (c *Opencode) Observe(r *client.Run) client.Observation {
+	return Observe(r.Dir, r.Server.Name)
+}
+
+// Observe reads the evidence of an opencode run kept under dir: the JSON
+// events on stdout and the log on stderr. opencode logs no line when an MCP
+// server connects, only problems: the status is "failed" when its log has
+// an MCP error or warning, else "no error in log".
+func Observe(dir, server string) client.Observation {
+	var o client.Observation
+	o.Read(dir, filepath.Join("client", "stdout.txt"), func(f io.Reader, name string) []string {
+		ev, w := ParseEvents(f, name)
+		o.Answer, o.ResultError = ev.Answer, ev.Error
+		if ev.Count == 0 {
+			w = append(w, name+": no JSON events")
+		}
+		return w
+	})
+	o.Read(dir, filepath.Join("client", "stderr.txt"), func(f io.Reader, name string) []string {
+		l, w := ParseLog(f, name)
+		o.ServerStatus = "no error in log"
+		if len(l.Problems) > 0 {
+			o.ServerStatus = "failed"
+		}
+		return append(w, l.Problems...)
+	})
+	return o
+}

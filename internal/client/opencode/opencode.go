@@ -1,0 +1,55 @@
+package opencode
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/npm"
+)
+
+// Name is the client's name in -client flags.
+const Name = "opencode"
+
+// DefaultVersion is the version run when -client names no version.
+const DefaultVersion = "1.18.33"
+
+// Opencode is one version of opencode.
+type Opencode struct {
+	version string
+	bin     string
+}
+
+// New returns opencode at version, or DefaultVersion when version is empty.
+func New(version string) client.Client {
+	if version == "" {
+		version = DefaultVersion
+	}
+	return &Opencode{version: version}
+}
+
+// Spec implements client.Client.
+func (c *Opencode) Spec() client.Spec { return client.Spec{Name: Name, Version: c.version} }
+
+// API implements client.Client.
+func (c *Opencode) API() string { return "openai-chat" }
+
+// Provision implements client.Client: npm installs opencode-ai, whose
+// platform package holds the native binary, run directly.
+func (c *Opencode) Provision(ctx context.Context, progress io.Writer) error {
+	dir, err := npm.Ensure(ctx, npm.Package{Client: Name, Version: c.version, Name: "opencode-ai"}, progress)
+	if err != nil {
+		return err
+	}
+	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+	plat := "opencode-" + runtime.GOOS + "-" + arch
+	bin, err := npm.Find(dir, "node_modules/"+plat+"/bin/opencode", "node_modules/"+plat+"-baseline/bin/opencode",
+		"node_modules/opencode-ai/bin/opencode.exe")
+	if err != nil {
+		return fmt.Errorf("finding the opencode binary: %w", err)
+	}
+	c.bin = bin
+	return nil
+}
