@@ -11,6 +11,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client/claudecode"
 	"github.com/instrlab/instrlab/internal/client/codex"
 	"github.com/instrlab/instrlab/internal/client/gemini"
+	"github.com/instrlab/instrlab/internal/client/opencode"
 )
 
 // known maps a client name to its constructor; an empty version means the
@@ -19,6 +20,7 @@ var known = map[string]func(version string) client.Client{
 	claudecode.Name: claudecode.New,
 	codex.Name:      codex.New,
 	gemini.Name:     gemini.New,
+	opencode.Name:   opencode.New,
 }
 
 // Register adds a client constructor under name, for tests and clients
