@@ -14,7 +14,7 @@ import (
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", "md", "output format: md, csv or json")
+	format := fs.String("format", "md", "output format: md, csv, json or html")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: instrlab report [flags] DIR\n\nRebuilds the results table of an \"instrlab run -out DIR\" from its evidence alone.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -25,8 +25,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if fs.NArg() != 1 {
 		return usageError{"report: want one evidence directory"}
 	}
-	if *format != "md" && *format != "csv" && *format != "json" {
-		return usageError{fmt.Sprintf("-format %q: want md, csv or json", *format)}
+	if *format != "md" && *format != "csv" && *format != "json" && *format != "html" {
+		return usageError{fmt.Sprintf("-format %q: want md, csv, json or html", *format)}
 	}
 	m, results, warnings, err := report.Load(fs.Arg(0))
 	if err != nil {

@@ -35,11 +35,11 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	matrixPath := fs.String("matrix", "", "matrix file (JSON, see docs/matrix.md); default: the built-in seed matrix")
 	fs.Var(&rowFlags, "row", "run only this row of the matrix (repeatable)")
 	repeats := fs.Int("repeats", 0, "override every row's number of repeats")
-	out := fs.String("out", "", "keep all evidence, table.md, results.json and results.csv in this directory (default: a temporary directory, removed)")
+	out := fs.String("out", "", "keep all evidence, table.md, table.html, results.json and results.csv in this directory (default: a temporary directory, removed)")
 	jobs := fs.Int("j", 2, "runs at once")
 	resume := fs.Bool("resume", false, "skip runs that finished ok in -out")
 	timeout := fs.Duration("timeout", 2*time.Minute, "time limit of one client run")
-	format := fs.String("format", "md", "table format on stdout: md, csv or json")
+	format := fs.String("format", "md", "table format on stdout: md, csv, json or html")
 	labBin := fs.String("lab", "", "instrlab executable the clients start as the lab server (default: this one)")
 	live := fs.Bool("live", false, "forward to the real Anthropic API with $ANTHROPIC_API_KEY (costs money; prints the maximum first)")
 	upstream := fs.String("live-upstream", "https://api.anthropic.com", "API that -live forwards to")
@@ -65,8 +65,8 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageError{"-timeout must be positive"}
 	case *repeats < 0:
 		return usageError{"-repeats must be at least 1"}
-	case *format != "md" && *format != "csv" && *format != "json":
-		return usageError{fmt.Sprintf("-format %q: want md, csv or json", *format)}
+	case *format != "md" && *format != "csv" && *format != "json" && *format != "html":
+		return usageError{fmt.Sprintf("-format %q: want md, csv, json or html", *format)}
 	}
 	var priceIn, priceOut float64
 	if _, err := fmt.Sscanf(*price, "%g/%g", &priceIn, &priceOut); err != nil {
@@ -246,6 +246,7 @@ func writeOutputs(dir string, t report.Table, results []matrix.Result, keep bool
 		{"table.md", func(w io.Writer) error { return report.Markdown(w, t) }},
 		{"results.json", func(w io.Writer) error { return report.JSON(w, t, results) }},
 		{"results.csv", func(w io.Writer) error { return report.CSV(w, t) }},
+		{"table.html", func(w io.Writer) error { return report.HTML(w, t) }},
 	}
 	for _, f := range files {
 		fh, err := os.Create(filepath.Join(dir, f.name))
@@ -269,6 +270,8 @@ func printTable(w io.Writer, format string, t report.Table, results []matrix.Res
 		return report.CSV(w, t)
 	case "json":
 		return report.JSON(w, t, results)
+	case "html":
+		return report.HTML(w, t)
 	}
 	return report.Markdown(w, t)
 }

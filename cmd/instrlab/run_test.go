@@ -59,7 +59,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{[]string{"-j", "0"}, "-j must be at least 1"},
 		{[]string{"-resume"}, "-resume needs -out"},
 		{[]string{"-timeout", "0s"}, "-timeout must be positive"},
-		{[]string{"-format", "html"}, `-format "html"`},
+		{[]string{"-format", "pdf"}, `-format "pdf"`},
 		{[]string{"-client", "nope@1"}, `-client: client "nope": unknown`},
 		{[]string{"-client", "claude code"}, "-client: client"},
 		{[]string{"-row", "no-such-row"}, `-row "no-such-row"`},
@@ -93,7 +93,7 @@ func TestRunAndReport(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}
 	}
-	for _, f := range []string{"table.md", "results.json", "results.csv", "matrix.json"} {
+	for _, f := range []string{"table.md", "table.html", "results.json", "results.csv", "matrix.json"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}

@@ -95,3 +95,20 @@ func TestCells(t *testing.T) {
 		}
 	}
 }
+
+func TestHTML(t *testing.T) {
+	_, results, _, err := Load(fixtureDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := HTML(&b, Build(matrix.Seed(), results)); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "fixtures.html", b.Bytes())
+	for _, want := range []string{`<th class="group" colspan="18">claude-code@2.1.285</th>`, `<td class="diff">discover</td>`, "o200k_base"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
