@@ -1,0 +1,71 @@
+package probe
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/instrlab/instrlab/lab"
+)
+
+// TestMain lets the test binary serve as the server under test: with
+// PROBE_TEST_SERVER set it is a lab server (or a broken one) on stdio.
+func TestMain(m *testing.M) {
+	if args := os.Getenv("PROBE_TEST_SERVER"); args != "" {
+		os.Exit(serveForTest(strings.Fields(args)))
+	}
+	os.Exit(m.Run())
+}
+
+func serveForTest(args []string) int {
+	switch args[0] {
+	case "exit":
+		fmt.Fprintln(os.Stderr, "fatal: no config file")
+		return 3
+	case "garbage":
+		fmt.Println("Server listening on stdio, version 1.2.3")
+		args = args[1:]
+	}
+	fs := flag.NewFlagSet("lab", flag.ExitOnError)
+	instr := fs.String("instr", "ascii:1000", "")
+	era := fs.String("era", lab.EraLegacy, "")
+	initDelay := fs.Duration("init-delay", 0, "")
+	discoverDelay := fs.Duration("discover-delay", 0, "")
+	onUnknown := fs.String("on-unknown", lab.UnknownError, "")
+	fs.Parse(args)
+	in, err := lab.ParseInstructions(*instr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	l, err := lab.New(lab.Config{Instructions: in, Era: *era, InitDelay: *initDelay,
+		DiscoverDelay: *discoverDelay, OnUnknown: *onUnknown})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	if err := l.ServeStdio(context.Background(), os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// testServer is a stdio target that runs this test binary as a server.
+func testServer(t *testing.T, args string) Target {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Target{Name: "lab", Transport: TransportStdio, Command: exe,
+		Env: map[string]string{"PROBE_TEST_SERVER": args}}
+}
+
+// quick are options for tests: timeouts long enough for a loaded machine,
+// short enough for the tests that wait them out.
+var quick = Options{Timeout: 3 * time.Second}

@@ -1,0 +1,160 @@
+package probe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// httpLegacy runs the legacy handshake over Streamable HTTP with the SDK's
+// client, forced to initialize by asking for 2025-11-25.
+func httpLegacy(ctx context.Context, t Target, o Options) (r EraResult) {
+	r = EraResult{Era: Legacy, Method: "initialize"}
+	start := time.Now()
+	defer func() { r.Elapsed = Millis(time.Since(start)) }()
+	cs, rec, hr, err := httpConnect(ctx, t, o, LegacyVersion)
+	defer hr.close(cs)
+	if !r.httpRecord(rec, hr, "initialize", err, o.Timeout) || r.Outcome != OutcomeOK {
+		return r
+	}
+	m, _ := rec.lastReply("initialize")
+	h, perr := parseInitialize(m.result)
+	if r.accept(h, perr) && cs != nil {
+		r.httpTools(ctx, cs, rec, o, false)
+	}
+	return r
+}
+
+// httpModern runs the modern probe over Streamable HTTP: the SDK's client
+// sends server/discover, and its fallback to initialize is refused.
+func httpModern(ctx context.Context, t Target, o Options) (r EraResult, s Survival) {
+	r = EraResult{Era: Modern, Method: "server/discover"}
+	start := time.Now()
+	defer func() { r.Elapsed = Millis(time.Since(start)) }()
+	cs, rec, hr, err := httpConnect(ctx, t, o, ModernVersion)
+	defer hr.close(cs)
+	answered := r.httpRecord(rec, hr, "server/discover", err, o.Timeout)
+	r.Elapsed = Millis(time.Since(start))
+	s = survival(r)
+	if !answered || r.Outcome != OutcomeOK {
+		return r, s
+	}
+	m, _ := rec.lastReply("server/discover")
+	h, perr := parseDiscover(m.result)
+	if r.accept(h, perr) && cs != nil {
+		r.httpTools(ctx, cs, rec, o, true)
+	}
+	return r, s
+}
+
+// httpConnect connects the SDK's client through the recording wrappers.
+func httpConnect(ctx context.Context, t Target, o Options, version string) (*mcp.ClientSession, *recording, *httpRecorder, error) {
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	life, end := context.WithCancel(context.Background())
+	hr := &httpRecorder{base: http.DefaultTransport.(*http.Transport).Clone(), headers: t.Headers, life: life, end: end}
+	rec := &recording{start: start}
+	tr := &recTransport{
+		inner: &mcp.StreamableClientTransport{
+			Endpoint:             t.URL,
+			HTTPClient:           &http.Client{Transport: hr, CheckRedirect: noRedirects},
+			MaxRetries:           -1,
+			DisableStandaloneSSE: true,
+		},
+		rec:              rec,
+		refuseInitialize: version == ModernVersion,
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: o.ClientName, Version: o.ClientVersion},
+		&mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
+	cs, err := c.Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	return cs, rec, hr, err
+}
+
+// close ends the session, every request still open, and the connections.
+func (h *httpRecorder) close(cs *mcp.ClientSession) {
+	if cs != nil {
+		cs.Close()
+	}
+	h.end()
+	h.base.CloseIdleConnections()
+}
+
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// httpRecord classifies the reply to the era's first request from what was
+// recorded. It reports whether a JSON-RPC reply came.
+func (r *EraResult) httpRecord(rec *recording, hr *httpRecorder, method string, err error, timeout time.Duration) bool {
+	if m, ok := rec.lastReply(method); ok {
+		r.FirstReply = Millis(rec.firstReply())
+		if m.kind == kindError {
+			r.Outcome, r.Error = OutcomeError, m.err
+			r.Detail = fmt.Sprintf("error %d: %s", m.err.Code, clip(m.err.Message, 200))
+		} else {
+			r.Outcome = OutcomeOK
+		}
+		return true
+	}
+	// No JSON-RPC reply: say what HTTP showed instead.
+	x, seen := hr.last()
+	switch {
+	case seen && x.err != nil && errors.Is(x.err, context.DeadlineExceeded):
+		r.Outcome, r.Detail = OutcomeSilent, fmt.Sprintf("no reply within %v", timeout)
+	case seen && x.err != nil:
+		r.Outcome, r.Detail = OutcomeNoStart, fmt.Sprintf("cannot reach %s: %v", x.url, rootCause(x.err))
+	case seen && x.status >= 300 && x.status < 400:
+		r.Outcome = OutcomeInvalid
+		r.Detail = fmt.Sprintf("HTTP %d redirect to %q; MCP clients may not follow it: configure the final URL", x.status, x.location)
+	case seen && isHTML(x.contentType, x.body):
+		r.Outcome = OutcomeInvalid
+		r.Detail = fmt.Sprintf("HTTP %d with an HTML page (%s), not JSON-RPC: is this the MCP endpoint?", x.status, x.contentType)
+	case seen && x.status >= 400:
+		r.Outcome = OutcomeInvalid
+		if m := parseMessage(x.body); m.kind == kindError {
+			r.Outcome, r.Error = OutcomeError, m.err
+			r.Detail = fmt.Sprintf("HTTP %d, error %d: %s", x.status, m.err.Code, clip(m.err.Message, 200))
+			return true
+		}
+		r.Detail = fmt.Sprintf("HTTP %d %s: %s", x.status, x.contentType, clip(string(x.body), 160))
+	case errors.Is(err, context.DeadlineExceeded):
+		r.Outcome, r.Detail = OutcomeSilent, fmt.Sprintf("no reply within %v", timeout)
+	default:
+		r.Outcome = OutcomeInvalid
+		r.Detail = "no JSON-RPC reply"
+		if err != nil {
+			r.Detail += ": " + clip(err.Error(), 300)
+		}
+	}
+	return false
+}
+
+// httpTools lists the tools with the SDK, page by page, and decodes each
+// page as the server wrote it.
+func (r *EraResult) httpTools(ctx context.Context, cs *mcp.ClientSession, rec *recording, o Options, modern bool) {
+	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	r.listTools(func(_ int, cursor string) (wireMsg, error) {
+		_, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
+		if m, ok := rec.lastReply("tools/list"); ok {
+			return m, nil
+		}
+		if err == nil {
+			err = errors.New("no reply recorded")
+		}
+		return wireMsg{}, err
+	}, modern)
+}
+
+func rootCause(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
+	}
+}

@@ -1,0 +1,108 @@
+package probe
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/lab"
+)
+
+func labHTTP(t *testing.T, era string) Target {
+	t.Helper()
+	in, _ := lab.ParseInstructions("ascii:1000")
+	l, err := lab.New(lab.Config{Instructions: in, Era: era})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(l.Handler())
+	t.Cleanup(srv.Close)
+	return Target{Name: "lab", Transport: TransportHTTP, URL: srv.URL}
+}
+
+func TestProbeHTTPLab(t *testing.T) {
+	initText := labCodeword(lab.English, 1000, lab.EraInitialize)
+	discText := labCodeword(lab.English, 1000, lab.EraDiscover)
+	tests := []struct {
+		era  string
+		want shape
+	}{
+		{lab.EraLegacy, shape{Legacy: OutcomeOK, Modern: OutcomeError, ModernCode: -32601, Survival: SurvivalMethodNotFound,
+			LegacyText: initText, ModernText: "none", LegacyTools: 3}},
+		{lab.EraDual, shape{Legacy: OutcomeOK, Modern: OutcomeOK, Survival: SurvivalModern,
+			LegacyText: initText, ModernText: discText, LegacyTools: 3, ModernTools: 3}},
+		{lab.EraModern, shape{Legacy: OutcomeError, LegacyCode: -32022, Modern: OutcomeOK, Survival: SurvivalModern,
+			LegacyText: "none", ModernText: discText, ModernTools: 3}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.era, func(t *testing.T) {
+			r := Probe(context.Background(), labHTTP(t, tt.era), quick)
+			if diff := cmp.Diff(tt.want, shapeOf(r)); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s\nlegacy: %s\nmodern: %s", diff, r.Legacy.Detail, r.Modern.Detail)
+			}
+			if r.Legacy.Answered() && r.Legacy.FirstReply <= 0 {
+				t.Errorf("no first-reply time for an answered era")
+			}
+		})
+	}
+}
+
+// TestProbeHTTPBad covers URLs that are not MCP endpoints: each is a clear
+// outcome with a one-line detail, never a hang.
+func TestProbeHTTPBad(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + ln.Addr().String() + "/mcp"
+	ln.Close()
+
+	html := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte("<!doctype html><html><body>Welcome</body></html>"))
+	}))
+	defer html.Close()
+	redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "https://example.invalid/mcp", http.StatusFound)
+	}))
+	defer redirect.Close()
+	notFound := httptest.NewServer(http.NotFoundHandler())
+	defer notFound.Close()
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body) // the server notices a closed connection only after the body
+		<-r.Context().Done()
+	}))
+	defer hang.Close()
+
+	tests := []struct {
+		name, url string
+		outcome   Outcome
+		detail    string
+	}{
+		{"refused", refused, OutcomeNoStart, "connection refused"},
+		{"html", html.URL, OutcomeInvalid, "HTML page"},
+		{"redirect", redirect.URL, OutcomeInvalid, `redirect to "https://example.invalid/mcp"`},
+		{"not found", notFound.URL, OutcomeInvalid, "HTTP 404"},
+		{"hang", hang.URL, OutcomeSilent, "no reply within 500ms"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			r := Probe(context.Background(), Target{Name: "x", Transport: TransportHTTP, URL: tt.url}, Options{Timeout: 500 * time.Millisecond})
+			for _, e := range []EraResult{r.Legacy, r.Modern} {
+				if e.Outcome != tt.outcome || !strings.Contains(e.Detail, tt.detail) {
+					t.Errorf("%s: %s: %s, want %s containing %q", e.Era, e.Outcome, e.Detail, tt.outcome, tt.detail)
+				}
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}

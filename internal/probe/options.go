@@ -1,0 +1,76 @@
+package probe
+
+import "time"
+
+// Options control a probe.
+type Options struct {
+	// Timeout bounds each era's conversation, and the fallback after a
+	// probe that was not answered. Zero means DefaultTimeout.
+	Timeout time.Duration
+	// Repeat is how many times each era is run, for startup statistics.
+	// Zero means once.
+	Repeat int
+	// ClientName and ClientVersion are sent as clientInfo.
+	ClientName, ClientVersion string
+}
+
+// DefaultTimeout is the time each era gets by default.
+const DefaultTimeout = 10 * time.Second
+
+func (o Options) withDefaults() Options {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.Repeat <= 0 {
+		o.Repeat = 1
+	}
+	if o.ClientName == "" {
+		o.ClientName = "instrlab-check"
+	}
+	if o.ClientVersion == "" {
+		o.ClientVersion = "devel"
+	}
+	return o
+}
+
+func (o Options) clientInfo() map[string]any {
+	return map[string]any{"name": o.ClientName, "version": o.ClientVersion}
+}
+
+// initializeParams are the params of a 2025-11-25 initialize with no client
+// capabilities, so that the server has nothing to ask of the probe.
+func (o Options) initializeParams() map[string]any {
+	return map[string]any{
+		"protocolVersion": LegacyVersion,
+		"capabilities":    map[string]any{},
+		"clientInfo":      o.clientInfo(),
+	}
+}
+
+// meta is the _meta every 2026-07-28 request carries: the protocol version,
+// the client's identity and its capabilities (required).
+func (o Options) meta() map[string]any {
+	return map[string]any{
+		"io.modelcontextprotocol/protocolVersion":    ModernVersion,
+		"io.modelcontextprotocol/clientInfo":         o.clientInfo(),
+		"io.modelcontextprotocol/clientCapabilities": map[string]any{},
+	}
+}
+
+func (o Options) discoverParams() map[string]any {
+	return map[string]any{"_meta": o.meta()}
+}
+
+func (o Options) pageParams(cursor string, modern bool) map[string]any {
+	p := map[string]any{}
+	if cursor != "" {
+		p["cursor"] = cursor
+	}
+	if modern {
+		p["_meta"] = o.meta()
+	}
+	if len(p) == 0 {
+		return nil
+	}
+	return p
+}

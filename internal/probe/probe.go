@@ -1,0 +1,48 @@
+package probe
+
+import (
+	"context"
+	"time"
+)
+
+// Probe checks one server in both eras, each on a fresh connection, Repeat
+// times, and returns what the first run of each era showed with the startup
+// statistics of all runs. It returns early only when ctx is done.
+func Probe(ctx context.Context, t Target, o Options) Result {
+	o = o.withDefaults()
+	res := Result{Target: t}
+	if t.Transport != TransportStdio && t.Transport != TransportHTTP {
+		detail := "transport " + t.Transport + " is not supported by check (stdio and Streamable HTTP are)"
+		res.Legacy = EraResult{Era: Legacy, Method: "initialize", Outcome: OutcomeNoStart, Detail: detail}
+		res.Modern = EraResult{Era: Modern, Method: "server/discover", Outcome: OutcomeNoStart, Detail: detail}
+		res.Survival = survival(res.Modern)
+		return res
+	}
+	var legacy, modern []time.Duration
+	for i := range o.Repeat {
+		var l, m EraResult
+		var s Survival
+		switch t.Transport {
+		case TransportHTTP:
+			l = httpLegacy(ctx, t, o)
+			m, s = httpModern(ctx, t, o)
+		default:
+			l = stdioLegacy(ctx, t, o)
+			m, s = stdioModern(ctx, t, o)
+		}
+		if i == 0 {
+			res.Legacy, res.Modern, res.Survival = l, m, s
+		}
+		if l.Answered() {
+			legacy = append(legacy, l.FirstReply.D())
+		}
+		if m.Answered() {
+			modern = append(modern, m.FirstReply.D())
+		}
+		if ctx.Err() != nil || (!l.Answered() && !m.Answered()) {
+			break // nothing to time
+		}
+	}
+	res.Startup = Startup{Legacy: statsOf(legacy), Modern: statsOf(modern)}
+	return res
+}

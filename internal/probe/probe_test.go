@@ -1,0 +1,183 @@
+package probe
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// shape is what the tests compare of a Result: no timings.
+type shape struct {
+	Legacy, Modern           Outcome
+	LegacyCode, ModernCode   int
+	Survival                 string
+	Fallback                 Outcome
+	LegacyText, ModernText   string // the codewords, or "none"
+	LegacyTools, ModernTools int
+}
+
+func shapeOf(r Result) shape {
+	s := shape{Legacy: r.Legacy.Outcome, Modern: r.Modern.Outcome, Survival: r.Survival.Verdict,
+		LegacyTools: len(r.Legacy.Tools), ModernTools: len(r.Modern.Tools)}
+	if r.Legacy.Error != nil {
+		s.LegacyCode = r.Legacy.Error.Code
+	}
+	if r.Modern.Error != nil {
+		s.ModernCode = r.Modern.Error.Code
+	}
+	if r.Survival.Fallback != nil {
+		s.Fallback = r.Survival.Fallback.Outcome
+	}
+	s.LegacyText, s.ModernText = codewords(r.Legacy), codewords(r.Modern)
+	return s
+}
+
+// codewords names a text by its BEGIN codeword and length.
+func codewords(e EraResult) string {
+	if e.Instructions == nil {
+		return "none"
+	}
+	t := *e.Instructions
+	begin, _, _ := strings.Cut(strings.TrimPrefix(t, "BEGIN codeword: "), ".")
+	return begin + "/" + strconv.Itoa(utf8.RuneCountInString(t))
+}
+
+func labCodeword(lang lab.Language, n int, era string) string {
+	return lab.Codeword(lang, n, era, "begin") + "/" + strconv.Itoa(n)
+}
+
+func TestProbeStdioLab(t *testing.T) {
+	initText := labCodeword(lab.English, 1000, lab.EraInitialize)
+	discText := labCodeword(lab.English, 1000, lab.EraDiscover)
+	tests := []struct {
+		name, args string
+		want       shape
+	}{
+		{"legacy", "-era legacy",
+			shape{Legacy: OutcomeOK, Modern: OutcomeError, ModernCode: -32601, Survival: SurvivalMethodNotFound, Fallback: OutcomeOK,
+				LegacyText: initText, ModernText: "none", LegacyTools: 3}},
+		{"dual", "-era dual",
+			shape{Legacy: OutcomeOK, Modern: OutcomeOK, Survival: SurvivalModern,
+				LegacyText: initText, ModernText: discText, LegacyTools: 3, ModernTools: 3}},
+		{"modern", "-era modern",
+			shape{Legacy: OutcomeError, LegacyCode: -32022, Modern: OutcomeOK, Survival: SurvivalModern,
+				LegacyText: "none", ModernText: discText, ModernTools: 3}},
+		{"crash", "-era legacy -on-unknown crash",
+			shape{Legacy: OutcomeOK, Modern: OutcomeExit, Survival: SurvivalExit,
+				LegacyText: initText, ModernText: "none", LegacyTools: 3}},
+		{"none", "-era dual -instr none",
+			shape{Legacy: OutcomeOK, Modern: OutcomeOK, Survival: SurvivalModern,
+				LegacyText: "none", ModernText: "none", LegacyTools: 3, ModernTools: 3}},
+		{"japanese", "-era legacy -instr japanese:3000",
+			shape{Legacy: OutcomeOK, Modern: OutcomeError, ModernCode: -32601, Survival: SurvivalMethodNotFound, Fallback: OutcomeOK,
+				LegacyText: labCodeword(lab.Japanese, 3000, lab.EraInitialize), ModernText: "none", LegacyTools: 3}},
+		{"short delays", "-era dual -init-delay 100ms -discover-delay 100ms",
+			shape{Legacy: OutcomeOK, Modern: OutcomeOK, Survival: SurvivalModern,
+				LegacyText: initText, ModernText: discText, LegacyTools: 3, ModernTools: 3}},
+		{"exits at once", "exit",
+			shape{Legacy: OutcomeExit, Modern: OutcomeExit, Survival: SurvivalExit, LegacyText: "none", ModernText: "none"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Probe(context.Background(), testServer(t, tt.args), quick)
+			if diff := cmp.Diff(tt.want, shapeOf(r)); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s\nlegacy: %s\nmodern: %s", diff, r.Legacy.Detail, r.Modern.Detail)
+			}
+		})
+	}
+}
+
+func TestProbeExitDetail(t *testing.T) {
+	r := Probe(context.Background(), testServer(t, "exit"), quick)
+	if r.Legacy.ExitCode == nil || *r.Legacy.ExitCode != 3 {
+		t.Errorf("exit code = %v, want 3", r.Legacy.ExitCode)
+	}
+	if !strings.Contains(r.Legacy.Detail, "fatal: no config file") {
+		t.Errorf("detail %q does not quote stderr", r.Legacy.Detail)
+	}
+}
+
+// TestProbeSilence covers the waits: a probe the server never answers, and
+// a handshake slower than the timeout. Each waits out its timeout.
+func TestProbeSilence(t *testing.T) {
+	o := Options{Timeout: 500 * time.Millisecond}
+	r := Probe(context.Background(), testServer(t, "-era legacy -on-unknown hang"), o)
+	want := shape{Legacy: OutcomeOK, Modern: OutcomeSilent, Survival: SurvivalSilent, Fallback: OutcomeOK,
+		LegacyText: labCodeword(lab.English, 1000, lab.EraInitialize), ModernText: "none", LegacyTools: 3}
+	if diff := cmp.Diff(want, shapeOf(r)); diff != "" {
+		t.Errorf("hang: mismatch (-want +got):\n%s", diff)
+	}
+	if w := r.Survival.Wait.D(); w < o.Timeout {
+		t.Errorf("hang: wait %v, want at least the timeout %v", w, o.Timeout)
+	}
+
+	r = Probe(context.Background(), testServer(t, "-era legacy -init-delay 3s"), o)
+	if r.Legacy.Outcome != OutcomeSilent {
+		t.Errorf("slow initialize: legacy outcome %s, want silent (%s)", r.Legacy.Outcome, r.Legacy.Detail)
+	}
+	if r.Survival.Verdict != SurvivalMethodNotFound || r.Survival.Fallback == nil || r.Survival.Fallback.Outcome != OutcomeSilent {
+		t.Errorf("slow initialize: survival %+v, want -32601 then a silent fallback", r.Survival)
+	}
+}
+
+func TestProbeGarbage(t *testing.T) {
+	r := Probe(context.Background(), testServer(t, "garbage -era legacy"), quick)
+	if r.Legacy.Outcome != OutcomeOK {
+		t.Errorf("legacy outcome %s (%s), want ok after the stray line", r.Legacy.Outcome, r.Legacy.Detail)
+	}
+	want := []string{"Server listening on stdio, version 1.2.3"}
+	if diff := cmp.Diff(want, r.Legacy.Stray); diff != "" {
+		t.Errorf("stray mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestProbeNotFound(t *testing.T) {
+	r := Probe(context.Background(), Target{Name: "x", Transport: TransportStdio, Command: "instrlab-no-such-command"}, quick)
+	if r.Legacy.Outcome != OutcomeNoStart || r.Modern.Outcome != OutcomeNoStart {
+		t.Fatalf("outcomes %s, %s, want no-start", r.Legacy.Outcome, r.Modern.Outcome)
+	}
+	if !strings.Contains(r.Legacy.Detail, `cannot start "instrlab-no-such-command"`) || !strings.Contains(r.Legacy.Detail, "not found") {
+		t.Errorf("detail %q", r.Legacy.Detail)
+	}
+}
+
+func TestProbeRepeat(t *testing.T) {
+	r := Probe(context.Background(), testServer(t, "-era dual"), Options{Timeout: quick.Timeout, Repeat: 3})
+	if r.Startup.Legacy.N != 3 || r.Startup.Modern.N != 3 {
+		t.Fatalf("startup samples %d and %d, want 3 each", r.Startup.Legacy.N, r.Startup.Modern.N)
+	}
+	if r.Startup.Legacy.Median > r.Startup.Legacy.Max || r.Startup.Legacy.Median <= 0 {
+		t.Errorf("legacy startup %+v: median must be positive and at most the max", r.Startup.Legacy)
+	}
+}
+
+func TestProbeUnsupportedTransport(t *testing.T) {
+	r := Probe(context.Background(), Target{Name: "s", Transport: "sse", URL: "http://127.0.0.1:1/sse"}, quick)
+	if r.Legacy.Outcome != OutcomeNoStart || !strings.Contains(r.Legacy.Detail, "sse is not supported") {
+		t.Errorf("sse: %s: %s", r.Legacy.Outcome, r.Legacy.Detail)
+	}
+}
+
+func TestStatsOf(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		in   []time.Duration
+		want Stats
+	}{
+		{nil, Stats{}},
+		{[]time.Duration{5 * ms}, Stats{N: 1, Median: Millis(5 * ms), Max: Millis(5 * ms)}},
+		{[]time.Duration{9 * ms, 1 * ms, 5 * ms}, Stats{N: 3, Median: Millis(5 * ms), Max: Millis(9 * ms)}},
+		{[]time.Duration{4 * ms, 2 * ms}, Stats{N: 2, Median: Millis(3 * ms), Max: Millis(4 * ms)}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, statsOf(tt.in)); diff != "" {
+			t.Errorf("statsOf(%v) mismatch (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}

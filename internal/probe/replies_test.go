@@ -1,0 +1,71 @@
+package probe
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseDiscover(t *testing.T) {
+	tests := []struct {
+		name, result string
+		instructions *string
+		problems     []string
+	}{
+		{"complete", `{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"instructions":"x","ttlMs":0,"cacheScope":"private","resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}}`,
+			ptr("x"), nil},
+		{"bare", `{"capabilities":{}}`, nil, []string{
+			"DiscoverResult has no supportedVersions", "DiscoverResult has no ttlMs", "DiscoverResult has no cacheScope",
+			"missing resultType", `DiscoverResult has no _meta["io.modelcontextprotocol/serverInfo"]`}},
+		{"wrong types", `{"supportedVersions":["2025-11-25"],"capabilities":[],"instructions":5,"ttlMs":-1,"cacheScope":"shared","resultType":"partial","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s"}}}`,
+			nil, []string{
+				"DiscoverResult supportedVersions does not list 2026-07-28", "capabilities is not an object", "instructions is not a string",
+				"DiscoverResult ttlMs is not a non-negative number", `DiscoverResult cacheScope is not "public" or "private"`,
+				`DiscoverResult resultType is "partial", want "complete"`}},
+	}
+	for _, tt := range tests {
+		h, err := parseDiscover([]byte(tt.result))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if diff := cmp.Diff(tt.instructions, h.instructions); diff != "" {
+			t.Errorf("%s: instructions mismatch (-want +got):\n%s", tt.name, diff)
+		}
+		if diff := cmp.Diff(tt.problems, h.problems); diff != "" {
+			t.Errorf("%s: problems mismatch (-want +got):\n%s", tt.name, diff)
+		}
+	}
+	if _, err := parseDiscover([]byte(`"a string"`)); err == nil {
+		t.Error("parseDiscover of a string succeeded")
+	}
+}
+
+func TestParseInitialize(t *testing.T) {
+	h, err := parseInitialize([]byte(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"prompts":{}},"serverInfo":{"name":"s","version":"1.0"},"instructions":""}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := handshake{protocolVersion: "2025-11-25", serverInfo: &Implementation{"s", "1.0"}, capabilities: []string{"prompts", "tools"}, instructions: ptr("")}
+	if diff := cmp.Diff(want, h, cmp.AllowUnexported(handshake{})); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestParseTools(t *testing.T) {
+	tools, next, problems, err := parseTools([]byte(`{"tools":[{"name":"a","description":"d"},{"name":"b"},7],"nextCursor":"p2"}`), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]Tool{{"a", "d"}, {"b", ""}}, tools); diff != "" {
+		t.Errorf("tools mismatch (-want +got):\n%s", diff)
+	}
+	if next != "p2" {
+		t.Errorf("next = %q", next)
+	}
+	want := []string{"tools[2] is not an object", "ListToolsResult has no ttlMs", "ListToolsResult has no cacheScope"}
+	if diff := cmp.Diff(want, problems); diff != "" {
+		t.Errorf("problems mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func ptr(s string) *string { return &s }

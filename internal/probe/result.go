@@ -1,0 +1,117 @@
+package probe
+
+import (
+	"encoding/json"
+	"math"
+	"time"
+)
+
+// An Era is one of the two protocol eras a server may speak.
+type Era string
+
+// The eras.
+const (
+	Legacy Era = "legacy" // initialize handshake, 2025-11-25 and earlier
+	Modern Era = "modern" // no handshake; server/discover, 2026-07-28
+)
+
+// Protocol versions the probes send.
+const (
+	LegacyVersion = "2025-11-25"
+	ModernVersion = "2026-07-28"
+)
+
+// An Outcome says how a server answered the first request of an era.
+type Outcome string
+
+// The outcomes.
+const (
+	OutcomeOK      Outcome = "ok"       // a result
+	OutcomeError   Outcome = "error"    // a JSON-RPC error
+	OutcomeExit    Outcome = "exit"     // the process exited, or closed stdout, without answering
+	OutcomeSilent  Outcome = "silent"   // no answer within the timeout
+	OutcomeNoStart Outcome = "no-start" // could not start the command or reach the URL
+	OutcomeInvalid Outcome = "invalid"  // answered with something that is not MCP
+)
+
+// An EraResult is what one era's conversation with a server showed.
+type EraResult struct {
+	Era     Era     `json:"era"`
+	Method  string  `json:"method"` // the first request: initialize or server/discover
+	Outcome Outcome `json:"outcome"`
+	// Detail is one line on what happened when Outcome is not ok.
+	Detail   string    `json:"detail,omitempty"`
+	Error    *RPCError `json:"error,omitempty"`
+	ExitCode *int      `json:"exit_code,omitempty"`
+
+	ProtocolVersion   string          `json:"protocol_version,omitempty"`
+	SupportedVersions []string        `json:"supported_versions,omitempty"`
+	ServerInfo        *Implementation `json:"server_info,omitempty"`
+	Capabilities      []string        `json:"capabilities,omitempty"`
+	// Instructions is nil when the reply had no instructions field.
+	Instructions *string `json:"instructions,omitempty"`
+	Tools        []Tool  `json:"tools,omitempty"`
+	ToolsError   string  `json:"tools_error,omitempty"`
+
+	// FirstReply is the time from spawn (stdio) or the first request
+	// (HTTP) to the first JSON-RPC reply; zero when none came.
+	FirstReply Millis `json:"first_reply_ms"`
+	// Elapsed is the time the era's conversation took.
+	Elapsed Millis `json:"elapsed_ms"`
+	// Stray are lines on stdout that are not JSON-RPC messages (clipped).
+	Stray []string `json:"stray,omitempty"`
+	// Problems are ways the replies differ from the schema of their era.
+	Problems []string `json:"problems,omitempty"`
+	// Stderr is the end of what the server wrote to stderr.
+	Stderr string `json:"stderr,omitempty"`
+}
+
+// OK reports whether the era's first request got a result.
+func (r EraResult) OK() bool { return r.Outcome == OutcomeOK }
+
+// Answered reports whether the server sent any JSON-RPC reply.
+func (r EraResult) Answered() bool { return r.Outcome == OutcomeOK || r.Outcome == OutcomeError }
+
+// An Implementation is a server's name and version.
+type Implementation struct {
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
+}
+
+// A Tool is one tool a server lists.
+type Tool struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// A Result is everything probe learnt of one server.
+type Result struct {
+	Target Target    `json:"target"`
+	Legacy EraResult `json:"legacy"`
+	Modern EraResult `json:"modern"`
+	// Survival is what the server did with the modern probe.
+	Survival Survival `json:"probe_survival"`
+	Startup  Startup  `json:"startup"`
+}
+
+// Millis is a duration that encodes in JSON as milliseconds.
+type Millis time.Duration
+
+// MarshalJSON encodes d as milliseconds with one decimal.
+func (d Millis) MarshalJSON() ([]byte, error) {
+	ms := math.Round(float64(d)/float64(time.Millisecond)*10) / 10
+	return json.Marshal(ms)
+}
+
+// UnmarshalJSON decodes milliseconds.
+func (d *Millis) UnmarshalJSON(b []byte) error {
+	var ms float64
+	if err := json.Unmarshal(b, &ms); err != nil {
+		return err
+	}
+	*d = Millis(ms * float64(time.Millisecond))
+	return nil
+}
+
+// D returns d as a time.Duration.
+func (d Millis) D() time.Duration { return time.Duration(d) }

@@ -1,0 +1,220 @@
+package probe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// discoverID is the id of the modern probe: the one Claude Code 2.1.285 was
+// seen to send (seed 000_eb117effbd0f3203), so servers that treat it
+// specially treat ours the same.
+const discoverID = "server-discover-probe-1"
+
+// maxPages bounds the tools/list pages followed.
+const maxPages = 20
+
+// stdioLegacy runs the legacy handshake on a fresh process.
+func stdioLegacy(ctx context.Context, t Target, o Options) (r EraResult) {
+	r = EraResult{Era: Legacy, Method: "initialize"}
+	start := time.Now()
+	defer func() { r.Elapsed = Millis(time.Since(start)) }()
+	p, err := spawn(t)
+	if err != nil {
+		r.Outcome, r.Detail = OutcomeNoStart, startDetail(t, err)
+		return r
+	}
+	defer p.stop()
+	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	m, err := p.call(ctx, 1, "initialize", o.initializeParams())
+	if !r.record(p, m, err, o.Timeout) || r.Outcome != OutcomeOK {
+		r.finish(p)
+		return r
+	}
+	h, perr := parseInitialize(m.result)
+	if !r.accept(h, perr) {
+		return r
+	}
+	p.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	r.listTools(func(id int, cursor string) (wireMsg, error) {
+		return p.call(ctx, id, "tools/list", o.pageParams(cursor, false))
+	}, false)
+	r.finish(p)
+	return r
+}
+
+// stdioModern runs the modern probe on a fresh process. When the server
+// does not answer it with a result, the probe goes on as a probing client
+// would on the same process, with initialize, and s records what happened.
+func stdioModern(ctx context.Context, t Target, o Options) (r EraResult, s Survival) {
+	r = EraResult{Era: Modern, Method: "server/discover"}
+	start := time.Now()
+	defer func() { r.Elapsed = Millis(time.Since(start)) }()
+	p, err := spawn(t)
+	if err != nil {
+		r.Outcome, r.Detail = OutcomeNoStart, startDetail(t, err)
+		return r, survival(r)
+	}
+	defer p.stop()
+	pctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	m, err := p.call(pctx, discoverID, "server/discover", o.discoverParams())
+	answered := r.record(p, m, err, o.Timeout)
+	r.Elapsed = Millis(time.Since(start))
+	s = survival(r)
+	if !answered {
+		if r.Outcome == OutcomeSilent {
+			s.Fallback = fallback(ctx, p, o)
+		}
+		r.finish(p)
+		return r, s
+	}
+	if m.kind == kindError {
+		s.Fallback = fallback(ctx, p, o)
+		r.finish(p)
+		return r, s
+	}
+	h, perr := parseDiscover(m.result)
+	if r.accept(h, perr) {
+		r.listTools(func(id int, cursor string) (wireMsg, error) {
+			return p.call(pctx, id, "tools/list", o.pageParams(cursor, true))
+		}, true)
+	}
+	r.finish(p)
+	return r, s
+}
+
+// fallback sends initialize on the process that got the probe, as a
+// probing client does next, with a fresh timeout.
+func fallback(ctx context.Context, p *proc, o Options) *Fallback {
+	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	start := time.Now()
+	m, err := p.call(ctx, 1, "initialize", o.initializeParams())
+	f := &Fallback{Elapsed: Millis(time.Since(start))}
+	var r EraResult
+	r.record(p, m, err, o.Timeout)
+	f.Outcome, f.Detail = r.Outcome, r.Detail
+	if r.Outcome == OutcomeOK {
+		if h, err := parseInitialize(m.result); err == nil && h.instructions != nil {
+			f.Instructions = h.instructions
+		}
+	}
+	return f
+}
+
+// record classifies the reply to the first request (or its absence). It
+// reports whether a JSON-RPC reply came.
+func (r *EraResult) record(p *proc, m wireMsg, err error, timeout time.Duration) bool {
+	switch {
+	case errors.Is(err, errExited):
+		r.Outcome = OutcomeExit
+		r.ExitCode = p.exitCode()
+		r.Detail = exitDetail(r.ExitCode, p)
+		return false
+	case errors.Is(err, errSilent):
+		r.Outcome = OutcomeSilent
+		r.Detail = fmt.Sprintf("no reply within %v", timeout)
+		if n := p.strayCount(); n > 0 {
+			r.Outcome = OutcomeInvalid
+			r.Detail = fmt.Sprintf("no JSON-RPC reply within %v; stdout had %d line(s) that are not JSON-RPC", timeout, n)
+		}
+		return false
+	case m.kind == kindError:
+		r.Outcome, r.Error = OutcomeError, m.err
+		r.Detail = fmt.Sprintf("error %d: %s", m.err.Code, clip(m.err.Message, 200))
+	default:
+		r.Outcome = OutcomeOK
+	}
+	r.FirstReply = Millis(p.firstReply)
+	return true
+}
+
+func exitDetail(code *int, p *proc) string {
+	var b strings.Builder
+	switch {
+	case code == nil:
+		b.WriteString("closed stdout without replying (still running)")
+	default:
+		fmt.Fprintf(&b, "exited with status %d without replying", *code)
+	}
+	if n := p.strayCount(); n > 0 {
+		fmt.Fprintf(&b, "; stdout had %d line(s) that are not JSON-RPC", n)
+	}
+	if s := lastLine(p.stderr.String()); s != "" {
+		fmt.Fprintf(&b, "; stderr: %s", clip(s, 160))
+	}
+	return b.String()
+}
+
+func startDetail(t Target, err error) string {
+	return fmt.Sprintf("cannot start %q: %v", t.Command, err)
+}
+
+// accept takes the handshake of an ok reply; it reports false when the
+// result could not be decoded at all.
+func (r *EraResult) accept(h handshake, err error) bool {
+	if err != nil {
+		r.Outcome, r.Detail = OutcomeInvalid, err.Error()
+		return false
+	}
+	r.ProtocolVersion = h.protocolVersion
+	r.SupportedVersions = h.supportedVersions
+	r.ServerInfo = h.serverInfo
+	r.Capabilities = h.capabilities
+	r.Instructions = h.instructions
+	r.Problems = append(r.Problems, h.problems...)
+	return true
+}
+
+// listTools follows tools/list pages with call, from id 2.
+func (r *EraResult) listTools(call func(id int, cursor string) (wireMsg, error), modern bool) {
+	cursor := ""
+	for page := range maxPages {
+		m, err := call(2+page, cursor)
+		switch {
+		case errors.Is(err, errExited):
+			r.ToolsError = "the server exited during tools/list"
+			return
+		case err != nil:
+			r.ToolsError = "tools/list: " + err.Error()
+			return
+		case m.kind == kindError:
+			r.ToolsError = fmt.Sprintf("tools/list: error %d: %s", m.err.Code, clip(m.err.Message, 200))
+			return
+		}
+		tools, next, problems, err := parseTools(m.result, modern)
+		if err != nil {
+			r.ToolsError = err.Error()
+			return
+		}
+		r.Tools = append(r.Tools, tools...)
+		if page == 0 {
+			r.Problems = append(r.Problems, problems...)
+		}
+		if next == "" {
+			return
+		}
+		cursor = next
+	}
+	r.ToolsError = fmt.Sprintf("tools/list: stopped after %d pages", maxPages)
+}
+
+// finish copies what the process left: stray lines and stderr.
+func (r *EraResult) finish(p *proc) {
+	p.mu.Lock()
+	r.Stray = append([]string(nil), p.stray...)
+	p.mu.Unlock()
+	r.Stderr = p.stderr.String()
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return strings.TrimSpace(s)
+}

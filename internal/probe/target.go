@@ -1,0 +1,38 @@
+package probe
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Transports a target may use.
+const (
+	TransportStdio = "stdio"
+	TransportHTTP  = "http"
+)
+
+// A Target is one server to check: a command to spawn or a URL.
+type Target struct {
+	Name string `json:"name"`
+	// Source says where the server was configured, e.g.
+	// "/home/u/proj/.mcp.json (project)"; empty on the command line.
+	Source    string            `json:"source,omitempty"`
+	Transport string            `json:"transport"` // stdio, http, or what a config said (e.g. sse)
+	Command   string            `json:"command,omitempty"`
+	Args      []string          `json:"args,omitempty"`
+	Env       map[string]string `json:"-"` // never printed: configs keep secrets here
+	Dir       string            `json:"dir,omitempty"`
+	URL       string            `json:"url,omitempty"`
+	Headers   map[string]string `json:"-"` // never printed, as Env
+}
+
+// String describes t in one line.
+func (t Target) String() string {
+	switch t.Transport {
+	case TransportStdio:
+		return "stdio: " + strings.Join(append([]string{t.Command}, t.Args...), " ")
+	case TransportHTTP:
+		return "http: " + t.URL
+	}
+	return fmt.Sprintf("%s: %s", t.Transport, t.URL)
+}
