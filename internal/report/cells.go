@@ -177,9 +177,9 @@ func keptText(r *matrix.Result) string {
 	}
 	b := r.First.Best()
 	if b == nil {
-		return fmt.Sprintf("0 of %s", num(r.Sent))
+		return fmt.Sprintf("0 of %s", Num(r.Sent))
 	}
-	out := fmt.Sprintf("%s of %s", num(b.Kept), num(r.Sent))
+	out := fmt.Sprintf("%s of %s", Num(b.Kept), Num(r.Sent))
 	if !b.Full {
 		if strings.HasPrefix(b.Suffix, matrix.TruncationSuffix) {
 			out += " + " + quote(matrix.TruncationSuffix)
@@ -196,9 +196,9 @@ func capText(r *matrix.Result) string {
 	case r.Sent == 0 || b == nil:
 		return "—"
 	case b.Full:
-		return "≥ " + num(r.Sent)
+		return "≥ " + Num(r.Sent)
 	}
-	return num(b.Kept)
+	return Num(b.Kept)
 }
 
 // transcriptText is what the client's transcript recorded adding: the
@@ -215,7 +215,7 @@ func transcriptText(r *matrix.Result) string {
 	}
 	var parts []string
 	for _, p := range r.Transcript {
-		parts = append(parts, fmt.Sprintf("%s chars, %s", num(p.Kept), strings.TrimPrefix(string(p.Kind), "role ")))
+		parts = append(parts, fmt.Sprintf("%s chars, %s", Num(p.Kept), strings.TrimPrefix(string(p.Kind), "role ")))
 	}
 	return strings.Join(unique(parts), "; ")
 }
@@ -266,7 +266,7 @@ func sizeText(r *matrix.Result) string {
 	if r.First == nil {
 		return "no request"
 	}
-	return fmt.Sprintf("%s / %s", num(r.First.Chars), num(r.First.Tokens))
+	return fmt.Sprintf("%s / %s", Num(r.First.Chars), Num(r.First.Tokens))
 }
 
 func laterText(r *matrix.Result) string {
@@ -281,13 +281,13 @@ func laterText(r *matrix.Result) string {
 		}
 		where := "nowhere"
 		if b := q.Best(); b != nil {
-			where = fmt.Sprintf("%s, %s chars", b.Kind, num(b.Kept))
+			where = fmt.Sprintf("%s, %s chars", b.Kind, Num(b.Kept))
 		}
 		side := ""
 		if q.Side {
 			side = " (side request, no tools)"
 		}
-		parts = append(parts, fmt.Sprintf("#%d%s: %s tokens*, %s", i+1, side, num(q.Tokens), where))
+		parts = append(parts, fmt.Sprintf("#%d%s: %s tokens*, %s", i+1, side, Num(q.Tokens), where))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -296,7 +296,7 @@ func debugText(r *matrix.Result) string {
 	o := r.Observation
 	var parts []string
 	for _, t := range o.Truncations {
-		parts = append(parts, fmt.Sprintf("truncated %s → %s", num(t.From), num(t.To)))
+		parts = append(parts, fmt.Sprintf("truncated %s → %s", Num(t.From), Num(t.To)))
 	}
 	if o.ProtocolEra != "" || o.NegotiatedVersion != "" {
 		parts = append(parts, strings.TrimSpace(o.ProtocolEra+" "+o.NegotiatedVersion))
@@ -325,9 +325,9 @@ func deltaText(s, base *summary) string {
 	}
 	d := int(math.Round(a - b))
 	if d >= 0 {
-		return "+" + num(d)
+		return "+" + Num(d)
 	}
-	return "−" + num(-d)
+	return "−" + Num(-d)
 }
 
 func meanTokens(s *summary) (float64, bool) {
@@ -344,11 +344,11 @@ func meanTokens(s *summary) (float64, bool) {
 	return float64(sum) / float64(n), true
 }
 
-// num formats n with thousands separators.
-func num(n int) string {
+// Num formats n with thousands separators, as the tables do.
+func Num(n int) string {
 	s := fmt.Sprint(n)
 	if n < 0 {
-		return "-" + num(-n)
+		return "-" + Num(-n)
 	}
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]
