@@ -147,6 +147,11 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
+	if st.Wall > 0 && *out != "" {
+		if err := writeStats(filepath.Join(dir, "stats.json"), st, cpu); err != nil {
+			return err
+		}
+	}
 	if st.Wall > 0 {
 		fmt.Fprintf(stderr, "%d runs (%d skipped, %d failed, %d interrupted) in %s; client processes %s in all; runner setup+teardown %s in all; runner CPU %s (%.1f%% of wall)\n",
 			st.Runs, st.Skipped, st.Failed, st.Interrupted, st.Wall.Round(time.Millisecond), st.ClientTime.Round(time.Millisecond),
@@ -274,6 +279,26 @@ func printTable(w io.Writer, format string, t report.Table, results []matrix.Res
 		return report.HTML(w, t)
 	}
 	return report.Markdown(w, t)
+}
+
+// writeStats keeps the runner's own measurements of the run: wall time,
+// the client processes' summed wall time, the runner's setup and teardown,
+// and the runner process's CPU time (the fake APIs and the analysis; the
+// clients and lab servers are other processes).
+func writeStats(path string, st matrix.Stats, cpu time.Duration) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("writing stats: %w", err)
+	}
+	err = report.JSONValue(f, map[string]any{
+		"runs": st.Runs, "skipped": st.Skipped, "failed": st.Failed, "interrupted": st.Interrupted,
+		"wall_s": st.Wall.Seconds(), "client_s": st.ClientTime.Seconds(), "runner_setup_teardown_s": st.RunnerTime.Seconds(),
+		"runner_cpu_s": cpu.Seconds(), "runner_cpu_share_of_wall": cpu.Seconds() / st.Wall.Seconds(),
+	})
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func rusageTime(r syscall.Rusage) time.Duration {

@@ -93,7 +93,7 @@ func TestRunAndReport(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}
 	}
-	for _, f := range []string{"table.md", "table.html", "results.json", "results.csv", "matrix.json"} {
+	for _, f := range []string{"table.md", "table.html", "results.json", "results.csv", "matrix.json", "stats.json"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}
