@@ -1,0 +1,287 @@
+package assess
+
+import (
+	"time"
+	"unicode/utf8"
+
+	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/profiles"
+)
+
+// Options say what to assess against.
+type Options struct {
+	Profiles []profiles.Profile
+	// Getenv looks up the client's environment, for cap settings; nil
+	// means none is set.
+	Getenv func(string) (string, bool)
+	Rules  Rules
+	// Timeout is the probe's timeout, named in findings about silence.
+	Timeout time.Duration
+}
+
+// Rules are the limits a user sets for CI; a broken rule is a failing
+// finding.
+type Rules struct {
+	MaxChars   int           // -max-chars: instructions of any era longer than this
+	MaxTokens  int           // -max-tokens: estimated tokens of any era's instructions
+	Require    []string      // -require: phrases every profile's cut and every era must keep
+	SameEras   bool          // -require-same-eras: both eras send the same instructions
+	MaxStartup time.Duration // -max-startup: slowest first reply
+}
+
+// A Report is the assessment of every server checked.
+type Report struct {
+	Tokenizer string       `json:"tokenizer"`
+	Profiles  []ProfileRef `json:"profiles"`
+	Servers   []Server     `json:"servers"`
+	// Combined is, per profile, the block all servers' instructions make
+	// together, when more than one server sent instructions.
+	Combined []Combined `json:"combined,omitempty"`
+}
+
+// A ProfileRef names a profile used and its evidence.
+type ProfileRef struct {
+	ID       string   `json:"id"`
+	Title    string   `json:"title"`
+	Evidence []string `json:"evidence"`
+}
+
+// A Server is one server's probe result and its assessment.
+type Server struct {
+	probe.Result
+	// Reached is false when neither era got a JSON-RPC reply.
+	Reached bool `json:"reached"`
+	// Texts describes the instructions of each era that answered with a
+	// result.
+	Texts []Text `json:"texts,omitempty"`
+	// SameEras is set when both eras answered with a result.
+	SameEras *bool      `json:"same_eras,omitempty"`
+	Views    []View     `json:"views,omitempty"`
+	Findings []Finding  `json:"findings"`
+	Tools    []ToolView `json:"tools_over_cap,omitempty"`
+}
+
+// A Text describes one era's instructions.
+type Text struct {
+	Era           probe.Era `json:"era"`
+	Present       bool      `json:"present"`
+	Chars         int       `json:"chars"`
+	Bytes         int       `json:"bytes"`
+	Tokens        int       `json:"tokens_estimate"`
+	CharsPerToken float64   `json:"chars_per_token,omitempty"`
+	Sections      []Section `json:"sections,omitempty"`
+}
+
+// A View is what one client profile does with one server's instructions.
+type View struct {
+	Profile string    `json:"profile"`
+	Title   string    `json:"title"`
+	Era     probe.Era `json:"era,omitempty"` // the era the client ends up in; "" when none
+	Why     string    `json:"why"`
+	Cap     int       `json:"cap"`
+	// CapSource is "default", "set" or "ignored" (the setting's value is
+	// not one the client accepts).
+	CapSource string `json:"cap_source"`
+	Setting   string `json:"setting,omitempty"` // NAME=VALUE when set
+	Present   bool   `json:"present"`
+	Chars     int    `json:"chars"`
+	KeptChars int    `json:"kept_chars"`
+	LostChars int    `json:"lost_chars"`
+	Truncated bool   `json:"truncated"`
+	// Before and After are the text just before and after the cut.
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
+	Loss   Loss   `json:"loss"`
+	// Block is the rendered block for this server alone, as the client
+	// puts it in the model's context.
+	BlockChars  int `json:"block_chars"`
+	BlockTokens int `json:"block_tokens_estimate"`
+	KeptTokens  int `json:"kept_tokens_estimate"`
+
+	kept  string
+	block string
+}
+
+// A ToolView is a tool description longer than a profile's cap.
+type ToolView struct {
+	Profile string    `json:"profile"`
+	Era     probe.Era `json:"era"`
+	Tool    string    `json:"tool"`
+	Chars   int       `json:"chars"`
+	Cap     int       `json:"cap"`
+}
+
+// Combined is one profile's block for all servers together.
+type Combined struct {
+	Profile string   `json:"profile"`
+	Servers []string `json:"servers"`
+	Chars   int      `json:"chars"`
+	Tokens  int      `json:"tokens_estimate"`
+	// Assumed is set when the profile's evidence did not cover several
+	// servers: the separator, order and per-server budget are assumed.
+	Assumed string `json:"assumed,omitempty"`
+	Text    string `json:"text"`
+}
+
+// contextChars is how much text around a cut is quoted.
+const contextChars = 60
+
+// Assess assesses probe results against profiles and rules.
+func Assess(results []probe.Result, o Options) Report {
+	if o.Getenv == nil {
+		o.Getenv = func(string) (string, bool) { return "", false }
+	}
+	rep := Report{Tokenizer: TokenizerLabel}
+	for _, p := range o.Profiles {
+		ref := ProfileRef{ID: p.ID(), Title: p.Title()}
+		for _, e := range p.Evidence {
+			ref.Evidence = append(ref.Evidence, e.Kind+": "+e.Ref)
+		}
+		rep.Profiles = append(rep.Profiles, ref)
+	}
+	for _, r := range results {
+		rep.Servers = append(rep.Servers, assessServer(r, o))
+	}
+	rep.Combined = combine(rep.Servers, o.Profiles)
+	return rep
+}
+
+func assessServer(r probe.Result, o Options) Server {
+	s := Server{Result: r, Reached: r.Legacy.Answered() || r.Modern.Answered()}
+	for _, e := range []probe.EraResult{r.Legacy, r.Modern} {
+		if e.OK() {
+			s.Texts = append(s.Texts, describe(e))
+		}
+	}
+	if r.Legacy.OK() && r.Modern.OK() {
+		same := text(r.Legacy) == text(r.Modern) && (r.Legacy.Instructions == nil) == (r.Modern.Instructions == nil)
+		s.SameEras = &same
+	}
+	for _, p := range o.Profiles {
+		s.Views = append(s.Views, view(p, r, o.Getenv))
+		s.Tools = append(s.Tools, toolsOver(p, r, o.Getenv)...)
+	}
+	s.Findings = findings(s, o)
+	return s
+}
+
+func text(e probe.EraResult) string {
+	if e.Instructions == nil {
+		return ""
+	}
+	return *e.Instructions
+}
+
+func describe(e probe.EraResult) Text {
+	t := Text{Era: e.Era, Present: e.Instructions != nil}
+	if !t.Present {
+		return t
+	}
+	s := *e.Instructions
+	t.Chars, t.Bytes, t.Tokens = utf8.RuneCountInString(s), len(s), Tokens(s)
+	if t.Tokens > 0 {
+		t.CharsPerToken = float64(int(float64(t.Chars)/float64(t.Tokens)*100+0.5)) / 100
+	}
+	if s != "" {
+		t.Sections = Sections(s)
+	}
+	return t
+}
+
+// clientEra is the era a client following p ends up in with this server.
+func clientEra(p profiles.Profile, r probe.Result) (probe.EraResult, string) {
+	probes := p.Handshake.ProbeStdio
+	if r.Target.Transport == probe.TransportHTTP {
+		probes = p.Handshake.ProbeHTTP
+	}
+	switch {
+	case probes && r.Modern.OK():
+		return r.Modern, "server/discover answered, so it never sends initialize"
+	case probes && r.Legacy.OK():
+		return r.Legacy, "server/discover got no result, so it falls back to initialize"
+	case r.Legacy.OK():
+		return r.Legacy, "it does not probe: initialize"
+	}
+	return probe.EraResult{}, "no era it speaks answered"
+}
+
+func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)) View {
+	v := View{Profile: p.ID(), Title: p.Title()}
+	e, why := clientEra(p, r)
+	v.Era, v.Why = e.Era, why
+	var value string
+	var set bool
+	if st := p.Instructions.Setting; st != nil {
+		if value, set = getenv(st.Env); set {
+			v.Setting = st.Env + "=" + value
+		}
+	}
+	v.Cap, v.CapSource = p.Instructions.EffectiveCap(value, set)
+	if e.Instructions == nil {
+		return v
+	}
+	v.Present = true
+	c := p.Instructions.Apply(*e.Instructions, v.Cap)
+	v.Chars, v.KeptChars, v.LostChars, v.Truncated = c.Chars, c.KeptChars, c.LostChars, c.Truncated
+	v.kept = c.Kept
+	v.KeptTokens = Tokens(c.Kept)
+	if c.Truncated {
+		runes := []rune(*e.Instructions)
+		v.Before = string(runes[max(0, c.Cap-contextChars):c.Cap])
+		v.After = string(runes[c.Cap:min(len(runes), c.Cap+contextChars)])
+		v.Loss = lossAt(Sections(*e.Instructions), c.Cap)
+	}
+	v.block = p.Render.Apply([]profiles.Block{{Server: r.Target.Name, Text: c.Delivered}})
+	v.BlockChars, v.BlockTokens = utf8.RuneCountInString(v.block), Tokens(v.block)
+	return v
+}
+
+func toolsOver(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)) []ToolView {
+	e, _ := clientEra(p, r)
+	var value string
+	var set bool
+	if st := p.ToolDescriptions.Setting; st != nil {
+		value, set = getenv(st.Env)
+	}
+	limit, _ := p.ToolDescriptions.EffectiveCap(value, set)
+	var out []ToolView
+	for _, t := range e.Tools {
+		if c := p.ToolDescriptions.Apply(t.Description, limit); c.Truncated {
+			out = append(out, ToolView{Profile: p.ID(), Era: e.Era, Tool: t.Name, Chars: c.Chars, Cap: c.Cap})
+		}
+	}
+	return out
+}
+
+func combine(servers []Server, ps []profiles.Profile) []Combined {
+	var out []Combined
+	for i, p := range ps {
+		c := Combined{Profile: p.ID()}
+		var blocks []profiles.Block
+		for _, s := range servers {
+			if i >= len(s.Views) || !s.Views[i].Present {
+				continue
+			}
+			v := s.Views[i]
+			blocks = append(blocks, profiles.Block{Server: s.Target.Name, Text: v.kept + marker(v, p)})
+			c.Servers = append(c.Servers, s.Target.Name)
+		}
+		if len(blocks) < 2 {
+			continue
+		}
+		c.Text = p.Render.Apply(blocks)
+		c.Chars, c.Tokens = utf8.RuneCountInString(c.Text), Tokens(c.Text)
+		if !p.Render.MultiServerMeasured {
+			c.Assumed = "several servers were not measured for " + p.Title() + ": separator, order and a per-server cap are assumed"
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func marker(v View, p profiles.Profile) string {
+	if v.Truncated {
+		return p.Instructions.Marker
+	}
+	return ""
+}

@@ -1,0 +1,143 @@
+package assess
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/profiles"
+)
+
+func builtin(t *testing.T) []profiles.Profile {
+	t.Helper()
+	ps, err := profiles.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
+func ok(era probe.Era, text *string, tools ...probe.Tool) probe.EraResult {
+	m := map[probe.Era]string{probe.Legacy: "initialize", probe.Modern: "server/discover"}
+	return probe.EraResult{Era: era, Method: m[era], Outcome: probe.OutcomeOK, Instructions: text, Tools: tools,
+		FirstReply: probe.Millis(5 * time.Millisecond)}
+}
+
+func notFound() probe.EraResult {
+	return probe.EraResult{Era: probe.Modern, Method: "server/discover", Outcome: probe.OutcomeError,
+		Error: &probe.RPCError{Code: -32601, Message: "method not found"}, Detail: "error -32601: method not found"}
+}
+
+func str(s string) *string { return &s }
+
+// result builds a stdio result with startup samples of d.
+func result(legacy, modern probe.EraResult, sv probe.Survival, d time.Duration) probe.Result {
+	st := probe.Stats{N: 1, Median: probe.Millis(d), Max: probe.Millis(d)}
+	return probe.Result{Target: probe.Target{Name: "srv", Transport: probe.TransportStdio, Command: "srv"},
+		Legacy: legacy, Modern: modern, Survival: sv, Startup: probe.Startup{Legacy: st, Modern: st}}
+}
+
+type fshape struct{ Level, Code, Rule string }
+
+func codes(fs []Finding) []fshape {
+	var out []fshape
+	for _, f := range fs {
+		out = append(out, fshape{f.Level, f.Code, f.Rule})
+	}
+	return out
+}
+
+func TestAssessFindings(t *testing.T) {
+	long := "# Start\nCALL lookup first.\n\n" + strings.Repeat("filler text. ", 200) + "\n# Limits\nNever guess.\n"
+	short := "Use the tools. CALL lookup first."
+	legacySrv := probe.Survival{Verdict: probe.SurvivalMethodNotFound, Fallback: &probe.Fallback{Outcome: probe.OutcomeOK}}
+	tests := []struct {
+		name   string
+		r      probe.Result
+		rules  Rules
+		env    map[string]string
+		want   []fshape
+		reason string
+	}{
+		{"clean legacy", result(ok(probe.Legacy, str(short)), notFound(), legacySrv, 5*time.Millisecond), Rules{}, nil,
+			[]fshape{{Info, "probe-ok", ""}}, ""},
+		{"cut and rules", result(ok(probe.Legacy, str(long)), notFound(), legacySrv, 5*time.Millisecond),
+			Rules{MaxChars: 1000, MaxTokens: 100, Require: []string{"Never guess", "CALL lookup", "absent phrase"}, MaxStartup: time.Millisecond}, nil,
+			[]fshape{{Info, "probe-ok", ""}, {Warn, "truncated", ""},
+				{Fail, "max-chars", "-max-chars"}, {Fail, "max-tokens", "-max-tokens"},
+				{Fail, "require", "-require"}, // Never guess: cut off
+				{Fail, "require", "-require"}, // absent phrase: legacy era
+				{Fail, "max-startup", "-max-startup"}}, ""},
+		{"setting raises the cap", result(ok(probe.Legacy, str(long)), notFound(), legacySrv, 5*time.Millisecond),
+			Rules{}, map[string]string{"CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH": "25000"},
+			[]fshape{{Info, "probe-ok", ""}, {Info, "setting", ""}}, ""},
+		{"setting ignored", result(ok(probe.Legacy, str(long)), notFound(), legacySrv, 5*time.Millisecond),
+			Rules{}, map[string]string{"CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH": "25,000"},
+			[]fshape{{Info, "probe-ok", ""}, {Warn, "setting-ignored", ""}, {Warn, "truncated", ""}}, ""},
+		{"dual differs", result(ok(probe.Legacy, str("A")), ok(probe.Modern, str("B")), probe.Survival{Verdict: probe.SurvivalModern}, 5*time.Millisecond),
+			Rules{SameEras: true}, nil,
+			[]fshape{{Warn, "eras-differ", ""}, {Fail, "eras-differ", "-require-same-eras"}}, ""},
+		{"crash on probe", result(ok(probe.Legacy, nil), probe.EraResult{Era: probe.Modern, Outcome: probe.OutcomeExit, Detail: "exited"},
+			probe.Survival{Verdict: probe.SurvivalExit, Detail: "exited"}, 5*time.Millisecond), Rules{}, nil,
+			[]fshape{{Fail, "probe-exit", ""}, {Info, "no-instructions", ""}}, ""},
+		{"slow", result(ok(probe.Legacy, nil), notFound(), legacySrv, 20*time.Second), Rules{}, nil,
+			[]fshape{{Info, "probe-ok", ""}, {Info, "no-instructions", ""}, {Warn, "startup-slow", ""}}, ""},
+		{"long tool", result(ok(probe.Legacy, nil, probe.Tool{Name: "t", Description: strings.Repeat("d", 3000)}), notFound(), legacySrv, 5*time.Millisecond),
+			Rules{}, nil,
+			[]fshape{{Info, "probe-ok", ""}, {Info, "no-instructions", ""}, {Warn, "tool-truncated", ""}}, ""},
+		{"unreachable", result(probe.EraResult{Era: probe.Legacy, Outcome: probe.OutcomeNoStart, Detail: "cannot start"},
+			probe.EraResult{Era: probe.Modern, Outcome: probe.OutcomeNoStart}, probe.Survival{Verdict: probe.SurvivalNoStart}, 0), Rules{}, nil,
+			[]fshape{{Fail, "unreachable", ""}}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			getenv := func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok }
+			rep := Assess([]probe.Result{tt.r}, Options{Profiles: builtin(t), Rules: tt.rules, Getenv: getenv, Timeout: time.Second})
+			if diff := cmp.Diff(tt.want, codes(rep.Servers[0].Findings)); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+				for _, f := range rep.Servers[0].Findings {
+					t.Logf("%s %s: %s", f.Level, f.Code, f.Message)
+				}
+			}
+		})
+	}
+}
+
+func TestAssessView(t *testing.T) {
+	long := "# Start\nCALL lookup first.\n\n" + strings.Repeat("filler text. ", 200) + "\n# Limits\nNever guess.\n"
+	r := result(ok(probe.Legacy, str(long)), ok(probe.Modern, str(long)), probe.Survival{Verdict: probe.SurvivalModern}, time.Millisecond)
+	rep := Assess([]probe.Result{r}, Options{Profiles: builtin(t)})
+	v := rep.Servers[0].Views[0]
+	type got struct {
+		Era                       probe.Era
+		Cap, Chars, Kept, Lost    int
+		Cut                       string
+		CutLost, Whole, BlockDiff int
+	}
+	g := got{Era: v.Era, Cap: v.Cap, Chars: v.Chars, Kept: v.KeptChars, Lost: v.LostChars,
+		Cut: v.Loss.Cut.Title, CutLost: v.Loss.CutLost, Whole: len(v.Loss.Whole), BlockDiff: v.BlockChars - v.KeptChars}
+	want := got{Era: probe.Modern, Cap: 2048, Chars: 2651, Kept: 2048, Lost: 603, Cut: "# Start", CutLost: 581, Whole: 1,
+		BlockDiff: 13 + 167 - 3 + 3} // marker, wrapper for a server named "lab" (3 letters) with "srv" (3 letters)
+	if diff := cmp.Diff(want, g); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	if !*rep.Servers[0].SameEras {
+		t.Error("same text in both eras reported as different")
+	}
+}
+
+func TestCombined(t *testing.T) {
+	a := result(ok(probe.Legacy, str("alpha")), notFound(), probe.Survival{}, time.Millisecond)
+	b := result(ok(probe.Legacy, str("beta")), notFound(), probe.Survival{}, time.Millisecond)
+	b.Target.Name = "other"
+	rep := Assess([]probe.Result{a, b}, Options{Profiles: builtin(t)})
+	if len(rep.Combined) != 1 {
+		t.Fatalf("combined blocks: %d, want 1", len(rep.Combined))
+	}
+	c := rep.Combined[0]
+	if !strings.Contains(c.Text, "## srv\nalpha\n\n## other\nbeta\n</system-reminder>") || c.Assumed == "" {
+		t.Errorf("combined block %q, assumed %q", c.Text, c.Assumed)
+	}
+}

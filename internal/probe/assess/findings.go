@@ -1,0 +1,239 @@
+package assess
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/instrlab/instrlab/internal/probe"
+)
+
+// A Finding is one thing check reports about a server, with a one-line
+// reason.
+type Finding struct {
+	// Level is "fail" (breaks a rule: check exits 1), "warn" or "info".
+	Level string `json:"level"`
+	Code  string `json:"code"`
+	// Rule is the flag whose rule the finding breaks, if any.
+	Rule    string `json:"rule,omitempty"`
+	Message string `json:"message"`
+}
+
+// Finding levels.
+const (
+	Fail = "fail"
+	Warn = "warn"
+	Info = "info"
+)
+
+// Failed reports whether any finding of any server breaks a rule.
+func (r Report) Failed() bool {
+	for _, s := range r.Servers {
+		for _, f := range s.Findings {
+			if f.Level == Fail {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Unreached lists the servers neither era reached.
+func (r Report) Unreached() []string {
+	var names []string
+	for _, s := range r.Servers {
+		if !s.Reached {
+			names = append(names, s.Target.Name)
+		}
+	}
+	return names
+}
+
+type findingList []Finding
+
+func (l *findingList) add(level, code, format string, args ...any) {
+	*l = append(*l, Finding{Level: level, Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
+func (l *findingList) rule(rule, code, format string, args ...any) {
+	*l = append(*l, Finding{Level: Fail, Code: code, Rule: rule, Message: fmt.Sprintf(format, args...)})
+}
+
+func findings(s Server, o Options) []Finding {
+	var l findingList
+	r := s.Result
+	if !s.Reached {
+		l.add(Fail, "unreachable", "no JSON-RPC reply in either era: %s", firstDetail(r))
+		return l
+	}
+	connection(&l, r, o)
+	for _, e := range []probe.EraResult{r.Legacy, r.Modern} {
+		for _, p := range e.Problems {
+			l.add(Warn, "schema", "%s reply: %s", e.Method, p)
+		}
+		if e.ToolsError != "" {
+			l.add(Warn, "tools", "%s era: %s", e.Era, e.ToolsError)
+		}
+	}
+	eras(&l, s)
+	for _, v := range s.Views {
+		cuts(&l, v)
+	}
+	for _, t := range s.Tools {
+		l.add(Warn, "tool-truncated", "%s cuts the description of tool %s: %d characters, cap %d", t.Profile, t.Tool, t.Chars, t.Cap)
+	}
+	startup(&l, s, o)
+	rules(&l, s, o.Rules)
+	return l
+}
+
+func firstDetail(r probe.Result) string {
+	if r.Legacy.Detail != "" {
+		return r.Legacy.Detail
+	}
+	return r.Modern.Detail
+}
+
+// connection reports what each era's first reply, or its absence, means.
+func connection(l *findingList, r probe.Result, o Options) {
+	stray := append(append([]string(nil), r.Legacy.Stray...), r.Modern.Stray...)
+	if len(stray) > 0 {
+		l.add(Fail, "stdout-garbage", "stdout carries lines that are not JSON-RPC, e.g. %q: clients may drop the connection; log to stderr", stray[0])
+	}
+	if !r.Legacy.OK() {
+		switch {
+		case r.Legacy.Error != nil && r.Legacy.Error.Code == -32022:
+			l.add(Warn, "legacy-refused", "initialize refused with -32022: clients that do not probe with server/discover cannot use this server")
+		default:
+			l.add(Warn, "legacy-failed", "initialize: %s", r.Legacy.Detail)
+		}
+	}
+	sv := r.Survival
+	switch sv.Verdict {
+	case probe.SurvivalMethodNotFound:
+		l.add(Info, "probe-ok", "legacy server: answers server/discover with -32601 in %v, so probing clients fall back at once", ms(sv.Wait.D()))
+	case probe.SurvivalOtherError:
+		l.add(Info, "probe-other-error", "server/discover: %s; clients fall back to initialize on any error, though -32601 is the usual answer", sv.Detail)
+	case probe.SurvivalExit:
+		l.add(Fail, "probe-exit", "exits on server/discover (%s): a client that probes on the same process (Claude Code 2.1.285 did in 20 of 20 runs) loses the server; answer -32601 instead", sv.Detail)
+	case probe.SurvivalSilent:
+		l.add(Warn, "probe-silent", "never answers server/discover: a probing client waits its whole probe timeout (here %v) before it falls back to initialize", o.Timeout)
+	case probe.SurvivalInvalid:
+		l.add(Warn, "probe-invalid", "server/discover: %s", sv.Detail)
+	}
+	if f := sv.Fallback; f != nil && f.Outcome != probe.OutcomeOK {
+		l.add(Fail, "fallback-failed", "initialize after the server/discover probe, on the same process, as probing clients send it: %s", f.Detail)
+	}
+}
+
+func eras(l *findingList, s Server) {
+	for _, t := range s.Texts {
+		if !t.Present {
+			l.add(Info, "no-instructions", "%s era: the reply has no instructions field", t.Era)
+		}
+	}
+	if s.SameEras != nil && !*s.SameEras {
+		msg := "initialize and server/discover return different instructions (%d and %d characters): a client that gets a DiscoverResult never sends initialize, so it sees only the server/discover text"
+		f := Finding{Level: Warn, Code: "eras-differ", Message: fmt.Sprintf(msg, chars(s.Legacy), chars(s.Modern))}
+		*l = append(*l, f)
+	}
+}
+
+func chars(e probe.EraResult) int { return utf8.RuneCountInString(text(e)) }
+
+func cuts(l *findingList, v View) {
+	switch v.CapSource {
+	case "ignored":
+		l.add(Warn, "setting-ignored", "%s: %s is not a positive whole number in plain digits, so %s ignores it and keeps the default cap of %d", v.Profile, v.Setting, v.Title, v.Cap)
+	case "set":
+		l.add(Info, "setting", "%s: cap %d from %s", v.Profile, v.Cap, v.Setting)
+	}
+	if !v.Truncated {
+		return
+	}
+	var lost []string
+	if v.Loss.Cut != nil {
+		lost = append(lost, fmt.Sprintf("%q loses %d of %d characters", v.Loss.Cut.Title, v.Loss.CutLost, v.Loss.Cut.Chars()))
+	}
+	if n := len(v.Loss.Whole); n > 0 {
+		lost = append(lost, fmt.Sprintf("%d section(s) lost whole", n))
+	}
+	l.add(Warn, "truncated", "%s keeps %d of %d characters (%s era, cap %d); %d lost, silently: %s", v.Title, v.KeptChars, v.Chars, v.Era, v.Cap, v.LostChars, strings.Join(lost, "; "))
+	if n := nonBMP(v.kept); n > 0 {
+		l.add(Warn, "non-bmp", "%s: %d character(s) before the cut are outside the Basic Multilingual Plane (emoji?); if the client counts UTF-16 units it cuts earlier (not measured)", v.Profile, n)
+	}
+}
+
+func nonBMP(s string) int {
+	n := 0
+	for _, r := range s {
+		if r > 0xFFFF {
+			n++
+		}
+	}
+	return n
+}
+
+func startup(l *findingList, s Server, o Options) {
+	worst := s.Startup.Worst()
+	for _, p := range o.Profiles {
+		limit := time.Duration(p.Startup.TimeoutMs) * time.Millisecond
+		if limit > 0 && worst > limit/2 {
+			l.add(Warn, "startup-slow", "first reply after %v, more than half of %s's startup wait (%v, %s)", ms(worst), p.Title(), limit, p.Startup.Setting)
+		}
+	}
+}
+
+func rules(l *findingList, s Server, r Rules) {
+	for _, t := range s.Texts {
+		if r.MaxChars > 0 && t.Chars > r.MaxChars {
+			l.rule("-max-chars", "max-chars", "%s era: instructions are %d characters, more than -max-chars %d", t.Era, t.Chars, r.MaxChars)
+		}
+		if r.MaxTokens > 0 && t.Tokens > r.MaxTokens {
+			l.rule("-max-tokens", "max-tokens", "%s era: instructions are about %d tokens (estimate), more than -max-tokens %d", t.Era, t.Tokens, r.MaxTokens)
+		}
+	}
+	for _, phrase := range r.Require {
+		require(l, s, phrase)
+	}
+	if r.SameEras && s.SameEras != nil && !*s.SameEras {
+		l.rule("-require-same-eras", "eras-differ", "initialize and server/discover return different instructions")
+	}
+	if r.MaxStartup > 0 && s.Startup.Worst() > r.MaxStartup {
+		l.rule("-max-startup", "max-startup", "first reply after %v, more than -max-startup %v", ms(s.Startup.Worst()), r.MaxStartup)
+	}
+}
+
+// require checks that phrase is in every era's text and in what every
+// profile keeps.
+func require(l *findingList, s Server, phrase string) {
+	for _, e := range []probe.EraResult{s.Legacy, s.Modern} {
+		if e.OK() && !strings.Contains(text(e), phrase) {
+			l.rule("-require", "require", "%q is not in the %s era's instructions", phrase, e.Era)
+		}
+	}
+	for _, v := range s.Views {
+		if v.Era == "" || !v.Present || !strings.Contains(text(eraOf(s, v.Era)), phrase) {
+			continue // reported above, or nothing to keep
+		}
+		if !strings.Contains(v.kept, phrase) {
+			l.rule("-require", "require", "%q is cut off by %s (%s era, cap %d)", phrase, v.Title, v.Era, v.Cap)
+		}
+	}
+}
+
+func eraOf(s Server, e probe.Era) probe.EraResult {
+	if e == probe.Modern {
+		return s.Modern
+	}
+	return s.Legacy
+}
+
+// ms rounds t for messages.
+func ms(t time.Duration) time.Duration {
+	if t > time.Second {
+		return t.Round(10 * time.Millisecond)
+	}
+	return t.Round(100 * time.Microsecond)
+}
