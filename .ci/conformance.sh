@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # conformance.sh runs the official MCP conformance suite
 # (@modelcontextprotocol/conformance, HTTP only) against `instrlab serve lab
-# -http` on a free loopback port, twice:
+# -http` on a free loopback port, in every era:
 #
-#   legacy  the stable suite, all scenarios, against -era legacy;
-#   dual    the 0.2.0 alpha, 2026-07-28 scenarios one by one, against -era dual.
+#   legacy  the stable suite, every scenario (--suite all), and the alpha's
+#           2025-11-25 protocol scenarios (session lifecycle, wire schemas);
+#   dual    the alpha's 2026-07-28 protocol scenarios, and the stable
+#           suite's handshake scenarios (a 2025-11-25 client of a dual server);
+#   modern  the alpha's 2026-07-28 protocol scenarios.
 #
 # Known failures, with the reason for each, are the suite's own baselines in
-# lab/testdata/conformance/{legacy,dual}.yml: the suite exits 1 on a failure
-# not listed there and on a listed one that now passes. This script adds that
-# every required (protocol-behaviour) scenario ran, passed at least one check,
+# lab/testdata/conformance/: stable.yml for the stable suite's full run,
+# alpha-2026-07-28.yml for the 2026-07-28 scenarios. The suite exits 1 on a
+# failure not listed there and on a listed one that now passes. Every other
+# scenario run here tests protocol behaviour, not the suite's fixtures, and
+# is required: this script checks that each ran, passed at least one check,
 # and is not excused as a whole.
 #
 # The suite needs Node 22 or newer; it runs on the Node 22 binary of the npm
 # package "node", installed with the suites into a cache directory, once per
-# set of versions. Output: $CONFORMANCE_OUT (default: a temporary directory)
-# holds checks.json per scenario and the lab's message log per run.
+# set of versions. Results: $CONFORMANCE_OUT (default: a new temporary
+# directory) holds each scenario's checks.json, the suite's output and the
+# lab's message log per era.
 set -euo pipefail
 
 NODE_VERSION=22.23.3
@@ -26,16 +32,20 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cache=${INSTRLAB_CONFORMANCE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/instrlab/conformance}
 out=${CONFORMANCE_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/instrlab-conformance.XXXXXX")}
 baselines=$root/lab/testdata/conformance
+stable=@modelcontextprotocol/conformance
+alpha=conformance-alpha
 
-# Required scenarios per run: these test protocol behaviour, not the suite's
-# fixtures, and must pass (apart from single checks a baseline names).
-required_legacy=(server-initialize ping tools-list logging-set-level dns-rebinding-protection server-sse-multiple-streams)
-scenarios_dual=(server-stateless dns-rebinding-protection tools-list caching http-header-validation)
+# The stable suite's scenarios that must pass in its full run.
+required_stable=(server-initialize ping tools-list logging-set-level dns-rebinding-protection server-sse-multiple-streams)
+# Protocol scenarios run one by one; all required.
+legacy_alpha=(server-session-lifecycle server-initialize ping tools-list dns-rebinding-protection)
+modern_alpha=(server-stateless dns-rebinding-protection tools-list caching http-header-validation)
+dual_stable=(server-initialize ping tools-list)
 
 log() { printf 'conformance: %s\n' "$*" >&2; }
 
 install() {
-	local stamp="node@$NODE_VERSION conformance@$STABLE_VERSION conformance-alpha@$ALPHA_VERSION"
+	local stamp="node@$NODE_VERSION conformance@$STABLE_VERSION conformance@$ALPHA_VERSION"
 	if [[ -f $cache/stamp && $(<"$cache/stamp") == "$stamp" && -x $cache/node_modules/node/bin/node ]]; then
 		return
 	fi
@@ -44,8 +54,8 @@ install() {
 	rm -f "$cache/stamp"
 	npm install --prefix "$cache" --no-audit --no-fund --loglevel=error \
 		"node@$NODE_VERSION" \
-		"@modelcontextprotocol/conformance@$STABLE_VERSION" \
-		"conformance-alpha@npm:@modelcontextprotocol/conformance@$ALPHA_VERSION" >&2
+		"$stable@$STABLE_VERSION" \
+		"$alpha@npm:@modelcontextprotocol/conformance@$ALPHA_VERSION" >&2
 	"$cache/node_modules/node/bin/node" --version >/dev/null
 	printf '%s' "$stamp" >"$cache/stamp"
 }
@@ -60,53 +70,71 @@ stop_lab() {
 }
 trap stop_lab EXIT
 
-# start_lab NAME ARGS...: starts the lab on a free loopback port and sets url.
+# start_lab ERA: starts the lab on a free loopback port and sets url.
 start_lab() {
-	local name=$1
-	shift
-	: >"$out/$name.stderr"
-	"$out/instrlab" serve lab -http 127.0.0.1:0 -log "$out/$name.log" "$@" 2>"$out/$name.stderr" &
+	local era=$1
+	: >"$out/$era.stderr" # before the lab opens it, for the first sed below
+	"$out/instrlab" serve lab -era "$era" -http 127.0.0.1:0 -log "$out/$era.log" 2>"$out/$era.stderr" &
 	lab_pid=$!
 	url=
 	for _ in $(seq 100); do
-		url=$(sed -n 's|^instrlab: lab serving \(http://[^ ]*\)$|\1|p' "$out/$name.stderr")
+		url=$(sed -n 's|^instrlab: lab serving \(http://[^ ]*\)$|\1|p' "$out/$era.stderr")
 		[[ -n $url ]] && return
 		kill -0 "$lab_pid" 2>/dev/null || break
 		sleep 0.1
 	done
-	log "the lab did not start:"
-	cat "$out/$name.stderr" >&2
+	log "the lab (-era $era) did not start:"
+	cat "$out/$era.stderr" >&2
 	return 1
 }
 
-# suite VERSION-DIR ARGS...: runs one suite with Node 22.
+# suite PACKAGE ARGS...: runs one suite's server tests with Node 22.
 suite() {
 	local pkg=$1
 	shift
-	"$cache/node_modules/node/bin/node" "$cache/node_modules/$pkg/dist/index.js" server "$@"
+	"$cache/node_modules/node/bin/node" "$cache/node_modules/$pkg/dist/index.js" server --url "$url" "$@"
 }
 
 # check_required RESULTS BASELINE SCENARIO...: each scenario has a checks.json
 # with at least one SUCCESS, and the baseline does not excuse it as a whole.
 check_required() {
-	local results=$1 baseline=$2 bad=0 s files
+	local results=$1 baseline=$2 s files
 	shift 2
 	for s in "$@"; do
-		if grep -Eq "^[[:space:]]*-[[:space:]]*$s[[:space:]]*(#.*)?$" "$baseline"; then
-			log "FAIL $s is required but $baseline lists the whole scenario as a known failure"
-			bad=1
+		if [[ -n $baseline ]] && grep -Eq "^[[:space:]]*-[[:space:]]*$s[[:space:]]*(#.*)?$" "$baseline"; then
+			log "FAIL $s is required, but $baseline lists the whole scenario as a known failure"
+			failed=1
 			continue
 		fi
 		files=("$results"/server-"$s"-*/checks.json)
 		if [[ ! -f ${files[0]} ]]; then
-			log "FAIL $s is required but did not run (no checks.json)"
-			bad=1
+			log "FAIL $s is required but did not run (no checks.json in $results)"
+			failed=1
 		elif ! grep -q '"status": *"SUCCESS"' "${files[@]}"; then
 			log "FAIL $s is required but passed no check"
-			bad=1
+			failed=1
 		fi
 	done
-	return $bad
+}
+
+# each NAME PACKAGE BASELINE SPEC SCENARIO...: runs the scenarios one by one
+# (SPEC and BASELINE may be empty) and requires each.
+each() {
+	local name=$1 pkg=$2 baseline=$3 spec=$4 s
+	shift 4
+	local args=(-o "$out/$name")
+	[[ -n $spec ]] && args+=(--spec-version "$spec")
+	[[ -n $baseline ]] && args+=(--expected-failures "$baseline")
+	for s in "$@"; do
+		if suite "$pkg" --scenario "$s" "${args[@]}" >"$out/$name-$s.txt" 2>&1; then
+			log "$name $s: $(grep -h '^Passed:' "$out/$name-$s.txt" || echo 'no summary')"
+		else
+			failed=1
+			log "FAIL $name $s:"
+			tail -n 25 "$out/$name-$s.txt" >&2
+		fi
+	done
+	check_required "$out/$name" "$baseline" "$@"
 }
 
 install
@@ -114,36 +142,29 @@ log "results in $out"
 (cd "$root" && go build -o "$out/instrlab" ./cmd/instrlab)
 failed=0
 
-# legacy: the stable suite, every scenario.
-start_lab legacy -era legacy
+start_lab legacy
 log "legacy: conformance $STABLE_VERSION --suite all against $url"
-if ! suite @modelcontextprotocol/conformance --url "$url" --suite all \
-	--expected-failures "$baselines/legacy.yml" -o "$out/legacy" >"$out/legacy.txt" 2>&1; then
+if ! suite "$stable" --suite all --expected-failures "$baselines/stable.yml" -o "$out/legacy-stable" >"$out/legacy-stable.txt" 2>&1; then
 	failed=1
+	sed -n '/=== SUMMARY ===/,$p' "$out/legacy-stable.txt" >&2
 fi
+log "legacy stable: $(grep -h '^Total:' "$out/legacy-stable.txt" || echo 'no summary'), known failures in stable.yml"
+check_required "$out/legacy-stable" "$baselines/stable.yml" "${required_stable[@]}"
+each legacy-alpha "$alpha" "" 2025-11-25 "${legacy_alpha[@]}"
 stop_lab
-sed -n '/=== SUMMARY ===/,$p' "$out/legacy.txt" >&2
-check_required "$out/legacy" "$baselines/legacy.yml" "${required_legacy[@]}" || failed=1
 
-# dual: the alpha's 2026-07-28 protocol scenarios, all required.
-start_lab dual -era dual
-for s in "${scenarios_dual[@]}"; do
-	log "dual: conformance $ALPHA_VERSION --scenario $s against $url"
-	if ! suite conformance-alpha --url "$url" --scenario "$s" \
-		--expected-failures "$baselines/dual.yml" -o "$out/dual" >"$out/dual-$s.txt" 2>&1; then
-		failed=1
-		tail -n 30 "$out/dual-$s.txt" >&2
-	fi
-done
+start_lab dual
+each dual-alpha "$alpha" "$baselines/alpha-2026-07-28.yml" 2026-07-28 "${modern_alpha[@]}"
+each dual-stable "$stable" "" "" "${dual_stable[@]}"
 stop_lab
-for s in "${scenarios_dual[@]}"; do
-	log "dual $s: $(grep -h '^Passed:' "$out/dual-$s.txt" || echo 'no result')"
-done
-check_required "$out/dual" "$baselines/dual.yml" "${scenarios_dual[@]}" || failed=1
 
-for name in legacy dual; do
-	if [[ ! -s $out/$name.log ]]; then
-		log "FAIL the lab's message log $out/$name.log is empty"
+start_lab modern
+each modern-alpha "$alpha" "$baselines/alpha-2026-07-28.yml" 2026-07-28 "${modern_alpha[@]}"
+stop_lab
+
+for era in legacy dual modern; do
+	if [[ ! -s $out/$era.log ]]; then
+		log "FAIL the lab's message log $out/$era.log is empty"
 		failed=1
 	fi
 done
@@ -152,4 +173,4 @@ if ((failed)); then
 	log "FAIL: unexpected results; see $out"
 	exit 1
 fi
-log "ok: all required scenarios pass; every other failure is a known one"
+log "ok: every required scenario passes, and every other failure is a known one"
