@@ -1,0 +1,76 @@
+package qwen
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/client"
+)
+
+// SettingsFile is the copy of settings.json kept in the client dir.
+const SettingsFile = "settings.json"
+
+// Settings renders ~/.qwen/settings.json for one run: the lab as the only
+// MCP server, trusted, OpenAI-compatible auth, usage statistics and
+// telemetry off.
+func Settings(s client.Server) ([]byte, error) {
+	type server struct {
+		Command string            `json:"command"`
+		Args    []string          `json:"args"`
+		Env     map[string]string `json:"env,omitempty"`
+		Trust   bool              `json:"trust"`
+	}
+	cfg := map[string]any{
+		"mcpServers": map[string]server{s.Name: {Command: s.Command, Args: s.Args, Env: s.Env, Trust: true}},
+		"security":   map[string]any{"auth": map[string]any{"selectedType": "openai"}},
+		"privacy":    map[string]any{"usageStatisticsEnabled": false},
+		"telemetry":  map[string]any{"enabled": false},
+		"general":    map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+	}
+	b, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding qwen settings: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// Command implements client.Client: qwen with the prompt as its argument,
+// stream-json output, debug logging, the fake as the OpenAI endpoint.
+func (q *Qwen) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
+	if q.script == "" {
+		return nil, fmt.Errorf("%s@%s is not provisioned", Name, q.version)
+	}
+	cfg, err := Settings(r.Server)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(r.Home, ".qwen")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating ~/.qwen: %w", err)
+	}
+	for _, p := range []string{filepath.Join(dir, "settings.json"), filepath.Join(r.ClientDir(), SettingsFile)} {
+		if err := os.WriteFile(p, cfg, 0o644); err != nil {
+			return nil, fmt.Errorf("writing qwen settings: %w", err)
+		}
+	}
+	model := r.Model
+	if model == "" {
+		model = DefaultModel
+	}
+	args := []string{q.script, "--output-format", "stream-json", "--debug"}
+	args = append(args, r.Flags...)
+	args = append(args, r.Prompt)
+	cmd := exec.CommandContext(ctx, q.node, args...)
+	cmd.Dir = r.Work
+	cmd.Env = r.Environ(map[string]string{
+		"OPENAI_API_KEY":  r.APIKey,
+		"OPENAI_BASE_URL": strings.TrimRight(r.APIURL, "/") + "/v1",
+		"OPENAI_MODEL":    model,
+	})
+	return cmd, nil
+}

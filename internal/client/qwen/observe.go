@@ -1,0 +1,72 @@
+package qwen
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"sort"
+
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/claudecode"
+	"github.com/instrlab/instrlab/internal/jsonl"
+)
+
+// Observe implements client.Client.
+func (q *Qwen) Observe(r *client.Run) client.Observation {
+	return Observe(r.Dir, r.Server.Name)
+}
+
+// Observe reads the evidence of a Qwen Code run kept under dir: the
+// stream-json output on stdout, which has Claude Code's shape (an init
+// event listing mcp_servers with their status, a result event), so
+// claudecode.ParseStream reads it; and the debug log under
+// ~/.qwen/debug, whose WARN and ERROR lines about MCP become warnings.
+func Observe(dir, server string) client.Observation {
+	var o client.Observation
+	o.Read(dir, filepath.Join("client", "stdout.txt"), func(f io.Reader, name string) []string {
+		s, w := claudecode.ParseStream(f, name)
+		o.ServerStatus = s.Servers[server]
+		if s.Servers != nil && o.ServerStatus == "" {
+			o.ServerStatus = "absent"
+		}
+		o.Model, o.Answer, o.CostUSD = s.Model, s.Result, s.CostUSD
+		if s.IsError || (s.Subtype != "" && s.Subtype != "success") {
+			o.ResultError = s.Subtype
+			if o.ResultError == "" {
+				o.ResultError = "error"
+			}
+		}
+		if s.Events == 0 {
+			w = append(w, name+": no stream-json events")
+		}
+		return w
+	})
+	logs, _ := filepath.Glob(filepath.Join(dir, "home", ".qwen", "debug", "*.txt"))
+	sort.Strings(logs)
+	for _, p := range logs {
+		rel, _ := filepath.Rel(dir, p)
+		o.Read(dir, rel, func(f io.Reader, name string) []string {
+			return DebugProblems(f, name)
+		})
+	}
+	return o
+}
+
+var problemRE = regexp.MustCompile(`\[(WARN|ERROR)\].*(?i:mcp)`)
+
+// DebugProblems returns the WARN and ERROR lines of a debug log that
+// mention MCP, as "name:line: text".
+func DebugProblems(r io.Reader, name string) []string {
+	var out []string
+	w := jsonl.Lines(r, name, func(n int, b []byte) error {
+		if line := string(b); problemRE.MatchString(line) {
+			if len(line) > 300 {
+				line = line[:300]
+			}
+			out = append(out, fmt.Sprintf("%s:%d: %s", name, n, line))
+		}
+		return nil
+	})
+	return append(w, out...)
+}

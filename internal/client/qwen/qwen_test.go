@@ -1,0 +1,76 @@
+package qwen
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/client"
+)
+
+func TestSettings(t *testing.T) {
+	got, err := Settings(client.Server{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"selectedType": "openai"`, `"trust": true`, `"command": "/bin/instrlab"`, `"usageStatisticsEnabled": false`} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("settings lack %s:\n%s", want, got)
+		}
+	}
+}
+
+// TestObserveRealRun reads trimmed evidence of a real run (testdata/ROW,
+// made by testdata/trim.sh from "instrlab run -client qwen@0.24.4").
+func TestObserveRealRun(t *testing.T) {
+	dir := t.TempDir()
+	for src, dst := range map[string]string{"stdout.txt": "client/stdout.txt", "debug.txt": "home/.qwen/debug/session.txt"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "en-1000", src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, dst)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := Observe(dir, "lab")
+	got := []string{o.ServerStatus, o.Answer, o.Model, o.ResultError}
+	if diff := cmp.Diff([]string{"connected", "BEGIN=PINTAIL-8601 END=PINTAIL-3421 LAST=798", "fake-model", ""}, got); diff != "" {
+		t.Errorf("Observe mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"client/stdout.txt", "home/.qwen/debug/session.txt"}, o.Files); diff != "" {
+		t.Errorf("files mismatch (-want +got):\n%s", diff)
+	}
+	if len(o.Warnings) > 0 {
+		t.Errorf("warnings: %v", o.Warnings)
+	}
+}
+
+func TestDebugProblems(t *testing.T) {
+	in := "2026-11-30T01:52:53Z [ERROR] [MCP] lab: connection closed\n2026-11-30T01:52:53Z [WARN] [RIPGREP] unusable\n2026-11-30T01:52:53Z [DEBUG] [MCP_HOT_RELOAD] ok\n"
+	got := DebugProblems(strings.NewReader(in), "debug.txt")
+	if diff := cmp.Diff([]string{"debug.txt:1: 2026-11-30T01:52:53Z [ERROR] [MCP] lab: connection closed"}, got); diff != "" {
+		t.Errorf("DebugProblems mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func FuzzDebugProblems(f *testing.F) {
+	b, err := os.ReadFile(filepath.Join("testdata", "en-1000", "debug.txt"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, x := range DebugProblems(strings.NewReader(string(data)), "debug.txt") {
+			if !strings.HasPrefix(x, "debug.txt:") {
+				t.Fatalf("report without file:line: %q", x)
+			}
+		}
+	})
+}
