@@ -12,6 +12,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client/codex"
 	"github.com/instrlab/instrlab/internal/client/gemini"
 	"github.com/instrlab/instrlab/internal/client/opencode"
+	"github.com/instrlab/instrlab/internal/client/qwen"
 )
 
 // known maps a client name to its constructor; an empty version means the
@@ -21,6 +22,7 @@ var known = map[string]func(version string) client.Client{
 	codex.Name:      codex.New,
 	gemini.Name:     gemini.New,
 	opencode.Name:   opencode.New,
+	qwen.Name:       qwen.New,
 }
 
 // Register adds a client constructor under name, for tests and clients
