@@ -1,0 +1,35 @@
+package matrix
+
+import (
+	_ "embed"
+)
+
+//go:embed cross.json
+var crossJSON []byte
+
+// CrossJSON is the built-in cross-client matrix in the matrix file format.
+func CrossJSON() []byte { return append([]byte(nil), crossJSON...) }
+
+// Cross returns the built-in cross-client matrix: no instructions; English
+// 1,000, 6,000 and 20,000 characters; Japanese 3,000; dual-era 1,000;
+// initialize held 3 s and 8 s; and rows for one client's own knobs
+// (Claude Code's cap variable, Gemini CLI's trust flag). It runs once per
+// row and client; -repeats changes that.
+func Cross() *Matrix {
+	m, err := Parse(crossJSON, "cross.json")
+	if err != nil {
+		panic("built-in matrix: " + err.Error())
+	}
+	return m
+}
+
+// Builtin returns the built-in matrix named name ("seed" or "cross").
+func Builtin(name string) (*Matrix, bool) {
+	switch name {
+	case "seed":
+		return Seed(), true
+	case "cross":
+		return Cross(), true
+	}
+	return nil, false
+}
