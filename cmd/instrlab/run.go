@@ -13,7 +13,6 @@ import (
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/claudecode"
-	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/report"
@@ -31,8 +30,8 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var clientFlags, rowFlags listFlag
-	fs.Var(&clientFlags, "client", "client to run, as name@version (repeatable; default "+claudecode.Name+"@"+claudecode.DefaultVersion+")")
-	matrixPath := fs.String("matrix", "", "matrix file (JSON, see docs/matrix.md); default: the built-in seed matrix")
+	fs.Var(&clientFlags, "client", "client to run, as name@version, or all for every client at its pinned version (repeatable; default "+claudecode.Name+"@"+claudecode.DefaultVersion+")")
+	matrixPath := fs.String("matrix", "", "matrix file (JSON, see docs/matrix.md), or a built-in matrix: seed or cross; default: seed when only Claude Code runs, else cross")
 	fs.Var(&rowFlags, "row", "run only this row of the matrix (repeatable)")
 	repeats := fs.Int("repeats", 0, "override every row's number of repeats")
 	out := fs.String("out", "", "keep all evidence, table.md, table.html, results.json and results.csv in this directory (default: a temporary directory, removed)")
@@ -75,16 +74,14 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if len(clientFlags) == 0 {
 		clientFlags = listFlag{claudecode.Name + "@" + claudecode.DefaultVersion}
 	}
-	var cs []client.Client
-	for _, s := range clientFlags {
-		c, err := clients.New(s)
-		if err != nil {
-			return usageError{"-client: " + err.Error()}
-		}
-		cs = append(cs, c)
+	cs, err := newClients(clientFlags)
+	if err != nil {
+		return err
 	}
-	m := matrix.Seed()
-	if *matrixPath != "" {
+	m := defaultMatrix(cs)
+	if bm, ok := matrix.Builtin(*matrixPath); ok {
+		m = bm
+	} else if *matrixPath != "" {
 		mm, err := matrix.Load(*matrixPath)
 		if err != nil {
 			return usageError{"-matrix: " + err.Error()}

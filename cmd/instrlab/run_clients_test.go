@@ -1,0 +1,41 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestNewClientsAndDefaultMatrix(t *testing.T) {
+	tests := []struct {
+		specs  []string
+		want   []string
+		matrix string
+	}{
+		{[]string{"claude-code"}, []string{"claude-code@2.1.328"}, "seed"},
+		{[]string{"claude-code@2.1.285", "claude-code"}, []string{"claude-code@2.1.285", "claude-code@2.1.328"}, "seed"},
+		{[]string{"codex"}, []string{"codex@0.169.0"}, "cross"},
+		{[]string{"all"}, []string{"claude-code@2.1.328", "codex@0.169.0", "gemini@0.61.0", "opencode@1.18.33", "qwen@0.24.4"}, "cross"},
+	}
+	for _, tt := range tests {
+		cs, err := newClients(tt.specs)
+		if err != nil {
+			t.Fatalf("newClients(%q): %v", tt.specs, err)
+		}
+		var got []string
+		for _, c := range cs {
+			got = append(got, c.Spec().String())
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("newClients(%q) mismatch (-want +got):\n%s", tt.specs, diff)
+		}
+		if m := defaultMatrix(cs); m.Name != tt.matrix {
+			t.Errorf("defaultMatrix for %q = %s, want %s", tt.specs, m.Name, tt.matrix)
+		}
+	}
+	if _, err := newClients([]string{"nosuch"}); err == nil {
+		t.Error("newClients accepted an unknown client")
+	} else if _, ok := err.(usageError); !ok {
+		t.Errorf("unknown client: %T %v, want a usage error", err, err)
+	}
+}
