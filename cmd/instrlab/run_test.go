@@ -16,6 +16,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/client/fakeclient"
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/matrix"
 )
 
 // init lets this test binary act as the fake client when a run starts it
@@ -29,6 +30,17 @@ func init() {
 		}
 		return &fakeclient.Client{Exe: exe, Version: v}
 	})
+}
+
+// seedFile writes the built-in seed matrix to a file, so the tests name
+// their matrix whatever the default for the fake client is.
+func seedFile(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "seed.json")
+	if err := os.WriteFile(p, matrix.SeedJSON(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // lockedBuffer is a bytes.Buffer safe for a writer and a reader in other
@@ -83,7 +95,7 @@ func TestRunUsageErrors(t *testing.T) {
 func TestRunAndReport(t *testing.T) {
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	args := []string{"run", "-client", "fake@1", "-lab", binary, "-out", out, "-row", "none", "-row", "en-5000", "-repeats", "2", "-j", "2"}
+	args := []string{"run", "-client", "fake@1", "-matrix", seedFile(t), "-lab", binary, "-out", out, "-row", "none", "-row", "en-5000", "-repeats", "2", "-j", "2"}
 	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
@@ -150,7 +162,7 @@ func TestRunLive(t *testing.T) {
 	defer upstream.Close()
 	out := t.TempDir()
 	var stdout bytes.Buffer
-	args := []string{"run", "-client", "fake@1", "-lab", binary, "-out", out, "-row", "en-1000", "-repeats", "2", "-j", "1",
+	args := []string{"run", "-client", "fake@1", "-matrix", seedFile(t), "-lab", binary, "-out", out, "-row", "en-1000", "-repeats", "2", "-j", "1",
 		"-live", "-live-upstream", upstream.URL}
 	if err := run(context.Background(), args, &stdout, stderr); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
