@@ -1,0 +1,212 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/probe/assess"
+	"github.com/instrlab/instrlab/internal/profiles"
+)
+
+// exitNoConnect is check's exit code when a server could not be reached.
+const exitNoConnect = 3
+
+// probeServer is probe.Probe; tests wrap it to fix the timings.
+var probeServer = probe.Probe
+
+// A stringList is a flag that may be given more than once.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ", ") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+type checkFlags struct {
+	json, scan, sameEras, show bool
+	config, server, profile    string
+	name                       string
+	timeout, maxStartup        time.Duration
+	repeat, maxChars, maxToken int
+	require                    stringList
+}
+
+func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f checkFlags
+	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
+	fs.BoolVar(&f.show, "show", false, "print each era's instructions in full, with every profile's cut drawn in")
+	fs.StringVar(&f.config, "config", "", "check the servers of this Claude Code style MCP config (.mcp.json)")
+	fs.StringVar(&f.server, "server", "", "with -config or -scan: check only the server of this name")
+	fs.StringVar(&f.name, "name", "", "the server's name for a command or URL, as a client config would name it (default: the program's or host's name)")
+	fs.BoolVar(&f.scan, "scan", false, "check the servers configured for Claude Code here: ./.mcp.json, and the user and local scopes of $HOME/.claude.json")
+	fs.StringVar(&f.profile, "profile", "", "comma-separated client profiles: client@version, client (its newest), or a profile JSON file (default: every built-in profile)")
+	fs.DurationVar(&f.timeout, "timeout", probe.DefaultTimeout, "time each era gets, and the fallback after an unanswered probe")
+	fs.IntVar(&f.repeat, "repeat", 1, "run each era this many times, for the startup median and max")
+	fs.IntVar(&f.maxChars, "max-chars", 0, "rule: instructions of any era at most this many characters")
+	fs.IntVar(&f.maxToken, "max-tokens", 0, "rule: instructions of any era at most this many tokens (estimated)")
+	fs.Var(&f.require, "require", "rule: this phrase survives every profile's cut in every era (repeatable)")
+	fs.BoolVar(&f.sameEras, "require-same-eras", false, "rule: initialize and server/discover return the same instructions")
+	fs.DurationVar(&f.maxStartup, "max-startup", 0, "rule: the slowest first reply is at most this long")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), `Usage:
+
+	instrlab check [flags] -- COMMAND [ARGS...]   a stdio server
+	instrlab check [flags] URL                    a Streamable HTTP server
+	instrlab check [flags] -config FILE [-server NAME]
+	instrlab check [flags] -scan [-server NAME]
+
+Check shows what an MCP server sends in each protocol era and what each
+client profile keeps of its instructions. Exit status: 0 clean, 1 a finding
+breaks a rule, 2 usage, 3 a server could not be reached.
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	targets, err := checkTargets(fs, args, f)
+	if err != nil {
+		return err
+	}
+	builtin, err := profiles.Builtin()
+	if err != nil {
+		return fmt.Errorf("check: loading profiles: %w", err)
+	}
+	var names []string
+	if f.profile != "" {
+		names = strings.Split(f.profile, ",")
+	}
+	ps, err := profiles.Select(builtin, names)
+	if err != nil {
+		return usageError{"check: -profile: " + err.Error()}
+	}
+
+	v, _ := version()
+	opts := probe.Options{Timeout: f.timeout, Repeat: f.repeat, ClientName: "instrlab-check", ClientVersion: v}
+	var results []probe.Result
+	for _, t := range targets {
+		fmt.Fprintf(stderr, "instrlab: checking %s (%s)\n", t.Name, t)
+		results = append(results, probeServer(ctx, t, opts))
+		if ctx.Err() != nil {
+			return fmt.Errorf("check: %w", ctx.Err())
+		}
+	}
+	rep := assess.Assess(results, assess.Options{
+		Profiles: ps,
+		Getenv:   os.LookupEnv,
+		Timeout:  f.timeout,
+		Rules: assess.Rules{MaxChars: f.maxChars, MaxTokens: f.maxToken, Require: f.require,
+			SameEras: f.sameEras, MaxStartup: f.maxStartup},
+	})
+	if f.json {
+		data, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return fmt.Errorf("check: encoding the report: %w", err)
+		}
+		if _, err := stdout.Write(append(data, '\n')); err != nil {
+			return err
+		}
+	} else if err := printCheck(stdout, rep, ps, f.show); err != nil {
+		return err
+	}
+	if names := rep.Unreached(); len(names) > 0 {
+		return exitError{exitNoConnect, fmt.Errorf("check: could not reach %s", strings.Join(names, ", "))}
+	}
+	if rep.Failed() {
+		return exitError{exitFailure, fmt.Errorf("check: findings break a rule")}
+	}
+	return nil
+}
+
+// checkTargets validates the flags and arguments and returns the servers to
+// check, before any of them is started.
+func checkTargets(fs *flag.FlagSet, args []string, f checkFlags) ([]probe.Target, error) {
+	rest := fs.Args()
+	dashdash := len(args) > len(rest) && args[len(args)-len(rest)-1] == "--"
+	switch {
+	case f.repeat < 1:
+		return nil, usageError{"check: -repeat must be at least 1"}
+	case f.timeout <= 0:
+		return nil, usageError{"check: -timeout must be positive"}
+	case f.maxChars < 0 || f.maxToken < 0 || f.maxStartup < 0:
+		return nil, usageError{"check: -max-chars, -max-tokens and -max-startup must not be negative"}
+	case f.config != "" && f.scan:
+		return nil, usageError{"check: -config and -scan are exclusive"}
+	case (f.config != "" || f.scan) && len(rest) > 0:
+		return nil, usageError{fmt.Sprintf("check: unexpected argument %q with -config or -scan", rest[0])}
+	case f.name != "" && (f.config != "" || f.scan):
+		return nil, usageError{"check: -name is for a command or URL; -config and -scan name their servers"}
+	case f.server != "" && f.config == "" && !f.scan:
+		return nil, usageError{"check: -server needs -config or -scan"}
+	case f.config == "" && !f.scan && len(rest) == 0:
+		return nil, usageError{"check: name a server: -- COMMAND [ARGS...], a URL, -config FILE or -scan"}
+	}
+	for _, r := range f.require {
+		if r == "" {
+			return nil, usageError{"check: -require needs a non-empty phrase"}
+		}
+	}
+	var ts []probe.Target
+	switch {
+	case dashdash:
+		ts = []probe.Target{{Name: nameOf(rest[0]), Transport: probe.TransportStdio, Command: rest[0], Args: rest[1:]}}
+	case len(rest) > 0:
+		u, err := url.Parse(rest[0])
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, usageError{fmt.Sprintf("check: %q is not an http(s) URL; to check a command, put it after --: instrlab check -- %s", rest[0], strings.Join(rest, " "))}
+		}
+		if len(rest) > 1 {
+			return nil, usageError{fmt.Sprintf("check: unexpected argument %q after the URL (flags go before it)", rest[1])}
+		}
+		ts = []probe.Target{{Name: u.Host, Transport: probe.TransportHTTP, URL: rest[0]}}
+	case f.config != "":
+		data, err := os.ReadFile(f.config)
+		if err != nil {
+			return nil, fmt.Errorf("check: reading -config: %w", err)
+		}
+		if ts, err = probe.ParseConfig(data, f.config, os.LookupEnv); err != nil {
+			return nil, fmt.Errorf("check: -config: %w", err)
+		}
+	default:
+		dir, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("check: -scan: %w", err)
+		}
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return nil, fmt.Errorf("check: -scan: %w", err)
+		}
+		if ts, err = probe.Scan(dir, home, os.LookupEnv); err != nil {
+			return nil, fmt.Errorf("check: -scan: %w", err)
+		}
+	}
+	if f.name != "" {
+		ts[0].Name = f.name
+	}
+	if f.server != "" {
+		var err error
+		if ts, err = probe.Select(ts, f.server); err != nil {
+			return nil, usageError{"check: -server: " + err.Error()}
+		}
+	}
+	if len(ts) == 0 {
+		return nil, fmt.Errorf("check: no MCP servers configured")
+	}
+	return ts, nil
+}
+
+// nameOf names a command's server after its program.
+func nameOf(command string) string {
+	i := strings.LastIndexAny(command, `/\`)
+	return command[i+1:]
+}

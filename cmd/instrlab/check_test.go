@@ -1,0 +1,317 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/lab"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// fixTimings makes a probe result repeatable: every timing becomes a fixed
+// value, so that golden files do not change with the machine's load.
+func fixTimings(r probe.Result) probe.Result {
+	fix := func(e *probe.EraResult) {
+		if e.FirstReply > 0 {
+			e.FirstReply = probe.Millis(5 * time.Millisecond)
+		}
+		e.Elapsed = probe.Millis(10 * time.Millisecond)
+	}
+	fix(&r.Legacy)
+	fix(&r.Modern)
+	if r.Survival.Verdict != probe.SurvivalSilent {
+		r.Survival.Wait = probe.Millis(5 * time.Millisecond)
+	}
+	if f := r.Survival.Fallback; f != nil {
+		f.Elapsed = probe.Millis(time.Millisecond)
+	}
+	for _, st := range []*probe.Stats{&r.Startup.Legacy, &r.Startup.Modern} {
+		if st.N > 0 {
+			st.Median, st.Max = probe.Millis(5*time.Millisecond), probe.Millis(5*time.Millisecond)
+		}
+	}
+	return r
+}
+
+// runCheckTest runs "instrlab check" in process with fixed timings and no
+// cap setting in the environment; it returns stdout, stderr and the exit
+// code.
+func runCheckTest(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	t.Setenv("CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH", "")
+	probeServer = func(ctx context.Context, tg probe.Target, o probe.Options) probe.Result {
+		return fixTimings(probe.Probe(ctx, tg, o))
+	}
+	t.Cleanup(func() { probeServer = probe.Probe })
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), append([]string{"check"}, args...), &stdout, &stderr)
+	code := exitCode(err, &stderr)
+	out := strings.ReplaceAll(stdout.String(), binary, "instrlab")
+	return out, stderr.String(), code
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "check", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+// TestCheckGolden checks the human and JSON output against the lab server.
+func TestCheckGolden(t *testing.T) {
+	mdFile := filepath.Join("testdata", "check", "instructions.md") // the server runs here too
+	tests := []struct {
+		name  string
+		args  []string
+		code  int
+		json  bool
+		extra []string // flags before --
+	}{
+		{name: "dual-5000", args: []string{"-era", "dual", "-instr", "ascii:5000"}, json: true},
+		{name: "legacy-crash", args: []string{"-era", "legacy", "-on-unknown", "crash"}, code: 1},
+		{name: "modern", args: []string{"-era", "modern"}, json: true},
+		{name: "japanese-3000", args: []string{"-instr", "japanese:3000"}},
+		{name: "none", args: []string{"-era", "dual", "-instr", "none"}},
+		{name: "sections", args: []string{"-instr-file", mdFile}, extra: []string{"-show"}},
+		{name: "rules", args: []string{"-era", "dual", "-instr", "ascii:3000"}, code: 1,
+			extra: []string{"-max-chars", "2500", "-max-tokens", "600", "-require", "END codeword", "-require-same-eras"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			server := append([]string{"--", binary, "serve", "lab"}, tt.args...)
+			args := append(append(append([]string{}, tt.extra...), "-name", "lab"), server...)
+			out, stderr, code := runCheckTest(t, args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.code, stderr)
+			}
+			golden(t, tt.name+".txt", out)
+			if tt.json {
+				out, _, _ := runCheckTest(t, append([]string{"-json"}, args...)...)
+				golden(t, tt.name+".json", out)
+			}
+		})
+	}
+}
+
+// TestCheckBadInput: servers that cannot be checked each give a clear
+// finding and exit status, never a hang or a stack trace.
+func TestCheckBadInput(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + ln.Addr().String() + "/mcp"
+	ln.Close()
+	html := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<html><body>Sign in</body></html>")
+	}))
+	defer html.Close()
+	redirect := httptest.NewServer(http.RedirectHandler("http://127.0.0.1:1/login", http.StatusFound))
+	defer redirect.Close()
+
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"not found", []string{"--", "instrlab-no-such-server"}, 3, `cannot start "instrlab-no-such-server"`},
+		{"exits at once", []string{"--", binary, "serve", "lab", "-instr", "bogus"}, 3, "exited with status 2 without replying"},
+		{"garbage on stdout", []string{"--", "sh", "-c", "echo Starting server...; exec " + binary + " serve lab"}, 1, `stdout carries lines that are not JSON-RPC, e.g. "Starting server..."`},
+		{"http refused", []string{refused}, 3, "connection refused"},
+		{"http html", []string{html.URL}, 3, "HTML page"},
+		{"http redirect", []string{redirect.URL}, 3, `redirect to "http://127.0.0.1:1/login"`},
+		{"hang on probe", []string{"-timeout", "500ms", "--", binary, "serve", "lab", "-on-unknown", "hang"}, 0, "never answers server/discover"},
+		{"slower than the timeout", []string{"-timeout", "500ms", "--", binary, "serve", "lab", "-era", "dual", "-init-delay", "2s", "-discover-delay", "2s"}, 3, "no reply within 500ms"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			out, stderr, code := runCheckTest(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.code, stderr)
+			}
+			if !strings.Contains(out, tt.want) {
+				t.Errorf("output does not contain %q:\n%s", tt.want, out)
+			}
+			if strings.Contains(out+stderr, "goroutine ") || strings.Contains(out+stderr, "panic") {
+				t.Errorf("stack trace:\n%s%s", out, stderr)
+			}
+			if d := time.Since(start); d > 15*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}
+
+func TestCheckUsage(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{nil, "name a server"},
+		{[]string{"-config", "x.json", "-scan"}, "-config and -scan are exclusive"},
+		{[]string{"-repeat", "0", "--", "x"}, "-repeat must be at least 1"},
+		{[]string{"-server", "a", "--", "x"}, "-server needs -config or -scan"},
+		{[]string{"node", "server.js"}, "put it after --"},
+		{[]string{"http://127.0.0.1:1/mcp", "-json"}, `unexpected argument "-json" after the URL`},
+		{[]string{"-profile", "nobody@1", "--", "x"}, `no profile "nobody@1"`},
+		{[]string{"-scan", "-name", "x"}, "-name is for a command or URL"},
+		{[]string{"-require", "", "--", "x"}, "-require needs a non-empty phrase"},
+		{[]string{"-bogus"}, "flag provided but not defined: -bogus"},
+	}
+	for _, tt := range tests {
+		_, stderr, code := runCheckTest(t, tt.args...)
+		if code != exitUsage || !strings.Contains(stderr, tt.want) {
+			t.Errorf("check %q: exit %d, stderr %q; want %d and %q", tt.args, code, stderr, exitUsage, tt.want)
+		}
+	}
+}
+
+// TestCheckConfig checks a config with two servers, and -scan with a fake
+// HOME and project directory.
+func TestCheckConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := fmt.Sprintf(`{"mcpServers": {
+  "alpha": {"command": %q, "args": ["serve", "lab", "-instr", "ascii:1500"]},
+  "beta": {"command": %q, "args": ["serve", "lab", "-era", "dual", "-instr", "japanese:1200"]}
+}}`, binary, binary)
+	path := filepath.Join(dir, ".mcp.json")
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runCheckTest(t, "-config", path)
+	if code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	golden(t, "config.txt", strings.ReplaceAll(out, dir, "DIR"))
+
+	out, _, code = runCheckTest(t, "-config", path, "-server", "beta")
+	if code != 0 || strings.Contains(out, "alpha") || !strings.Contains(out, "beta") {
+		t.Errorf("-server beta: exit %d:\n%s", code, out)
+	}
+
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	user := fmt.Sprintf(`{"mcpServers": {"gamma": {"command": %q, "args": ["serve", "lab", "-era", "modern"]}}}`, binary)
+	if err := os.WriteFile(filepath.Join(home, ".claude.json"), []byte(user), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	out, stderr, code = runCheckTest(t, "-scan")
+	if code != 0 {
+		t.Fatalf("-scan: exit %d; stderr:\n%s", code, stderr)
+	}
+	for _, want := range []string{"alpha", "beta", "gamma", "(project)", "(user)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("-scan output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestCheckSetting: the cap setting in the environment is applied when it
+// is plain digits and ignored, with a finding, when it is not.
+func TestCheckSetting(t *testing.T) {
+	for _, tt := range []struct{ value, want string }{
+		{"25000", "keeps all 5,000 characters (cap 25,000, set, CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH=25000)"},
+		{"25,000", "setting-ignored"},
+	} {
+		probeServer = probe.Probe
+		var stdout, stderr bytes.Buffer
+		t.Setenv("CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH", tt.value)
+		err := run(context.Background(), []string{"check", "--", binary, "serve", "lab", "-instr", "ascii:5000"}, &stdout, &stderr)
+		if err != nil || !strings.Contains(stdout.String(), tt.want) {
+			t.Errorf("%s: err %v, output lacks %q:\n%s", tt.value, err, tt.want, stdout.String())
+		}
+	}
+}
+
+// TestCheckHTTP checks the lab over Streamable HTTP in process.
+func TestCheckHTTP(t *testing.T) {
+	in, _ := lab.ParseInstructions("ascii:1000")
+	l, err := lab.New(lab.Config{Instructions: in, Era: lab.EraDual})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(l.Handler())
+	defer srv.Close()
+	out, stderr, code := runCheckTest(t, "-name", "lab", srv.URL)
+	if code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	golden(t, "http-dual.txt", strings.ReplaceAll(out, srv.URL, "URL"))
+}
+
+// TestCheckPersona checks the persona server, built from this repository,
+// over stdio and Streamable HTTP: one text in both eras.
+func TestCheckPersona(t *testing.T) {
+	dir := t.TempDir()
+	persona := filepath.Join(dir, "persona")
+	if out, err := exec.Command("go", "build", "-o", persona, "../persona").CombinedOutput(); err != nil {
+		t.Fatalf("building persona: %v\n%s", err, out)
+	}
+	db := filepath.Join(dir, "persona.db")
+	out, stderr, code := runCheckTest(t, "-require-same-eras", "--", persona, "serve", "-db", db)
+	if code != 0 {
+		t.Fatalf("stdio: exit %d; stderr:\n%s\n%s", code, stderr, out)
+	}
+	for _, want := range []string{"both send the same instructions", "Claude Code 2.1.285: modern era"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdio: output lacks %q:\n%s", want, out)
+		}
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd := exec.Command(persona, "serve", "-db", db, "-http", addr)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("persona did not listen on %s", addr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	out, stderr, code = runCheckTest(t, "-require-same-eras", "http://"+addr+"/mcp")
+	if code != 0 || !strings.Contains(out, "both send the same instructions") {
+		t.Errorf("http: exit %d; stderr:\n%s\n%s", code, stderr, out)
+	}
+}

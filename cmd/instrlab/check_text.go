@@ -1,0 +1,241 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/probe/assess"
+	"github.com/instrlab/instrlab/internal/profiles"
+)
+
+// printCheck prints the report for people.
+func printCheck(w io.Writer, rep assess.Report, ps []profiles.Profile, show bool) error {
+	b := bufio.NewWriter(w)
+	for i, s := range rep.Servers {
+		if i > 0 {
+			fmt.Fprintln(b)
+		}
+		printServer(b, s, ps, show)
+	}
+	for _, c := range rep.Combined {
+		fmt.Fprintf(b, "\nall servers together in %s: %s characters, ~%s tokens (%s)\n", c.Profile, num(c.Chars), num(c.Tokens), strings.Join(c.Servers, ", "))
+		if c.Assumed != "" {
+			fmt.Fprintf(b, "  assumed: %s\n", c.Assumed)
+		}
+	}
+	fmt.Fprintf(b, "\ntokens: %s\n", rep.Tokenizer)
+	return b.Flush()
+}
+
+func printServer(b *bufio.Writer, s assess.Server, ps []profiles.Profile, show bool) {
+	fmt.Fprintf(b, "%s  %s\n", s.Target.Name, s.Target)
+	if s.Target.Source != "" {
+		fmt.Fprintf(b, "  from %s\n", s.Target.Source)
+	}
+	for _, e := range []probe.EraResult{s.Legacy, s.Modern} {
+		printEra(b, e, s.Texts)
+	}
+	printSurvival(b, s.Survival)
+	if st := s.Startup; st.Legacy.N+st.Modern.N > 0 {
+		fmt.Fprintf(b, "  startup  spawn to first reply: %s\n", startupLine(s))
+	}
+	if s.SameEras != nil {
+		if *s.SameEras {
+			fmt.Fprintf(b, "  eras     both send the same instructions\n")
+		} else {
+			fmt.Fprintf(b, "  eras     the instructions differ between initialize and server/discover\n")
+		}
+	}
+	for i, v := range s.Views {
+		printView(b, v, ps[i])
+	}
+	if show {
+		printCutTexts(b, s)
+	}
+	if len(s.Findings) > 0 {
+		fmt.Fprintf(b, "  findings\n")
+		for _, f := range s.Findings {
+			fmt.Fprintf(b, "    %-4s  %-16s %s\n", f.Level, f.Code, f.Message)
+		}
+	}
+}
+
+func printEra(b *bufio.Writer, e probe.EraResult, texts []assess.Text) {
+	fmt.Fprintf(b, "  %-7s  %s → ", e.Era, e.Method)
+	if !e.OK() {
+		fmt.Fprintf(b, "%s: %s\n", e.Outcome, e.Detail)
+		return
+	}
+	var parts []string
+	if e.ServerInfo != nil {
+		parts = append(parts, strings.TrimSpace(e.ServerInfo.Name+" "+e.ServerInfo.Version))
+	}
+	if e.ProtocolVersion != "" {
+		parts = append(parts, "protocol "+e.ProtocolVersion)
+	}
+	if len(e.SupportedVersions) > 0 {
+		parts = append(parts, "versions "+strings.Join(e.SupportedVersions, " "))
+	}
+	parts = append(parts, plural(len(e.Tools), "tool"))
+	fmt.Fprintf(b, "ok in %s: %s\n", dur(e.FirstReply.D()), strings.Join(parts, ", "))
+	for _, t := range texts {
+		if t.Era != e.Era {
+			continue
+		}
+		if !t.Present {
+			fmt.Fprintf(b, "           instructions: none (no field)\n")
+			continue
+		}
+		fmt.Fprintf(b, "           instructions: %s characters, %s bytes, ~%s tokens (%s chars/token), %s\n",
+			num(t.Chars), num(t.Bytes), num(t.Tokens), strconv.FormatFloat(t.CharsPerToken, 'f', 2, 64), sections(len(t.Sections)))
+	}
+}
+
+func printSurvival(b *bufio.Writer, sv probe.Survival) {
+	var line string
+	switch sv.Verdict {
+	case probe.SurvivalModern:
+		line = "a DiscoverResult, so the server is modern"
+	case probe.SurvivalMethodNotFound:
+		line = fmt.Sprintf("-32601 after %s, so a probing client falls back at once (good)", dur(sv.Wait.D()))
+	case probe.SurvivalOtherError:
+		line = "another error: " + sv.Detail
+	case probe.SurvivalExit:
+		line = "the server exits: " + sv.Detail
+	case probe.SurvivalSilent:
+		line = fmt.Sprintf("silence: a probing client waits %s, its whole timeout", dur(sv.Wait.D()))
+	default:
+		return
+	}
+	fmt.Fprintf(b, "  probe    server/discover: %s\n", line)
+	if f := sv.Fallback; f != nil {
+		fmt.Fprintf(b, "           then initialize on the same process: %s", f.Outcome)
+		if f.Detail != "" {
+			fmt.Fprintf(b, " (%s)", f.Detail)
+		}
+		fmt.Fprintln(b)
+	}
+}
+
+func startupLine(s assess.Server) string {
+	var parts []string
+	for _, x := range []struct {
+		era string
+		st  probe.Stats
+	}{{"legacy", s.Startup.Legacy}, {"modern", s.Startup.Modern}} {
+		if x.st.N > 0 {
+			parts = append(parts, fmt.Sprintf("%s median %s, max %s (n=%d)", x.era, dur(x.st.Median.D()), dur(x.st.Max.D()), x.st.N))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func printView(b *bufio.Writer, v assess.View, p profiles.Profile) {
+	fmt.Fprintf(b, "  %s", v.Title)
+	if v.Era == "" {
+		fmt.Fprintf(b, ": nothing (%s)\n", v.Why)
+		return
+	}
+	fmt.Fprintf(b, ": %s era (%s)\n", v.Era, v.Why)
+	if !v.Present {
+		fmt.Fprintf(b, "           no instructions, so no block in the model's context\n")
+		return
+	}
+	capNote := v.CapSource
+	if v.Setting != "" {
+		capNote += ", " + v.Setting
+	}
+	if !v.Truncated {
+		fmt.Fprintf(b, "           keeps all %s characters (cap %s, %s)\n", num(v.Chars), num(v.Cap), capNote)
+	} else {
+		fmt.Fprintf(b, "           keeps %s of %s characters (cap %s, %s), then %q; loses %s\n",
+			num(v.KeptChars), num(v.Chars), num(v.Cap), capNote, p.Instructions.Marker, num(v.LostChars))
+		fmt.Fprintf(b, "           cut: …%s ✂ %s…\n", oneLine(v.Before), oneLine(v.After))
+		if v.Loss.Cut != nil && v.Loss.Cut.Start == 0 && len(v.Loss.Whole) == 0 {
+			fmt.Fprintf(b, "           lost: the last %s characters (the text has no headings or paragraphs to name)\n", num(v.LostChars))
+		} else if v.Loss.Cut != nil {
+			fmt.Fprintf(b, "           lost: %q loses %s of %s characters\n", v.Loss.Cut.Title, num(v.Loss.CutLost), num(v.Loss.Cut.Chars()))
+		}
+		if n := len(v.Loss.Whole); n > 0 {
+			var titles []string
+			for _, s := range v.Loss.Whole {
+				titles = append(titles, strconv.Quote(s.Title))
+			}
+			if n > 5 {
+				titles = append(titles[:5], fmt.Sprintf("and %d more", n-5))
+			}
+			fmt.Fprintf(b, "           lost whole: %s\n", strings.Join(titles, ", "))
+		}
+	}
+	fmt.Fprintf(b, "           in context: %s characters, ~%s tokens, as %s\n", num(v.BlockChars), num(v.BlockTokens), p.Render.Placement)
+}
+
+// printCutTexts prints each era's instructions with every profile's cut.
+func printCutTexts(b *bufio.Writer, s assess.Server) {
+	for _, e := range []probe.EraResult{s.Legacy, s.Modern} {
+		if !e.OK() || e.Instructions == nil {
+			continue
+		}
+		type mark struct {
+			at    int
+			title string
+		}
+		var marks []mark
+		for _, v := range s.Views {
+			if v.Era == e.Era && v.Truncated {
+				marks = append(marks, mark{v.KeptChars, v.Title})
+			}
+		}
+		slices.SortStableFunc(marks, func(a, b mark) int { return a.at - b.at })
+		fmt.Fprintf(b, "  --- %s instructions (%s) ---\n", e.Era, e.Method)
+		runes := []rune(*e.Instructions)
+		from := 0
+		for _, m := range marks {
+			b.WriteString(string(runes[from:m.at]))
+			fmt.Fprintf(b, "\n  ✂ %s cuts here: %s characters follow\n", m.title, num(len(runes)-m.at))
+			from = m.at
+		}
+		b.WriteString(string(runes[from:]))
+		fmt.Fprintf(b, "\n  --- end of %s instructions ---\n", e.Era)
+	}
+}
+
+func sections(n int) string { return plural(n, "section") }
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+func oneLine(s string) string {
+	return strings.NewReplacer("\n", "⏎", "\r", "").Replace(s)
+}
+
+// num formats n with thousands separators.
+func num(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + num(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func dur(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + " s"
+	default:
+		return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64) + " ms"
+	}
+}
