@@ -12,6 +12,7 @@ import (
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/probe/assess"
 	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/report"
 )
 
 // printCheck prints the report for people.
@@ -24,7 +25,7 @@ func printCheck(w io.Writer, rep assess.Report, ps []profiles.Profile, show bool
 		printServer(b, s, ps, show)
 	}
 	for _, c := range rep.Combined {
-		fmt.Fprintf(b, "\nall servers together in %s: %s characters, ~%s tokens (%s)\n", c.Profile, num(c.Chars), num(c.Tokens), strings.Join(c.Servers, ", "))
+		fmt.Fprintf(b, "\nall servers together in %s: %s characters, ~%s tokens (%s)\n", c.Profile, report.Num(c.Chars), report.Num(c.Tokens), strings.Join(c.Servers, ", "))
 		if c.Assumed != "" {
 			fmt.Fprintf(b, "  assumed: %s\n", c.Assumed)
 		}
@@ -93,7 +94,7 @@ func printEra(b *bufio.Writer, e probe.EraResult, texts []assess.Text) {
 			continue
 		}
 		fmt.Fprintf(b, "           instructions: %s characters, %s bytes, ~%s tokens (%s chars/token), %s\n",
-			num(t.Chars), num(t.Bytes), num(t.Tokens), strconv.FormatFloat(t.CharsPerToken, 'f', 2, 64), sections(len(t.Sections)))
+			report.Num(t.Chars), report.Num(t.Bytes), report.Num(t.Tokens), strconv.FormatFloat(t.CharsPerToken, 'f', 2, 64), sections(len(t.Sections)))
 	}
 }
 
@@ -152,15 +153,15 @@ func printView(b *bufio.Writer, v assess.View, p profiles.Profile) {
 		capNote += ", " + v.Setting
 	}
 	if !v.Truncated {
-		fmt.Fprintf(b, "           keeps all %s characters (cap %s, %s)\n", num(v.Chars), num(v.Cap), capNote)
+		fmt.Fprintf(b, "           keeps all %s characters (cap %s, %s)\n", report.Num(v.Chars), report.Num(v.Cap), capNote)
 	} else {
 		fmt.Fprintf(b, "           keeps %s of %s characters (cap %s, %s), then %q; loses %s\n",
-			num(v.KeptChars), num(v.Chars), num(v.Cap), capNote, p.Instructions.Marker, num(v.LostChars))
+			report.Num(v.KeptChars), report.Num(v.Chars), report.Num(v.Cap), capNote, p.Instructions.Marker, report.Num(v.LostChars))
 		fmt.Fprintf(b, "           cut: …%s ✂ %s…\n", oneLine(v.Before), oneLine(v.After))
 		if v.Loss.Cut != nil && v.Loss.Cut.Start == 0 && len(v.Loss.Whole) == 0 {
-			fmt.Fprintf(b, "           lost: the last %s characters (the text has no headings or paragraphs to name)\n", num(v.LostChars))
+			fmt.Fprintf(b, "           lost: the last %s characters (the text has no headings or paragraphs to name)\n", report.Num(v.LostChars))
 		} else if v.Loss.Cut != nil {
-			fmt.Fprintf(b, "           lost: %q loses %s of %s characters\n", v.Loss.Cut.Title, num(v.Loss.CutLost), num(v.Loss.Cut.Chars()))
+			fmt.Fprintf(b, "           lost: %q loses %s of %s characters\n", v.Loss.Cut.Title, report.Num(v.Loss.CutLost), report.Num(v.Loss.Cut.Chars()))
 		}
 		if n := len(v.Loss.Whole); n > 0 {
 			var titles []string
@@ -173,7 +174,7 @@ func printView(b *bufio.Writer, v assess.View, p profiles.Profile) {
 			fmt.Fprintf(b, "           lost whole: %s\n", strings.Join(titles, ", "))
 		}
 	}
-	fmt.Fprintf(b, "           in context: %s characters, ~%s tokens, as %s\n", num(v.BlockChars), num(v.BlockTokens), p.Render.Placement)
+	fmt.Fprintf(b, "           in context: %s characters, ~%s tokens, as %s\n", report.Num(v.BlockChars), report.Num(v.BlockTokens), p.Render.Placement)
 }
 
 // printCutTexts prints each era's instructions with every profile's cut.
@@ -198,7 +199,7 @@ func printCutTexts(b *bufio.Writer, s assess.Server) {
 		from := 0
 		for _, m := range marks {
 			b.WriteString(string(runes[from:m.at]))
-			fmt.Fprintf(b, "\n  ✂ %s cuts here: %s characters follow\n", m.title, num(len(runes)-m.at))
+			fmt.Fprintf(b, "\n  ✂ %s cuts here: %s characters follow\n", m.title, report.Num(len(runes)-m.at))
 			from = m.at
 		}
 		b.WriteString(string(runes[from:]))
@@ -217,18 +218,6 @@ func plural(n int, noun string) string {
 
 func oneLine(s string) string {
 	return strings.NewReplacer("\n", "⏎", "\r", "").Replace(s)
-}
-
-// num formats n with thousands separators.
-func num(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + num(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 func dur(d time.Duration) string {

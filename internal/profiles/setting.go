@@ -6,10 +6,11 @@ import (
 )
 
 // EffectiveCap is the cap l applies when its setting's environment
-// variable has the given value (and is set). It also says why: "default",
-// "set", or "ignored" when the value is not one the client accepts.
+// variable has the given value (and is set; an empty value counts as
+// unset). It also says why: "default", "set", or "ignored" when the value
+// is not one the client accepts.
 func (l Limit) EffectiveCap(value string, set bool) (int, string) {
-	if l.Setting == nil || !set {
+	if l.Setting == nil || !set || value == "" {
 		return l.Cap, "default"
 	}
 	n, ok := ParseSetting(l.Setting.Syntax, value)

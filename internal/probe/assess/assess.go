@@ -212,7 +212,7 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 	var value string
 	var set bool
 	if st := p.Instructions.Setting; st != nil {
-		if value, set = getenv(st.Env); set {
+		if value, set = getenv(st.Env); set && value != "" {
 			v.Setting = st.Env + "=" + value
 		}
 	}
