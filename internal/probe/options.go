@@ -61,7 +61,10 @@ func (o Options) discoverParams() map[string]any {
 	return map[string]any{"_meta": o.meta()}
 }
 
-func (o Options) pageParams(cursor string, modern bool) map[string]any {
+// pageParams are the params of a list request; nil (no params member at
+// all) for the first legacy page, since some servers do not answer
+// "params": null.
+func (o Options) pageParams(cursor string, modern bool) any {
 	p := map[string]any{}
 	if cursor != "" {
 		p["cursor"] = cursor

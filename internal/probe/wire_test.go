@@ -92,3 +92,14 @@ func FuzzParseMessage(f *testing.F) {
 		}
 	})
 }
+
+// TestPageParams: the first legacy page has no params member at all; the
+// TypeScript SDK never answers a tools/list with "params": null.
+func TestPageParams(t *testing.T) {
+	if p := (Options{}).pageParams("", false); p != nil {
+		t.Errorf("first legacy page params = %#v, want nil", p)
+	}
+	if p, ok := (Options{}).pageParams("c", false).(map[string]any); !ok || p["cursor"] != "c" {
+		t.Errorf("second page params = %#v", p)
+	}
+}
