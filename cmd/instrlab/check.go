@@ -91,6 +91,7 @@ Flags:
 		return usageError{"check: -profile: " + err.Error()}
 	}
 
+	assess.Preload()
 	v, _ := version()
 	opts := probe.Options{Timeout: f.timeout, Repeat: f.repeat, ClientName: "instrlab-check", ClientVersion: v}
 	var results []probe.Result

@@ -18,6 +18,10 @@ const TokenizerLabel = "estimate, tiktoken " + string(Encoding) + " (not the cli
 
 var codec = sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.Get(Encoding) })
 
+// Preload loads the tokenizer in the background, so that its load (tens
+// of milliseconds) overlaps the probes instead of following them.
+func Preload() { go codec() }
+
 // Tokens estimates the tokens of s; -1 if the tokenizer is unavailable.
 func Tokens(s string) int {
 	if s == "" {
