@@ -44,6 +44,7 @@ func init() {
 		{"check", "inspect an MCP server's instructions in both eras, as each client keeps them", runCheck},
 		{"serve", "run an MCP server (serve lab: the instrumented lab server)", runServe},
 		{"bench", "measure MCP servers over stdio: spawn to initialize, pipelined tools/list, memory", runBench},
+		{"jail", "(used by run -netns) run a command with only loopback and a logging resolver", runJail},
 		{"version", "print the version of instrlab and of the MCP Go SDK it is built on", runVersion},
 		{"help", "print this help, or the help of one command", runHelp},
 	}

@@ -40,6 +40,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	timeout := fs.Duration("timeout", 2*time.Minute, "time limit of one client run")
 	format := fs.String("format", "md", "table format on stdout: md, csv, json or html")
 	labBin := fs.String("lab", "", "instrlab executable the clients start as the lab server (default: this one)")
+	netns := fs.String("netns", "auto", "run each client in a loopback-only network namespace with a resolver that logs the outside names it asks for: auto (when root), on or off")
 	live := fs.Bool("live", false, "forward to the real Anthropic API with $ANTHROPIC_API_KEY (costs money; prints the maximum first)")
 	upstream := fs.String("live-upstream", "https://api.anthropic.com", "API that -live forwards to")
 	maxIn := fs.Int("live-max-input-tokens", 60000, "input tokens per request assumed by the -live cost bound")
@@ -99,6 +100,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		*labBin = exe
 	}
 	r := &matrix.Runner{Clients: cs, Matrix: m, Jobs: *jobs, Resume: *resume, Timeout: *timeout, Lab: *labBin, Progress: stderr}
+	if r.Netns, err = useNetns(*netns, *live); err != nil {
+		return err
+	}
 	if *live {
 		key := os.Getenv("ANTHROPIC_API_KEY")
 		if key == "" {

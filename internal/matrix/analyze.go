@@ -90,6 +90,12 @@ func Analyze(dir string) (Result, error) {
 		res.Warnings = append(res.Warnings, err.Error())
 	}
 	res.Handshake = handshake(msgs)
+	if rec.Netns {
+		var warns []string
+		res.Netns = true
+		res.OutsideNames, warns = outsideNames(dir)
+		res.Warnings = append(res.Warnings, warns...)
+	}
 
 	if c, err := clients.New(rec.Client.String()); err != nil {
 		res.Warnings = append(res.Warnings, err.Error())

@@ -50,7 +50,17 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 	run.APIURL = fake.URL
 	run.Server = client.Server{Name: ServerName, Command: r.Lab, Args: j.row.LabArgs(filepath.Join(dir, LabLogFile))}
 
-	status, reason, code, clientDur, cmd := r.execute(ctx, j.client, run)
+	c := j.client
+	if r.Netns {
+		jc, cleanup, err := r.jail(c, fake, dir)
+		if err != nil {
+			fake.Close()
+			return Result{}, rec, fmt.Errorf("preparing the network namespace: %w", err)
+		}
+		defer cleanup()
+		c, rec.Netns = jc, true
+	}
+	status, reason, code, clientDur, cmd := r.execute(ctx, c, run)
 	rec.ClientMS = float64(clientDur.Microseconds()) / 1000
 	rec.Status, rec.Reason, rec.ExitCode = status, reason, code
 	if cmd != nil {
@@ -119,7 +129,10 @@ func (r *Runner) execute(ctx context.Context, c client.Client, run *client.Run) 
 	defer stdout.Close()
 	defer stderr.Close()
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, stdout, stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true // keeping what the client set (a jail's namespaces)
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()

@@ -32,6 +32,9 @@ type Record struct {
 	// exit status, signal, a runner error).
 	Status string `json:"status"`
 	Reason string `json:"reason,omitempty"`
+	// Netns is set when the client ran in a loopback-only network
+	// namespace, with the names it asked in DNSLogFile.
+	Netns bool `json:"netns,omitempty"`
 	// Live is set when the fake forwarded to a real API.
 	Live     bool      `json:"live,omitempty"`
 	Upstream string    `json:"upstream,omitempty"`

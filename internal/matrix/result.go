@@ -41,6 +41,12 @@ type Result struct {
 	// the instruction blocks it recorded adding, located like a request.
 	Transcript []Placement `json:"transcript,omitempty"`
 
+	// Netns is set when the client ran in a loopback-only network
+	// namespace; OutsideNames lists the names it asked the namespace's
+	// resolver (none resolved), in the order first asked.
+	Netns        bool     `json:"netns,omitempty"`
+	OutsideNames []string `json:"outside_names,omitempty"`
+
 	Handshake   Handshake          `json:"handshake"`
 	Observation client.Observation `json:"observation"`
 	ClientMS    float64            `json:"client_ms"`

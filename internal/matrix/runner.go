@@ -29,6 +29,9 @@ type Runner struct {
 	Lab string
 	// Upstream, when set, makes every fake forward to a real API (live).
 	Upstream *fakeapi.Upstream
+	// Netns runs every client in a loopback-only network namespace with a
+	// resolver that logs the names asked (internal/netjail; Linux, root).
+	Netns bool
 	// Progress receives one line per finished run.
 	Progress io.Writer
 }

@@ -34,6 +34,7 @@ var columns = []struct {
 	{"Δ tokens* vs baseline", func(s *summary) string { return s.delta }},
 	{"later requests", func(s *summary) string { return s.join(laterText) }},
 	{"debug log", func(s *summary) string { return s.join(debugText) }},
+	{"outside names asked", func(s *summary) string { return s.join(outsideText) }},
 	{"repeats identical", func(s *summary) string { return s.same() }},
 }
 

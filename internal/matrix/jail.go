@@ -1,0 +1,69 @@
+package matrix
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/netjail"
+)
+
+// Files of a jailed run's evidence.
+const (
+	DNSLogFile = "dns.jsonl" // every name the client asked the jail's resolver
+	JailDir    = "jail"      // the jail's resolv.conf and nsswitch.conf
+)
+
+// jailed is a client whose command runs in a netjail.
+type jailed struct {
+	client.Client
+	opts netjail.Options
+}
+
+// Command implements client.Client.
+func (j jailed) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
+	cmd, err := j.Client.Command(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return netjail.Wrap(ctx, cmd, j.opts), nil
+}
+
+// jail makes c run in a loopback-only network namespace that reaches the
+// fake through a Unix socket, with a logging resolver. The socket lives in
+// a short temporary directory (socket paths are limited to about 100
+// bytes); cleanup removes it.
+func (r *Runner) jail(c client.Client, fake *fakeapi.Server, dir string) (client.Client, func(), error) {
+	tmp, err := os.MkdirTemp("", "instrlab-jail-")
+	if err != nil {
+		return nil, nil, err
+	}
+	cleanup := func() { os.RemoveAll(tmp) }
+	sock := filepath.Join(tmp, "api.sock")
+	if err := fake.ServeUnix(sock); err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	jd := filepath.Join(dir, JailDir)
+	if err := os.MkdirAll(jd, 0o755); err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	o := netjail.Options{Self: r.Lab, API: strings.TrimPrefix(fake.URL, "http://"), Socket: sock,
+		Log: filepath.Join(dir, DNSLogFile), Dir: jd}
+	return jailed{Client: c, opts: o}, cleanup, nil
+}
+
+// outsideNames reads the names a jailed client asked the resolver, in the
+// order first asked, with the log's warnings.
+func outsideNames(dir string) ([]string, []string) {
+	lookups, warnings, err := netjail.ReadLookups(filepath.Join(dir, DNSLogFile))
+	if err != nil {
+		return nil, append(warnings, err.Error())
+	}
+	return append([]string{}, netjail.Names(lookups)...), warnings
+}

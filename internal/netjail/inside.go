@@ -1,0 +1,192 @@
+package netjail
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"unsafe"
+)
+
+// Main is "instrlab jail": it runs inside the namespaces Wrap made, sets
+// them up (loopback, resolver, forwarder to the fake), runs the client and
+// exits with its status. It returns only on a setup error.
+func Main(args []string, stderr io.Writer) (int, error) {
+	fs := flag.NewFlagSet("jail", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	api := fs.String("api", "", "loopback address of the fake API inside the jail")
+	sock := fs.String("socket", "", "Unix socket of the fake API outside")
+	logPath := fs.String("log", "", "resolver log file")
+	dir := fs.String("dir", "", "directory for the jail's resolv.conf and nsswitch.conf")
+	if err := fs.Parse(args); err != nil {
+		return 2, err
+	}
+	argv := fs.Args()
+	if len(argv) == 0 || *api == "" || *sock == "" || *logPath == "" || *dir == "" {
+		return 2, errors.New("jail: want -api, -socket, -log, -dir and a command after --")
+	}
+	if err := loopbackUp(); err != nil {
+		return 1, err
+	}
+	if err := resolvConf(*dir); err != nil {
+		return 1, err
+	}
+	logf, err := os.OpenFile(*logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return 1, fmt.Errorf("jail: opening resolver log: %w", err)
+	}
+	defer logf.Close()
+	res, err := ListenResolver("127.0.0.1:53", logf)
+	if err != nil {
+		return 1, err
+	}
+	defer res.Close()
+	fwd, err := Forward(*api, *sock)
+	if err != nil {
+		return 1, err
+	}
+	defer fwd.Close()
+
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Start(); err != nil {
+		return 127, fmt.Errorf("jail: starting %s: %w", argv[0], err)
+	}
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	go func() {
+		for s := range sigs {
+			_ = cmd.Process.Signal(s)
+		}
+	}()
+	err = cmd.Wait()
+	signal.Stop(sigs)
+	if cmd.ProcessState != nil {
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return 128 + int(ws.Signal()), nil
+		}
+		return cmd.ProcessState.ExitCode(), nil
+	}
+	return 1, err
+}
+
+// loopbackUp sets the IFF_UP flag of lo.
+func loopbackUp() error {
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_DGRAM, 0)
+	if err != nil {
+		return fmt.Errorf("jail: socket for lo: %w", err)
+	}
+	defer syscall.Close(fd)
+	var req struct {
+		name  [syscall.IFNAMSIZ]byte
+		flags uint16
+		_     [22]byte
+	}
+	copy(req.name[:], "lo")
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.SIOCGIFFLAGS, uintptr(unsafe.Pointer(&req))); e != 0 {
+		return fmt.Errorf("jail: reading lo flags: %w", e)
+	}
+	req.flags |= syscall.IFF_UP
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.SIOCSIFFLAGS, uintptr(unsafe.Pointer(&req))); e != 0 {
+		return fmt.Errorf("jail: bringing lo up: %w", e)
+	}
+	return nil
+}
+
+// resolvConf makes this mount namespace private, then bind-mounts a
+// resolv.conf naming only 127.0.0.1 and an nsswitch.conf whose hosts line
+// is "files dns" over the system's.
+func resolvConf(dir string) error {
+	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("jail: making mounts private: %w", err)
+	}
+	rc := filepath.Join(dir, "resolv.conf")
+	if err := os.WriteFile(rc, []byte("nameserver 127.0.0.1\noptions attempts:1 timeout:1\n"), 0o644); err != nil {
+		return fmt.Errorf("jail: %w", err)
+	}
+	if err := syscall.Mount(rc, "/etc/resolv.conf", "", syscall.MS_BIND, ""); err != nil {
+		return fmt.Errorf("jail: binding resolv.conf: %w", err)
+	}
+	if b, err := os.ReadFile("/etc/nsswitch.conf"); err == nil {
+		ns := filepath.Join(dir, "nsswitch.conf")
+		if err := os.WriteFile(ns, []byte(HostsFilesDNS(string(b))), 0o644); err != nil {
+			return fmt.Errorf("jail: %w", err)
+		}
+		if err := syscall.Mount(ns, "/etc/nsswitch.conf", "", syscall.MS_BIND, ""); err != nil {
+			return fmt.Errorf("jail: binding nsswitch.conf: %w", err)
+		}
+	}
+	return nil
+}
+
+// HostsFilesDNS rewrites the hosts line of an nsswitch.conf to "files dns".
+func HostsFilesDNS(conf string) string {
+	lines := strings.Split(conf, "\n")
+	found := false
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "hosts:") {
+			lines[i], found = "hosts: files dns", true
+		}
+	}
+	if !found {
+		lines = append(lines, "hosts: files dns")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// A Forwarder accepts TCP connections and pipes each to a Unix socket.
+type Forwarder struct{ ln net.Listener }
+
+// Forward listens on the TCP address addr and forwards to sock.
+func Forward(addr, sock string) (*Forwarder, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("jail: forwarder: %w", err)
+	}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go pipe(c, sock)
+		}
+	}()
+	return &Forwarder{ln: ln}, nil
+}
+
+// Close stops accepting.
+func (f *Forwarder) Close() error { return f.ln.Close() }
+
+func pipe(c net.Conn, sock string) {
+	defer c.Close()
+	u, err := net.Dial("unix", sock)
+	if err != nil {
+		return
+	}
+	defer u.Close()
+	done := make(chan struct{}, 2)
+	go func() {
+		_, _ = io.Copy(u, c)
+		if cw, ok := u.(interface{ CloseWrite() error }); ok {
+			_ = cw.CloseWrite()
+		}
+		done <- struct{}{}
+	}()
+	go func() {
+		_, _ = io.Copy(c, u)
+		if cw, ok := c.(interface{ CloseWrite() error }); ok {
+			_ = cw.CloseWrite()
+		}
+		done <- struct{}{}
+	}()
+	<-done
+	<-done
+}

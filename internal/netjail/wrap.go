@@ -1,0 +1,53 @@
+package netjail
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+// ErrUnsupported reports that this process cannot make namespaces.
+var ErrUnsupported = errors.New("a loopback-only network namespace needs Linux and root")
+
+// Options say how to jail one client run.
+type Options struct {
+	// Self is an instrlab executable; the jail runs as "Self jail ...".
+	Self string
+	// API is the loopback address the client was told (as in
+	// 127.0.0.1:41234) and Socket the Unix socket of the fake behind it.
+	API, Socket string
+	// Log is the resolver's log file (JSON Lines of Lookup).
+	Log string
+	// Dir holds the jail's resolv.conf and nsswitch.conf.
+	Dir string
+}
+
+// Args are the arguments of "Self jail" that run argv under o.
+func (o Options) Args(argv []string) []string {
+	return append([]string{"jail", "-api", o.API, "-socket", o.Socket, "-log", o.Log, "-dir", o.Dir, "--"}, argv...)
+}
+
+// Wrap returns a command that runs cmd in new network and mount
+// namespaces through "Self jail", bound to ctx, with cmd's environment and
+// working directory. The caller sets its standard streams and may add to
+// its SysProcAttr, keeping the Cloneflags.
+func Wrap(ctx context.Context, cmd *exec.Cmd, o Options) *exec.Cmd {
+	argv := append([]string{cmd.Path}, cmd.Args[1:]...)
+	w := exec.CommandContext(ctx, o.Self, o.Args(argv)...)
+	w.Env, w.Dir = cmd.Env, cmd.Dir
+	w.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNET | syscall.CLONE_NEWNS}
+	return w
+}
+
+// Supported reports whether jails can be made here: Linux, as root.
+func Supported() error {
+	if os.Geteuid() != 0 {
+		return ErrUnsupported
+	}
+	if _, err := os.Stat("/proc/self/ns/net"); err != nil {
+		return ErrUnsupported
+	}
+	return nil
+}
