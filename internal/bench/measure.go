@@ -22,9 +22,9 @@ const exitGrace = 5 * time.Second
 
 // A Startup is one spawn of a server, up to its initialize reply.
 type Startup struct {
-	Elapsed time.Duration // from spawning the process to reading the reply
-	MaxRSS  int64         // peak resident memory of the process, in bytes
-	CPU     time.Duration // user and system time of the whole process, exit included
+	Elapsed time.Duration `json:"elapsed_ns"`    // from spawning the process to reading the reply
+	MaxRSS  int64         `json:"max_rss_bytes"` // peak resident memory of the process
+	CPU     time.Duration `json:"cpu_ns"`        // user and system time of the whole process, exit included
 }
 
 // MeasureStartup spawns c, sends initialize at once, and times the reply.
@@ -84,12 +84,12 @@ func awaitReply(p *process, id int) error {
 
 // A Throughput is one run of pipelined tools/list requests.
 type Throughput struct {
-	Requests   int
-	Elapsed    time.Duration // from the first request written to the last reply read
-	MaxRSS     int64         // peak resident memory of the process, in bytes
-	CPU        time.Duration // user and system time of the whole process
-	ReplyBytes int           // the size of one reply
-	Log        *LogCounts    // what the message log holds, if the server wrote one
+	Requests   int           `json:"requests"`
+	Elapsed    time.Duration `json:"elapsed_ns"`    // from the first request written to the last reply read
+	MaxRSS     int64         `json:"max_rss_bytes"` // peak resident memory of the process
+	CPU        time.Duration `json:"cpu_ns"`        // user and system time of the whole process
+	ReplyBytes int           `json:"reply_bytes"`   // the size of one reply
+	Log        *LogCounts    `json:"log,omitempty"` // what the message log holds, if the server wrote one
 }
 
 // Rate is the requests answered per second.
@@ -181,9 +181,9 @@ func logFile(dir string, c Contender) (path string, cleanup func(), err error) {
 
 // LogCounts is what a lab message log holds about tools/list.
 type LogCounts struct {
-	Lines int // all lines
-	Recv  int // tools/list requests received
-	Sent  int // replies to tools/list sent
+	Lines int `json:"lines"` // all lines
+	Recv  int `json:"recv"`  // tools/list requests received
+	Sent  int `json:"sent"`  // replies to tools/list sent
 }
 
 // CountLog reads a lab message log (JSON Lines, see lab.Entry).

@@ -20,10 +20,10 @@ type Config struct {
 
 // A Result is what one contender measured.
 type Result struct {
-	Name       string
-	Argv       []string
-	Startups   []Startup
-	Throughput []Throughput // empty when not measured
+	Name       string       `json:"name"`
+	Argv       []string     `json:"argv"`
+	Startups   []Startup    `json:"startups"`
+	Throughput []Throughput `json:"throughput"` // empty when not measured
 }
 
 // Run measures every contender, interleaved: first one spawn of each to warm
