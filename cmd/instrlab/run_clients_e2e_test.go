@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"testing"
+
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/netjail"
+	"github.com/instrlab/instrlab/internal/report"
+)
+
+// TestE2EEveryClient runs every pinned client (-client all: Claude Code,
+// Codex CLI, Gemini CLI, opencode, Qwen Code) on the no-instructions,
+// 1,000 and 6,000 rows of the cross-client matrix, offline against the
+// fakes, each client in a loopback-only network namespace when this
+// machine allows it (root). It installs the pinned versions with npm on
+// first use. The assertions hold for any client: each is checked against
+// the same run's other evidence (the lab's log, the recorded requests, the
+// client's own output), never against a known cap or placement.
+func TestE2EEveryClient(t *testing.T) {
+	if os.Getenv("INSTRLAB_E2E") != "1" {
+		t.Skip("set INSTRLAB_E2E=1 to run every client end to end (npm installs on first use)")
+	}
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"run", "-client", "all", "-matrix", "cross", "-row", "none", "-row", "en-1000", "-row", "en-6000",
+		"-lab", binary, "-out", out, "-j", "2", "-timeout", "120s"}
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	t.Logf("table:\n%s", stdout.String())
+	_, results, warnings, err := report.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) > 0 {
+		t.Errorf("report warnings: %q", warnings)
+	}
+	isolated := netjail.Supported() == nil
+	kept := map[string]map[string]int{} // client → row → chars kept
+	clients := map[string]bool{}
+	for _, r := range results {
+		clients[r.Client] = true
+		name := r.Client + " " + r.Row
+		if r.Status != "ok" {
+			t.Errorf("%s: status %q (%s)", name, r.Status, r.Reason)
+			continue
+		}
+		if r.Netns != isolated {
+			t.Errorf("%s: netns %v, want %v", name, r.Netns, isolated)
+		}
+		if r.First == nil {
+			t.Errorf("%s: no model request recorded", name)
+			continue
+		}
+		if !r.Handshake.InitializeSent && r.Handshake.DiscoverAnswer != "result" {
+			t.Errorf("%s: the lab's log shows no handshake: %v", name, r.Handshake.Methods)
+		}
+		// The client printed the fake's reply, which is the reader's line
+		// for the request it answered.
+		if r.ModelAnswer != r.Reader.Line() {
+			t.Errorf("%s: the client printed %q, the reader says %q", name, r.ModelAnswer, r.Reader.Line())
+		}
+		best := bestPlacement(r)
+		switch {
+		case r.Sent == 0:
+			if best != nil || r.Reader.Begin != "" {
+				t.Errorf("%s: no text was sent, yet found %+v, reader %q", name, best, r.Reader.Line())
+			}
+		case best == nil:
+			if r.Reader.Begin != "" {
+				t.Errorf("%s: the reader found %q where the analysis found no text", name, r.Reader.Begin)
+			}
+		default:
+			if best.Kept <= 0 || best.Kept > r.Sent || best.Full != (best.Kept == r.Sent) {
+				t.Errorf("%s: kept %d of %d, full %v", name, best.Kept, r.Sent, best.Full)
+			}
+			if r.Reader.Begin == "" {
+				t.Errorf("%s: the text is in the request (%s) but the reader found no BEGIN codeword", name, best.Kind)
+			}
+			if (r.Reader.End != "") != best.Full {
+				t.Errorf("%s: END codeword %q but full = %v", name, r.Reader.End, best.Full)
+			}
+		}
+		if kept[r.Client] == nil {
+			kept[r.Client] = map[string]int{}
+		}
+		if best != nil {
+			kept[r.Client][r.Row] = best.Kept
+		}
+	}
+	if len(clients) != 5 {
+		t.Errorf("%d clients ran, want the 5 pinned ones: %v", len(clients), clients)
+	}
+	// A client keeps at least as much of a longer text, up to its cap.
+	for c, k := range kept {
+		if k["en-6000"] < min(k["en-1000"], 1000) {
+			t.Errorf("%s: kept %d of 6,000 but %d of 1,000", c, k["en-6000"], k["en-1000"])
+		}
+	}
+}
+
+// bestPlacement is the placement that kept the most text in any request.
+func bestPlacement(r matrix.Result) *matrix.Placement {
+	var best *matrix.Placement
+	for i := range r.Requests {
+		if b := r.Requests[i].Best(); b != nil && (best == nil || b.Kept > best.Kept) {
+			best = b
+		}
+	}
+	return best
+}
