@@ -170,6 +170,14 @@ func TestCheckBadInput(t *testing.T) {
 	}
 }
 
+func TestCheckHelp(t *testing.T) {
+	_, stderr, code := runCheckTest(t, "-h")
+	if code != exitOK {
+		t.Errorf("check -h: exit %d", code)
+	}
+	golden(t, "help.txt", stderr)
+}
+
 func TestCheckUsage(t *testing.T) {
 	tests := []struct {
 		args []string
