@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"net"
@@ -147,7 +148,7 @@ func TestCheckBadInput(t *testing.T) {
 		{"http refused", []string{refused}, 3, "connection refused"},
 		{"http html", []string{html.URL}, 3, "HTML page"},
 		{"http redirect", []string{redirect.URL}, 3, `redirect to "http://127.0.0.1:1/login"`},
-		{"hang on probe", []string{"-timeout", "500ms", "--", binary, "serve", "lab", "-on-unknown", "hang"}, 0, "never answers server/discover"},
+		{"hang on probe", []string{"-timeout", "500ms", "--", binary, "serve", "lab", "-on-unknown", "hang"}, 0, "no answer to server/discover within 500ms"},
 		{"slower than the timeout", []string{"-timeout", "500ms", "--", binary, "serve", "lab", "-era", "dual", "-init-delay", "2s", "-discover-delay", "2s"}, 3, "no reply within 500ms"},
 	}
 	for _, tt := range tests {
@@ -198,6 +199,39 @@ func TestCheckUsage(t *testing.T) {
 		_, stderr, code := runCheckTest(t, tt.args...)
 		if code != exitUsage || !strings.Contains(stderr, tt.want) {
 			t.Errorf("check %q: exit %d, stderr %q; want %d and %q", tt.args, code, stderr, exitUsage, tt.want)
+		}
+	}
+}
+
+// TestCheckWire checks what check sends, from the lab's own message log:
+// each era on its own process, the modern requests with the 2026-07-28
+// _meta a client sends.
+func TestCheckWire(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log.jsonl")
+	_, stderr, code := runCheckTest(t, "--", binary, "serve", "lab", "-era", "dual", "-log", log)
+	if code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	entries := readLog(t, log)
+	want := []string{"initialize", "notifications/initialized", "tools/list", "server/discover", "tools/list"}
+	if diff := cmp.Diff(want, recvMethods(entries)); diff != "" {
+		t.Errorf("methods mismatch (-want +got):\n%s", diff)
+	}
+	for _, e := range entries {
+		if e.Dir != lab.Recv || (e.Method != "server/discover" && !(e.Method == "tools/list" && e.Meta != nil)) {
+			continue
+		}
+		var meta map[string]any
+		if err := json.Unmarshal(e.Meta, &meta); err != nil {
+			t.Fatalf("%s: _meta %s: %v", e.Method, e.Meta, err)
+		}
+		for _, k := range []string{"io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/clientCapabilities"} {
+			if _, ok := meta[k]; !ok {
+				t.Errorf("%s: _meta lacks %s: %s", e.Method, k, e.Meta)
+			}
+		}
+		if meta["io.modelcontextprotocol/protocolVersion"] != "2026-07-28" {
+			t.Errorf("%s: protocol version %v", e.Method, meta["io.modelcontextprotocol/protocolVersion"])
 		}
 	}
 }

@@ -117,6 +117,11 @@ func TestProbeSilence(t *testing.T) {
 		t.Errorf("hang: wait %v, want at least the timeout %v", w, o.Timeout)
 	}
 
+	r = Probe(context.Background(), testServer(t, "-era dual -discover-delay 3s"), o)
+	if r.Modern.Outcome != OutcomeSilent || r.Survival.Fallback == nil || r.Survival.Fallback.Outcome != OutcomeOK {
+		t.Errorf("slow discover: modern %s, survival %+v: want silent, then initialize answered on the same process", r.Modern.Outcome, r.Survival)
+	}
+
 	r = Probe(context.Background(), testServer(t, "-era legacy -init-delay 3s"), o)
 	if r.Legacy.Outcome != OutcomeSilent {
 		t.Errorf("slow initialize: legacy outcome %s, want silent (%s)", r.Legacy.Outcome, r.Legacy.Detail)

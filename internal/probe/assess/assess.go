@@ -109,6 +109,9 @@ type ToolView struct {
 	Tool    string    `json:"tool"`
 	Chars   int       `json:"chars"`
 	Cap     int       `json:"cap"`
+	// Measured is false when the profile's cap on tool descriptions comes
+	// from documentation only.
+	Measured bool `json:"measured"`
 }
 
 // Combined is one profile's block for all servers together.
@@ -247,7 +250,7 @@ func toolsOver(p profiles.Profile, r probe.Result, getenv func(string) (string, 
 	var out []ToolView
 	for _, t := range e.Tools {
 		if c := p.ToolDescriptions.Apply(t.Description, limit); c.Truncated {
-			out = append(out, ToolView{Profile: p.ID(), Era: e.Era, Tool: t.Name, Chars: c.Chars, Cap: c.Cap})
+			out = append(out, ToolView{Profile: p.ID(), Era: e.Era, Tool: t.Name, Chars: c.Chars, Cap: c.Cap, Measured: p.ToolDescriptions.Measured})
 		}
 	}
 	return out

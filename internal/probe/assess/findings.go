@@ -81,7 +81,11 @@ func findings(s Server, o Options) []Finding {
 		cuts(&l, v)
 	}
 	for _, t := range s.Tools {
-		l.add(Warn, "tool-truncated", "%s cuts the description of tool %s: %d characters, cap %d", t.Profile, t.Tool, t.Chars, t.Cap)
+		msg := "%s cuts the description of tool %s: %d characters, cap %d"
+		if !t.Measured {
+			msg += " (the cap is from the client's documentation, not measured)"
+		}
+		l.add(Warn, "tool-truncated", msg, t.Profile, t.Tool, t.Chars, t.Cap)
 	}
 	startup(&l, s, o)
 	rules(&l, s, o.Rules)
@@ -118,7 +122,7 @@ func connection(l *findingList, r probe.Result, o Options) {
 	case probe.SurvivalExit:
 		l.add(Fail, "probe-exit", "exits on server/discover (%s): a client that probes on the same process (Claude Code 2.1.285 did in 20 of 20 runs) loses the server; answer -32601 instead", sv.Detail)
 	case probe.SurvivalSilent:
-		l.add(Warn, "probe-silent", "never answers server/discover: a probing client waits its whole probe timeout (here %v) before it falls back to initialize", o.Timeout)
+		l.add(Warn, "probe-silent", "no answer to server/discover within %v: a probing client waits out its whole probe timeout, then falls back to initialize", o.Timeout)
 	case probe.SurvivalInvalid:
 		l.add(Warn, "probe-invalid", "server/discover: %s", sv.Detail)
 	}
