@@ -158,3 +158,20 @@ func (p Profile) Validate() error {
 	}
 	return nil
 }
+
+// Encode validates p and encodes it the way the files under data/ are
+// written, so that "instrlab run" can write a profile check reads
+// unchanged. The file name is p.ID() + ".json".
+func Encode(p Profile) ([]byte, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // keep <system-reminder> readable
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(p); err != nil {
+		return nil, fmt.Errorf("encoding profile %s: %w", p.ID(), err)
+	}
+	return b.Bytes(), nil
+}

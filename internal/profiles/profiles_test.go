@@ -193,3 +193,29 @@ func FuzzParse(f *testing.F) {
 		p.Render.Apply([]Block{{Server: "s", Text: c.Delivered}})
 	})
 }
+
+// TestEncodeRoundTrip: a profile written by Encode (as instrlab run would)
+// parses back to the same profile.
+func TestEncodeRoundTrip(t *testing.T) {
+	p := claudeCode(t)
+	p.Version = "2.1.999"
+	p.Evidence = append(p.Evidence, Evidence{Kind: "instrlab-run", Ref: "runs/20261130-0100", Runs: 4, Says: "cap and marker"})
+	data, err := Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(p, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(string(data), "<system-reminder>") {
+		t.Error("Encode escaped the render head")
+	}
+	p.Evidence = nil
+	if _, err := Encode(p); err == nil {
+		t.Error("Encode of a profile without evidence succeeded")
+	}
+}
