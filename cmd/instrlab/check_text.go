@@ -44,13 +44,20 @@ func printServer(b *bufio.Writer, s assess.Server, ps []profiles.Profile, show b
 	}
 	printSurvival(b, s.Survival)
 	if st := s.Startup; st.Legacy.N+st.Modern.N > 0 {
-		fmt.Fprintf(b, "  startup  spawn to first reply: %s\n", startupLine(s))
+		from := "spawn"
+		if s.Target.Transport == probe.TransportHTTP {
+			from = "first request"
+		}
+		fmt.Fprintf(b, "  startup  %s to first reply: %s\n", from, startupLine(s))
 	}
 	if s.SameEras != nil {
 		if *s.SameEras {
 			fmt.Fprintf(b, "  eras     both send the same instructions\n")
 		} else {
 			fmt.Fprintf(b, "  eras     the instructions differ between initialize and server/discover\n")
+			if d := s.EraDiff; d != nil {
+				fmt.Fprintf(b, "           from character %s: initialize %q, server/discover %q\n", report.Num(d.At), oneLine(d.Legacy), oneLine(d.Modern))
+			}
 		}
 	}
 	for i, v := range s.Views {

@@ -60,6 +60,9 @@ func targets(servers map[string]json.RawMessage, source string, getenv func(stri
 func (s configServer) target(name, source string, getenv func(string) (string, bool)) (Target, error) {
 	x := func(v string) string { return expand(v, getenv) }
 	t := Target{Name: name, Source: source, Transport: s.Type}
+	if t.Transport == "streamable-http" || t.Transport == "streamableHttp" {
+		t.Transport = TransportHTTP
+	}
 	if t.Transport == "" {
 		t.Transport = TransportStdio
 		if s.Command == "" && s.URL != "" {

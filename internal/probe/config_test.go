@@ -17,13 +17,15 @@ func TestParseConfig(t *testing.T) {
 	  "web": {"type": "http", "url": "http://127.0.0.1:${PORT:-8080}/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}},
 	  "fs": {"command": "npx", "args": ["-y", "server-fs", "${HOME}/src"], "env": {"DEBUG": "${UNSET}"}},
 	  "old": {"type": "sse", "url": "http://127.0.0.1:9/sse"},
-	  "bare": {"url": "http://127.0.0.1:7/mcp"}
+	  "bare": {"url": "http://127.0.0.1:7/mcp"},
+	  "alias": {"type": "streamable-http", "url": "http://127.0.0.1:6/mcp"}
 	}}`
 	got, err := ParseConfig([]byte(data), "x.json", env(map[string]string{"HOME": "/home/u", "TOKEN": "t0k"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []Target{
+		{Name: "alias", Source: "x.json", Transport: "http", URL: "http://127.0.0.1:6/mcp"},
 		{Name: "bare", Source: "x.json", Transport: "http", URL: "http://127.0.0.1:7/mcp"},
 		{Name: "fs", Source: "x.json", Transport: "stdio", Command: "npx", Args: []string{"-y", "server-fs", "/home/u/src"}, Env: map[string]string{"DEBUG": "${UNSET}"}},
 		{Name: "old", Source: "x.json", Transport: "sse", URL: "http://127.0.0.1:9/sse"},

@@ -54,8 +54,10 @@ type Server struct {
 	// Texts describes the instructions of each era that answered with a
 	// result.
 	Texts []Text `json:"texts,omitempty"`
-	// SameEras is set when both eras answered with a result.
+	// SameEras is set when both eras answered with a result; EraDiff says
+	// where their instructions part.
 	SameEras *bool      `json:"same_eras,omitempty"`
+	EraDiff  *Diff      `json:"era_diff,omitempty"`
 	Views    []View     `json:"views,omitempty"`
 	Findings []Finding  `json:"findings"`
 	Tools    []ToolView `json:"tools_over_cap,omitempty"`
@@ -126,6 +128,24 @@ type Combined struct {
 	Text    string `json:"text"`
 }
 
+// A Diff is where two texts part: the code point offset and each text
+// from there (clipped).
+type Diff struct {
+	At     int    `json:"at"`
+	Legacy string `json:"legacy"`
+	Modern string `json:"modern"`
+}
+
+func diff(a, b string) *Diff {
+	ra, rb := []rune(a), []rune(b)
+	i := 0
+	for i < len(ra) && i < len(rb) && ra[i] == rb[i] {
+		i++
+	}
+	clipAt := func(r []rune) string { return string(r[i:min(len(r), i+contextChars/2)]) }
+	return &Diff{At: i, Legacy: clipAt(ra), Modern: clipAt(rb)}
+}
+
 // contextChars is how much text around a cut is quoted.
 const contextChars = 60
 
@@ -159,6 +179,9 @@ func assessServer(r probe.Result, o Options) Server {
 	if r.Legacy.OK() && r.Modern.OK() {
 		same := text(r.Legacy) == text(r.Modern) && (r.Legacy.Instructions == nil) == (r.Modern.Instructions == nil)
 		s.SameEras = &same
+		if !same {
+			s.EraDiff = diff(text(r.Legacy), text(r.Modern))
+		}
 	}
 	for _, p := range o.Profiles {
 		s.Views = append(s.Views, view(p, r, o.Getenv))
