@@ -2,6 +2,7 @@ package assess
 
 import (
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -58,4 +59,35 @@ func TestTokens(t *testing.T) {
 	if enRate < 2*jaRate {
 		t.Errorf("chars/token English %.2f, Japanese %.2f: want English at least twice Japanese", enRate, jaRate)
 	}
+}
+
+// FuzzSections: a server's text splits into sections that tile it, and a
+// cut anywhere loses exactly the characters after it.
+func FuzzSections(f *testing.F) {
+	f.Add("# A\ntext\n## B\nmore\n", 5)
+	f.Add("one\n\ntwo\n\n\nthree", 4)
+	f.Add("在庫\n# 見出し\n部品", 3)
+	f.Fuzz(func(t *testing.T, text string, k int) {
+		secs := Sections(text)
+		n := utf8.RuneCountInString(text)
+		if secs[0].Start != 0 || secs[len(secs)-1].End != n {
+			t.Fatalf("sections %v do not cover 0..%d", secs, n)
+		}
+		for i := 1; i < len(secs); i++ {
+			if secs[i].Start != secs[i-1].End {
+				t.Fatalf("sections %v leave a gap", secs)
+			}
+		}
+		if k < 0 || k > n {
+			return
+		}
+		l := lossAt(secs, k)
+		lost := l.CutLost
+		for _, s := range l.Whole {
+			lost += s.Chars()
+		}
+		if lost != n-k {
+			t.Fatalf("cut at %d of %d loses %d, want %d", k, n, lost, n-k)
+		}
+	})
 }
