@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"time"
 
@@ -104,8 +105,11 @@ func (r *EraResult) httpRecord(rec *recording, hr *httpRecorder, method string, 
 	switch {
 	case seen && x.err != nil && errors.Is(x.err, context.DeadlineExceeded):
 		r.Outcome, r.Detail = OutcomeSilent, fmt.Sprintf("no reply within %v", timeout)
-	case seen && x.err != nil:
+	case seen && x.err != nil && isDial(x.err):
 		r.Outcome, r.Detail = OutcomeNoStart, fmt.Sprintf("cannot reach %s: %v", x.url, rootCause(x.err))
+	case seen && x.err != nil:
+		// Reached, then gone: the server closed the connection or died.
+		r.Outcome, r.Detail = OutcomeExit, fmt.Sprintf("the connection closed without a reply: %v", rootCause(x.err))
 	case seen && x.status >= 300 && x.status < 400:
 		r.Outcome = OutcomeInvalid
 		r.Detail = fmt.Sprintf("HTTP %d redirect to %q; MCP clients may not follow it: configure the final URL", x.status, x.location)
@@ -147,6 +151,16 @@ func (r *EraResult) httpTools(ctx context.Context, cs *mcp.ClientSession, rec *r
 		}
 		return wireMsg{}, err
 	}, modern)
+}
+
+// isDial reports whether err happened before a connection was made.
+func isDial(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns)
 }
 
 func rootCause(err error) error {

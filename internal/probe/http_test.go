@@ -106,3 +106,21 @@ func TestProbeHTTPBad(t *testing.T) {
 		})
 	}
 }
+
+// TestProbeHTTPCrash: a server that dies on server/discover is reported as
+// gone, not as unreachable; the legacy era runs first, so it is unharmed.
+func TestProbeHTTPCrash(t *testing.T) {
+	in, _ := lab.ParseInstructions("ascii:1000")
+	var srv *httptest.Server
+	l, err := lab.New(lab.Config{Instructions: in, OnUnknown: lab.UnknownCrash, Stderr: io.Discard,
+		Exit: func(int) { srv.CloseClientConnections() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv = httptest.NewServer(l.Handler())
+	defer srv.Close()
+	r := Probe(context.Background(), Target{Name: "lab", Transport: TransportHTTP, URL: srv.URL}, quick)
+	if !r.Legacy.OK() || r.Modern.Outcome != OutcomeExit || r.Survival.Verdict != SurvivalExit {
+		t.Errorf("legacy %s, modern %s (%s), survival %s: want ok, exit, exit", r.Legacy.Outcome, r.Modern.Outcome, r.Modern.Detail, r.Survival.Verdict)
+	}
+}

@@ -120,6 +120,10 @@ func connection(l *findingList, r probe.Result, o Options) {
 	case probe.SurvivalOtherError:
 		l.add(Info, "probe-other-error", "server/discover: %s; clients fall back to initialize on any error, though -32601 is the usual answer", sv.Detail)
 	case probe.SurvivalExit:
+		if r.Target.Transport == probe.TransportHTTP {
+			l.add(Fail, "probe-exit", "server/discover brings the server down (%s): every client that probes (Claude Code 2.1.285 does for HTTP servers, by its documentation) loses it; answer -32601 instead", sv.Detail)
+			break
+		}
 		l.add(Fail, "probe-exit", "exits on server/discover (%s): a client that probes on the same process (Claude Code 2.1.285 did in 20 of 20 runs) loses the server; answer -32601 instead", sv.Detail)
 	case probe.SurvivalSilent:
 		l.add(Warn, "probe-silent", "no answer to server/discover within %v: a probing client waits out its whole probe timeout, then falls back to initialize", o.Timeout)
