@@ -25,7 +25,10 @@ func runClient() int {
 		fmt.Println(string(b))
 	}
 	mode := os.Getenv("FAKE_MODE")
-	instr, status := connect(srv)
+	instr, status, shutdown := connect(srv)
+	// Like a real client, shut the server down before exiting: close its
+	// stdin and wait, so that it has logged everything it was sent.
+	defer shutdown()
 	emit(map[string]any{"type": "system", "subtype": "init", "session_id": "fake-session",
 		"mcp_servers": []map[string]string{{"name": srv.Name, "status": status}}})
 	switch mode {
@@ -62,8 +65,9 @@ func runClient() int {
 }
 
 // connect starts the server, sends initialize, and returns the
-// instructions and the server's status.
-func connect(srv client.Server) (string, string) {
+// instructions, the server's status and a function that shuts it down.
+func connect(srv client.Server) (instr, status string, shutdown func()) {
+	shutdown = func() {}
 	cmd := exec.Command(srv.Command, srv.Args...)
 	cmd.Env = append(os.Environ(), LabEnv+"=1", envRole+"=")
 	for k, v := range srv.Env {
@@ -73,7 +77,17 @@ func connect(srv client.Server) (string, string) {
 	out, _ := cmd.StdoutPipe()
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
-		return "", "failed"
+		return "", "failed", shutdown
+	}
+	shutdown = func() {
+		in.Close()
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+		}
 	}
 	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"fake","version":"0"}}}`)
 	sc := bufio.NewScanner(out)
@@ -90,12 +104,12 @@ func connect(srv client.Server) (string, string) {
 			continue
 		}
 		if m.Error != nil {
-			return "", "failed"
+			return "", "failed", shutdown
 		}
 		fmt.Fprintln(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-		return m.Result.Instructions, "connected"
+		return m.Result.Instructions, "connected", shutdown
 	}
-	return "", "failed"
+	return "", "failed", shutdown
 }
 
 // readSSE joins the text deltas of an Anthropic stream.
