@@ -102,7 +102,11 @@ func printTexts(w io.Writer, l *lab.Lab, cfg lab.Config) error {
 	show := func(label string, t lab.Text) {
 		fmt.Fprintf(w, "# %s (%s, era %s): %d characters, %d bytes\n", label, cfg.Instructions, cfg.Era, t.Length(), len(t.Text))
 		if t.Begin != "" {
-			fmt.Fprintf(w, "# BEGIN %s  END %s  markers %d (last [at %d])\n", t.Begin, t.End, len(t.Markers), last(t.Markers))
+			markers := "no markers"
+			if n := len(t.Markers); n > 0 {
+				markers = fmt.Sprintf("%d markers, the last [at %d]", n, t.Markers[n-1])
+			}
+			fmt.Fprintf(w, "# BEGIN %s  END %s  %s\n", t.Begin, t.End, markers)
 		}
 		fmt.Fprintf(w, "%s\n", t.Text)
 	}
@@ -120,13 +124,6 @@ func printTexts(w io.Writer, l *lab.Lab, cfg lab.Config) error {
 		show("server/discover", discoverText)
 	}
 	return nil
-}
-
-func last(xs []int) int {
-	if len(xs) == 0 {
-		return -1
-	}
-	return xs[len(xs)-1]
 }
 
 // listenAddr binds a bare :PORT to loopback.
