@@ -223,11 +223,14 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	r, isResponse := msg.(*jsonrpc.Response)
+	if isResponse {
+		defer c.answered(r.ID) // written or not, the SDK is done with it
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if r, ok := msg.(*jsonrpc.Response); ok {
-		defer c.answered(r.ID)
+	if isResponse {
 		if data, id, ok := encodeResult(r); ok {
 			// The entry sentEntry would make, without parsing data again.
 			e := Entry{Dir: Send, Kind: KindResponse, ID: id, Bytes: len(data), Method: c.track.answered(id, true)}
