@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -64,22 +65,30 @@ type Lab struct {
 	server   *mcp.Server
 }
 
+// Validate reports what is wrong with cfg, without building anything.
+func (cfg Config) Validate() error {
+	if cfg.Era != "" && !slices.Contains([]string{EraLegacy, EraDual, EraModern}, cfg.Era) {
+		return fmt.Errorf("unknown era %q (want legacy, dual or modern)", cfg.Era)
+	}
+	if cfg.OnUnknown != "" && !slices.Contains([]string{UnknownError, UnknownCrash, UnknownHang}, cfg.OnUnknown) {
+		return fmt.Errorf("unknown -on-unknown %q (want error, crash or hang)", cfg.OnUnknown)
+	}
+	if cfg.InitDelay < 0 || cfg.DiscoverDelay < 0 {
+		return fmt.Errorf("delays must not be negative")
+	}
+	return nil
+}
+
 // New checks cfg and builds the server. It does no I/O.
 func New(cfg Config) (*Lab, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	if cfg.Era == "" {
 		cfg.Era = EraLegacy
 	}
 	if cfg.OnUnknown == "" {
 		cfg.OnUnknown = UnknownError
-	}
-	if !slices.Contains([]string{EraLegacy, EraDual, EraModern}, cfg.Era) {
-		return nil, fmt.Errorf("unknown era %q (want legacy, dual or modern)", cfg.Era)
-	}
-	if !slices.Contains([]string{UnknownError, UnknownCrash, UnknownHang}, cfg.OnUnknown) {
-		return nil, fmt.Errorf("unknown -on-unknown %q (want error, crash or hang)", cfg.OnUnknown)
-	}
-	if cfg.InitDelay < 0 || cfg.DiscoverDelay < 0 {
-		return nil, fmt.Errorf("delays must not be negative")
 	}
 	if cfg.Exit == nil {
 		cfg.Exit = os.Exit
@@ -124,6 +133,13 @@ func versionsFor(era string) []string {
 // middleware sets the instructions per era and holds replies.
 func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if !servesMethod(method) {
+			// The lab declares only the tools capability; the SDK would
+			// answer prompts/list and resources/list with empty lists all
+			// the same (conformance: server-stateless, prompts declared in
+			// discover).
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: " + method + " (the lab has tools only)"}
+		}
 		switch method {
 		case "initialize":
 			if l.cfg.Era == EraModern {
@@ -204,6 +220,12 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// servesMethod reports whether the lab serves method: it has tools, and no
+// prompts, resources or completions.
+func servesMethod(method string) bool {
+	return !strings.HasPrefix(method, "prompts/") && !strings.HasPrefix(method, "resources/") && method != "completion/complete"
 }
 
 // knownMethods are the requests the SDK (v1.8.0) serves.

@@ -71,7 +71,10 @@ func runServeLab(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err != nil {
 		return usageError{"serve lab: -instr: " + err.Error()}
 	}
-	if _, err := lab.New(cfg); err != nil { // check the configuration before opening anything
+	if err := cfg.Validate(); err != nil { // before opening anything
+		return usageError{"serve lab: " + err.Error()}
+	}
+	if _, err := cfg.Instructions.For(lab.EraInitialize); err != nil {
 		return usageError{"serve lab: " + err.Error()}
 	}
 	if *logPath != "" {
