@@ -15,8 +15,10 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "md", "output format: md, csv, json or html")
+	profileOut := fs.String("profile-out", "", "also write a client profile (client@version.json, the format of check -profile) for each client in the run to this directory")
+	profileRef := fs.String("profile-ref", "", "the profiles' evidence ref: where this run's summary is kept (default: DIR)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: instrlab report [flags] DIR\n\nRebuilds the results table of an \"instrlab run -out DIR\" from its evidence alone.\n\nFlags:\n")
+		fmt.Fprintf(fs.Output(), "Usage: instrlab report [flags] DIR\n\nRebuilds the results table of an \"instrlab run -out DIR\" from its evidence alone.\nWith -profile-out, also derives a client profile for each client@version in\nthe run from the same evidence (see docs/check.md, Profiles).\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -28,12 +30,24 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *format != "md" && *format != "csv" && *format != "json" && *format != "html" {
 		return usageError{fmt.Sprintf("-format %q: want md, csv, json or html", *format)}
 	}
+	if *profileRef != "" && *profileOut == "" {
+		return usageError{"-profile-ref needs -profile-out"}
+	}
 	m, results, warnings, err := report.Load(fs.Arg(0))
 	if err != nil {
 		return err
 	}
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
+	if *profileOut != "" {
+		ref := *profileRef
+		if ref == "" {
+			ref = fs.Arg(0)
+		}
+		if err := writeProfiles(*profileOut, ref, results, stderr); err != nil {
+			return err
+		}
 	}
 	return printTable(stdout, *format, report.Build(m, results), results)
 }

@@ -29,8 +29,12 @@ type Profile struct {
 
 // A Limit is a cap on a text and how the client applies it.
 type Limit struct {
-	// Cap is the default number of Unit the client keeps; 0 means no cap.
+	// Cap is the default number of Unit the client keeps; 0 means no cap,
+	// or none seen when AtLeast is set.
 	Cap int `json:"cap"`
+	// AtLeast, with Cap 0, is the longest text the evidence saw kept whole:
+	// a lower bound on a cap that was never reached.
+	AtLeast int `json:"at_least,omitempty"`
 	// Unit is what Cap counts; only "codepoint" is known so far.
 	Unit string `json:"unit"`
 	// Marker is appended to a cut text.
@@ -141,8 +145,11 @@ func (p Profile) Validate() error {
 		name string
 		l    Limit
 	}{{"instructions", p.Instructions}, {"tool_descriptions", p.ToolDescriptions}} {
-		if l.l.Cap < 0 {
-			return fmt.Errorf("profile %s: %s.cap is negative", p.ID(), l.name)
+		if l.l.Cap < 0 || l.l.AtLeast < 0 {
+			return fmt.Errorf("profile %s: %s.cap or at_least is negative", p.ID(), l.name)
+		}
+		if l.l.Cap > 0 && l.l.AtLeast > 0 {
+			return fmt.Errorf("profile %s: %s has both a cap and at_least", p.ID(), l.name)
 		}
 		if l.l.Cap > 0 && l.l.Unit != UnitCodepoint {
 			return fmt.Errorf("profile %s: %s.unit %q is not supported (want %q)", p.ID(), l.name, l.l.Unit, UnitCodepoint)

@@ -219,3 +219,25 @@ func TestEncodeRoundTrip(t *testing.T) {
 		t.Error("Encode of a profile without evidence succeeded")
 	}
 }
+
+// TestBuiltinEncoded: the shipped files are as Encode writes them, so a
+// profile written by instrlab report -profile-out can replace one as is.
+func TestBuiltinEncoded(t *testing.T) {
+	ps, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		want, err := Encode(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join("data", p.ID()+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(want), string(got)); diff != "" {
+			t.Errorf("%s mismatch (-want +got):\n%s", p.ID(), diff)
+		}
+	}
+}

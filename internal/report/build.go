@@ -68,8 +68,12 @@ func Build(m *matrix.Matrix, results []matrix.Result) Table {
 		}
 	}
 	rowNames, labels := order(m, results)
+	baseline := "" // no matrix.json: no baseline
+	if m != nil {
+		baseline = m.Baseline
+	}
 	for _, c := range clients {
-		base := by[c][m.Baseline]
+		base := by[c][baseline]
 		for _, s := range by[c] {
 			s.delta = deltaText(s, base)
 		}

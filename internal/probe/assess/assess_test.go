@@ -10,9 +10,15 @@ import (
 	"github.com/instrlab/instrlab/internal/profiles"
 )
 
+// builtin is the seed's profile, claude-code@2.1.285, that these tests'
+// expectations were written for.
 func builtin(t *testing.T) []profiles.Profile {
 	t.Helper()
 	ps, err := profiles.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err = profiles.Select(ps, []string{"claude-code@2.1.285"})
 	if err != nil {
 		t.Fatal(err)
 	}

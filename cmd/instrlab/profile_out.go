@@ -1,0 +1,37 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/report"
+)
+
+// writeProfiles derives one profile per client@version in results and
+// writes each to dir as client@version.json, the format check reads with
+// -profile FILE and the files under internal/profiles/data.
+func writeProfiles(dir, ref string, results []matrix.Result, stderr io.Writer) error {
+	ps, err := report.Profiles(results, report.ProfileOptions{Ref: ref})
+	if err != nil {
+		return fmt.Errorf("deriving profiles: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", dir, err)
+	}
+	for _, p := range ps {
+		b, err := profiles.Encode(p)
+		if err != nil {
+			return err
+		}
+		name := filepath.Join(dir, p.ID()+".json")
+		if err := os.WriteFile(name, b, 0o644); err != nil {
+			return fmt.Errorf("writing profile: %w", err)
+		}
+		fmt.Fprintf(stderr, "profile %s in %s\n", p.ID(), name)
+	}
+	return nil
+}
