@@ -11,6 +11,13 @@
 // and checks Origin; and receiving middleware that sets the instructions per
 // era and holds replies.
 //
+// The middleware also answers tools/list faster than the SDK alone, with the
+// same bytes: the SDK marshals each tool's JSON Schema by reflection on
+// every tools/list (most of a pipelining client's CPU time), so the lab
+// hands the SDK copies of its tools whose schemas were marshalled once, as
+// json.RawMessage. TestToolsListFastPath compares the replies with the
+// SDK's own in every era.
+//
 // Some behaviour is wrong on purpose, because real servers behave that way
 // and clients must survive them, and each is opt-in:
 //   - OnUnknown "crash" exits the process, and "hang" never answers, when a

@@ -63,6 +63,7 @@ type Lab struct {
 	init     Text // the initialize text
 	discover Text // the server/discover text
 	server   *mcp.Server
+	tools    *toolsCache // nil: tools/list as the SDK marshals it
 }
 
 // Validate reports what is wrong with cfg, without building anything.
@@ -96,7 +97,7 @@ func New(cfg Config) (*Lab, error) {
 	if cfg.Stderr == nil {
 		cfg.Stderr = os.Stderr
 	}
-	l := &Lab{cfg: cfg, log: cfg.Log}
+	l := &Lab{cfg: cfg, log: cfg.Log, tools: newToolsCache()}
 	var err error
 	if l.init, err = cfg.Instructions.For(EraInitialize); err != nil {
 		return nil, err
@@ -130,7 +131,8 @@ func versionsFor(era string) []string {
 	return all
 }
 
-// middleware sets the instructions per era and holds replies.
+// middleware sets the instructions per era, holds replies, and serves
+// tools/list with schemas marshalled once.
 func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if !servesMethod(method) {
@@ -169,6 +171,12 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			res, err := next(ctx, method, req)
 			if r, ok := res.(*mcp.DiscoverResult); ok && err == nil {
 				r.Instructions = l.discover.Text
+			}
+			return res, err
+		case "tools/list":
+			res, err := next(ctx, method, req)
+			if r, ok := res.(*mcp.ListToolsResult); ok && err == nil && l.tools != nil {
+				return l.tools.list(r), nil
 			}
 			return res, err
 		}
