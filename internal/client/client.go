@@ -6,6 +6,7 @@ import (
 	"io"
 	"os/exec"
 	"regexp"
+	"sync"
 )
 
 // A Client is one MCP client at one version.
@@ -36,12 +37,12 @@ type Spec struct {
 
 func (s Spec) String() string { return s.Name + "@" + s.Version }
 
-var specRE = regexp.MustCompile(`^([a-z][a-z0-9-]*)(?:@([0-9A-Za-z.+-]+))?$`)
+var specRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z][a-z0-9-]*)(?:@([0-9A-Za-z.+-]+))?$`) })
 
 // ParseSpec parses "name@version" or "name". An empty version means the
 // client's pinned default.
 func ParseSpec(s string) (Spec, error) {
-	m := specRE.FindStringSubmatch(s)
+	m := specRE().FindStringSubmatch(s)
 	if m == nil {
 		return Spec{}, fmt.Errorf("client %q: want name@version, as in claude-code@2.1.328", s)
 	}

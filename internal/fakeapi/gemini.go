@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Gemini is the Gemini API: POST /v1beta/models/MODEL:generateContent,
@@ -17,11 +18,13 @@ type Gemini struct{}
 // Name implements API.
 func (Gemini) Name() string { return "gemini" }
 
-var geminiPathRE = regexp.MustCompile(`^/v1[a-z0-9]*/models/[^/:]+:(generateContent|streamGenerateContent|countTokens)$`)
+var geminiPathRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^/v1[a-z0-9]*/models/[^/:]+:(generateContent|streamGenerateContent|countTokens)$`)
+})
 
 // Match implements API.
 func (Gemini) Match(method, path string) bool {
-	return method == http.MethodPost && geminiPathRE.MatchString(path)
+	return method == http.MethodPost && geminiPathRE().MatchString(path)
 }
 
 type geminiPart struct {

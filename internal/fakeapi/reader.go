@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // An Answer is what a perfect reader of a request reports: the codewords
@@ -16,10 +17,11 @@ type Answer struct {
 	Last  int    `json:"last"` // -1 when no marker was found
 }
 
+// The regexps are compiled on first use, not at every start of instrlab.
 var (
-	beginRE  = regexp.MustCompile(`BEGIN codeword: ([\p{L}\p{N}]+-[0-9]{4})`)
-	endRE    = regexp.MustCompile(`END codeword: ([\p{L}\p{N}]+-[0-9]{4})`)
-	markerRE = regexp.MustCompile(`\[at ([0-9]{1,9})\]`)
+	beginRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`BEGIN codeword: ([\p{L}\p{N}]+-[0-9]{4})`) })
+	endRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`END codeword: ([\p{L}\p{N}]+-[0-9]{4})`) })
+	markerRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[at ([0-9]{1,9})\]`) })
 )
 
 // Read reads ctx as the reader does. Text equal to prompt, the user's own
@@ -34,16 +36,16 @@ func Read(ctx Context, prompt string) Answer {
 			t = strings.ReplaceAll(t, prompt, "")
 		}
 		if a.Begin == "" {
-			if m := beginRE.FindStringSubmatch(t); m != nil {
+			if m := beginRE().FindStringSubmatch(t); m != nil {
 				a.Begin = m[1]
 			}
 		}
 		if a.End == "" {
-			if m := endRE.FindStringSubmatch(t); m != nil {
+			if m := endRE().FindStringSubmatch(t); m != nil {
 				a.End = m[1]
 			}
 		}
-		for _, m := range markerRE.FindAllStringSubmatch(t, -1) {
+		for _, m := range markerRE().FindAllStringSubmatch(t, -1) {
 			if n, err := strconv.Atoi(m[1]); err == nil && n > a.Last {
 				a.Last = n
 			}

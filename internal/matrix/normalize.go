@@ -7,13 +7,17 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 )
 
+// The regexps are compiled on first use, not at every start of instrlab.
 var (
-	uuidRE  = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
-	idRE    = regexp.MustCompile(`\b(toolu|msg|req|srvtoolu)_[0-9A-Za-z]+`)
-	hex64RE = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
-	portRE  = regexp.MustCompile(`127\.0\.0\.1:[0-9]+`)
+	uuidRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
+	})
+	idRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(toolu|msg|req|srvtoolu)_[0-9A-Za-z]+`) })
+	hex64RE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[0-9a-f]{64}\b`) })
+	portRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`127\.0\.0\.1:[0-9]+`) })
 )
 
 // Normalize rewrites a request body so that two repeats of one row compare
@@ -49,16 +53,16 @@ func normalizeValue(v any, paths []string) any {
 		// The cheap tests keep the regexps off the long texts that
 		// cannot match them.
 		if strings.Count(x, "-") >= 4 {
-			x = uuidRE.ReplaceAllString(x, "<uuid>")
+			x = uuidRE().ReplaceAllString(x, "<uuid>")
 		}
 		if strings.Contains(x, "_") {
-			x = idRE.ReplaceAllString(x, "${1}_<id>")
+			x = idRE().ReplaceAllString(x, "${1}_<id>")
 		}
 		if len(x) >= 64 {
-			x = hex64RE.ReplaceAllString(x, "<hex>")
+			x = hex64RE().ReplaceAllString(x, "<hex>")
 		}
 		if strings.Contains(x, "127.0.0.1:") {
-			x = portRE.ReplaceAllString(x, "127.0.0.1:<port>")
+			x = portRE().ReplaceAllString(x, "127.0.0.1:<port>")
 		}
 		return x
 	case []any:

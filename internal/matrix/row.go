@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
@@ -56,7 +57,7 @@ type Row struct {
 	NoDelta bool `json:"no_delta,omitempty"`
 }
 
-var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`) })
 
 // Load reads a matrix file.
 func Load(path string) (*Matrix, error) {
@@ -86,7 +87,7 @@ func (m *Matrix) Validate() error {
 	}
 	seen := map[string]bool{}
 	for i, r := range m.Rows {
-		if !nameRE.MatchString(r.Name) {
+		if !nameRE().MatchString(r.Name) {
 			return fmt.Errorf("row %d: name %q: want lower case letters, digits, '.', '_' or '-'", i+1, r.Name)
 		}
 		if seen[r.Name] {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A config entry as Claude Code writes it in .mcp.json and ~/.claude.json.
@@ -99,13 +100,13 @@ func (s configServer) target(name, source string, getenv func(string) (string, b
 	return t, nil
 }
 
-var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
+var envRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`) })
 
 // expand replaces ${VAR} and ${VAR:-default}; an unset VAR without a
 // default is left as written, so the finding shows it.
 func expand(s string, getenv func(string) (string, bool)) string {
-	return envRef.ReplaceAllStringFunc(s, func(m string) string {
-		g := envRef.FindStringSubmatch(m)
+	return envRef().ReplaceAllStringFunc(s, func(m string) string {
+		g := envRef().FindStringSubmatch(m)
 		if v, ok := getenv(g[1]); ok && v != "" {
 			return v
 		}

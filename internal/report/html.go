@@ -3,11 +3,17 @@ package report
 import (
 	"html/template"
 	"io"
+	"sync"
 )
 
 // htmlPage is a self-contained page: one table, a header row of client
-// groups, differing cells marked.
-var htmlPage = template.Must(template.New("page").Parse(`<!doctype html>
+// groups, differing cells marked. It is parsed on first use, not at every
+// start of instrlab.
+var htmlPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Parse(htmlSource))
+})
+
+const htmlSource = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title>
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em}
@@ -29,7 +35,7 @@ p.note{max-width:60em;color:#444}
 </table>
 {{range .Notes}}<p class="note">{{.}}</p>
 {{end}}</body></html>
-`))
+`
 
 type htmlGroup struct {
 	Name string
@@ -46,7 +52,7 @@ func HTML(w io.Writer, t Table) error {
 		}
 		groups = append(groups, htmlGroup{Name: c.Group, Span: 1})
 	}
-	return htmlPage.Execute(w, struct {
+	return htmlPage().Execute(w, struct {
 		Table
 		Groups []htmlGroup
 	}{t, groups})

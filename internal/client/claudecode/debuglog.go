@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/jsonl"
@@ -23,12 +24,15 @@ type Debug struct {
 	Lines      int
 }
 
+// The regexps are compiled on first use, not at every start of instrlab.
 var (
-	truncRE = regexp.MustCompile(`MCP server "([^"]*)": Server instructions truncated from ([0-9]+) to ([0-9]+) chars`)
-	connRE  = regexp.MustCompile(`MCP server "([^"]*)": Connection established`)
-	eraRE   = regexp.MustCompile(`"protocolEra":"([^"]*)"`)
-	negRE   = regexp.MustCompile(`"negotiatedProtocolVersion":"([^"]*)"`)
-	armRE   = regexp.MustCompile(`mcp runtime arm: (.+)$`)
+	truncRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`MCP server "([^"]*)": Server instructions truncated from ([0-9]+) to ([0-9]+) chars`)
+	})
+	connRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`MCP server "([^"]*)": Connection established`) })
+	eraRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"protocolEra":"([^"]*)"`) })
+	negRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"negotiatedProtocolVersion":"([^"]*)"`) })
+	armRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`mcp runtime arm: (.+)$`) })
 )
 
 // ParseDebug reads a debug log. Unknown lines are skipped silently (most
@@ -39,7 +43,7 @@ func ParseDebug(r io.Reader, name string) (Debug, []string) {
 	warnings = append(warnings, jsonl.Lines(r, name, func(n int, b []byte) error {
 		d.Lines = n
 		line := string(b)
-		if m := truncRE.FindStringSubmatch(line); m != nil {
+		if m := truncRE().FindStringSubmatch(line); m != nil {
 			from, err1 := strconv.Atoi(m[2])
 			to, err2 := strconv.Atoi(m[3])
 			if err1 != nil || err2 != nil {
@@ -48,16 +52,16 @@ func ParseDebug(r io.Reader, name string) (Debug, []string) {
 			d.Truncations = append(d.Truncations, client.Truncation{Server: m[1], From: from, To: to, Where: fmt.Sprintf("%s:%d", name, n)})
 			return nil
 		}
-		if m := connRE.FindStringSubmatch(line); m != nil {
-			if e := eraRE.FindStringSubmatch(line); e != nil {
+		if m := connRE().FindStringSubmatch(line); m != nil {
+			if e := eraRE().FindStringSubmatch(line); e != nil {
 				d.ProtocolEra[m[1]] = e[1]
 			}
-			if v := negRE.FindStringSubmatch(line); v != nil {
+			if v := negRE().FindStringSubmatch(line); v != nil {
 				d.NegotiatedVersion[m[1]] = v[1]
 			}
 			return nil
 		}
-		if m := armRE.FindStringSubmatch(line); m != nil && d.RuntimeArm == "" {
+		if m := armRE().FindStringSubmatch(line); m != nil && d.RuntimeArm == "" {
 			d.RuntimeArm = m[1]
 		}
 		return nil

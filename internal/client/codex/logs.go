@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/instrlab/instrlab/internal/jsonl"
 )
@@ -28,10 +29,13 @@ type Catalog struct {
 	Where string `json:"where"`
 }
 
+// The regexps are compiled on first use, not at every start of instrlab.
 var (
-	catalogRE   = regexp.MustCompile(`MCP binding catalog materialized .*server_kind="configured".*tool_count=([0-9]+)`)
-	srvStderrRE = regexp.MustCompile(`MCP server stderr`)
-	problemRE   = regexp.MustCompile(`^\S+\s+(WARN|ERROR)\s.*(?i:mcp)`)
+	catalogRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`MCP binding catalog materialized .*server_kind="configured".*tool_count=([0-9]+)`)
+	})
+	srvStderrRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`MCP server stderr`) })
+	problemRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\S+\s+(WARN|ERROR)\s.*(?i:mcp)`) })
 )
 
 // ParseLog reads Codex's stderr. Lines it does not recognise are skipped:
@@ -43,16 +47,16 @@ func ParseLog(r io.Reader, name string) (Log, []string) {
 		line := string(b)
 		where := fmt.Sprintf("%s:%d", name, n)
 		switch {
-		case catalogRE.MatchString(line):
-			m := catalogRE.FindStringSubmatch(line)
+		case catalogRE().MatchString(line):
+			m := catalogRE().FindStringSubmatch(line)
 			k, err := strconv.Atoi(m[1])
 			if err != nil {
 				return fmt.Errorf("tool_count %q: %w", m[1], err)
 			}
 			l.Catalogs = append(l.Catalogs, Catalog{Tools: k, Where: where})
-		case srvStderrRE.MatchString(line):
+		case srvStderrRE().MatchString(line):
 			l.ServerStderr++
-		case problemRE.MatchString(line):
+		case problemRE().MatchString(line):
 			if len(line) > 300 {
 				line = line[:300]
 			}

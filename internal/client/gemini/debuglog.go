@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"sort"
+	"sync"
 
 	"github.com/instrlab/instrlab/internal/jsonl"
 )
@@ -20,9 +21,14 @@ type Debug struct {
 	Lines    int
 }
 
+// The regexps are compiled on first use, not at every start of instrlab.
 var (
-	registeredRE = regexp.MustCompile(`Registering notification handlers for server '([^']*)'`)
-	mcpErrorRE   = regexp.MustCompile(`(?i)(error|failed|timed out|timeout).*mcp server|mcp server.*(error|failed|timed out|disconnected)`)
+	registeredRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`Registering notification handlers for server '([^']*)'`)
+	})
+	mcpErrorRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(error|failed|timed out|timeout).*mcp server|mcp server.*(error|failed|timed out|disconnected)`)
+	})
 )
 
 // ParseDebug reads the CLI's stderr. Lines it does not recognise are
@@ -32,13 +38,13 @@ func ParseDebug(r io.Reader, name string) (Debug, []string) {
 	w := jsonl.Lines(r, name, func(n int, b []byte) error {
 		d.Lines = n
 		line := string(b)
-		if m := registeredRE.FindStringSubmatch(line); m != nil {
+		if m := registeredRE().FindStringSubmatch(line); m != nil {
 			if _, ok := d.Connected[m[1]]; !ok {
 				d.Connected[m[1]] = fmt.Sprintf("%s:%d", name, n)
 			}
 			return nil
 		}
-		if mcpErrorRE.MatchString(line) {
+		if mcpErrorRE().MatchString(line) {
 			if len(line) > 300 {
 				line = line[:300]
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"sync"
 
 	"github.com/instrlab/instrlab/internal/jsonl"
 )
@@ -15,7 +16,7 @@ type Log struct {
 	Lines    int
 }
 
-var problemRE = regexp.MustCompile(`level=(ERROR|WARN) .*(?i:mcp)`)
+var problemRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`level=(ERROR|WARN) .*(?i:mcp)`) })
 
 // ParseLog reads opencode's stderr; lines it does not recognise are
 // skipped.
@@ -23,7 +24,7 @@ func ParseLog(r io.Reader, name string) (Log, []string) {
 	var l Log
 	w := jsonl.Lines(r, name, func(n int, b []byte) error {
 		l.Lines = n
-		if line := string(b); problemRE.MatchString(line) {
+		if line := string(b); problemRE().MatchString(line) {
 			if len(line) > 300 {
 				line = line[:300]
 			}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"sync"
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/claudecode"
@@ -53,14 +54,14 @@ func Observe(dir, server string) client.Observation {
 	return o
 }
 
-var problemRE = regexp.MustCompile(`\[(WARN|ERROR)\].*(?i:mcp)`)
+var problemRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[(WARN|ERROR)\].*(?i:mcp)`) })
 
 // DebugProblems returns the WARN and ERROR lines of a debug log that
 // mention MCP, as "name:line: text".
 func DebugProblems(r io.Reader, name string) []string {
 	var out []string
 	w := jsonl.Lines(r, name, func(n int, b []byte) error {
-		if line := string(b); problemRE.MatchString(line) {
+		if line := string(b); problemRE().MatchString(line) {
 			if len(line) > 300 {
 				line = line[:300]
 			}
