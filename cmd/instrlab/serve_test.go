@@ -616,3 +616,35 @@ func TestHTTPOnUnknown(t *testing.T) {
 		}
 	})
 }
+
+// TestLogSurvivesKill: a server killed mid-stream leaves a log whose every
+// complete line parses; at most the line being written is lost.
+func TestLogSurvivesKill(t *testing.T) {
+	s := startRaw(t, "-instr", "ascii:5000")
+	go io.Copy(io.Discard, s.stdout)
+	s.send(t, initLine)
+	for i := range 2000 {
+		fmt.Fprintf(s.stdin, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", 10+i)
+	}
+	time.Sleep(50 * time.Millisecond)
+	s.cmd.Process.Kill()
+	s.cmd.Wait()
+	data, err := os.ReadFile(s.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	complete := lines[:len(lines)-1] // the text after the last newline is the line being written, if any
+	if len(complete) < 2 {
+		t.Fatalf("only %d log lines before the kill", len(complete))
+	}
+	for i, line := range complete {
+		var e lab.Entry
+		if err := json.Unmarshal(line, &e); err != nil {
+			t.Fatalf("log line %d of %d is torn: %v: %.100q", i+1, len(complete), err, line)
+		}
+	}
+	if last := lines[len(lines)-1]; len(last) != 0 {
+		t.Logf("a partial last line of %d bytes (the one being written)", len(last))
+	}
+}
