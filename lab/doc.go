@@ -3,11 +3,11 @@
 // reaches a model proves which text a client delivered and where it was cut.
 //
 // The protocol is the official MCP Go SDK's. The lab adds to it only by
-// wrapping: a stdio transport of its own ([Config.ServeStdio]) that logs every
+// wrapping: a stdio transport of its own ([Lab.ServeStdio]) that logs every
 // line before the SDK sees it and answers malformed input the way JSON-RPC
 // prescribes (the SDK's own stdio transport closes the connection on the
 // first malformed line, which is correct for a server but hides what the
-// client sent); an HTTP wrapper ([Config.Handler]) that logs both directions
+// client sent); an HTTP wrapper ([Lab.Handler]) that logs both directions
 // and checks Origin; and receiving middleware that sets the instructions per
 // era and holds replies.
 //
@@ -26,4 +26,12 @@
 //     since the SDK answers unknown methods before middleware runs.
 //   - InitDelay and DiscoverDelay hold those replies, in middleware.
 //   - Era "modern" refuses initialize with -32022 and the supported versions.
+//
+// Two answers differ from the SDK's so that the lab stays a faithful test
+// bench: a legacy lab answers server/discover with -32601 (the SDK would
+// answer -32022, as a newer server lacking a version), and a dual lab
+// answers an initialize that follows server/discover on the same connection
+// (the SDK refuses it), so a client that sends both shows which text it
+// keeps. prompts/*, resources/* and completion/complete get -32601, since
+// the lab declares tools only.
 package lab
