@@ -2,7 +2,6 @@ package codex
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"runtime"
 
@@ -39,17 +38,14 @@ func (c *Codex) API() string { return "openai-responses" }
 // Provision implements client.Client: npm installs @openai/codex, whose
 // platform package holds the native binary, run directly (no Node).
 func (c *Codex) Provision(ctx context.Context, progress io.Writer) error {
-	dir, err := npm.Ensure(ctx, npm.Package{Client: Name, Version: c.version, Name: "@openai/codex"}, progress)
-	if err != nil {
-		return err
-	}
 	triple := map[string]string{"linux/amd64": "x86_64-unknown-linux-musl", "linux/arm64": "aarch64-unknown-linux-musl",
 		"darwin/amd64": "x86_64-apple-darwin", "darwin/arm64": "aarch64-apple-darwin"}[runtime.GOOS+"/"+runtime.GOARCH]
 	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
-	bin, err := npm.Find(dir, "node_modules/@openai/codex-"+runtime.GOOS+"-"+arch+"/vendor/"+triple+"/bin/codex",
+	bin, err := npm.EnsureFile(ctx, npm.Package{Client: Name, Version: c.version, Name: "@openai/codex"}, progress, "binary",
+		"node_modules/@openai/codex-"+runtime.GOOS+"-"+arch+"/vendor/"+triple+"/bin/codex",
 		"node_modules/@openai/codex/vendor/"+triple+"/codex/codex")
 	if err != nil {
-		return fmt.Errorf("finding the codex binary: %w", err)
+		return err
 	}
 	c.bin = bin
 	return nil

@@ -2,9 +2,7 @@ package gemini
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"os/exec"
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/npm"
@@ -40,17 +38,10 @@ func (g *Gemini) API() string { return "gemini" }
 // Provision implements client.Client: npm installs @google/gemini-cli; it
 // runs on the node found on PATH.
 func (g *Gemini) Provision(ctx context.Context, progress io.Writer) error {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		return fmt.Errorf("%s@%s runs on Node.js: %w", Name, g.version, err)
-	}
-	dir, err := npm.Ensure(ctx, npm.Package{Client: Name, Version: g.version, Name: "@google/gemini-cli"}, progress)
+	node, script, err := npm.NodeScript(ctx, npm.Package{Client: Name, Version: g.version, Name: "@google/gemini-cli"}, progress,
+		"node_modules/@google/gemini-cli/bundle/gemini.js", "node_modules/@google/gemini-cli/dist/index.js")
 	if err != nil {
 		return err
-	}
-	script, err := npm.Find(dir, "node_modules/@google/gemini-cli/bundle/gemini.js", "node_modules/@google/gemini-cli/dist/index.js")
-	if err != nil {
-		return fmt.Errorf("finding the gemini script: %w", err)
 	}
 	g.node, g.script = node, script
 	return nil

@@ -106,6 +106,36 @@ func Find(dir string, paths ...string) (string, error) {
 	return "", fmt.Errorf("none of %s under %s", strings.Join(paths, ", "), dir)
 }
 
+// EnsureFile installs p like Ensure and returns the first of paths
+// (relative to the prefix) that exists. what names the file in errors, as
+// in "binary" or "script".
+func EnsureFile(ctx context.Context, p Package, progress io.Writer, what string, paths ...string) (string, error) {
+	dir, err := Ensure(ctx, p, progress)
+	if err != nil {
+		return "", err
+	}
+	file, err := Find(dir, paths...)
+	if err != nil {
+		return "", fmt.Errorf("finding the %s %s: %w", p.Client, what, err)
+	}
+	return file, nil
+}
+
+// NodeScript provisions a client that is a Node.js script in an npm
+// package: it finds node on PATH, then installs p like EnsureFile, and
+// returns node and the first of paths that exists.
+func NodeScript(ctx context.Context, p Package, progress io.Writer, paths ...string) (node, script string, err error) {
+	node, err = exec.LookPath("node")
+	if err != nil {
+		return "", "", fmt.Errorf("%s@%s runs on Node.js: %w", p.Client, p.Version, err)
+	}
+	script, err = EnsureFile(ctx, p, progress, "script", paths...)
+	if err != nil {
+		return "", "", err
+	}
+	return node, script, nil
+}
+
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	if len(lines) > n {

@@ -63,3 +63,27 @@ func TestEnsureUsesTheCache(t *testing.T) {
 		t.Errorf("Ensure with the version cached = %q, %v", got, err)
 	}
 }
+
+func TestEnsureFile(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("PATH", "") // no npm and no node: only the cache can serve
+	p := Package{Client: "codex", Version: "0.169.0", Name: "@openai/codex"}
+	dir, err := p.Dir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "node_modules", "@openai", "codex", "package.json"), `{"version":"0.169.0"}`)
+	writeFile(t, filepath.Join(dir, "node_modules", "@openai", "codex", "bin", "codex"), "")
+	got, err := EnsureFile(context.Background(), p, io.Discard, "binary", "node_modules/x", "node_modules/@openai/codex/bin/codex")
+	if want := filepath.Join(dir, "node_modules", "@openai", "codex", "bin", "codex"); err != nil || got != want {
+		t.Errorf("EnsureFile = %q, %v; want %q", got, err, want)
+	}
+	if _, err := EnsureFile(context.Background(), p, io.Discard, "binary", "node_modules/x"); err == nil ||
+		!strings.HasPrefix(err.Error(), "finding the codex binary: none of node_modules/x under ") {
+		t.Errorf("EnsureFile of a missing file: %v", err)
+	}
+	if _, _, err := NodeScript(context.Background(), p, io.Discard, "node_modules/@openai/codex/bin/codex"); err == nil ||
+		!strings.HasPrefix(err.Error(), "codex@0.169.0 runs on Node.js: ") {
+		t.Errorf("NodeScript without node: %v", err)
+	}
+}

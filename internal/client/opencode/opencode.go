@@ -2,7 +2,6 @@ package opencode
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"runtime"
 
@@ -39,16 +38,13 @@ func (c *Opencode) API() string { return "openai-chat" }
 // Provision implements client.Client: npm installs opencode-ai, whose
 // platform package holds the native binary, run directly.
 func (c *Opencode) Provision(ctx context.Context, progress io.Writer) error {
-	dir, err := npm.Ensure(ctx, npm.Package{Client: Name, Version: c.version, Name: "opencode-ai"}, progress)
-	if err != nil {
-		return err
-	}
 	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
 	plat := "opencode-" + runtime.GOOS + "-" + arch
-	bin, err := npm.Find(dir, "node_modules/"+plat+"/bin/opencode", "node_modules/"+plat+"-baseline/bin/opencode",
+	bin, err := npm.EnsureFile(ctx, npm.Package{Client: Name, Version: c.version, Name: "opencode-ai"}, progress, "binary",
+		"node_modules/"+plat+"/bin/opencode", "node_modules/"+plat+"-baseline/bin/opencode",
 		"node_modules/opencode-ai/bin/opencode.exe")
 	if err != nil {
-		return fmt.Errorf("finding the opencode binary: %w", err)
+		return err
 	}
 	c.bin = bin
 	return nil

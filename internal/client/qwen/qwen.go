@@ -2,9 +2,7 @@ package qwen
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"os/exec"
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/npm"
@@ -43,17 +41,10 @@ func (q *Qwen) API() string { return "openai-chat" }
 // Provision implements client.Client: npm installs @qwen-code/qwen-code; it
 // runs on the node found on PATH.
 func (q *Qwen) Provision(ctx context.Context, progress io.Writer) error {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		return fmt.Errorf("%s@%s runs on Node.js: %w", Name, q.version, err)
-	}
-	dir, err := npm.Ensure(ctx, npm.Package{Client: Name, Version: q.version, Name: "@qwen-code/qwen-code"}, progress)
+	node, script, err := npm.NodeScript(ctx, npm.Package{Client: Name, Version: q.version, Name: "@qwen-code/qwen-code"}, progress,
+		"node_modules/@qwen-code/qwen-code/cli-entry.js", "node_modules/@qwen-code/qwen-code/cli.js")
 	if err != nil {
 		return err
-	}
-	script, err := npm.Find(dir, "node_modules/@qwen-code/qwen-code/cli-entry.js", "node_modules/@qwen-code/qwen-code/cli.js")
-	if err != nil {
-		return fmt.Errorf("finding the qwen script: %w", err)
 	}
 	q.node, q.script = node, script
 	return nil
