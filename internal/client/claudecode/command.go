@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 
 	"github.com/instrlab/instrlab/internal/client"
@@ -52,15 +51,12 @@ func (c *Claude) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 	args = append(args, r.Flags...)
 	cmd := exec.CommandContext(ctx, c.bin, args...)
 	cmd.Dir = r.Work
-	env := r.BaseEnv()
-	env["ANTHROPIC_BASE_URL"] = r.APIURL
-	env["ANTHROPIC_API_KEY"] = r.APIKey
-	env["DISABLE_TELEMETRY"] = "1"
-	env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"
-	for k, v := range r.Env {
-		env[k] = v
-	}
-	cmd.Env = envList(env)
+	cmd.Env = r.Environ(map[string]string{
+		"ANTHROPIC_BASE_URL":                       r.APIURL,
+		"ANTHROPIC_API_KEY":                        r.APIKey,
+		"DISABLE_TELEMETRY":                        "1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+	})
 	return cmd, nil
 }
 
@@ -78,13 +74,4 @@ func MCPConfig(s client.Server) ([]byte, error) {
 		return nil, fmt.Errorf("encoding MCP config: %w", err)
 	}
 	return append(b, '\n'), nil
-}
-
-func envList(env map[string]string) []string {
-	out := make([]string, 0, len(env))
-	for k, v := range env {
-		out = append(out, k+"="+v)
-	}
-	sort.Strings(out)
-	return out
 }

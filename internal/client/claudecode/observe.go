@@ -1,9 +1,7 @@
 package claudecode
 
 import (
-	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 
@@ -20,17 +18,7 @@ func (c *Claude) Observe(r *client.Run) client.Observation {
 // server named server. It is what report uses to rebuild a table.
 func Observe(dir, server string) client.Observation {
 	var o client.Observation
-	read := func(rel string, parse func(io.Reader, string) []string) {
-		f, err := os.Open(filepath.Join(dir, rel))
-		if err != nil {
-			o.Warnings = append(o.Warnings, fmt.Sprintf("%s: %v", rel, err))
-			return
-		}
-		defer f.Close()
-		o.Files = append(o.Files, rel)
-		o.Warnings = append(o.Warnings, parse(f, rel)...)
-	}
-	read(filepath.Join("client", "stdout.txt"), func(f io.Reader, name string) []string {
+	o.Read(dir, filepath.Join("client", "stdout.txt"), func(f io.Reader, name string) []string {
 		s, w := ParseStream(f, name)
 		o.ServerStatus = s.Servers[server]
 		if s.Servers != nil && o.ServerStatus == "" {
@@ -48,7 +36,7 @@ func Observe(dir, server string) client.Observation {
 		}
 		return w
 	})
-	read(filepath.Join("client", DebugFile), func(f io.Reader, name string) []string {
+	o.Read(dir, filepath.Join("client", DebugFile), func(f io.Reader, name string) []string {
 		d, w := ParseDebug(f, name)
 		for _, t := range d.Truncations {
 			if t.Server == server {
@@ -65,7 +53,7 @@ func Observe(dir, server string) client.Observation {
 	}
 	for _, p := range transcripts {
 		rel, _ := filepath.Rel(dir, p)
-		read(rel, func(f io.Reader, name string) []string {
+		o.Read(dir, rel, func(f io.Reader, name string) []string {
 			t, w := ParseTranscript(f, name)
 			for _, b := range t.Instructions {
 				if b.Server == server || b.Server == "" {
