@@ -21,28 +21,11 @@ func (q *Qwen) Observe(r *client.Run) client.Observation {
 // Observe reads the evidence of a Qwen Code run kept under dir: the
 // stream-json output on stdout, which has Claude Code's shape (an init
 // event listing mcp_servers with their status, a result event), so
-// claudecode.ParseStream reads it; and the debug log under
+// claudecode.ReadStream reads it; and the debug log under
 // ~/.qwen/debug, whose WARN and ERROR lines about MCP become warnings.
 func Observe(dir, server string) client.Observation {
 	var o client.Observation
-	o.Read(dir, filepath.Join("client", "stdout.txt"), func(f io.Reader, name string) []string {
-		s, w := claudecode.ParseStream(f, name)
-		o.ServerStatus = s.Servers[server]
-		if s.Servers != nil && o.ServerStatus == "" {
-			o.ServerStatus = "absent"
-		}
-		o.Model, o.Answer, o.CostUSD = s.Model, s.Result, s.CostUSD
-		if s.IsError || (s.Subtype != "" && s.Subtype != "success") {
-			o.ResultError = s.Subtype
-			if o.ResultError == "" {
-				o.ResultError = "error"
-			}
-		}
-		if s.Events == 0 {
-			w = append(w, name+": no stream-json events")
-		}
-		return w
-	})
+	claudecode.ReadStream(&o, dir, filepath.Join("client", "stdout.txt"), server)
 	logs, _ := filepath.Glob(filepath.Join(dir, "home", ".qwen", "debug", "*.txt"))
 	sort.Strings(logs)
 	for _, p := range logs {
