@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/testutil"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -67,20 +68,7 @@ func runCheckTest(t *testing.T, args ...string) (string, string, int) {
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "check", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
+	testutil.Golden(t, filepath.Join("testdata", "check", name), []byte(got), *update)
 }
 
 // TestCheckGolden checks the human and JSON output against the lab server.

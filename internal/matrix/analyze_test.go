@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/testutil"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -35,19 +36,7 @@ func TestAnalyzeGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join(dir, "result.golden.json")
-			if *update {
-				if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if diff := cmp.Diff(strings.TrimSpace(string(want)), string(got)); diff != "" {
-				t.Errorf("Analyze mismatch (-want +got):\n%s", diff)
-			}
+			testutil.Golden(t, filepath.Join(dir, "result.golden.json"), append(got, '\n'), *update)
 		})
 	}
 }

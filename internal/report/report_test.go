@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/testutil"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -18,23 +17,6 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // fixtureDir holds trimmed evidence of real runs of two Claude Code
 // versions (see ../matrix/testdata/trimrun.py).
 const fixtureDir = "../matrix/testdata/runs"
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
-	}
-}
 
 func TestTablesFromRealEvidence(t *testing.T) {
 	m, results, warnings, err := Load(fixtureDir)
@@ -55,8 +37,8 @@ func TestTablesFromRealEvidence(t *testing.T) {
 	if err := CSV(&csv, tab); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "fixtures.md", md.Bytes())
-	golden(t, "fixtures.csv", csv.Bytes())
+	testutil.Golden(t, filepath.Join("testdata", "fixtures.md"), md.Bytes(), *update)
+	testutil.Golden(t, filepath.Join("testdata", "fixtures.csv"), csv.Bytes(), *update)
 	// Two clients: one column group each, and the dual-era row differs.
 	if !strings.Contains(md.String(), "claude-code@2.1.285: placement") || !strings.Contains(md.String(), "**discover**") {
 		t.Errorf("no column groups or no marked difference:\n%s", md.String())
@@ -106,7 +88,7 @@ func TestHTML(t *testing.T) {
 	if err := HTML(&b, Build(matrix.Seed(), results)); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "fixtures.html", b.Bytes())
+	testutil.Golden(t, filepath.Join("testdata", "fixtures.html"), b.Bytes(), *update)
 	for _, want := range []string{fmt.Sprintf(`<th class="group" colspan="%d">claude-code@2.1.285</th>`, len(columns)), `<td class="diff">discover</td>`, "o200k_base"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("page lacks %q", want)

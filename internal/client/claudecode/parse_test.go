@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/testutil"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -45,19 +46,7 @@ func TestParsersOnRealRuns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join(dir, "parsed.golden.json")
-			if *update {
-				if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if diff := cmp.Diff(strings.TrimSpace(string(want)), string(got)); diff != "" {
-				t.Errorf("parsed mismatch (-want +got):\n%s", diff)
-			}
+			testutil.Golden(t, filepath.Join(dir, "parsed.golden.json"), append(got, '\n'), *update)
 		})
 	}
 }

@@ -10,31 +10,16 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/testutil"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
-}
 
 func TestConfig(t *testing.T) {
 	r := &client.Run{APIURL: "http://127.0.0.1:4321/", Server: client.Server{Name: "lab", Command: "/bin/instrlab",
 		Args: []string{"serve", "lab", "-instr", "ascii:1000", "-log", `/runs/a "quoted"\dir/lab.jsonl`},
 		Env:  map[string]string{"B": "2", "A": "tab\there"}}}
-	golden(t, filepath.Join("testdata", "config.golden.toml"), []byte(Config(r, "gpt-test")))
+	testutil.Golden(t, filepath.Join("testdata", "config.golden.toml"), []byte(Config(r, "gpt-test")), *update)
 }
 
 func TestTOMLString(t *testing.T) {
@@ -71,19 +56,8 @@ func TestObserveRealRuns(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.row, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.MkdirAll(filepath.Join(dir, "client"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			for _, f := range []string{"stdout.txt", "stderr.txt"} {
-				b, err := os.ReadFile(filepath.Join("testdata", tt.row, f))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(dir, "client", f), b, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			dir := testutil.RunDir(t, filepath.Join("testdata", tt.row),
+				map[string]string{"stdout.txt": "client/stdout.txt", "stderr.txt": "client/stderr.txt"})
 			o := Observe(dir, "lab")
 			got := struct{ Status, Answer, Error string }{o.ServerStatus, o.Answer, o.ResultError}
 			want := struct{ Status, Answer, Error string }{tt.status, tt.answer, ""}

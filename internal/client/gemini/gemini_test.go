@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/testutil"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -19,38 +20,7 @@ func TestSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("testdata", "settings.golden.json")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("settings mismatch (-want +got):\n%s", diff)
-	}
-}
-
-// copyFixture puts testdata/ROW's files where Observe looks for them.
-func copyFixture(t *testing.T, row string) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "client"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{"stdout.txt", "stderr.txt"} {
-		b, err := os.ReadFile(filepath.Join("testdata", row, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "client", f), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	testutil.Golden(t, filepath.Join("testdata", "settings.golden.json"), got, *update)
 }
 
 // TestObserveRealRuns reads trimmed evidence of real runs (testdata/ROW,
@@ -64,7 +34,9 @@ func TestObserveRealRuns(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.row, func(t *testing.T) {
-			o := Observe(copyFixture(t, tt.row), "lab")
+			dir := testutil.RunDir(t, filepath.Join("testdata", tt.row),
+				map[string]string{"stdout.txt": "client/stdout.txt", "stderr.txt": "client/stderr.txt"})
+			o := Observe(dir, "lab")
 			got := []string{o.ServerStatus, o.Answer, o.Model, o.ResultError}
 			if diff := cmp.Diff([]string{tt.status, tt.answer, tt.model, ""}, got); diff != "" {
 				t.Errorf("Observe mismatch (-want +got):\n%s", diff)

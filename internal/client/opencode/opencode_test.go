@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/testutil"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -24,19 +25,7 @@ func TestConfig(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join("testdata", tt.name)
-		if *update {
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run with -update)", err)
-		}
-		if diff := cmp.Diff(string(want), string(got)); diff != "" {
-			t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-		}
+		testutil.Golden(t, filepath.Join("testdata", tt.name), got, *update)
 		// opencode drops a server whose environment is null.
 		if strings.Contains(string(got), `"environment": null`) {
 			t.Errorf("%s: environment is null", tt.name)
@@ -47,19 +36,8 @@ func TestConfig(t *testing.T) {
 // TestObserveRealRun reads trimmed evidence of a real run (testdata/ROW,
 // made by testdata/trim.sh from "instrlab run -client opencode@1.18.33").
 func TestObserveRealRun(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "client"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{"stdout.txt", "stderr.txt"} {
-		b, err := os.ReadFile(filepath.Join("testdata", "en-1000", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "client", f), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testutil.RunDir(t, filepath.Join("testdata", "en-1000"),
+		map[string]string{"stdout.txt": "client/stdout.txt", "stderr.txt": "client/stderr.txt"})
 	o := Observe(dir, "lab")
 	got := []string{o.ServerStatus, o.Answer, o.ResultError}
 	if diff := cmp.Diff([]string{"no error in log", "BEGIN=PINTAIL-8601 END=PINTAIL-3421 LAST=798", ""}, got); diff != "" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/testutil"
 )
 
 func TestSettings(t *testing.T) {
@@ -25,20 +26,8 @@ func TestSettings(t *testing.T) {
 // TestObserveRealRun reads trimmed evidence of a real run (testdata/ROW,
 // made by testdata/trim.sh from "instrlab run -client qwen@0.24.4").
 func TestObserveRealRun(t *testing.T) {
-	dir := t.TempDir()
-	for src, dst := range map[string]string{"stdout.txt": "client/stdout.txt", "debug.txt": "home/.qwen/debug/session.txt"} {
-		b, err := os.ReadFile(filepath.Join("testdata", "en-1000", src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := filepath.Join(dir, dst)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testutil.RunDir(t, filepath.Join("testdata", "en-1000"),
+		map[string]string{"stdout.txt": "client/stdout.txt", "debug.txt": "home/.qwen/debug/session.txt"})
 	o := Observe(dir, "lab")
 	got := []string{o.ServerStatus, o.Answer, o.Model, o.ResultError}
 	if diff := cmp.Diff([]string{"connected", "BEGIN=PINTAIL-8601 END=PINTAIL-3421 LAST=798", "fake-model", ""}, got); diff != "" {

@@ -1,0 +1,52 @@
+// Package testutil holds what the tests of several packages share: golden
+// files refreshed by each package's -update flag, and run dirs made from
+// trimmed evidence of real runs. Only tests import it.
+package testutil
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// Golden compares got with the golden file at path. With update set, it
+// first writes got there.
+func Golden(t testing.TB, path string, got []byte, update bool) {
+	t.Helper()
+	if update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+// RunDir makes a fresh run dir holding the evidence files of the fixture
+// folder src: files maps a file name under src to its path in the run dir,
+// as in "stdout.txt" to "client/stdout.txt".
+func RunDir(t testing.TB, src string, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for from, to := range files {
+		b, err := os.ReadFile(filepath.Join(src, from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, filepath.FromSlash(to))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
