@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"testing"
 
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/netjail"
-	"github.com/instrlab/instrlab/internal/report"
 )
 
 // TestE2EEveryClient runs every pinned client (-client all: Claude Code,
@@ -23,21 +20,8 @@ func TestE2EEveryClient(t *testing.T) {
 	if os.Getenv("INSTRLAB_E2E") != "1" {
 		t.Skip("set INSTRLAB_E2E=1 to run every client end to end (npm installs on first use)")
 	}
-	out := t.TempDir()
-	var stdout, stderr bytes.Buffer
-	args := []string{"run", "-client", "all", "-matrix", "cross", "-row", "none", "-row", "en-1000", "-row", "en-6000",
-		"-lab", binary, "-out", out, "-j", "2", "-timeout", "120s"}
-	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
-		t.Fatalf("run: %v\n%s", err, stderr.String())
-	}
-	t.Logf("table:\n%s", stdout.String())
-	_, results, warnings, err := report.Load(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(warnings) > 0 {
-		t.Errorf("report warnings: %q", warnings)
-	}
+	results := runE2E(t, "-client", "all", "-matrix", "cross", "-row", "none", "-row", "en-1000", "-row", "en-6000",
+		"-lab", binary, "-j", "2", "-timeout", "120s")
 	isolated := netjail.Supported() == nil
 	kept := map[string]map[string]int{} // client → row → chars kept
 	clients := map[string]bool{}

@@ -12,23 +12,24 @@ import (
 	"github.com/instrlab/instrlab/internal/report"
 )
 
-// TestE2EClaudeCode runs the reduced matrix against the real Claude Code,
-// offline, installing the pinned version with npm if it is not cached.
-// It only runs with INSTRLAB_E2E=1 (.ci/run sets it); INSTRLAB_E2E_CLIENT
-// picks another version. Every assertion is on the evidence, and none
-// assumes a cap, a placement or a probe order: those are compared with what
-// the same run's own logs say.
-func TestE2EClaudeCode(t *testing.T) {
-	if os.Getenv("INSTRLAB_E2E") != "1" {
-		t.Skip("set INSTRLAB_E2E=1 to run Claude Code end to end (npm install on first use)")
+// e2eClient is the Claude Code the end-to-end tests run: INSTRLAB_E2E_CLIENT,
+// else the pinned version.
+func e2eClient() string {
+	if spec := os.Getenv("INSTRLAB_E2E_CLIENT"); spec != "" {
+		return spec
 	}
-	spec := os.Getenv("INSTRLAB_E2E_CLIENT")
-	if spec == "" {
-		spec = "claude-code"
-	}
+	return "claude-code"
+}
+
+// runE2E runs "instrlab run" with args and a fresh -out dir, logs the
+// table, and returns the results report.Load reads back from the dir. A
+// failed run or an unreadable dir fails the test; a report warning is an
+// error.
+func runE2E(t *testing.T, args ...string) []matrix.Result {
+	t.Helper()
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	args := []string{"run", "-client", spec, "-matrix", "testdata/e2e-matrix.json", "-lab", binary, "-out", out, "-j", "2", "-timeout", "90s"}
+	args = append(append([]string{"run"}, args...), "-out", out)
 	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
@@ -40,6 +41,20 @@ func TestE2EClaudeCode(t *testing.T) {
 	if len(warnings) > 0 {
 		t.Errorf("report warnings: %q", warnings)
 	}
+	return results
+}
+
+// TestE2EClaudeCode runs the reduced matrix against the real Claude Code,
+// offline, installing the pinned version with npm if it is not cached.
+// It only runs with INSTRLAB_E2E=1 (.ci/run sets it); INSTRLAB_E2E_CLIENT
+// picks another version. Every assertion is on the evidence, and none
+// assumes a cap, a placement or a probe order: those are compared with what
+// the same run's own logs say.
+func TestE2EClaudeCode(t *testing.T) {
+	if os.Getenv("INSTRLAB_E2E") != "1" {
+		t.Skip("set INSTRLAB_E2E=1 to run Claude Code end to end (npm install on first use)")
+	}
+	results := runE2E(t, "-client", e2eClient(), "-matrix", "testdata/e2e-matrix.json", "-lab", binary, "-j", "2", "-timeout", "90s")
 	if len(results) != 8 {
 		t.Fatalf("%d results, want 8", len(results))
 	}
@@ -111,10 +126,7 @@ func TestE2EClaudeCodeWithoutNetwork(t *testing.T) {
 			t.Skipf("%s not found", tool)
 		}
 	}
-	spec := os.Getenv("INSTRLAB_E2E_CLIENT")
-	if spec == "" {
-		spec = "claude-code"
-	}
+	spec := e2eClient()
 	// Provision outside the namespace (npm needs the registry).
 	var stdout, stderr bytes.Buffer
 	warm := t.TempDir()
