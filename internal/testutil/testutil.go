@@ -1,11 +1,13 @@
 // Package testutil holds what the tests of several packages share: golden
-// files refreshed by each package's -update flag, and run dirs made from
-// trimmed evidence of real runs. Only tests import it.
+// files refreshed by each package's -update flag, run dirs made from
+// trimmed evidence of real runs, and the seeds and the "file:line: message"
+// check of the parsers' fuzz tests. Only tests import it.
 package testutil
 
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -49,4 +51,27 @@ func RunDir(t testing.TB, src string, files map[string]string) string {
 		}
 	}
 	return dir
+}
+
+// Seed adds the contents of each file at paths to f's seed corpus.
+func Seed(f *testing.F, paths ...string) {
+	f.Helper()
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+}
+
+// InFile fails t unless every report begins with "name:", as the
+// "file:line: message" of a parser reading the file name does.
+func InFile(t testing.TB, name string, reports []string) {
+	t.Helper()
+	for _, x := range reports {
+		if !strings.HasPrefix(x, name+":") {
+			t.Fatalf("report without file:line: %q", x)
+		}
+	}
 }

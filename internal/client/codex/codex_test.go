@@ -3,7 +3,6 @@ package codex
 import (
 	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -111,21 +110,11 @@ func TestParseLog(t *testing.T) {
 }
 
 func FuzzParseEvents(f *testing.F) {
-	for _, row := range []string{"en-1000", "en-1000-held3"} {
-		b, err := os.ReadFile(filepath.Join("testdata", row, "stdout.txt"))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	testutil.Seed(f, filepath.Join("testdata", "en-1000", "stdout.txt"), filepath.Join("testdata", "en-1000-held3", "stdout.txt"))
 	f.Add([]byte(`{"type":"item.completed","item":null}` + "\n" + `{"type":"turn.failed","error":null}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ev, w := ParseEvents(strings.NewReader(string(data)), "stdout.txt")
-		for _, x := range w {
-			if !strings.HasPrefix(x, "stdout.txt:") {
-				t.Fatalf("warning without file:line: %q", x)
-			}
-		}
+		testutil.InFile(t, "stdout.txt", w)
 		if ev.Count < 0 {
 			t.Fatal("negative count")
 		}
@@ -134,18 +123,10 @@ func FuzzParseEvents(f *testing.F) {
 }
 
 func FuzzParseLog(f *testing.F) {
-	b, err := os.ReadFile(filepath.Join("testdata", "en-1000", "stderr.txt"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(b)
+	testutil.Seed(f, filepath.Join("testdata", "en-1000", "stderr.txt"))
 	f.Add([]byte("x MCP binding catalog materialized server_kind=\"configured\" tool_count=99999999999999999999\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, w := ParseLog(strings.NewReader(string(data)), "stderr.txt")
-		for _, x := range append(w, l.Problems...) {
-			if !strings.HasPrefix(x, "stderr.txt:") {
-				t.Fatalf("report without file:line: %q", x)
-			}
-		}
+		testutil.InFile(t, "stderr.txt", append(w, l.Problems...))
 	})
 }

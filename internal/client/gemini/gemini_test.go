@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -83,34 +82,18 @@ func TestParseDebug(t *testing.T) {
 }
 
 func FuzzParseStream(f *testing.F) {
-	b, err := os.ReadFile(filepath.Join("testdata", "en-1000", "stdout.txt"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(b)
+	testutil.Seed(f, filepath.Join("testdata", "en-1000", "stdout.txt"))
 	f.Add([]byte(`{"type":"result","stats":{"models":null},"error":null}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, w := ParseStream(strings.NewReader(string(data)), "stdout.txt")
-		for _, x := range w {
-			if !strings.HasPrefix(x, "stdout.txt:") {
-				t.Fatalf("warning without file:line: %q", x)
-			}
-		}
+		testutil.InFile(t, "stdout.txt", w)
 	})
 }
 
 func FuzzParseDebug(f *testing.F) {
-	b, err := os.ReadFile(filepath.Join("testdata", "en-1000", "stderr.txt"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(b)
+	testutil.Seed(f, filepath.Join("testdata", "en-1000", "stderr.txt"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, w := ParseDebug(strings.NewReader(string(data)), "stderr.txt")
-		for _, x := range append(w, d.Failures...) {
-			if !strings.HasPrefix(x, "stderr.txt:") {
-				t.Fatalf("report without file:line: %q", x)
-			}
-		}
+		testutil.InFile(t, "stderr.txt", append(w, d.Failures...))
 	})
 }

@@ -2,7 +2,6 @@ package opencode
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -83,34 +82,18 @@ func TestParseLog(t *testing.T) {
 }
 
 func FuzzParseEvents(f *testing.F) {
-	b, err := os.ReadFile(filepath.Join("testdata", "en-1000", "stdout.txt"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(b)
+	testutil.Seed(f, filepath.Join("testdata", "en-1000", "stdout.txt"))
 	f.Add([]byte(`{"type":"error","error":"plain"}` + "\n" + `{"type":"error"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, w := ParseEvents(strings.NewReader(string(data)), "stdout.txt")
-		for _, x := range w {
-			if !strings.HasPrefix(x, "stdout.txt:") {
-				t.Fatalf("warning without file:line: %q", x)
-			}
-		}
+		testutil.InFile(t, "stdout.txt", w)
 	})
 }
 
 func FuzzParseLog(f *testing.F) {
-	b, err := os.ReadFile(filepath.Join("testdata", "en-1000", "stderr.txt"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(b)
+	testutil.Seed(f, filepath.Join("testdata", "en-1000", "stderr.txt"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, w := ParseLog(strings.NewReader(string(data)), "stderr.txt")
-		for _, x := range append(w, l.Problems...) {
-			if !strings.HasPrefix(x, "stderr.txt:") {
-				t.Fatalf("report without file:line: %q", x)
-			}
-		}
+		testutil.InFile(t, "stderr.txt", append(w, l.Problems...))
 	})
 }

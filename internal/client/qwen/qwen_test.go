@@ -1,7 +1,6 @@
 package qwen
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,16 +49,8 @@ func TestDebugProblems(t *testing.T) {
 }
 
 func FuzzDebugProblems(f *testing.F) {
-	b, err := os.ReadFile(filepath.Join("testdata", "en-1000", "debug.txt"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(b)
+	testutil.Seed(f, filepath.Join("testdata", "en-1000", "debug.txt"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, x := range DebugProblems(strings.NewReader(string(data)), "debug.txt") {
-			if !strings.HasPrefix(x, "debug.txt:") {
-				t.Fatalf("report without file:line: %q", x)
-			}
-		}
+		testutil.InFile(t, "debug.txt", DebugProblems(strings.NewReader(string(data)), "debug.txt"))
 	})
 }
