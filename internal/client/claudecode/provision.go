@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/instrlab/instrlab/internal/client/npm"
 )
 
 // ErrNoNPM reports that a version had to be installed and npm is missing.
@@ -21,13 +23,10 @@ var ErrNoNPM = errors.New("npm not found on PATH")
 var ErrNoVersion = errors.New("no such version on npm")
 
 // CacheDir is where version is installed: under the user's cache dir, one
-// npm prefix per version.
+// npm prefix per version, laid out as npm.Package.Dir lays out the other
+// clients' installs.
 func CacheDir(version string) (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("finding the user cache dir: %w", err)
-	}
-	return filepath.Join(base, "instrlab", "clients", Name+"@"+version), nil
+	return npm.Package{Client: Name, Version: version, Name: "@anthropic-ai/claude-code"}.Dir()
 }
 
 // Provision implements client.Client. It uses claude on PATH when its
