@@ -41,11 +41,18 @@ type Server struct {
 // debug logs, stdout).
 func (r *Run) ClientDir() string { return filepath.Join(r.Dir, "client") }
 
+// StdoutFile and StderrFile are the files the runner writes the client's
+// output to, relative to the run dir, where Observe reads them.
+const (
+	StdoutFile = "client/stdout.txt"
+	StderrFile = "client/stderr.txt"
+)
+
 // Stdout and Stderr are the files the runner writes the client's output to.
-func (r *Run) Stdout() string { return filepath.Join(r.ClientDir(), "stdout.txt") }
+func (r *Run) Stdout() string { return filepath.Join(r.Dir, StdoutFile) }
 
 // Stderr is the file holding the client's standard error.
-func (r *Run) Stderr() string { return filepath.Join(r.ClientDir(), "stderr.txt") }
+func (r *Run) Stderr() string { return filepath.Join(r.Dir, StderrFile) }
 
 // BaseEnv is the environment every client starts from: nothing of the
 // user's own environment except a fixed PATH, so no credentials or client

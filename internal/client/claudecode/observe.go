@@ -18,7 +18,7 @@ func (c *Claude) Observe(r *client.Run) client.Observation {
 // server named server. It is what report uses to rebuild a table.
 func Observe(dir, server string) client.Observation {
 	var o client.Observation
-	ReadStream(&o, dir, filepath.Join("client", "stdout.txt"), server)
+	ReadStream(&o, dir, client.StdoutFile, server)
 	o.Read(dir, filepath.Join("client", DebugFile), func(f io.Reader, name string) []string {
 		d, w := ParseDebug(f, name)
 		for _, t := range d.Truncations {

@@ -3,7 +3,6 @@ package codex
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/instrlab/instrlab/internal/client"
 )
@@ -20,7 +19,7 @@ func (c *Codex) Observe(r *client.Run) client.Observation {
 // the lab), else "no catalog in log".
 func Observe(dir, server string) client.Observation {
 	var o client.Observation
-	o.Read(dir, filepath.Join("client", "stdout.txt"), func(f io.Reader, name string) []string {
+	o.Read(dir, client.StdoutFile, func(f io.Reader, name string) []string {
 		ev, w := ParseEvents(f, name)
 		o.Answer, o.ResultError = ev.Answer, ev.Failed
 		if ev.Count == 0 {
@@ -28,7 +27,7 @@ func Observe(dir, server string) client.Observation {
 		}
 		return w
 	})
-	o.Read(dir, filepath.Join("client", "stderr.txt"), func(f io.Reader, name string) []string {
+	o.Read(dir, client.StderrFile, func(f io.Reader, name string) []string {
 		l, w := ParseLog(f, name)
 		o.ServerStatus = "no catalog in log"
 		if n := len(l.Catalogs); n > 0 {

@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"io"
-	"path/filepath"
 
 	"github.com/instrlab/instrlab/internal/client"
 )
@@ -19,7 +18,7 @@ func (g *Gemini) Observe(r *client.Run) client.Observation {
 // else "not in log".
 func Observe(dir, server string) client.Observation {
 	var o client.Observation
-	o.Read(dir, filepath.Join("client", "stdout.txt"), func(f io.Reader, name string) []string {
+	o.Read(dir, client.StdoutFile, func(f io.Reader, name string) []string {
 		s, w := ParseStream(f, name)
 		o.Answer, o.Model = s.Answer, s.Model
 		if len(s.Models) > 0 {
@@ -33,7 +32,7 @@ func Observe(dir, server string) client.Observation {
 		}
 		return w
 	})
-	o.Read(dir, filepath.Join("client", "stderr.txt"), func(f io.Reader, name string) []string {
+	o.Read(dir, client.StderrFile, func(f io.Reader, name string) []string {
 		d, w := ParseDebug(f, name)
 		_, ok := d.Connected[server]
 		switch {

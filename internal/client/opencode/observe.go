@@ -2,7 +2,6 @@ package opencode
 
 import (
 	"io"
-	"path/filepath"
 
 	"github.com/instrlab/instrlab/internal/client"
 )
@@ -18,7 +17,7 @@ func (c *Opencode) Observe(r *client.Run) client.Observation {
 // an MCP error or warning, else "no error in log".
 func Observe(dir, server string) client.Observation {
 	var o client.Observation
-	o.Read(dir, filepath.Join("client", "stdout.txt"), func(f io.Reader, name string) []string {
+	o.Read(dir, client.StdoutFile, func(f io.Reader, name string) []string {
 		ev, w := ParseEvents(f, name)
 		o.Answer, o.ResultError = ev.Answer, ev.Error
 		if ev.Count == 0 {
@@ -26,7 +25,7 @@ func Observe(dir, server string) client.Observation {
 		}
 		return w
 	})
-	o.Read(dir, filepath.Join("client", "stderr.txt"), func(f io.Reader, name string) []string {
+	o.Read(dir, client.StderrFile, func(f io.Reader, name string) []string {
 		l, w := ParseLog(f, name)
 		o.ServerStatus = "no error in log"
 		if len(l.Problems) > 0 {

@@ -25,7 +25,7 @@ func (q *Qwen) Observe(r *client.Run) client.Observation {
 // ~/.qwen/debug, whose WARN and ERROR lines about MCP become warnings.
 func Observe(dir, server string) client.Observation {
 	var o client.Observation
-	claudecode.ReadStream(&o, dir, filepath.Join("client", "stdout.txt"), server)
+	claudecode.ReadStream(&o, dir, client.StdoutFile, server)
 	logs, _ := filepath.Glob(filepath.Join(dir, "home", ".qwen", "debug", "*.txt"))
 	sort.Strings(logs)
 	for _, p := range logs {
