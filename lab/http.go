@@ -64,19 +64,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		m := classify(body)
-		e := Entry{Dir: Recv, Transport: "http", Session: session, Bytes: len(body),
-			Kind: m.kind, Method: m.method, ID: m.id, Meta: m.meta, Note: m.note}
-		if m.kind == KindInvalid || m.kind == KindEmpty {
-			e.Raw = string(body)
-		}
-		act := h.lab.onUnknown(m, session != "")
-		if act != "" {
-			e.Note = act
-		}
-		h.lab.log.Log(e)
+		act := h.lab.logReceived(Entry{Transport: "http", Session: session, Bytes: len(body)}, m, body, session != "")
 		track.received(m)
 		if act != "" {
-			h.lab.actOnUnknown(m, session != "", func(code int, msg string) {
+			answered := h.lab.actOnUnknown(m, session != "", func(code int, msg string) {
 				data := errorResponse(m.id, code, msg)
 				h.logSent(&track, session, data)
 				w.Header().Set("Content-Type", "application/json")
@@ -87,7 +78,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				w.WriteHeader(status)
 				w.Write(data)
 			})
-			if session == "" && h.lab.cfg.OnUnknown == UnknownHang {
+			if !answered { // -on-unknown hang: hold the request until the client gives up
 				<-r.Context().Done()
 			}
 			return

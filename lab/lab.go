@@ -269,6 +269,21 @@ func (l *Lab) onUnknown(m message, handshaken bool) string {
 	return "unknown method before the handshake: answered -32601"
 }
 
+// logReceived completes e, the log entry of the received message m (raw as
+// read), logs it, and returns what onUnknown decided for m.
+func (l *Lab) logReceived(e Entry, m message, raw []byte, handshaken bool) string {
+	e.Dir, e.Kind, e.Method, e.ID, e.Meta, e.Note = Recv, m.kind, m.method, m.id, m.meta, m.note
+	if m.kind == KindInvalid || m.kind == KindEmpty {
+		e.Raw = string(raw)
+	}
+	act := l.onUnknown(m, handshaken)
+	if act != "" {
+		e.Note = act
+	}
+	l.log.Log(e)
+	return act
+}
+
 // actOnUnknown carries out what onUnknown decided for m, answering through
 // reply; it reports whether m was answered.
 func (l *Lab) actOnUnknown(m message, handshaken bool, reply func(code int, msg string)) bool {

@@ -160,16 +160,7 @@ func (c *stdioConn) accept(line []byte, size int) jsonrpc.Message {
 		return nil
 	}
 	m := classify(line)
-	e.Kind, e.Method, e.ID, e.Meta, e.Note = m.kind, m.method, m.id, m.meta, m.note
-	switch m.kind {
-	case KindEmpty, KindInvalid:
-		e.Raw = string(line)
-	}
-	act := c.lab.onUnknown(m, c.track.done())
-	if act != "" {
-		e.Note = act
-	}
-	c.lab.log.Log(e)
+	act := c.lab.logReceived(e, m, line, c.track.done())
 	c.track.received(m)
 	switch {
 	case m.kind == KindEmpty:
