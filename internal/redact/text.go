@@ -1,0 +1,136 @@
+package redact
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Args returns a copy of a command's arguments with credentials hidden:
+// the value of a credential flag (--token V, --api-key=V), of a credential
+// assignment (API_KEY=V, token=V), key-shaped values, and the secret parts
+// of URLs.
+func Args(args []string) []string { return (*Redactor)(nil).Args(args) }
+
+// String hides the credentials in free text: key-shaped values, the
+// values of credential assignments (token=V, "password": "V",
+// Authorization: Bearer V) and the secret parts of URLs.
+func String(s string) string { return (*Redactor)(nil).String(s) }
+
+// A Redactor hides, besides what String finds, the exact values it was
+// given, such as a config's env values and headers, which a server may
+// echo in an error or on stderr. The nil Redactor knows no values.
+type Redactor struct {
+	known []string // longest first, so a value is not cut by a prefix of it
+}
+
+// minKnown is the shortest value a Redactor hides wherever it appears:
+// shorter ones would cut ordinary words out of the text.
+const minKnown = 6
+
+// New returns a Redactor that hides values.
+func New() *Redactor { return &Redactor{} }
+
+// Add makes r hide value wherever it appears, when it is a credential:
+// name (a variable or header name) names one, or value looks like one.
+// Values shorter than six bytes are hidden only where String hides them.
+func (r *Redactor) Add(name, value string) {
+	if len(value) < minKnown || !(SecretName(name) || LooksSecret(value)) {
+		return
+	}
+	for _, k := range r.known {
+		if k == value {
+			return
+		}
+	}
+	r.known = append(r.known, value)
+	sort.Slice(r.known, func(i, j int) bool { return len(r.known[i]) > len(r.known[j]) })
+}
+
+// Args is the package's Args, also hiding r's values.
+func (r *Redactor) Args(args []string) []string {
+	out := make([]string, len(args))
+	hideNext := false
+	for i, a := range args {
+		if hideNext && a != "" && !strings.HasPrefix(a, "-") {
+			out[i], hideNext = Mask, false
+			continue
+		}
+		hideNext = false
+		if strings.HasPrefix(a, "-") {
+			name, value, eq := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			switch {
+			case SecretName(name) && eq:
+				out[i] = a[:len(a)-len(value)] + Mask
+				continue
+			case SecretName(name):
+				hideNext = true
+			}
+		} else if name, _, eq := strings.Cut(a, "="); eq && isName(name) && SecretName(name) {
+			out[i] = name + "=" + Mask
+			continue
+		}
+		out[i] = r.String(a)
+	}
+	return out
+}
+
+// isName reports whether s can be a variable or parameter name.
+func isName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	urlPattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>` + "`" + `]+`)
+	})
+	// assignPattern is name=value, name: value and "name": "value".
+	assignPattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`([A-Za-z0-9_.-]+)("?\s*[:=]\s*"?)([^\s"'&,;]+)`)
+	})
+	schemePattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(bearer|basic|token)(\s+)([A-Za-z0-9+/_.~=-]{8,})`)
+	})
+)
+
+// String is the package's String, also hiding r's values.
+func (r *Redactor) String(s string) string {
+	if r != nil {
+		for _, k := range r.known {
+			// Again until none is left: "abcabc" in "abcabcabc" leaves one.
+			for strings.Contains(s, k) {
+				s = strings.ReplaceAll(s, k, Mask)
+			}
+		}
+	}
+	s = urlPattern().ReplaceAllStringFunc(s, URL)
+	s = keyPatterns().ReplaceAllString(s, Mask)
+	s = schemePattern().ReplaceAllString(s, "$1$2"+Mask)
+	s = assignPattern().ReplaceAllStringFunc(s, func(m string) string {
+		sub := assignPattern().FindStringSubmatch(m)
+		if !SecretName(sub[1]) || sub[3] == Mask || isScheme(sub[3]) {
+			return m
+		}
+		return sub[1] + sub[2] + Mask
+	})
+	return candidate().ReplaceAllStringFunc(s, func(m string) string {
+		if highEntropy(m) {
+			return Mask
+		}
+		return m
+	})
+}
+
+// isScheme reports an authorization scheme, which precedes the secret.
+func isScheme(v string) bool {
+	return strings.EqualFold(v, "bearer") || strings.EqualFold(v, "basic") || strings.EqualFold(v, "token")
+}
