@@ -40,9 +40,9 @@ func TestURL(t *testing.T) {
 	for in, want := range map[string]string{
 		"http://127.0.0.1:8080/mcp":                        "http://127.0.0.1:8080/mcp",
 		"https://u:p@h/mcp":                                "https://u:" + Mask + "@h/mcp",
-		"https://" + ghp + "@github.com/o/r":                "https://" + Mask + "@github.com/o/r",
-		"https://h/mcp?api_key=abc&x=&flag":               "https://h/mcp?api_key=" + Mask + "&x=&flag",
-		"https://h/cb#access_token=abc&state=s":           "https://h/cb#access_token=" + Mask + "&state=" + Mask,
+		"https://" + ghp + "@github.com/o/r":               "https://" + Mask + "@github.com/o/r",
+		"https://h/mcp?api_key=abc&x=&flag":                "https://h/mcp?api_key=" + Mask + "&x=&flag",
+		"https://h/cb#access_token=abc&state=s":            "https://h/cb#access_token=" + Mask + "&state=" + Mask,
 		"https://hooks.example.com/services/" + ghp + "/x": "https://hooks.example.com/services/" + Mask + "/x",
 		"not a url ?a=b":                                   "not a url ?a=" + Mask,
 	} {
