@@ -14,7 +14,7 @@ import (
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", "md", "output format: md, csv, json or html")
+	format := fs.String("format", "md", "output format: summary (one line per configuration and client), md, csv, json or html")
 	profileOut := fs.String("profile-out", "", "also write a client profile (client@version.json, the format of check -profile) for each client in the run to this directory")
 	profileRef := fs.String("profile-ref", "", "the profiles' evidence ref: where this run's summary is kept (default: DIR)")
 	fs.Usage = func() {
@@ -27,8 +27,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if fs.NArg() != 1 {
 		return usageError{"report: want one evidence directory"}
 	}
-	if *format != "md" && *format != "csv" && *format != "json" && *format != "html" {
-		return usageError{fmt.Sprintf("-format %q: want md, csv, json or html", *format)}
+	if err := report.CheckFormat(*format); err != nil {
+		return usageError{err.Error()}
 	}
 	if *profileRef != "" && *profileOut == "" {
 		return usageError{"-profile-ref needs -profile-out"}
@@ -49,5 +49,5 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 	}
-	return printTable(stdout, *format, report.Build(m, results), results)
+	return report.New(m, results, fs.Arg(0)).Write(stdout, *format)
 }

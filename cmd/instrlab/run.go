@@ -16,6 +16,7 @@ import (
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/report"
+	"github.com/instrlab/instrlab/internal/table"
 )
 
 // listFlag collects a repeatable flag.
@@ -34,11 +35,11 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	matrixPath := fs.String("matrix", "", "matrix file (JSON, see docs/matrix.md), or a built-in matrix: seed or cross; default: seed when only Claude Code runs, else cross")
 	fs.Var(&rowFlags, "row", "run only this row of the matrix (repeatable)")
 	repeats := fs.Int("repeats", 0, "override every row's number of repeats")
-	out := fs.String("out", "", "keep all evidence, table.md, table.html, results.json and results.csv in this directory (default: a temporary directory, removed)")
+	out := fs.String("out", "", "keep all evidence and the full tables (table.md, table.html, results.json, results.csv) in this directory (default: a temporary directory, removed)")
 	jobs := fs.Int("j", 2, "runs at once")
 	resume := fs.Bool("resume", false, "skip runs that finished ok in -out")
 	timeout := fs.Duration("timeout", 2*time.Minute, "time limit of one client run")
-	format := fs.String("format", "md", "table format on stdout: md, csv, json or html")
+	format := fs.String("format", "summary", "on stdout: summary (one line per configuration and client), or the full table as md, csv, json or html")
 	labBin := fs.String("lab", "", "instrlab executable the clients start as the lab server (default: this one)")
 	netns := fs.String("netns", "auto", "run each client in a loopback-only network namespace with a resolver that logs the outside names it asks for: auto (when root), on or off")
 	live := fs.Bool("live", false, "forward to the real Anthropic API with $ANTHROPIC_API_KEY (costs money; prints the maximum first)")
@@ -65,8 +66,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageError{"-timeout must be positive"}
 	case *repeats < 0:
 		return usageError{"-repeats must be at least 1"}
-	case *format != "md" && *format != "csv" && *format != "json" && *format != "html":
-		return usageError{fmt.Sprintf("-format %q: want md, csv, json or html", *format)}
+	}
+	if err := report.CheckFormat(*format); err != nil {
+		return usageError{err.Error()}
 	}
 	var priceIn, priceOut float64
 	if _, err := fmt.Sscanf(*price, "%g/%g", &priceIn, &priceOut); err != nil {
@@ -140,11 +142,13 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
 	cpu := rusageTime(after) - rusageTime(before)
 	if len(results) > 0 {
-		t := report.Build(m, results)
-		if err := writeOutputs(dir, t, results, *out != ""); err != nil {
-			return err
+		rep := report.New(m, results, dir)
+		if *out != "" {
+			if err := rep.WriteFiles(dir); err != nil {
+				return err
+			}
 		}
-		if err := printTable(stdout, *format, t, results); err != nil {
+		if err := rep.Write(stdout, *format); err != nil {
 			return err
 		}
 	}
@@ -233,53 +237,11 @@ func writeMatrix(path string, m *matrix.Matrix) error {
 	if err != nil {
 		return fmt.Errorf("writing the matrix: %w", err)
 	}
-	if err := report.JSONValue(f, m); err != nil {
+	if err := table.JSON(f, m); err != nil {
 		f.Close()
 		return fmt.Errorf("writing the matrix: %w", err)
 	}
 	return f.Close()
-}
-
-// writeOutputs writes table.md, results.json and results.csv under dir.
-func writeOutputs(dir string, t report.Table, results []matrix.Result, keep bool) error {
-	if !keep {
-		return nil
-	}
-	files := []struct {
-		name  string
-		write func(io.Writer) error
-	}{
-		{"table.md", func(w io.Writer) error { return report.Markdown(w, t) }},
-		{"results.json", func(w io.Writer) error { return report.JSON(w, t, results) }},
-		{"results.csv", func(w io.Writer) error { return report.CSV(w, t) }},
-		{"table.html", func(w io.Writer) error { return report.HTML(w, t) }},
-	}
-	for _, f := range files {
-		fh, err := os.Create(filepath.Join(dir, f.name))
-		if err != nil {
-			return fmt.Errorf("writing %s: %w", f.name, err)
-		}
-		err = f.write(fh)
-		if cerr := fh.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("writing %s: %w", f.name, err)
-		}
-	}
-	return nil
-}
-
-func printTable(w io.Writer, format string, t report.Table, results []matrix.Result) error {
-	switch format {
-	case "csv":
-		return report.CSV(w, t)
-	case "json":
-		return report.JSON(w, t, results)
-	case "html":
-		return report.HTML(w, t)
-	}
-	return report.Markdown(w, t)
 }
 
 // writeStats keeps the runner's own measurements of the run: wall time,
@@ -291,7 +253,7 @@ func writeStats(path string, st matrix.Stats, cpu time.Duration) error {
 	if err != nil {
 		return fmt.Errorf("writing stats: %w", err)
 	}
-	err = report.JSONValue(f, map[string]any{
+	err = table.JSON(f, map[string]any{
 		"runs": st.Runs, "skipped": st.Skipped, "failed": st.Failed, "interrupted": st.Interrupted,
 		"wall_s": st.Wall.Seconds(), "client_s": st.ClientTime.Seconds(), "runner_setup_teardown_s": st.RunnerTime.Seconds(),
 		"runner_cpu_s": cpu.Seconds(), "runner_cpu_share_of_wall": cpu.Seconds() / st.Wall.Seconds(),

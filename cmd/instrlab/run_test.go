@@ -95,7 +95,7 @@ func TestRunUsageErrors(t *testing.T) {
 func TestRunAndReport(t *testing.T) {
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	args := []string{"run", "-client", "fake@1", "-matrix", seedFile(t), "-lab", binary, "-out", out, "-row", "none", "-row", "en-5000", "-repeats", "2", "-j", "2"}
+	args := []string{"run", "-client", "fake@1", "-matrix", seedFile(t), "-lab", binary, "-out", out, "-row", "none", "-row", "en-5000", "-repeats", "2", "-j", "2", "-format", "md"}
 	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
@@ -127,6 +127,13 @@ func TestRunAndReport(t *testing.T) {
 	err := run(context.Background(), args, new(bytes.Buffer), new(bytes.Buffer))
 	if err == nil || !strings.Contains(err.Error(), "holds an earlier run") {
 		t.Errorf("a second run into the same -out = %v, want a usage error", err)
+	}
+	var summary bytes.Buffer
+	if err := run(context.Background(), []string{"report", "-format", "summary", out}, &summary, new(bytes.Buffer)); err != nil {
+		t.Fatalf("report -format summary: %v", err)
+	}
+	if want := "en-5000  fake@1  cut      system-message  2,048 of 5,000  2,048 characters\n"; !strings.Contains(summary.String(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, summary.String())
 	}
 	var resumed, stderr3 bytes.Buffer
 	if err := run(context.Background(), append(args, "-resume"), &resumed, &stderr3); err != nil {

@@ -1,12 +1,13 @@
 package bench
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"time"
+
+	"github.com/instrlab/instrlab/internal/table"
 )
 
 // Names of the contenders that the targets compare.
@@ -83,40 +84,74 @@ func replyBytes(r *Result) string {
 	return strconv.Itoa(r.Throughput[0].ReplyBytes)
 }
 
-// WriteMarkdown writes the results and targets as Markdown tables.
-func WriteMarkdown(w io.Writer, results []*Result) error {
-	fmt.Fprintf(w, "| server | spawn to initialize reply, median (p25–p75) | CPU per spawn, median | tools/list per second, median | peak RSS | tools/list reply bytes |\n")
-	fmt.Fprintf(w, "| --- | --- | --- | --- | --- | --- |\n")
+// Tables are the results and, when any target applies, the targets, as
+// tables for people.
+func Tables(results []*Result) []table.Table {
+	t := table.Table{Columns: columns("server", "spawn to initialize reply, median (p25–p75)", "CPU per spawn, median", "tools/list per second, median", "peak RSS", "tools/list reply bytes")}
 	for _, r := range results {
 		q1, q3 := r.StartupQuartiles()
-		fmt.Fprintf(w, "| %s | %.1f ms (%.1f–%.1f) | %.1f ms | %s | %s | %s |\n",
-			r.Name, ms(r.StartupMedian()), ms(q1), ms(q3), ms(r.CPUMedian()), rate(r), mib(r.PeakRSS()), replyBytes(r))
+		t.Rows = append(t.Rows, cells(r.Name, fmt.Sprintf("%.1f ms (%.1f–%.1f)", ms(r.StartupMedian()), ms(q1), ms(q3)),
+			fmt.Sprintf("%.1f ms", ms(r.CPUMedian())), rate(r), mib(r.PeakRSS()), replyBytes(r)))
 	}
+	out := []table.Table{t}
 	if ts := Targets(results); len(ts) > 0 {
-		fmt.Fprintf(w, "\n| target | measured | met |\n| --- | --- | --- |\n")
+		tt := table.Table{Columns: columns("target", "measured", "met")}
 		for _, t := range ts {
-			met := "yes"
+			met := table.Cell{Text: "yes"}
 			if !t.Met {
-				met = "**no**"
+				met = table.Cell{Text: "no", Strong: true}
 			}
-			fmt.Fprintf(w, "| %s | %s | %s |\n", t.Goal, t.Measured, met)
+			tt.Rows = append(tt.Rows, append(cells(t.Goal, t.Measured), met))
+		}
+		out = append(out, tt)
+	}
+	return out
+}
+
+// Raw is one row per contender in raw units, for CSV.
+func Raw(results []*Result) table.Table {
+	t := table.Table{Columns: columns("server", "startup_median_ms", "startup_p25_ms", "startup_p75_ms", "startup_cpu_median_ms", "spawns", "toolslist_per_s_median", "rounds", "peak_rss_bytes")}
+	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
+	for _, r := range results {
+		q1, q3 := r.StartupQuartiles()
+		t.Rows = append(t.Rows, cells(r.Name, f(ms(r.StartupMedian())), f(ms(q1)), f(ms(q3)), f(ms(r.CPUMedian())), strconv.Itoa(len(r.Startups)),
+			f(r.RateMedian()), strconv.Itoa(len(r.Throughput)), strconv.FormatInt(r.PeakRSS(), 10)))
+	}
+	return t
+}
+
+// WriteMarkdown writes the results and targets as Markdown tables.
+func WriteMarkdown(w io.Writer, results []*Result) error {
+	for i, t := range Tables(results) {
+		if i > 0 {
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
+			}
+		}
+		if err := table.Markdown(w, t); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
 // WriteCSV writes one row per contender.
-func WriteCSV(w io.Writer, results []*Result) error {
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"server", "startup_median_ms", "startup_p25_ms", "startup_p75_ms", "startup_cpu_median_ms", "spawns", "toolslist_per_s_median", "rounds", "peak_rss_bytes"})
-	for _, r := range results {
-		q1, q3 := r.StartupQuartiles()
-		f := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
-		cw.Write([]string{r.Name, f(ms(r.StartupMedian())), f(ms(q1)), f(ms(q3)), f(ms(r.CPUMedian())), strconv.Itoa(len(r.Startups)),
-			f(r.RateMedian()), strconv.Itoa(len(r.Throughput)), strconv.FormatInt(r.PeakRSS(), 10)})
+func WriteCSV(w io.Writer, results []*Result) error { return table.CSV(w, Raw(results)) }
+
+func columns(names ...string) []table.Column {
+	out := make([]table.Column, len(names))
+	for i, n := range names {
+		out[i] = table.Column{Name: n}
 	}
-	cw.Flush()
-	return cw.Error()
+	return out
+}
+
+func cells(texts ...string) []table.Cell {
+	out := make([]table.Cell, len(texts))
+	for i, t := range texts {
+		out[i] = table.Cell{Text: t}
+	}
+	return out
 }
 
 // WriteJSON writes every sample, the medians and the targets.

@@ -2,111 +2,69 @@ package report
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
 )
 
-// columns are the per-client columns, in order; each turns the results of
-// one row on one client (its repeats) into a cell.
-var columns = []struct {
+// Evidence files of a run that columns link to, relative to its directory.
+var (
+	fileRecord   = matrix.RecordFile
+	fileLabLog   = matrix.LabLogFile
+	fileRequests = path.Join(matrix.APIDir, fakeapi.RequestsFile)
+	fileClient   = client.StdoutFile
+	// The client's own files other than its output, by what they hold:
+	// resolved per run from the files its Observation read.
+	fileDebug      = "client:debug"
+	fileTranscript = "client:transcript"
+)
+
+// A column is one per-client column: how its cell is made from the
+// results of one row on one client (its repeats), the evidence file it
+// comes from, and what instrlab diff compares of it. This list is the one
+// place to add a column: the tables, the page and diff all read it.
+type column struct {
 	name string
 	cell func(s *summary) string
-}{
-	{"runs", func(s *summary) string { return s.runs() }},
-	{"server status", func(s *summary) string {
+	// file is the evidence file the cell is read from, linked from the
+	// cell; when it is missing the cell says so instead of a value.
+	file string
+	// fact names the column in instrlab diff; "" when diff ignores it
+	// (timings, free text, what follows from another fact).
+	fact string
+	// key is the value diff compares, when not the cell itself (the part
+	// of a cell that is not timing noise).
+	key func(s *summary) string
+	// num is the number diff compares within a tolerance, when set.
+	num func(s *summary) (float64, bool)
+}
+
+var columns = []column{
+	{name: "runs", cell: (*summary).runs, file: fileRecord, fact: "runs", key: (*summary).runsKey},
+	{name: "server status", file: fileClient, cell: func(s *summary) string {
 		return s.join(func(r *matrix.Result) string { return r.Observation.ServerStatus })
 	}},
-	{"server saw", func(s *summary) string { return s.join(handshakeText) }},
-	{"probe → initialize", func(s *summary) string { return s.probeDelay() }},
-	{"server ready", func(s *summary) string { return s.ready() }},
-	{"placement (first request)", func(s *summary) string { return s.join(placementText) }},
-	{"chars kept", func(s *summary) string { return s.join(keptText) }},
-	{"implied cap", func(s *summary) string { return s.join(capText) }},
-	{"transcript says", func(s *summary) string { return s.join(transcriptText) }},
-	{"codewords from", func(s *summary) string { return s.join(eraText) }},
-	{"reader's answer", func(s *summary) string { return s.join(func(r *matrix.Result) string { return r.Reader.Line() }) }},
-	{"client's answer", func(s *summary) string { return s.join(answerText) }},
-	{"first request chars / tokens*", func(s *summary) string { return s.join(sizeText) }},
-	{"tools sent", func(s *summary) string { return s.join(toolsText) }},
-	{"Δ tokens* vs baseline", func(s *summary) string { return s.delta }},
-	{"later requests", func(s *summary) string { return s.join(laterText) }},
-	{"debug log", func(s *summary) string { return s.join(debugText) }},
-	{"outside names asked", func(s *summary) string { return s.join(outsideText) }},
-	{"repeats identical", func(s *summary) string { return s.same() }},
-}
-
-// summary holds the results of one row on one client.
-type summary struct {
-	results []*matrix.Result
-	delta   string
-}
-
-// Build makes the table of results, rows in the order of m, one column
-// group per client in the order first seen.
-func Build(m *matrix.Matrix, results []matrix.Result) Table {
-	var clients []string
-	by := map[string]map[string]*summary{} // client → row → summary
-	for i := range results {
-		r := &results[i]
-		if by[r.Client] == nil {
-			by[r.Client] = map[string]*summary{}
-			clients = append(clients, r.Client)
-		}
-		s := by[r.Client][r.Row]
-		if s == nil {
-			s = &summary{}
-			by[r.Client][r.Row] = s
-		}
-		s.results = append(s.results, r)
-	}
-	for _, rows := range by {
-		for _, s := range rows {
-			sort.Slice(s.results, func(i, j int) bool { return s.results[i].Repeat < s.results[j].Repeat })
-		}
-	}
-	rowNames, labels := order(m, results)
-	baseline := "" // no matrix.json: no baseline
-	if m != nil {
-		baseline = m.Baseline
-	}
-	for _, c := range clients {
-		base := by[c][baseline]
-		for _, s := range by[c] {
-			s.delta = deltaText(s, base)
-		}
-	}
-	t := Table{Title: "What reached the model", Columns: []Column{{Name: "configuration"}}}
-	for _, c := range clients {
-		for _, col := range columns {
-			t.Columns = append(t.Columns, Column{Group: c, Name: col.name})
-		}
-	}
-	for _, name := range rowNames {
-		row := []Cell{{Text: labels[name]}}
-		first := map[int]string{}
-		for ci, c := range clients {
-			s := by[c][name]
-			for k, col := range columns {
-				text := "not run"
-				if s != nil {
-					text = col.cell(s)
-				}
-				cell := Cell{Text: text}
-				if ci == 0 || first[k] == "" {
-					first[k] = text
-				} else if text != first[k] && k > 0 && s != nil && first[k] != "not run" {
-					cell.Diff = true
-				}
-				row = append(row, cell)
-			}
-		}
-		t.Rows = append(t.Rows, row)
-	}
-	t.Notes = notes(m, results)
-	return t
+	{name: "server saw", cell: func(s *summary) string { return s.join(handshakeText) }, file: fileLabLog, fact: "probe"},
+	{name: "probe → initialize", cell: (*summary).probeDelay, file: fileLabLog},
+	{name: "server ready", cell: (*summary).ready, file: fileLabLog, fact: "waiting", key: (*summary).waiting},
+	{name: "placement (first request)", cell: func(s *summary) string { return s.join(placementText) }, file: fileRequests, fact: "placement"},
+	{name: "chars kept", cell: func(s *summary) string { return s.join(keptText) }, file: fileRequests, fact: "kept"},
+	{name: "implied cap", cell: func(s *summary) string { return s.join(capText) }, file: fileRequests, fact: "cap"},
+	{name: "transcript says", cell: func(s *summary) string { return s.join(transcriptText) }, file: fileTranscript},
+	{name: "codewords from", cell: func(s *summary) string { return s.join(eraText) }, file: fileRequests},
+	{name: "reader's answer", cell: func(s *summary) string { return s.join(func(r *matrix.Result) string { return r.Reader.Line() }) }, file: fileRequests},
+	{name: "client's answer", cell: func(s *summary) string { return s.join(answerText) }, file: fileClient},
+	{name: "first request chars / tokens*", cell: func(s *summary) string { return s.join(sizeText) }, file: fileRequests},
+	{name: "tools sent", cell: func(s *summary) string { return s.join(toolsText) }, file: fileRequests},
+	{name: "Δ tokens* vs baseline", cell: func(s *summary) string { return s.delta }, file: fileRequests, fact: "tokens", num: func(s *summary) (float64, bool) { return s.deltaN, s.deltaOK }},
+	{name: "later requests", cell: func(s *summary) string { return s.join(laterText) }, file: fileRequests},
+	{name: "debug log", cell: func(s *summary) string { return s.join(debugText) }, file: fileDebug},
+	{name: "outside names asked", cell: func(s *summary) string { return s.join(outsideText) }},
+	{name: "repeats identical", cell: (*summary).same, file: fileRequests},
 }
 
 // order lists the rows in matrix order, then any rows found only in the

@@ -330,6 +330,21 @@ func deltaText(s, base *summary) string {
 	return "−" + Num(-d)
 }
 
+// deltaTokens is deltaText's number, false when there is none.
+func deltaTokens(s, base *summary) (float64, bool) {
+	if base == nil || s == base {
+		return 0, false
+	}
+	for _, r := range s.results {
+		if r.NoDelta {
+			return 0, false
+		}
+	}
+	a, okA := meanTokens(s)
+	b, okB := meanTokens(base)
+	return a - b, okA && okB
+}
+
 func meanTokens(s *summary) (float64, bool) {
 	sum, n := 0, 0
 	for _, r := range s.results {
@@ -364,4 +379,39 @@ func unique(list []string) []string {
 		}
 	}
 	return out
+}
+
+// runsKey is what diff compares of the runs: whether they all ended ok,
+// not why one failed (a timeout's wording is not a change of the client).
+func (s *summary) runsKey() string {
+	for _, r := range s.results {
+		if r.Status != "ok" {
+			return "some failed"
+		}
+	}
+	return "all ok"
+}
+
+// waiting says whether the client waited for the server before its first
+// model request, in each repeat, without the timings: what diff compares
+// of "server ready".
+func (s *summary) waiting() string {
+	var ways []string
+	for _, r := range s.results {
+		w := "never ready"
+		switch {
+		case r.Handshake.Ready.IsZero():
+		case r.First == nil || r.First.Time.IsZero():
+			w = "no request"
+		case !r.First.Time.Before(r.Handshake.Ready):
+			w = "waited"
+		default:
+			w = "did not wait"
+		}
+		if !contains(ways, w) {
+			ways = append(ways, w)
+		}
+	}
+	sort.Strings(ways)
+	return strings.Join(ways, " / ")
 }

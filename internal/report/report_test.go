@@ -3,12 +3,12 @@ package report
 import (
 	"bytes"
 	"flag"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/testutil"
 )
 
@@ -31,10 +31,10 @@ func TestTablesFromRealEvidence(t *testing.T) {
 	}
 	tab := Build(matrix.Seed(), results)
 	var md, csv bytes.Buffer
-	if err := Markdown(&md, tab); err != nil {
+	if err := table.Markdown(&md, tab); err != nil {
 		t.Fatal(err)
 	}
-	if err := CSV(&csv, tab); err != nil {
+	if err := table.CSV(&csv, tab); err != nil {
 		t.Fatal(err)
 	}
 	testutil.Golden(t, filepath.Join("testdata", "fixtures.md"), md.Bytes(), *update)
@@ -75,23 +75,6 @@ func TestCells(t *testing.T) {
 	} {
 		if got := deltaText(tt.s, base); got != tt.want {
 			t.Errorf("deltaText = %q, want %q", got, tt.want)
-		}
-	}
-}
-
-func TestHTML(t *testing.T) {
-	_, results, _, err := Load(fixtureDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := HTML(&b, Build(matrix.Seed(), results)); err != nil {
-		t.Fatal(err)
-	}
-	testutil.Golden(t, filepath.Join("testdata", "fixtures.html"), b.Bytes(), *update)
-	for _, want := range []string{fmt.Sprintf(`<th class="group" colspan="%d">claude-code@2.1.285</th>`, len(columns)), `<td class="diff">discover</td>`, "o200k_base"} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("page lacks %q", want)
 		}
 	}
 }

@@ -1,0 +1,192 @@
+package report
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/table"
+)
+
+// A grid is the results of a matrix run arranged once: rows in matrix
+// order, clients in the order first seen, the summary of each row on each
+// client. Every view (the full table, the terminal summary, the page,
+// diff) reads a grid.
+type grid struct {
+	m       *matrix.Matrix
+	results []matrix.Result
+	// root is the evidence directory the results' Dirs are under, for
+	// links relative to it; "" for no links.
+	root    string
+	clients []string
+	rows    []string
+	labels  map[string]string
+	by      map[string]map[string]*summary // client → row → summary
+}
+
+// summary holds the results of one row on one client.
+type summary struct {
+	results []*matrix.Result
+	delta   string
+	deltaN  float64
+	deltaOK bool
+}
+
+func newGrid(m *matrix.Matrix, results []matrix.Result, root string) *grid {
+	g := &grid{m: m, results: results, root: root, by: map[string]map[string]*summary{}}
+	for i := range results {
+		r := &results[i]
+		if g.by[r.Client] == nil {
+			g.by[r.Client] = map[string]*summary{}
+			g.clients = append(g.clients, r.Client)
+		}
+		s := g.by[r.Client][r.Row]
+		if s == nil {
+			s = &summary{}
+			g.by[r.Client][r.Row] = s
+		}
+		s.results = append(s.results, r)
+	}
+	for _, rows := range g.by {
+		for _, s := range rows {
+			sort.Slice(s.results, func(i, j int) bool { return s.results[i].Repeat < s.results[j].Repeat })
+		}
+	}
+	g.rows, g.labels = order(m, results)
+	baseline := "" // no matrix.json: no baseline
+	if m != nil {
+		baseline = m.Baseline
+	}
+	for _, c := range g.clients {
+		base := g.by[c][baseline]
+		for _, s := range g.by[c] {
+			s.delta = deltaText(s, base)
+			s.deltaN, s.deltaOK = deltaTokens(s, base)
+		}
+	}
+	return g
+}
+
+// at is the summary of row on client, nil when not run.
+func (g *grid) at(client, row string) *summary { return g.by[client][row] }
+
+// Build makes the table of results, rows in the order of m, one column
+// group per client in the order first seen.
+func Build(m *matrix.Matrix, results []matrix.Result) table.Table {
+	return newGrid(m, results, "").table()
+}
+
+// table is the full table: every column of every client.
+func (g *grid) table() table.Table {
+	t := table.Table{Title: "What reached the model", Columns: []table.Column{{Name: "configuration"}}}
+	for _, c := range g.clients {
+		for _, col := range columns {
+			t.Columns = append(t.Columns, table.Column{Group: c, Name: col.name})
+		}
+	}
+	for _, name := range g.rows {
+		row := []table.Cell{{Text: g.labels[name]}}
+		first := map[int]string{}
+		for ci, c := range g.clients {
+			s := g.at(c, name)
+			for k, col := range columns {
+				cell := table.Cell{Text: "not run"}
+				if s != nil {
+					cell = g.cell(s, col)
+				}
+				if ci == 0 || first[k] == "" {
+					first[k] = cell.Text
+				} else if cell.Text != first[k] && s != nil && first[k] != "not run" {
+					cell.Diff = true
+				}
+				row = append(row, cell)
+			}
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	t.Notes = notes(g.m, g.results)
+	return t
+}
+
+// cell makes one column's cell of s, linked to the evidence file of its
+// first run. When no run has that file the cell says so instead of a
+// value made from nothing; unreadable lines in it are counted.
+func (g *grid) cell(s *summary, col column) table.Cell {
+	if col.file == "" || len(s.results) == 0 {
+		return table.Cell{Text: col.cell(s)}
+	}
+	r := s.results[0]
+	file := evidenceFile(r, col.file)
+	c := table.Cell{Link: g.link(r, file)}
+	if file == "" {
+		c.Text = col.cell(s)
+		return c
+	}
+	missing, bad := 0, 0
+	for _, r := range s.results {
+		if _, err := os.Stat(filepath.Join(r.Dir, filepath.FromSlash(file))); err != nil {
+			missing++
+			continue
+		}
+		for _, w := range r.Warnings {
+			if strings.Contains(w, path.Base(file)+":") {
+				bad++
+			}
+		}
+	}
+	switch {
+	case missing == len(s.results):
+		c.Text = "not recorded: no " + file
+	case missing > 0:
+		c.Text = fmt.Sprintf("%s (%d of %d runs have no %s)", col.cell(s), missing, len(s.results), file)
+	default:
+		c.Text = col.cell(s)
+	}
+	if bad > 0 {
+		c.Text += fmt.Sprintf(" (%s unreadable in %s)", plural(bad, "line"), path.Base(file))
+	}
+	return c
+}
+
+// evidenceFile resolves a column's file for one run: the client's own
+// files by what they hold, from those its observation read.
+func evidenceFile(r *matrix.Result, file string) string {
+	var hint string
+	switch file {
+	case fileDebug:
+		hint = "debug"
+	case fileTranscript:
+		hint = "home/"
+	default:
+		return file
+	}
+	for _, f := range r.Observation.Files {
+		if strings.Contains(f, hint) {
+			return f
+		}
+	}
+	return ""
+}
+
+// link is file of run r relative to the evidence root, "" without one.
+func (g *grid) link(r *matrix.Result, file string) string {
+	if g.root == "" || file == "" {
+		return ""
+	}
+	rel, err := filepath.Rel(g.root, r.Dir)
+	if err != nil {
+		return ""
+	}
+	return path.Join(filepath.ToSlash(rel), file)
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

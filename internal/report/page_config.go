@@ -1,0 +1,112 @@
+package report
+
+import (
+	"html/template"
+	"strconv"
+	"sync"
+
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// A config is one configuration's part of the page: the text with every
+// client's cut, then per client the first request's map and the
+// handshake.
+type config struct {
+	Row, Label string
+	Texts      []cutText
+	Clients    []clientView
+}
+
+type clientView struct {
+	Client       string
+	Failed       string
+	RunLink      string
+	RequestsLink string
+	LabLink      string
+	Map          requestMap
+	Seq          sequence
+	Warnings     []string
+}
+
+// rowText is the text the lab sent in run r for an era.
+func rowText(r *matrix.Result, era string) (lab.Text, error) {
+	in, err := lab.ParseInstructions(r.Instr)
+	if err != nil {
+		return lab.Text{}, err
+	}
+	return in.For(era)
+}
+
+func (g *grid) configs() []config {
+	var out []config
+	for _, name := range g.rows {
+		c := config{Row: name, Label: g.labels[name]}
+		cutsByEra := map[string][]cut{}
+		var eras []string
+		var any *matrix.Result
+		for _, cl := range g.clients {
+			s := g.at(cl, name)
+			if s == nil {
+				continue
+			}
+			r := s.results[0]
+			any = r
+			v := clientView{Client: cl, Failed: s.failed(), RunLink: g.link(r, fileRecord), RequestsLink: g.link(r, fileRequests), LabLink: g.link(r, fileLabLog)}
+			for _, x := range s.results {
+				v.Warnings = append(v.Warnings, x.Warnings...)
+			}
+			if len(v.Warnings) > 3 {
+				v.Warnings = append(v.Warnings[:3], strconv.Itoa(len(v.Warnings)-3)+" more")
+			}
+			v.Map = firstRequestMap(r)
+			v.Seq = handshakeSequence(r)
+			c.Clients = append(c.Clients, v)
+			if r.Sent == 0 || v.Failed != "" {
+				continue
+			}
+			era, at := lab.EraInitialize, 0
+			b := r.First.Best()
+			if b == nil {
+				if q := laterArrival(r); q != nil {
+					b = q.Best()
+				}
+			}
+			if b != nil {
+				era, at = b.Era, b.Kept
+			}
+			if !contains(eras, era) {
+				eras = append(eras, era)
+			}
+			cutsByEra[era] = append(cutsByEra[era], cut{client: cl, at: at})
+		}
+		for _, era := range eras {
+			t, err := rowText(any, era)
+			if err != nil {
+				continue
+			}
+			c.Texts = append(c.Texts, drawCuts(t, cutsByEra[era]))
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+var configTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("config").Funcs(pageFuncs).Parse(configSource))
+})
+
+func (r *Report) configSections() (Section, error) {
+	body, err := render(configTemplate(), r.g.configs())
+	return Section{ID: "configurations", Title: "Each configuration", Body: body}, err
+}
+
+var pageFuncs = template.FuncMap{
+	"num":  Num,
+	"f":    func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) },
+	"barW": func() string { return strconv.FormatFloat(barWidth, 'f', 0, 64) },
+	"part": partName,
+	"add":  func(a, b int) int { return a + b },
+	"lane": func(i int) int { return laneX[i] },
+	"half": func(x int) int { return x / 2 },
+}

@@ -1,0 +1,86 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/table"
+)
+
+// Formats are the formats a report prints: summary is the short table
+// for a terminal, md, csv and json the full table, html the page.
+var Formats = []string{"summary", "md", "csv", "json", "html"}
+
+// Files are the files WriteFiles writes into an output directory, by
+// format.
+var Files = map[string]string{"md": "table.md", "json": "results.json", "csv": "results.csv", "html": "table.html"}
+
+// A Report is everything printed about one matrix run, computed once from
+// its results: the full table, the summary, the page.
+type Report struct {
+	g     *grid
+	Table table.Table
+}
+
+// New arranges results (of matrix m, which may be nil) for printing. dir
+// is the evidence directory the results' Dirs are under; cells link to
+// files relative to it ("" for no links).
+func New(m *matrix.Matrix, results []matrix.Result, dir string) *Report {
+	g := newGrid(m, results, dir)
+	return &Report{g: g, Table: g.table()}
+}
+
+// Summary is the short table: one line per configuration and client.
+func (r *Report) Summary() table.Table { return r.g.summaryTable() }
+
+// CheckFormat returns a usage message when format is not one of Formats.
+func CheckFormat(format string) error {
+	if !slices.Contains(Formats, format) {
+		return fmt.Errorf("-format %q: want summary, md, csv, json or html", format)
+	}
+	return nil
+}
+
+// Write prints the report in one of Formats.
+func (r *Report) Write(w io.Writer, format string) error {
+	switch format {
+	case "summary":
+		return table.Text(w, r.Summary())
+	case "md":
+		return table.Markdown(w, r.Table)
+	case "csv":
+		return table.CSV(w, r.Table)
+	case "json":
+		return JSON(w, r.Table, r.g.results)
+	case "html":
+		return r.HTML(w)
+	}
+	return CheckFormat(format)
+}
+
+// WriteFiles writes every format but the summary into dir, under the
+// names of Files.
+func (r *Report) WriteFiles(dir string) error {
+	for _, format := range Formats {
+		name, ok := Files[format]
+		if !ok {
+			continue
+		}
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", name, err)
+		}
+		err = r.Write(f, format)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", name, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,133 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/table"
+)
+
+// summaryColumns are the columns of the terminal summary, one line per
+// configuration and client: did the text arrive, where, how much, and the
+// cap it implies with its unit.
+var summaryColumns = []struct {
+	name string
+	cell func(s *summary) string
+}{
+	{"arrived", func(s *summary) string { return s.join(arrivedText) }},
+	{"where", func(s *summary) string { return s.join(whereText) }},
+	{"kept", func(s *summary) string { return s.join(keptShort) }},
+	{"cap", func(s *summary) string { return s.join(capWithUnit) }},
+}
+
+// summaryTable is the short table run prints on a terminal.
+func (g *grid) summaryTable() table.Table {
+	t := table.Table{Columns: []table.Column{{Name: "configuration"}, {Name: "client"}}}
+	for _, c := range summaryColumns {
+		t.Columns = append(t.Columns, table.Column{Name: c.name})
+	}
+	for _, name := range g.rows {
+		label := name
+		for _, c := range g.clients {
+			s := g.at(c, name)
+			if s == nil {
+				continue
+			}
+			row := []table.Cell{{Text: label}, {Text: c}}
+			label = ""
+			if f := s.failed(); f != "" {
+				row = append(row, table.Cell{Text: f, Strong: true})
+				t.Rows = append(t.Rows, row)
+				continue
+			}
+			for _, col := range summaryColumns {
+				row = append(row, table.Cell{Text: col.cell(s)})
+			}
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	t.Notes = []string{"configuration: the matrix row (-row NAME); kept and cap in characters (Unicode code points) of the server's text; full tables in the output directory or with -format md|csv|json|html."}
+	return t
+}
+
+// failed says why no run of s finished ok, "" when one did.
+func (s *summary) failed() string {
+	for _, r := range s.results {
+		if r.Status == "ok" {
+			return ""
+		}
+	}
+	return "FAILED: " + s.runs()
+}
+
+func arrivedText(r *matrix.Result) string {
+	switch b := r.First.Best(); {
+	case r.Sent == 0:
+		return "no text sent"
+	case r.First == nil:
+		return "no request"
+	case b == nil:
+		if q := laterArrival(r); q != nil {
+			return fmt.Sprintf("not in the first request; in request %d", q.Seq)
+		}
+		return "no"
+	case b.Full:
+		return "whole"
+	}
+	return "cut"
+}
+
+// laterArrival is the first main request after the first that holds the
+// server's text.
+func laterArrival(r *matrix.Result) *matrix.RequestFacts {
+	for i := range r.Requests {
+		q := &r.Requests[i]
+		if !q.Side && q.Best() != nil && (r.First == nil || q.Seq != r.First.Seq) {
+			return q
+		}
+	}
+	return nil
+}
+
+func whereText(r *matrix.Result) string {
+	b := r.First.Best()
+	if b == nil {
+		if q := laterArrival(r); q != nil {
+			b = q.Best()
+		}
+	}
+	if r.Sent == 0 || b == nil {
+		return "—"
+	}
+	return string(b.Kind)
+}
+
+func keptShort(r *matrix.Result) string {
+	if r.Sent == 0 {
+		return "—"
+	}
+	b := r.First.Best()
+	if b == nil {
+		if q := laterArrival(r); q != nil {
+			b = q.Best()
+		}
+	}
+	if b == nil {
+		return "0 of " + Num(r.Sent)
+	}
+	return Num(b.Kept) + " of " + Num(r.Sent)
+}
+
+func capWithUnit(r *matrix.Result) string {
+	c := capText(r)
+	if c == "—" {
+		if q := laterArrival(r); q != nil {
+			c = capText(&matrix.Result{Sent: r.Sent, First: q})
+		}
+	}
+	if c == "—" {
+		return c
+	}
+	return strings.TrimSpace(c + " characters")
+}
