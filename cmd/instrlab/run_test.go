@@ -132,7 +132,7 @@ func TestRunAndReport(t *testing.T) {
 	if err := run(context.Background(), []string{"report", "-format", "summary", out}, &summary, new(bytes.Buffer)); err != nil {
 		t.Fatalf("report -format summary: %v", err)
 	}
-	if want := "en-5000  fake@1  cut      system-message  2,048 of 5,000  2,048 characters\n"; !strings.Contains(summary.String(), want) {
+	if want := "en-5000        fake@1  cut           system-message  2,048 of 5,000  2,048 characters\n"; !strings.Contains(summary.String(), want) {
 		t.Errorf("summary lacks %q:\n%s", want, summary.String())
 	}
 	var resumed, stderr3 bytes.Buffer
@@ -170,7 +170,7 @@ func TestRunLive(t *testing.T) {
 	out := t.TempDir()
 	var stdout bytes.Buffer
 	args := []string{"run", "-client", "fake@1", "-matrix", seedFile(t), "-lab", binary, "-out", out, "-row", "en-1000", "-repeats", "2", "-j", "1",
-		"-live", "-live-upstream", upstream.URL}
+		"-live", "-live-upstream", upstream.URL, "-format", "md"}
 	if err := run(context.Background(), args, &stdout, stderr); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
