@@ -1,6 +1,9 @@
 package client
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -28,5 +31,29 @@ func TestParseSpec(t *testing.T) {
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("ParseSpec(%q) mismatch (-want +got):\n%s", tt.in, diff)
 		}
+	}
+}
+
+func TestWriteConfig(t *testing.T) {
+	dir := t.TempDir()
+	r := &Run{Dir: dir, Home: filepath.Join(dir, "home")}
+	if err := os.MkdirAll(r.ClientDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(r.Home, ".tool", "config.json")
+	if err := r.WriteConfig(path, "config.json", []byte("{}\n")); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, filepath.Join(r.ClientDir(), "config.json")} {
+		if b, err := os.ReadFile(p); err != nil || string(b) != "{}\n" {
+			t.Errorf("%s: %q, %v", p, b, err)
+		}
+	}
+	// A file where the folder should be is an error naming the path.
+	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteConfig(filepath.Join(dir, "file", "x.json"), "x.json", nil); err == nil || !strings.Contains(err.Error(), "x.json") {
+		t.Errorf("WriteConfig under a file: %v", err)
 	}
 }

@@ -1,6 +1,8 @@
 package client
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 )
@@ -65,4 +67,19 @@ func (r *Run) BaseEnv() map[string]string {
 		"LANG":   "C.UTF-8",
 		"TERM":   "dumb",
 	}
+}
+
+// WriteConfig writes a client's per-run configuration b to path, creating
+// its folder, and a copy named name in the client dir, where the evidence
+// keeps what the client was given.
+func (r *Run) WriteConfig(path, name string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("creating the folder of %s: %w", path, err)
+	}
+	for _, p := range []string{path, filepath.Join(r.ClientDir(), name)} {
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", name, err)
+		}
+	}
+	return nil
 }

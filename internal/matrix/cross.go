@@ -13,7 +13,8 @@ func CrossJSON() []byte { return append([]byte(nil), crossJSON...) }
 // Cross returns the built-in cross-client matrix: no instructions; English
 // 1,000, 6,000 and 20,000 characters; Japanese 3,000; dual-era 1,000;
 // initialize held 3 s and 8 s; and rows for one client's own knobs
-// (Claude Code's cap variable, Gemini CLI's trust flag). It runs once per
+// (Claude Code's cap variable, Gemini CLI's trust flag, Copilot CLI's flag
+// that lets every server's instructions in). It runs once per
 // row and client; -repeats changes that.
 func Cross() *Matrix {
 	m, err := Parse(crossJSON, "cross.json")

@@ -10,6 +10,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/claudecode"
 	"github.com/instrlab/instrlab/internal/client/codex"
+	"github.com/instrlab/instrlab/internal/client/copilot"
 	"github.com/instrlab/instrlab/internal/client/gemini"
 	"github.com/instrlab/instrlab/internal/client/opencode"
 	"github.com/instrlab/instrlab/internal/client/qwen"
@@ -20,6 +21,7 @@ import (
 var known = map[string]func(version string) client.Client{
 	claudecode.Name: claudecode.New,
 	codex.Name:      codex.New,
+	copilot.Name:    copilot.New,
 	gemini.Name:     gemini.New,
 	opencode.Name:   opencode.New,
 	qwen.Name:       qwen.New,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -49,14 +48,8 @@ func (q *Qwen) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(r.Home, ".qwen")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("creating ~/.qwen: %w", err)
-	}
-	for _, p := range []string{filepath.Join(dir, "settings.json"), filepath.Join(r.ClientDir(), SettingsFile)} {
-		if err := os.WriteFile(p, cfg, 0o644); err != nil {
-			return nil, fmt.Errorf("writing qwen settings: %w", err)
-		}
+	if err := r.WriteConfig(filepath.Join(r.Home, ".qwen", "settings.json"), SettingsFile, cfg); err != nil {
+		return nil, err
 	}
 	model := r.Model
 	if model == "" {

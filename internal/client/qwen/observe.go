@@ -1,7 +1,6 @@
 package qwen
 
 import (
-	"fmt"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -42,15 +41,5 @@ var problemRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // DebugProblems returns the WARN and ERROR lines of a debug log that
 // mention MCP, as "name:line: text".
 func DebugProblems(r io.Reader, name string) []string {
-	var out []string
-	w := jsonl.Lines(r, name, func(n int, b []byte) error {
-		if line := string(b); problemRE().MatchString(line) {
-			if len(line) > 300 {
-				line = line[:300]
-			}
-			out = append(out, fmt.Sprintf("%s:%d: %s", name, n, line))
-		}
-		return nil
-	})
-	return append(w, out...)
+	return jsonl.Matching(r, name, problemRE())
 }

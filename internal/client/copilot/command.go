@@ -1,0 +1,71 @@
+package copilot
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/client"
+)
+
+// ConfigFile is the copy of mcp-config.json kept in the client dir.
+const ConfigFile = "mcp-config.json"
+
+// LogDir is where the run's log goes, relative to the run dir.
+const LogDir = "client/logs"
+
+// MCPConfig renders ~/.copilot/mcp-config.json for one run: the lab as the
+// only MCP server, a local (stdio) server with every tool allowed.
+func MCPConfig(s client.Server) ([]byte, error) {
+	type server struct {
+		Type    string            `json:"type"`
+		Command string            `json:"command"`
+		Args    []string          `json:"args"`
+		Env     map[string]string `json:"env,omitempty"`
+		Tools   []string          `json:"tools"`
+	}
+	cfg := map[string]any{"mcpServers": map[string]server{s.Name: {Type: "local", Command: s.Command, Args: s.Args, Env: s.Env, Tools: []string{"*"}}}}
+	b, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding copilot mcp-config.json: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// Command implements client.Client: copilot -p with JSON Lines output and a
+// debug log, offline mode, the fake as an OpenAI-compatible provider, no
+// auto-update, no custom instructions from the work folder.
+func (c *Copilot) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
+	if c.bin == "" {
+		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.version)
+	}
+	cfg, err := MCPConfig(r.Server)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.WriteConfig(filepath.Join(r.Home, ".copilot", "mcp-config.json"), ConfigFile, cfg); err != nil {
+		return nil, err
+	}
+	model := r.Model
+	if model == "" {
+		model = DefaultModel
+	}
+	args := []string{"-p", r.Prompt, "--output-format", "json", "--log-level", "all", "--log-dir", filepath.Join(r.Dir, LogDir),
+		"--allow-all-tools", "--no-auto-update", "--no-custom-instructions", "--disable-client-telemetry", "--no-color"}
+	args = append(args, r.Flags...)
+	cmd := exec.CommandContext(ctx, c.bin, args...)
+	cmd.Dir = r.Work
+	cmd.Env = r.Environ(map[string]string{
+		"COPILOT_PKG_CACHE_HOME":    c.pkgCache,
+		"COPILOT_OFFLINE":           "true",
+		"COPILOT_AUTO_UPDATE":       "false",
+		"COPILOT_PROVIDER_TYPE":     "openai",
+		"COPILOT_PROVIDER_BASE_URL": strings.TrimRight(r.APIURL, "/") + "/v1",
+		"COPILOT_PROVIDER_API_KEY":  r.APIKey,
+		"COPILOT_MODEL":             model,
+	})
+	return cmd, nil
+}
