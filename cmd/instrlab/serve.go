@@ -41,6 +41,7 @@ func runServeLab(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	onUnknown := fs.String("on-unknown", lab.UnknownError, "an unknown method before the handshake: error (-32601), crash or hang")
 	logPath := fs.String("log", "", "append every message received and sent to this JSON Lines file")
 	httpAddr := fs.String("http", "", "serve Streamable HTTP at http://ADDR/mcp instead of stdio (a bare :PORT binds 127.0.0.1)")
+	allowRemote := fs.Bool("allow-remote", false, "let -http bind an address beyond loopback (the lab then serves whoever can reach it)")
 	print := fs.Bool("print", false, "print the instructions text, its codewords and markers, and exit")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: instrlab serve lab [flags]\n\nThe instrumented MCP server; stdio by default.\n\nFlags:\n")
@@ -59,6 +60,12 @@ func runServeLab(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	if *print && (set["http"] || set["log"]) {
 		return usageError{"serve lab: -print serves nothing; drop -http and -log"}
+	}
+	if *allowRemote && !set["http"] {
+		return usageError{"serve lab: -allow-remote applies to -http only"}
+	}
+	if set["http"] && !*allowRemote && !loopbackAddr(*httpAddr) {
+		return usageError{fmt.Sprintf("serve lab: -http %s is not a loopback address; add -allow-remote to serve beyond this machine", *httpAddr)}
 	}
 
 	cfg := lab.Config{Era: *era, InitDelay: *initDelay, DiscoverDelay: *discoverDelay, OnUnknown: *onUnknown, Stderr: stderr}
@@ -90,7 +97,7 @@ func runServeLab(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return printTexts(stdout, l, cfg)
 	}
 	if *httpAddr != "" {
-		err = serveHTTP(ctx, l, *httpAddr, stderr)
+		err = serveHTTP(ctx, l, *httpAddr, *allowRemote, stderr)
 	} else {
 		err = l.ServeStdio(ctx, stdin, stdout)
 	}
@@ -129,6 +136,20 @@ func printTexts(w io.Writer, l *lab.Lab, cfg lab.Config) error {
 	return nil
 }
 
+// loopbackAddr reports whether addr, as -http takes it, names a loopback
+// host: a bare :PORT, localhost, or a loopback IP.
+func loopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(listenAddr(addr))
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
 // listenAddr binds a bare :PORT to loopback.
 func listenAddr(addr string) string {
 	if strings.HasPrefix(addr, ":") {
@@ -137,13 +158,17 @@ func listenAddr(addr string) string {
 	return addr
 }
 
-func serveHTTP(ctx context.Context, l *lab.Lab, addr string, stderr io.Writer) error {
+func serveHTTP(ctx context.Context, l *lab.Lab, addr string, allowRemote bool, stderr io.Writer) error {
 	ln, err := net.Listen("tcp", listenAddr(addr))
 	if err != nil {
 		return fmt.Errorf("serve lab: listening: %w", err)
 	}
 	if ip := ln.Addr().(*net.TCPAddr).IP; !ip.IsLoopback() {
-		fmt.Fprintf(stderr, "instrlab: warning: listening on %s, which is not loopback\n", ln.Addr())
+		if !allowRemote { // localhost resolved beyond loopback
+			ln.Close()
+			return usageError{fmt.Sprintf("serve lab: -http %s listens on %s, which is not loopback; add -allow-remote to serve beyond this machine", addr, ln.Addr())}
+		}
+		fmt.Fprintf(stderr, "instrlab: warning: listening on %s, which is not loopback (-allow-remote)\n", ln.Addr())
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", l.Handler())

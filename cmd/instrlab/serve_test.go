@@ -502,6 +502,11 @@ func TestServeLabUsageErrors(t *testing.T) {
 		{[]string{"serve", "other"}, "unknown server"},
 		{[]string{"frobnicate"}, "unknown command"},
 		{[]string{"serve", "lab", "-instr-file", "/does/not/exist"}, "no such file"},
+		{[]string{"serve", "lab", "-http", "0.0.0.0:0"}, "add -allow-remote"},
+		{[]string{"serve", "lab", "-http", "[::]:0"}, "add -allow-remote"},
+		{[]string{"serve", "lab", "-http", "example.com:0"}, "add -allow-remote"},
+		{[]string{"serve", "lab", "-http", "nocolon"}, "not a loopback address"},
+		{[]string{"serve", "lab", "-allow-remote"}, "-http only"},
 	} {
 		var stdout, stderr bytes.Buffer
 		err := run(context.Background(), tc.args, &stdout, &stderr)
@@ -646,5 +651,16 @@ func TestLogSurvivesKill(t *testing.T) {
 	}
 	if last := lines[len(lines)-1]; len(last) != 0 {
 		t.Logf("a partial last line of %d bytes (the one being written)", len(last))
+	}
+}
+
+func TestLoopbackAddr(t *testing.T) {
+	for addr, want := range map[string]bool{
+		":0": true, "127.0.0.1:8080": true, "127.9.9.9:1": true, "localhost:0": true, "[::1]:0": true,
+		"0.0.0.0:0": false, "[::]:0": false, "192.168.1.2:80": false, "example.com:80": false, "nocolon": false,
+	} {
+		if got := loopbackAddr(addr); got != want {
+			t.Errorf("loopbackAddr(%q) = %v, want %v", addr, got, want)
+		}
 	}
 }
