@@ -2,6 +2,7 @@ package lab
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -27,8 +28,43 @@ func (l *Lab) Handler() http.Handler {
 }
 
 type httpHandler struct {
-	lab   *Lab
-	inner http.Handler
+	lab      *Lab
+	inner    http.Handler
+	inFlight idSet
+}
+
+// An idSet holds the ids of the requests in flight per session, so that a
+// second request with the id of one in flight is refused rather than
+// confused with it (the SDK routes responses by id within a session).
+type idSet struct {
+	mu  sync.Mutex
+	ids map[string]bool // session + "\x00" + id
+}
+
+func (s *idSet) add(session string, id json.RawMessage) bool {
+	if session == "" {
+		return true // no session: each request stands alone
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := session + "\x00" + string(id)
+	if s.ids[k] {
+		return false
+	}
+	if s.ids == nil {
+		s.ids = make(map[string]bool)
+	}
+	s.ids[k] = true
+	return true
+}
+
+func (s *idSet) remove(session string, id json.RawMessage) {
+	if session == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.ids, session+"\x00"+string(id))
 }
 
 // LoopbackOrigin reports whether an Origin header is absent or names a
@@ -64,8 +100,32 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		m := classify(body)
+		switch {
+		case m.kind == KindEmpty:
+			m = invalid(-32700, "empty request body", nil)
+		case m.kind == KindRequest && !sdkExactID(m.id):
+			// The SDK reads the body itself and would answer with another
+			// id; over stdio the lab answers such ids exactly.
+			m = invalid(-32600, "this server answers over HTTP only ids it can echo exactly: integers within ±2^53 and strings without lone surrogates", m.id)
+		case m.kind == KindRequest && !h.inFlight.add(session, m.id):
+			m = invalid(-32600, "a request with this id is in flight in this session", m.id)
+		}
+		if m.kind == KindRequest {
+			defer h.inFlight.remove(session, m.id)
+		}
 		act := h.lab.logReceived(Entry{Transport: "http", Session: session, Bytes: len(body)}, m, body, session != "")
 		track.received(m)
+		if m.kind == KindInvalid {
+			// As on stdio: -32700 or -32600, never a message the SDK
+			// would read differently (it would run a batch, or decode
+			// invalid UTF-8 as U+FFFD), with 400 as Streamable HTTP asks.
+			data := errorResponse(m.replyID, m.code, m.note)
+			h.logSent(&track, session, data)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write(data)
+			return
+		}
 		if act != "" {
 			answered := h.lab.actOnUnknown(m, session != "", func(code int, msg string) {
 				data := errorResponse(m.id, code, msg)

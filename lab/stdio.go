@@ -1,10 +1,13 @@
 package lab
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 
@@ -38,7 +41,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		w:        t.w,
 		incoming: make(chan inMsg),
 		closed:   make(chan struct{}),
-		flight:   make(map[jsonrpc.ID]bool),
+		flight:   make(map[int64]pending),
 		room:     make(chan struct{}, 1),
 	}
 	go c.readLoop(newLineReader(t.r, MaxLineLength))
@@ -59,9 +62,21 @@ type stdioConn struct {
 	closed   chan struct{}
 	once     sync.Once
 
-	fmu    sync.Mutex
-	flight map[jsonrpc.ID]bool // requests handed to the SDK and not answered yet
-	room   chan struct{}       // signalled when one of them is answered
+	fmu          sync.Mutex
+	flight       map[int64]pending // requests handed to the SDK and not answered yet, by the id the SDK knows
+	nextID       int64             // the id the SDK knows the next request by
+	pendingBytes int               // the bytes of the requests in flight
+	room         chan struct{}     // signalled when one of them is answered
+}
+
+// A pending request is one the SDK is answering. The SDK knows it by an id
+// of the lab's own, so that the answer carries exactly the id the client
+// sent (the SDK decodes ids through float64 and strings through UTF-8
+// replacement) and two requests with the same id are two requests.
+type pending struct {
+	id    json.RawMessage // as the client sent it
+	key   string          // the request's key in the tracker
+	bytes int             // its line's size
 }
 
 // maxInFlight bounds the requests handed to the SDK and not answered yet.
@@ -71,6 +86,12 @@ type stdioConn struct {
 // more); holding back the next line instead keeps the server's memory flat.
 // The replies are the same; the client sees only its input read later.
 const maxInFlight = 64
+
+// maxPendingBytes bounds the total size of the requests in flight in the
+// same way: the SDK holds a request's params, and what it decodes them to,
+// until it answers (about four times the line). A request larger than the
+// bound is still served, alone.
+const maxPendingBytes = 32 << 20
 
 func (c *stdioConn) readLoop(lr *lineReader) {
 	for {
@@ -83,9 +104,6 @@ func (c *stdioConn) readLoop(lr *lineReader) {
 			return
 		}
 		if msg := c.accept(line, size); msg != nil {
-			if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() && !c.admit(req.ID) {
-				return
-			}
 			if !c.deliver(inMsg{msg: msg}) {
 				return
 			}
@@ -120,33 +138,57 @@ func (c *stdioConn) deliver(m inMsg) bool {
 	}
 }
 
-// admit waits until fewer than maxInFlight requests are with the SDK, and
-// counts id among them; it reports false once the connection is closed.
-func (c *stdioConn) admit(id jsonrpc.ID) bool {
+// admit waits until fewer than maxInFlight requests, and fewer than
+// maxPendingBytes, are with the SDK, and counts p among them. It returns the
+// id the SDK is to know p by and p's key in the tracker, and false once the
+// connection is closed.
+func (c *stdioConn) admit(p pending) (id int64, key string, ok bool) {
 	c.fmu.Lock()
-	for len(c.flight) >= maxInFlight {
+	for len(c.flight) >= maxInFlight || (len(c.flight) > 0 && c.pendingBytes+p.bytes > maxPendingBytes) {
 		c.fmu.Unlock()
 		select {
 		case <-c.room:
 		case <-c.closed:
-			return false
+			return 0, "", false
 		}
 		c.fmu.Lock()
 	}
-	c.flight[id] = true
+	c.nextID++
+	id = c.nextID
+	p.key = "\x00" + strconv.FormatInt(id, 10) // never a JSON text, so never a client's id
+	c.flight[id] = p
+	c.pendingBytes += p.bytes
 	c.fmu.Unlock()
-	return true
+	return id, p.key, true
 }
 
-// answered notes that the SDK answered id.
-func (c *stdioConn) answered(id jsonrpc.ID) {
+// answered notes that the SDK answered the request it knows by id, and
+// returns that request.
+func (c *stdioConn) answered(id int64) (pending, bool) {
 	c.fmu.Lock()
+	p, ok := c.flight[id]
 	delete(c.flight, id)
+	c.pendingBytes -= p.bytes
 	c.fmu.Unlock()
 	select {
 	case c.room <- struct{}{}:
 	default:
 	}
+	return p, ok
+}
+
+// inFlight returns the id the SDK knows the oldest request in flight with
+// the client's id by.
+func (c *stdioConn) inFlight(id json.RawMessage) (int64, bool) {
+	c.fmu.Lock()
+	defer c.fmu.Unlock()
+	var found int64
+	for n, p := range c.flight {
+		if bytes.Equal(p.id, id) && (found == 0 || n < found) {
+			found = n
+		}
+	}
+	return found, found != 0
 }
 
 // accept logs one line and decides its fate: it returns the message to pass
@@ -161,7 +203,6 @@ func (c *stdioConn) accept(line []byte, size int) jsonrpc.Message {
 	}
 	m := classify(line)
 	act := c.lab.logReceived(e, m, line, c.track.done())
-	c.track.received(m)
 	switch {
 	case m.kind == KindEmpty:
 		return nil
@@ -169,6 +210,7 @@ func (c *stdioConn) accept(line []byte, size int) jsonrpc.Message {
 		c.reply(m.replyID, m.code, m.note)
 		return nil
 	case act != "":
+		c.track.received(m)
 		if !c.lab.actOnUnknown(m, c.track.done(), func(code int, msg string) { c.reply(m.id, code, msg) }) {
 			c.track.forget(m.id) // never answered: do not wait for it at the end
 		}
@@ -176,10 +218,40 @@ func (c *stdioConn) accept(line []byte, size int) jsonrpc.Message {
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil { // classify accepted what the SDK refuses: answer, do not pass on
+		c.track.received(m)
 		c.reply(m.id, -32600, err.Error())
 		return nil
 	}
+	switch req, _ := msg.(*jsonrpc.Request); {
+	case req == nil:
+	case req.ID.IsValid():
+		id, key, ok := c.admit(pending{id: m.id, bytes: size})
+		if !ok {
+			return nil
+		}
+		req.ID, _ = jsonrpc.MakeID(float64(id)) // the SDK's own decoding of an integer id
+		c.track.receivedAs(key, m.method)
+	case req.Method == "notifications/cancelled":
+		c.renameCancelled(req)
+	}
 	return msg
+}
+
+// renameCancelled points a cancellation at the id the SDK knows the
+// cancelled request by.
+func (c *stdioConn) renameCancelled(req *jsonrpc.Request) {
+	var params map[string]json.RawMessage
+	if json.Unmarshal(req.Params, &params) != nil || params["requestId"] == nil {
+		return
+	}
+	id, ok := c.inFlight(params["requestId"])
+	if !ok {
+		return
+	}
+	params["requestId"] = strconv.AppendInt(nil, id, 10)
+	if p, err := json.Marshal(params); err == nil {
+		req.Params = p
+	}
 }
 
 func (c *stdioConn) reply(id []byte, code int, msg string) {
@@ -214,25 +286,46 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	r, isResponse := msg.(*jsonrpc.Response)
-	if isResponse {
-		defer c.answered(r.ID) // written or not, the SDK is done with it
+	if r, ok := msg.(*jsonrpc.Response); ok {
+		return c.writeResponse(ctx, r)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
-	}
-	if isResponse {
-		if data, id, ok := encodeResult(r); ok {
-			// The entry sentEntry would make, without parsing data again.
-			e := Entry{Dir: Send, Kind: KindResponse, ID: id, Bytes: len(data), Method: c.track.answered(id, true)}
-			return c.writeEntry(e, data)
-		}
 	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return fmt.Errorf("encoding message: %w", err)
 	}
 	return c.writeLine(data)
+}
+
+// writeResponse writes the SDK's answer to a request with the id the client
+// sent, and logs it.
+func (c *stdioConn) writeResponse(ctx context.Context, r *jsonrpc.Response) error {
+	n, _ := r.ID.Raw().(int64)
+	p, ok := c.answered(n) // written or not, the SDK is done with it
+	if !ok {
+		return fmt.Errorf("the SDK answered request %v, which the lab never gave it", r.ID.Raw())
+	}
+	if err := ctx.Err(); err != nil {
+		c.track.forget(json.RawMessage(p.key))
+		return err
+	}
+	data, err := encodeResponse(r, p.id)
+	if err != nil {
+		c.track.forget(json.RawMessage(p.key))
+		return err
+	}
+	// The entry sentEntry would make, without parsing data again.
+	e := Entry{Dir: Send, Kind: KindResponse, ID: p.id, Bytes: len(data), Method: c.track.answered(json.RawMessage(p.key), r.Error == nil)}
+	if r.Error != nil {
+		var wire struct {
+			Error struct{ Code int } `json:"error"`
+		}
+		json.Unmarshal(data, &wire)
+		e.Kind, e.Error = KindError, &wire.Error.Code
+	}
+	return c.writeEntry(e, data)
 }
 
 func (c *stdioConn) Close() error {

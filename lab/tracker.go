@@ -14,15 +14,20 @@ type tracker struct {
 }
 
 func (t *tracker) received(m message) {
-	if m.kind != KindRequest {
-		return
+	if m.kind == KindRequest {
+		t.receivedAs(string(m.id), m.method)
 	}
+}
+
+// receivedAs notes a request of method, whose response the lab will name
+// by key.
+func (t *tracker) receivedAs(key, method string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.pending == nil {
 		t.pending = make(map[string]string)
 	}
-	t.pending[string(m.id)] = m.method
+	t.pending[key] = method
 }
 
 // answered returns the method of the request that a response with this id

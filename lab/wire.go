@@ -3,6 +3,7 @@ package lab
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"unicode/utf8"
 
@@ -114,18 +115,87 @@ func invalid(code int, note string, id json.RawMessage) message {
 }
 
 // validID reports whether raw is a JSON-RPC id the lab answers to: a string,
-// an integer that fits in 64 bits, or null. A fractional id is refused rather
-// than rounded, since the SDK would answer with a different id.
+// an integer (of any size: the lab answers with the bytes it was sent), or
+// null. A fractional or exponent id is refused rather than rounded.
 func validID(raw json.RawMessage) bool {
-	switch raw[0] {
-	case '"':
+	switch {
+	case len(raw) == 0:
+		return false
+	case raw[0] == '"':
 		var s string
 		return json.Unmarshal(raw, &s) == nil
-	case 'n':
+	case raw[0] == 'n':
 		return string(raw) == "null"
 	}
-	_, err := strconv.ParseInt(string(raw), 10, 64)
-	return err == nil
+	digits := bytes.TrimPrefix(raw, []byte("-"))
+	if len(digits) == 0 {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// maxExactInt is the largest integer the SDK answers with the id it was
+// sent: it decodes ids through float64.
+const maxExactInt = 1 << 53
+
+// sdkExactID reports whether the SDK, given a request with this valid id,
+// answers with the same id: an integer within ±2^53, or a string without a
+// lone surrogate escape (the SDK would answer with U+FFFD in its place).
+// The stdio transport hands the SDK ids of its own and needs no such check;
+// over HTTP the SDK reads the body itself.
+func sdkExactID(raw json.RawMessage) bool {
+	if raw[0] == '"' {
+		return !loneSurrogate(raw)
+	}
+	if raw[0] == 'n' {
+		return true
+	}
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	return err == nil && -maxExactInt <= n && n <= maxExactInt
+}
+
+// loneSurrogate reports whether the JSON string s holds a \uD800-\uDFFF
+// escape that is not half of a surrogate pair.
+func loneSurrogate(s []byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			continue
+		}
+		if s[i+1] != 'u' {
+			i++ // \\, \" and the like: skip the escaped byte
+			continue
+		}
+		v, ok := hex4(s, i+2)
+		if !ok {
+			continue
+		}
+		switch {
+		case 0xDC00 <= v && v < 0xE000:
+			return true
+		case 0xD800 <= v && v < 0xDC00:
+			w, ok := hex4(s, i+8)
+			if i+7 >= len(s) || s[i+6] != '\\' || s[i+7] != 'u' || !ok || w < 0xDC00 || w >= 0xE000 {
+				return true
+			}
+			i += 11
+		default:
+			i += 5
+		}
+	}
+	return false
+}
+
+func hex4(s []byte, at int) (rune, bool) {
+	if at+4 > len(s) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(s[at:at+4]), 16, 16)
+	return rune(v), err == nil
 }
 
 // errorResponse is the line answering an invalid message or an unknown method.
@@ -147,24 +217,33 @@ func errorResponse(id json.RawMessage, code int, msg string) []byte {
 	return b
 }
 
-// encodeResult encodes a successful response with an integer id exactly as
-// jsonrpc.EncodeMessage does, {"jsonrpc":"2.0","id":ID,"result":RESULT},
-// without the SDK's second pass over the result, which the SDK has already
-// marshalled compactly (for tools/list, a tenth of the server's time). It
-// returns the line and its id, and false for anything else, which the caller
-// leaves to the SDK.
-func encodeResult(r *jsonrpc.Response) (data, id []byte, ok bool) {
-	n, isInt := r.ID.Raw().(int64)
-	if r.Error != nil || len(r.Result) == 0 || !isInt || bytes.IndexByte(r.Result, '\n') >= 0 {
-		return nil, nil, false
+// encodeResponse encodes r, a response the SDK made to a request it knew
+// by its own integer id, with id, the request's id as the client sent it. A
+// successful result is written as {"jsonrpc":"2.0","id":ID,"result":RESULT}
+// without the SDK's second pass over the result, which it has already
+// marshalled compactly (for tools/list, a tenth of the server's time).
+func encodeResponse(r *jsonrpc.Response, id json.RawMessage) ([]byte, error) {
+	if r.Error == nil && len(r.Result) > 0 && bytes.IndexByte(r.Result, '\n') < 0 {
+		data := make([]byte, 0, len(r.Result)+len(id)+32)
+		data = append(data, `{"jsonrpc":"2.0","id":`...)
+		data = append(data, id...)
+		data = append(data, `,"result":`...)
+		data = append(data, r.Result...)
+		return append(data, '}'), nil
 	}
-	data = make([]byte, 0, len(r.Result)+64)
-	data = append(data, `{"jsonrpc":"2.0","id":`...)
-	start := len(data)
-	data = strconv.AppendInt(data, n, 10)
-	id = data[start:len(data):len(data)]
-	data = append(data, `,"result":`...)
-	data = append(data, r.Result...)
-	data = append(data, '}')
-	return data, id, true
+	data, err := jsonrpc.EncodeMessage(r)
+	if err != nil {
+		return nil, err
+	}
+	// The SDK writes the fields in this order (jsonrpc2's wireCombined).
+	n, _ := r.ID.Raw().(int64)
+	prefix := strconv.AppendInt([]byte(`{"jsonrpc":"2.0","id":`), n, 10)
+	rest, ok := bytes.CutPrefix(data, prefix)
+	if !ok {
+		return nil, fmt.Errorf("encoding response: unexpected shape %.40q", data)
+	}
+	out := make([]byte, 0, len(data)+len(id))
+	out = append(out, `{"jsonrpc":"2.0","id":`...)
+	out = append(out, id...)
+	return append(out, rest...), nil
 }
