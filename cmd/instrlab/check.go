@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -29,6 +31,10 @@ func (s *stringList) String() string     { return strings.Join(*s, ", ") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 type checkFlags struct {
+	// parsed and reported say how far the command got, for the JSON
+	// error object: a report printed is not followed by one.
+	parsed, reported bool
+
 	json, scan, sameEras, show bool
 	config, server, profile    string
 	name                       string
@@ -38,9 +44,25 @@ type checkFlags struct {
 }
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var f checkFlags
+	err := checkCommand(ctx, args, &f, stdout, stderr)
+	if err == nil || errors.Is(err, errHelp) {
+		return err
+	}
+	err = cleanError(err)
+	if f.json || (!f.parsed && jsonFlag(args)) {
+		code := exitCode(err, io.Discard)
+		if code == exitUsage || code == exitFailure && !f.reported {
+			writeJSONError(stdout, code, err)
+		}
+	}
+	return err
+}
+
+func checkCommand(ctx context.Context, args []string, fp *checkFlags, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var f checkFlags
+	f := fp
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fs.BoolVar(&f.show, "show", false, "print each era's instructions in full, with every profile's cut drawn in")
 	fs.StringVar(&f.config, "config", "", "check the servers of this Claude Code style MCP config (.mcp.json)")
@@ -74,7 +96,8 @@ Flags:
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	targets, err := checkTargets(fs, args, f)
+	f.parsed = true
+	targets, err := checkTargets(fs, args, *f)
 	if err != nil {
 		return err
 	}
@@ -94,13 +117,9 @@ Flags:
 	assess.Preload()
 	v, _ := version()
 	opts := probe.Options{Timeout: f.timeout, Repeat: f.repeat, ClientName: "instrlab-check", ClientVersion: v}
-	var results []probe.Result
-	for _, t := range targets {
-		fmt.Fprintf(stderr, "instrlab: checking %s (%s)\n", t.Name, t)
-		results = append(results, probeServer(ctx, t, opts))
-		if ctx.Err() != nil {
-			return fmt.Errorf("check: %w", ctx.Err())
-		}
+	results := probeAll(ctx, targets, opts, stderr)
+	if ctx.Err() != nil {
+		return fmt.Errorf("check: %w", ctx.Err())
 	}
 	rep := assess.Assess(results, assess.Options{
 		Profiles: ps,
@@ -109,6 +128,7 @@ Flags:
 		Rules: assess.Rules{MaxChars: f.maxChars, MaxTokens: f.maxToken, Require: f.require,
 			SameEras: f.sameEras, MaxStartup: f.maxStartup},
 	})
+	f.reported = true
 	if f.json {
 		data, err := json.MarshalIndent(rep, "", "  ")
 		if err != nil {
@@ -160,7 +180,7 @@ func checkTargets(fs *flag.FlagSet, args []string, f checkFlags) ([]probe.Target
 	var ts []probe.Target
 	switch {
 	case dashdash:
-		ts = []probe.Target{{Name: nameOf(rest[0]), Transport: probe.TransportStdio, Command: rest[0], Args: rest[1:]}}
+		ts = []probe.Target{{Name: probe.CommandName(rest[0], rest[1:]), Transport: probe.TransportStdio, Command: rest[0], Args: rest[1:]}}
 	case len(rest) > 0:
 		u, err := url.Parse(rest[0])
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -173,10 +193,10 @@ func checkTargets(fs *flag.FlagSet, args []string, f checkFlags) ([]probe.Target
 	case f.config != "":
 		data, err := os.ReadFile(f.config)
 		if err != nil {
-			return nil, fmt.Errorf("check: reading -config: %w", err)
+			return nil, configError(fmt.Errorf("check: reading -config: %w", err))
 		}
 		if ts, err = probe.ParseConfig(data, f.config, os.LookupEnv); err != nil {
-			return nil, fmt.Errorf("check: -config: %w", err)
+			return nil, configError(fmt.Errorf("check: -config: %w", err))
 		}
 	default:
 		dir, err := os.Getwd()
@@ -188,7 +208,11 @@ func checkTargets(fs *flag.FlagSet, args []string, f checkFlags) ([]probe.Target
 			return nil, fmt.Errorf("check: -scan: %w", err)
 		}
 		if ts, err = probe.Scan(dir, home, os.LookupEnv); err != nil {
-			return nil, fmt.Errorf("check: -scan: %w", err)
+			return nil, configError(fmt.Errorf("check: -scan: %w", err))
+		}
+		if len(ts) == 0 {
+			return nil, configError(fmt.Errorf("check: -scan: no MCP servers configured for Claude Code in %s or %s (user and local scopes)",
+				filepath.Join(dir, ".mcp.json"), filepath.Join(home, ".claude.json")))
 		}
 	}
 	if f.name != "" {
@@ -201,13 +225,11 @@ func checkTargets(fs *flag.FlagSet, args []string, f checkFlags) ([]probe.Target
 		}
 	}
 	if len(ts) == 0 {
-		return nil, fmt.Errorf("check: no MCP servers configured")
+		return nil, configError(errors.New("check: no MCP servers configured"))
 	}
 	return ts, nil
 }
 
-// nameOf names a command's server after its program.
-func nameOf(command string) string {
-	i := strings.LastIndexAny(command, `/\`)
-	return command[i+1:]
-}
+// configError is a config that cannot be read as a client would: exit
+// status 2, as a usage error.
+func configError(err error) error { return exitError{exitUsage, err} }

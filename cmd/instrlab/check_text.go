@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -13,11 +14,16 @@ import (
 	"github.com/instrlab/instrlab/internal/probe/assess"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/report"
+	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
-// printCheck prints the report for people.
+// printCheck prints the report for people. Every text a server or a
+// config controls is escaped (line by line where it is shown on one
+// line), and the whole output once more, so no control character or
+// invisible character reaches the terminal as it is.
 func printCheck(w io.Writer, rep assess.Report, ps []profiles.Profile, show bool) error {
-	b := bufio.NewWriter(w)
+	var out bytes.Buffer
+	b := bufio.NewWriter(&out)
 	for i, s := range rep.Servers {
 		if i > 0 {
 			fmt.Fprintln(b)
@@ -25,19 +31,27 @@ func printCheck(w io.Writer, rep assess.Report, ps []profiles.Profile, show bool
 		printServer(b, s, ps, show)
 	}
 	for _, c := range rep.Combined {
-		fmt.Fprintf(b, "\nall servers together in %s: %s characters, ~%s tokens (%s)\n", c.Profile, report.Num(c.Chars), report.Num(c.Tokens), strings.Join(c.Servers, ", "))
+		fmt.Fprintf(b, "\nall servers together in %s: %s characters, ~%s tokens (%s)\n", c.Profile, report.Num(c.Chars), report.Num(c.Tokens), line(strings.Join(c.Servers, ", ")))
 		if c.Assumed != "" {
 			fmt.Fprintf(b, "  assumed: %s\n", c.Assumed)
 		}
 	}
 	fmt.Fprintf(b, "\ntokens: %s\n", rep.Tokenizer)
-	return b.Flush()
+	b.Flush()
+	_, err := io.WriteString(w, untrusted.Escape(out.String()))
+	return err
 }
 
+// line escapes a server's or config's text shown on one line.
+func line(s string) string { return untrusted.EscapeLine(s) }
+
 func printServer(b *bufio.Writer, s assess.Server, ps []profiles.Profile, show bool) {
-	fmt.Fprintf(b, "%s  %s\n", s.Target.Name, s.Target)
+	fmt.Fprintf(b, "%s  %s\n", line(s.Target.Name), line(s.Target.String()))
 	if s.Target.Source != "" {
-		fmt.Fprintf(b, "  from %s\n", s.Target.Source)
+		fmt.Fprintf(b, "  from %s\n", line(s.Target.Source))
+	}
+	for _, sh := range s.Target.Shadowed {
+		fmt.Fprintf(b, "  not used %s (a server of the same name; the scope above wins)\n", line(sh))
 	}
 	for _, e := range []probe.EraResult{s.Legacy, s.Modern} {
 		printEra(b, e, s.Texts)
@@ -69,7 +83,7 @@ func printServer(b *bufio.Writer, s assess.Server, ps []profiles.Profile, show b
 	if len(s.Findings) > 0 {
 		fmt.Fprintf(b, "  findings\n")
 		for _, f := range s.Findings {
-			fmt.Fprintf(b, "    %-4s  %-16s %s\n", f.Level, f.Code, f.Message)
+			fmt.Fprintf(b, "    %-4s  %-16s %s\n", f.Level, f.Code, line(f.Message))
 		}
 	}
 }
@@ -77,20 +91,24 @@ func printServer(b *bufio.Writer, s assess.Server, ps []profiles.Profile, show b
 func printEra(b *bufio.Writer, e probe.EraResult, texts []assess.Text) {
 	fmt.Fprintf(b, "  %-7s  %s → ", e.Era, e.Method)
 	if !e.OK() {
-		fmt.Fprintf(b, "%s: %s\n", e.Outcome, e.Detail)
+		fmt.Fprintf(b, "%s: %s\n", e.Outcome, line(e.Detail))
 		return
 	}
 	var parts []string
 	if e.ServerInfo != nil {
-		parts = append(parts, strings.TrimSpace(e.ServerInfo.Name+" "+e.ServerInfo.Version))
+		parts = append(parts, line(strings.TrimSpace(e.ServerInfo.Name+" "+e.ServerInfo.Version)))
 	}
 	if e.ProtocolVersion != "" {
-		parts = append(parts, "protocol "+e.ProtocolVersion)
+		parts = append(parts, "protocol "+line(e.ProtocolVersion))
 	}
 	if len(e.SupportedVersions) > 0 {
-		parts = append(parts, "versions "+strings.Join(e.SupportedVersions, " "))
+		parts = append(parts, "versions "+line(strings.Join(e.SupportedVersions, " ")))
 	}
-	parts = append(parts, plural(len(e.Tools), "tool"))
+	if e.ToolsError != "" {
+		parts = append(parts, "tools/list failed")
+	} else {
+		parts = append(parts, plural(len(e.Tools), "tool"))
+	}
 	fmt.Fprintf(b, "ok in %s: %s\n", dur(e.FirstReply.D()), strings.Join(parts, ", "))
 	for _, t := range texts {
 		if t.Era != e.Era {
@@ -106,26 +124,28 @@ func printEra(b *bufio.Writer, e probe.EraResult, texts []assess.Text) {
 }
 
 func printSurvival(b *bufio.Writer, sv probe.Survival) {
-	var line string
+	var msg string
 	switch sv.Verdict {
 	case probe.SurvivalModern:
-		line = "a DiscoverResult, so the server is modern"
+		msg = "a DiscoverResult, so the server is modern"
 	case probe.SurvivalMethodNotFound:
-		line = fmt.Sprintf("-32601 after %s, so a probing client falls back at once (good)", dur(sv.Wait.D()))
+		msg = fmt.Sprintf("-32601 after %s, so a probing client falls back at once (good)", dur(sv.Wait.D()))
 	case probe.SurvivalOtherError:
-		line = "another error: " + sv.Detail
+		msg = "another error: " + line(sv.Detail)
 	case probe.SurvivalExit:
-		line = "the server exits: " + sv.Detail
+		msg = "the server exits: " + line(sv.Detail)
+	case probe.SurvivalExitAtStart:
+		msg = "the server exits at start, whatever it is sent: " + line(sv.Detail)
 	case probe.SurvivalSilent:
-		line = fmt.Sprintf("silence: a probing client waits %s, its whole timeout", dur(sv.Wait.D()))
+		msg = fmt.Sprintf("silence for all of check's -timeout, %s (not measured beyond it): a probing client waits its whole probe timeout", dur(sv.Wait.D()))
 	default:
 		return
 	}
-	fmt.Fprintf(b, "  probe    server/discover: %s\n", line)
+	fmt.Fprintf(b, "  probe    server/discover: %s\n", msg)
 	if f := sv.Fallback; f != nil {
 		fmt.Fprintf(b, "           then initialize on the same process: %s", f.Outcome)
 		if f.Detail != "" {
-			fmt.Fprintf(b, " (%s)", f.Detail)
+			fmt.Fprintf(b, " (%s)", line(f.Detail))
 		}
 		fmt.Fprintln(b)
 	}
@@ -145,7 +165,7 @@ func startupLine(s assess.Server) string {
 }
 
 func printView(b *bufio.Writer, v assess.View, p profiles.Profile) {
-	fmt.Fprintf(b, "  %s", v.Title)
+	fmt.Fprintf(b, "  %s", line(v.Title))
 	if v.Era == "" {
 		fmt.Fprintf(b, ": nothing (%s)\n", v.Why)
 		return
@@ -223,8 +243,10 @@ func plural(n int, noun string) string {
 	return strconv.Itoa(n) + " " + noun + "s"
 }
 
+// oneLine shows a piece of text on one line: line breaks as ⏎, and every
+// other control or invisible character escaped.
 func oneLine(s string) string {
-	return strings.NewReplacer("\n", "⏎", "\r", "").Replace(s)
+	return untrusted.EscapeLine(strings.NewReplacer("\r\n", "⏎", "\n", "⏎").Replace(s))
 }
 
 func dur(d time.Duration) string {

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,15 +27,56 @@ type configServer struct {
 // object whose "mcpServers" maps names to servers. source names the file in
 // the targets. Servers come out sorted by name; ${VAR} and ${VAR:-default}
 // in commands, arguments, env, URLs and headers are expanded with getenv,
-// as Claude Code does.
+// as Claude Code does (see expand). A config without servers, or in another
+// client's format, is an error that names the format.
 func ParseConfig(data []byte, source string, getenv func(string) (string, bool)) ([]Target, error) {
-	var doc struct {
-		MCPServers map[string]json.RawMessage `json:"mcpServers"`
+	servers, err := parseServers(data, source)
+	if err != nil {
+		return nil, err
 	}
+	if len(servers) == 0 {
+		return nil, fmt.Errorf("%s: \"mcpServers\" has no servers", source)
+	}
+	return targets(servers, source, getenv)
+}
+
+// ErrNoServers reports a config file without an "mcpServers" member.
+var ErrNoServers = errors.New(`no "mcpServers" member: check reads Claude Code's format, {"mcpServers": {"NAME": {"command": ...}}}`)
+
+// otherFormats are the top-level members other clients keep their MCP
+// servers under, by client.
+var otherFormats = []struct{ key, client string }{
+	{"servers", `VS Code (.vscode/mcp.json, "servers")`},
+	{"mcp", `opencode ("mcp")`},
+	{"context_servers", `Zed ("context_servers")`},
+	{"mcp_servers", `Codex ("mcp_servers")`},
+	{"extensions", `Goose ("extensions")`},
+}
+
+// parseServers returns the "mcpServers" member of a config; nil when the
+// member is there but empty.
+func parseServers(data []byte, source string) (map[string]json.RawMessage, error) {
+	if t := bytes.TrimSpace(data); bytes.HasPrefix(t, []byte("[mcp_servers")) || bytes.HasPrefix(t, []byte("#")) {
+		return nil, fmt.Errorf("%s: this looks like TOML (Codex's config.toml); %w", source, ErrNoServers)
+	}
+	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
-	return targets(doc.MCPServers, source, getenv)
+	raw, ok := doc["mcpServers"]
+	if !ok {
+		for _, f := range otherFormats {
+			if _, ok := doc[f.key]; ok {
+				return nil, fmt.Errorf("%s: this looks like a config of %s; %w", source, f.client, ErrNoServers)
+			}
+		}
+		return nil, fmt.Errorf("%s: %w", source, ErrNoServers)
+	}
+	var servers map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &servers); err != nil {
+		return nil, fmt.Errorf("%s: \"mcpServers\" is not an object of servers: %w", source, err)
+	}
+	return servers, nil
 }
 
 func targets(servers map[string]json.RawMessage, source string, getenv func(string) (string, bool)) ([]Target, error) {
@@ -59,7 +101,16 @@ func targets(servers map[string]json.RawMessage, source string, getenv func(stri
 }
 
 func (s configServer) target(name, source string, getenv func(string) (string, bool)) (Target, error) {
-	x := func(v string) string { return expand(v, getenv) }
+	var unset []string
+	x := func(v string) string {
+		out, missing := expand(v, getenv)
+		for _, m := range missing {
+			if !slices.Contains(unset, m) {
+				unset = append(unset, m)
+			}
+		}
+		return out
+	}
 	t := Target{Name: name, Source: source, Transport: s.Type}
 	if t.Transport == "streamable-http" || t.Transport == "streamableHttp" {
 		t.Transport = TransportHTTP
@@ -97,69 +148,92 @@ func (s configServer) target(name, source string, getenv func(string) (string, b
 			}
 		}
 	}
+	slices.Sort(unset)
+	t.Unset = unset
 	return t, nil
 }
 
-var envRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`) })
+var envRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([^}]+)\}`) })
 
-// expand replaces ${VAR} and ${VAR:-default}; an unset VAR without a
-// default is left as written, so the finding shows it.
-func expand(s string, getenv func(string) (string, bool)) string {
-	return envRef().ReplaceAllStringFunc(s, func(m string) string {
-		g := envRef().FindStringSubmatch(m)
-		if v, ok := getenv(g[1]); ok && v != "" {
+// expand replaces ${VAR} and ${VAR:-default} as Claude Code does
+// (services/mcp/envExpansion.ts): a VAR that is set, even to "", gives
+// its value; an unset one its default; an unset one without a default is
+// left as written, and Claude Code passes it on so, reporting it as an
+// error: missing lists those, for check to report the same. $VAR is never
+// expanded.
+func expand(s string, getenv func(string) (string, bool)) (out string, missing []string) {
+	out = envRef().ReplaceAllStringFunc(s, func(m string) string {
+		name, def, hasDef := strings.Cut(m[2:len(m)-1], ":-")
+		def, _, _ = strings.Cut(def, ":-") // JavaScript's split(":-", 2) drops the rest
+		if v, ok := getenv(name); ok {
 			return v
 		}
-		if g[2] != "" {
-			return g[3]
+		if hasDef {
+			return def
 		}
+		missing = append(missing, name)
 		return m
 	})
+	return out, missing
 }
 
 // Scan finds the servers a user configured for Claude Code in dir: the
-// project scope (dir/.mcp.json), and in home/.claude.json the user scope
-// (mcpServers) and the local scope (projects[dir].mcpServers). A missing
-// file is no error; every server names its file and scope.
+// local scope (projects[dir].mcpServers in home/.claude.json), the project
+// scope (dir/.mcp.json) and the user scope (mcpServers in
+// home/.claude.json). A server of one name in several scopes is checked
+// once, as Claude Code uses it: local over project over user; the others
+// are listed in its Shadowed. Servers come out in that order of scopes,
+// sorted by name in each. A missing file is no error, nor is a file with
+// no servers; every server names its file and scope.
 func Scan(dir, home string, getenv func(string) (string, bool)) ([]Target, error) {
-	var out []Target
 	project := filepath.Join(dir, ".mcp.json")
+	user := filepath.Join(home, ".claude.json")
+	var scopes [3][]Target // local, project, user
 	if data, err := os.ReadFile(project); err == nil {
-		ts, err := ParseConfig(data, project+" (project)", getenv)
-		if err != nil {
+		servers, err := parseServers(data, project)
+		if err != nil && !errors.Is(err, ErrNoServers) {
 			return nil, err
 		}
-		out = append(out, ts...)
+		if scopes[1], err = targets(servers, project+" (project)", getenv); err != nil {
+			return nil, err
+		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("scanning: %w", err)
 	}
-	user := filepath.Join(home, ".claude.json")
 	data, err := os.ReadFile(user)
-	if errors.Is(err, os.ErrNotExist) {
-		return out, nil
-	} else if err != nil {
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("scanning: %w", err)
 	}
-	var doc struct {
-		MCPServers map[string]json.RawMessage `json:"mcpServers"`
-		Projects   map[string]struct {
+	if err == nil {
+		var doc struct {
 			MCPServers map[string]json.RawMessage `json:"mcpServers"`
-		} `json:"projects"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", user, err)
-	}
-	ts, err := targets(doc.MCPServers, user+" (user)", getenv)
-	if err != nil {
-		return nil, err
-	}
-	out = append(out, ts...)
-	if p, ok := doc.Projects[dir]; ok {
-		ts, err := targets(p.MCPServers, user+" (local: "+dir+")", getenv)
-		if err != nil {
+			Projects   map[string]struct {
+				MCPServers map[string]json.RawMessage `json:"mcpServers"`
+			} `json:"projects"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return nil, fmt.Errorf("%s: %w", user, err)
+		}
+		if scopes[2], err = targets(doc.MCPServers, user+" (user)", getenv); err != nil {
 			return nil, err
 		}
-		out = append(out, ts...)
+		if p, ok := doc.Projects[dir]; ok {
+			if scopes[0], err = targets(p.MCPServers, user+" (local: "+dir+")", getenv); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var out []Target
+	index := map[string]int{}
+	for _, ts := range scopes {
+		for _, t := range ts {
+			if i, ok := index[t.Name]; ok {
+				out[i].Shadowed = append(out[i].Shadowed, t.Source)
+				continue
+			}
+			index[t.Name] = len(out)
+			out = append(out, t)
+		}
 	}
 	return out, nil
 }

@@ -100,8 +100,12 @@ func (r *EraResult) httpRecord(rec *recording, hr *httpRecorder, method string, 
 		}
 		return true
 	}
-	// No JSON-RPC reply: say what HTTP showed instead.
+	// No JSON-RPC reply: say what HTTP showed instead, timed from the
+	// first request to the response that showed it.
 	x, seen := hr.last()
+	if seen && x.err == nil {
+		r.FirstReply = Millis(x.at.Sub(rec.start))
+	}
 	switch {
 	case seen && x.err != nil && errors.Is(x.err, context.DeadlineExceeded):
 		r.Outcome, r.Detail = OutcomeSilent, fmt.Sprintf("no reply within %v", timeout)

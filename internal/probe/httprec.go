@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 )
 
 // An httpRecorder is an http.RoundTripper that adds the configured headers
@@ -31,6 +32,7 @@ type exchange struct {
 	location    string
 	body        []byte // the start of the body
 	err         error
+	at          time.Time // when the response (or the error) came
 }
 
 // bodyHead is how much of each response body is kept.
@@ -50,7 +52,7 @@ func (h *httpRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	} else {
 		resp.Body = &endBody{ReadCloser: resp.Body, end: func() { stop(); cancel() }}
 	}
-	x := exchange{url: req.URL.Redacted(), err: err}
+	x := exchange{url: req.URL.Redacted(), err: err, at: time.Now()}
 	if err == nil {
 		x.status = resp.StatusCode
 		x.contentType = resp.Header.Get("Content-Type")

@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Probe checks one server in both eras, each on a fresh connection, Repeat
-// times, and returns what the first run of each era showed with the startup
+// Probe checks one server in both eras, each on a fresh connection (for
+// stdio, two processes at once), Repeat times, and returns what the first run of each era showed with the startup
 // statistics of all runs. It returns early only when ctx is done.
 func Probe(ctx context.Context, t Target, o Options) Result {
 	o = o.withDefaults()
@@ -24,11 +24,20 @@ func Probe(ctx context.Context, t Target, o Options) Result {
 		var s Survival
 		switch t.Transport {
 		case TransportHTTP:
+			// One server behind both eras: the probe last, since it may
+			// bring the server down.
 			l = httpLegacy(ctx, t, o)
 			m, s = httpModern(ctx, t, o)
 		default:
-			l = stdioLegacy(ctx, t, o)
-			m, s = stdioModern(ctx, t, o)
+			// A process each: both eras at once.
+			lc := make(chan EraResult, 1)
+			go func() { lc <- stdioLegacy(ctx, t, o) }()
+			m, s = stdioModern(ctx, t, o, func() EraResult { l = <-lc; lc <- l; return l })
+			l = <-lc
+		}
+		if s.Verdict == SurvivalExit && l.Outcome == OutcomeExit {
+			s.Verdict = SurvivalExitAtStart
+			s.Detail = "it exits without a reply to initialize on a fresh process too: " + l.Detail
 		}
 		if i == 0 {
 			res.Legacy, res.Modern, res.Survival = l, m, s

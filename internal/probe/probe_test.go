@@ -81,7 +81,7 @@ func TestProbeStdioLab(t *testing.T) {
 			shape{Legacy: OutcomeOK, Modern: OutcomeOK, Survival: SurvivalModern,
 				LegacyText: initText, ModernText: discText, LegacyTools: 3, ModernTools: 3}},
 		{"exits at once", "exit",
-			shape{Legacy: OutcomeExit, Modern: OutcomeExit, Survival: SurvivalExit, LegacyText: "none", ModernText: "none"}},
+			shape{Legacy: OutcomeExit, Modern: OutcomeExit, Survival: SurvivalExitAtStart, LegacyText: "none", ModernText: "none"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

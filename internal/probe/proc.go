@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -258,9 +259,11 @@ func (p *proc) stop() {
 
 // A tail keeps the last n bytes written to it.
 type tail struct {
-	mu  sync.Mutex
-	n   int
-	buf []byte
+	mu      sync.Mutex
+	n       int
+	head    []byte // the first n bytes
+	buf     []byte // the last n bytes after head
+	dropped int    // bytes between head and buf
 }
 
 func newTail(n int) *tail { return &tail{n: n} }
@@ -268,15 +271,27 @@ func newTail(n int) *tail { return &tail{n: n} }
 func (t *tail) Write(b []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if room := t.n - len(t.head); room > 0 {
+		k := min(room, len(b))
+		t.head = append(t.head, b[:k]...)
+		b = b[k:]
+	}
 	t.buf = append(t.buf, b...)
 	if len(t.buf) > t.n {
+		t.dropped += len(t.buf) - t.n
 		t.buf = t.buf[len(t.buf)-t.n:]
 	}
 	return len(b), nil
 }
 
+// String is the first and the last n bytes written, with a line that
+// says how much was left out between them.
 func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(bytes.ToValidUTF8(t.buf, nil))
+	s := string(bytes.ToValidUTF8(t.head, nil))
+	if t.dropped > 0 {
+		s += fmt.Sprintf("\n… %d bytes left out …\n", t.dropped)
+	}
+	return s + string(bytes.ToValidUTF8(t.buf, nil))
 }

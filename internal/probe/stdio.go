@@ -48,8 +48,11 @@ func stdioLegacy(ctx context.Context, t Target, o Options) (r EraResult) {
 
 // stdioModern runs the modern probe on a fresh process. When the server
 // does not answer it with a result, the probe goes on as a probing client
-// would on the same process, with initialize, and s records what happened.
-func stdioModern(ctx context.Context, t Target, o Options) (r EraResult, s Survival) {
+// would on the same process, with initialize, and s records what happened;
+// except after silence when legacy (the legacy era, run alongside) says
+// initialize got no reply on a fresh process either: a silent server costs
+// one timeout, not two.
+func stdioModern(ctx context.Context, t Target, o Options, legacy func() EraResult) (r EraResult, s Survival) {
 	r = EraResult{Era: Modern, Method: "server/discover"}
 	start := time.Now()
 	defer func() { r.Elapsed = Millis(time.Since(start)) }()
@@ -67,7 +70,11 @@ func stdioModern(ctx context.Context, t Target, o Options) (r EraResult, s Survi
 	s = survival(r)
 	if !answered {
 		if r.Outcome == OutcomeSilent {
-			s.Fallback = fallback(ctx, p, o)
+			if l := legacy(); l.Outcome == OutcomeSilent {
+				s.Detail += "; initialize was not sent after it: on a fresh process it got no reply within " + o.Timeout.String() + " either"
+			} else {
+				s.Fallback = fallback(ctx, p, o)
+			}
 		}
 		r.finish(p)
 		return r, s
@@ -144,10 +151,33 @@ func exitDetail(code *int, p *proc) string {
 	if n := p.strayCount(); n > 0 {
 		fmt.Fprintf(&b, "; stdout had %d line(s) that are not JSON-RPC", n)
 	}
-	if s := lastLine(p.stderr.String()); s != "" {
-		fmt.Fprintf(&b, "; stderr: %s", clip(s, 160))
+	if s := stderrLines(p.stderr.String()); s != "" {
+		fmt.Fprintf(&b, "; stderr: %s", s)
 	}
 	return b.String()
+}
+
+// stderrLines gives the first lines a server wrote to stderr, where the
+// cause usually is, and its last line, where a usage line or the final
+// error usually is: each line clipped, joined by " ⏎ ".
+func stderrLines(s string) string {
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	const first = 3
+	var out []string
+	for i, l := range lines {
+		switch {
+		case i < first, i == first && i == len(lines)-1:
+			out = append(out, clip(l, 160))
+		case i == len(lines)-1:
+			out = append(out, fmt.Sprintf("… %d more …", i-first), clip(l, 160))
+		}
+	}
+	return strings.Join(out, " ⏎ ")
 }
 
 func startDetail(t Target, err error) string {
@@ -209,12 +239,4 @@ func (r *EraResult) finish(p *proc) {
 	r.Stray = append([]string(nil), p.stray...)
 	p.mu.Unlock()
 	r.Stderr = p.stderr.String()
-}
-
-func lastLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
-	}
-	return strings.TrimSpace(s)
 }

@@ -23,6 +23,7 @@ const (
 	SurvivalMethodNotFound = "method-not-found" // -32601, the answer the specification expects
 	SurvivalOtherError     = "other-error"      // another error: clients fall back, the spec allows it
 	SurvivalExit           = "exit"             // the server exited: a client probing on it loses it
+	SurvivalExitAtStart    = "exit-at-start"    // it exits whatever it is sent: initialize too
 	SurvivalSilent         = "silent"           // no answer: a client waits out its timeout
 	SurvivalInvalid        = "invalid"          // not JSON-RPC
 	SurvivalNoStart        = "no-start"         // nothing to probe

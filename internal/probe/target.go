@@ -24,6 +24,12 @@ type Target struct {
 	Dir       string            `json:"dir,omitempty"`
 	URL       string            `json:"url,omitempty"`
 	Headers   map[string]string `json:"-"` // never printed, as Env
+	// Unset lists the variables of ${VAR} references that were not set
+	// and had no default: left as written, as the client leaves them.
+	Unset []string `json:"unset_variables,omitempty"`
+	// Shadowed lists where else a server of this name is configured, in
+	// scopes the client's precedence puts below Source (-scan only).
+	Shadowed []string `json:"shadowed,omitempty"`
 }
 
 // String describes t in one line.

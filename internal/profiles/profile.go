@@ -182,3 +182,15 @@ func Encode(p Profile) ([]byte, error) {
 	}
 	return b.Bytes(), nil
 }
+
+// NotMeasured reports whether the profile lists field (a JSON field name
+// such as "probe_http" or "timeout_ms") under Unmeasured: its value is a
+// placeholder, not evidence.
+func (p Profile) NotMeasured(field string) bool {
+	for _, u := range p.Unmeasured {
+		if strings.Contains(u, field) {
+			return true
+		}
+	}
+	return false
+}

@@ -22,7 +22,7 @@ func String(s string) string { return (*Redactor)(nil).String(s) }
 // given, such as a config's env values and headers, which a server may
 // echo in an error or on stderr. The nil Redactor knows no values.
 type Redactor struct {
-	known []string // longest first, so a value is not cut by a prefix of it
+	values []string // longest first, so a value is not cut by a prefix of it
 }
 
 // minKnown is the shortest value a Redactor hides wherever it appears:
@@ -39,13 +39,13 @@ func (r *Redactor) Add(name, value string) {
 	if len(value) < minKnown || !(SecretName(name) || LooksSecret(value)) {
 		return
 	}
-	for _, k := range r.known {
+	for _, k := range r.values {
 		if k == value {
 			return
 		}
 	}
-	r.known = append(r.known, value)
-	sort.Slice(r.known, func(i, j int) bool { return len(r.known[i]) > len(r.known[j]) })
+	r.values = append(r.values, value)
+	sort.Slice(r.values, func(i, j int) bool { return len(r.values[i]) > len(r.values[j]) })
 }
 
 // Args is the package's Args, also hiding r's values.
@@ -104,14 +104,7 @@ var (
 
 // String is the package's String, also hiding r's values.
 func (r *Redactor) String(s string) string {
-	if r != nil {
-		for _, k := range r.known {
-			// Again until none is left: "abcabc" in "abcabcabc" leaves one.
-			for strings.Contains(s, k) {
-				s = strings.ReplaceAll(s, k, Mask)
-			}
-		}
-	}
+	s = r.hideKnown(s)
 	s = urlPattern().ReplaceAllStringFunc(s, URL)
 	s = keyPatterns().ReplaceAllString(s, Mask)
 	s = schemePattern().ReplaceAllString(s, "$1$2"+Mask)
@@ -133,4 +126,43 @@ func (r *Redactor) String(s string) string {
 // isScheme reports an authorization scheme, which precedes the secret.
 func isScheme(v string) bool {
 	return strings.EqualFold(v, "bearer") || strings.EqualFold(v, "basic") || strings.EqualFold(v, "token")
+}
+
+// AddArgs makes r hide, wherever they appear, the values that Args hides
+// in args by their flag or variable name (--token V, --api-key=V, KEY=V).
+func (r *Redactor) AddArgs(args []string) {
+	for i, a := range args {
+		if strings.HasPrefix(a, "-") {
+			name, value, eq := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			switch {
+			case SecretName(name) && eq:
+				r.Add(name, value)
+			case SecretName(name) && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-"):
+				r.Add(name, args[i+1])
+			}
+		} else if name, value, eq := strings.Cut(a, "="); eq && isName(name) && SecretName(name) {
+			r.Add(name, value)
+		}
+	}
+}
+
+// Prose hides r's values and key-shaped values in text a server wrote for
+// people or models (instructions, tool descriptions), where "token: x" is
+// prose rather than an assignment.
+func (r *Redactor) Prose(s string) string {
+	return keyPatterns().ReplaceAllString(r.hideKnown(s), Mask)
+}
+
+// hideKnown replaces r's values in s.
+func (r *Redactor) hideKnown(s string) string {
+	if r == nil {
+		return s
+	}
+	for _, k := range r.values {
+		// Again until none is left: "abcabc" in "abcabcabc" leaves one.
+		for strings.Contains(s, k) {
+			s = strings.ReplaceAll(s, k, Mask)
+		}
+	}
+	return s
 }

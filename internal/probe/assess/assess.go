@@ -215,20 +215,25 @@ func describe(e probe.EraResult) Text {
 }
 
 // clientEra is the era a client following p ends up in with this server.
-func clientEra(p profiles.Profile, r probe.Result) (probe.EraResult, string) {
+func clientEra(p profiles.Profile, r probe.Result) (e probe.EraResult, why string) {
 	probes := p.Handshake.ProbeStdio
 	if r.Target.Transport == probe.TransportHTTP {
+		if p.NotMeasured("probe_http") {
+			defer func() { why += "; over HTTP not measured: the profile's handshake there is a placeholder" }()
+		}
 		probes = p.Handshake.ProbeHTTP
 	}
 	switch {
 	case probes && r.Modern.OK():
-		return r.Modern, "server/discover answered, so it never sends initialize"
+		e, why = r.Modern, "server/discover answered, so it never sends initialize"
 	case probes && r.Legacy.OK():
-		return r.Legacy, "server/discover got no result, so it falls back to initialize"
+		e, why = r.Legacy, "server/discover got no result, so it falls back to initialize"
 	case r.Legacy.OK():
-		return r.Legacy, "it does not probe: initialize"
+		e, why = r.Legacy, "it does not probe: initialize"
+	default:
+		why = "no era it speaks answered"
 	}
-	return probe.EraResult{}, "no era it speaks answered"
+	return e, why
 }
 
 func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)) View {

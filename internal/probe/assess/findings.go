@@ -2,11 +2,14 @@ package assess
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
 // A Finding is one thing check reports about a server, with a one-line
@@ -63,8 +66,11 @@ func (l *findingList) rule(rule, code, format string, args ...any) {
 func findings(s Server, o Options) []Finding {
 	var l findingList
 	r := s.Result
+	for _, v := range r.Target.Unset {
+		l.add(Warn, "unset-var", "${%s} in the config is not set and has no default: Claude Code passes it to the server as written, \"${%s}\", and reports it as an error", v, v)
+	}
 	if !s.Reached {
-		l.add(Fail, "unreachable", "no JSON-RPC reply in either era: %s", firstDetail(r))
+		unreachable(&l, r, o)
 		return l
 	}
 	connection(&l, r, o)
@@ -72,10 +78,9 @@ func findings(s Server, o Options) []Finding {
 		for _, p := range e.Problems {
 			l.add(Warn, "schema", "%s reply: %s", e.Method, p)
 		}
-		if e.ToolsError != "" {
-			l.add(Warn, "tools", "%s era: %s", e.Era, e.ToolsError)
-		}
+		tools(&l, e)
 	}
+	invisible(&l, r)
 	eras(&l, s)
 	for _, v := range s.Views {
 		cuts(&l, v)
@@ -92,11 +97,92 @@ func findings(s Server, o Options) []Finding {
 	return l
 }
 
-func firstDetail(r probe.Result) string {
-	if r.Legacy.Detail != "" {
-		return r.Legacy.Detail
+// unreachable says why neither era got a reply, and, when check gave up
+// sooner than a client would, that the rest was not measured.
+func unreachable(l *findingList, r probe.Result, o Options) {
+	detail := r.Legacy.Detail
+	if detail == "" {
+		detail = r.Modern.Detail
 	}
-	return r.Modern.Detail
+	switch {
+	case r.Survival.Verdict == probe.SurvivalExitAtStart:
+		l.add(Fail, "unreachable", "exits at start, whatever it is sent (initialize and server/discover, each on a fresh process): %s", detail)
+	case r.Legacy.Outcome == probe.OutcomeSilent && r.Modern.Outcome == probe.OutcomeSilent:
+		l.add(Fail, "unreachable", "no reply in either era within check's -timeout %v%s", o.Timeout, beyond(o))
+	default:
+		l.add(Fail, "unreachable", "no JSON-RPC reply in either era: %s", detail)
+	}
+}
+
+// beyond names the profiles that wait longer than check did, so a
+// silence is not taken for the client's verdict; "" when none does.
+func beyond(o Options) string {
+	var longer []string
+	for _, p := range o.Profiles {
+		if w := startupWait(p, o.Getenv); w.d > o.Timeout {
+			longer = append(longer, fmt.Sprintf("%s waits %v", p.Title(), w))
+		}
+	}
+	if len(longer) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(": not measured beyond %v, and %s; run with a longer -timeout to see what they get", o.Timeout, strings.Join(longer, ", "))
+}
+
+// tools reports a tools/list that failed: an error, not "0 tools",
+// unless the server declared no tools and said so with -32601.
+func tools(l *findingList, e probe.EraResult) {
+	if e.ToolsError == "" {
+		return
+	}
+	if !slices.Contains(e.Capabilities, "tools") && strings.Contains(e.ToolsError, "error -32601") {
+		l.add(Info, "no-tools", "%s era: no tools capability, and tools/list answers -32601", e.Era)
+		return
+	}
+	l.add(Fail, "tools-failed", "%s era: %s: a client gets no tools from this server", e.Era, e.ToolsError)
+}
+
+// invisible reports invisible characters in what the model is shown:
+// instructions, tool names and descriptions, the server's name. Tag
+// characters (invisible ASCII) fail; the others warn, since zero-width
+// joiners and bidi marks have honest uses too.
+func invisible(l *findingList, r probe.Result) {
+	type place struct{ where, text string }
+	seen := map[string]bool{}
+	for _, e := range []probe.EraResult{r.Legacy, r.Modern} {
+		if !e.OK() {
+			continue
+		}
+		places := []place{{"instructions", text(e)}}
+		if e.ServerInfo != nil {
+			places = append(places, place{"server name", e.ServerInfo.Name})
+		}
+		for _, t := range e.Tools {
+			places = append(places, place{"tool " + strconv.Quote(t.Name) + " name", t.Name}, place{"tool " + strconv.Quote(t.Name) + " description", t.Description})
+		}
+		for _, p := range places {
+			fs := untrusted.Invisible(p.text)
+			if len(fs) == 0 || seen[p.where+"\x00"+p.text] {
+				continue
+			}
+			seen[p.where+"\x00"+p.text] = true
+			level, n := Warn, 0
+			var parts []string
+			for _, f := range fs {
+				if f.Kind == untrusted.KindTag {
+					level = Fail
+				}
+				n += f.Count
+				if len(parts) < 3 {
+					parts = append(parts, f.String())
+				}
+			}
+			if len(fs) > 3 {
+				parts = append(parts, fmt.Sprintf("and %d more runs", len(fs)-3))
+			}
+			l.add(level, "invisible", "%s (%s era): %d invisible character(s) a reader does not see and a model reads: %s", p.where, e.Era, n, strings.Join(parts, "; "))
+		}
+	}
 }
 
 // connection reports what each era's first reply, or its absence, means.
@@ -126,7 +212,7 @@ func connection(l *findingList, r probe.Result, o Options) {
 		}
 		l.add(Fail, "probe-exit", "exits on server/discover (%s): a client that probes on the same process (Claude Code 2.1.285 did in 20 of 20 runs) loses the server; answer -32601 instead", sv.Detail)
 	case probe.SurvivalSilent:
-		l.add(Warn, "probe-silent", "no answer to server/discover within %v: a probing client waits out its whole probe timeout, then falls back to initialize", o.Timeout)
+		l.add(Warn, "probe-silent", "no answer to server/discover within check's -timeout %v (not measured beyond it): a probing client waits out its whole probe timeout, then falls back to initialize", o.Timeout)
 	case probe.SurvivalInvalid:
 		l.add(Warn, "probe-invalid", "server/discover: %s", sv.Detail)
 	}
@@ -186,9 +272,9 @@ func nonBMP(s string) int {
 func startup(l *findingList, s Server, o Options) {
 	worst := s.Startup.Worst()
 	for _, p := range o.Profiles {
-		limit := time.Duration(p.Startup.TimeoutMs) * time.Millisecond
-		if limit > 0 && worst > limit/2 {
-			l.add(Warn, "startup-slow", "first reply after %v, more than half of %s's startup wait (%v, %s)", ms(worst), p.Title(), limit, p.Startup.Setting)
+		w := startupWait(p, o.Getenv)
+		if w.d > 0 && worst > w.d/2 {
+			l.add(Warn, "startup-slow", "first reply after %v, more than half of %s's startup wait, %v", ms(worst), p.Title(), w)
 		}
 	}
 }

@@ -1,0 +1,110 @@
+package probe
+
+import (
+	"encoding/json"
+
+	"github.com/instrlab/instrlab/internal/redact"
+)
+
+// Redactor returns what hides t's credentials wherever they appear: its
+// env values and headers, and the values of its credential arguments.
+func (t Target) Redactor() *redact.Redactor {
+	r := redact.New()
+	for k, v := range t.Env {
+		r.Add(k, v)
+	}
+	for k, v := range t.Headers {
+		r.Add(k, v)
+	}
+	r.AddArgs(t.Args)
+	return r
+}
+
+// Redacted returns t as it may be shown: credentials hidden in its
+// command, arguments and URL (env and headers are never shown).
+func (t Target) Redacted(r *redact.Redactor) Target {
+	t.Command = r.String(t.Command)
+	t.Args = r.Args(t.Args)
+	t.URL = redact.URL(r.String(t.URL))
+	t.Source = r.String(t.Source)
+	return t
+}
+
+// Redacted returns res with its target's credentials hidden everywhere:
+// in the target, in every detail, error, stderr and stray line, and, as
+// exact values or key shapes, in the instructions and tools the server
+// sent, which a server may echo a credential into.
+func (res Result) Redacted() Result {
+	r := res.Target.Redactor()
+	res.Target = res.Target.Redacted(r)
+	res.Legacy = res.Legacy.redacted(r)
+	res.Modern = res.Modern.redacted(r)
+	res.Survival.Detail = r.String(res.Survival.Detail)
+	if f := res.Survival.Fallback; f != nil {
+		g := *f
+		g.Detail = r.String(g.Detail)
+		g.Instructions = prose(r, g.Instructions)
+		res.Survival.Fallback = &g
+	}
+	return res
+}
+
+func (e EraResult) redacted(r *redact.Redactor) EraResult {
+	e.Detail = r.String(e.Detail)
+	if e.Error != nil {
+		x := *e.Error
+		x.Message = r.String(x.Message)
+		if len(x.Data) > 0 {
+			x.Data = redactJSON(r, x.Data)
+		}
+		e.Error = &x
+	}
+	e.ToolsError = r.String(e.ToolsError)
+	e.Stderr = r.String(e.Stderr)
+	e.Stray = redactAll(r, e.Stray)
+	e.Problems = redactAll(r, e.Problems)
+	e.Instructions = prose(r, e.Instructions)
+	if e.ServerInfo != nil {
+		si := *e.ServerInfo
+		si.Name, si.Version = r.Prose(si.Name), r.Prose(si.Version)
+		e.ServerInfo = &si
+	}
+	if e.Tools != nil {
+		tools := make([]Tool, len(e.Tools))
+		for i, t := range e.Tools {
+			tools[i] = Tool{Name: r.Prose(t.Name), Description: r.Prose(t.Description)}
+		}
+		e.Tools = tools
+	}
+	return e
+}
+
+func redactAll(r *redact.Redactor, ss []string) []string {
+	if ss == nil {
+		return nil
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = r.String(s)
+	}
+	return out
+}
+
+func prose(r *redact.Redactor, s *string) *string {
+	if s == nil {
+		return nil
+	}
+	v := r.Prose(*s)
+	return &v
+}
+
+// redactJSON hides credentials in a raw JSON value; when hiding breaks the
+// JSON, the value becomes a JSON string of the redacted text.
+func redactJSON(r *redact.Redactor, data json.RawMessage) json.RawMessage {
+	out := r.String(string(data))
+	if json.Valid([]byte(out)) {
+		return json.RawMessage(out)
+	}
+	b, _ := json.Marshal(out)
+	return b
+}
