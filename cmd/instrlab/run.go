@@ -47,6 +47,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	maxIn := fs.Int("live-max-input-tokens", 60000, "input tokens per request assumed by the -live cost bound")
 	maxOut := fs.Int("live-max-output-tokens", 4000, "output tokens per request assumed by the -live cost bound")
 	price := fs.String("live-price", "15/75", "USD per million input/output tokens for the -live cost bound")
+	baseline := fs.String("baseline", "", "after the run, compare it with this earlier run (evidence directory or results.json) as instrlab diff does; exit 1 when something changed")
+	var diffOpts diffOptions
+	diffOpts.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: instrlab run [flags]\n\nRuns a matrix of lab configurations against MCP clients, offline against a fake model API,\nkeeps the evidence of every run and prints what reached the model.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -69,6 +72,20 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if err := report.CheckFormat(*format); err != nil {
 		return usageError{err.Error()}
+	}
+	if err := diffOpts.check(); err != nil {
+		return err
+	}
+	var base *report.Report
+	if *baseline != "" {
+		b, warnings, err := report.Open(*baseline)
+		if err != nil {
+			return usageError{"-baseline: " + err.Error()}
+		}
+		for _, w := range warnings {
+			fmt.Fprintf(stderr, "warning: %s\n", w)
+		}
+		base = b
 	}
 	var priceIn, priceOut float64
 	if _, err := fmt.Sscanf(*price, "%g/%g", &priceIn, &priceOut); err != nil {
@@ -138,6 +155,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	var before syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
 	results, st, runErr := r.Run(ctx)
+	var diffErr error
 	var after syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
 	cpu := rusageTime(after) - rusageTime(before)
@@ -150,6 +168,10 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		if err := rep.Write(stdout, *format); err != nil {
 			return err
+		}
+		if base != nil {
+			fmt.Fprintln(stdout)
+			diffErr = printDiff(stdout, base, rep, *baseline, "this run", diffOpts)
 		}
 	}
 	if st.Wall > 0 && *out != "" {
@@ -171,7 +193,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if st.Failed > 0 {
 		return exitError{exitFailure, fmt.Errorf("%d of %d runs failed", st.Failed, st.Runs)}
 	}
-	return nil
+	return diffErr
 }
 
 // selectRows keeps the named rows (all when none) and applies -repeats.

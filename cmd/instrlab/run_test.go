@@ -135,6 +135,12 @@ func TestRunAndReport(t *testing.T) {
 	if want := "en-5000        fake@1  cut           system-message  2,048 of 5,000  2,048 characters\n"; !strings.Contains(summary.String(), want) {
 		t.Errorf("summary lacks %q:\n%s", want, summary.String())
 	}
+	// The same matrix again, compared with the first run: nothing changed.
+	var again2 bytes.Buffer
+	baseArgs := []string{"run", "-client", "fake@1", "-matrix", seedFile(t), "-lab", binary, "-out", t.TempDir(), "-row", "none", "-row", "en-5000", "-repeats", "2", "-baseline", out}
+	if err := run(context.Background(), baseArgs, &again2, new(bytes.Buffer)); err != nil || !strings.Contains(again2.String(), "0 changes in 2 configurations on fake@1") {
+		t.Errorf("run -baseline: %v\n%s", err, again2.String())
+	}
 	var resumed, stderr3 bytes.Buffer
 	if err := run(context.Background(), append(args, "-resume"), &resumed, &stderr3); err != nil {
 		t.Fatalf("resume: %v", err)

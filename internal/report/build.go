@@ -43,6 +43,13 @@ type column struct {
 	num func(s *summary) (float64, bool)
 }
 
+// The facts diff relates: kept and tokens follow a changed cap.
+const (
+	factCap    = "cap"
+	factKept   = "kept"
+	factTokens = "tokens"
+)
+
 var columns = []column{
 	{name: "runs", cell: (*summary).runs, file: fileRecord, fact: "runs", key: (*summary).runsKey},
 	{name: "server status", file: fileClient, cell: func(s *summary) string {
@@ -52,15 +59,15 @@ var columns = []column{
 	{name: "probe → initialize", cell: (*summary).probeDelay, file: fileLabLog},
 	{name: "server ready", cell: (*summary).ready, file: fileLabLog, fact: "waiting", key: (*summary).waiting},
 	{name: "placement (first request)", cell: func(s *summary) string { return s.join(placementText) }, file: fileRequests, fact: "placement"},
-	{name: "chars kept", cell: func(s *summary) string { return s.join(keptText) }, file: fileRequests, fact: "kept"},
-	{name: "implied cap", cell: func(s *summary) string { return s.join(capText) }, file: fileRequests, fact: "cap"},
+	{name: "chars kept", cell: func(s *summary) string { return s.join(keptText) }, file: fileRequests, fact: factKept},
+	{name: "implied cap", cell: func(s *summary) string { return s.join(capText) }, file: fileRequests, fact: factCap},
 	{name: "transcript says", cell: func(s *summary) string { return s.join(transcriptText) }, file: fileTranscript},
 	{name: "codewords from", cell: func(s *summary) string { return s.join(eraText) }, file: fileRequests},
 	{name: "reader's answer", cell: func(s *summary) string { return s.join(func(r *matrix.Result) string { return r.Reader.Line() }) }, file: fileRequests},
 	{name: "client's answer", cell: func(s *summary) string { return s.join(answerText) }, file: fileClient},
 	{name: "first request chars / tokens*", cell: func(s *summary) string { return s.join(sizeText) }, file: fileRequests},
 	{name: "tools sent", cell: func(s *summary) string { return s.join(toolsText) }, file: fileRequests},
-	{name: "Δ tokens* vs baseline", cell: func(s *summary) string { return s.delta }, file: fileRequests, fact: "tokens", num: func(s *summary) (float64, bool) { return s.deltaN, s.deltaOK }},
+	{name: "Δ tokens* vs baseline", cell: func(s *summary) string { return s.delta }, file: fileRequests, fact: factTokens, num: func(s *summary) (float64, bool) { return s.deltaN, s.deltaOK }},
 	{name: "later requests", cell: func(s *summary) string { return s.join(laterText) }, file: fileRequests},
 	{name: "debug log", cell: func(s *summary) string { return s.join(debugText) }, file: fileDebug},
 	{name: "outside names asked", cell: func(s *summary) string { return s.join(outsideText) }},

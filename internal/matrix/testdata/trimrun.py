@@ -1,19 +1,23 @@
 #!/usr/bin/env python3
 """Trim the evidence directory of one real run into an analysis fixture.
 
-usage: trimrun.py RUN_DIR OUT_DIR
+usage: trimrun.py [--keep-system] RUN_DIR OUT_DIR
 
 Keeps run.json, lab.jsonl, api/requests.jsonl, client/stdout.txt,
 client/debug.log (MCP lines) and the transcript. In recorded requests, each
 tool definition keeps its name and the first 80 characters of its
 description (tool definitions are most of a request's bytes and the
 analysis only needs their names); system prompt blocks over 2,000
-characters are cut to 2,000. Everything else stays as recorded, so
+characters are cut to 2,000, unless --keep-system (token estimates that
+are compared between rows and versions stay as recorded then). Everything else stays as recorded, so
 placements, kept characters and the reader's answer are real.
 """
 import glob, json, os, shutil, sys
 
-run, out = sys.argv[1], sys.argv[2]
+args = sys.argv[1:]
+keep_system = "--keep-system" in args
+args = [a for a in args if a != "--keep-system"]
+run, out = args[0], args[1]
 root = os.path.abspath(run)
 os.makedirs(os.path.join(out, "api"), exist_ok=True)
 os.makedirs(os.path.join(out, "client"), exist_ok=True)
@@ -31,7 +35,7 @@ with open(os.path.join(run, "api", "requests.jsonl")) as f, open(os.path.join(ou
         b = r.get("body")
         if isinstance(b, dict):
             b["tools"] = [{"name": t.get("name"), "description": (t.get("description") or "")[:80]} for t in b.get("tools", [])]
-            if isinstance(b.get("system"), list):
+            if isinstance(b.get("system"), list) and not keep_system:
                 for blk in b["system"]:
                     if isinstance(blk.get("text"), str) and len(blk["text"]) > 2000:
                         blk["text"] = blk["text"][:2000]

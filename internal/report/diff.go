@@ -1,0 +1,267 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/table"
+)
+
+// A Diff is what changed between two runs of a matrix: per configuration
+// and client, the facts (the columns that name one) whose values differ,
+// timings left out and token estimates compared within a tolerance; and
+// what could not be compared, instead of changes that mean nothing.
+type Diff struct {
+	A string `json:"a"`
+	B string `json:"b"`
+	// Pairs are the clients compared, A's then B's (two versions of one
+	// client pair when each side has one).
+	Pairs   [][2]string `json:"pairs"`
+	Rows    []string    `json:"rows"`
+	Changes []Change    `json:"changes"`
+	// Incomparable says what could not be compared and why.
+	Incomparable []string `json:"incomparable,omitempty"`
+	// Tolerance is the share by which token estimates may differ.
+	Tolerance float64 `json:"tolerance"`
+}
+
+// A Change is one fact of one configuration on one client that differs.
+type Change struct {
+	Row    string `json:"row"`
+	Client string `json:"client"`
+	Fact   string `json:"fact"`
+	Before string `json:"before"`
+	After  string `json:"after"`
+	// Follows names the change this one follows from (kept and tokens
+	// follow a changed cap), "" for a change of its own.
+	Follows string `json:"follows,omitempty"`
+}
+
+// Changed reports whether the diff found a change or something it could
+// not compare.
+func (d Diff) Changed() bool { return len(d.Changes) > 0 || len(d.Incomparable) > 0 }
+
+// minTokens is the smallest difference of token estimates reported,
+// whatever the tolerance.
+const minTokens = 25
+
+// Compare compares two reports.
+func Compare(a, b *Report, tolerance float64) Diff {
+	d := Diff{Tolerance: tolerance, Changes: []Change{}, Pairs: [][2]string{}, Rows: []string{}}
+	d.Pairs, d.Incomparable = pairClients(a.g.clients, b.g.clients)
+	for _, row := range a.g.rows {
+		if !slices.Contains(b.g.rows, row) {
+			d.Incomparable = append(d.Incomparable, fmt.Sprintf("row %s: only in A", row))
+			continue
+		}
+		if why := rowsDiffer(a.g.m, b.g.m, row); why != "" {
+			d.Incomparable = append(d.Incomparable, fmt.Sprintf("row %s: %s", row, why))
+			continue
+		}
+		d.Rows = append(d.Rows, row)
+		for _, p := range d.Pairs {
+			sa, sb := a.g.at(p[0], row), b.g.at(p[1], row)
+			switch {
+			case sa == nil && sb == nil:
+				continue
+			case sa == nil || sb == nil:
+				d.Incomparable = append(d.Incomparable, fmt.Sprintf("row %s on %s: run on one side only", row, pairName(p)))
+				continue
+			}
+			d.Changes = append(d.Changes, compareSummaries(row, pairName(p), sa, sb, tolerance)...)
+		}
+	}
+	for _, row := range b.g.rows {
+		if !slices.Contains(a.g.rows, row) {
+			d.Incomparable = append(d.Incomparable, fmt.Sprintf("row %s: only in B", row))
+		}
+	}
+	return d
+}
+
+func compareSummaries(row, client string, a, b *summary, tolerance float64) []Change {
+	var out []Change
+	for _, col := range columns {
+		if col.fact == "" {
+			continue
+		}
+		if col.num != nil {
+			x, okA := col.num(a)
+			y, okB := col.num(b)
+			if okA != okB || okA && math.Abs(x-y) > max(tolerance*max(math.Abs(x), math.Abs(y)), minTokens) {
+				out = append(out, Change{row, client, col.fact, col.cell(a), col.cell(b), ""})
+			}
+			continue
+		}
+		key := col.cell
+		if col.key != nil {
+			key = col.key
+		}
+		if key(a) != key(b) {
+			out = append(out, Change{row, client, col.fact, col.cell(a), col.cell(b), ""})
+		}
+	}
+	if slices.ContainsFunc(out, func(c Change) bool { return c.Fact == factCap }) {
+		for i := range out {
+			if out[i].Fact == factKept || out[i].Fact == factTokens {
+				out[i].Follows = factCap
+			}
+		}
+	}
+	return out
+}
+
+// pairClients pairs equal client@version names, then the two versions of
+// a client that each side ran in one version only.
+func pairClients(a, b []string) ([][2]string, []string) {
+	pairs := [][2]string{}
+	var why []string
+	var restA, restB []string
+	for _, c := range a {
+		if slices.Contains(b, c) {
+			pairs = append(pairs, [2]string{c, c})
+		} else {
+			restA = append(restA, c)
+		}
+	}
+	for _, c := range b {
+		if !slices.Contains(a, c) {
+			restB = append(restB, c)
+		}
+	}
+	name := func(c string) string { n, _, _ := strings.Cut(c, "@"); return n }
+	count := func(list []string, n string) int {
+		k := 0
+		for _, c := range list {
+			if name(c) == n {
+				k++
+			}
+		}
+		return k
+	}
+	var pairedB []string
+	for _, c := range restA {
+		n := name(c)
+		if count(restA, n) == 1 && count(restB, n) == 1 && count(a, n) == 1 && count(b, n) == 1 {
+			for _, o := range restB {
+				if name(o) == n {
+					pairs = append(pairs, [2]string{c, o})
+					pairedB = append(pairedB, o)
+				}
+			}
+			continue
+		}
+		why = append(why, fmt.Sprintf("client %s: only in A", c))
+	}
+	for _, c := range restB {
+		if !slices.Contains(pairedB, c) {
+			why = append(why, fmt.Sprintf("client %s: only in B", c))
+		}
+	}
+	return pairs, why
+}
+
+func pairName(p [2]string) string {
+	if p[0] == p[1] {
+		return p[0]
+	}
+	_, v, _ := strings.Cut(p[1], "@")
+	return p[0] + " → " + v
+}
+
+// rowsDiffer says why row is not the same configuration in both matrices,
+// "" when it is (or when a matrix is unknown). Repeats may differ.
+func rowsDiffer(a, b *matrix.Matrix, name string) string {
+	if a == nil || b == nil {
+		return ""
+	}
+	ra, rb := findRow(a, name), findRow(b, name)
+	if ra == nil || rb == nil {
+		return ""
+	}
+	x, y := a.Resolved(*ra), b.Resolved(*rb)
+	x.Repeats, y.Repeats, x.Label, y.Label = 0, 0, "", ""
+	if !reflect.DeepEqual(x, y) {
+		return "the two matrices configure it differently"
+	}
+	return ""
+}
+
+func findRow(m *matrix.Matrix, name string) *matrix.Row {
+	for i := range m.Rows {
+		if m.Rows[i].Name == name {
+			return &m.Rows[i]
+		}
+	}
+	return nil
+}
+
+// Table is the diff for people: one line per change, then what could not
+// be compared as notes.
+func (d Diff) Table() table.Table {
+	t := table.Table{Title: fmt.Sprintf("Changes from %s to %s", d.A, d.B), Columns: []table.Column{{Name: "configuration"}, {Name: "client"}, {Name: "fact"}, {Name: "before"}, {Name: "after"}}}
+	for _, c := range d.Changes {
+		fact := c.Fact
+		if c.Follows != "" {
+			fact += " (follows " + c.Follows + ")"
+		}
+		t.Rows = append(t.Rows, []table.Cell{{Text: c.Row}, {Text: c.Client}, {Text: fact}, {Text: c.Before}, {Text: c.After}})
+	}
+	var compared []string
+	for _, p := range d.Pairs {
+		compared = append(compared, pairName(p))
+	}
+	t.Notes = append(t.Notes, fmt.Sprintf("%d changes in %d configurations on %s; timings ignored, token estimates within %.0f%% (or %d tokens) taken as equal.",
+		len(d.Changes), len(d.Rows), strings.Join(compared, ", "), 100*d.Tolerance, minTokens))
+	for _, w := range d.Incomparable {
+		t.Notes = append(t.Notes, "not compared: "+w)
+	}
+	return t
+}
+
+// Open reads what diff compares: an evidence directory (re-analysed, as
+// Load), or a results.json written by run (with the matrix.json beside
+// it, when there is one).
+func Open(path string) (*Report, []string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if st.IsDir() {
+		m, results, warnings, err := Load(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		return New(m, results, path), warnings, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	var f ResultsFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, nil, fmt.Errorf("%s: not a results.json: %w", path, err)
+	}
+	if len(f.Results) == 0 {
+		return nil, nil, errors.New(path + ": no results")
+	}
+	var m *matrix.Matrix
+	var warnings []string
+	mp := filepath.Join(filepath.Dir(path), MatrixFile)
+	if _, err := os.Stat(mp); err == nil {
+		if m, err = matrix.Load(mp); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		warnings = append(warnings, fmt.Sprintf("%s: no %s beside it; rows in result order, no baseline", path, MatrixFile))
+	}
+	return New(m, f.Results, ""), warnings, nil
+}

@@ -1,0 +1,130 @@
+package report
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The diff fixtures are trimmed evidence (../matrix/testdata/trimrun.py
+// --keep-system) of real offline runs of the seed matrix, rows none,
+// en-1000, en-5000 and en-1000-dual: Claude Code 2.1.285 and 2.1.328 in
+// one run, and 2.1.328 again in a second run.
+const diffDir = "testdata/diff"
+
+func openFixture(t *testing.T, name string) *Report {
+	t.Helper()
+	r, warnings, err := Open(filepath.Join(diffDir, name))
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("Open %s: %v, warnings %q", name, err, warnings)
+	}
+	return r
+}
+
+func TestDiffSameVersionTwice(t *testing.T) {
+	a, b := openFixture(t, "2.1.328"), openFixture(t, "2.1.328-again")
+	// The two runs' timings differ, so the tables do.
+	if cmp.Equal(a.Table, b.Table) {
+		t.Fatal("the two runs' tables are equal: the fixture shows no timing noise")
+	}
+	d := Compare(a, b, 0.1)
+	if d.Changed() || len(d.Rows) != 4 || len(d.Pairs) != 1 {
+		t.Errorf("same version twice: %d rows, pairs %q, changes %+v, not compared %q", len(d.Rows), d.Pairs, d.Changes, d.Incomparable)
+	}
+}
+
+func TestDiffTwoVersions(t *testing.T) {
+	d := Compare(openFixture(t, "2.1.285"), openFixture(t, "2.1.328"), 0.1)
+	type key struct{ Row, Fact, Follows string }
+	var got []key
+	for _, c := range d.Changes {
+		if c.Client != "claude-code@2.1.285 → 2.1.328" {
+			t.Errorf("change on client %q", c.Client)
+		}
+		got = append(got, key{c.Row, c.Fact, c.Follows})
+	}
+	want := []key{
+		{"none", "probe", ""},
+		{"en-1000", "probe", ""},
+		{"en-5000", "probe", ""},
+		{"en-5000", "kept", "cap"},
+		{"en-5000", "cap", ""},
+		{"en-5000", "tokens", "cap"},
+		{"en-1000-dual", "probe", ""},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("changes mismatch (-want +got):\n%s", diff)
+	}
+	for _, c := range d.Changes {
+		if c.Fact == "cap" && (c.Before != "2,048" || c.After != "4,096") {
+			t.Errorf("cap change %q → %q, want 2,048 → 4,096", c.Before, c.After)
+		}
+		if c.Fact == "probe" && (strings.Contains(c.Before, "server/discover") || !strings.HasPrefix(c.After, "server/discover")) {
+			t.Errorf("probe change %q → %q: want none before, server/discover first after", c.Before, c.After)
+		}
+	}
+	if len(d.Incomparable) > 0 {
+		t.Errorf("not compared: %q", d.Incomparable)
+	}
+}
+
+// TestDiffIncomparable: rows and clients on one side only, and a row
+// configured differently, are said, not reported as changes.
+func TestDiffIncomparable(t *testing.T) {
+	a, b := openFixture(t, "2.1.285"), openFixture(t, "2.1.328")
+	both := New(a.g.m, append(slices.Clone(a.g.results), b.g.results...), "")
+	d := Compare(both, b, 0.1)
+	if len(d.Changes) != 0 || !slices.Contains(d.Incomparable, "client claude-code@2.1.285: only in A") {
+		t.Errorf("a client only in A: changes %+v, not compared %q", d.Changes, d.Incomparable)
+	}
+	m := *b.g.m
+	m.Rows = slices.Clone(m.Rows)
+	m.Rows[1].Instr = "ascii:2000"
+	var kept = b.g.results[:0:0]
+	for _, r := range b.g.results {
+		if r.Row != "en-5000" {
+			kept = append(kept, r)
+		}
+	}
+	d = Compare(b, New(&m, kept, ""), 0.1)
+	for _, want := range []string{"row en-5000: only in A", "row en-1000: the two matrices configure it differently"} {
+		if !slices.Contains(d.Incomparable, want) {
+			t.Errorf("not compared %q lacks %q", d.Incomparable, want)
+		}
+	}
+	if len(d.Changes) != 0 || !d.Changed() {
+		t.Errorf("changes %+v, Changed %v", d.Changes, d.Changed())
+	}
+}
+
+// TestDiffFromResultsJSON: a results.json (with matrix.json beside it)
+// compares like its evidence directory.
+func TestDiffFromResultsJSON(t *testing.T) {
+	dir := t.TempDir()
+	a := openFixture(t, "2.1.285")
+	f, err := os.Create(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Write(f, "json"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	m, _ := os.ReadFile(filepath.Join(diffDir, "2.1.285", MatrixFile))
+	os.WriteFile(filepath.Join(dir, MatrixFile), m, 0o644)
+	j, warnings, err := Open(filepath.Join(dir, "results.json"))
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("Open results.json: %v %q", err, warnings)
+	}
+	b := openFixture(t, "2.1.328")
+	if diff := cmp.Diff(Compare(a, b, 0.1).Changes, Compare(j, b, 0.1).Changes); diff != "" {
+		t.Errorf("results.json compares differently (-dir +json):\n%s", diff)
+	}
+	if _, _, err := Open(filepath.Join(diffDir, "2.1.285", MatrixFile)); err == nil {
+		t.Error("Open of a file that is not a results.json: no error")
+	}
+}
