@@ -29,6 +29,9 @@ type Entry struct {
 	Note      string          `json:"note,omitempty"`  // why a line was invalid, or what the lab did
 	Raw       string          `json:"raw,omitempty"`   // the raw line, where it does not parse
 	Bytes     int             `json:"bytes"`           // the size of the message on the wire
+	// Body is the whole message, where it is kept: the proxy keeps the
+	// replies that carry a server's texts (TextMethods).
+	Body json.RawMessage `json:"body,omitempty"`
 }
 
 // A MessageLog appends entries to a JSON Lines file, one write per line, so

@@ -17,17 +17,19 @@ import (
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
-		fmt.Fprintf(stdout, "Usage: instrlab serve lab [flags]\n\nServers:\n\n\tlab\tthe instrumented lab server (instrlab serve lab -h)\n")
+		fmt.Fprintf(stdout, "Usage: instrlab serve lab|proxy [flags]\n\nServers:\n\n\tlab\tthe instrumented lab server (instrlab serve lab -h)\n\tproxy\ta recording proxy in front of any server (instrlab serve proxy -h)\n")
 		if len(args) == 0 {
-			return usageError{"serve: name a server: lab"}
+			return usageError{"serve: name a server: lab or proxy"}
 		}
 		return errHelp
 	}
 	switch args[0] {
 	case "lab":
 		return runServeLab(ctx, args[1:], os.Stdin, stdout, stderr)
+	case "proxy":
+		return runServeProxy(ctx, args[1:], os.Stdin, stdout, stderr)
 	}
-	return usageError{fmt.Sprintf("serve: unknown server %q (want lab)", args[0])}
+	return usageError{fmt.Sprintf("serve: unknown server %q (want lab or proxy)", args[0])}
 }
 
 func runServeLab(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -97,7 +99,7 @@ func runServeLab(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return printTexts(stdout, l, cfg)
 	}
 	if *httpAddr != "" {
-		err = serveHTTP(ctx, l, *httpAddr, *allowRemote, stderr)
+		err = serveHTTP(ctx, l.Handler(), *httpAddr, "lab", *allowRemote, stderr)
 	} else {
 		err = l.ServeStdio(ctx, stdin, stdout)
 	}
@@ -158,22 +160,24 @@ func listenAddr(addr string) string {
 	return addr
 }
 
-func serveHTTP(ctx context.Context, l *lab.Lab, addr string, allowRemote bool, stderr io.Writer) error {
+// serveHTTP serves h at http://addr/mcp until ctx is done; what names the
+// server in errors and the startup line.
+func serveHTTP(ctx context.Context, h http.Handler, addr, what string, allowRemote bool, stderr io.Writer) error {
 	ln, err := net.Listen("tcp", listenAddr(addr))
 	if err != nil {
-		return fmt.Errorf("serve lab: listening: %w", err)
+		return fmt.Errorf("serve %s: listening: %w", what, err)
 	}
 	if ip := ln.Addr().(*net.TCPAddr).IP; !ip.IsLoopback() {
 		if !allowRemote { // localhost resolved beyond loopback
 			ln.Close()
-			return usageError{fmt.Sprintf("serve lab: -http %s listens on %s, which is not loopback; add -allow-remote to serve beyond this machine", addr, ln.Addr())}
+			return usageError{fmt.Sprintf("serve %s: -http %s listens on %s, which is not loopback; add -allow-remote to serve beyond this machine", what, addr, ln.Addr())}
 		}
 		fmt.Fprintf(stderr, "instrlab: warning: listening on %s, which is not loopback (-allow-remote)\n", ln.Addr())
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", l.Handler())
+	mux.Handle("/mcp", h)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(stderr, "instrlab: lab serving http://%s/mcp\n", ln.Addr())
+	fmt.Fprintf(stderr, "instrlab: %s serving http://%s/mcp\n", what, ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+
+	"github.com/instrlab/instrlab/lab"
+)
+
+func runServeProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve proxy", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	logPath := fs.String("log", "", "append every message in both directions to this JSON Lines file (the lab's message log)")
+	httpAddr := fs.String("http", "", "serve Streamable HTTP at http://ADDR/mcp, forwarding to -upstream (a bare :PORT binds 127.0.0.1)")
+	upstream := fs.String("upstream", "", "the server's Streamable HTTP endpoint, with -http")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: instrlab serve proxy [-log FILE] -- COMMAND [ARG...]\n"+
+			"       instrlab serve proxy [-log FILE] -http ADDR -upstream URL\n\n"+
+			"A transparent recording proxy in front of any MCP server: bytes pass unchanged,\n"+
+			"and every message is logged as the lab logs its own.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	command := fs.Args()
+	switch {
+	case *httpAddr == "" && *upstream != "":
+		return usageError{"serve proxy: -upstream needs -http"}
+	case *httpAddr != "" && *upstream == "":
+		return usageError{"serve proxy: -http needs -upstream URL"}
+	case *httpAddr != "" && len(command) > 0:
+		return usageError{"serve proxy: give either -http with -upstream, or a command, not both"}
+	case *httpAddr == "" && len(command) == 0:
+		return usageError{"serve proxy: name the server's command after --"}
+	case *httpAddr != "" && !loopbackAddr(*httpAddr):
+		return usageError{fmt.Sprintf("serve proxy: -http %s is not a loopback address", *httpAddr)}
+	}
+	var log *lab.MessageLog
+	if *logPath != "" {
+		var err error
+		if log, err = lab.OpenMessageLog(*logPath); err != nil {
+			return err
+		}
+	}
+	p := lab.NewProxy(log)
+	var err error
+	if *httpAddr != "" {
+		h, herr := p.HTTPHandler(*upstream)
+		if herr != nil {
+			return usageError{"serve proxy: -upstream: " + herr.Error()}
+		}
+		err = serveHTTP(ctx, h, *httpAddr, "proxy", false, stderr)
+	} else {
+		cmd := exec.Command(command[0], command[1:]...)
+		cmd.Env = os.Environ()
+		err = p.ServeCommand(ctx, cmd, stdin, stdout, stderr)
+	}
+	if cerr := log.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

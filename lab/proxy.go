@@ -1,0 +1,194 @@
+package lab
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+)
+
+// Dir of the entries the proxy writes about the server process itself (its
+// stderr, its exit, a failure to start or reach it), beside Recv and Send.
+const ServerDir = "server"
+
+// Kinds of the entries with Dir ServerDir.
+const (
+	KindStderr  = "stderr"  // one line the server wrote to stderr (Raw)
+	KindExit    = "exit"    // the server ended; Note says how
+	KindFailure = "failure" // the proxy could not start or reach the server; Note says why
+)
+
+// TextMethods are the methods whose replies carry a server's own texts
+// (instructions, tool and prompt descriptions). The proxy keeps these
+// replies whole in the log's Body, so that an analysis can recover the
+// texts of any server from the log alone.
+var TextMethods = []string{"initialize", "server/discover", "tools/list", "prompts/list"}
+
+// maxBody bounds the reply kept in an entry's Body.
+const maxKeptBody = 8 << 20
+
+// maxStderrLines bounds the stderr lines logged; the first lines say why a
+// server failed to start, so those are the ones kept.
+const maxStderrLines = 50
+
+// A Proxy relays newline-delimited JSON-RPC between a client and any MCP
+// server, byte for byte, and writes the lab's message log about it: every
+// line in either direction (Recv from the client, Send from the server),
+// the replies that carry the server's texts whole, the server's stderr and
+// how it ended. Each line is logged before it is passed on, so a message
+// either side got is in the log even when the other side, or the proxy, is
+// killed.
+type Proxy struct {
+	log   *MessageLog
+	stdio trackers
+}
+
+// trackers follow the requests of one stdio connection or HTTP exchange.
+type trackers struct {
+	c2s tracker // the client's requests, answered by the server
+	s2c tracker // the server's requests (sampling, roots), answered by the client
+}
+
+// NewProxy returns a proxy logging to log (nil logs nothing).
+func NewProxy(log *MessageLog) *Proxy { return &Proxy{log: log} }
+
+// Relay copies lines from r to w until r ends, logging each as dir (Recv:
+// r is the client, Send: r is the server). Bytes are passed unchanged,
+// including a last line without a newline. Each line is logged before it
+// is passed on, except one longer than MaxLineLength, which is passed on as
+// it arrives and logged after. It returns nil at the end of r, or the
+// write error that stopped it.
+func (p *Proxy) Relay(dir string, r io.Reader, w io.Writer) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
+	for {
+		line = line[:0]
+		size, streamed := 0, false
+		var err error
+		for {
+			var chunk []byte
+			chunk, err = br.ReadSlice('\n')
+			size += len(chunk)
+			switch {
+			case streamed: // a line too long to hold: pass on as it comes
+				if _, werr := w.Write(chunk); werr != nil {
+					return werr
+				}
+			case size > MaxLineLength:
+				// Too long to hold: passed on as it comes, and logged
+				// (with its start) once its size is known.
+				streamed = true
+				if _, werr := w.Write(line); werr != nil {
+					return werr
+				}
+				if _, werr := w.Write(chunk); werr != nil {
+					return werr
+				}
+			default:
+				line = append(line, chunk...)
+			}
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				break
+			}
+		}
+		if streamed {
+			if err == nil {
+				size-- // the newline
+			}
+			p.logLine(dir, line[:min(len(line), maxRaw)], size, true)
+		}
+		if size > 0 && !streamed {
+			p.logLine(dir, trimNewline(line), len(trimNewline(line)), false)
+			if _, werr := w.Write(line); werr != nil {
+				return werr
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// logLine logs one line passed in direction dir; size is its length on the
+// wire without the newline, and long says it was longer than MaxLineLength
+// (line then holds its start).
+func (p *Proxy) logLine(dir string, line []byte, size int, long bool) {
+	e := Entry{Dir: dir, Transport: "stdio", Bytes: size}
+	if long {
+		e.Kind, e.Note, e.Raw = KindInvalid, fmt.Sprintf("line of %d bytes is longer than %d", size, MaxLineLength), string(line)
+		p.log.Log(e)
+		return
+	}
+	p.log.Log(p.stdio.entry(e, line))
+}
+
+// entry completes e for one message: its kind, method (for a response, the
+// method of the request it answers), id, _meta, error code, and, for the
+// replies of TextMethods, the whole message.
+func (t *trackers) entry(e Entry, line []byte) Entry {
+	m := classify(line)
+	e.Kind, e.Method, e.ID, e.Meta, e.Note = m.kind, m.method, m.id, m.meta, m.note
+	asked, answered := &t.c2s, &t.s2c // a request from this side, a reply to the other's
+	if e.Dir == Send {
+		asked, answered = &t.s2c, &t.c2s
+	}
+	switch m.kind {
+	case KindInvalid, KindEmpty:
+		e.Raw = string(line)
+		if e.Dir == Send && m.kind == KindInvalid {
+			e.Note = "the server wrote a line that is not JSON-RPC: " + m.note
+		}
+	case KindRequest:
+		asked.received(m)
+	case KindResponse, KindError:
+		e.Method = answered.answered(m.id, m.kind == KindResponse)
+		if m.kind == KindError {
+			e.Error = errorCode(line)
+		}
+		if e.Dir == Send && m.kind == KindResponse && slices.Contains(TextMethods, e.Method) && len(line) <= maxKeptBody {
+			e.Body = json.RawMessage(slices.Clone(line))
+		}
+	}
+	return e
+}
+
+func errorCode(line []byte) *int {
+	var wire struct {
+		Error struct {
+			Code int `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(line, &wire) != nil {
+		return nil
+	}
+	return &wire.Error.Code
+}
+
+// LogStderr copies r (the server's stderr) to w, and logs its first lines.
+// It returns when r ends.
+func (p *Proxy) LogStderr(r io.Reader, w io.Writer) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	n := 0
+	for sc.Scan() {
+		if w != nil {
+			w.Write(append(sc.Bytes(), '\n'))
+		}
+		if n++; n <= maxStderrLines {
+			p.log.Log(Entry{Dir: ServerDir, Kind: KindStderr, Raw: sc.Text(), Bytes: len(sc.Bytes())})
+		}
+	}
+	if n > maxStderrLines {
+		p.log.Log(Entry{Dir: ServerDir, Kind: KindStderr, Note: fmt.Sprintf("%d more stderr lines not logged", n-maxStderrLines)})
+	}
+}
+
+// logServer logs an entry about the server process.
+func (p *Proxy) logServer(kind, note string) {
+	p.log.Log(Entry{Dir: ServerDir, Kind: kind, Note: note})
+}

@@ -1,0 +1,132 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"time"
+)
+
+// stopGrace is how long a server has to end after its stdin closes, and
+// again after SIGTERM, before it is killed.
+const stopGrace = 2 * time.Second
+
+// ErrServerExited is returned by ServeCommand when the server ended while
+// the client was still connected, or failed on its own after.
+var ErrServerExited = errors.New("server exited")
+
+// ServeCommand starts cmd (whose stdin, stdout and stderr it sets) and
+// relays the client on stdin and stdout to it until either side ends. The
+// server's stderr is copied to stderr (nil discards it) and its first lines
+// are logged. When the client closes stdin, the server's stdin is closed and
+// it has stopGrace to end before SIGTERM, and stopGrace more before SIGKILL;
+// the same happens when ctx is done. Everything the server wrote before it
+// ended is relayed and logged, and how it ended is logged last.
+func (p *Proxy) ServeCommand(ctx context.Context, cmd *exec.Cmd, stdin io.Reader, stdout, stderr io.Writer) error {
+	toServer, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	fromServer, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		return err
+	}
+	setProcessGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		p.logServer(KindFailure, "starting the server: "+err.Error())
+		return fmt.Errorf("starting the server: %w", err)
+	}
+	stderrDone := make(chan struct{})
+	go func() { p.LogStderr(errPipe, stderr); close(stderrDone) }()
+	clientDone := make(chan struct{})
+	go func() {
+		p.Relay(Recv, stdin, toServer)
+		toServer.Close()
+		close(clientDone)
+	}()
+	serverDone := make(chan struct{})
+	go func() {
+		p.Relay(Send, fromServer, stdout)
+		close(serverDone)
+	}()
+
+	clientLeft := false
+	select {
+	case <-serverDone:
+	case <-clientDone:
+		clientLeft = true
+	case <-ctx.Done():
+		toServer.Close()
+	}
+	stopped := ""
+	if !isClosed(serverDone) {
+		stopped = stop(cmd, serverDone)
+	}
+	<-stderrDone
+	<-serverDone
+	werr := cmd.Wait()
+	how := describeExit(cmd, werr)
+	switch {
+	case stopped != "":
+		how += " (" + stopped + ")"
+	case clientLeft:
+		how += " after the client closed its input"
+	case ctx.Err() != nil:
+		how += " when the proxy was stopped"
+	default:
+		how += " while the client was connected"
+	}
+	p.logServer(KindExit, how)
+	if (clientLeft || ctx.Err() != nil) && (werr == nil || stopped != "") {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrServerExited, how)
+}
+
+// stop waits stopGrace for done (the server's stdout closing), then sends
+// SIGTERM, then SIGKILL, to the server's process group. It says what it
+// had to do, or "" when the server ended on its own.
+func stop(cmd *exec.Cmd, done <-chan struct{}) string {
+	wait := func() bool {
+		select {
+		case <-done:
+			return true
+		case <-time.After(stopGrace):
+			return false
+		}
+	}
+	if wait() {
+		return ""
+	}
+	terminateProcessGroup(cmd)
+	if wait() {
+		return "terminated after its input closed"
+	}
+	killProcessGroup(cmd)
+	<-done
+	return "killed: it ignored SIGTERM"
+}
+
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// describeExit says how the server ended, as in "exit status 1" or
+// "signal: killed".
+func describeExit(cmd *exec.Cmd, err error) string {
+	if cmd.ProcessState != nil {
+		return "the server ended: " + cmd.ProcessState.String()
+	}
+	return "the server ended: " + err.Error()
+}

@@ -1,0 +1,207 @@
+package lab
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestProxyRelayUnchanged: every byte passes through as it came, in both
+// directions, and every line is logged with the direction it went.
+func TestProxyRelayUnchanged(t *testing.T) {
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"_meta":{"k":"v"}}}`,
+		"{\"jsonrpc\": \"2.0\", \"id\": \"a\",  \"method\":\"tools/list\"}\r",
+		"",
+		"   ",
+		"not json at all",
+		"\xff\xfe invalid utf-8",
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":7,"result":{}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"ping"}`, // last, without a newline
+	}, "\n")
+	for _, dir := range []string{Recv, Send} {
+		var logBuf, out bytes.Buffer
+		p := NewProxy(NewMessageLog(&logBuf))
+		if err := p.Relay(dir, strings.NewReader(in), &out); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != in {
+			t.Errorf("%s: bytes changed:\n got %q\nwant %q", dir, out.String(), in)
+		}
+		entries := parseLog(t, logBuf.Bytes())
+		var kinds []string
+		for _, e := range entries {
+			if e.Dir != dir {
+				t.Errorf("entry %+v: dir %q, want %q", e, e.Dir, dir)
+			}
+			kinds = append(kinds, e.Kind+":"+e.Method)
+		}
+		want := []string{"request:initialize", "request:tools/list", "empty:", "empty:", "invalid:", "invalid:",
+			"notification:notifications/initialized", "response:", "request:ping"}
+		if diff := cmp.Diff(want, kinds); diff != "" {
+			t.Errorf("%s: logged kinds mismatch (-want +got):\n%s", dir, diff)
+		}
+		if string(entries[0].Meta) != `{"k":"v"}` || entries[1].Bytes != len(`{"jsonrpc": "2.0", "id": "a",  "method":"tools/list"}`) {
+			t.Errorf("%s: meta %s, bytes %d", dir, entries[0].Meta, entries[1].Bytes)
+		}
+		if dir == Send && !strings.Contains(entries[4].Note, "the server wrote a line that is not JSON-RPC") {
+			t.Errorf("garbage from the server: note %q", entries[4].Note)
+		}
+	}
+}
+
+// TestProxyLongLine: a line longer than MaxLineLength passes whole, and the
+// log keeps its start.
+func TestProxyLongLine(t *testing.T) {
+	in := `{"jsonrpc":"2.0","id":1,"method":"x","params":{"p":"` + strings.Repeat("a", MaxLineLength) + "\"}}\n" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n"
+	var logBuf, out bytes.Buffer
+	p := NewProxy(NewMessageLog(&logBuf))
+	if err := p.Relay(Recv, strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != in {
+		t.Fatalf("bytes changed: %d bytes out, %d in", out.Len(), len(in))
+	}
+	entries := parseLog(t, logBuf.Bytes())
+	if len(entries) != 2 || entries[0].Kind != KindInvalid || entries[0].Bytes != len(in)-len(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)-2 || entries[1].Method != "ping" {
+		t.Errorf("entries: %d, first %s %d bytes", len(entries), entries[0].Kind, entries[0].Bytes)
+	}
+}
+
+// TestProxyKeepsTextReplies: replies to the methods that carry a server's
+// texts are logged whole and named by the method they answer; others are
+// not kept.
+func TestProxyKeepsTextReplies(t *testing.T) {
+	var logBuf bytes.Buffer
+	p := NewProxy(NewMessageLog(&logBuf))
+	client := `{"jsonrpc":"2.0","id":1,"method":"initialize"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/call"}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"prompts/list"}` + "\n"
+	server := `{"jsonrpc":"2.0","id":1,"result":{"instructions":"hello"}}` + "\n" + `{"jsonrpc":"2.0","id":2,"result":{"content":[]}}` + "\n" + `{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"no"}}` + "\n"
+	p.Relay(Recv, strings.NewReader(client), io.Discard)
+	p.Relay(Send, strings.NewReader(server), io.Discard)
+	entries := parseLog(t, logBuf.Bytes())[3:]
+	type got struct {
+		Method, Body string
+		Error        int
+	}
+	var gots []got
+	for _, e := range entries {
+		g := got{Method: e.Method, Body: string(e.Body)}
+		if e.Error != nil {
+			g.Error = *e.Error
+		}
+		gots = append(gots, g)
+	}
+	want := []got{{"initialize", `{"jsonrpc":"2.0","id":1,"result":{"instructions":"hello"}}`, 0}, {"tools/call", "", 0}, {"prompts/list", "", -32601}}
+	if diff := cmp.Diff(want, gots); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestProxyHTTP: a go-sdk client through the HTTP proxy to a lab sees the
+// lab's texts, and the proxy's log names the same messages, in the same
+// order, as the lab's own.
+func TestProxyHTTP(t *testing.T) {
+	for _, era := range []string{EraLegacy, EraDual} {
+		t.Run(era, func(t *testing.T) {
+			var labLog, proxyLog bytes.Buffer
+			instr, _ := ParseInstructions("ascii:600")
+			l, err := New(Config{Era: era, Instructions: instr, Log: NewMessageLog(&labLog)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			upstream := httptest.NewServer(l.Handler())
+			defer upstream.Close()
+			h, err := NewProxy(NewMessageLog(&proxyLog)).HTTPHandler(upstream.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			front := httptest.NewServer(h)
+			defer front.Close()
+			ctx := context.Background()
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: front.URL}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cs.ListTools(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			init, discover := l.Texts()
+			got := cs.InitializeResult().Instructions
+			if got != init.Text && got != discover.Text {
+				t.Errorf("instructions through the proxy: %q, want the lab's", got)
+			}
+			cs.Close()
+			sequence := func(data []byte) []string {
+				var s []string
+				for _, e := range parseLog(t, data) {
+					if e.Dir == Recv || e.Dir == Send {
+						s = append(s, e.Dir+" "+e.Kind+" "+e.Method+" "+string(e.ID))
+					}
+				}
+				return s
+			}
+			if diff := cmp.Diff(sequence(labLog.Bytes()), sequence(proxyLog.Bytes())); diff != "" {
+				t.Errorf("proxy log differs from the lab's (-lab +proxy):\n%s", diff)
+			}
+			var kept bool
+			for _, e := range parseLog(t, proxyLog.Bytes()) {
+				if (e.Method == "initialize" || e.Method == "server/discover") && e.Dir == Send {
+					var r struct {
+						Result struct{ Instructions string } `json:"result"`
+					}
+					kept = json.Unmarshal(e.Body, &r) == nil && r.Result.Instructions == got
+				}
+			}
+			if !kept {
+				t.Error("the initialize reply is not kept whole in the proxy's log")
+			}
+		})
+	}
+}
+
+// TestProxyHTTPRefusesOrigin: a non-loopback Origin gets 403 and reaches
+// no server.
+func TestProxyHTTPRefusesOrigin(t *testing.T) {
+	reached := false
+	upstream := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { reached = true }))
+	defer upstream.Close()
+	h, _ := NewProxy(nil).HTTPHandler(upstream.URL)
+	req := httptest.NewRequest("POST", "/mcp", strings.NewReader(`{}`))
+	req.Header.Set("Origin", "https://evil.example")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusForbidden || reached {
+		t.Errorf("status %d, upstream reached %v; want 403, false", rec.Code, reached)
+	}
+}
+
+// TestProxyHTTPUnreachable: an upstream that cannot be reached gets 502 and
+// a failure entry; the upstream's URL (and the secret in it) is in neither.
+func TestProxyHTTPUnreachable(t *testing.T) {
+	dead := httptest.NewServer(http.NotFoundHandler())
+	url := dead.URL + "/mcp?token=SECRET123"
+	dead.Close()
+	var logBuf bytes.Buffer
+	h, _ := NewProxy(NewMessageLog(&logBuf)).HTTPHandler(url)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("POST", "/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)))
+	if rec.Code != http.StatusBadGateway {
+		t.Errorf("status %d, want 502", rec.Code)
+	}
+	entries := parseLog(t, logBuf.Bytes())
+	if n := len(entries); n != 2 || entries[1].Kind != KindFailure || entries[1].Dir != ServerDir {
+		t.Fatalf("entries: %+v", entries)
+	}
+	if strings.Contains(logBuf.String()+rec.Body.String(), "SECRET123") {
+		t.Error("the upstream's secret reached the log or the answer")
+	}
+}
