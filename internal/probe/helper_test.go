@@ -1,9 +1,12 @@
 package probe
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -26,6 +29,18 @@ func serveForTest(args []string) int {
 	case "exit":
 		fmt.Fprintln(os.Stderr, "fatal: no config file")
 		return 3
+	case "exit-verbose":
+		fmt.Fprintln(os.Stderr, "error: cannot open database: permission denied")
+		for i := range 10 {
+			fmt.Fprintf(os.Stderr, "  at frame %d\n", i)
+		}
+		fmt.Fprintln(os.Stderr, "usage: server [--db PATH]")
+		return 1
+	case "silent":
+		io.Copy(io.Discard, os.Stdin)
+		return 0
+	case "tools-error":
+		return toolsErrorServer()
 	case "garbage":
 		fmt.Println("Server listening on stdio, version 1.2.3")
 		args = args[1:]
@@ -69,3 +84,27 @@ func testServer(t *testing.T, args string) Target {
 // quick are options for tests: timeouts long enough for a loaded machine,
 // short enough for the tests that wait them out.
 var quick = Options{Timeout: 3 * time.Second}
+
+// toolsErrorServer answers initialize and server/discover with a result
+// that declares tools, and tools/list with an internal error.
+func toolsErrorServer() int {
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(sc.Bytes(), &m) != nil || m.ID == nil {
+			continue
+		}
+		switch m.Method {
+		case "initialize":
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"broken","version":"1"}}}`+"\n", m.ID)
+		case "tools/list":
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":"database is locked"}}`+"\n", m.ID)
+		default:
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}`+"\n", m.ID)
+		}
+	}
+	return 0
+}

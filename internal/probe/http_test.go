@@ -109,6 +109,24 @@ func TestProbeHTTPBad(t *testing.T) {
 
 // TestProbeHTTPCrash: a server that dies on server/discover is reported as
 // gone, not as unreachable; the legacy era runs first, so it is unharmed.
+// TestProbeHTTPErrorTiming: a JSON-RPC error sent with an HTTP error
+// status is timed like any reply, not reported as 0 ms.
+func TestProbeHTTPErrorTiming(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(20 * time.Millisecond)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"bad session"}}`)
+	}))
+	defer srv.Close()
+	r := Probe(context.Background(), Target{Name: "x", Transport: TransportHTTP, URL: srv.URL}, quick)
+	for _, e := range []EraResult{r.Legacy, r.Modern} {
+		if e.FirstReply.D() < 20*time.Millisecond {
+			t.Errorf("%s: %s (%s) first reply %v, want the time the reply took (at least 20ms)", e.Era, e.Outcome, e.Detail, e.FirstReply.D())
+		}
+	}
+}
+
 func TestProbeHTTPCrash(t *testing.T) {
 	in, _ := lab.ParseInstructions("ascii:1000")
 	var srv *httptest.Server

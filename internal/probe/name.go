@@ -33,7 +33,7 @@ func CommandName(command string, args []string) string {
 		return base(command)
 	}
 	for i, a := range args {
-		if strings.HasPrefix(a, "-") || launcherWords[a] || strings.Contains(a, "=") || isEnvName(a) {
+		if strings.HasPrefix(a, "-") || launcherWords[a] || (strings.Contains(a, "=") && !strings.Contains(a, "==")) || isEnvName(a) {
 			continue
 		}
 		if launchers[strings.ToLower(base(a))] {

@@ -103,6 +103,46 @@ func TestProbeExitDetail(t *testing.T) {
 	}
 }
 
+// TestProbeExitLines: the first stderr lines, where the cause is, are
+// shown with the last, not the last alone.
+func TestProbeExitLines(t *testing.T) {
+	r := Probe(context.Background(), testServer(t, "exit-verbose"), quick)
+	for _, want := range []string{"cannot open database: permission denied", "at frame 1", "… 8 more …", "usage: server [--db PATH]"} {
+		if !strings.Contains(r.Legacy.Detail, want) {
+			t.Errorf("detail %q lacks %q", r.Legacy.Detail, want)
+		}
+	}
+	if strings.Contains(r.Legacy.Detail, "at frame 5") {
+		t.Errorf("detail %q has the middle of stderr", r.Legacy.Detail)
+	}
+	if r.Survival.Verdict != SurvivalExitAtStart || !strings.Contains(r.Survival.Detail, "initialize on a fresh process too") {
+		t.Errorf("survival %+v: want exit-at-start, since initialize gets no reply either", r.Survival)
+	}
+}
+
+// TestProbeSilentOnce: a server silent to everything is not sent the
+// fallback initialize after the probe, since the legacy era, run at the
+// same time, already found initialize unanswered: one timeout, not two.
+func TestProbeSilentOnce(t *testing.T) {
+	o := Options{Timeout: 300 * time.Millisecond}
+	r := Probe(context.Background(), testServer(t, "silent"), o)
+	if r.Legacy.Outcome != OutcomeSilent || r.Modern.Outcome != OutcomeSilent {
+		t.Fatalf("outcomes %s, %s; want silent twice", r.Legacy.Outcome, r.Modern.Outcome)
+	}
+	if r.Survival.Fallback != nil || !strings.Contains(r.Survival.Detail, "initialize was not sent after it") {
+		t.Errorf("survival %+v: want no fallback, and why", r.Survival)
+	}
+}
+
+// TestProbeToolsError: a failed tools/list is recorded as an error, with
+// no tools, not as an empty list.
+func TestProbeToolsError(t *testing.T) {
+	r := Probe(context.Background(), testServer(t, "tools-error"), quick)
+	if r.Legacy.Outcome != OutcomeOK || !strings.Contains(r.Legacy.ToolsError, "error -32603: database is locked") {
+		t.Errorf("legacy %s, tools error %q; want ok and the tools/list error", r.Legacy.Outcome, r.Legacy.ToolsError)
+	}
+}
+
 // TestProbeSilence covers the waits: a probe the server never answers, and
 // a handshake slower than the timeout. Each waits out its timeout.
 func TestProbeSilence(t *testing.T) {

@@ -271,6 +271,7 @@ func newTail(n int) *tail { return &tail{n: n} }
 func (t *tail) Write(b []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	n := len(b)
 	if room := t.n - len(t.head); room > 0 {
 		k := min(room, len(b))
 		t.head = append(t.head, b[:k]...)
@@ -281,7 +282,7 @@ func (t *tail) Write(b []byte) (int, error) {
 		t.dropped += len(t.buf) - t.n
 		t.buf = t.buf[len(t.buf)-t.n:]
 	}
-	return len(b), nil
+	return n, nil
 }
 
 // String is the first and the last n bytes written, with a line that

@@ -27,6 +27,7 @@ var notSecretLast = map[string]bool{
 	"file": true, "path": true, "dir": true, "env": true, "var": true, "name": true,
 	"id": true, "type": true, "length": true, "len": true, "count": true, "limit": true,
 	"size": true, "header": true, "prefix": true, "helper": true, "command": true,
+	"json": true, "yaml": true, "yml": true, "toml": true, "txt": true, "pem": true,
 }
 
 // SecretName reports whether name (a flag without its dashes, a variable,

@@ -61,6 +61,7 @@ func TestString(t *testing.T) {
 		"GITHUB_PERSONAL_ACCESS_TOKEN is " + ghp + " (bad)": "GITHUB_PERSONAL_ACCESS_TOKEN is " + Mask + " (bad)",
 		"usage: server [--port N] [--token T]":              "usage: server [--port N] [--token T]",
 		"plain words stay: the key to success":              "plain words stay: the key to success",
+		"reading key.json: no such file; token: is prose":   "reading key.json: no such file; token: is prose",
 	} {
 		if got := String(in); got != want {
 			t.Errorf("String(%q) =\n %q, want\n %q", in, got, want)

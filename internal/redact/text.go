@@ -93,9 +93,10 @@ var (
 	urlPattern = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>` + "`" + `]+`)
 	})
-	// assignPattern is name=value, name: value and "name": "value".
+	// assignPattern is name=value and "name": "value"; a bare name: value
+	// is prose ("reading key.json: no such file"), not an assignment.
 	assignPattern = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`([A-Za-z0-9_.-]+)("?\s*[:=]\s*"?)([^\s"'&,;]+)`)
+		return regexp.MustCompile(`("?)([A-Za-z0-9_.-]+)("?\s*[:=]\s*"?)([^\s"'&,;]+)`)
 	})
 	schemePattern = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(bearer|basic|token)(\s+)([A-Za-z0-9+/_.~=-]{8,})`)
@@ -110,10 +111,11 @@ func (r *Redactor) String(s string) string {
 	s = schemePattern().ReplaceAllString(s, "$1$2"+Mask)
 	s = assignPattern().ReplaceAllStringFunc(s, func(m string) string {
 		sub := assignPattern().FindStringSubmatch(m)
-		if !SecretName(sub[1]) || sub[3] == Mask || isScheme(sub[3]) {
+		name, sep, value := sub[2], sub[3], sub[4]
+		if !SecretName(name) || value == Mask || isScheme(value) || (strings.Contains(sep, ":") && sub[1] == "") {
 			return m
 		}
-		return sub[1] + sub[2] + Mask
+		return sub[1] + name + sep + Mask
 	})
 	return candidate().ReplaceAllStringFunc(s, func(m string) string {
 		if highEntropy(m) {

@@ -166,6 +166,10 @@ func invisible(l *findingList, r probe.Result) {
 				continue
 			}
 			seen[p.where+"\x00"+p.text] = true
+			// Tags first: they spell hidden text.
+			slices.SortStableFunc(fs, func(a, b untrusted.Finding) int {
+				return boolInt(b.Kind == untrusted.KindTag) - boolInt(a.Kind == untrusted.KindTag)
+			})
 			level, n := Warn, 0
 			var parts []string
 			for _, f := range fs {
@@ -173,12 +177,12 @@ func invisible(l *findingList, r probe.Result) {
 					level = Fail
 				}
 				n += f.Count
-				if len(parts) < 3 {
+				if len(parts) < 4 {
 					parts = append(parts, f.String())
 				}
 			}
-			if len(fs) > 3 {
-				parts = append(parts, fmt.Sprintf("and %d more runs", len(fs)-3))
+			if len(fs) > 4 {
+				parts = append(parts, fmt.Sprintf("and %d more runs", len(fs)-4))
 			}
 			l.add(level, "invisible", "%s (%s era): %d invisible character(s) a reader does not see and a model reads: %s", p.where, e.Era, n, strings.Join(parts, "; "))
 		}
@@ -330,4 +334,11 @@ func ms(t time.Duration) time.Duration {
 		return t.Round(10 * time.Millisecond)
 	}
 	return t.Round(100 * time.Microsecond)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
