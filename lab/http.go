@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -18,12 +19,14 @@ const maxBody = mcp.DefaultMaxRequestBodyBytes
 
 // Handler serves the lab over Streamable HTTP. Mount it at /mcp. Legacy
 // servers are stateful (sessions, Mcp-Session-Id); dual and modern servers
-// are stateless, since the SDK serves 2026-07-28 over HTTP only that way.
+// are stateless, since the SDK serves 2026-07-28 over HTTP only that way;
+// a session idle for Config.SessionIdle is closed. A request body must
+// arrive within Config.BodyTimeout.
 // Requests whose Origin is not a loopback origin get 403, and every message
 // in both directions is logged.
 func (l *Lab) Handler() http.Handler {
 	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return l.server },
-		&mcp.StreamableHTTPOptions{Stateless: l.cfg.Era != EraLegacy})
+		&mcp.StreamableHTTPOptions{Stateless: l.cfg.Era != EraLegacy, SessionTimeout: l.cfg.SessionIdle})
 	return &httpHandler{lab: l, inner: inner}
 }
 
@@ -93,8 +96,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	session := r.Header.Get("Mcp-Session-Id")
 	var track tracker
 	if r.Method == http.MethodPost {
+		rc := http.NewResponseController(w)
+		rc.SetReadDeadline(time.Now().Add(h.lab.cfg.BodyTimeout)) // not every server supports it
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 		r.Body.Close()
+		rc.SetReadDeadline(time.Time{})
 		if err != nil {
 			http.Error(w, "reading request body: "+err.Error(), http.StatusBadRequest)
 			return

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -265,4 +267,68 @@ func sameID(a, b json.RawMessage) bool {
 	var sa, sb string
 	return !loneSurrogate(a) && !loneSurrogate(b) &&
 		json.Unmarshal(a, &sa) == nil && json.Unmarshal(b, &sb) == nil && sa == sb
+}
+
+// TestHTTPIdleSessionsClosed: sessions that get no request for SessionIdle
+// are closed and leave the server; until then they stay.
+func TestHTTPIdleSessionsClosed(t *testing.T) {
+	for _, idle := range []time.Duration{time.Hour, 100 * time.Millisecond} {
+		l, err := New(Config{Instructions: Instructions{Language: English, Length: 100}, SessionIdle: idle})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(l.Handler())
+		const n = 20
+		for range n {
+			if status, body := postBody(t, srv.URL, nil, initialize); status != http.StatusOK {
+				t.Fatalf("initialize: %d %s", status, body)
+			}
+		}
+		count := func() int {
+			c := 0
+			for range l.Server().Sessions() {
+				c++
+			}
+			return c
+		}
+		if idle == time.Hour {
+			if got := count(); got != n {
+				t.Errorf("%d sessions open after %d initializes with an hour's idle limit", got, n)
+			}
+		} else {
+			deadline := time.Now().Add(30 * time.Second) // a bound, not a timing: the sessions go after 100ms
+			for count() > 0 && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if got := count(); got != 0 {
+				t.Errorf("%d of %d idle sessions still open", got, n)
+			}
+		}
+		srv.Close()
+	}
+}
+
+// TestHTTPSlowBodyCut: a client that sends its body slowly loses the
+// connection after BodyTimeout instead of holding it.
+func TestHTTPSlowBodyCut(t *testing.T) {
+	l, err := New(Config{Instructions: Instructions{Language: English, Length: 100}, BodyTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(l.Handler())
+	defer srv.Close()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s", len(initialize), initialize[:10])
+	conn.SetReadDeadline(time.Now().Add(30 * time.Second)) // a bound for the test, far beyond BodyTimeout
+	resp, err := io.ReadAll(conn)
+	if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		t.Fatalf("the server still waits for the body after 30s; read %q", resp)
+	}
+	if len(resp) > 0 && !bytes.Contains(resp, []byte("400")) {
+		t.Errorf("server answered %q, want 400 or a closed connection", resp)
+	}
 }

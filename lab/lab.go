@@ -54,7 +54,20 @@ type Config struct {
 	Exit func(code int)
 	// Stderr receives the lab's own diagnostics; nil means os.Stderr.
 	Stderr io.Writer
+	// SessionIdle closes an HTTP session that gets no request this long,
+	// freeing what it holds; 0 means DefaultSessionIdle.
+	SessionIdle time.Duration
+	// BodyTimeout bounds the reading of an HTTP request body, so that a
+	// client that sends it slowly cannot hold a connection; 0 means
+	// DefaultBodyTimeout.
+	BodyTimeout time.Duration
 }
+
+// Defaults for Config's HTTP limits.
+const (
+	DefaultSessionIdle = 30 * time.Minute
+	DefaultBodyTimeout = 30 * time.Second
+)
 
 // A Lab is a configured lab server, ready to serve stdio or HTTP.
 type Lab struct {
@@ -74,8 +87,8 @@ func (cfg Config) Validate() error {
 	if cfg.OnUnknown != "" && !slices.Contains([]string{UnknownError, UnknownCrash, UnknownHang}, cfg.OnUnknown) {
 		return fmt.Errorf("unknown -on-unknown %q (want error, crash or hang)", cfg.OnUnknown)
 	}
-	if cfg.InitDelay < 0 || cfg.DiscoverDelay < 0 {
-		return fmt.Errorf("delays must not be negative")
+	if cfg.InitDelay < 0 || cfg.DiscoverDelay < 0 || cfg.SessionIdle < 0 || cfg.BodyTimeout < 0 {
+		return fmt.Errorf("delays and timeouts must not be negative")
 	}
 	return nil
 }
@@ -97,6 +110,12 @@ func New(cfg Config) (*Lab, error) {
 	if cfg.Stderr == nil {
 		cfg.Stderr = os.Stderr
 	}
+	if cfg.SessionIdle == 0 {
+		cfg.SessionIdle = DefaultSessionIdle
+	}
+	if cfg.BodyTimeout == 0 {
+		cfg.BodyTimeout = DefaultBodyTimeout
+	}
 	l := &Lab{cfg: cfg, log: cfg.Log, tools: newToolsCache()}
 	var err error
 	if l.init, err = cfg.Instructions.For(EraInitialize); err != nil {
@@ -116,6 +135,9 @@ func New(cfg Config) (*Lab, error) {
 
 // Texts returns the initialize and server/discover texts.
 func (l *Lab) Texts() (initialize, discover Text) { return l.init, l.discover }
+
+// Log returns the message log, nil if there is none.
+func (l *Lab) Log() *MessageLog { return l.log }
 
 // Server returns the SDK server, for in-process use.
 func (l *Lab) Server() *mcp.Server { return l.server }

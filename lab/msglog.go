@@ -37,13 +37,23 @@ type Entry struct {
 // A MessageLog appends entries to a JSON Lines file, one write per line, so
 // that concurrent sessions never interleave and a killed server loses at
 // most the line being written. A nil *MessageLog logs nothing.
+//
+// A write that fails (a full disk) stops the log: the part of the line that
+// was written is cut off again where the writer can truncate (a file), and
+// Failed is closed, so that a server stops rather than serve on without a
+// record of what it did.
 type MessageLog struct {
-	mu  sync.Mutex
-	w   io.Writer
-	c   io.Closer
-	err error // the first write error; later writes are skipped
-	now func() time.Time
+	mu     sync.Mutex
+	w      io.Writer
+	c      io.Closer
+	size   int64 // bytes written so far, where w began
+	err    error // the first write error; later writes are skipped
+	failed chan struct{}
+	now    func() time.Time
 }
+
+// A truncater can take back the torn end of a failed write.
+type truncater interface{ Truncate(size int64) error }
 
 // OpenMessageLog opens (creating or appending to) the log at path.
 func OpenMessageLog(path string) (*MessageLog, error) {
@@ -51,11 +61,21 @@ func OpenMessageLog(path string) (*MessageLog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening message log: %w", err)
 	}
-	return &MessageLog{w: f, c: f, now: time.Now}, nil
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("opening message log: %w", err)
+	}
+	l := NewMessageLog(f)
+	l.c, l.size = f, info.Size()
+	return l, nil
 }
 
-// NewMessageLog logs to w, which must not be written to by others.
-func NewMessageLog(w io.Writer) *MessageLog { return &MessageLog{w: w, now: time.Now} }
+// NewMessageLog logs to w, which must not be written to by others. If w has
+// a Truncate method (an *os.File), a failed write's torn line is cut off.
+func NewMessageLog(w io.Writer) *MessageLog {
+	return &MessageLog{w: w, now: time.Now, failed: make(chan struct{})}
+}
 
 // maxRaw bounds the raw text kept for one invalid line.
 const maxRaw = 64 << 10
@@ -78,10 +98,34 @@ func (l *MessageLog) Log(e Entry) {
 	line, err := json.Marshal(e)
 	if err != nil { // cannot happen for Entry's field types
 		l.err = err
+		close(l.failed)
 		return
 	}
 	line = append(line, '\n')
-	_, l.err = l.w.Write(line)
+	n, err := l.w.Write(line)
+	if err == nil && n < len(line) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		l.err = err
+		if t, ok := l.w.(truncater); ok && n > 0 {
+			if terr := t.Truncate(l.size); terr != nil {
+				l.err = fmt.Errorf("%w (and cutting off the torn line: %v)", err, terr)
+			}
+		}
+		close(l.failed)
+		return
+	}
+	l.size += int64(n)
+}
+
+// Failed is closed when a write fails; Err then says why. A nil log never
+// fails.
+func (l *MessageLog) Failed() <-chan struct{} {
+	if l == nil {
+		return nil
+	}
+	return l.failed
 }
 
 // Err returns the first error that stopped the log, if any.
@@ -91,7 +135,10 @@ func (l *MessageLog) Err() error {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.err
+	if l.err != nil {
+		return fmt.Errorf("writing message log: %w", l.err)
+	}
+	return nil
 }
 
 // Close closes the underlying file, and reports the first write error.

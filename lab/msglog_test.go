@@ -3,7 +3,13 @@ package lab
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -20,4 +26,55 @@ func parseLog(t *testing.T, data []byte) []Entry {
 		entries = append(entries, e)
 	}
 	return entries
+}
+
+// fullDisk accepts room bytes, then writes part of a line and fails, as a
+// file on a full disk does; it can truncate, as a file can.
+type fullDisk struct {
+	bytes.Buffer
+	room int
+}
+
+func (d *fullDisk) Write(p []byte) (int, error) {
+	if d.Len()+len(p) <= d.room {
+		return d.Buffer.Write(p)
+	}
+	n := d.room - d.Len()
+	d.Buffer.Write(p[:n])
+	return n, syscall.ENOSPC
+}
+
+func (d *fullDisk) Truncate(size int64) error { d.Buffer.Truncate(int(size)); return nil }
+
+// TestLogWriteErrorStopsServer: when the log cannot be written, the server
+// stops with that error, and the log holds only whole lines.
+func TestLogWriteErrorStopsServer(t *testing.T) {
+	disk := &fullDisk{room: 700}
+	l, err := New(Config{Instructions: Instructions{Language: English, Length: 100}, Log: NewMessageLog(disk), Stderr: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A client that keeps sending: the server must stop on its own.
+	in, w := io.Pipe()
+	go func() {
+		io.WriteString(w, initialize+"\n"+initialized+"\n")
+		for i := 0; ; i++ {
+			if _, err := fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", 10+i); err != nil {
+				return
+			}
+		}
+	}()
+	err = l.ServeStdio(context.Background(), in, io.Discard)
+	in.Close()
+	if err == nil || !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "writing message log") {
+		t.Fatalf("ServeStdio = %v, want it stopped by the log's ENOSPC", err)
+	}
+	data := disk.Bytes()
+	if len(data) == 0 || data[len(data)-1] != '\n' {
+		t.Fatalf("log ends with a torn line: %.80q", data[max(0, len(data)-80):])
+	}
+	parseLog(t, data)
+	if err := l.Log().Close(); err == nil {
+		t.Error("Close reports no error after a failed write")
+	}
 }

@@ -17,13 +17,34 @@ import (
 
 // ServeStdio serves one client over newline-delimited JSON-RPC on r and w
 // until r ends or ctx is done.
+//
+// A failed write to the message log stops the server with that error.
 func (l *Lab) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
+	ctx, stop := l.stopOnLogFailure(ctx)
+	defer stop()
 	t := &stdioTransport{lab: l, r: r, w: w}
 	err := l.server.Run(ctx, t)
+	if lerr := l.log.Err(); lerr != nil {
+		return fmt.Errorf("stopped serving: %w", lerr)
+	}
 	if errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		err = nil
 	}
 	return err
+}
+
+// stopOnLogFailure returns a context that is done when ctx is or when the
+// message log fails.
+func (l *Lab) stopOnLogFailure(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-l.log.Failed():
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
 }
 
 // A stdioTransport is the lab's own stdio transport: it reads every line

@@ -183,6 +183,10 @@ func serveHTTP(ctx context.Context, h http.Handler, addr, what string, allowRemo
 	select {
 	case err := <-errc:
 		return err
+	case <-l.Log().Failed():
+		// Serve no request that would go unrecorded.
+		srv.Close()
+		return fmt.Errorf("stopped serving: %w", l.Log().Err())
 	case <-ctx.Done():
 		shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()

@@ -664,3 +664,52 @@ func TestLoopbackAddr(t *testing.T) {
 		}
 	}
 }
+
+// TestServeLabLogOnFullDisk: a log that cannot be written stops serve lab
+// with a clear error, over stdio and over HTTP, rather than serving on
+// without a record.
+func TestServeLabLogOnFullDisk(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full here")
+	}
+	t.Run("stdio", func(t *testing.T) {
+		var stdout, stderr bytes.Buffer
+		err := runServeLab(context.Background(), []string{"-log", "/dev/full"}, strings.NewReader(initLine+"\n"), &stdout, &stderr)
+		if err == nil || !strings.Contains(err.Error(), "writing message log") || !strings.Contains(err.Error(), "no space left") {
+			t.Errorf("serve lab -log /dev/full = %v, want a message log error naming the full disk", err)
+		}
+	})
+	t.Run("http", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := ln.Addr().String()
+		ln.Close()
+		cmd := exec.Command(binary, "serve", "lab", "-http", addr, "-log", "/dev/full")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer cmd.Process.Kill()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if c, err := net.Dial("tcp", addr); err == nil {
+				c.Close()
+				break
+			}
+		}
+		postJSON("http://"+addr+"/mcp", initLine, 2*time.Second)
+		select {
+		case err := <-done:
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "writing message log") {
+				t.Errorf("exit %v, stderr %q; want exit 1 naming the message log", err, stderr.String())
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("server still serving after its log failed")
+		}
+	})
+}
