@@ -99,7 +99,7 @@ func runServeLab(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return printTexts(stdout, l, cfg)
 	}
 	if *httpAddr != "" {
-		err = serveHTTP(ctx, l.Handler(), *httpAddr, "lab", *allowRemote, stderr)
+		err = serveHTTP(ctx, l.Handler(), l.Log(), *httpAddr, "lab", *allowRemote, stderr)
 	} else {
 		err = l.ServeStdio(ctx, stdin, stdout)
 	}
@@ -160,9 +160,9 @@ func listenAddr(addr string) string {
 	return addr
 }
 
-// serveHTTP serves h at http://addr/mcp until ctx is done; what names the
-// server in errors and the startup line.
-func serveHTTP(ctx context.Context, h http.Handler, addr, what string, allowRemote bool, stderr io.Writer) error {
+// serveHTTP serves h at http://addr/mcp until ctx is done or log (which
+// may be nil) fails; what names the server in errors and the startup line.
+func serveHTTP(ctx context.Context, h http.Handler, log *lab.MessageLog, addr, what string, allowRemote bool, stderr io.Writer) error {
 	ln, err := net.Listen("tcp", listenAddr(addr))
 	if err != nil {
 		return fmt.Errorf("serve %s: listening: %w", what, err)
@@ -183,10 +183,10 @@ func serveHTTP(ctx context.Context, h http.Handler, addr, what string, allowRemo
 	select {
 	case err := <-errc:
 		return err
-	case <-l.Log().Failed():
+	case <-log.Failed():
 		// Serve no request that would go unrecorded.
 		srv.Close()
-		return fmt.Errorf("stopped serving: %w", l.Log().Err())
+		return fmt.Errorf("stopped serving: %w", log.Err())
 	case <-ctx.Done():
 		shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()

@@ -54,7 +54,7 @@ func runServeProxy(ctx context.Context, args []string, stdin io.Reader, stdout, 
 		if herr != nil {
 			return usageError{"serve proxy: -upstream: " + herr.Error()}
 		}
-		err = serveHTTP(ctx, h, *httpAddr, "proxy", false, stderr)
+		err = serveHTTP(ctx, h, log, *httpAddr, "proxy", false, stderr)
 	} else {
 		cmd := exec.Command(command[0], command[1:]...)
 		cmd.Env = os.Environ()
