@@ -24,13 +24,30 @@ func Cross() *Matrix {
 	return m
 }
 
-// Builtin returns the built-in matrix named name ("seed" or "cross").
+//go:embed atlas.json
+var atlasJSON []byte
+
+// Atlas returns the built-in probe matrix of instrlab sweep: one run each
+// of English 1,000 and 6,000 characters, dual-era 1,000 and initialize held
+// 3 s, enough to read every property a sweep compares (internal/atlas).
+func Atlas() *Matrix {
+	m, err := Parse(atlasJSON, "atlas.json")
+	if err != nil {
+		panic("built-in matrix: " + err.Error())
+	}
+	return m
+}
+
+// Builtin returns the built-in matrix named name ("seed", "cross" or
+// "atlas").
 func Builtin(name string) (*Matrix, bool) {
 	switch name {
 	case "seed":
 		return Seed(), true
 	case "cross":
 		return Cross(), true
+	case "atlas":
+		return Atlas(), true
 	}
 	return nil, false
 }

@@ -1,7 +1,6 @@
 package claudecode
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -22,11 +21,14 @@ var ErrNoNPM = errors.New("npm not found on PATH")
 // ErrNoVersion reports that npm does not serve the requested version.
 var ErrNoVersion = errors.New("no such version on npm")
 
+// Package is Claude Code's npm package.
+const Package = "@anthropic-ai/claude-code"
+
 // CacheDir is where version is installed: under the user's cache dir, one
 // npm prefix per version, laid out as npm.Package.Dir lays out the other
 // clients' installs.
 func CacheDir(version string) (string, error) {
-	return npm.Package{Client: Name, Version: version, Name: "@anthropic-ai/claude-code"}.Dir()
+	return npm.Package{Client: Name, Version: version, Name: Package}.Dir()
 }
 
 // Provision implements client.Client. It uses claude on PATH when its
@@ -43,40 +45,20 @@ func (c *Claude) Provision(ctx context.Context, progress io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if bin, ok := c.installed(ctx, dir); ok {
-		c.bin = bin
-		return nil
-	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
+	var bin string
+	err = npm.Install(ctx, dir, Package, c.version, progress, func(dir string) bool {
+		var ok bool
+		bin, ok = c.installed(ctx, dir)
+		return ok
+	})
+	switch {
+	case errors.Is(err, npm.ErrNoNPM):
 		return fmt.Errorf("%w (install Node.js and npm, or put claude %s on PATH)", ErrNoNPM, c.version)
+	case errors.Is(err, npm.ErrNoVersion):
+		return fmt.Errorf("npm install %s@%s: %w", Package, c.version, ErrNoVersion)
+	case err != nil:
+		return err
 	}
-	_, statErr := os.Stat(dir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", dir, err)
-	}
-	fresh := os.IsNotExist(statErr)
-	fmt.Fprintf(progress, "installing @anthropic-ai/claude-code@%s into %s\n", c.version, dir)
-	start := time.Now()
-	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error",
-		"@anthropic-ai/claude-code@"+c.version)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		if fresh {
-			os.RemoveAll(dir) // leave no empty install behind
-		}
-		msg := out.String()
-		if strings.Contains(msg, "ETARGET") || strings.Contains(msg, "No matching version") || strings.Contains(msg, "E404") {
-			return fmt.Errorf("npm install @anthropic-ai/claude-code@%s: %w", c.version, ErrNoVersion)
-		}
-		return fmt.Errorf("npm install @anthropic-ai/claude-code@%s: %w\n%s", c.version, err, lastLines(msg, 10))
-	}
-	bin, ok := c.installed(ctx, dir)
-	if !ok {
-		return fmt.Errorf("npm install @anthropic-ai/claude-code@%s finished but no claude %s binary is in %s", c.version, c.version, dir)
-	}
-	fmt.Fprintf(progress, "installed %s@%s in %.1fs\n", Name, c.version, time.Since(start).Seconds())
 	c.bin = bin
 	return nil
 }
@@ -124,12 +106,4 @@ func Version(ctx context.Context, bin string) (string, error) {
 		return "", fmt.Errorf("running %s --version: empty output", bin)
 	}
 	return f[0], nil
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }

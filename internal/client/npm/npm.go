@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,34 +66,84 @@ func Ensure(ctx context.Context, p Package, progress io.Writer) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	if Installed(dir, p.Name) == p.Version {
-		return dir, nil
+	return dir, Install(ctx, dir, p.Name, p.Version, progress, func(dir string) bool { return Installed(dir, p.Name) == p.Version })
+}
+
+// Install makes sure dir holds a finished install of name@version. done
+// says whether a prefix holds a usable install of it; an install counts as
+// finished only once Install has recorded its size after npm succeeded,
+// so one cut off half-way (killed, disk full) is removed and done again;
+// a prefix that no instrlab install ever locked (made by hand, or by an
+// older instrlab) is taken as it is when done accepts it.
+// The install runs under the prefix's lock (see Lock); when it is done the
+// cache is brought within LimitEnv by evicting the least recently used
+// installs, never this one.
+func Install(ctx context.Context, dir, name, version string, progress io.Writer, done func(dir string) bool) error {
+	finished := func() bool {
+		_, sized := os.Stat(filepath.Join(dir, sizeFile))
+		_, locked := os.Stat(dir + ".lock")
+		return (sized == nil || errors.Is(locked, fs.ErrNotExist)) && done(dir)
+	}
+	if finished() {
+		return MarkUsed(dir)
+	}
+	limit, err := LimitFromEnv()
+	if err != nil {
+		return err
 	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		return "", fmt.Errorf("installing %s@%s: %w (install Node.js and npm)", p.Name, p.Version, ErrNoNPM)
+		return fmt.Errorf("installing %s@%s: %w (install Node.js and npm)", name, version, ErrNoNPM)
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", filepath.Dir(dir), err)
+	}
+	unlock, err := Lock(ctx, dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if finished() { // another process installed it while this one waited
+		return MarkUsed(dir)
+	}
+	if err := os.RemoveAll(dir); err != nil { // a partial install, cut off
+		return fmt.Errorf("removing the unfinished install in %s: %w", dir, err)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("creating %s: %w", dir, err)
+		return fmt.Errorf("creating %s: %w", dir, err)
 	}
-	fmt.Fprintf(progress, "installing %s@%s into %s\n", p.Name, p.Version, dir)
+	fmt.Fprintf(progress, "installing %s@%s into %s\n", name, version, dir)
 	start := time.Now()
 	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error",
-		"--save-exact", p.Name+"@"+p.Version)
+		"--save-exact", name+"@"+version)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.WaitDelay = 2 * time.Second // npm's children may hold the pipes after it is killed
 	if err := cmd.Run(); err != nil {
+		os.RemoveAll(dir) // leave nothing half-done behind
 		msg := out.String()
 		if strings.Contains(msg, "ETARGET") || strings.Contains(msg, "No matching version") || strings.Contains(msg, "E404") {
-			return "", fmt.Errorf("installing %s@%s: %w", p.Name, p.Version, ErrNoVersion)
+			return fmt.Errorf("installing %s@%s: %w", name, version, ErrNoVersion)
 		}
-		return "", fmt.Errorf("installing %s@%s with npm: %w\n%s", p.Name, p.Version, err, lastLines(msg, 10))
+		if ctx.Err() != nil {
+			return fmt.Errorf("installing %s@%s: cut off: %w", name, version, ctx.Err())
+		}
+		return fmt.Errorf("installing %s@%s with npm: %w\n%s", name, version, err, lastLines(msg, 10))
 	}
-	if v := Installed(dir, p.Name); v != p.Version {
-		return "", fmt.Errorf("installing %s@%s: npm finished but %s holds version %q", p.Name, p.Version, dir, v)
+	if !done(dir) {
+		os.RemoveAll(dir)
+		return fmt.Errorf("installing %s@%s: npm finished but %s holds no usable install of it (version there: %q)", name, version, dir, Installed(dir, name))
 	}
-	fmt.Fprintf(progress, "installed %s@%s in %.1fs\n", p.Name, p.Version, time.Since(start).Seconds())
-	return dir, nil
+	if err := MarkUsed(dir); err != nil {
+		os.RemoveAll(dir)
+		return err
+	}
+	fmt.Fprintf(progress, "installed %s@%s in %.1fs\n", name, version, time.Since(start).Seconds())
+	removed, err := Evict(filepath.Dir(dir), limit, dir)
+	for _, r := range removed {
+		fmt.Fprintf(progress, "evicted %s (%.0f MB, last used %s) to stay within %s\n", filepath.Base(r.Dir), float64(r.Size)/1e6, r.Used.Format(time.RFC3339), os.Getenv(LimitEnv))
+	}
+	return err
 }
 
 // Find returns the first of paths (relative to the prefix dir) that exists.

@@ -1,0 +1,226 @@
+package atlas
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+)
+
+// ErrMismatch reports evidence that cannot be merged: sweeps of different
+// probe matrices or properties.
+var ErrMismatch = errors.New("sweeps cannot be merged")
+
+// A Timeline is one client's version history as a sweep saw it.
+type Timeline struct {
+	Client   string `json:"client"`
+	Selector string `json:"selector"`
+	// Versions are the published versions selected, oldest first.
+	Versions []string `json:"versions"`
+	// Points are every probe, first attempts in version order, then
+	// confirmations.
+	Points   []Point   `json:"points"`
+	Changes  []Change  `json:"changes"`
+	Segments []Segment `json:"segments"`
+	// Ran counts the distinct versions probed (each an install);
+	// CouldNotRun those of them the adapter could not drive.
+	Ran         int `json:"versions_run"`
+	CouldNotRun int `json:"could_not_run"`
+}
+
+// NewTimeline computes a timeline's changes and segments from its points.
+// A change whose neighbours' second probes disagree with their first is
+// marked flaky; one whose both second probes agree, confirmed.
+func NewTimeline(client, selector string, versions []string, points []Point) Timeline {
+	t := Timeline{Client: client, Selector: selector, Versions: versions, Points: points}
+	t.Changes = changes(versions, points)
+	t.Segments = segments(versions, points)
+	first, second := map[string]Point{}, map[string]Point{}
+	for _, p := range points {
+		if p.Attempt == 2 {
+			second[p.Version] = p
+		} else {
+			first[p.Version] = p
+			if !p.Ran() {
+				t.CouldNotRun++
+			}
+		}
+	}
+	t.Ran = len(first)
+	for i, c := range t.Changes {
+		a, aok := second[c.Before]
+		b, bok := second[c.First]
+		switch {
+		case !aok || !bok:
+		case a.Props.Equal(first[c.Before].Props) && b.Props.Equal(first[c.First].Props):
+			t.Changes[i].Confirmed = true
+		default:
+			t.Changes[i].Flaky = true
+			t.Changes[i].Note = "a second probe of a neighbour gave other values: " + flakyNote(first, second, c)
+		}
+		if !c.Exact {
+			n := "the change lies in the " + plural(c.Between, "version") + " between, "
+			if t.Changes[i].Note != "" {
+				n += "; "
+			}
+			t.Changes[i].Note = n + skippedNote(versions, first, c) + t.Changes[i].Note
+		}
+	}
+	return t
+}
+
+func flakyNote(first, second map[string]Point, c Change) string {
+	var out string
+	for _, v := range []string{c.Before, c.First} {
+		if d := diff(first[v].Props, second[v].Props); len(d) > 0 {
+			out += v + " " + d[0].String() + " "
+		}
+	}
+	return out
+}
+
+// skippedNote says why versions between a change's neighbours were not
+// run.
+func skippedNote(versions []string, first map[string]Point, c Change) string {
+	in := false
+	cnr := 0
+	for _, v := range versions {
+		if v == c.Before {
+			in = true
+			continue
+		}
+		if v == c.First {
+			break
+		}
+		if in {
+			if p, ok := first[v]; ok && !p.Ran() {
+				cnr++
+			}
+		}
+	}
+	if cnr > 0 {
+		return fmt.Sprintf("%d of which could not run", cnr)
+	}
+	return "not probed"
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// An Atlas is the result of a sweep: a timeline per client.
+type Atlas struct {
+	// Date is when the sweep ran (YYYY-MM-DD); Command the command line
+	// that made it (secrets never appear in it: a sweep takes none).
+	Date    string `json:"date"`
+	Command string `json:"command"`
+	// Matrix names the probe matrix and Properties the properties read,
+	// in order; atlases merge only when both agree.
+	Matrix     string     `json:"matrix"`
+	Properties []string   `json:"properties"`
+	Shard      string     `json:"shard,omitempty"`
+	Timelines  []Timeline `json:"timelines"`
+}
+
+// File is an atlas's name inside a sweep's output directory.
+const File = "atlas.json"
+
+// Read reads an atlas file.
+func Read(path string) (*Atlas, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading atlas: %w", err)
+	}
+	var a Atlas
+	if err := json.Unmarshal(b, &a); err != nil {
+		return nil, fmt.Errorf("reading atlas %s: %w", path, err)
+	}
+	return &a, nil
+}
+
+// Merge joins the atlases of a sweep's shards into one: per client, the
+// union of versions and points, with changes and segments computed again
+// over the whole, so a change that falls between two shards is found
+// too. Atlases of different probe matrices or properties are refused.
+func Merge(as []*Atlas) (*Atlas, error) {
+	if len(as) == 0 {
+		return nil, fmt.Errorf("%w: no atlas given", ErrMismatch)
+	}
+	out := &Atlas{Date: as[0].Date, Command: as[0].Command, Matrix: as[0].Matrix, Properties: as[0].Properties}
+	type acc struct {
+		selector string
+		versions map[string]bool
+		points   map[string]Point
+	}
+	byClient := map[string]*acc{}
+	var order []string
+	for i, a := range as {
+		if a.Matrix != out.Matrix || fmt.Sprint(a.Properties) != fmt.Sprint(out.Properties) {
+			return nil, fmt.Errorf("%w: atlas %d has matrix %q and properties %v, atlas 1 has %q and %v",
+				ErrMismatch, i+1, a.Matrix, a.Properties, out.Matrix, out.Properties)
+		}
+		if a.Date > out.Date {
+			out.Date = a.Date
+		}
+		for _, t := range a.Timelines {
+			c, ok := byClient[t.Client]
+			if !ok {
+				c = &acc{selector: t.Selector, versions: map[string]bool{}, points: map[string]Point{}}
+				byClient[t.Client] = c
+				order = append(order, t.Client)
+			}
+			for _, v := range t.Versions {
+				c.versions[v] = true
+			}
+			for _, p := range t.Points {
+				c.points[fmt.Sprint(p.Attempt, " ", p.Version)] = p
+			}
+		}
+	}
+	sort.Strings(order)
+	for _, name := range order {
+		c := byClient[name]
+		var vs []string
+		for v := range c.versions {
+			vs = append(vs, v)
+		}
+		vs = Sort(vs)
+		var ps []Point
+		for _, p := range c.points {
+			ps = append(ps, p)
+		}
+		ps = orderPoints(vs, ps)
+		out.Timelines = append(out.Timelines, NewTimeline(name, c.selector, vs, ps))
+	}
+	return out, nil
+}
+
+// orderPoints sorts first attempts in version order, then confirmations.
+func orderPoints(versions []string, ps []Point) []Point {
+	order := map[string]int{}
+	for i, v := range versions {
+		order[v] = i
+	}
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].Attempt != ps[j].Attempt {
+			return ps[i].Attempt < ps[j].Attempt
+		}
+		return order[ps[i].Version] < order[ps[j].Version]
+	})
+	return ps
+}
+
+// Shard returns the k-th of n contiguous parts of versions (k from 1).
+// Every version is in exactly one part, and the parts depend only on the
+// list, so shards run anywhere cover the list between them.
+func Shard(versions []string, k, n int) ([]string, error) {
+	if n < 1 || k < 1 || k > n {
+		return nil, fmt.Errorf("shard %d/%d: want 1 <= k <= n", k, n)
+	}
+	lo, hi := (k-1)*len(versions)/n, k*len(versions)/n
+	return versions[lo:hi], nil
+}

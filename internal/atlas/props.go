@@ -1,0 +1,190 @@
+package atlas
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/matrix"
+)
+
+// A property is one thing a sweep compares between versions: its name,
+// the probe-matrix row it is read from, and how the value is read from
+// that row's result. Adding a property is one entry here (and, if it needs
+// a new run, one row in the atlas matrix, internal/matrix/atlas.json).
+type property struct {
+	name, row string
+	read      func(r matrix.Result) string
+}
+
+// registry lists the properties in the order they are shown.
+var registry = []property{
+	{"uses", "en-1000", readUses},
+	{"placement", "en-1000", readPlacement},
+	{"wrapper", "en-1000", readWrapper},
+	{"probe", "en-1000", readProbe},
+	{"cap", "en-6000", readCap},
+	{"marker", "en-6000", readMarker},
+	{"dual-era", "en-1000-dual", readDual},
+	{"slow-server", "en-1000-held3", readSlow},
+}
+
+// PropertyNames lists the properties a sweep reads, in order.
+func PropertyNames() []string {
+	out := make([]string, len(registry))
+	for i, p := range registry {
+		out[i] = p.name
+	}
+	return out
+}
+
+// Properties reads every property from the results of one version's probe
+// matrix. rel turns a run directory into the path recorded as evidence. A
+// row that is missing or failed makes the version not runnable: the error
+// says which row and why, and no property is guessed.
+func Properties(results []matrix.Result, rel func(dir string) string) (Props, error) {
+	byRow := map[string]matrix.Result{}
+	for _, r := range results {
+		if _, ok := byRow[r.Row]; !ok || r.Repeat < byRow[r.Row].Repeat {
+			byRow[r.Row] = r
+		}
+	}
+	var out Props
+	for _, p := range registry {
+		r, ok := byRow[p.row]
+		if !ok {
+			return nil, fmt.Errorf("row %s did not run", p.row)
+		}
+		if r.Status != "ok" {
+			return nil, fmt.Errorf("row %s failed: %s", p.row, oneLine(r.Reason))
+		}
+		out = append(out, Prop{Name: p.name, Value: p.read(r), Evidence: rel(r.Dir)})
+	}
+	return out, nil
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	return s
+}
+
+// laterBest is the best placement of the text in any model request after
+// the first, or nil.
+func laterBest(r matrix.Result) *matrix.Placement {
+	var best *matrix.Placement
+	for i := range r.Requests {
+		q := &r.Requests[i]
+		if r.First != nil && q.Seq <= r.First.Seq {
+			continue
+		}
+		if b := q.Best(); b != nil && (best == nil || b.Kept > best.Kept) {
+			best = b
+		}
+	}
+	return best
+}
+
+func readUses(r matrix.Result) string {
+	switch {
+	case r.First.Best() != nil:
+		return "yes"
+	case laterBest(r) != nil:
+		return "in a later request only"
+	default:
+		return "no"
+	}
+}
+
+func best(r matrix.Result) *matrix.Placement {
+	if b := r.First.Best(); b != nil {
+		return b
+	}
+	return laterBest(r)
+}
+
+func readPlacement(r matrix.Result) string {
+	b := best(r)
+	if b == nil {
+		return "none"
+	}
+	return string(b.Kind)
+}
+
+func readWrapper(r matrix.Result) string {
+	b := best(r)
+	if b == nil {
+		return "none"
+	}
+	w := strings.ReplaceAll(b.Wrapper, matrix.ServerName, "{name}")
+	if w == "" {
+		return "(bare text)"
+	}
+	return w
+}
+
+func readProbe(r matrix.Result) string {
+	if len(r.Handshake.Methods) == 0 {
+		return "nothing sent"
+	}
+	return r.Handshake.Methods[0] + " first"
+}
+
+func readCap(r matrix.Result) string {
+	b := best(r)
+	switch {
+	case b == nil:
+		return "text not used"
+	case b.Full:
+		return fmt.Sprintf("none up to %d characters", r.Sent)
+	default:
+		return fmt.Sprintf("%d characters", b.Kept)
+	}
+}
+
+func readMarker(r matrix.Result) string {
+	b := best(r)
+	if b == nil || b.Full {
+		return "no cut"
+	}
+	if strings.TrimSpace(b.Suffix) == "" {
+		return "none"
+	}
+	return fmt.Sprintf("%q", b.Suffix)
+}
+
+func readDual(r matrix.Result) string {
+	b := best(r)
+	kept := "no text used"
+	if b != nil {
+		kept = b.Era + " text used"
+	}
+	sent := "initialize sent"
+	if !r.Handshake.InitializeSent {
+		sent = "initialize never sent"
+	}
+	return kept + ", " + sent
+}
+
+func readSlow(r matrix.Result) string {
+	switch {
+	case r.First.Best() != nil:
+		return "waits (text in the first request)"
+	case laterBest(r) != nil:
+		return "does not wait (text from a later request)"
+	default:
+		return "does not wait (text never arrives)"
+	}
+}
+
+// relTo returns a function that makes paths relative to base.
+func relTo(base string) func(string) string {
+	return func(dir string) string {
+		if rel, err := filepath.Rel(base, dir); err == nil {
+			return filepath.ToSlash(rel)
+		}
+		return dir
+	}
+}
