@@ -2,7 +2,6 @@ package atlas
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/matrix"
@@ -29,20 +28,32 @@ var registry = []property{
 	{"slow-server", "en-1000-held3", readSlow},
 }
 
-// PropertyNames lists the properties a sweep reads, in order.
-func PropertyNames() []string {
-	out := make([]string, len(registry))
-	for i, p := range registry {
-		out[i] = p.name
+// PropertyNames lists the properties a sweep with probe matrix m reads,
+// in order: those whose row m has.
+func PropertyNames(m *matrix.Matrix) []string {
+	var out []string
+	for _, p := range registry {
+		if hasRow(m, p.row) {
+			out = append(out, p.name)
+		}
 	}
 	return out
 }
 
-// Properties reads every property from the results of one version's probe
-// matrix. rel turns a run directory into the path recorded as evidence. A
+func hasRow(m *matrix.Matrix, name string) bool {
+	for _, r := range m.Rows {
+		if r.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Properties reads every property of probe matrix m from the results of
+// one version's runs of it. rel turns a run directory into the path recorded as evidence. A
 // row that is missing or failed makes the version not runnable: the error
 // says which row and why, and no property is guessed.
-func Properties(results []matrix.Result, rel func(dir string) string) (Props, error) {
+func Properties(m *matrix.Matrix, results []matrix.Result, rel func(dir string) string) (Props, error) {
 	byRow := map[string]matrix.Result{}
 	for _, r := range results {
 		if _, ok := byRow[r.Row]; !ok || r.Repeat < byRow[r.Row].Repeat {
@@ -51,6 +62,9 @@ func Properties(results []matrix.Result, rel func(dir string) string) (Props, er
 	}
 	var out Props
 	for _, p := range registry {
+		if !hasRow(m, p.row) {
+			continue
+		}
 		r, ok := byRow[p.row]
 		if !ok {
 			return nil, fmt.Errorf("row %s did not run", p.row)
@@ -176,15 +190,5 @@ func readSlow(r matrix.Result) string {
 		return "does not wait (text from a later request)"
 	default:
 		return "does not wait (text never arrives)"
-	}
-}
-
-// relTo returns a function that makes paths relative to base.
-func relTo(base string) func(string) string {
-	return func(dir string) string {
-		if rel, err := filepath.Rel(base, dir); err == nil {
-			return filepath.ToSlash(rel)
-		}
-		return dir
 	}
 }

@@ -1,0 +1,108 @@
+package atlas
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/untrusted"
+)
+
+// JSON writes the atlas as indented JSON.
+func (a *Atlas) JSON(w io.Writer) error {
+	b, err := json.MarshalIndent(a, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// Markdown writes the atlas for people: per client, what was swept, the
+// change points with the exact first version of each, and a timeline of
+// segments whose every value links to the run it was read from. links
+// prefixes evidence paths ("" leaves them relative to the sweep's output).
+func (a *Atlas) Markdown(w io.Writer, links string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Atlas\n\nMade on %s by `%s`", a.Date, a.Command)
+	if a.Shard != "" {
+		fmt.Fprintf(&b, " (shard %s)", a.Shard)
+	}
+	fmt.Fprintf(&b, ", with the probe matrix `%s`. Properties: %s.\n", a.Matrix, strings.Join(a.Properties, ", "))
+	b.WriteString("Every value is read from the recorded evidence of an offline run (the model API is instrlab's fake); versions between two probed versions with the same values are taken to share them.\n")
+	for _, t := range a.Timelines {
+		fmt.Fprintf(&b, "\n## %s\n\n", t.Client)
+		fmt.Fprintf(&b, "%s selected (`%s`: %s to %s); %s run, %d of them could not run; %s.\n",
+			plural(len(t.Versions), "version"), t.Selector, first(t.Versions), last(t.Versions), plural(t.Ran, "version"), t.CouldNotRun, plural(len(t.Changes), "change point"))
+		if len(t.Changes) > 0 {
+			b.WriteString("\n### Changes\n\n| first version | before | what changed | confirmed |\n|---|---|---|---|\n")
+			for _, c := range t.Changes {
+				first := "**" + c.First + "**"
+				if !c.Exact {
+					first = "between " + c.Before + " and " + c.First
+				}
+				var what []string
+				for _, pc := range c.Props {
+					what = append(what, cell(pc.String()))
+				}
+				conf := "not confirmed"
+				switch {
+				case c.Confirmed:
+					conf = "yes, both neighbours probed twice"
+				case c.Flaky:
+					conf = "no: " + cell(c.Note)
+				}
+				if !c.Exact && c.Note != "" && !c.Flaky {
+					conf += "; " + cell(c.Note)
+				}
+				fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", first, c.Before, strings.Join(what, "<br>"), conf)
+			}
+		}
+		if len(t.Segments) > 0 {
+			b.WriteString("\n### Timeline\n\n| versions | " + strings.Join(a.Properties, " | ") + " |\n|---|" + strings.Repeat("---|", len(a.Properties)) + "\n")
+			for _, s := range t.Segments {
+				span := s.From
+				if s.To != s.From {
+					span = s.From + " – " + s.To
+				}
+				row := []string{fmt.Sprintf("%s (%s probed)", span, fmt.Sprint(len(s.Probed)))}
+				for _, name := range a.Properties {
+					v, ev := "not measured", ""
+					for _, p := range s.Props {
+						if p.Name == name {
+							v, ev = p.Value, p.Evidence
+						}
+					}
+					if ev != "" {
+						v = fmt.Sprintf("[%s](%s)", cell(v), links+ev)
+					} else {
+						v = cell(v)
+					}
+					row = append(row, v)
+				}
+				fmt.Fprintf(&b, "| %s |\n", strings.Join(row, " | "))
+			}
+		}
+		var cnr []string
+		for _, p := range t.Points {
+			if p.Attempt <= 1 && !p.Ran() {
+				cnr = append(cnr, fmt.Sprintf("- %s: could not run: %s", p.Version, cell(p.CouldNotRun)))
+			}
+		}
+		if len(cnr) > 0 {
+			b.WriteString("\n### Could not run\n\n" + strings.Join(cnr, "\n") + "\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// cell makes a value safe inside a markdown table cell: the client's own
+// text (a wrapper, a marker) is untrusted, so controls are escaped, pipes
+// and backticks neutralised, and newlines shown as ⏎.
+func cell(s string) string {
+	s = untrusted.Escape(s)
+	s = strings.NewReplacer("|", "\\|", "\n", "⏎", "`", "'", "<", "&lt;", ">", "&gt;", "[", "\\[", "]", "\\]").Replace(s)
+	return s
+}

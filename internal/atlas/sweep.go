@@ -1,0 +1,197 @@
+package atlas
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/matrix"
+)
+
+// A Supporter is a client adapter that knows which versions it can drive.
+// Sweep asks it before installing a version; a version it refuses is
+// recorded as could not run, with its reason, and never installed.
+type Supporter interface {
+	Supports(version string) error
+}
+
+// A Sweep probes versions of clients into one output directory: the runs
+// of every version under Out as instrlab run lays them out (so instrlab
+// report reads them too), confirmations under Out/confirm, and each
+// probed version's point under Out/points, written as soon as it is known
+// so a sweep that is stopped resumes where it stopped.
+type Sweep struct {
+	Out string
+	// Lab is the executable the clients start as "Lab serve lab ...".
+	Lab     string
+	Jobs    int
+	Timeout time.Duration
+	Netns   bool
+	// Grid and Confirm are passed to Bisect.
+	Grid    int
+	Confirm bool
+	// Matrix is the probe matrix; nil means the built-in atlas matrix.
+	Matrix *matrix.Matrix
+	// NewClient makes the adapter for name@version.
+	NewClient func(spec string) (client.Client, error)
+	Progress  io.Writer
+}
+
+// Directories and files of a sweep's output.
+const (
+	PointsDir  = "points"
+	ConfirmDir = "confirm"
+)
+
+// Timeline sweeps one client over versions (oldest first), the ones
+// selector picked, and returns its timeline.
+func (s *Sweep) Timeline(ctx context.Context, name, selector string, versions []string) (Timeline, error) {
+	if s.Matrix == nil {
+		s.Matrix = matrix.Atlas()
+	}
+	known, err := s.readPoints(name)
+	if err != nil {
+		return Timeline{}, err
+	}
+	if len(known) > 0 {
+		fmt.Fprintf(s.progress(), "%s: resuming with %d versions already probed\n", name, len(known))
+	}
+	var saveErr error
+	pts := Bisect(ctx, versions, func(ctx context.Context, v string, attempt int) Point {
+		return s.probe(ctx, name, v, attempt)
+	}, BisectOptions{Grid: s.Grid, Confirm: s.Confirm, Known: known, OnPoint: func(p Point) {
+		if ctx.Err() != nil {
+			return // cut off: not a result, so a resumed sweep probes it again
+		}
+		if err := s.writePoint(name, p); err != nil && saveErr == nil {
+			saveErr = err
+		}
+	}})
+	if saveErr != nil {
+		return Timeline{}, saveErr
+	}
+	if err := ctx.Err(); err != nil {
+		return Timeline{}, fmt.Errorf("sweep of %s stopped (resume with the same -out): %w", name, err)
+	}
+	return NewTimeline(name, selector, versions, pts), nil
+}
+
+func (s *Sweep) progress() io.Writer {
+	if s.Progress == nil {
+		return io.Discard
+	}
+	return s.Progress
+}
+
+// probe runs the probe matrix on one version and reads its properties.
+func (s *Sweep) probe(ctx context.Context, name, version string, attempt int) Point {
+	spec := name + "@" + version
+	out := s.Out
+	if attempt == 2 {
+		out = filepath.Join(s.Out, ConfirmDir)
+	}
+	p := Point{Version: version, Attempt: attempt}
+	c, err := s.NewClient(spec)
+	if err != nil {
+		p.CouldNotRun = err.Error()
+		return p
+	}
+	if sup, ok := c.(Supporter); ok {
+		if err := sup.Supports(version); err != nil {
+			p.CouldNotRun = err.Error()
+			fmt.Fprintf(s.progress(), "%s: could not run: %s\n", spec, p.CouldNotRun)
+			return p
+		}
+	}
+	fmt.Fprintf(s.progress(), "%s: probing (attempt %d)\n", spec, attempt)
+	r := &matrix.Runner{Clients: []client.Client{c}, Matrix: s.Matrix, Out: out, Jobs: s.Jobs, Resume: true,
+		Timeout: s.Timeout, Lab: s.Lab, Netns: s.Netns, Progress: s.progress()}
+	results, _, err := r.Run(ctx)
+	if err != nil {
+		p.CouldNotRun = oneLine(err.Error())
+		fmt.Fprintf(s.progress(), "%s: could not run: %s\n", spec, p.CouldNotRun)
+		return p
+	}
+	p.Dir = filepath.ToSlash(relPath(s.Out, filepath.Join(out, c.Spec().String())))
+	p.Props, err = Properties(s.Matrix, results, func(dir string) string { return filepath.ToSlash(relPath(s.Out, dir)) })
+	if err != nil {
+		p.Props = nil
+		p.CouldNotRun = err.Error()
+		fmt.Fprintf(s.progress(), "%s: could not run: %s\n", spec, p.CouldNotRun)
+	}
+	return p
+}
+
+func relPath(base, path string) string {
+	if rel, err := filepath.Rel(base, path); err == nil {
+		return rel
+	}
+	return path
+}
+
+func (s *Sweep) pointPath(name string, p Point) string {
+	file := p.Version + ".json"
+	if p.Attempt == 2 {
+		file = p.Version + ".confirm.json"
+	}
+	return filepath.Join(s.Out, PointsDir, name, file)
+}
+
+// writePoint saves a point with write-then-rename, so a sweep killed
+// mid-write leaves the old file or none, never a torn one.
+func (s *Sweep) writePoint(name string, p Point) error {
+	path := s.pointPath(name, p)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("saving the point of %s@%s: %w", name, p.Version, err)
+	}
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("saving the point of %s@%s: %w", name, p.Version, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("saving the point of %s@%s: %w", name, p.Version, err)
+	}
+	return nil
+}
+
+// readPoints loads the points an earlier sweep into Out saved for name. A
+// point that cannot be read is an error naming the file: nothing measured
+// is silently dropped or redone.
+func (s *Sweep) readPoints(name string) ([]Point, error) {
+	dir := filepath.Join(s.Out, PointsDir, name)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading earlier points: %w", err)
+	}
+	var out []Point
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, fmt.Errorf("reading earlier points: %w", err)
+		}
+		var p Point
+		if err := json.Unmarshal(b, &p); err != nil || p.Version == "" {
+			return nil, fmt.Errorf("%s: not a point (%v): remove it to probe that version again", filepath.Join(dir, e.Name()), err)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}

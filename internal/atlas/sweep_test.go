@@ -1,0 +1,166 @@
+package atlas
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/fakeclient"
+	"github.com/instrlab/instrlab/internal/matrix"
+)
+
+// TestMain lets this test binary act as the fake client and as the lab
+// server it starts (see fakeclient).
+func TestMain(m *testing.M) {
+	fakeclient.Main()
+	os.Exit(m.Run())
+}
+
+// fakeHistory is the fake client at versions 1.0.0 to 1.0.(n-1): its cap
+// is 2,048 characters, 4,096 from 1.0.12, and 2,048 again from 1.0.30
+// (a change and a change back); 1.0.33 and 1.0.34 crash.
+type fakeHistory struct {
+	n        int
+	mu       sync.Mutex
+	installs map[string]int
+}
+
+func (h *fakeHistory) versions() []string {
+	var vs []string
+	for i := 0; i < h.n; i++ {
+		vs = append(vs, fmt.Sprintf("1.0.%d", i))
+	}
+	return vs
+}
+
+func (h *fakeHistory) newClient(spec string) (client.Client, error) {
+	s, err := client.ParseSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	i, _ := strconv.Atoi(s.Version[strings.LastIndex(s.Version, ".")+1:])
+	env := map[string]string{"FAKE_CAP": "2048"}
+	if i >= 12 && i < 30 {
+		env["FAKE_CAP"] = "4096"
+	}
+	if i == 33 || i == 34 {
+		env["FAKE_MODE"] = "crash"
+	}
+	h.mu.Lock()
+	h.installs[s.Version]++
+	h.mu.Unlock()
+	exe, _ := os.Executable()
+	return &fakeclient.Client{Exe: exe, Version: s.Version, Env: env}, nil
+}
+
+func probeMatrix() *matrix.Matrix {
+	m := matrix.Atlas()
+	var rows []matrix.Row
+	for _, r := range m.Rows {
+		if r.InitDelay == "" { // the slow-server row costs 3 s a version
+			rows = append(rows, r)
+		}
+	}
+	m.Rows = rows
+	return m
+}
+
+func newSweep(t *testing.T, out string, h *fakeHistory) *Sweep {
+	exe, _ := os.Executable()
+	return &Sweep{Out: out, Lab: exe, Jobs: 2, Timeout: 30 * time.Second, Matrix: probeMatrix(), NewClient: h.newClient, Progress: new(strings.Builder)}
+}
+
+func TestSweepFakeClientFindsChangeAndChangeBack(t *testing.T) {
+	h := &fakeHistory{n: 40, installs: map[string]int{}}
+	out := t.TempDir()
+	s := newSweep(t, out, h)
+	s.Confirm = true
+	tl, err := s.Timeline(context.Background(), "fake", "all", h.versions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range tl.Changes {
+		got = append(got, fmt.Sprintf("%s→%s exact=%v confirmed=%v %v", c.Before, c.First, c.Exact, c.Confirmed, c.Props))
+	}
+	want := []string{
+		`1.0.11→1.0.12 exact=true confirmed=true [cap: 2048 characters → 4096 characters]`,
+		`1.0.29→1.0.30 exact=true confirmed=true [cap: 4096 characters → 2048 characters]`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("changes mismatch (-want +got):\n%s\nprogress:\n%s", diff, s.Progress)
+	}
+	first := 0
+	for _, p := range tl.Points {
+		if p.Attempt == 1 {
+			first++
+		}
+	}
+	if max := budget(2, 40); first > max {
+		t.Errorf("ran %d versions, over 4(k+1)log2(n) = %d", first, max)
+	}
+	// Every value links to a run directory that exists.
+	for _, seg := range tl.Segments {
+		for _, p := range seg.Props {
+			if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(p.Evidence), "run.json")); err != nil {
+				t.Errorf("segment %s..%s: %s evidence %q: %v", seg.From, seg.To, p.Name, p.Evidence, err)
+			}
+		}
+	}
+	// The crashing versions, if probed, are could-not-run, never a change.
+	for _, p := range tl.Points {
+		if (p.Version == "1.0.33" || p.Version == "1.0.34") && p.Ran() {
+			t.Errorf("crashing version %s recorded as run: %+v", p.Version, p.Props)
+		}
+	}
+}
+
+func TestSweepResumesWithoutRunningAgain(t *testing.T) {
+	h := &fakeHistory{n: 20, installs: map[string]int{}}
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := newSweep(t, out, h)
+	probes := 0
+	s.NewClient = func(spec string) (client.Client, error) {
+		if probes++; probes == 4 {
+			cancel() // stopped during the fourth version
+		}
+		return h.newClient(spec)
+	}
+	if _, err := s.Timeline(ctx, "fake", "all", h.versions()); err == nil || !strings.Contains(err.Error(), "resume") {
+		t.Fatalf("stopped sweep: %v, want an error that says how to resume", err)
+	}
+	saved, _ := os.ReadDir(filepath.Join(out, PointsDir, "fake"))
+	if len(saved) != 3 {
+		t.Fatalf("%d points saved before the stop, want 3", len(saved))
+	}
+	h2 := &fakeHistory{n: 20, installs: map[string]int{}}
+	s2 := newSweep(t, out, h2)
+	tl, err := s2.Timeline(context.Background(), "fake", "all", h2.versions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range saved {
+		v := strings.TrimSuffix(e.Name(), ".json")
+		if h2.installs[v] != 0 {
+			t.Errorf("resumed sweep probed %s again", v)
+		}
+	}
+	if len(tl.Changes) != 1 || tl.Changes[0].First != "1.0.12" {
+		t.Errorf("resumed sweep's changes: %+v", tl.Changes)
+	}
+	// A torn point file is an error naming it, not a silent re-probe.
+	bad := filepath.Join(out, PointsDir, "fake", "1.0.0.json")
+	os.WriteFile(bad, []byte("{"), 0o644)
+	if _, err := newSweep(t, out, h2).Timeline(context.Background(), "fake", "all", h2.versions()); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("torn point: %v, want an error naming %s", err, bad)
+	}
+}
