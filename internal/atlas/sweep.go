@@ -54,7 +54,7 @@ const (
 // selector picked, and returns its timeline.
 func (s *Sweep) Timeline(ctx context.Context, name, selector string, versions []string) (Timeline, error) {
 	if s.Matrix == nil {
-		s.Matrix = matrix.Atlas()
+		s.Matrix = defaultMatrix()
 	}
 	known, err := s.readPoints(name)
 	if err != nil {
@@ -195,3 +195,5 @@ func (s *Sweep) readPoints(name string) ([]Point, error) {
 	}
 	return out, nil
 }
+
+func defaultMatrix() *matrix.Matrix { return matrix.Atlas() }

@@ -29,6 +29,12 @@ type Client interface {
 	Observe(r *Run) Observation
 }
 
+// A Published client is installed from npm. Package names its npm
+// package, so that instrlab sweep can list the versions npm serves.
+type Published interface {
+	Package() string
+}
+
 // A Spec is a client name and version.
 type Spec struct {
 	Name    string `json:"name"`

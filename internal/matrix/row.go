@@ -148,6 +148,18 @@ func (m *Matrix) Resolved(r Row) Row {
 	return r
 }
 
+// Held is the longest time the row's lab holds a reply on purpose
+// (init_delay or discover_delay); 0 when it holds none.
+func (r Row) Held() time.Duration {
+	var d time.Duration
+	for _, s := range []string{r.InitDelay, r.DiscoverDelay} {
+		if v, err := time.ParseDuration(s); err == nil && v > d {
+			d = v
+		}
+	}
+	return d
+}
+
 // For reports whether the row runs for the client named name.
 func (r Row) For(name string) bool {
 	if len(r.Clients) == 0 {

@@ -32,6 +32,8 @@ type Runner struct {
 	// Netns runs every client in a loopback-only network namespace with a
 	// resolver that logs the names asked (internal/netjail; Linux, root).
 	Netns bool
+	// Shard, when set, runs only this machine's part of the plan.
+	Shard Shard
 	// Progress receives one line per finished run.
 	Progress io.Writer
 }
@@ -57,6 +59,15 @@ func (r *Runner) plan() []job {
 				jobs = append(jobs, job{client: c, row: row, repeat: i, dir: RunDir(r.Out, c.Spec(), row.Name, i)})
 			}
 		}
+	}
+	if r.Shard.N > 0 {
+		var mine []job
+		for i, j := range jobs {
+			if r.Shard.Has(i) {
+				mine = append(mine, j)
+			}
+		}
+		jobs = mine
 	}
 	return jobs
 }
@@ -112,42 +123,59 @@ func (r *Runner) Run(ctx context.Context) ([]Result, Stats, error) {
 	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	runJob := func(i int) {
+		j := jobs[i]
+		p.start(j)
+		res, rec, err := r.runOne(ctx, j)
+		mu.Lock()
+		switch {
+		case errors.Is(err, errInterrupted):
+			st.Interrupted++
+		case err != nil:
+			// The runner itself failed (no dir, no port): the run is
+			// still recorded, as failed with the reason.
+			st.Runs++
+			st.Failed++
+			res = recordRunnerFailure(j, err)
+			results[i] = &res
+			err = nil
+		default:
+			st.Runs++
+			if res.Status != statusOK {
+				st.Failed++
+			}
+			st.ClientTime += ms(rec.ClientMS)
+			st.RunnerTime += ms(rec.SetupMS + rec.TeardownMS)
+			results[i] = &res
+		}
+		mu.Unlock()
+		p.done(j, res, err)
+	}
+	// Runs whose server holds its reply on purpose spend most of their
+	// time waiting: they start first and outside the -j slots, so they
+	// neither finish last nor keep a slot idle while they sleep.
+	waiting, busy := splitWaiting(jobs, todo)
+	for _, i := range waiting {
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runJob(i)
+		}()
+	}
 	next := make(chan int)
 	for w := 0; w < n; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				j := jobs[i]
-				p.start(j)
-				res, rec, err := r.runOne(ctx, j)
-				mu.Lock()
-				switch {
-				case errors.Is(err, errInterrupted):
-					st.Interrupted++
-				case err != nil:
-					// The runner itself failed (no dir, no port): the
-					// run is still recorded, as failed with the reason.
-					st.Runs++
-					st.Failed++
-					res = recordRunnerFailure(j, err)
-					results[i] = &res
-					err = nil
-				default:
-					st.Runs++
-					if res.Status != statusOK {
-						st.Failed++
-					}
-					st.ClientTime += ms(rec.ClientMS)
-					st.RunnerTime += ms(rec.SetupMS + rec.TeardownMS)
-					results[i] = &res
-				}
-				mu.Unlock()
-				p.done(j, res, err)
+				runJob(i)
 			}
 		}()
 	}
-	for _, i := range todo {
+	for _, i := range busy {
 		if ctx.Err() != nil {
 			break
 		}
@@ -169,3 +197,21 @@ func (r *Runner) Run(ctx context.Context) ([]Result, Stats, error) {
 }
 
 func ms(f float64) time.Duration { return time.Duration(f * float64(time.Millisecond)) }
+
+// waitingThreshold is how long a server must hold its reply on purpose
+// for its run to count as waiting (see splitWaiting).
+const waitingThreshold = time.Second
+
+// splitWaiting parts the runs to do into those whose lab holds a reply for
+// at least waitingThreshold (their client mostly waits) and the rest, each
+// in plan order.
+func splitWaiting(jobs []job, todo []int) (waiting, busy []int) {
+	for _, i := range todo {
+		if jobs[i].row.Held() >= waitingThreshold {
+			waiting = append(waiting, i)
+		} else {
+			busy = append(busy, i)
+		}
+	}
+	return waiting, busy
+}

@@ -28,6 +28,9 @@ func New(version string) client.Client {
 // Spec implements client.Client.
 func (c *Claude) Spec() client.Spec { return client.Spec{Name: Name, Version: c.version} }
 
+// Package implements client.Published: the npm package it installs.
+func (c *Claude) Package() string { return Package }
+
 // API implements client.Client.
 func (c *Claude) API() string { return "anthropic-messages" }
 

@@ -15,6 +15,9 @@ const Name = "codex"
 // DefaultVersion is the version run when -client names no version.
 const DefaultVersion = "0.169.0"
 
+// Package is its npm package.
+const Package = "@openai/codex"
+
 // Codex is one version of Codex CLI.
 type Codex struct {
 	version string
@@ -32,6 +35,9 @@ func New(version string) client.Client {
 // Spec implements client.Client.
 func (c *Codex) Spec() client.Spec { return client.Spec{Name: Name, Version: c.version} }
 
+// Package implements client.Published: the npm package it installs.
+func (c *Codex) Package() string { return Package }
+
 // API implements client.Client.
 func (c *Codex) API() string { return "openai-responses" }
 
@@ -41,7 +47,7 @@ func (c *Codex) Provision(ctx context.Context, progress io.Writer) error {
 	triple := map[string]string{"linux/amd64": "x86_64-unknown-linux-musl", "linux/arm64": "aarch64-unknown-linux-musl",
 		"darwin/amd64": "x86_64-apple-darwin", "darwin/arm64": "aarch64-apple-darwin"}[runtime.GOOS+"/"+runtime.GOARCH]
 	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
-	bin, err := npm.EnsureFile(ctx, npm.Package{Client: Name, Version: c.version, Name: "@openai/codex"}, progress, "binary",
+	bin, err := npm.EnsureFile(ctx, npm.Package{Client: Name, Version: c.version, Name: Package}, progress, "binary",
 		"node_modules/@openai/codex-"+runtime.GOOS+"-"+arch+"/vendor/"+triple+"/bin/codex",
 		"node_modules/@openai/codex/vendor/"+triple+"/codex/codex")
 	if err != nil {

@@ -15,6 +15,9 @@ const Name = "opencode"
 // DefaultVersion is the version run when -client names no version.
 const DefaultVersion = "1.18.33"
 
+// Package is its npm package.
+const Package = "opencode-ai"
+
 // Opencode is one version of opencode.
 type Opencode struct {
 	version string
@@ -32,6 +35,9 @@ func New(version string) client.Client {
 // Spec implements client.Client.
 func (c *Opencode) Spec() client.Spec { return client.Spec{Name: Name, Version: c.version} }
 
+// Package implements client.Published: the npm package it installs.
+func (c *Opencode) Package() string { return Package }
+
 // API implements client.Client.
 func (c *Opencode) API() string { return "openai-chat" }
 
@@ -40,7 +46,7 @@ func (c *Opencode) API() string { return "openai-chat" }
 func (c *Opencode) Provision(ctx context.Context, progress io.Writer) error {
 	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
 	plat := "opencode-" + runtime.GOOS + "-" + arch
-	bin, err := npm.EnsureFile(ctx, npm.Package{Client: Name, Version: c.version, Name: "opencode-ai"}, progress, "binary",
+	bin, err := npm.EnsureFile(ctx, npm.Package{Client: Name, Version: c.version, Name: Package}, progress, "binary",
 		"node_modules/"+plat+"/bin/opencode", "node_modules/"+plat+"-baseline/bin/opencode",
 		"node_modules/opencode-ai/bin/opencode.exe")
 	if err != nil {

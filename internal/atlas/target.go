@@ -1,0 +1,109 @@
+package atlas
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/instrlab/instrlab/internal/matrix"
+)
+
+// A Target is one client and the versions of it to sweep, as in
+// "claude-code@2.1.200..2.1.332".
+type Target struct {
+	Client   string
+	Selector Selector
+}
+
+// ParseTarget parses "client", "client@all", "client@latest",
+// "client@A..B" or "client@RANGE"; a bare client name means all.
+func ParseTarget(s string) (Target, error) {
+	name, sel, _ := strings.Cut(s, "@")
+	if name == "" {
+		return Target{}, fmt.Errorf("-client %q: want name@versions, as in claude-code@2.1.200..2.1.332", s)
+	}
+	p, err := ParseSelector(sel)
+	if err != nil {
+		return Target{}, fmt.Errorf("-client %q: %w", s, err)
+	}
+	if sel == "" {
+		p.text = "all"
+	}
+	return Target{Client: name, Selector: p}, nil
+}
+
+// Atlas sweeps every target and writes the atlas (File and atlas.md) into
+// Out. published lists the versions npm serves of a client. With a shard,
+// only this shard's contiguous part of each client's versions is swept;
+// instrlab report merges the shards' atlases.
+func (s *Sweep) Atlas(ctx context.Context, targets []Target, shard matrix.Shard, published func(ctx context.Context, client string) ([]string, error), command string) (*Atlas, error) {
+	if s.Matrix == nil {
+		s.Matrix = defaultMatrix()
+	}
+	a := &Atlas{Date: time.Now().UTC().Format("2006-01-02"), Command: command, Matrix: s.Matrix.Name, Properties: PropertyNames(s.Matrix), Shard: shard.String()}
+	type planned struct {
+		t        Target
+		versions []string
+	}
+	var plan []planned
+	for _, t := range targets {
+		all, err := published(ctx, t.Client)
+		if err != nil {
+			return nil, err
+		}
+		vs, err := t.Selector.Select(all)
+		if err != nil {
+			return nil, fmt.Errorf("%s@%w", t.Client, err)
+		}
+		if shard.N > 0 {
+			if vs, err = Shard(vs, shard.K, shard.N); err != nil {
+				return nil, err
+			}
+		}
+		plan = append(plan, planned{t, vs})
+	}
+	for _, p := range plan {
+		if len(p.versions) == 0 {
+			continue // this shard's part of a short list is empty
+		}
+		tl, err := s.Timeline(ctx, p.t.Client, p.t.Selector.String(), p.versions)
+		if err != nil {
+			return a, err
+		}
+		a.Timelines = append(a.Timelines, tl)
+	}
+	return a, s.write(a)
+}
+
+// write saves the atlas as JSON and markdown, each written whole then
+// renamed into place.
+func (s *Sweep) write(a *Atlas) error {
+	for _, f := range []struct {
+		name  string
+		write func(*os.File) error
+	}{
+		{File, func(f *os.File) error { return a.JSON(f) }},
+		{"atlas.md", func(f *os.File) error { return a.Markdown(f, "") }},
+	} {
+		path := filepath.Join(s.Out, f.name)
+		tmp, err := os.CreateTemp(s.Out, f.name+".tmp*")
+		if err != nil {
+			return fmt.Errorf("writing the atlas: %w", err)
+		}
+		err = f.write(tmp)
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp.Name(), path)
+		}
+		if err != nil {
+			os.Remove(tmp.Name())
+			return fmt.Errorf("writing the atlas %s: %w", path, err)
+		}
+	}
+	return nil
+}
