@@ -5,6 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/instrlab/instrlab/internal/atlas"
 
 	"github.com/instrlab/instrlab/internal/report"
 )
@@ -18,14 +22,17 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	profileOut := fs.String("profile-out", "", "also write a client profile (client@version.json, the format of check -profile) for each client in the run to this directory")
 	profileRef := fs.String("profile-ref", "", "the profiles' evidence ref: where this run's summary is kept (default: DIR)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: instrlab report [flags] DIR\n\nRebuilds the results table of an \"instrlab run -out DIR\" from its evidence alone.\nWith -profile-out, also derives a client profile for each client@version in\nthe run from the same evidence (see docs/check.md, Profiles).\n\nFlags:\n")
+		fmt.Fprintf(fs.Output(), "Usage: instrlab report [flags] DIR...\n\nRebuilds the results table of an \"instrlab run -out DIR\" from its evidence alone.\nSeveral DIRs (the shards of one run, -shard k/n) make one table, the same as one\ndirectory holding all their runs; sweep directories (instrlab sweep) merge into one atlas.\nWith -profile-out, also derives a client profile for each client@version in\nthe run from the same evidence (see docs/check.md, Profiles).\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		return usageError{"report: want one evidence directory"}
+	if fs.NArg() == 0 {
+		return usageError{"report: want an evidence directory (or several: the shards of one run or sweep)"}
+	}
+	if isSweep(fs.Args()) {
+		return reportAtlas(fs.Args(), *format, stdout)
 	}
 	if err := report.CheckFormat(*format); err != nil {
 		return usageError{err.Error()}
@@ -33,7 +40,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *profileRef != "" && *profileOut == "" {
 		return usageError{"-profile-ref needs -profile-out"}
 	}
-	m, results, warnings, err := report.Load(fs.Arg(0))
+	m, results, warnings, err := report.LoadAll(fs.Args())
 	if err != nil {
 		return err
 	}
@@ -50,4 +57,37 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	return report.New(m, results, fs.Arg(0)).Write(stdout, *format)
+}
+
+// isSweep reports whether dirs are sweep outputs (they hold an atlas).
+func isSweep(dirs []string) bool {
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, atlas.File)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// reportAtlas merges the atlases of a sweep's shards and prints the whole.
+func reportAtlas(dirs []string, format string, stdout io.Writer) error {
+	var as []*atlas.Atlas
+	for _, d := range dirs {
+		a, err := atlas.Read(filepath.Join(d, atlas.File))
+		if err != nil {
+			return err
+		}
+		if len(dirs) > 1 {
+			a.Rebase(filepath.ToSlash(d))
+		}
+		as = append(as, a)
+	}
+	a, err := atlas.Merge(as)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if format == "json" {
+		return a.JSON(stdout)
+	}
+	return a.Markdown(stdout, "")
 }

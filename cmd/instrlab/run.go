@@ -37,6 +37,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	repeats := fs.Int("repeats", 0, "override every row's number of repeats")
 	out := fs.String("out", "", "keep all evidence and the full tables (table.md, table.html, results.json, results.csv) in this directory (default: a temporary directory, removed)")
 	jobs := fs.Int("j", 2, "runs at once")
+	shard := fs.String("shard", "", "run only part k of n of the planned runs, as in 2/4, for several machines (merge their -out directories with instrlab report DIR...)")
 	resume := fs.Bool("resume", false, "skip runs that finished ok in -out")
 	timeout := fs.Duration("timeout", 2*time.Minute, "time limit of one client run")
 	format := fs.String("format", "summary", "on stdout: summary (one line per configuration and client), or the full table as md, csv, json or html")
@@ -118,7 +119,11 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		*labBin = exe
 	}
-	r := &matrix.Runner{Clients: cs, Matrix: m, Jobs: *jobs, Resume: *resume, Timeout: *timeout, Lab: *labBin, Progress: stderr}
+	sh, err := matrix.ParseShard(*shard)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	r := &matrix.Runner{Clients: cs, Matrix: m, Shard: sh, Jobs: *jobs, Resume: *resume, Timeout: *timeout, Lab: *labBin, Progress: stderr}
 	if r.Netns, err = useNetns(*netns, *live); err != nil {
 		return err
 	}

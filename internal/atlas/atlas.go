@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"sort"
 )
 
@@ -223,4 +224,24 @@ func Shard(versions []string, k, n int) ([]string, error) {
 	}
 	lo, hi := (k-1)*len(versions)/n, k*len(versions)/n
 	return versions[lo:hi], nil
+}
+
+// Rebase prefixes every evidence path in a with dir, so that the atlases
+// of several sweep directories, merged, still link to their runs.
+func (a *Atlas) Rebase(dir string) {
+	for ti := range a.Timelines {
+		t := &a.Timelines[ti]
+		for pi := range t.Points {
+			p := &t.Points[pi]
+			if p.Dir != "" {
+				p.Dir = path.Join(dir, p.Dir)
+			}
+			for k := range p.Props {
+				if p.Props[k].Evidence != "" {
+					p.Props[k].Evidence = path.Join(dir, p.Props[k].Evidence)
+				}
+			}
+		}
+		*t = NewTimeline(t.Client, t.Selector, t.Versions, t.Points)
+	}
 }

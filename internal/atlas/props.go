@@ -163,10 +163,13 @@ func readMarker(r matrix.Result) string {
 	if b == nil || b.Full {
 		return "no cut"
 	}
-	if strings.TrimSpace(b.Suffix) == "" {
+	// The suffix runs on into whatever the client put after the block:
+	// the marker is its first line.
+	m, _, _ := strings.Cut(b.Suffix, "\n")
+	if strings.TrimSpace(m) == "" {
 		return "none"
 	}
-	return fmt.Sprintf("%q", b.Suffix)
+	return fmt.Sprintf("%q", m)
 }
 
 func readDual(r matrix.Result) string {

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +14,12 @@ import (
 func (o *Observation) Read(dir, rel string, parse func(r io.Reader, name string) []string) {
 	f, err := os.Open(filepath.Join(dir, rel))
 	if err != nil {
+		// The path is the run's own: say only what went wrong, so the
+		// warning reads the same wherever the evidence directory is.
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
 		o.Warnings = append(o.Warnings, fmt.Sprintf("%s: %v", rel, err))
 		return
 	}

@@ -1,0 +1,69 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+
+	"github.com/instrlab/instrlab/internal/matrix"
+)
+
+// ErrMixed reports evidence directories that cannot be merged into one
+// table: runs of different matrices, or the same run in two directories.
+var ErrMixed = errors.New("evidence directories cannot be merged")
+
+// LoadAll loads several evidence directories (the shards of one run, made
+// on several machines with -shard k/n) as one: the same matrix, the runs of
+// all, ordered as one directory holding them all would order them, so the
+// tables are byte for byte those of a single-machine run of the same
+// evidence. Directories of different matrices are refused, as is a run
+// (client, row, repeat) found in two of them.
+func LoadAll(dirs []string) (*matrix.Matrix, []matrix.Result, []string, error) {
+	if len(dirs) == 1 {
+		return Load(dirs[0])
+	}
+	var m *matrix.Matrix
+	var mJSON []byte
+	var all []matrix.Result
+	var warnings []string
+	rel := map[string]string{} // result dir -> its path inside its evidence directory
+	seen := map[string]string{}
+	for _, dir := range dirs {
+		dm, results, w, err := Load(dir)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: %w", dir, err)
+		}
+		warnings = append(warnings, w...)
+		b, _ := json.Marshal(dm)
+		switch {
+		case m == nil && mJSON == nil:
+			m, mJSON = dm, b
+		case !bytes.Equal(b, mJSON):
+			return nil, nil, nil, fmt.Errorf("%w: %s holds a run of matrix %s, %s one of matrix %s (or the same name with other rows)",
+				ErrMixed, dir, name(dm), dirs[0], name(m))
+		}
+		for _, r := range results {
+			p, err := filepath.Rel(dir, r.Dir)
+			if err != nil {
+				p = r.Dir
+			}
+			if other, ok := seen[p]; ok {
+				return nil, nil, nil, fmt.Errorf("%w: run %s is in both %s and %s", ErrMixed, p, other, dir)
+			}
+			seen[p], rel[r.Dir] = dir, p
+			all = append(all, r)
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return rel[all[i].Dir] < rel[all[j].Dir] })
+	return m, all, warnings, nil
+}
+
+func name(m *matrix.Matrix) string {
+	if m == nil {
+		return "(none: no " + MatrixFile + ")"
+	}
+	return fmt.Sprintf("%q", m.Name)
+}
