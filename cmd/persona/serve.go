@@ -50,17 +50,21 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	st, err := openStore(ctx, *db)
-	if err != nil {
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	sst, err := openStoreToServe(ctx, *db)
+	if sst == nil {
 		return err
 	}
-	defer st.Close()
-	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	defer sst.Close()
+	if err != nil {
+		logger.Warn("database unusable at startup; serving anyway, each connect gets no instructions until it is usable", "db", sst.Path(), "err", err)
+	}
+	st := sst.Store
 	opts := &live.Options{Deadline: *deadline, Budget: *budget, Trim: *trim, Report: live.SlogReport(logger)}
 
 	if addr == "" {
 		t := &mcp.IOTransport{Reader: io.NopCloser(os.Stdin), Writer: nopWriteCloser{stdout}}
-		if err := newServer(st, opts).Run(ctx, t); err != nil && ctx.Err() == nil {
+		if err := newServerReading(st, sst, opts).Run(ctx, t); err != nil && ctx.Err() == nil {
 			return fmt.Errorf("serving stdio: %w", err)
 		}
 		return nil
@@ -69,7 +73,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("serving http: %w", err)
 	}
-	srv := &http.Server{Handler: httpHandler(newServer(st, opts), !*stateful), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: httpHandler(newServerReading(st, sst, opts), !*stateful), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "persona: serving http://%s/mcp (database %s)\n", ln.Addr(), st.Path())
 	go func() {
 		<-ctx.Done()

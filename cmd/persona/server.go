@@ -17,10 +17,21 @@ var impl = &mcp.Implementation{Name: "persona", Title: "Coach persona", Version:
 // on every connect, the todays_focus tool and the coach prompt. It does no
 // I/O; the caller has created the schema (or, in a test, has not).
 func newServer(st *coach.Store, opts *live.Options) *mcp.Server {
+	return newServerReading(st, st, opts)
+}
+
+// newServerReading is newServer with the instructions read from active.
+func newServerReading(st *coach.Store, active activeReader, opts *live.Options) *mcp.Server {
 	s := mcp.NewServer(impl, nil)
 	addFeatures(s, st)
-	live.Install(s, instructions(st), opts)
+	live.Install(s, instructions(active), opts)
 	return s
+}
+
+// An activeReader reads the active persona: a *coach.Store, or a
+// *schemaStore that first creates the schema startup could not.
+type activeReader interface {
+	Active(ctx context.Context) (coach.Persona, error)
 }
 
 // addFeatures adds the tool and the prompt, which read the active persona
@@ -32,7 +43,7 @@ func addFeatures(s *mcp.Server, st *coach.Store) {
 
 // instructions resolves the active persona's text; it is the server's
 // live.Resolver.
-func instructions(st *coach.Store) live.Resolver {
+func instructions(st activeReader) live.Resolver {
 	return func(ctx context.Context, c live.Conn) (string, error) {
 		p, err := st.Active(ctx)
 		return p.Text, err

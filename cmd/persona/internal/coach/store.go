@@ -5,6 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
 
 	_ "modernc.org/sqlite" // the pure-Go driver "sqlite", no cgo
 )
@@ -27,14 +30,34 @@ type Store struct {
 const busyTimeout = "2000"
 
 // Open returns the store in the SQLite file at path. It does no I/O: the
-// file is opened, and created if missing, by the first statement.
+// file is opened, and created if missing, by the first statement. path is a
+// file name, never a URI: "team?.db" is the file of that name.
 func Open(path string) (*Store, error) {
-	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout("+busyTimeout+")&_txlock=immediate")
+	name, err := fileURI(path)
+	if err != nil {
+		return nil, fmt.Errorf("opening store %s: %w", path, err)
+	}
+	db, err := sql.Open("sqlite", name+"?_pragma=busy_timeout("+busyTimeout+")&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("opening store %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(8)
 	return &Store{db: db, path: path}, nil
+}
+
+// fileURI names the file at path as an SQLite URI, every byte of the path
+// escaped: a plain name would be cut at its first '?' by the driver, and
+// SQLite reads "file:" names as URIs.
+func fileURI(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") { // a Windows volume: file:///C:/...
+		p = "/" + p
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String(), nil
 }
 
 // Close closes the database.

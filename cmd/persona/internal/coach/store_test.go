@@ -3,6 +3,7 @@ package coach_test
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -99,5 +100,32 @@ func TestAddAndList(t *testing.T) {
 	want := []string{"hardass: " + hard.Focus, "supportive: " + soft.Focus, "calm: " + coach.DefaultFocus, "zen: Walk."}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("List mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestOpenPathNotURI: the path is a file name, whatever characters it holds;
+// the driver would cut "team?.db" at the '?' and open "team".
+func TestOpenPathNotURI(t *testing.T) {
+	for _, name := range []string{"team?.db", "a b#c%20d.db", "x?mode=ro&_pragma=foo.db"} {
+		dir := t.TempDir()
+		st, err := coach.Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.InitSchema(context.Background()); err != nil {
+			t.Fatalf("%q: %v", name, err)
+		}
+		st.Close()
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range entries {
+			got = append(got, e.Name())
+		}
+		if diff := cmp.Diff([]string{name}, got); diff != "" {
+			t.Errorf("files created for -db %q mismatch (-want +got):\n%s", name, diff)
+		}
 	}
 }
