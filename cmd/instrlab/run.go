@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/claudecode"
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/report"
@@ -148,13 +148,14 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		dir = tmp
 	}
 	r.Out = dir
-	if _, err := os.Stat(filepath.Join(dir, report.MatrixFile)); err == nil && !*resume {
+	files := evidence.OutDir(dir)
+	if _, err := os.Stat(files.Matrix()); err == nil && !*resume {
 		return usageError{fmt.Sprintf("-out %s holds an earlier run: add -resume to finish it, or choose another -out", dir)}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
-	if err := writeMatrix(filepath.Join(dir, report.MatrixFile), m); err != nil {
+	if err := writeMatrix(files.Matrix(), m); err != nil {
 		return err
 	}
 	var before syscall.Rusage
@@ -180,7 +181,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	if st.Wall > 0 && *out != "" {
-		if err := writeStats(filepath.Join(dir, "stats.json"), st, cpu); err != nil {
+		if err := writeStats(files.Stats(), st, cpu); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/instrlab/instrlab/internal/evidence"
 )
 
 // A Run is one isolated run of a client: its own directories, its own fake
@@ -39,22 +41,18 @@ type Server struct {
 	Env     map[string]string `json:"env,omitempty"`
 }
 
+// Files is the run's evidence directory, which names its files.
+func (r *Run) Files() evidence.RunDir { return evidence.RunDir(r.Dir) }
+
 // ClientDir is where a client keeps its own evidence of a run (configs,
 // debug logs, stdout).
-func (r *Run) ClientDir() string { return filepath.Join(r.Dir, "client") }
+func (r *Run) ClientDir() string { return r.Files().Client() }
 
-// StdoutFile and StderrFile are the files the runner writes the client's
-// output to, relative to the run dir, where Observe reads them.
-const (
-	StdoutFile = "client/stdout.txt"
-	StderrFile = "client/stderr.txt"
-)
-
-// Stdout and Stderr are the files the runner writes the client's output to.
-func (r *Run) Stdout() string { return filepath.Join(r.Dir, StdoutFile) }
+// Stdout is the file the runner writes the client's standard output to.
+func (r *Run) Stdout() string { return r.Files().Stdout() }
 
 // Stderr is the file holding the client's standard error.
-func (r *Run) Stderr() string { return filepath.Join(r.Dir, StderrFile) }
+func (r *Run) Stderr() string { return r.Files().Stderr() }
 
 // BaseEnv is the environment every client starts from: nothing of the
 // user's own environment except a fixed PATH, so no credentials or client

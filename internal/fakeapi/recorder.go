@@ -10,12 +10,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/jsonl"
 )
 
 // RequestsFile is the name of the file, under a recorder's directory, that
-// holds the recorded requests as JSON Lines.
-const RequestsFile = "requests.jsonl"
+// holds the recorded requests as JSON Lines; in a run dir the recorder's
+// directory is evidence.APIDir.
+const RequestsFile = evidence.RequestsName
 
 // A Request is one recorded HTTP request and what the fake answered.
 type Request struct {

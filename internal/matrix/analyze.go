@@ -7,6 +7,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/clients"
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -26,7 +27,7 @@ func Analyze(dir string) (Result, error) {
 
 	texts := map[string]string{}
 	if in, err := lab.ParseInstructions(rec.Row.Instr); err != nil {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: row instr: %v", RecordFile, err))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: row instr: %v", evidence.RecordFile, err))
 	} else if in.Present() {
 		for _, era := range []string{lab.EraInitialize, lab.EraDiscover} {
 			t, err := in.For(era)
@@ -39,7 +40,7 @@ func Analyze(dir string) (Result, error) {
 		res.Sent = utf8.RuneCountInString(texts[lab.EraInitialize])
 	}
 
-	reqs, warns, err := fakeapi.ReadRequests(filepath.Join(dir, APIDir, fakeapi.RequestsFile))
+	reqs, warns, err := fakeapi.ReadRequests(evidence.RunDir(dir).Requests())
 	res.Warnings = append(res.Warnings, warns...)
 	if err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
@@ -55,7 +56,7 @@ func Analyze(dir string) (Result, error) {
 		}
 		ctx, err := api.Context(q.Body)
 		if err != nil {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s request %d: %v", fakeapi.RequestsFile, q.Seq, err))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s request %d: %v", evidence.RequestsName, q.Seq, err))
 			continue
 		}
 		f := RequestFacts{Seq: q.Seq, Time: q.Time, API: q.API, Chars: ctx.Chars(), Tokens: fakeapi.EstimateTokens(ctx.Text()), Bytes: len(q.Body), Tools: []string{}}
@@ -84,7 +85,7 @@ func Analyze(dir string) (Result, error) {
 		res.Warnings = append(res.Warnings, "no model request was recorded")
 	}
 
-	msgs, warns, err := ReadLabLog(filepath.Join(dir, LabLogFile))
+	msgs, warns, err := ReadLabLog(evidence.RunDir(dir).LabLog())
 	res.Warnings = append(res.Warnings, warns...)
 	if err != nil {
 		res.Warnings = append(res.Warnings, err.Error())

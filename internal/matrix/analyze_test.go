@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/testutil"
 )
 
@@ -103,17 +104,17 @@ func TestAnalyzeFacts(t *testing.T) {
 
 func TestAnalyzeWarnsOnBadEvidence(t *testing.T) {
 	dir := t.TempDir()
-	src := filepath.Join("testdata", "runs", "claude-code@2.1.328", "en-5000", "1", RecordFile)
+	src := filepath.Join("testdata", "runs", "claude-code@2.1.328", "en-5000", "1", evidence.RecordFile)
 	b, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, RecordFile), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, evidence.RecordFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	os.MkdirAll(filepath.Join(dir, APIDir), 0o755)
-	os.WriteFile(filepath.Join(dir, APIDir, "requests.jsonl"), []byte("{broken\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, LabLogFile), []byte(`{"dir":"recv","method":"initialize","time":"2026-11-30T00:00:00Z"}`+"\nnope\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, evidence.APIDir), 0o755)
+	os.WriteFile(filepath.Join(dir, evidence.APIDir, "requests.jsonl"), []byte("{broken\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, evidence.LabLogFile), []byte(`{"dir":"recv","method":"initialize","time":"2026-11-30T00:00:00Z"}`+"\nnope\n"), 0o644)
 	res, err := Analyze(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 )
 
@@ -32,7 +33,8 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 	if err := os.RemoveAll(dir); err != nil {
 		return Result{}, rec, fmt.Errorf("clearing old evidence: %w", err)
 	}
-	run := &client.Run{Dir: dir, Home: filepath.Join(dir, "home"), Tmp: filepath.Join(dir, "tmp"), Work: filepath.Join(dir, "work"),
+	files := evidence.RunDir(dir)
+	run := &client.Run{Dir: dir, Home: files.Home(), Tmp: files.Tmp(), Work: files.Work(),
 		APIKey: DummyKey, Prompt: j.row.Prompt, Model: j.row.Model, MaxTurns: j.row.MaxTurns,
 		Env: j.row.Env, Flags: j.row.Flags, Timeout: r.Timeout}
 	for _, d := range []string{run.Home, run.Tmp, run.Work, run.ClientDir()} {
@@ -40,7 +42,7 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 			return Result{}, rec, fmt.Errorf("creating run dirs: %w", err)
 		}
 	}
-	fake, err := fakeapi.Start(fakeapi.Options{Dir: filepath.Join(dir, APIDir), Prompt: j.row.Prompt, Script: j.row.Script, Upstream: r.Upstream})
+	fake, err := fakeapi.Start(fakeapi.Options{Dir: files.API(), Prompt: j.row.Prompt, Script: j.row.Script, Upstream: r.Upstream})
 	if err != nil {
 		return Result{}, rec, err
 	}
@@ -48,7 +50,7 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 		rec.Live, rec.Upstream = true, r.Upstream.URL
 	}
 	run.APIURL = fake.URL
-	run.Server = client.Server{Name: ServerName, Command: r.Lab, Args: j.row.LabArgs(filepath.Join(dir, LabLogFile))}
+	run.Server = client.Server{Name: ServerName, Command: r.Lab, Args: j.row.LabArgs(files.LabLog())}
 
 	c := j.client
 	if r.Netns {
@@ -75,7 +77,7 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 		rec.Status, rec.Reason = statusFail, "recording requests: "+ferr.Error()
 	}
 	rec.SetupMS = float64(t1.Sub(t0).Microseconds()-clientDur.Microseconds()) / 1000
-	if err := writeJSON(filepath.Join(dir, RecordFile), rec); err != nil {
+	if err := writeJSON(files.Record(), rec); err != nil {
 		return Result{}, rec, err
 	}
 	res, err := Analyze(dir)
@@ -83,10 +85,10 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 		return Result{}, rec, err
 	}
 	rec.TeardownMS = float64(time.Since(t1).Microseconds()) / 1000
-	if err := writeJSON(filepath.Join(dir, RecordFile), rec); err != nil {
+	if err := writeJSON(files.Record(), rec); err != nil {
 		return Result{}, rec, err
 	}
-	if err := writeJSON(filepath.Join(dir, ResultFile), res); err != nil {
+	if err := writeJSON(files.Result(), res); err != nil {
 		return Result{}, rec, err
 	}
 	return res, rec, nil
@@ -100,7 +102,7 @@ func recordRunnerFailure(j job, cause error) Result {
 	res := Result{Client: rec.Client.String(), Row: j.row.Name, Label: j.row.Label, Repeat: j.repeat, Dir: j.dir,
 		Status: rec.Status, Reason: rec.Reason, Instr: j.row.Instr, Era: j.row.Era, Requests: []RequestFacts{},
 		Reader: fakeapi.Answer{Last: -1}}
-	if err := os.MkdirAll(j.dir, 0o755); err == nil && writeJSON(filepath.Join(j.dir, RecordFile), rec) == nil {
+	if err := os.MkdirAll(j.dir, 0o755); err == nil && writeJSON(evidence.RunDir(j.dir).Record(), rec) == nil {
 		if r, err := Analyze(j.dir); err == nil {
 			return r
 		}

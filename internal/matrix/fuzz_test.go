@@ -7,12 +7,13 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/jsonl"
 )
 
 func FuzzHandshake(f *testing.F) {
-	for _, p := range mustGlob(f, filepath.Join("testdata", "runs", "*", "*", "1", LabLogFile)) {
+	for _, p := range mustGlob(f, filepath.Join("testdata", "runs", "*", "*", "1", evidence.LabLogFile)) {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)

@@ -8,14 +8,9 @@ import (
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/netjail"
-)
-
-// Files of a jailed run's evidence.
-const (
-	DNSLogFile = "dns.jsonl" // every name the client asked the jail's resolver
-	JailDir    = "jail"      // the jail's resolv.conf and nsswitch.conf
 )
 
 // jailed is a client whose command runs in a netjail.
@@ -48,20 +43,21 @@ func (r *Runner) jail(c client.Client, fake *fakeapi.Server, dir string) (client
 		cleanup()
 		return nil, nil, err
 	}
-	jd := filepath.Join(dir, JailDir)
+	files := evidence.RunDir(dir)
+	jd := files.Jail()
 	if err := os.MkdirAll(jd, 0o755); err != nil {
 		cleanup()
 		return nil, nil, err
 	}
 	o := netjail.Options{Self: r.Lab, API: strings.TrimPrefix(fake.URL, "http://"), Socket: sock,
-		Log: filepath.Join(dir, DNSLogFile), Dir: jd}
+		Log: files.DNSLog(), Dir: jd}
 	return jailed{Client: c, opts: o}, cleanup, nil
 }
 
 // outsideNames reads the names a jailed client asked the resolver, in the
 // order first asked, with the log's warnings.
 func outsideNames(dir string) ([]string, []string) {
-	lookups, warnings, err := netjail.ReadLookups(filepath.Join(dir, DNSLogFile))
+	lookups, warnings, err := netjail.ReadLookups(evidence.RunDir(dir).DNSLog())
 	if err != nil {
 		return nil, append(warnings, err.Error())
 	}

@@ -8,15 +8,13 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/evidence"
 )
 
-// Files of one run's evidence directory.
+// The lab server's name in client configs, and a run's statuses. The
+// files of a run's evidence are named by evidence.RunDir.
 const (
-	RecordFile  = "run.json"    // the Record, written when the run ends
-	ResultFile  = "result.json" // the Result, derived from the evidence
-	LabLogFile  = "lab.jsonl"   // the lab server's message log
-	APIDir      = "api"         // the fake API's recorded requests
-	ServerName  = "lab"         // the MCP server's name in client configs
+	ServerName  = "lab"
 	statusOK    = "ok"
 	statusFail  = "failed"
 	statusAbort = "interrupted"
@@ -50,11 +48,6 @@ type Record struct {
 	Args   []string `json:"args,omitempty"`
 }
 
-// RunDir is where the evidence of one run lives under out.
-func RunDir(out string, c client.Spec, row string, repeat int) string {
-	return filepath.Join(out, c.String(), row, fmt.Sprint(repeat))
-}
-
 func writeJSON(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
@@ -67,15 +60,16 @@ func writeJSON(path string, v any) error {
 	return os.Rename(tmp, path)
 }
 
-// ReadRecord reads the RecordFile of a run dir.
+// ReadRecord reads the record of a run dir.
 func ReadRecord(dir string) (Record, error) {
 	var r Record
-	b, err := os.ReadFile(filepath.Join(dir, RecordFile))
+	path := evidence.RunDir(dir).Record()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return r, fmt.Errorf("reading run record: %w", err)
 	}
 	if err := json.Unmarshal(b, &r); err != nil {
-		return r, fmt.Errorf("%s: %w", filepath.Join(dir, RecordFile), err)
+		return r, fmt.Errorf("%s: %w", path, err)
 	}
 	return r, nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 )
 
@@ -56,7 +57,7 @@ func (r *Runner) plan() []job {
 			}
 			row = r.Matrix.Resolved(row)
 			for i := 1; i <= row.Repeats; i++ {
-				jobs = append(jobs, job{client: c, row: row, repeat: i, dir: RunDir(r.Out, c.Spec(), row.Name, i)})
+				jobs = append(jobs, job{client: c, row: row, repeat: i, dir: string(evidence.OutDir(r.Out).Run(c.Spec().String(), row.Name, i))})
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/client/fakeclient"
+	"github.com/instrlab/instrlab/internal/evidence"
 )
 
 // TestMain lets this test binary act as the fake client and as the lab
@@ -100,7 +101,7 @@ func TestRunnerWithFakeClient(t *testing.T) {
 	if diff := cmp.Diff(results[4], again); diff != "" {
 		t.Errorf("re-analysis mismatch (-want +got):\n%s", diff)
 	}
-	for _, f := range []string{RecordFile, ResultFile, LabLogFile, "api/requests.jsonl", "client/stdout.txt", "client/stderr.txt"} {
+	for _, f := range []string{evidence.RecordFile, evidence.ResultFile, evidence.LabLogFile, "api/requests.jsonl", "client/stdout.txt", "client/stderr.txt"} {
 		if _, err := os.Stat(filepath.Join(results[4].Dir, f)); err != nil {
 			t.Errorf("evidence: %v", err)
 		}
@@ -168,7 +169,7 @@ func TestRunnerInterruptKeepsFinishedRuns(t *testing.T) {
 	if st.Interrupted != 1 || st.Skipped != 1 || len(results) != 1 || results[0].Row != "en-1000" {
 		t.Errorf("stats %+v, results %d", st, len(results))
 	}
-	if _, err := os.Stat(filepath.Join(RunDir(r.Out, client.Spec{Name: "fake", Version: "1"}, "hang", 1), RecordFile)); err == nil {
+	if _, err := os.Stat(evidence.OutDir(r.Out).Run(client.Spec{Name: "fake", Version: "1"}.String(), "hang", 1).Record()); err == nil {
 		t.Error("the interrupted run left a record, so -resume would skip it")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 )
 
@@ -14,7 +15,7 @@ import (
 // own directory is written as /RUN (and its escaped form as -RUN), so that
 // segments of two runs compare.
 func SegmentText(dir string, seq int, path string) (string, error) {
-	file := filepath.Join(dir, APIDir, fakeapi.RequestsFile)
+	file := evidence.RunDir(dir).Requests()
 	reqs, _, err := fakeapi.ReadRequests(file)
 	if err != nil {
 		return "", err

@@ -2,21 +2,20 @@ package report
 
 import (
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 
-	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
 )
 
 // Evidence files of a run that columns link to, relative to its directory.
 var (
-	fileRecord   = matrix.RecordFile
-	fileLabLog   = matrix.LabLogFile
-	fileRequests = path.Join(matrix.APIDir, fakeapi.RequestsFile)
-	fileClient   = client.StdoutFile
+	fileRecord   = evidence.RecordFile
+	fileLabLog   = evidence.LabLogFile
+	fileRequests = evidence.RequestsFile
+	fileClient   = evidence.StdoutFile
 	// The client's own files other than its output, by what they hold:
 	// resolved per run from the files its Observation read.
 	fileDebug      = "client:debug"

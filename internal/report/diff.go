@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/table"
 )
@@ -255,13 +256,13 @@ func Open(path string) (*Report, []string, error) {
 	}
 	var m *matrix.Matrix
 	var warnings []string
-	mp := filepath.Join(filepath.Dir(path), MatrixFile)
+	mp := evidence.OutDir(filepath.Dir(path)).Matrix()
 	if _, err := os.Stat(mp); err == nil {
 		if m, err = matrix.Load(mp); err != nil {
 			return nil, nil, err
 		}
 	} else {
-		warnings = append(warnings, fmt.Sprintf("%s: no %s beside it; rows in result order, no baseline", path, MatrixFile))
+		warnings = append(warnings, fmt.Sprintf("%s: no %s beside it; rows in result order, no baseline", path, evidence.MatrixFile))
 	}
 	return New(m, f.Results, ""), warnings, nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/evidence"
 )
 
 // The diff fixtures are trimmed evidence (../matrix/testdata/trimrun.py
@@ -114,8 +115,8 @@ func TestDiffFromResultsJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	m, _ := os.ReadFile(filepath.Join(diffDir, "2.1.285", MatrixFile))
-	os.WriteFile(filepath.Join(dir, MatrixFile), m, 0o644)
+	m, _ := os.ReadFile(filepath.Join(diffDir, "2.1.285", evidence.MatrixFile))
+	os.WriteFile(filepath.Join(dir, evidence.MatrixFile), m, 0o644)
 	j, warnings, err := Open(filepath.Join(dir, "results.json"))
 	if err != nil || len(warnings) > 0 {
 		t.Fatalf("Open results.json: %v %q", err, warnings)
@@ -124,7 +125,7 @@ func TestDiffFromResultsJSON(t *testing.T) {
 	if diff := cmp.Diff(Compare(a, b, 0.1).Changes, Compare(j, b, 0.1).Changes); diff != "" {
 		t.Errorf("results.json compares differently (-dir +json):\n%s", diff)
 	}
-	if _, _, err := Open(filepath.Join(diffDir, "2.1.285", MatrixFile)); err == nil {
+	if _, _, err := Open(filepath.Join(diffDir, "2.1.285", evidence.MatrixFile)); err == nil {
 		t.Error("Open of a file that is not a results.json: no error")
 	}
 }

@@ -2,10 +2,10 @@ package report
 
 import (
 	"fmt"
-	"path/filepath"
 	"sort"
 	"time"
 
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -41,7 +41,7 @@ const maxEvents = 14
 // handshakeSequence reads the lab's message log and the recorded requests
 // of r.
 func handshakeSequence(r *matrix.Result) sequence {
-	msgs, _, err := matrix.ReadLabLog(filepath.Join(r.Dir, matrix.LabLogFile))
+	msgs, _, err := matrix.ReadLabLog(evidence.RunDir(r.Dir).LabLog())
 	if err != nil {
 		return sequence{Why: err.Error()}
 	}
@@ -85,7 +85,7 @@ func handshakeSequence(r *matrix.Result) sequence {
 		evs = append(evs, ev{q.Time, event{Label: label, From: 0, To: 2, API: true}})
 	}
 	if len(evs) == 0 {
-		return sequence{Why: "nothing in " + matrix.LabLogFile}
+		return sequence{Why: "nothing in " + evidence.LabLogFile}
 	}
 	sort.SliceStable(evs, func(i, j int) bool { return evs[i].t.Before(evs[j].t) })
 	// Keep every model request; fill the rest with the first messages.

@@ -2,10 +2,10 @@ package report
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
 )
@@ -51,7 +51,7 @@ func firstRequestMap(r *matrix.Result) requestMap {
 	if r.First == nil {
 		return requestMap{Why: "no model request was recorded"}
 	}
-	file := filepath.Join(r.Dir, matrix.APIDir, fakeapi.RequestsFile)
+	file := evidence.RunDir(r.Dir).Requests()
 	reqs, _, err := fakeapi.ReadRequests(file)
 	if err != nil {
 		return requestMap{Why: err.Error()}

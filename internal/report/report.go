@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/table"
 )
@@ -17,7 +18,7 @@ var Formats = []string{"summary", "md", "csv", "json", "html"}
 
 // Files are the files WriteFiles writes into an output directory, by
 // format.
-var Files = map[string]string{"md": "table.md", "json": "results.json", "csv": "results.csv", "html": "table.html"}
+var Files = map[string]string{"md": evidence.TableMDFile, "json": evidence.ResultsJSONFile, "csv": evidence.ResultsCSVFile, "html": evidence.TableHTMLFile}
 
 // A Report is everything printed about one matrix run, computed once from
 // its results: the full table, the summary, the page.

@@ -12,10 +12,12 @@ import (
 	"github.com/instrlab/instrlab/internal/client"
 )
 
-// Files a run leaves in the client dir.
+// Files a run leaves in the client dir (evidence.RunDir.Client), and the
+// folder under HOME holding the transcripts.
 const (
 	MCPConfigFile = "mcp.json"
 	DebugFile     = "debug.log"
+	projectsDir   = ".claude/projects"
 )
 
 // Command implements client.Client: claude -p with stream-json output,

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/evidence"
 )
 
 // Observe implements client.Client. It reads the stream-json output, the
@@ -18,8 +19,8 @@ func (c *Claude) Observe(r *client.Run) client.Observation {
 // server named server. It is what report uses to rebuild a table.
 func Observe(dir, server string) client.Observation {
 	var o client.Observation
-	ReadStream(&o, dir, client.StdoutFile, server)
-	o.Read(dir, filepath.Join("client", DebugFile), func(f io.Reader, name string) []string {
+	ReadStream(&o, dir, evidence.StdoutFile, server)
+	o.Read(dir, evidence.ClientDir+"/"+DebugFile, func(f io.Reader, name string) []string {
 		d, w := ParseDebug(f, name)
 		for _, t := range d.Truncations {
 			if t.Server == server {
@@ -29,10 +30,10 @@ func Observe(dir, server string) client.Observation {
 		o.ProtocolEra, o.NegotiatedVersion, o.RuntimeArm = d.ProtocolEra[server], d.NegotiatedVersion[server], d.RuntimeArm
 		return w
 	})
-	transcripts, _ := filepath.Glob(filepath.Join(dir, "home", ".claude", "projects", "*", "*.jsonl"))
+	transcripts, _ := filepath.Glob(evidence.RunDir(dir).Home(projectsDir, "*", "*.jsonl"))
 	sort.Strings(transcripts)
 	if len(transcripts) == 0 {
-		o.Warnings = append(o.Warnings, "home/.claude/projects: no transcript")
+		o.Warnings = append(o.Warnings, evidence.HomeRel(projectsDir)+": no transcript")
 	}
 	for _, p := range transcripts {
 		rel, _ := filepath.Rel(dir, p)

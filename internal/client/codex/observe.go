@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/evidence"
 )
 
 // Observe implements client.Client.
@@ -19,7 +20,7 @@ func (c *Codex) Observe(r *client.Run) client.Observation {
 // the lab), else "no catalog in log".
 func Observe(dir, server string) client.Observation {
 	var o client.Observation
-	o.Read(dir, client.StdoutFile, func(f io.Reader, name string) []string {
+	o.Read(dir, evidence.StdoutFile, func(f io.Reader, name string) []string {
 		ev, w := ParseEvents(f, name)
 		o.Answer, o.ResultError = ev.Answer, ev.Failed
 		if ev.Count == 0 {
@@ -27,7 +28,7 @@ func Observe(dir, server string) client.Observation {
 		}
 		return w
 	})
-	o.Read(dir, client.StderrFile, func(f io.Reader, name string) []string {
+	o.Read(dir, evidence.StderrFile, func(f io.Reader, name string) []string {
 		l, w := ParseLog(f, name)
 		o.ServerStatus = "no catalog in log"
 		if n := len(l.Catalogs); n > 0 {

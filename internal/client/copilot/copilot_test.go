@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/jsonl"
 	"github.com/instrlab/instrlab/internal/testutil"
 )
@@ -61,7 +62,7 @@ func TestReceivedInstructions(t *testing.T) {
 	for _, row := range []string{"en-1000", "en-1000-all"} {
 		dir := testutil.RunDir(t, filepath.Join("testdata", row), map[string]string{"stdout.txt": "client/stdout.txt"})
 		var ev Events
-		(&client.Observation{}).Read(dir, client.StdoutFile, func(f io.Reader, name string) []string {
+		(&client.Observation{}).Read(dir, evidence.StdoutFile, func(f io.Reader, name string) []string {
 			var w []string
 			ev, w = ParseEvents(f, name)
 			return w
@@ -111,8 +112,8 @@ not json
 
 func TestObserveMissingEvidence(t *testing.T) {
 	o := Observe(t.TempDir(), "lab")
-	if len(o.Warnings) != 1 || !strings.Contains(o.Warnings[0], client.StdoutFile) {
-		t.Errorf("warnings = %q, want one naming %s", o.Warnings, client.StdoutFile)
+	if len(o.Warnings) != 1 || !strings.Contains(o.Warnings[0], evidence.StdoutFile) {
+		t.Errorf("warnings = %q, want one naming %s", o.Warnings, evidence.StdoutFile)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/jsonl"
 )
 
@@ -22,7 +23,7 @@ func (c *Copilot) Observe(r *client.Run) client.Observation {
 // ERROR lines about MCP become warnings.
 func Observe(dir, server string) client.Observation {
 	var o client.Observation
-	o.Read(dir, client.StdoutFile, func(f io.Reader, name string) []string {
+	o.Read(dir, evidence.StdoutFile, func(f io.Reader, name string) []string {
 		ev, w := ParseEvents(f, name)
 		o.ServerStatus, o.Model, o.Answer, o.ResultError = ev.Servers[server], ev.Model, ev.Answer, ev.Error
 		if ev.Count == 0 {

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/evidence"
 )
 
 // Observe implements client.Client.
@@ -18,7 +19,7 @@ func (g *Gemini) Observe(r *client.Run) client.Observation {
 // else "not in log".
 func Observe(dir, server string) client.Observation {
 	var o client.Observation
-	o.Read(dir, client.StdoutFile, func(f io.Reader, name string) []string {
+	o.Read(dir, evidence.StdoutFile, func(f io.Reader, name string) []string {
 		s, w := ParseStream(f, name)
 		o.Answer, o.Model = s.Answer, s.Model
 		if len(s.Models) > 0 {
@@ -32,7 +33,7 @@ func Observe(dir, server string) client.Observation {
 		}
 		return w
 	})
-	o.Read(dir, client.StderrFile, func(f io.Reader, name string) []string {
+	o.Read(dir, evidence.StderrFile, func(f io.Reader, name string) []string {
 		d, w := ParseDebug(f, name)
 		_, ok := d.Connected[server]
 		switch {

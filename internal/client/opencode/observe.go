@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/evidence"
 )
 
 // Observe implements client.Client.
@@ -17,7 +18,7 @@ func (c *Opencode) Observe(r *client.Run) client.Observation {
 // an MCP error or warning, else "no error in log".
 func Observe(dir, server string) client.Observation {
 	var o client.Observation
-	o.Read(dir, client.StdoutFile, func(f io.Reader, name string) []string {
+	o.Read(dir, evidence.StdoutFile, func(f io.Reader, name string) []string {
 		ev, w := ParseEvents(f, name)
 		o.Answer, o.ResultError = ev.Answer, ev.Error
 		if ev.Count == 0 {
@@ -25,7 +26,7 @@ func Observe(dir, server string) client.Observation {
 		}
 		return w
 	})
-	o.Read(dir, client.StderrFile, func(f io.Reader, name string) []string {
+	o.Read(dir, evidence.StderrFile, func(f io.Reader, name string) []string {
 		l, w := ParseLog(f, name)
 		o.ServerStatus = "no error in log"
 		if len(l.Problems) > 0 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/claudecode"
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/jsonl"
 )
 
@@ -24,8 +25,8 @@ func (q *Qwen) Observe(r *client.Run) client.Observation {
 // ~/.qwen/debug, whose WARN and ERROR lines about MCP become warnings.
 func Observe(dir, server string) client.Observation {
 	var o client.Observation
-	claudecode.ReadStream(&o, dir, client.StdoutFile, server)
-	logs, _ := filepath.Glob(filepath.Join(dir, "home", ".qwen", "debug", "*.txt"))
+	claudecode.ReadStream(&o, dir, evidence.StdoutFile, server)
+	logs, _ := filepath.Glob(evidence.RunDir(dir).Home(".qwen", "debug", "*.txt"))
 	sort.Strings(logs)
 	for _, p := range logs {
 		rel, _ := filepath.Rel(dir, p)
