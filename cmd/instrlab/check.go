@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/probe"
-	"github.com/instrlab/instrlab/internal/probe/assess"
 	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/profiles/assess"
 )
 
 // exitNoConnect is check's exit code when a server could not be reached.
@@ -137,7 +137,7 @@ Flags:
 		if _, err := stdout.Write(append(data, '\n')); err != nil {
 			return err
 		}
-	} else if err := printCheck(stdout, rep, ps, f.show); err != nil {
+	} else if err := assess.WriteText(stdout, rep, f.show); err != nil {
 		return err
 	}
 	if names := rep.Unreached(); len(names) > 0 {

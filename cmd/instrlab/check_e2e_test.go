@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/probe"
-	"github.com/instrlab/instrlab/internal/probe/assess"
+	"github.com/instrlab/instrlab/internal/profiles/assess"
 )
 
 // checkNPM pins the third-party npm packages the end-to-end tests and the

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/instrlab/instrlab/internal/probe/assess"
+	"github.com/instrlab/instrlab/internal/profiles/assess"
 )
 
 // writeFile writes data to name in a new temporary directory.

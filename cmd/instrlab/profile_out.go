@@ -8,14 +8,14 @@ import (
 
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/profiles"
-	"github.com/instrlab/instrlab/internal/report"
+	"github.com/instrlab/instrlab/internal/profiles/derive"
 )
 
 // writeProfiles derives one profile per client@version in results and
 // writes each to dir as client@version.json, the format check reads with
 // -profile FILE and the files under internal/profiles/data.
 func writeProfiles(dir, ref string, results []matrix.Result, stderr io.Writer) error {
-	ps, err := report.Profiles(results, report.ProfileOptions{Ref: ref})
+	ps, err := derive.Profiles(results, derive.Options{Ref: ref})
 	if err != nil {
 		return fmt.Errorf("deriving profiles: %w", err)
 	}

@@ -5,4 +5,8 @@
 // waits for a server to start. Profiles are data (JSON under data/, embedded),
 // each naming the client version and the evidence it came from, so that a
 // run of "instrlab run" can write one and check can use it unchanged.
+//
+// The package tree owns profiles end to end: the schema, the data and the
+// lookup (Select) here; derive makes a profile from a run's evidence;
+// assess applies profiles to a server's text and prints the result.
 package profiles

@@ -99,6 +99,11 @@ type View struct {
 	BlockChars  int `json:"block_chars"`
 	BlockTokens int `json:"block_tokens_estimate"`
 	KeptTokens  int `json:"kept_tokens_estimate"`
+	// Marker is what the profile appends to a cut text; Placement where
+	// it puts the block, in plain words. They are the profile's, carried
+	// for printing, and not repeated in JSON.
+	Marker    string `json:"-"`
+	Placement string `json:"-"`
 
 	kept  string
 	block string
@@ -237,7 +242,7 @@ func clientEra(p profiles.Profile, r probe.Result) (e probe.EraResult, why strin
 }
 
 func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)) View {
-	v := View{Profile: p.ID(), Title: p.Title()}
+	v := View{Profile: p.ID(), Title: p.Title(), Marker: p.Instructions.Marker, Placement: p.Render.Placement}
 	e, why := clientEra(p, r)
 	v.Era, v.Why = e.Era, why
 	var value string

@@ -1,4 +1,4 @@
-package report
+package derive
 
 import (
 	"strings"
@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/report"
 )
 
 // fixtureProfiles derives profiles from the trimmed evidence of real runs:
@@ -14,11 +15,11 @@ import (
 // for 2.1.285 en-1000-dual only (nothing cut).
 func fixtureProfiles(t *testing.T) map[string]profiles.Profile {
 	t.Helper()
-	_, results, _, err := Load(fixtureDir)
+	_, results, _, err := report.Load(fixtureDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := Profiles(results, ProfileOptions{Ref: "testdata/summary.md"})
+	ps, err := Profiles(results, Options{Ref: "testdata/summary.md"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,3 +147,7 @@ func hasPrefix(list []string, prefix string) bool {
 	}
 	return false
 }
+
+// fixtureDir holds trimmed evidence of real runs of two Claude Code
+// versions, shared with the report's tests.
+const fixtureDir = "../../matrix/testdata/runs"

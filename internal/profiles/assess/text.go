@@ -1,4 +1,4 @@
-package main
+package assess
 
 import (
 	"bufio"
@@ -11,24 +11,23 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/probe"
-	"github.com/instrlab/instrlab/internal/probe/assess"
-	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/report"
 	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
-// printCheck prints the report for people. Every text a server or a
+// WriteText writes the report for people; show adds each era's
+// instructions with every profile's cut marked. Every text a server or a
 // config controls is escaped (line by line where it is shown on one
 // line), and the whole output once more, so no control character or
 // invisible character reaches the terminal as it is.
-func printCheck(w io.Writer, rep assess.Report, ps []profiles.Profile, show bool) error {
+func WriteText(w io.Writer, rep Report, show bool) error {
 	var out bytes.Buffer
 	b := bufio.NewWriter(&out)
 	for i, s := range rep.Servers {
 		if i > 0 {
 			fmt.Fprintln(b)
 		}
-		printServer(b, s, ps, show)
+		printServer(b, s, show)
 	}
 	for _, c := range rep.Combined {
 		fmt.Fprintf(b, "\nall servers together in %s: %s characters, ~%s tokens (%s)\n", c.Profile, report.Num(c.Chars), report.Num(c.Tokens), line(strings.Join(c.Servers, ", ")))
@@ -45,7 +44,7 @@ func printCheck(w io.Writer, rep assess.Report, ps []profiles.Profile, show bool
 // line escapes a server's or config's text shown on one line.
 func line(s string) string { return untrusted.EscapeLine(s) }
 
-func printServer(b *bufio.Writer, s assess.Server, ps []profiles.Profile, show bool) {
+func printServer(b *bufio.Writer, s Server, show bool) {
 	fmt.Fprintf(b, "%s  %s\n", line(s.Target.Name), line(s.Target.String()))
 	if s.Target.Source != "" {
 		fmt.Fprintf(b, "  from %s\n", line(s.Target.Source))
@@ -74,8 +73,8 @@ func printServer(b *bufio.Writer, s assess.Server, ps []profiles.Profile, show b
 			}
 		}
 	}
-	for i, v := range s.Views {
-		printView(b, v, ps[i])
+	for _, v := range s.Views {
+		printView(b, v)
 	}
 	if show {
 		printCutTexts(b, s)
@@ -88,7 +87,7 @@ func printServer(b *bufio.Writer, s assess.Server, ps []profiles.Profile, show b
 	}
 }
 
-func printEra(b *bufio.Writer, e probe.EraResult, texts []assess.Text) {
+func printEra(b *bufio.Writer, e probe.EraResult, texts []Text) {
 	fmt.Fprintf(b, "  %-7s  %s → ", e.Era, e.Method)
 	if !e.OK() {
 		fmt.Fprintf(b, "%s: %s\n", e.Outcome, line(e.Detail))
@@ -151,7 +150,7 @@ func printSurvival(b *bufio.Writer, sv probe.Survival) {
 	}
 }
 
-func startupLine(s assess.Server) string {
+func startupLine(s Server) string {
 	var parts []string
 	for _, x := range []struct {
 		era string
@@ -164,7 +163,7 @@ func startupLine(s assess.Server) string {
 	return strings.Join(parts, "; ")
 }
 
-func printView(b *bufio.Writer, v assess.View, p profiles.Profile) {
+func printView(b *bufio.Writer, v View) {
 	fmt.Fprintf(b, "  %s", line(v.Title))
 	if v.Era == "" {
 		fmt.Fprintf(b, ": nothing (%s)\n", v.Why)
@@ -183,7 +182,7 @@ func printView(b *bufio.Writer, v assess.View, p profiles.Profile) {
 		fmt.Fprintf(b, "           keeps all %s characters (cap %s, %s)\n", report.Num(v.Chars), report.Num(v.Cap), capNote)
 	} else {
 		fmt.Fprintf(b, "           keeps %s of %s characters (cap %s, %s), then %q; loses %s\n",
-			report.Num(v.KeptChars), report.Num(v.Chars), report.Num(v.Cap), capNote, p.Instructions.Marker, report.Num(v.LostChars))
+			report.Num(v.KeptChars), report.Num(v.Chars), report.Num(v.Cap), capNote, v.Marker, report.Num(v.LostChars))
 		fmt.Fprintf(b, "           cut: …%s ✂ %s…\n", oneLine(v.Before), oneLine(v.After))
 		if v.Loss.Cut != nil && v.Loss.Cut.Start == 0 && len(v.Loss.Whole) == 0 {
 			fmt.Fprintf(b, "           lost: the last %s characters (the text has no headings or paragraphs to name)\n", report.Num(v.LostChars))
@@ -201,11 +200,11 @@ func printView(b *bufio.Writer, v assess.View, p profiles.Profile) {
 			fmt.Fprintf(b, "           lost whole: %s\n", strings.Join(titles, ", "))
 		}
 	}
-	fmt.Fprintf(b, "           in context: %s characters, ~%s tokens, as %s\n", report.Num(v.BlockChars), report.Num(v.BlockTokens), p.Render.Placement)
+	fmt.Fprintf(b, "           in context: %s characters, ~%s tokens, as %s\n", report.Num(v.BlockChars), report.Num(v.BlockTokens), v.Placement)
 }
 
 // printCutTexts prints each era's instructions with every profile's cut.
-func printCutTexts(b *bufio.Writer, s assess.Server) {
+func printCutTexts(b *bufio.Writer, s Server) {
 	for _, e := range []probe.EraResult{s.Legacy, s.Modern} {
 		if !e.OK() || e.Instructions == nil {
 			continue

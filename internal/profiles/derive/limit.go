@@ -1,4 +1,4 @@
-package report
+package derive
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/report"
 )
 
 // deriveLimit finds the cap on instructions and its marker from the plain
@@ -29,7 +30,7 @@ func deriveLimit(runs []run) (profiles.Limit, []string) {
 		for _, r := range whole {
 			l.AtLeast = max(l.AtLeast, r.Sent)
 		}
-		l.Note = fmt.Sprintf("No text was cut in %d runs: the longest, %s characters, was kept whole. The cap, if any, is above that.", len(whole), Num(l.AtLeast))
+		l.Note = fmt.Sprintf("No text was cut in %d runs: the longest, %s characters, was kept whole. The cap, if any, is above that.", len(whole), report.Num(l.AtLeast))
 		return l, []string{"the cap on instructions (only a lower bound: no text was cut)", "the truncation marker", "the cap setting"}
 	}
 	kept := map[int][]string{}
@@ -57,7 +58,7 @@ func deriveLimit(runs []run) (profiles.Limit, []string) {
 		kinds[strings.SplitN(in, ":", 2)[0]] = true
 	}
 	l.Note += fmt.Sprintf("Cut at %s characters in %d of %d plain runs whose text was longer (%s text), then %q (%d characters%s).",
-		Num(l.Cap), len(kept[l.Cap]), len(cut)+countOver(whole, l.Cap), strings.Join(sortedKeys(kinds), " and "), marker, utf8.RuneCountInString(marker), markerNote)
+		report.Num(l.Cap), len(kept[l.Cap]), len(cut)+countOver(whole, l.Cap), strings.Join(sortedKeys(kinds), " and "), marker, utf8.RuneCountInString(marker), markerNote)
 	if kinds["japanese"] {
 		l.Note += " Japanese text was cut at the same count as English: the cap counts characters, not bytes (inside the Basic Multilingual Plane, where code points and UTF-16 units agree)."
 	} else {
@@ -159,7 +160,7 @@ func deriveSetting(runs []run, cap int) (*profiles.Setting, string) {
 			}
 			switch {
 			case b.Kept > cap:
-				vars[k].took = appendNew(vars[k].took, fmt.Sprintf("%s (kept %s)", v, Num(b.Kept)))
+				vars[k].took = appendNew(vars[k].took, fmt.Sprintf("%s (kept %s)", v, report.Num(b.Kept)))
 			case b.Kept == cap:
 				vars[k].ignored = appendNew(vars[k].ignored, v)
 			}

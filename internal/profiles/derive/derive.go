@@ -1,4 +1,4 @@
-package report
+package derive
 
 import (
 	"fmt"
@@ -8,11 +8,12 @@ import (
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/report"
 	"github.com/instrlab/instrlab/lab"
 )
 
-// ProfileOptions say how Profiles names its evidence.
-type ProfileOptions struct {
+// Options say how Profiles names its evidence.
+type Options struct {
 	// Ref is the evidence entry's ref: where the run's summary is kept
 	// (a path in the repository, or the evidence directory).
 	Ref string
@@ -25,7 +26,7 @@ type ProfileOptions struct {
 // log, the startup wait from runs with a slow server. What the runs do not
 // show is listed under Unmeasured. Results need their Dir: the run records
 // and recorded requests are read again.
-func Profiles(results []matrix.Result, o ProfileOptions) ([]profiles.Profile, error) {
+func Profiles(results []matrix.Result, o Options) ([]profiles.Profile, error) {
 	byClient := map[string][]run{}
 	var order []string
 	for _, r := range results {
@@ -78,7 +79,7 @@ func (r run) plain() bool {
 	return len(r.Row.Env) == 0 && len(r.Row.Flags) == 0 && r.Row.InitDelay == "" && r.Row.DiscoverDelay == "" && r.First != nil
 }
 
-func derive(id string, runs []run, o ProfileOptions) (profiles.Profile, error) {
+func derive(id string, runs []run, o Options) (profiles.Profile, error) {
 	spec, err := client.ParseSpec(id)
 	if err != nil {
 		return profiles.Profile{}, err
@@ -137,9 +138,9 @@ func says(p profiles.Profile, runs []run) string {
 	l := p.Instructions
 	capText := "no text was cut"
 	if l.Cap > 0 {
-		capText = fmt.Sprintf("cut at %s characters, then %q", Num(l.Cap), l.Marker)
+		capText = fmt.Sprintf("cut at %s characters, then %q", report.Num(l.Cap), l.Marker)
 	} else if l.AtLeast > 0 {
-		capText = fmt.Sprintf("no text was cut, up to %s characters", Num(l.AtLeast))
+		capText = fmt.Sprintf("no text was cut, up to %s characters", report.Num(l.AtLeast))
 	}
 	setting := ""
 	if l.Setting != nil {
