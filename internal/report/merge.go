@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
 )
 
@@ -63,7 +64,7 @@ func LoadAll(dirs []string) (*matrix.Matrix, []matrix.Result, []string, error) {
 
 func name(m *matrix.Matrix) string {
 	if m == nil {
-		return "(none: no " + MatrixFile + ")"
+		return "(none: no " + evidence.MatrixFile + ")"
 	}
 	return fmt.Sprintf("%q", m.Name)
 }
