@@ -14,6 +14,9 @@ const DefaultVersion = "2.1.328"
 type Claude struct {
 	version string
 	bin     string // the executable, once provisioned
+	// flags holds the optional flags (optionalFlags) this version has,
+	// read from its --help when provisioned.
+	flags map[string]bool
 }
 
 // New returns Claude Code at version, or DefaultVersion when version is

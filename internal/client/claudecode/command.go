@@ -43,10 +43,17 @@ func (c *Claude) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 		maxTurns = 1
 	}
 	args := []string{"-p", r.Prompt, "--output-format", "stream-json", "--verbose",
-		"--max-turns", strconv.Itoa(maxTurns),
-		"--settings", `{"disableAllHooks": true}`,
-		"--strict-mcp-config", "--mcp-config", cfgPath,
-		"--debug-file", filepath.Join(dir, DebugFile)}
+		"--max-turns", strconv.Itoa(maxTurns)}
+	if c.has("--settings") {
+		args = append(args, "--settings", `{"disableAllHooks": true}`)
+	}
+	if c.has("--strict-mcp-config") {
+		args = append(args, "--strict-mcp-config")
+	}
+	args = append(args, "--mcp-config", cfgPath)
+	if c.has("--debug-file") {
+		args = append(args, "--debug-file", filepath.Join(dir, DebugFile))
+	}
 	if r.Model != "" {
 		args = append(args, "--model", r.Model)
 	}
@@ -77,3 +84,8 @@ func MCPConfig(s client.Server) ([]byte, error) {
 	}
 	return append(b, '\n'), nil
 }
+
+// has reports whether the provisioned version lists flag in its --help;
+// a version whose flags were not read (claude found on PATH by a test)
+// is taken to have them all.
+func (c *Claude) has(flag string) bool { return c.flags == nil || c.flags[flag] }

@@ -110,7 +110,7 @@ func TestProvisionInstallsOnceAndReuses(t *testing.T) {
 	fakeNPM(t, `prefix=$3
 pkg=$prefix/node_modules/@anthropic-ai/claude-code-linux-x64
 mkdir -p "$pkg"
-printf '#!/bin/sh\necho "1.2.3 (Claude Code)"\n' > "$pkg/claude"
+printf '#!/bin/sh\n[ "$1" = --help ] && { echo "  --mcp-config  --output-format --verbose --settings --strict-mcp-config --debug-file"; exit 0; }\necho "1.2.3 (Claude Code)"\n' > "$pkg/claude"
 chmod +x "$pkg/claude"
 echo installed >> "$prefix/npm-calls"
 `)
@@ -133,5 +133,50 @@ echo installed >> "$prefix/npm-calls"
 	calls, _ := os.ReadFile(filepath.Join(dir, "npm-calls"))
 	if string(calls) != "installed\n" {
 		t.Errorf("npm ran %q times, want once", calls)
+	}
+}
+
+// TestOlderVersionsGetTheFlagsTheyHave provisions versions whose --help
+// lacks the optional flags, or a required one: the first runs without
+// them, the second is refused with the reason.
+func TestOlderVersionsGetTheFlagsTheyHave(t *testing.T) {
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skip("the fake npm writes the linux-x64 package")
+	}
+	fakeNPM(t, `prefix=$3
+for a; do spec=$a; done
+v=${spec##*@}
+pkg=$prefix/node_modules/@anthropic-ai/claude-code-linux-x64
+mkdir -p "$pkg"
+case $v in
+1.0.60) help="--mcp-config --output-format --verbose --strict-mcp-config" ;;
+*) help="--output-format --verbose" ;;
+esac
+printf '#!/bin/sh\n[ "$1" = --help ] && { echo "%s"; exit 0; }\necho "%s (Claude Code)"\n' "$help" "$v" > "$pkg/claude"
+chmod +x "$pkg/claude"
+`)
+	c := New("1.0.60").(*Claude)
+	if err := c.Provision(context.Background(), new(strings.Builder)); err != nil {
+		t.Fatal(err)
+	}
+	r := &client.Run{Dir: t.TempDir(), Work: t.TempDir(), Prompt: "hi", Server: client.Server{Name: "lab", Command: "lab"}}
+	cmd, err := c.Command(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := strings.Join(cmd.Args, " ")
+	for _, absent := range []string{"--settings", "--debug-file"} {
+		if strings.Contains(args, absent) {
+			t.Errorf("1.0.60 has no %s, but the command passes it: %s", absent, args)
+		}
+	}
+	for _, present := range []string{"--strict-mcp-config", "--mcp-config", "--max-turns 1"} {
+		if !strings.Contains(args, present) {
+			t.Errorf("command lacks %s: %s", present, args)
+		}
+	}
+	err = New("0.2.9").Provision(context.Background(), new(strings.Builder))
+	if err == nil || !strings.Contains(err.Error(), "lists no --mcp-config") {
+		t.Errorf("a version without --mcp-config: %v, want it refused", err)
 	}
 }

@@ -38,7 +38,7 @@ func (c *Claude) Provision(ctx context.Context, progress io.Writer) error {
 	if p, err := exec.LookPath("claude"); err == nil {
 		if v, _ := Version(ctx, p); v == c.version {
 			c.bin = p
-			return nil
+			return c.readFlags(ctx)
 		}
 	}
 	dir, err := CacheDir(c.version)
@@ -60,6 +60,16 @@ func (c *Claude) Provision(ctx context.Context, progress io.Writer) error {
 		return err
 	}
 	c.bin = bin
+	return c.readFlags(ctx)
+}
+
+// readFlags reads which optional flags the provisioned version has.
+func (c *Claude) readFlags(ctx context.Context) error {
+	flags, err := helpFlags(ctx, c.bin)
+	if err != nil {
+		return fmt.Errorf("%s@%s: %w", Name, c.version, err)
+	}
+	c.flags = flags
 	return nil
 }
 
