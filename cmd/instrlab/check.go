@@ -87,7 +87,8 @@ func checkCommand(ctx context.Context, args []string, fp *checkFlags, stdout, st
 
 Check shows what an MCP server sends in each protocol era and what each
 client profile keeps of its instructions. Exit status: 0 clean, 1 a finding
-breaks a rule, 2 usage, 3 a server could not be reached.
+breaks a rule, 2 usage or config error (with -json, a JSON error object),
+3 a server could not be reached.
 
 Flags:
 `)

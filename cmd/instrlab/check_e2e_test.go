@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"slices"
 	"testing"
 	"time"
 
@@ -138,30 +139,42 @@ func BenchmarkCheck(b *testing.B) {
 
 // BenchmarkCheckVsInspector runs, in each iteration, a full check of the
 // lab (both eras; the instrlab binary) and the MCP Inspector CLI's --method
-// initialize (one era) on the same server, and reports both wall times and
-// their ratio. Needs INSTRLAB_E2E=1 (for the pinned Inspector).
+// initialize (one era) on the same server, interleaved, and reports the
+// median wall time of each and the ratio of the medians. Needs
+// INSTRLAB_E2E=1 (for the pinned Inspector).
 func BenchmarkCheckVsInspector(b *testing.B) {
 	dir := npmDir(b)
 	inspector := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
 	server := []string{binary, "serve", "lab", "-era", "dual"}
 	checkArgs := append([]string{"check", "-json", "--"}, server...)
 	inspArgs := append([]string{inspector, "--cli", "--method", "initialize", "--"}, server...)
-	var check, insp time.Duration
+	var check, insp []time.Duration
 	for b.Loop() {
 		start := time.Now()
 		if out, err := exec.Command(binary, checkArgs...).CombinedOutput(); err != nil {
 			b.Fatalf("check: %v\n%s", err, out)
 		}
-		check += time.Since(start)
+		check = append(check, time.Since(start))
 		start = time.Now()
 		o, err := exec.Command(nodeBin(dir), inspArgs...).Output()
 		if err != nil || !bytes.Contains(o, []byte(`"instructions"`)) {
 			b.Fatalf("inspector: %v\n%s", err, o)
 		}
-		insp += time.Since(start)
+		insp = append(insp, time.Since(start))
 	}
-	n := float64(b.N)
-	b.ReportMetric(float64(check.Milliseconds())/n, "check-ms/op")
-	b.ReportMetric(float64(insp.Milliseconds())/n, "inspector-ms/op")
-	b.ReportMetric(float64(insp)/float64(check), "ratio")
+	c, i := median(check), median(insp)
+	b.ReportMetric(ms(c), "check-median-ms")
+	b.ReportMetric(ms(i), "inspector-median-ms")
+	b.ReportMetric(float64(i)/float64(c), "ratio")
 }
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
