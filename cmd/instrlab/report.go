@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/instrlab/instrlab/internal/atlas"
+	"github.com/instrlab/instrlab/internal/evidence"
 
 	"github.com/instrlab/instrlab/internal/report"
 )
@@ -62,7 +63,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // isSweep reports whether dirs are sweep outputs (they hold an atlas).
 func isSweep(dirs []string) bool {
 	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(d, atlas.File)); err != nil {
+		if _, err := os.Stat(evidence.SweepDir(d).Atlas()); err != nil {
 			return false
 		}
 	}
@@ -73,7 +74,7 @@ func isSweep(dirs []string) bool {
 func reportAtlas(dirs []string, format string, stdout io.Writer) error {
 	var as []*atlas.Atlas
 	for _, d := range dirs {
-		a, err := atlas.Read(filepath.Join(d, atlas.File))
+		a, err := atlas.Read(evidence.SweepDir(d).Atlas())
 		if err != nil {
 			return err
 		}

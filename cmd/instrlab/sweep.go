@@ -14,6 +14,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/client/npm"
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
 )
 
@@ -114,7 +115,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return err
 	}
-	fmt.Fprintf(stderr, "atlas in %s/%s and %s/atlas.md\n", *out, atlas.File, *out)
+	fmt.Fprintf(stderr, "atlas in %s and %s\n", evidence.SweepDir(*out).Atlas(), evidence.SweepDir(*out).AtlasMD())
 	if *format == "json" {
 		return a.JSON(stdout)
 	}

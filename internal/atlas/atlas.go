@@ -127,9 +127,6 @@ type Atlas struct {
 	Timelines  []Timeline `json:"timelines"`
 }
 
-// File is an atlas's name inside a sweep's output directory.
-const File = "atlas.json"
-
 // Read reads an atlas file.
 func Read(path string) (*Atlas, error) {
 	b, err := os.ReadFile(path)

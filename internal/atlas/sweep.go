@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
 )
 
@@ -43,12 +44,6 @@ type Sweep struct {
 	NewClient func(spec string) (client.Client, error)
 	Progress  io.Writer
 }
-
-// Directories and files of a sweep's output.
-const (
-	PointsDir  = "points"
-	ConfirmDir = "confirm"
-)
 
 // Timeline sweeps one client over versions (oldest first), the ones
 // selector picked, and returns its timeline.
@@ -93,9 +88,10 @@ func (s *Sweep) progress() io.Writer {
 // probe runs the probe matrix on one version and reads its properties.
 func (s *Sweep) probe(ctx context.Context, name, version string, attempt int) Point {
 	spec := name + "@" + version
-	out := s.Out
+	dir := evidence.SweepDir(s.Out)
+	out := string(dir.Out())
 	if attempt == 2 {
-		out = filepath.Join(s.Out, ConfirmDir)
+		out = string(dir.Confirm())
 	}
 	p := Point{Version: version, Attempt: attempt}
 	c, err := s.NewClient(spec)
@@ -136,18 +132,10 @@ func relPath(base, path string) string {
 	return path
 }
 
-func (s *Sweep) pointPath(name string, p Point) string {
-	file := p.Version + ".json"
-	if p.Attempt == 2 {
-		file = p.Version + ".confirm.json"
-	}
-	return filepath.Join(s.Out, PointsDir, name, file)
-}
-
 // writePoint saves a point with write-then-rename, so a sweep killed
 // mid-write leaves the old file or none, never a torn one.
 func (s *Sweep) writePoint(name string, p Point) error {
-	path := s.pointPath(name, p)
+	path := evidence.SweepDir(s.Out).Point(name, p.Version, p.Attempt)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("saving the point of %s@%s: %w", name, p.Version, err)
 	}
@@ -170,7 +158,7 @@ func (s *Sweep) writePoint(name string, p Point) error {
 // point that cannot be read is an error naming the file: nothing measured
 // is silently dropped or redone.
 func (s *Sweep) readPoints(name string) ([]Point, error) {
-	dir := filepath.Join(s.Out, PointsDir, name)
+	dir := evidence.SweepDir(s.Out).Points(name)
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/fakeclient"
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
 )
 
@@ -138,7 +139,7 @@ func TestSweepResumesWithoutRunningAgain(t *testing.T) {
 	if _, err := s.Timeline(ctx, "fake", "all", h.versions()); err == nil || !strings.Contains(err.Error(), "resume") {
 		t.Fatalf("stopped sweep: %v, want an error that says how to resume", err)
 	}
-	saved, _ := os.ReadDir(filepath.Join(out, PointsDir, "fake"))
+	saved, _ := os.ReadDir(evidence.SweepDir(out).Points("fake"))
 	if len(saved) != 3 {
 		t.Fatalf("%d points saved before the stop, want 3", len(saved))
 	}
@@ -158,7 +159,7 @@ func TestSweepResumesWithoutRunningAgain(t *testing.T) {
 		t.Errorf("resumed sweep's changes: %+v", tl.Changes)
 	}
 	// A torn point file is an error naming it, not a silent re-probe.
-	bad := filepath.Join(out, PointsDir, "fake", "1.0.0.json")
+	bad := evidence.SweepDir(out).Point("fake", "1.0.0", 1)
 	os.WriteFile(bad, []byte("{"), 0o644)
 	if _, err := newSweep(t, out, h2).Timeline(context.Background(), "fake", "all", h2.versions()); err == nil || !strings.Contains(err.Error(), bad) {
 		t.Errorf("torn point: %v, want an error naming %s", err, bad)

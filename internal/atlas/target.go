@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
 )
 
@@ -85,11 +86,11 @@ func (s *Sweep) write(a *Atlas) error {
 		name  string
 		write func(*os.File) error
 	}{
-		{File, func(f *os.File) error { return a.JSON(f) }},
-		{"atlas.md", func(f *os.File) error { return a.Markdown(f, "") }},
+		{evidence.SweepDir(s.Out).Atlas(), func(f *os.File) error { return a.JSON(f) }},
+		{evidence.SweepDir(s.Out).AtlasMD(), func(f *os.File) error { return a.Markdown(f, "") }},
 	} {
-		path := filepath.Join(s.Out, f.name)
-		tmp, err := os.CreateTemp(s.Out, f.name+".tmp*")
+		path := f.name
+		tmp, err := os.CreateTemp(s.Out, filepath.Base(f.name)+".tmp*")
 		if err != nil {
 			return fmt.Errorf("writing the atlas: %w", err)
 		}
