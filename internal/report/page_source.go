@@ -9,7 +9,7 @@ const configSource = `{{range .}}
 {{range .Texts}}<figure class="text">
 <figcaption>The server's text ({{.Era}} reply, {{num .Chars}} characters){{if .Cuts}} with each client's cut{{else}}, kept whole by every client that received it{{end}}. <span class="key"><span class="kept">kept by all</span> <span class="some">kept by some</span> <span class="lost">lost by all</span> <span class="mark">[at N]</span> marker <span class="code">CODEWORD</span></span></figcaption>
 {{range .Cuts}}<p class="cutnote">✂ <b>{{.Client}}</b> keeps {{num .At}} characters and loses {{num .Lost}}. First lost sentence: “{{.Sentence}}”</p>
-{{end}}<div class="textbox" tabindex="0">{{range .Pieces}}{{if .Cut}}<span class="cut" role="note">✂ {{.Cut}}</span>{{else}}<span class="{{.Class}}">{{.Text}}</span>{{end}}{{end}}</div>
+{{end}}<div class="textbox" tabindex="0">{{range .Pieces}}{{if .Cut}}<span class="cut" role="note">✂ {{.Cut}}</span>{{else if .Elided}}<span class="elided">[… {{num .Elided}} characters not shown …]</span>{{else}}<span class="{{.Class}}">{{.Text}}</span>{{end}}{{end}}</div>
 </figure>
 {{end}}<div class="clients">
 {{range $c := .Clients}}<div class="clientbox">
@@ -58,29 +58,30 @@ p.lead{color:var(--muted);max-width:60em}
 table.summary{border-collapse:collapse;width:100%;table-layout:fixed}
 table.summary th,table.summary td{padding:.25em .5em;text-align:left;vertical-align:middle;border-top:1px solid #edf2f7;overflow-wrap:anywhere}
 table.summary tr.first th,table.summary tr.first td{border-top:1px solid var(--line)}
-table.summary col.c1{width:24%}
 table.summary thead th{font-size:.85em;color:var(--muted);font-weight:600}
 table.summary th[scope=row]{font-weight:600}
-table.summary td.bar{width:30%}
-table.summary td.num{white-space:nowrap;font-variant-numeric:tabular-nums}
+table.summary td.num{font-variant-numeric:tabular-nums}
+table.summary td small{display:block;color:var(--muted)}
 td.failed,span.failed{color:#9b2c2c;font-weight:600}
 .none{color:var(--muted);font-style:italic}
 svg .kept{fill:var(--kept)}
 svg .lost{fill:url(#hatch);stroke:var(--lost);stroke-width:1}
-svg .cap{stroke:var(--ink);stroke-width:2.5;stroke-dasharray:3 2}
+svg .cap{stroke:var(--ink);stroke-width:3}
 svg .capopen{fill:none;stroke:var(--ink);stroke-width:2}
 figure{margin:.6em 0}
 figcaption{color:var(--muted);margin-bottom:.3em}
 .key span{padding:0 .3em;margin-left:.3em}
-.textbox{font:12px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:pre-wrap;overflow-wrap:anywhere;max-height:14em;overflow:auto;border:1px solid var(--line);padding:.5em;background:#fff}
+.textbox{font:12px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:pre-wrap;overflow-wrap:anywhere;max-height:24em;overflow:auto;border:1px solid var(--line);padding:.5em;background:#fff}
 span.kept{background:#ebf4ff}
 span.some{background:#fefcbf;text-decoration:underline dotted}
 span.lost{color:#7b341e;background:#fff5f5;text-decoration:line-through;text-decoration-color:#feb2b2}
 span.mark{font-weight:700;outline:1px solid #a0aec0}
 span.code{font-weight:700;outline:2px solid var(--ink)}
+span.elided{color:var(--muted);font-style:italic;background:#f7fafc}
 span.cut{display:inline-block;background:var(--ink);color:#fff;padding:0 .4em;margin:0 .2em;font-weight:700}
 p.cutnote{margin:.2em 0}
-.clients{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,560px),1fr));gap:1em}
+.clients{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,560px),1fr));gap:1em}
+figure.seq svg{max-width:640px}
 .clientbox{border:1px solid var(--line);border-radius:4px;padding:.4em .8em;min-width:0}
 .clientbox h4{margin:.2em 0}
 ol.parts{list-style:none;padding:0;margin:.2em 0;font-size:.85em;columns:2}

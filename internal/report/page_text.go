@@ -23,6 +23,49 @@ type piece struct {
 	Text  string
 	Class string // kept, some, lost; with mark or code for markers and codewords
 	Cut   string
+	// Elided counts the characters left out here (far from every cut).
+	Elided int
+	keptBy int
+}
+
+// window is the context shown around the start, the end and each cut of
+// a long text; the rest is elided with its length said.
+const window = 320
+
+type span struct{ from, to int }
+
+// visible is where a text of n characters is shown: its start, its end,
+// and around each cut, merged.
+func visible(n int, cuts []cut) []span {
+	if n <= 4*window {
+		return []span{{0, n}}
+	}
+	v := []span{{0, window}}
+	for _, c := range cuts {
+		if c.at < n {
+			v = append(v, span{max(c.at-window, 0), min(c.at+window, n)})
+		}
+	}
+	v = append(v, span{n - window/2, n})
+	sort.Slice(v, func(i, j int) bool { return v[i].from < v[j].from })
+	out := v[:1]
+	for _, s := range v[1:] {
+		if last := &out[len(out)-1]; s.from <= last.to+window/4 {
+			last.to = max(last.to, s.to)
+		} else {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func shown(vis []span, at int) bool {
+	for _, v := range vis {
+		if at >= v.from && at < v.to {
+			return true
+		}
+	}
+	return false
 }
 
 type cutNote struct {
@@ -45,7 +88,6 @@ func drawCuts(t lab.Text, cuts []cut) cutText {
 	ct := cutText{Era: t.Era, Chars: n}
 	sort.SliceStable(cuts, func(i, j int) bool { return cuts[i].at < cuts[j].at })
 	// special spans: markers "[at N]" and the two codewords.
-	type span struct{ from, to int }
 	var specials []span
 	for _, m := range t.Markers {
 		end := m
@@ -67,9 +109,13 @@ func drawCuts(t lab.Text, cuts []cut) cutText {
 		}
 	}
 	sort.Slice(specials, func(i, j int) bool { return specials[i].from < specials[j].from })
+	vis := visible(n, cuts)
 	bounds := map[int]bool{0: true, n: true}
 	for _, c := range cuts {
 		bounds[min(c.at, n)] = true
+	}
+	for _, v := range vis {
+		bounds[v.from], bounds[v.to] = true, true
 	}
 	for _, s := range specials {
 		bounds[s.from], bounds[s.to] = true, true
@@ -93,6 +139,15 @@ func drawCuts(t lab.Text, cuts []cut) cutText {
 			if c.at >= to {
 				keptBy++
 			}
+		}
+		if !shown(vis, from) {
+			// Elided: one piece saying how much, merged with the one before.
+			if k := len(ct.Pieces) - 1; k >= 0 && ct.Pieces[k].Elided > 0 && ct.Pieces[k].keptBy == keptBy {
+				ct.Pieces[k].Elided += to - from
+			} else {
+				ct.Pieces = append(ct.Pieces, piece{Elided: to - from, keptBy: keptBy})
+			}
+			continue
 		}
 		class := "kept"
 		switch {

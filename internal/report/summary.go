@@ -58,7 +58,11 @@ func (s *summary) failed() string {
 			return ""
 		}
 	}
-	return "FAILED: " + s.runs()
+	var reasons []string
+	for _, r := range s.results {
+		reasons = append(reasons, r.Reason)
+	}
+	return fmt.Sprintf("FAILED (%s): %s", plural(len(s.results), "run"), strings.Join(unique(reasons), "; "))
 }
 
 func arrivedText(r *matrix.Result) string {

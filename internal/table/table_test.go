@@ -45,7 +45,7 @@ func TestRenderers(t *testing.T) {
 		"row       a@1: kept           b@2: kept\n" +
 		"one       1,000               2,048*\n" +
 		`two|pipe  x\x1b[31mred\nline  <b>` + "\n\n" +
-		"* differs from the first client, or misses its target\n\na note\n"
+		"* differs from the first client, or needs attention\n\na note\n"
 	if diff := cmp.Diff(wantText, text.String()); diff != "" {
 		t.Errorf("Text mismatch (-want +got):\n%s", diff)
 	}

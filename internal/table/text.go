@@ -60,7 +60,7 @@ func Text(w io.Writer, t Table) error {
 		b.WriteString(strings.TrimRight(l.String(), " ") + "\n")
 	}
 	if marked {
-		b.WriteString("\n* differs from the first client, or misses its target\n")
+		b.WriteString("\n* differs from the first client, or needs attention\n")
 	}
 	for i, n := range t.Notes {
 		if i == 0 {
