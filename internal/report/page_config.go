@@ -2,6 +2,7 @@ package report
 
 import (
 	"html/template"
+	"runtime"
 	"strconv"
 	"sync"
 
@@ -27,6 +28,7 @@ type clientView struct {
 	Map          requestMap
 	Seq          sequence
 	Warnings     []string
+	run          *matrix.Result
 }
 
 // rowText is the text the lab sent in run r for an era.
@@ -52,15 +54,13 @@ func (g *grid) configs() []config {
 			}
 			r := s.results[0]
 			any = r
-			v := clientView{Client: cl, Failed: s.failed(), RunLink: g.link(r, fileRecord), RequestsLink: g.link(r, fileRequests), LabLink: g.link(r, fileLabLog)}
+			v := clientView{Client: cl, Failed: s.failed(), RunLink: g.link(r, fileRecord), RequestsLink: g.link(r, fileRequests), LabLink: g.link(r, fileLabLog), run: r}
 			for _, x := range s.results {
 				v.Warnings = append(v.Warnings, x.Warnings...)
 			}
 			if len(v.Warnings) > 3 {
 				v.Warnings = append(v.Warnings[:3], strconv.Itoa(len(v.Warnings)-3)+" more")
 			}
-			v.Map = firstRequestMap(r)
-			v.Seq = handshakeSequence(r)
 			c.Clients = append(c.Clients, v)
 			if r.Sent == 0 || v.Failed != "" {
 				continue
@@ -89,6 +89,30 @@ func (g *grid) configs() []config {
 		}
 		out = append(out, c)
 	}
+	// The maps and diagrams read evidence files: one run's at a time on
+	// each CPU.
+	var views []*clientView
+	for i := range out {
+		for j := range out[i].Clients {
+			views = append(views, &out[i].Clients[j])
+		}
+	}
+	work := make(chan *clientView)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(views)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for v := range work {
+				v.Map, v.Seq = firstRequestMap(v.run), handshakeSequence(v.run)
+			}
+		}()
+	}
+	for _, v := range views {
+		work <- v
+	}
+	close(work)
+	wg.Wait()
 	return out
 }
 

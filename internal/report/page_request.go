@@ -51,26 +51,17 @@ func firstRequestMap(r *matrix.Result) requestMap {
 	if r.First == nil {
 		return requestMap{Why: "no model request was recorded"}
 	}
-	file := evidence.RunDir(r.Dir).Requests()
-	reqs, _, err := fakeapi.ReadRequests(file)
+	q, err := fakeapi.ReadRequest(evidence.RunDir(r.Dir).Requests(), r.First.Seq)
 	if err != nil {
 		return requestMap{Why: err.Error()}
 	}
-	var ctx fakeapi.Context
-	for _, q := range reqs {
-		if q.Seq != r.First.Seq {
-			continue
-		}
-		api, ok := fakeapi.Lookup(q.API)
-		if !ok {
-			return requestMap{Why: fmt.Sprintf("request %d: unknown API %q", q.Seq, q.API)}
-		}
-		if ctx, err = api.Context(q.Body); err != nil {
-			return requestMap{Why: fmt.Sprintf("request %d: %v", q.Seq, err)}
-		}
+	api, ok := fakeapi.Lookup(q.API)
+	if !ok {
+		return requestMap{Why: fmt.Sprintf("request %d: unknown API %q", q.Seq, q.API)}
 	}
-	if ctx == nil {
-		return requestMap{Why: fmt.Sprintf("request %d is not in %s", r.First.Seq, fakeapi.RequestsFile)}
+	ctx, err := api.Context(q.Body)
+	if err != nil {
+		return requestMap{Why: fmt.Sprintf("request %d: %v", q.Seq, err)}
 	}
 	m := requestMap{Seq: r.First.Seq, Chars: ctx.Chars()}
 	best := r.First.Best()
