@@ -78,6 +78,7 @@ func Analyze(dir string) (Result, error) {
 		// main request, and the reader reads the last one.
 		first, last := mainRequests(res.Requests)
 		res.First = &res.Requests[first]
+		res.First.Parts = layout(ctxs[first])
 		res.RequestKey = requestKey(bodies[first], paths)
 		res.Reader = fakeapi.Read(ctxs[last], rec.Row.Prompt)
 	} else {

@@ -28,6 +28,8 @@ type Placement struct {
 	// Wrapper is the segment's text before the server text: its first line
 	// and the line just before the text, as in "<system-reminder> … ## lab".
 	Wrapper string `json:"wrapper,omitempty"`
+	// Offset is where the text starts in its segment, in characters.
+	Offset int `json:"offset"`
 }
 
 // locate finds text (with its begin codeword) in ctx. It returns every
@@ -51,7 +53,7 @@ func locate(ctx fakeapi.Context, era, text string) []Placement {
 			i += from
 			kept, rest := commonPrefix(text, s.Text[i:])
 			p := Placement{Kind: s.Kind, Path: s.Path, Era: era, Kept: kept, Full: kept == utf8.RuneCountInString(text),
-				Suffix: firstRunes(rest, 20), Wrapper: wrapper(s.Text[:i])}
+				Suffix: firstRunes(rest, 20), Wrapper: wrapper(s.Text[:i]), Offset: utf8.RuneCountInString(s.Text[:i])}
 			out = append(out, p)
 			from = i + len(head)
 		}

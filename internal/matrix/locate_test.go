@@ -20,8 +20,8 @@ func TestLocate(t *testing.T) {
 	}
 	got := locate(ctx, "initialize", text)
 	want := []Placement{
-		{Kind: fakeapi.KindSystemMessage, Path: "m1", Era: "initialize", Kept: 69, Full: true, Suffix: "\n\nmore", Wrapper: "# MCP Server Instructions … ## lab"},
-		{Kind: fakeapi.KindUserTurn, Path: "m2", Era: "initialize", Kept: 35, Suffix: "… [truncated]\n</syst", Wrapper: "<system-reminder> … ## lab"},
+		{Kind: fakeapi.KindSystemMessage, Path: "m1", Era: "initialize", Kept: 69, Full: true, Suffix: "\n\nmore", Wrapper: "# MCP Server Instructions … ## lab", Offset: 41},
+		{Kind: fakeapi.KindUserTurn, Path: "m2", Era: "initialize", Kept: 35, Suffix: "… [truncated]\n</syst", Wrapper: "<system-reminder> … ## lab", Offset: 25},
 		{Kind: fakeapi.KindToolDefinition, Path: "t0", Era: "initialize", Kept: 69, Full: true},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

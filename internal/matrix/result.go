@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"time"
+	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/fakeapi"
@@ -67,6 +68,33 @@ type RequestFacts struct {
 	// title or a routing classifier, not the agent's turn).
 	Side       bool        `json:"side,omitempty"`
 	Placements []Placement `json:"placements,omitempty"`
+	// Parts is the request as the model reads it, in order: set for the
+	// first main request only (the report draws it).
+	Parts []Part `json:"parts,omitempty"`
+}
+
+// A Part is a run of a request's segments: one segment, or consecutive
+// tool definitions together.
+type Part struct {
+	Kind  fakeapi.Kind `json:"kind"`
+	Count int          `json:"count"`
+	Path  string       `json:"path"` // of its first segment
+	Chars int          `json:"chars"`
+}
+
+// layout groups the segments of a request into Parts.
+func layout(ctx fakeapi.Context) []Part {
+	var parts []Part
+	for _, s := range ctx {
+		n := utf8.RuneCountInString(s.Text)
+		if k := len(parts) - 1; k >= 0 && s.Kind == fakeapi.KindToolDefinition && parts[k].Kind == s.Kind {
+			parts[k].Count++
+			parts[k].Chars += n
+			continue
+		}
+		parts = append(parts, Part{Kind: s.Kind, Count: 1, Path: s.Path, Chars: n})
+	}
+	return parts
 }
 
 // Best is the placement that kept the most of the server's text, or nil.

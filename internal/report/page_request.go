@@ -2,10 +2,7 @@ package report
 
 import (
 	"fmt"
-	"strings"
-	"unicode/utf8"
 
-	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
 )
@@ -46,43 +43,25 @@ type textSpot struct {
 
 const mapWidth = 600.0
 
-// firstRequestMap reads the first model request of r from its evidence.
+// firstRequestMap draws the first model request of r from its parts.
 func firstRequestMap(r *matrix.Result) requestMap {
 	if r.First == nil {
 		return requestMap{Why: "no model request was recorded"}
 	}
-	q, err := fakeapi.ReadRequest(evidence.RunDir(r.Dir).Requests(), r.First.Seq)
-	if err != nil {
-		return requestMap{Why: err.Error()}
+	if len(r.First.Parts) == 0 {
+		return requestMap{Why: fmt.Sprintf("request %d: no text decoded", r.First.Seq)}
 	}
-	api, ok := fakeapi.Lookup(q.API)
-	if !ok {
-		return requestMap{Why: fmt.Sprintf("request %d: unknown API %q", q.Seq, q.API)}
-	}
-	ctx, err := api.Context(q.Body)
-	if err != nil {
-		return requestMap{Why: fmt.Sprintf("request %d: %v", q.Seq, err)}
-	}
-	m := requestMap{Seq: r.First.Seq, Chars: ctx.Chars()}
+	m := requestMap{Seq: r.First.Seq, Chars: r.First.Chars}
 	best := r.First.Best()
 	at := 0
-	for _, s := range ctx {
-		n := utf8.RuneCountInString(s.Text)
-		last := len(m.Parts) - 1
-		if last >= 0 && s.Kind == fakeapi.KindToolDefinition && m.Parts[last].Kind == s.Kind {
-			m.Parts[last].Count++
-			m.Parts[last].Chars += n
-		} else {
-			m.Parts = append(m.Parts, part{Kind: s.Kind, Count: 1, Path: s.Path, Chars: n, From: at})
+	for _, p := range r.First.Parts {
+		m.Parts = append(m.Parts, part{Kind: p.Kind, Count: p.Count, Path: p.Path, Chars: p.Chars, From: at})
+		if best != nil && m.Text == nil && p.Path == best.Path {
+			k := len(m.Parts) - 1
+			m.Parts[k].HoldsText = true
+			m.Text = &textSpot{Part: k, From: at + best.Offset, Kept: best.Kept, Path: best.Path}
 		}
-		if best != nil && m.Text == nil && s.Path == best.Path {
-			if i := strings.Index(s.Text, textHead(r, best.Era)); i >= 0 {
-				k := len(m.Parts) - 1
-				m.Parts[k].HoldsText = true
-				m.Text = &textSpot{Part: k, From: at + utf8.RuneCountInString(s.Text[:i]), Kept: best.Kept, Path: s.Path}
-			}
-		}
-		at += n
+		at += p.Chars
 	}
 	if m.Chars == 0 {
 		return m
@@ -96,19 +75,6 @@ func firstRequestMap(r *matrix.Result) requestMap {
 		t.Share = fmt.Sprintf("%.1f%%", 100*float64(t.Kept)/float64(m.Chars))
 	}
 	return m
-}
-
-// textHead is the first sentence of the row's text of an era, as the
-// analysis locates it.
-func textHead(r *matrix.Result, era string) string {
-	t, err := rowText(r, era)
-	if err != nil {
-		return "\x00"
-	}
-	if i := strings.Index(t.Text, ". "); i > 0 {
-		return t.Text[:i+1]
-	}
-	return t.Text
 }
 
 // partName says what a part is, for a person.
