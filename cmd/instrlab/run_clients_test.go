@@ -15,7 +15,7 @@ func TestNewClientsAndDefaultMatrix(t *testing.T) {
 		{[]string{"claude-code"}, []string{"claude-code@2.1.328"}, "seed"},
 		{[]string{"claude-code@2.1.285", "claude-code"}, []string{"claude-code@2.1.285", "claude-code@2.1.328"}, "seed"},
 		{[]string{"codex"}, []string{"codex@0.169.0"}, "cross"},
-		{[]string{"all"}, []string{"claude-code@2.1.328", "codex@0.169.0", "copilot@1.0.102", "gemini@0.61.0", "opencode@1.18.33", "qwen@0.24.4"}, "cross"},
+		{[]string{"all"}, []string{"claude-code@2.1.328", "cline@3.0.65", "codex@0.169.0", "copilot@1.0.102", "gemini@0.61.0", "opencode@1.18.33", "qwen@0.24.4"}, "cross"},
 	}
 	for _, tt := range tests {
 		cs, err := newClients(tt.specs)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/claudecode"
+	"github.com/instrlab/instrlab/internal/client/cline"
 	"github.com/instrlab/instrlab/internal/client/codex"
 	"github.com/instrlab/instrlab/internal/client/copilot"
 	"github.com/instrlab/instrlab/internal/client/gemini"
@@ -20,6 +21,7 @@ import (
 // client's pinned default.
 var known = map[string]func(version string) client.Client{
 	claudecode.Name: claudecode.New,
+	cline.Name:      cline.New,
 	codex.Name:      codex.New,
 	copilot.Name:    copilot.New,
 	gemini.Name:     gemini.New,

@@ -1,0 +1,113 @@
+package cline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/client"
+)
+
+// ProvidersFile and MCPFile are the copies of the settings kept in the
+// client dir.
+const (
+	ProvidersFile = "providers.json"
+	MCPFile       = "cline_mcp_settings.json"
+	GlobalFile    = "global-settings.json"
+)
+
+// Provider is the provider id the settings configure.
+const Provider = "openai-compatible"
+
+// Providers renders ~/.cline/data/settings/providers.json for one run: the
+// fake as an OpenAI-compatible provider, in the shape "cline auth" writes.
+func Providers(r *client.Run, model string) ([]byte, error) {
+	cfg := map[string]any{
+		"version":          1,
+		"lastUsedProvider": Provider,
+		"modes":            map[string]any{},
+		"providers": map[string]any{Provider: map[string]any{
+			"settings": map[string]any{
+				"provider": Provider,
+				"apiKey":   r.APIKey,
+				"model":    model,
+				"baseUrl":  strings.TrimRight(r.APIURL, "/") + "/v1",
+			},
+			// Without updatedAt the entry is ignored and the hosted
+			// "cline" provider is used.
+			"updatedAt":   "2026-12-01T00:00:00.000Z",
+			"tokenSource": "manual",
+		}},
+	}
+	return encode(cfg, ProvidersFile)
+}
+
+// MCPSettings renders cline_mcp_settings.json: the lab as the only MCP
+// server, over stdio.
+func MCPSettings(s client.Server) ([]byte, error) {
+	type server struct {
+		Type     string            `json:"type"`
+		Command  string            `json:"command"`
+		Args     []string          `json:"args"`
+		Env      map[string]string `json:"env,omitempty"`
+		Disabled bool              `json:"disabled"`
+	}
+	return encode(map[string]any{"mcpServers": map[string]server{s.Name: {Type: "stdio", Command: s.Command, Args: s.Args, Env: s.Env}}}, MCPFile)
+}
+
+func encode(v any, name string) ([]byte, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding cline %s: %w", name, err)
+	}
+	return append(b, '\n'), nil
+}
+
+// Command implements client.Client: cline --json with the prompt and the
+// model, auto-approval on (its default), the session in this process.
+func (c *Cline) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
+	if c.bin == "" {
+		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.version)
+	}
+	model := r.Model
+	if model == "" {
+		model = DefaultModel
+	}
+	settings := filepath.Join(r.Home, ".cline", "data", "settings")
+	prov, err := Providers(r, model)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.WriteConfig(filepath.Join(settings, "providers.json"), ProvidersFile, prov); err != nil {
+		return nil, err
+	}
+	mcp, err := MCPSettings(r.Server)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.WriteConfig(filepath.Join(settings, "cline_mcp_settings.json"), MCPFile, mcp); err != nil {
+		return nil, err
+	}
+	// No -m or -P: either makes the client rewrite providers.json
+	// without the base URL.
+	// Telemetry off: with it on, the process waits about half a minute
+	// after its answer, for hosts it cannot reach offline.
+	if err := r.WriteConfig(filepath.Join(settings, GlobalFile), GlobalFile, []byte(`{"telemetryOptOut": true, "autoUpdateEnabled": false}`+"\n")); err != nil {
+		return nil, err
+	}
+	args := []string{"--json", "--verbose"}
+	args = append(args, r.Flags...)
+	args = append(args, r.Prompt)
+	cmd := exec.CommandContext(ctx, c.bin, args...)
+	cmd.Dir = r.Work
+	// The local backend runs the session in this process; the default
+	// ("auto") starts a hub daemon that outlives the run. E2E_TEST=true
+	// only skips the remote feature-flag client (its one use in this
+	// version), whose shutdown holds the process about 45 s offline; the
+	// flags keep their built-in defaults, as they do offline anyway.
+	cmd.Env = r.Environ(map[string]string{"CLINE_SESSION_BACKEND_MODE": "local", "E2E_TEST": "true"})
+	return cmd, nil
+}

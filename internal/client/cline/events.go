@@ -1,0 +1,79 @@
+package cline
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/instrlab/instrlab/internal/jsonl"
+)
+
+// Events is what "cline --json" printed: one JSON object a line.
+type Events struct {
+	// Provider and Model are those of the run_start event, then of the
+	// run_result's model.
+	Provider, Model string
+	// Answer is the text of a run_result that finished without error.
+	Answer string
+	// Finish is the run_result's finishReason.
+	Finish string
+	// Error is the message of an error event, or of an agent_event of type
+	// error, or the text of a run_result that finished with "error".
+	Error string
+	Count int
+}
+
+type event struct {
+	Type         string `json:"type"`
+	ProviderID   string `json:"providerId"`
+	ModelID      string `json:"modelId"`
+	FinishReason string `json:"finishReason"`
+	Text         string `json:"text"`
+	Message      string `json:"message"`
+	Model        *struct {
+		ID       string `json:"id"`
+		Provider string `json:"provider"`
+	} `json:"model"`
+	Event *struct {
+		Type  string `json:"type"`
+		Error *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	} `json:"event"`
+}
+
+// ParseEvents reads the JSON Lines on stdout. A line that is not a JSON
+// object is a warning "name:line: message".
+func ParseEvents(r io.Reader, name string) (Events, []string) {
+	var ev Events
+	w := jsonl.Lines(r, name, func(n int, line []byte) error {
+		var e event
+		if err := json.Unmarshal(line, &e); err != nil {
+			return err
+		}
+		ev.Count++
+		switch e.Type {
+		case "run_start":
+			ev.Provider, ev.Model = e.ProviderID, e.ModelID
+		case "run_result":
+			ev.Finish = e.FinishReason
+			if e.Model != nil && e.Model.ID != "" {
+				ev.Provider, ev.Model = e.Model.Provider, e.Model.ID
+			}
+			if e.FinishReason == "error" {
+				if ev.Error == "" {
+					ev.Error = e.Text
+				}
+			} else {
+				ev.Answer = e.Text
+			}
+		case "error":
+			ev.Error = e.Message
+		case "agent_event":
+			if e.Event != nil && e.Event.Type == "error" && e.Event.Error != nil {
+				ev.Error = e.Event.Error.Message
+			}
+		}
+		return nil
+	})
+	return ev, w
+}

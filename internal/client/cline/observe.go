@@ -1,0 +1,29 @@
+package cline
+
+import (
+	"io"
+
+	"github.com/instrlab/instrlab/internal/client"
+)
+
+// Observe implements client.Client.
+func (c *Cline) Observe(r *client.Run) client.Observation {
+	return Observe(r.Dir, r.Server.Name)
+}
+
+// Observe reads the evidence of a Cline run kept under dir: the JSON Lines
+// on stdout (model, answer, errors). This version reports nothing about its
+// MCP servers there or in its log, so the server status stays empty; the
+// lab's own log says what the client did with the server.
+func Observe(dir, server string) client.Observation {
+	var o client.Observation
+	o.Read(dir, client.StdoutFile, func(f io.Reader, name string) []string {
+		ev, w := ParseEvents(f, name)
+		o.Model, o.Answer, o.ResultError = ev.Model, ev.Answer, ev.Error
+		if ev.Count == 0 {
+			w = append(w, name+": no JSON events")
+		}
+		return w
+	})
+	return o
+}
