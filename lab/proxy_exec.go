@@ -2,10 +2,13 @@ package lab
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"slices"
 	"time"
 )
 
@@ -129,4 +132,42 @@ func describeExit(cmd *exec.Cmd, err error) string {
 		return "the server ended: " + cmd.ProcessState.String()
 	}
 	return "the server ended: " + err.Error()
+}
+
+// A ServerCommand is a server's command line and extra environment, as
+// "instrlab serve proxy -command-file" reads it: a runner writes it outside
+// the evidence, so that a credential in the command or its environment
+// reaches neither a client's config nor a log.
+type ServerCommand struct {
+	Command string            `json:"command"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Dir     string            `json:"dir,omitempty"` // the working directory; empty: the proxy's
+}
+
+// ReadServerCommand reads a ServerCommand from a JSON file.
+func ReadServerCommand(path string) (ServerCommand, error) {
+	var sc ServerCommand
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return sc, fmt.Errorf("reading the server command: %w", err)
+	}
+	if err := json.Unmarshal(data, &sc); err != nil {
+		return sc, fmt.Errorf("reading the server command %s: %w", path, err)
+	}
+	if sc.Command == "" {
+		return sc, fmt.Errorf("the server command in %s is empty", path)
+	}
+	return sc, nil
+}
+
+// Cmd returns the command, with Env added to the environment env.
+func (sc ServerCommand) Cmd(env []string) *exec.Cmd {
+	cmd := exec.Command(sc.Command, sc.Args...)
+	cmd.Dir = sc.Dir
+	cmd.Env = slices.Clone(env)
+	for k, v := range sc.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	return cmd
 }

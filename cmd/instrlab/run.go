@@ -48,6 +48,8 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	maxIn := fs.Int("live-max-input-tokens", 60000, "input tokens per request assumed by the -live cost bound")
 	maxOut := fs.Int("live-max-output-tokens", 4000, "output tokens per request assumed by the -live cost bound")
 	price := fs.String("live-price", "15/75", "USD per million input/output tokens for the -live cost bound")
+	serverFlag := fs.String("server", "", "run your own server instead of the lab, behind the recording proxy: -server -- CMD [ARGS] (the rest of the line), or the NAME of a server in -config; default clients: every pinned client")
+	configPath := fs.String("config", "", "run the stdio servers of this MCP config (Claude Code's .mcp.json format), or the one -server names")
 	baseline := fs.String("baseline", "", "after the run, compare it with this earlier run (evidence directory or results.json) as instrlab diff does; exit 1 when something changed")
 	var diffOpts diffOptions
 	diffOpts.register(fs)
@@ -58,10 +60,16 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
+	servers, err := parseUserServers(*serverFlag, *configPath, fs.Args())
+	if err != nil {
+		return err
+	}
+	if servers == nil && fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("run: unexpected argument %q", fs.Arg(0))}
 	}
 	switch {
+	case servers != nil && *matrixPath != "":
+		return usageError{"-matrix and -server/-config are exclusive: a user's server runs its own rows"}
 	case *jobs < 1:
 		return usageError{"-j must be at least 1"}
 	case *resume && *out == "":
@@ -94,12 +102,18 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if len(clientFlags) == 0 {
 		clientFlags = listFlag{claudecode.Name + "@" + claudecode.DefaultVersion}
+		if servers != nil {
+			clientFlags = listFlag{"all"}
+		}
 	}
 	cs, err := newClients(clientFlags)
 	if err != nil {
 		return err
 	}
 	m := defaultMatrix(cs)
+	if servers != nil {
+		m = servers.matrix()
+	}
 	if bm, ok := matrix.Builtin(*matrixPath); ok {
 		m = bm
 	} else if *matrixPath != "" {
@@ -124,6 +138,16 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageError{err.Error()}
 	}
 	r := &matrix.Runner{Clients: cs, Matrix: m, Shard: sh, Jobs: *jobs, Resume: *resume, Timeout: *timeout, Lab: *labBin, Progress: stderr}
+	if servers != nil {
+		tmp, err := os.MkdirTemp("", "instrlab-servers-")
+		if err != nil {
+			return fmt.Errorf("creating a directory for the server commands: %w", err)
+		}
+		defer os.RemoveAll(tmp)
+		if r.Servers, err = servers.write(tmp); err != nil {
+			return err
+		}
+	}
 	if r.Netns, err = useNetns(*netns, *live); err != nil {
 		return err
 	}

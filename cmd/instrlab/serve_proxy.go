@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 
 	"github.com/instrlab/instrlab/lab"
 )
@@ -17,6 +16,7 @@ func runServeProxy(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	logPath := fs.String("log", "", "append every message in both directions to this JSON Lines file (the lab's message log)")
 	httpAddr := fs.String("http", "", "serve Streamable HTTP at http://ADDR/mcp, forwarding to -upstream (a bare :PORT binds 127.0.0.1)")
 	upstream := fs.String("upstream", "", "the server's Streamable HTTP endpoint, with -http")
+	commandFile := fs.String("command-file", "", "start the server from this JSON file ({\"command\", \"args\", \"env\"}) instead of a command after --")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: instrlab serve proxy [-log FILE] -- COMMAND [ARG...]\n"+
 			"       instrlab serve proxy [-log FILE] -http ADDR -upstream URL\n\n"+
@@ -28,6 +28,17 @@ func runServeProxy(ctx context.Context, args []string, stdin io.Reader, stdout, 
 		return err
 	}
 	command := fs.Args()
+	var sc lab.ServerCommand
+	if *commandFile != "" {
+		if len(command) > 0 || *httpAddr != "" {
+			return usageError{"serve proxy: -command-file replaces the command and -http"}
+		}
+		var err error
+		if sc, err = lab.ReadServerCommand(*commandFile); err != nil {
+			return usageError{"serve proxy: " + err.Error()}
+		}
+		command = append([]string{sc.Command}, sc.Args...)
+	}
 	switch {
 	case *httpAddr == "" && *upstream != "":
 		return usageError{"serve proxy: -upstream needs -http"}
@@ -56,9 +67,8 @@ func runServeProxy(ctx context.Context, args []string, stdin io.Reader, stdout, 
 		}
 		err = serveHTTP(ctx, h, log, *httpAddr, "proxy", false, stderr)
 	} else {
-		cmd := exec.Command(command[0], command[1:]...)
-		cmd.Env = os.Environ()
-		err = p.ServeCommand(ctx, cmd, stdin, stdout, stderr)
+		sc.Command, sc.Args = command[0], command[1:]
+		err = p.ServeCommand(ctx, sc.Cmd(os.Environ()), stdin, stdout, stderr)
 	}
 	if cerr := log.Close(); err == nil {
 		err = cerr

@@ -40,6 +40,23 @@ func Analyze(dir string) (Result, error) {
 		res.Sent = utf8.RuneCountInString(texts[lab.EraInitialize])
 	}
 
+	msgs, warns, err := ReadLabLog(evidence.RunDir(dir).LabLog())
+	res.Warnings = append(res.Warnings, warns...)
+	if err != nil {
+		res.Warnings = append(res.Warnings, err.Error())
+	}
+	if rec.Row.Server != "" {
+		// A user's server behind the proxy: its texts are what its replies
+		// carried, and a server that failed fails the run.
+		st := serverTexts(msgs)
+		res.Server, res.ServerTexts = rec.Row.Server, &st
+		texts = st.Instructions
+		res.Sent = utf8.RuneCountInString(texts[lab.EraInitialize])
+		if why := serverFailure(msgs); why != "" && res.Status == statusOK {
+			res.Status, res.Reason = statusFail, why
+		}
+	}
+
 	reqs, warns, err := fakeapi.ReadRequests(evidence.RunDir(dir).Requests())
 	res.Warnings = append(res.Warnings, warns...)
 	if err != nil {
@@ -80,17 +97,15 @@ func Analyze(dir string) (Result, error) {
 		res.First = &res.Requests[first]
 		res.First.Parts = layout(ctxs[first])
 		res.RequestKey = requestKey(bodies[first], paths)
+		if res.ServerTexts != nil {
+			res.Tools = locateTools(ctxs[first], res.ServerTexts.Tools)
+		}
 		res.Reader = fakeapi.Read(ctxs[last], rec.Row.Prompt)
 	} else {
 		res.Reader = fakeapi.Answer{Last: -1}
 		res.Warnings = append(res.Warnings, "no model request was recorded")
 	}
 
-	msgs, warns, err := ReadLabLog(evidence.RunDir(dir).LabLog())
-	res.Warnings = append(res.Warnings, warns...)
-	if err != nil {
-		res.Warnings = append(res.Warnings, err.Error())
-	}
 	res.Handshake = handshake(msgs)
 	if rec.Netns {
 		var warns []string

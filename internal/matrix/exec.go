@@ -51,6 +51,14 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 	}
 	run.APIURL = fake.URL
 	run.Server = client.Server{Name: ServerName, Command: r.Lab, Args: j.row.LabArgs(files.LabLog())}
+	if j.row.Server != "" {
+		file, ok := r.Servers[j.row.Server]
+		if !ok {
+			fake.Close()
+			return Result{}, rec, fmt.Errorf("row %q: no command for server %q", j.row.Name, j.row.Server)
+		}
+		run.Server.Args = j.row.ProxyArgs(files.LabLog(), file)
+	}
 
 	c := j.client
 	if r.Netns {

@@ -19,6 +19,10 @@ type LabMessage struct {
 	ID     json.RawMessage `json:"id"`
 	Meta   json.RawMessage `json:"meta"`
 	Error  *int            `json:"error"`
+	Note   string          `json:"note"`
+	Raw    string          `json:"raw"`
+	// Body is a whole reply, where the proxy kept it (lab.TextMethods).
+	Body json.RawMessage `json:"body"`
 }
 
 // ReadLabLog reads the lab's message log. A line that does not parse is a

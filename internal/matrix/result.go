@@ -11,18 +11,24 @@ import (
 // A Result is what the evidence of one run shows. Every field is derived
 // from files in the run's directory (see Analyze).
 type Result struct {
-	Client  string `json:"client"` // name@version
-	Row     string `json:"row"`
-	Label   string `json:"label"`
-	Repeat  int    `json:"repeat"`
-	Dir     string `json:"dir"`
-	Status  string `json:"status"` // ok or failed
-	Reason  string `json:"reason,omitempty"`
-	Live    bool   `json:"live,omitempty"`
-	Instr   string `json:"instr"`
-	Era     string `json:"era"` // the lab's -era
-	Sent    int    `json:"sent"`
-	NoDelta bool   `json:"no_delta,omitempty"`
+	Client string `json:"client"` // name@version
+	Row    string `json:"row"`
+	Label  string `json:"label"`
+	Repeat int    `json:"repeat"`
+	Dir    string `json:"dir"`
+	Status string `json:"status"` // ok or failed
+	Reason string `json:"reason,omitempty"`
+	Live   bool   `json:"live,omitempty"`
+	Instr  string `json:"instr"`
+	Era    string `json:"era"` // the lab's -era
+	Sent   int    `json:"sent"`
+	// Server names a user's server (Row.Server); ServerTexts are its texts
+	// from the proxy's log, and Tools what became of each tool's
+	// description in the first main request.
+	Server      string       `json:"server,omitempty"`
+	ServerTexts *ServerTexts `json:"server_texts,omitempty"`
+	Tools       []ToolFacts  `json:"tools,omitempty"`
+	NoDelta     bool         `json:"no_delta,omitempty"`
 
 	// First is the first main model request (the first that offers
 	// tools, see mainRequests); Requests all of them.

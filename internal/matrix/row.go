@@ -52,6 +52,12 @@ type Row struct {
 	Script []fakeapi.Turn `json:"script,omitempty"`
 	// Clients limits the row to these client names (knobs of one client).
 	Clients []string `json:"clients,omitempty"`
+	// Server names a user's own server (instrlab run -server, -config):
+	// the client starts it behind "instrlab serve proxy" instead of the
+	// lab, and its texts are read from the proxy's log. Instr is then
+	// "none". The server's command is not in the row, which evidence
+	// keeps: the runner holds it (Runner.Servers).
+	Server string `json:"server,omitempty"`
 	// NoDelta says the row has no comparable baseline (it changes what
 	// the client sends besides the instructions).
 	NoDelta bool `json:"no_delta,omitempty"`
@@ -94,6 +100,9 @@ func (m *Matrix) Validate() error {
 			return fmt.Errorf("row %q: duplicate name", r.Name)
 		}
 		seen[r.Name] = true
+		if r.Server != "" && r.Instr != "none" {
+			return fmt.Errorf("row %q: a row for server %q serves the server's own instructions: instr must be none", r.Name, r.Server)
+		}
 		if _, err := lab.ParseInstructions(r.Instr); err != nil {
 			return fmt.Errorf("row %q: %w", r.Name, err)
 		}
@@ -171,6 +180,12 @@ func (r Row) For(name string) bool {
 		}
 	}
 	return false
+}
+
+// ProxyArgs are the arguments of "instrlab serve proxy" in front of the
+// user's server whose command is in commandFile, logging to logPath.
+func (r Row) ProxyArgs(logPath, commandFile string) []string {
+	return []string{"serve", "proxy", "-log", logPath, "-command-file", commandFile}
 }
 
 // LabArgs are the arguments of "instrlab serve lab" for the row, logging

@@ -35,6 +35,10 @@ type Runner struct {
 	Netns bool
 	// Shard, when set, runs only this machine's part of the plan.
 	Shard Shard
+	// Servers maps the name of a user's server (Row.Server) to the file
+	// holding its command (lab.ServerCommand), outside the evidence, since
+	// a command line may carry a credential.
+	Servers map[string]string
 	// Progress receives one line per finished run.
 	Progress io.Writer
 }

@@ -138,6 +138,9 @@ func toolsText(r *matrix.Result) string {
 	if r.First == nil {
 		return ""
 	}
+	if r.ServerTexts != nil {
+		return fmt.Sprintf("%d; yours: %s", len(r.First.Tools), toolDescriptionsText(r))
+	}
 	return fmt.Sprint(len(r.First.Tools))
 }
 
@@ -186,6 +189,35 @@ func keptText(r *matrix.Result) string {
 		} else {
 			out += ", then " + quote(b.Suffix)
 		}
+		if r.ServerTexts != nil { // a user's server: name what was lost
+			out += "; " + matrix.LostTail(r.ServerTexts.Instructions[b.Era], b.Kept)
+		}
+	}
+	return out
+}
+
+// toolDescriptionsText says what became of a user's server's tool
+// descriptions in the first request: how many arrived whole, and each one
+// cut or never sent.
+func toolDescriptionsText(r *matrix.Result) string {
+	if len(r.Tools) == 0 {
+		return "no tools listed"
+	}
+	whole := 0
+	var notes []string
+	for _, t := range r.Tools {
+		switch {
+		case t.Full:
+			whole++
+		case !t.Found:
+			notes = append(notes, t.Name+": never reached the model")
+		default:
+			notes = append(notes, fmt.Sprintf("%s: %s of %s, %s", t.Name, Num(t.Kept), Num(t.Sent), t.Lost))
+		}
+	}
+	out := fmt.Sprintf("%d of %d whole", whole, len(r.Tools))
+	if len(notes) > 0 {
+		out += "; " + strings.Join(notes, "; ")
 	}
 	return out
 }

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// userServers are the user's own servers of run -server and -config, by
+// name, in order.
+type userServers struct {
+	names    []string
+	commands map[string]lab.ServerCommand
+}
+
+// parseUserServers reads run's -server and -config: "-server -- CMD ARGS"
+// (the flag's value is then "--" and the command follows), or -config FILE
+// with -server NAME (every stdio server of the file when no name).
+func parseUserServers(server, config string, rest []string) (*userServers, error) {
+	us := &userServers{commands: map[string]lab.ServerCommand{}}
+	switch {
+	case config == "" && server == "":
+		return nil, nil
+	case config == "" && server == "--":
+		if len(rest) == 0 {
+			return nil, usageError{"-server --: name the server's command after --"}
+		}
+		us.add("server", lab.ServerCommand{Command: rest[0], Args: rest[1:]})
+		return us, nil
+	case config == "" && (strings.HasPrefix(server, "http://") || strings.HasPrefix(server, "https://")):
+		return nil, usageError{"-server URL: HTTP servers are not run yet; run the server's command with -server -- CMD"}
+	case config == "":
+		return nil, usageError{fmt.Sprintf("-server %q: give -server -- CMD [ARGS], or -config FILE -server NAME", server)}
+	case len(rest) > 0:
+		return nil, usageError{fmt.Sprintf("run: unexpected argument %q", rest[0])}
+	}
+	data, err := os.ReadFile(config)
+	if err != nil {
+		return nil, usageError{"-config: " + err.Error()}
+	}
+	targets, err := probe.ParseConfig(data, config, os.LookupEnv)
+	if err != nil {
+		return nil, usageError{"-config: " + err.Error()}
+	}
+	if server != "" {
+		if targets, err = probe.Select(targets, server); err != nil {
+			return nil, usageError{"-config: " + err.Error()}
+		}
+	}
+	for _, t := range targets {
+		if t.Transport != probe.TransportStdio {
+			if server != "" {
+				return nil, usageError{fmt.Sprintf("-config: server %q is %s; only stdio servers are run yet", t.Name, t.Transport)}
+			}
+			continue
+		}
+		dir := t.Dir
+		if dir == "" {
+			dir = filepath.Dir(config) // a project's .mcp.json starts its servers in the project
+		}
+		us.add(t.Name, lab.ServerCommand{Command: t.Command, Args: t.Args, Env: t.Env, Dir: dir})
+	}
+	if len(us.names) == 0 {
+		return nil, usageError{"-config: no stdio server to run in " + config}
+	}
+	return us, nil
+}
+
+func (us *userServers) add(name string, sc lab.ServerCommand) {
+	us.names = append(us.names, name)
+	us.commands[name] = sc
+}
+
+// write puts each server's command in a file of its own under dir (mode
+// 0600, outside the evidence), and returns the files by server name.
+func (us *userServers) write(dir string) (map[string]string, error) {
+	files := map[string]string{}
+	for i, name := range us.names {
+		data, err := json.Marshal(us.commands[name])
+		if err != nil {
+			return nil, err
+		}
+		path := filepath.Join(dir, fmt.Sprintf("server-%d.json", i+1))
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			return nil, fmt.Errorf("writing the server command: %w", err)
+		}
+		files[name] = path
+	}
+	return files, nil
+}
+
+// matrix is the default matrix for the servers.
+func (us *userServers) matrix() *matrix.Matrix { return matrix.ForServers(us.names) }
