@@ -40,10 +40,11 @@ func Analyze(dir string) (Result, error) {
 		res.Sent = utf8.RuneCountInString(texts[lab.EraInitialize])
 	}
 
-	msgs, warns, err := ReadLabLog(evidence.RunDir(dir).LabLog())
-	res.Warnings = append(res.Warnings, warns...)
+	// The lab's log is read first, since a user's server's texts are in
+	// it; its warnings are listed after the requests', as before.
+	msgs, labWarns, err := ReadLabLog(evidence.RunDir(dir).LabLog())
 	if err != nil {
-		res.Warnings = append(res.Warnings, err.Error())
+		labWarns = append(labWarns, err.Error())
 	}
 	if rec.Row.Server != "" {
 		// A user's server behind the proxy: its texts are what its replies
@@ -106,6 +107,7 @@ func Analyze(dir string) (Result, error) {
 		res.Warnings = append(res.Warnings, "no model request was recorded")
 	}
 
+	res.Warnings = append(res.Warnings, labWarns...)
 	res.Handshake = handshake(msgs)
 	if rec.Netns {
 		var warns []string
