@@ -49,9 +49,12 @@ func (p *Proxy) ServeCommand(ctx context.Context, cmd *exec.Cmd, stdin io.Reader
 	go func() { p.LogStderr(errPipe, stderr); close(stderrDone) }()
 	clientDone := make(chan struct{})
 	go func() {
-		p.Relay(Recv, stdin, toServer)
-		toServer.Close()
-		close(clientDone)
+		// Only the client's end of input is the client leaving; a write
+		// that fails means the server is gone, which serverDone reports.
+		if p.Relay(Recv, stdin, toServer) == nil {
+			toServer.Close()
+			close(clientDone)
+		}
 	}()
 	serverDone := make(chan struct{})
 	go func() {
