@@ -87,6 +87,7 @@ func TestBisectFindsEveryChange(t *testing.T) {
 	if diff := cmp.Diff(want, firsts(tl.Changes)); diff != "" {
 		t.Fatalf("changes mismatch (-want +got):\n%s", diff)
 	}
+	t.Logf("%d versions run for 3 changes in 473 (bound %d)", h.installs(), budget(3, 473))
 	if got, max := h.installs(), budget(3, 473); got > max {
 		t.Errorf("ran %d versions, over the bound 4(k+1)log2(n) = %d", got, max)
 	}

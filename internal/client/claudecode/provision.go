@@ -67,7 +67,7 @@ func (c *Claude) Provision(ctx context.Context, progress io.Writer) error {
 func (c *Claude) readFlags(ctx context.Context) error {
 	flags, err := helpFlags(ctx, c.bin)
 	if err != nil {
-		return fmt.Errorf("%s@%s: %w", Name, c.version, err)
+		return err
 	}
 	c.flags = flags
 	return nil
