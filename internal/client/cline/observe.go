@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/evidence"
 )
 
 // Observe implements client.Client.
@@ -17,7 +18,7 @@ func (c *Cline) Observe(r *client.Run) client.Observation {
 // lab's own log says what the client did with the server.
 func Observe(dir, server string) client.Observation {
 	var o client.Observation
-	o.Read(dir, client.StdoutFile, func(f io.Reader, name string) []string {
+	o.Read(dir, evidence.StdoutFile, func(f io.Reader, name string) []string {
 		ev, w := ParseEvents(f, name)
 		o.Model, o.Answer, o.ResultError = ev.Model, ev.Answer, ev.Error
 		if ev.Count == 0 {
