@@ -97,7 +97,7 @@ func (c *Claude) installed(ctx context.Context, dir string) (string, bool) {
 // Version runs bin --version and returns the version it prints, as in
 // "2.1.328" from "2.1.328 (Claude Code)".
 func Version(ctx context.Context, bin string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 90*time.Second) // a loaded machine starts a 200 MB binary slowly
 	defer cancel()
 	home, err := os.MkdirTemp("", "instrlab-version-")
 	if err != nil {

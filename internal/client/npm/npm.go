@@ -131,8 +131,9 @@ func Install(ctx context.Context, dir, name, version string, progress io.Writer,
 		return fmt.Errorf("installing %s@%s with npm: %w\n%s", name, version, err, lastLines(msg, 10))
 	}
 	if !done(dir) {
+		there := Installed(dir, name)
 		os.RemoveAll(dir)
-		return fmt.Errorf("installing %s@%s: npm finished but %s holds no usable install of it (version there: %q)", name, version, dir, Installed(dir, name))
+		return fmt.Errorf("installing %s@%s: npm finished but %s holds no usable install of it (package version there: %q)", name, version, dir, there)
 	}
 	if err := MarkUsed(dir); err != nil {
 		os.RemoveAll(dir)
