@@ -23,21 +23,37 @@ func runJail(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 // useNetns decides -netns: auto isolates when the machine allows it, on
-// insists, off never isolates. Live runs need the network.
-func useNetns(mode string, live bool) (bool, error) {
+// insists, off never isolates. Live runs need the network. When auto
+// cannot isolate (not Linux, not root), it says so on stderr.
+func useNetns(mode string, live bool, stderr io.Writer) (bool, error) {
+	use, note, err := decideNetns(mode, live, netjail.Supported())
+	if note != "" {
+		fmt.Fprintln(stderr, note)
+	}
+	return use, err
+}
+
+// decideNetns is useNetns given what netjail.Supported returned here.
+func decideNetns(mode string, live bool, supported error) (use bool, note string, err error) {
 	switch mode {
 	case "off":
-		return false, nil
+		return false, "", nil
 	case "auto":
-		return !live && netjail.Supported() == nil, nil
+		if live {
+			return false, "", nil
+		}
+		if supported != nil {
+			return false, fmt.Sprintf("run: runs are not network-isolated (%v); the table's \"outside names asked\" row says \"not isolated\"", supported), nil
+		}
+		return true, "", nil
 	case "on":
 		if live {
-			return false, usageError{"-netns on conflicts with -live (the fake must reach the real API)"}
+			return false, "", usageError{"-netns on conflicts with -live (the fake must reach the real API)"}
 		}
-		if err := netjail.Supported(); err != nil {
-			return false, fmt.Errorf("-netns on: %w", err)
+		if supported != nil {
+			return false, "", fmt.Errorf("-netns on: %w", supported)
 		}
-		return true, nil
+		return true, "", nil
 	}
-	return false, usageError{fmt.Sprintf("-netns %q: want auto, on or off", mode)}
+	return false, "", usageError{fmt.Sprintf("-netns %q: want auto, on or off", mode)}
 }

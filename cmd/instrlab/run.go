@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/client"
@@ -148,7 +147,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	if r.Netns, err = useNetns(*netns, *live); err != nil {
+	if r.Netns, err = useNetns(*netns, *live, stderr); err != nil {
 		return err
 	}
 	if *live {
@@ -182,13 +181,10 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := writeMatrix(files.Matrix(), m); err != nil {
 		return err
 	}
-	var before syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	before := selfCPU()
 	results, st, runErr := r.Run(ctx)
 	var diffErr error
-	var after syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
-	cpu := rusageTime(after) - rusageTime(before)
+	cpu := selfCPU() - before
 	if len(results) > 0 {
 		rep := report.New(m, results, dir)
 		if *out != "" {
@@ -314,8 +310,4 @@ func writeStats(path string, st matrix.Stats, cpu time.Duration) error {
 		err = cerr
 	}
 	return err
-}
-
-func rusageTime(r syscall.Rusage) time.Duration {
-	return time.Duration(r.Utime.Nano() + r.Stime.Nano())
 }

@@ -139,11 +139,8 @@ func (r *Runner) execute(ctx context.Context, c client.Client, run *client.Run) 
 	defer stdout.Close()
 	defer stderr.Close()
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, stdout, stderr
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	cmd.SysProcAttr.Setpgid = true // keeping what the client set (a jail's namespaces)
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	ownGroup(cmd)
+	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
 	err = cmd.Run()
@@ -151,7 +148,7 @@ func (r *Runner) execute(ctx context.Context, c client.Client, run *client.Run) 
 	if cmd.Process != nil {
 		// Whatever the client left running in its group (a lab server it
 		// did not stop) goes with it.
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = killGroup(cmd)
 	}
 	code = -1
 	if cmd.ProcessState != nil {

@@ -25,7 +25,7 @@ func (j jailed) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	return netjail.Wrap(ctx, cmd, j.opts), nil
+	return netjail.Wrap(ctx, cmd, j.opts)
 }
 
 // jail makes c run in a loopback-only network namespace that reaches the

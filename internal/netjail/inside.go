@@ -9,15 +9,14 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
-	"unsafe"
 )
 
 // Main is "instrlab jail": it runs inside the namespaces Wrap made, sets
 // them up (loopback, resolver, forwarder to the fake), runs the client and
-// exits with its status. It returns only on a setup error.
+// exits with its status. It returns only on a setup error; off Linux, at
+// once with ErrNotLinux.
 func Main(args []string, stderr io.Writer) (int, error) {
 	fs := flag.NewFlagSet("jail", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -32,10 +31,7 @@ func Main(args []string, stderr io.Writer) (int, error) {
 	if len(argv) == 0 || *api == "" || *sock == "" || *logPath == "" || *dir == "" {
 		return 2, errors.New("jail: want -api, -socket, -log, -dir and a command after --")
 	}
-	if err := loopbackUp(); err != nil {
-		return 1, err
-	}
-	if err := resolvConf(*dir); err != nil {
+	if err := host.setUp(*dir); err != nil {
 		return 1, err
 	}
 	logf, err := os.OpenFile(*logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -75,55 +71,6 @@ func Main(args []string, stderr io.Writer) (int, error) {
 		return cmd.ProcessState.ExitCode(), nil
 	}
 	return 1, err
-}
-
-// loopbackUp sets the IFF_UP flag of lo.
-func loopbackUp() error {
-	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_DGRAM, 0)
-	if err != nil {
-		return fmt.Errorf("jail: socket for lo: %w", err)
-	}
-	defer syscall.Close(fd)
-	var req struct {
-		name  [syscall.IFNAMSIZ]byte
-		flags uint16
-		_     [22]byte
-	}
-	copy(req.name[:], "lo")
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.SIOCGIFFLAGS, uintptr(unsafe.Pointer(&req))); e != 0 {
-		return fmt.Errorf("jail: reading lo flags: %w", e)
-	}
-	req.flags |= syscall.IFF_UP
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.SIOCSIFFLAGS, uintptr(unsafe.Pointer(&req))); e != 0 {
-		return fmt.Errorf("jail: bringing lo up: %w", e)
-	}
-	return nil
-}
-
-// resolvConf makes this mount namespace private, then bind-mounts a
-// resolv.conf naming only 127.0.0.1 and an nsswitch.conf whose hosts line
-// is "files dns" over the system's.
-func resolvConf(dir string) error {
-	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("jail: making mounts private: %w", err)
-	}
-	rc := filepath.Join(dir, "resolv.conf")
-	if err := os.WriteFile(rc, []byte("nameserver 127.0.0.1\noptions attempts:1 timeout:1\n"), 0o644); err != nil {
-		return fmt.Errorf("jail: %w", err)
-	}
-	if err := syscall.Mount(rc, "/etc/resolv.conf", "", syscall.MS_BIND, ""); err != nil {
-		return fmt.Errorf("jail: binding resolv.conf: %w", err)
-	}
-	if b, err := os.ReadFile("/etc/nsswitch.conf"); err == nil {
-		ns := filepath.Join(dir, "nsswitch.conf")
-		if err := os.WriteFile(ns, []byte(HostsFilesDNS(string(b))), 0o644); err != nil {
-			return fmt.Errorf("jail: %w", err)
-		}
-		if err := syscall.Mount(ns, "/etc/nsswitch.conf", "", syscall.MS_BIND, ""); err != nil {
-			return fmt.Errorf("jail: binding nsswitch.conf: %w", err)
-		}
-	}
-	return nil
 }
 
 // HostsFilesDNS rewrites the hosts line of an nsswitch.conf to "files dns".

@@ -61,7 +61,10 @@ func TestJailEndToEnd(t *testing.T) {
 	}
 	api := "127.0.0.1:45678" // free in the jail's fresh namespace
 	o := Options{Self: self, API: api, Socket: sock, Log: filepath.Join(dir, "dns.jsonl"), Dir: dir}
-	cmd := Wrap(context.Background(), exec.Command(self, "netjail-client", api), o)
+	cmd, err := Wrap(context.Background(), exec.Command(self, "netjail-client", api), o)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd.Env = append(os.Environ(), "NETJAIL_TEST=jail")
 	out, err := cmd.CombinedOutput()
 	if err != nil {

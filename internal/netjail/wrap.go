@@ -3,13 +3,18 @@ package netjail
 import (
 	"context"
 	"errors"
-	"os"
+	"fmt"
 	"os/exec"
-	"syscall"
+	"runtime"
 )
 
 // ErrUnsupported reports that this process cannot make namespaces.
 var ErrUnsupported = errors.New("a loopback-only network namespace needs Linux and root")
+
+// ErrNotLinux is what every entry point returns on an OS without network
+// namespaces (all but Linux): runs there are not network-isolated. It wraps
+// ErrUnsupported.
+var ErrNotLinux = fmt.Errorf("%w: %s has no network namespaces, so runs here are not network-isolated", ErrUnsupported, runtime.GOOS)
 
 // Options say how to jail one client run.
 type Options struct {
@@ -32,22 +37,16 @@ func (o Options) Args(argv []string) []string {
 // Wrap returns a command that runs cmd in new network and mount
 // namespaces through "Self jail", bound to ctx, with cmd's environment and
 // working directory. The caller sets its standard streams and may add to
-// its SysProcAttr, keeping the Cloneflags.
-func Wrap(ctx context.Context, cmd *exec.Cmd, o Options) *exec.Cmd {
+// its SysProcAttr, keeping what Wrap set. Off Linux it returns ErrNotLinux.
+func Wrap(ctx context.Context, cmd *exec.Cmd, o Options) (*exec.Cmd, error) {
 	argv := append([]string{cmd.Path}, cmd.Args[1:]...)
 	w := exec.CommandContext(ctx, o.Self, o.Args(argv)...)
 	w.Env, w.Dir = cmd.Env, cmd.Dir
-	w.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNET | syscall.CLONE_NEWNS}
-	return w
+	if err := host.isolate(w); err != nil {
+		return nil, err
+	}
+	return w, nil
 }
 
 // Supported reports whether jails can be made here: Linux, as root.
-func Supported() error {
-	if os.Geteuid() != 0 {
-		return ErrUnsupported
-	}
-	if _, err := os.Stat("/proc/self/ns/net"); err != nil {
-		return ErrUnsupported
-	}
-	return nil
-}
+func Supported() error { return host.supported() }

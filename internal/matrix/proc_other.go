@@ -1,0 +1,12 @@
+//go:build !unix
+
+package matrix
+
+import "os/exec"
+
+// ownGroup does nothing where there are no process groups (Windows): a
+// client's children may outlive it there.
+func ownGroup(*exec.Cmd) {}
+
+// killGroup kills cmd's process only.
+func killGroup(cmd *exec.Cmd) error { return cmd.Process.Kill() }
