@@ -105,7 +105,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	s := &atlas.Sweep{Out: *out, Lab: *labBin, Jobs: *jobs, Timeout: *timeout, Grid: *grid, Confirm: *confirm,
 		Matrix: m, NewClient: clients.New, Progress: stderr}
-	if s.Netns, err = useNetns(*netns, false); err != nil {
+	if s.Netns, err = useNetns(*netns, false, stderr); err != nil {
 		return err
 	}
 	a, err := s.Atlas(ctx, targets, sh, publishedVersions, "instrlab sweep "+strings.Join(args, " "))
