@@ -60,8 +60,8 @@ table.summary th,table.summary td{padding:.25em .5em;text-align:left;vertical-al
 table.summary tr.first th,table.summary tr.first td{border-top:1px solid var(--line)}
 table.summary thead th{font-size:.85em;color:var(--muted);font-weight:600}
 table.summary th[scope=row]{font-weight:600}
-table.summary td.num{font-variant-numeric:tabular-nums}
-table.summary td small{display:block;color:var(--muted)}
+table.summary td.num{font-variant-numeric:tabular-nums;white-space:nowrap}
+table.summary td small{display:block;color:var(--muted);white-space:normal}
 td.failed,span.failed{color:#9b2c2c;font-weight:600}
 .none{color:var(--muted);font-style:italic}
 svg .kept{fill:var(--kept)}

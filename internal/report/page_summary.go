@@ -86,7 +86,7 @@ var summaryTemplate = sync.OnceValue(func() *template.Template {
 
 const summarySource = `<p class="lead">Per configuration, one bar per client: the server's text as sent (the whole bar), the part that reached the first model request (solid), the part lost (hatched), and where the client cut it (the cap line). Lengths in characters (Unicode code points).</p>
 <table class="summary">
-<colgroup><col style="width:22%"><col style="width:15%"><col style="width:25%"><col style="width:13%"><col style="width:12%"><col style="width:13%"></colgroup>
+<colgroup><col style="width:20%"><col style="width:14%"><col style="width:25%"><col style="width:14%"><col style="width:14%"><col style="width:13%"></colgroup>
 <thead><tr><th scope="col">configuration</th><th scope="col">client</th><th scope="col">characters kept of sent</th><th scope="col">kept</th><th scope="col">cap</th><th scope="col">where (first request)</th></tr></thead>
 <tbody>
 {{range .}}<tr{{if .Label}} class="first"{{end}}>
