@@ -117,16 +117,27 @@ func unreachable(l *findingList, r probe.Result, o Options) {
 // beyond names the profiles that wait longer than check did, so a
 // silence is not taken for the client's verdict; "" when none does.
 func beyond(o Options) string {
-	var longer []string
+	var longer, unknown []string
 	for _, p := range o.Profiles {
-		if w := startupWait(p, o.Getenv); w.d > o.Timeout {
+		w := startupWait(p, o.Getenv)
+		switch {
+		case w.d > o.Timeout:
 			longer = append(longer, fmt.Sprintf("%s waits %v", p.Title(), w))
+		case w.d == 0 && p.NotMeasured("timeout_ms"):
+			unknown = append(unknown, p.Title())
 		}
 	}
-	if len(longer) == 0 {
+	var out []string
+	if len(longer) > 0 {
+		out = append(out, fmt.Sprintf("not measured beyond %v, and %s; run with a longer -timeout to see what they get", o.Timeout, strings.Join(longer, ", ")))
+	}
+	if len(unknown) > 0 {
+		out = append(out, fmt.Sprintf("how long %s waits is not measured", strings.Join(unknown, " and ")))
+	}
+	if len(out) == 0 {
 		return ""
 	}
-	return fmt.Sprintf(": not measured beyond %v, and %s; run with a longer -timeout to see what they get", o.Timeout, strings.Join(longer, ", "))
+	return ": " + strings.Join(out, "; ")
 }
 
 // tools reports a tools/list that failed: an error, not "0 tools",

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/profiles"
 )
 
 func TestJSParseInt(t *testing.T) {
@@ -43,6 +44,14 @@ func TestStartupWait(t *testing.T) {
 		if !strings.Contains(msg, want) {
 			t.Errorf("finding %q lacks %q", msg, want)
 		}
+	}
+	all, err := profiles.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep = Assess([]probe.Result{r}, Options{Profiles: all, Timeout: 10 * time.Second})
+	if msg := rep.Servers[0].Findings[0].Message; !strings.Contains(msg, "how long Claude Code 2.1.328 waits is not measured") {
+		t.Errorf("finding %q does not say 2.1.328's wait is not measured", msg)
 	}
 	rep = Assess([]probe.Result{r}, Options{Profiles: builtin(t), Timeout: time.Minute})
 	if msg := rep.Servers[0].Findings[0].Message; strings.Contains(msg, "not measured beyond") {
