@@ -18,6 +18,10 @@ import (
 // errInterrupted reports a run stopped by cancellation; it leaves no record.
 var errInterrupted = errors.New("interrupted")
 
+// reasonNoModelRequest is the reason of a client run that exited 0 without
+// asking the model anything.
+const reasonNoModelRequest = "the client exited 0 without one model request"
+
 // DummyKey is the API key every client is given; in live mode the fake
 // swaps it for the user's key on the way upstream.
 const DummyKey = "sk-ant-instrlab-dummy"
@@ -81,10 +85,17 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 	if status == statusAbort {
 		return Result{}, rec, errInterrupted
 	}
-	if ferr != nil && rec.Status == statusOK {
+	switch {
+	case ferr != nil && rec.Status == statusOK:
 		rec.Status, rec.Reason = statusFail, "recording requests: "+ferr.Error()
+	case rec.Status == statusOK && len(fake.Recorder.Requests()) == 0:
+		// Nothing the model saw was measured: not a run that worked.
+		rec.Status, rec.Reason = statusFail, reasonNoModelRequest
 	}
 	rec.SetupMS = float64(t1.Sub(t0).Microseconds()-clientDur.Microseconds()) / 1000
+	if err := syncEvidence(files); err != nil {
+		return Result{}, rec, err
+	}
 	if err := writeJSON(files.Record(), rec); err != nil {
 		return Result{}, rec, err
 	}
@@ -93,10 +104,12 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 		return Result{}, rec, err
 	}
 	rec.TeardownMS = float64(time.Since(t1).Microseconds()) / 1000
-	if err := writeJSON(files.Record(), rec); err != nil {
+	// The result first: the record, which -resume takes as the sign of a
+	// finished run, comes last.
+	if err := writeJSON(files.Result(), res); err != nil {
 		return Result{}, rec, err
 	}
-	if err := writeJSON(files.Result(), res); err != nil {
+	if err := writeJSON(files.Record(), rec); err != nil {
 		return Result{}, rec, err
 	}
 	return res, rec, nil
@@ -114,7 +127,11 @@ func recordRunnerFailure(j job, cause error) Result {
 		if r, err := Analyze(j.dir); err == nil {
 			return r
 		}
+		return res
 	}
+	// No record can say the run failed (a full disk): then none may say
+	// it went well, as one written before the failure would.
+	os.Remove(evidence.RunDir(j.dir).Record())
 	return res
 }
 

@@ -2,9 +2,12 @@ package matrix
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/client"
@@ -48,16 +51,91 @@ type Record struct {
 	Args   []string `json:"args,omitempty"`
 }
 
+// writeJSON writes v to path whole or not at all: to a temporary file,
+// synced, then renamed over path, so that a crash or a full disk leaves the
+// old file or the new one on disk, never a torn one.
 func writeJSON(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", filepath.Base(path), err)
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+	if err := writeSynced(path, append(b, '\n')); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	return os.Rename(tmp, path)
+	return nil
+}
+
+// failWrite, set by tests, fails the writes of the paths it returns an
+// error for, as a full disk would.
+var failWrite func(path string) error
+
+func writeSynced(path string, data []byte) error {
+	if failWrite != nil {
+		if err := failWrite(path); err != nil {
+			return err
+		}
+	}
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if serr := f.Sync(); err == nil {
+		err = serr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	syncDir(filepath.Dir(path))
+	return nil
+}
+
+// syncDir makes a rename in dir durable where the system can sync a
+// directory (not Windows).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// syncEvidence flushes the evidence files of a run dir (the lab's log, the
+// recorded requests, the client's output and configs) to disk, so that the
+// record summarising them is never on disk before them.
+func syncEvidence(d evidence.RunDir) error {
+	for _, dir := range []string{string(d), d.API(), d.Client()} {
+		entries, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if !e.Type().IsRegular() {
+				continue
+			}
+			f, err := os.Open(filepath.Join(dir, e.Name()))
+			if err != nil {
+				return err
+			}
+			err = f.Sync()
+			f.Close()
+			if err != nil && runtime.GOOS != "windows" { // Windows syncs only handles open for writing
+				return fmt.Errorf("syncing %s: %w", d.Rel(filepath.Join(dir, e.Name())), err)
+			}
+		}
+		syncDir(dir)
+	}
+	return nil
 }
 
 // ReadRecord reads the record of a run dir.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -128,6 +129,7 @@ func TestRunnerRecordsFailures(t *testing.T) {
 	}{
 		{"hang", "timed out after 2s", "connected"},
 		{"crash", "exit status 3", "connected"},
+		{"no-model", reasonNoModelRequest, "connected"},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {
 			m := testMatrix(Row{Name: "en-1000", Label: "1,000", Instr: "ascii:1000", Repeats: 1})
@@ -190,5 +192,37 @@ func TestRunnerRecordsItsOwnFailures(t *testing.T) {
 	}
 	if st.Failed != 1 || len(results) != 1 || results[0].Status != "failed" || !strings.HasPrefix(results[0].Reason, "runner: ") {
 		t.Errorf("stats %+v, results %+v", st, results)
+	}
+}
+
+// TestRunnerWriteFailureAgrees: when the evidence files of a run cannot be
+// written (a full disk), the run is failed, and no run.json on disk says
+// otherwise, even when run.json itself can no longer be written.
+func TestRunnerWriteFailureAgrees(t *testing.T) {
+	for _, alsoRecord := range []bool{false, true} {
+		m := testMatrix(Row{Name: "en-1000", Label: "1,000", Instr: "ascii:1000", Repeats: 1})
+		r := newRunner(t, m, fakeClient("1", nil))
+		full := false // the disk fills when result.json is written
+		failWrite = func(p string) error {
+			if filepath.Base(p) == evidence.ResultFile {
+				full = true
+			}
+			if full && (filepath.Base(p) == evidence.ResultFile || alsoRecord) {
+				return syscall.ENOSPC
+			}
+			return nil
+		}
+		results, st, err := r.Run(context.Background())
+		failWrite = nil
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Failed != 1 || len(results) != 1 || results[0].Status != statusFail {
+			t.Fatalf("alsoRecord %v: stats %+v, results %+v: want the run failed", alsoRecord, st, results)
+		}
+		rec, err := ReadRecord(string(evidence.OutDir(r.Out).Run(client.Spec{Name: "fake", Version: "1"}.String(), "en-1000", 1)))
+		if err == nil && rec.Status != statusFail {
+			t.Errorf("alsoRecord %v: run.json says %q while the run failed", alsoRecord, rec.Status)
+		}
 	}
 }

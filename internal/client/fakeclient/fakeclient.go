@@ -7,7 +7,8 @@
 // puts the instructions it gets, cut at FAKE_CAP characters, into a system
 // message under "## <server>", posts one streaming Anthropic Messages
 // request, and prints stream-json events like Claude Code's. FAKE_MODE
-// "hang" never ends and "crash" exits 3 after its init event.
+// "hang" never ends, "crash" exits 3 after its init event, and "no-model"
+// exits 0 there, without a model request.
 package fakeclient
 
 import (

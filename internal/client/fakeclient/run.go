@@ -36,6 +36,8 @@ func runClient() int {
 		time.Sleep(time.Hour)
 	case "crash":
 		return 3
+	case "no-model":
+		return 0
 	}
 	system := ""
 	if r := []rune(instr); len(r) > 0 {
