@@ -115,6 +115,14 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 	return res, rec, nil
 }
 
+// Unreadable is the result of a run whose record cannot be read (an empty
+// or torn run.json): failed, saying why, so that a table shows the run
+// instead of dropping it.
+func Unreadable(dir, client, row string, repeat int, cause error) Result {
+	return Result{Client: client, Row: row, Repeat: repeat, Dir: dir, Status: statusFail,
+		Reason: "evidence unreadable: " + cause.Error(), Requests: []RequestFacts{}, Reader: fakeapi.Answer{Last: -1}}
+}
+
 // recordRunnerFailure records a run the runner could not carry out, so
 // that it shows in the table as failed instead of missing.
 func recordRunnerFailure(j job, cause error) Result {

@@ -85,3 +85,54 @@ func TestBadEvidenceStillRenders(t *testing.T) {
 		t.Errorf("summary:\n%s", summary.String())
 	}
 }
+
+// TestEmptyEvidenceMarkedInTable: a 0-byte lab.jsonl and an empty run.json
+// are marked in the table itself, not only in warnings: the run with the
+// empty record is kept, failed, with why.
+func TestEmptyEvidenceMarkedInTable(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join(diffDir, "2.1.328"))); err != nil {
+		t.Fatal(err)
+	}
+	run := func(row string) string { return filepath.Join(dir, "claude-code@2.1.328", row, "1") }
+	if err := os.WriteFile(filepath.Join(run("en-1000"), "lab.jsonl"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(run("en-5000"), "run.json"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, results, warnings, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 4 {
+		t.Fatalf("%d runs loaded, want all 4 (the one with an empty run.json kept); warnings %q", len(results), warnings)
+	}
+	rep := New(m, results, dir)
+	cell := func(row, col string) string {
+		t.Helper()
+		for _, r := range rep.Table.Rows {
+			if r[0].Text != rep.g.labels[row] {
+				continue
+			}
+			for i, c := range rep.Table.Columns {
+				if c.Name == col {
+					return r[i].Text
+				}
+			}
+		}
+		t.Fatalf("no cell %s/%s", row, col)
+		return ""
+	}
+	if got := cell("en-1000", "server saw"); got != "not recorded: lab.jsonl is empty" {
+		t.Errorf("server saw with an empty lab.jsonl = %q", got)
+	}
+	if got := cell("en-5000", "runs"); got != "not recorded: run.json is empty" {
+		t.Errorf("runs with an empty run.json = %q, want it marked", got)
+	}
+	for _, r := range results {
+		if r.Row == "en-5000" && (r.Status != "failed" || !strings.Contains(r.Reason, "evidence unreadable")) {
+			t.Errorf("the run with an empty run.json: status %q reason %q, want failed as unreadable", r.Status, r.Reason)
+		}
+	}
+}

@@ -126,10 +126,15 @@ func (g *grid) cell(s *summary, col column) table.Cell {
 		c.Text = col.cell(s)
 		return c
 	}
-	missing, bad := 0, 0
+	missing, empty, bad := 0, 0, 0
 	for _, r := range s.results {
-		if _, err := os.Stat(filepath.Join(r.Dir, filepath.FromSlash(file))); err != nil {
+		info, err := os.Stat(filepath.Join(r.Dir, filepath.FromSlash(file)))
+		if err != nil {
 			missing++
+			continue
+		}
+		if info.Size() == 0 {
+			empty++
 			continue
 		}
 		for _, w := range r.Warnings {
@@ -141,8 +146,12 @@ func (g *grid) cell(s *summary, col column) table.Cell {
 	switch {
 	case missing == len(s.results):
 		c.Text = "not recorded: no " + file
-	case missing > 0:
-		c.Text = fmt.Sprintf("%s (%d of %d runs have no %s)", col.cell(s), missing, len(s.results), file)
+	case empty == len(s.results):
+		c.Text = "not recorded: " + file + " is empty"
+	case missing+empty == len(s.results):
+		c.Text = fmt.Sprintf("not recorded: no %s in %d runs, empty in %d", file, missing, empty)
+	case missing > 0 || empty > 0:
+		c.Text = fmt.Sprintf("%s (%d of %d runs have no %s, or an empty one)", col.cell(s), missing+empty, len(s.results), file)
 	default:
 		c.Text = col.cell(s)
 	}

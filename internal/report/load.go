@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
@@ -11,7 +14,8 @@ import (
 
 // Load re-analyses every run under dir from its evidence. The matrix is
 // read from dir's evidence.MatrixFile when present, for row order and baseline.
-// Runs without a record (interrupted) are skipped and counted in warnings.
+// Runs without a record (interrupted) are skipped; a run whose record
+// cannot be read is kept as failed, with why, and warned about.
 func Load(dir string) (*matrix.Matrix, []matrix.Result, []string, error) {
 	var m *matrix.Matrix
 	var warnings []string
@@ -37,9 +41,22 @@ func Load(dir string) (*matrix.Matrix, []matrix.Result, []string, error) {
 		res, err := matrix.Analyze(string(rd))
 		if err != nil {
 			warnings = append(warnings, fmt.Sprintf("%s: %v", rd, err))
-			continue
+			res = unreadable(dir, rd, err)
 		}
 		results = append(results, res)
 	}
 	return m, results, warnings, nil
+}
+
+// unreadable places a run whose record cannot be read by its directory,
+// client/row/repeat under dir.
+func unreadable(dir string, rd evidence.RunDir, cause error) matrix.Result {
+	client, row, repeat := "", "", 0
+	if rel, err := filepath.Rel(dir, string(rd)); err == nil {
+		if parts := strings.Split(filepath.ToSlash(rel), "/"); len(parts) == 3 {
+			client, row = parts[0], parts[1]
+			repeat, _ = strconv.Atoi(parts[2])
+		}
+	}
+	return matrix.Unreadable(string(rd), client, row, repeat, cause)
 }
