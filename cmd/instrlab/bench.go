@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/bench"
+	"github.com/instrlab/instrlab/lab"
 )
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -66,7 +67,7 @@ Flags:
 		if err != nil {
 			return err
 		}
-		contenders = []bench.Contender{{Name: bench.NameLab, Argv: []string{self, "serve", "lab", "-log", bench.LogPlaceholder}}}
+		contenders = []bench.Contender{{Name: bench.NameLab, Argv: slices.Concat([]string{self}, lab.Subcommand, lab.Args{Log: bench.LogPlaceholder}.Args())}}
 	}
 	var only []string
 	if *throughput != "" {

@@ -35,16 +35,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func runServeLab(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve lab", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	instr := fs.String("instr", "ascii:1000", "instructions: none (no field), ascii:N or japanese:N (N characters)")
-	instrFile := fs.String("instr-file", "", "serve this file's text unchanged as the instructions (instead of -instr)")
-	era := fs.String("era", lab.EraLegacy, "protocol era: legacy, dual or modern")
-	initDelay := fs.Duration("init-delay", 0, "hold the initialize reply this long")
-	discoverDelay := fs.Duration("discover-delay", 0, "hold the server/discover reply this long")
-	onUnknown := fs.String("on-unknown", lab.UnknownError, "an unknown method before the handshake: error (-32601), crash or hang")
-	logPath := fs.String("log", "", "append every message received and sent to this JSON Lines file")
-	httpAddr := fs.String("http", "", "serve Streamable HTTP at http://ADDR/mcp instead of stdio (a bare :PORT binds 127.0.0.1)")
-	allowRemote := fs.Bool("allow-remote", false, "let -http bind an address beyond loopback (the lab then serves whoever can reach it)")
-	print := fs.Bool("print", false, "print the instructions text, its codewords and markers, and exit")
+	var a lab.Args
+	a.Flags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: instrlab serve lab [flags]\n\nThe instrumented MCP server; stdio by default.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -55,39 +47,21 @@ func runServeLab(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("serve lab: unexpected argument %q", fs.Arg(0))}
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if set["instr"] && set["instr-file"] {
-		return usageError{"serve lab: -instr and -instr-file are exclusive"}
+	if err := a.Check(fs); err != nil {
+		return usageError{"serve lab: " + err.Error()}
 	}
-	if *print && (set["http"] || set["log"]) {
-		return usageError{"serve lab: -print serves nothing; drop -http and -log"}
+	httpSet := false
+	fs.Visit(func(f *flag.Flag) { httpSet = httpSet || f.Name == "http" })
+	if httpSet && !a.AllowRemote && !loopbackAddr(a.HTTP) {
+		return usageError{fmt.Sprintf("serve lab: -http %s is not a loopback address; add -allow-remote to serve beyond this machine", a.HTTP)}
 	}
-	if *allowRemote && !set["http"] {
-		return usageError{"serve lab: -allow-remote applies to -http only"}
-	}
-	if set["http"] && !*allowRemote && !loopbackAddr(*httpAddr) {
-		return usageError{fmt.Sprintf("serve lab: -http %s is not a loopback address; add -allow-remote to serve beyond this machine", *httpAddr)}
-	}
-
-	cfg := lab.Config{Era: *era, InitDelay: *initDelay, DiscoverDelay: *discoverDelay, OnUnknown: *onUnknown, Stderr: stderr}
-	var err error
-	if *instrFile != "" {
-		cfg.Instructions, err = lab.InstructionsFile(*instrFile)
-	} else {
-		cfg.Instructions, err = lab.ParseInstructions(*instr)
-	}
+	cfg, err := a.Config() // before opening anything
 	if err != nil {
-		return usageError{"serve lab: -instr: " + err.Error()}
-	}
-	if err := cfg.Validate(); err != nil { // before opening anything
 		return usageError{"serve lab: " + err.Error()}
 	}
-	if _, err := cfg.Instructions.For(lab.EraInitialize); err != nil {
-		return usageError{"serve lab: " + err.Error()}
-	}
-	if *logPath != "" {
-		if cfg.Log, err = lab.OpenMessageLog(*logPath); err != nil {
+	cfg.Stderr = stderr
+	if a.Log != "" {
+		if cfg.Log, err = lab.OpenMessageLog(a.Log); err != nil {
 			return err
 		}
 	}
@@ -95,11 +69,11 @@ func runServeLab(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err != nil {
 		return err
 	}
-	if *print {
+	if a.Print {
 		return printTexts(stdout, l, cfg)
 	}
-	if *httpAddr != "" {
-		err = serveHTTP(ctx, l.Handler(), l.Log(), *httpAddr, "lab", *allowRemote, stderr)
+	if a.HTTP != "" {
+		err = serveHTTP(ctx, l.Handler(), l.Log(), a.HTTP, "lab", a.AllowRemote, stderr)
 	} else {
 		err = l.ServeStdio(ctx, stdin, stdout)
 	}

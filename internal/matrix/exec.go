@@ -7,12 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // errInterrupted reports a run stopped by cancellation; it leaves no record.
@@ -54,7 +56,12 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 		rec.Live, rec.Upstream = true, r.Upstream.URL
 	}
 	run.APIURL = fake.URL
-	run.Server = client.Server{Name: ServerName, Command: r.Lab, Args: j.row.LabArgs(files.LabLog())}
+	labArgs, err := j.row.Lab(files.LabLog())
+	if err != nil {
+		fake.Close()
+		return Result{}, rec, err
+	}
+	run.Server = client.Server{Name: ServerName, Command: r.Lab, Args: append(slices.Clone(lab.Subcommand), labArgs.Args()...)}
 	if j.row.Server != "" {
 		file, ok := r.Servers[j.row.Server]
 		if !ok {

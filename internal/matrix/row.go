@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"sync"
 	"time"
 
@@ -188,21 +189,28 @@ func (r Row) ProxyArgs(logPath, commandFile string) []string {
 	return []string{"serve", "proxy", "-log", logPath, "-command-file", commandFile}
 }
 
-// LabArgs are the arguments of "instrlab serve lab" for the row, logging
-// to logPath.
+// Lab is the lab server's flags for the row, logging to logPath.
+func (r Row) Lab(logPath string) (lab.Args, error) {
+	a := lab.Args{Instr: r.Instr, Era: r.Era, OnUnknown: r.OnUnknown, Log: logPath}
+	for _, d := range []struct {
+		s string
+		d *time.Duration
+	}{{r.InitDelay, &a.InitDelay}, {r.DiscoverDelay, &a.DiscoverDelay}} {
+		if d.s == "" {
+			continue
+		}
+		v, err := time.ParseDuration(d.s)
+		if err != nil {
+			return lab.Args{}, fmt.Errorf("row %q: %w", r.Name, err)
+		}
+		*d.d = v
+	}
+	return a, nil
+}
+
+// LabArgs is the command line of "instrlab serve lab" for a validated
+// row, logging to logPath.
 func (r Row) LabArgs(logPath string) []string {
-	args := []string{"serve", "lab", "-instr", r.Instr}
-	if r.Era != "" {
-		args = append(args, "-era", r.Era)
-	}
-	if r.InitDelay != "" {
-		args = append(args, "-init-delay", r.InitDelay)
-	}
-	if r.DiscoverDelay != "" {
-		args = append(args, "-discover-delay", r.DiscoverDelay)
-	}
-	if r.OnUnknown != "" {
-		args = append(args, "-on-unknown", r.OnUnknown)
-	}
-	return append(args, "-log", logPath)
+	a, _ := r.Lab(logPath)
+	return append(slices.Clone(lab.Subcommand), a.Args()...)
 }

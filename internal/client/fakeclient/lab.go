@@ -2,34 +2,31 @@ package fakeclient
 
 import (
 	"context"
-	"flag"
 	"os"
+	"slices"
 
 	"github.com/instrlab/instrlab/lab"
 )
 
 // serveLab serves the lab on stdin and stdout when the process was started
 // as "serve lab [flags]" by the fake client, and exits; otherwise it
-// returns at once. It understands the flags the runner passes.
+// returns at once. It reads the flags as "instrlab serve lab" does
+// (lab.ParseArgs).
 func serveLab() {
-	if os.Getenv(LabEnv) != "1" || len(os.Args) < 3 || os.Args[1] != "serve" || os.Args[2] != "lab" {
+	n := len(lab.Subcommand)
+	if os.Getenv(LabEnv) != "1" || len(os.Args) < 1+n || !slices.Equal(os.Args[1:1+n], lab.Subcommand) {
 		return
 	}
-	fs := flag.NewFlagSet("serve lab", flag.ExitOnError)
-	instr := fs.String("instr", "none", "")
-	era := fs.String("era", lab.EraLegacy, "")
-	initDelay := fs.Duration("init-delay", 0, "")
-	discoverDelay := fs.Duration("discover-delay", 0, "")
-	onUnknown := fs.String("on-unknown", lab.UnknownError, "")
-	logPath := fs.String("log", "", "")
-	_ = fs.Parse(os.Args[3:])
-	in, err := lab.ParseInstructions(*instr)
+	a, err := lab.ParseArgs(os.Args[1+n:])
 	if err != nil {
 		os.Exit(2)
 	}
-	cfg := lab.Config{Instructions: in, Era: *era, InitDelay: *initDelay, DiscoverDelay: *discoverDelay, OnUnknown: *onUnknown}
-	if *logPath != "" {
-		if cfg.Log, err = lab.OpenMessageLog(*logPath); err != nil {
+	cfg, err := a.Config()
+	if err != nil {
+		os.Exit(2)
+	}
+	if a.Log != "" {
+		if cfg.Log, err = lab.OpenMessageLog(a.Log); err != nil {
 			os.Exit(1)
 		}
 	}

@@ -1,0 +1,147 @@
+package lab
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Subcommand is how the instrlab executable is asked to serve the lab: a
+// client's MCP config starts it as "instrlab serve lab" and then Args.
+var Subcommand = []string{"serve", "lab"}
+
+// Args are the command-line flags of "instrlab serve lab": what a client's
+// MCP config passes to start the lab. flags is the one list of them, which
+// Flags registers, Args writes and ParseArgs reads: a new option is a
+// field and a line there. A zero field means the flag's default.
+type Args struct {
+	Instr         string        // -instr: none, ascii:N or japanese:N
+	InstrFile     string        // -instr-file: a file's text, unchanged
+	Era           string        // -era: EraLegacy, EraDual or EraModern
+	InitDelay     time.Duration // -init-delay
+	DiscoverDelay time.Duration // -discover-delay
+	OnUnknown     string        // -on-unknown: UnknownError, UnknownCrash or UnknownHang
+	Log           string        // -log: the message log's path
+	HTTP          string        // -http: serve Streamable HTTP at this address
+	AllowRemote   bool          // -allow-remote: let HTTP bind beyond loopback
+	Print         bool          // -print: print the texts and exit
+}
+
+// An argFlag is one flag: its name, the field it sets (a *string,
+// *time.Duration or *bool), its default and its usage line.
+type argFlag struct {
+	name  string
+	field any
+	def   any
+	usage string
+}
+
+func (a *Args) flags() []argFlag {
+	return []argFlag{
+		{"instr", &a.Instr, "ascii:1000", "instructions: none (no field), ascii:N or japanese:N (N characters)"},
+		{"instr-file", &a.InstrFile, "", "serve this file's text unchanged as the instructions (instead of -instr)"},
+		{"era", &a.Era, EraLegacy, "protocol era: legacy, dual or modern"},
+		{"init-delay", &a.InitDelay, time.Duration(0), "hold the initialize reply this long"},
+		{"discover-delay", &a.DiscoverDelay, time.Duration(0), "hold the server/discover reply this long"},
+		{"on-unknown", &a.OnUnknown, UnknownError, "an unknown method before the handshake: error (-32601), crash or hang"},
+		{"log", &a.Log, "", "append every message received and sent to this JSON Lines file"},
+		{"http", &a.HTTP, "", "serve Streamable HTTP at http://ADDR/mcp instead of stdio (a bare :PORT binds 127.0.0.1)"},
+		{"allow-remote", &a.AllowRemote, false, "let -http bind an address beyond loopback (the lab then serves whoever can reach it)"},
+		{"print", &a.Print, false, "print the instructions text, its codewords and markers, and exit"},
+	}
+}
+
+// Flags registers every flag of the lab on fs, with its default, writing
+// into a.
+func (a *Args) Flags(fs *flag.FlagSet) {
+	for _, f := range a.flags() {
+		switch p := f.field.(type) {
+		case *string:
+			fs.StringVar(p, f.name, f.def.(string), f.usage)
+		case *time.Duration:
+			fs.DurationVar(p, f.name, f.def.(time.Duration), f.usage)
+		case *bool:
+			fs.BoolVar(p, f.name, f.def.(bool), f.usage)
+		}
+	}
+}
+
+// Args returns the flags that set a's non-zero fields, each as "-name"
+// and its value (a bool as "-name" alone), in the order of flags.
+func (a Args) Args() []string {
+	var args []string
+	for _, f := range a.flags() {
+		switch p := f.field.(type) {
+		case *string:
+			if *p != "" {
+				args = append(args, "-"+f.name, *p)
+			}
+		case *time.Duration:
+			if *p != 0 {
+				args = append(args, "-"+f.name, p.String())
+			}
+		case *bool:
+			if *p {
+				args = append(args, "-"+f.name)
+			}
+		}
+	}
+	return args
+}
+
+// ParseArgs reads the flags of "instrlab serve lab", as a client's MCP
+// config passes them, and checks those that exclude each other.
+func ParseArgs(args []string) (Args, error) {
+	fs := flag.NewFlagSet(strings.Join(Subcommand, " "), flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var a Args
+	a.Flags(fs)
+	if err := fs.Parse(args); err != nil {
+		return Args{}, err
+	}
+	if fs.NArg() > 0 {
+		return Args{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return a, a.Check(fs)
+}
+
+// Check reports flags of fs, parsed into a, that exclude each other.
+func (a Args) Check(fs *flag.FlagSet) error {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case set["instr"] && set["instr-file"]:
+		return errors.New("-instr and -instr-file are exclusive")
+	case a.Print && (set["http"] || set["log"]):
+		return errors.New("-print serves nothing; drop -http and -log")
+	case a.AllowRemote && !set["http"]:
+		return errors.New("-allow-remote applies to -http only")
+	}
+	return nil
+}
+
+// Config is the lab's configuration as a sets it: the instructions parsed
+// (or read from InstrFile) and every value checked. The message log is
+// the caller's to open.
+func (a Args) Config() (Config, error) {
+	cfg := Config{Era: a.Era, InitDelay: a.InitDelay, DiscoverDelay: a.DiscoverDelay, OnUnknown: a.OnUnknown}
+	var err error
+	if a.InstrFile != "" {
+		cfg.Instructions, err = InstructionsFile(a.InstrFile)
+	} else {
+		cfg.Instructions, err = ParseInstructions(a.Instr)
+	}
+	if err != nil {
+		return Config{}, fmt.Errorf("-instr: %w", err)
+	}
+	if err := cfg.Validate(); err != nil {
+		return Config{}, err
+	}
+	if _, err := cfg.Instructions.For(EraInitialize); err != nil {
+		return Config{}, err
+	}
+	return cfg, nil
+}

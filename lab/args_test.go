@@ -1,0 +1,49 @@
+package lab
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestArgsRoundTrip: what Args writes, ParseArgs reads back, for every
+// field set away from its default.
+func TestArgsRoundTrip(t *testing.T) {
+	a := Args{Instr: "japanese:1200", Era: EraDual, InitDelay: 1500 * time.Millisecond, DiscoverDelay: 2 * time.Second,
+		OnUnknown: UnknownHang, Log: "/x/lab.jsonl", HTTP: "127.0.0.1:0", AllowRemote: true}
+	got, err := ParseArgs(a.Args())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(a, got); diff != "" {
+		t.Errorf("round trip mismatch (-want +got):\n%s", diff)
+	}
+	want := []string{"-instr", "ascii:1000", "-era", "legacy", "-init-delay", "8s", "-log", "/x/lab.jsonl"}
+	if diff := cmp.Diff(want, Args{Instr: "ascii:1000", Era: EraLegacy, InitDelay: 8 * time.Second, Log: "/x/lab.jsonl"}.Args()); diff != "" {
+		t.Errorf("Args mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestParseArgsErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-instr", "none", "-instr-file", "x.md"}, "-instr and -instr-file are exclusive"},
+		{[]string{"-print", "-log", "x"}, "-print serves nothing"},
+		{[]string{"-allow-remote"}, "-allow-remote applies to -http only"},
+		{[]string{"-init-delay", "8"}, `invalid value "8" for flag -init-delay`},
+		{[]string{"extra"}, `unexpected argument "extra"`},
+	}
+	for _, tt := range tests {
+		_, err := ParseArgs(tt.args)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParseArgs(%q) = %v, want %q", tt.args, err, tt.want)
+		}
+	}
+	if _, err := (Args{Instr: "ascii:x"}).Config(); err == nil || !strings.HasPrefix(err.Error(), "-instr: ") {
+		t.Errorf("Config with a bad -instr: %v", err)
+	}
+}
