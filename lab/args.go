@@ -41,7 +41,7 @@ type argFlag struct {
 
 func (a *Args) flags() []argFlag {
 	return []argFlag{
-		{"instr", &a.Instr, "ascii:1000", "instructions: none (no field), ascii:N or japanese:N (N characters)"},
+		{"instr", &a.Instr, "ascii:1000", "instructions: none (no field) or KIND:N, N code points of generated text, KIND ascii, japanese, emoji, cjkb (CJK Extension B) or combining"},
 		{"instr-file", &a.InstrFile, "", "serve this file's text unchanged as the instructions (instead of -instr)"},
 		{"era", &a.Era, EraLegacy, "protocol era: legacy, dual or modern"},
 		{"init-delay", &a.InitDelay, time.Duration(0), "hold the initialize reply this long"},

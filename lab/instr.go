@@ -10,20 +10,21 @@ import (
 // An Instructions says what the server puts in the instructions field.
 // The zero value sends no field at all.
 type Instructions struct {
-	Language Language // English or Japanese for a generated text; "" with none or a file
+	Language Language // the kind of a generated text; "" with none or a file
 	Length   int      // characters of a generated text
 	File     string   // a user's own text, served unchanged
 	text     string   // the file's contents
 }
 
-// ParseInstructions parses the -instr flag: "none", "ascii:N" or "japanese:N".
+// ParseInstructions parses the -instr flag: "none" or "KIND:N", KIND a
+// Language (ascii, japanese, emoji, cjkb, combining) and N code points.
 func ParseInstructions(s string) (Instructions, error) {
 	if s == "none" {
 		return Instructions{}, nil
 	}
 	lang, num, ok := strings.Cut(s, ":")
-	if !ok || (Language(lang) != English && Language(lang) != Japanese) {
-		return Instructions{}, fmt.Errorf("instructions %q: want none, ascii:N or japanese:N", s)
+	if _, _, known := filler(Language(lang)); !ok || !known {
+		return Instructions{}, fmt.Errorf("instructions %q: want none or KIND:N, KIND one of %s", s, languageList())
 	}
 	n, err := strconv.Atoi(num)
 	if err != nil || n < 0 {

@@ -8,14 +8,72 @@ import (
 	"unicode/utf8"
 )
 
-// A Language selects the filler of a generated text.
+// A Language selects the filler of a generated text. Besides English and
+// Japanese (inside the Basic Multilingual Plane) there are texts that tell
+// the units of a cap apart: emoji and CJK Extension B characters lie
+// outside the BMP (one code point, two UTF-16 units, four UTF-8 bytes), and
+// combining text puts marks after base letters (two code points, one
+// grapheme). Every length is in code points.
 type Language string
 
 // The languages of generated texts.
 const (
-	English  Language = "ascii"
-	Japanese Language = "japanese"
+	English   Language = "ascii"
+	Japanese  Language = "japanese"
+	Emoji     Language = "emoji"
+	CJKExtB   Language = "cjkb"
+	Combining Language = "combining"
 )
+
+// languages is the one list of generated text kinds: the -instr prefix,
+// the filler, and the separator between filler sentences.
+var languages = []struct {
+	lang   Language
+	filler func() []string
+	sep    string
+}{
+	{English, func() []string { return englishFiller }, " "},
+	{Japanese, func() []string { return japaneseFiller }, ""},
+	{Emoji, func() []string { return emojiFiller }, " "},
+	{CJKExtB, func() []string { return cjkExtBFiller }, ""},
+	{Combining, combiningFiller, " "},
+}
+
+// Languages lists the kinds of generated text, in the order of -instr's
+// help.
+func Languages() []Language {
+	out := make([]Language, len(languages))
+	for i, l := range languages {
+		out[i] = l.lang
+	}
+	return out
+}
+
+// filler returns the sentences and separator of lang; ok is false for an
+// unknown language.
+func filler(lang Language) ([]string, string, bool) {
+	for _, l := range languages {
+		if l.lang == lang {
+			return l.filler(), l.sep, true
+		}
+	}
+	return nil, "", false
+}
+
+// languageList is "ascii, japanese, ... or combining", for errors.
+func languageList() string {
+	var b strings.Builder
+	for i, l := range languages {
+		switch {
+		case i == len(languages)-1:
+			b.WriteString(" or ")
+		case i > 0:
+			b.WriteString(", ")
+		}
+		b.WriteString(string(l.lang))
+	}
+	return b.String()
+}
 
 // The eras a text is generated for: each gets its own pair of codewords, so
 // that an answer proves which reply the client delivered.
@@ -70,15 +128,9 @@ var MinLength = utf8.RuneCountInString(beginSentence("WAXWING-0000") + endSenten
 // Generate makes the instructions text of language lang that is exactly n
 // characters long, for the given era (EraInitialize or EraDiscover).
 func Generate(lang Language, n int, era string) (Text, error) {
-	var filler []string
-	sep := " "
-	switch lang {
-	case English:
-		filler = englishFiller
-	case Japanese:
-		filler, sep = japaneseFiller, ""
-	default:
-		return Text{}, fmt.Errorf("unknown language %q (want %q or %q)", lang, English, Japanese)
+	filler, sep, ok := filler(lang)
+	if !ok {
+		return Text{}, fmt.Errorf("unknown language %q (want %s)", lang, languageList())
 	}
 	if era != EraInitialize && era != EraDiscover {
 		return Text{}, fmt.Errorf("unknown era %q (want %q or %q)", era, EraInitialize, EraDiscover)
@@ -146,4 +198,42 @@ var japaneseFiller = []string{
 	"lab_ping はラボサーバーに届くかを確かめるためだけに使い、何も変更しません。",
 	"在庫数は個数で数え、在庫がゼロの部品は再注文が必要です。",
 	"在庫数を推測してはいけません。lookup_part が知らない部品なら、不明だと伝えてください。",
+}
+
+// emojiFiller is the inventory told mostly in emoji outside the BMP, each
+// one code point (no variation selectors or joiners), so that code points,
+// UTF-16 units and bytes all differ.
+var emojiFiller = []string{
+	"🔩🔧📦🧰🔩🔧📦🧰 lab parts 🔩🔧📦🧰🔩🔧📦🧰.",
+	"🔍📦🔢📋🔍📦🔢📋 lookup_part 🔍📦🔢📋🔍📦🔢📋.",
+	"📍🧲📦🔌📍🧲📦🔌 list_bins 📍🧲📦🔌📍🧲📦🔌.",
+	"🔢🔩📋💡🔢🔩📋💡 M3-0412 🔢🔩📋💡📏📐🧪🧯.",
+	"🚫🔢📦🔍🚫🔢📦🔍 never guess 🚫🔢📦🔍🚫🔢📦🔍.",
+	"📡🔔🪛🧲📡🔔🪛🧲 lab_ping 📡🔔🪛🧲📡🔔🪛🧲.",
+}
+
+// cjkExtBFiller is Japanese with many CJK Extension B characters (outside
+// the BMP) among the common ones.
+var cjkExtBFiller = []string{
+	"\U00029E3D\U00020BB7\U0002123D\U00020B9F\U0002000B\U0002313Eの部品は棚\U0002A6B2\U00020000\U00020001\U00020002にあります。",
+	"\U00020BB7\U00029E3D\U0002123D\U00020003\U00020004の在庫は lookup_part で\U00020005\U00020006\U00020007。",
+	"棚\U0002A6B2\U0002000B\U0002313E\U00020008\U00020009の中身は list_bins で\U0002000A\U0002000C\U0002000D。",
+	"\U00020B9F\U00029E3D\U0002000E\U0002000F\U00020010の在庫数を推測しない\U00020011\U00020012\U00020013\U00020014。",
+}
+
+// combiningFiller is the English inventory with a combining acute accent
+// (U+0301) after every vowel: two code points for one grapheme.
+func combiningFiller() []string {
+	out := make([]string, len(englishFiller))
+	for i, s := range englishFiller {
+		var b strings.Builder
+		for _, r := range s {
+			b.WriteRune(r)
+			if strings.ContainsRune("aeiouAEIOU", r) {
+				b.WriteRune('\u0301')
+			}
+		}
+		out[i] = b.String()
+	}
+	return out
 }

@@ -12,7 +12,7 @@ import (
 var markerRE = regexp.MustCompile(`\[at (\d+)\]`)
 
 func TestGenerateLengthsAndMarkers(t *testing.T) {
-	for _, lang := range []Language{English, Japanese} {
+	for _, lang := range Languages() {
 		for _, n := range []int{MinLength, 249, 250, 1000, 2048, 4096, 20000} {
 			for _, era := range []string{EraInitialize, EraDiscover} {
 				t.Run(fmt.Sprintf("%s/%d/%s", lang, n, era), func(t *testing.T) {
@@ -86,7 +86,7 @@ func TestCodewordsStableAndDistinct(t *testing.T) {
 		t.Fatalf("Codeword not deterministic: %q then %q", got, want)
 	}
 	seen := map[string]string{}
-	for _, lang := range []Language{English, Japanese} {
+	for _, lang := range Languages() {
 		for _, n := range []int{MinLength, 249, 250, 1000, 2048, 3000, 4096, 5000, 6000, 20000} {
 			for _, era := range []string{EraInitialize, EraDiscover} {
 				txt, err := Generate(lang, n, era)

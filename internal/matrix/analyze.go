@@ -23,7 +23,7 @@ func Analyze(dir string) (Result, error) {
 	abs, _ := filepath.Abs(dir)
 	res := Result{Client: rec.Client.String(), Row: rec.Row.Name, Label: rec.Row.Label, Repeat: rec.Repeat, Dir: dir,
 		Status: rec.Status, Reason: rec.Reason, Live: rec.Live, Instr: rec.Row.Instr, Era: rec.Row.Era,
-		NoDelta: rec.Row.NoDelta, ClientMS: rec.ClientMS, Requests: []RequestFacts{}}
+		NoDelta: rec.Row.NoDelta, Plain: rec.Row.Plain(), ClientMS: rec.ClientMS, Requests: []RequestFacts{}}
 
 	texts := map[string]string{}
 	if in, err := lab.ParseInstructions(rec.Row.Instr); err != nil {

@@ -11,7 +11,8 @@ var crossJSON []byte
 func CrossJSON() []byte { return append([]byte(nil), crossJSON...) }
 
 // Cross returns the built-in cross-client matrix: no instructions; English
-// 1,000, 6,000 and 20,000 characters; Japanese 3,000; dual-era 1,000;
+// 1,000, 6,000 and 20,000 characters; Japanese 3,000; the texts that tell
+// a cap's unit apart (emoji, CJK Extension B, combining accents); dual-era 1,000;
 // initialize held 3 s and 8 s; and rows for one client's own knobs
 // (Claude Code's cap variable, Gemini CLI's trust flag, Copilot CLI's flag
 // that lets every server's instructions in). It runs once per

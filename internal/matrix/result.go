@@ -6,6 +6,8 @@ import (
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/unit"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // A Result is what the evidence of one run shows. Every field is derived
@@ -29,6 +31,8 @@ type Result struct {
 	ServerTexts *ServerTexts `json:"server_texts,omitempty"`
 	Tools       []ToolFacts  `json:"tools,omitempty"`
 	NoDelta     bool         `json:"no_delta,omitempty"`
+	// Plain is Row.Plain: what was cut is the client's default cap.
+	Plain bool `json:"plain,omitempty"`
 
 	// First is the first main model request (the first that offers
 	// tools, see mainRequests); Requests all of them.
@@ -101,6 +105,40 @@ func layout(ctx fakeapi.Context) []Part {
 		parts = append(parts, Part{Kind: s.Kind, Count: 1, Path: s.Path, Chars: n})
 	}
 	return parts
+}
+
+// Sample is the server text of the first request's best placement and
+// what arrived of it, for unit.Infer; ok is false when no text arrived.
+func (r *Result) Sample() (unit.Sample, bool) {
+	b := r.First.Best()
+	if b == nil {
+		return unit.Sample{}, false
+	}
+	in, err := lab.ParseInstructions(r.Instr)
+	if err != nil {
+		return unit.Sample{}, false
+	}
+	t, err := in.For(b.Era)
+	if err != nil {
+		return unit.Sample{}, false
+	}
+	return unit.Sample{Text: t.Text, Kept: unit.CodePoint.Prefix(t.Text, b.Kept)}, true
+}
+
+// UnitFinding is what a client's default cap counts: unit.Infer over the
+// plain runs (Row.Plain) among results that finished and in which some text
+// arrived. Give it the runs of one client and arm.
+func UnitFinding(results []*Result) unit.Finding {
+	var samples []unit.Sample
+	for _, r := range results {
+		if !r.Plain || r.Status != "ok" {
+			continue
+		}
+		if s, ok := r.Sample(); ok {
+			samples = append(samples, s)
+		}
+	}
+	return unit.Infer(samples)
 }
 
 // Best is the placement that kept the most of the server's text, or nil.

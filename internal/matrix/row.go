@@ -32,7 +32,7 @@ type Matrix struct {
 type Row struct {
 	Name  string `json:"name"`
 	Label string `json:"label"`
-	// Instr is the lab's -instr value: none, ascii:N or japanese:N.
+	// Instr is the lab's -instr value: none or KIND:N (lab.ParseInstructions).
 	Instr string `json:"instr"`
 	// Era is the lab's -era: legacy (default), dual or modern.
 	Era string `json:"era,omitempty"`
@@ -187,6 +187,13 @@ func (r Row) For(name string) bool {
 // user's server whose command is in commandFile, logging to logPath.
 func (r Row) ProxyArgs(logPath, commandFile string) []string {
 	return []string{"serve", "proxy", "-log", logPath, "-command-file", commandFile}
+}
+
+// Plain reports whether the row changes nothing but the server's text and
+// era: no environment, flags or delays, so that what the client keeps is
+// its default.
+func (r Row) Plain() bool {
+	return len(r.Env) == 0 && len(r.Flags) == 0 && r.InitDelay == "" && r.DiscoverDelay == ""
 }
 
 // Lab is the lab server's flags for the row, logging to logPath.

@@ -3,13 +3,18 @@ package profiles
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/instrlab/instrlab/internal/unit"
 )
 
-// A Cut is what a client keeps of one text.
+// A Cut is what a client keeps of one text. Cap counts the limit's Unit;
+// Chars, KeptChars and LostChars count code points, whatever the unit.
 type Cut struct {
-	Cap       int    // the cap applied; 0 for none
-	Chars     int    // the text's length in code points
-	Kept      string // the part of the text kept, without the marker
+	Cap       int       // the cap applied, in Unit; 0 for none
+	Unit      unit.Unit // what Cap counts
+	Units     int       // the text's length in Unit
+	Chars     int       // the text's length in code points
+	Kept      string    // the part of the text kept, without the marker
 	KeptChars int
 	LostChars int
 	Truncated bool
@@ -18,31 +23,32 @@ type Cut struct {
 	Delivered string
 }
 
-// Apply cuts text at limit's cap (cap overrides it when positive).
+// Apply cuts text at limit's cap (cap overrides it when positive), counted
+// in the limit's unit, at the last whole character that fits.
 func (l Limit) Apply(text string, cap int) Cut {
 	if cap <= 0 {
 		cap = l.Cap
 	}
+	u := l.unit()
 	n := utf8.RuneCountInString(text)
-	c := Cut{Cap: cap, Chars: n, Kept: text, KeptChars: n, Delivered: text}
-	if cap <= 0 || n <= cap {
+	c := Cut{Cap: cap, Unit: u, Units: u.Count(text), Chars: n, Kept: text, KeptChars: n, Delivered: text}
+	if cap <= 0 || c.Units <= cap {
 		return c
 	}
-	i := byteOffset(text, cap)
-	c.Kept, c.KeptChars, c.LostChars, c.Truncated = text[:i], cap, n-cap, true
+	c.Kept = u.Prefix(text, cap)
+	c.KeptChars = utf8.RuneCountInString(c.Kept)
+	c.LostChars, c.Truncated = n-c.KeptChars, true
 	c.Delivered = c.Kept + l.Marker
 	return c
 }
 
-// byteOffset returns the byte offset of the n-th code point of s.
-func byteOffset(s string, n int) int {
-	for i := range s {
-		if n == 0 {
-			return i
-		}
-		n--
+// unit is the limit's Unit, code points when unset (Validate rejects an
+// unknown one).
+func (l Limit) unit() unit.Unit {
+	if u, err := unit.Parse(l.Unit); err == nil {
+		return u
 	}
-	return len(s)
+	return unit.CodePoint
 }
 
 // A Block is one server's delivered instructions.

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/instrlab/instrlab/internal/unit"
 )
 
 // A Profile is what one client version does with a server's text.
@@ -35,8 +37,12 @@ type Limit struct {
 	// AtLeast, with Cap 0, is the longest text the evidence saw kept whole:
 	// a lower bound on a cap that was never reached.
 	AtLeast int `json:"at_least,omitempty"`
-	// Unit is what Cap counts; only "codepoint" is known so far.
+	// Unit is what Cap counts, a unit.Unit: "codepoint", "utf16", "byte",
+	// "grapheme" or "token".
 	Unit string `json:"unit"`
+	// UnitNote says how the unit was measured (unit.Finding's text), or
+	// that it was not.
+	UnitNote string `json:"unit_note,omitempty"`
 	// Marker is appended to a cut text.
 	Marker string `json:"marker,omitempty"`
 	// Setting is the user setting that changes Cap, if any.
@@ -62,8 +68,9 @@ const (
 	SyntaxPlainDigits = "plain-digits"
 )
 
-// Units.
-const UnitCodepoint = "codepoint"
+// UnitCodepoint is the unit of a limit whose unit was not told apart from
+// code points.
+const UnitCodepoint = string(unit.CodePoint)
 
 // Render is how a client renders instructions: Head, then for each server
 // Server with {name} and {text} filled in, joined by Separator, then Tail.
@@ -151,8 +158,8 @@ func (p Profile) Validate() error {
 		if l.l.Cap > 0 && l.l.AtLeast > 0 {
 			return fmt.Errorf("profile %s: %s has both a cap and at_least", p.ID(), l.name)
 		}
-		if l.l.Cap > 0 && l.l.Unit != UnitCodepoint {
-			return fmt.Errorf("profile %s: %s.unit %q is not supported (want %q)", p.ID(), l.name, l.l.Unit, UnitCodepoint)
+		if _, err := unit.Parse(l.l.Unit); l.l.Cap > 0 && err != nil {
+			return fmt.Errorf("profile %s: %s.unit: %w", p.ID(), l.name, err)
 		}
 		if s := l.l.Setting; s != nil && s.Syntax != SyntaxPlainDigits {
 			return fmt.Errorf("profile %s: %s.setting.syntax %q is not supported (want %q)", p.ID(), l.name, s.Syntax, SyntaxPlainDigits)

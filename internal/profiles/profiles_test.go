@@ -1,6 +1,8 @@
 package profiles
 
 import (
+	"github.com/instrlab/instrlab/internal/unit"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,17 +79,25 @@ func TestEffectiveCap(t *testing.T) {
 func TestApply(t *testing.T) {
 	l := Limit{Cap: 5, Unit: UnitCodepoint, Marker: "… [truncated]"}
 	tests := []struct {
-		text, cap string
+		text, cap string // cap: the limit's unit, "" for code points
 		want      Cut
 	}{
-		{"abc", "", Cut{Cap: 5, Chars: 3, Kept: "abc", KeptChars: 3, Delivered: "abc"}},
-		{"abcde", "", Cut{Cap: 5, Chars: 5, Kept: "abcde", KeptChars: 5, Delivered: "abcde"}},
-		{"abcdef", "", Cut{Cap: 5, Chars: 6, Kept: "abcde", KeptChars: 5, LostChars: 1, Truncated: true, Delivered: "abcde… [truncated]"}},
-		{"在庫数を推測して", "", Cut{Cap: 5, Chars: 8, Kept: "在庫数を推", KeptChars: 5, LostChars: 3, Truncated: true, Delivered: "在庫数を推… [truncated]"}},
+		{"abc", "", Cut{Cap: 5, Unit: unit.CodePoint, Units: 3, Chars: 3, Kept: "abc", KeptChars: 3, Delivered: "abc"}},
+		{"abcde", "", Cut{Cap: 5, Unit: unit.CodePoint, Units: 5, Chars: 5, Kept: "abcde", KeptChars: 5, Delivered: "abcde"}},
+		{"abcdef", "", Cut{Cap: 5, Unit: unit.CodePoint, Units: 6, Chars: 6, Kept: "abcde", KeptChars: 5, LostChars: 1, Truncated: true, Delivered: "abcde… [truncated]"}},
+		{"在庫数を推測して", "", Cut{Cap: 5, Unit: unit.CodePoint, Units: 8, Chars: 8, Kept: "在庫数を推", KeptChars: 5, LostChars: 3, Truncated: true, Delivered: "在庫数を推… [truncated]"}},
+		// In UTF-16 units an emoji counts two: four emoji do not fit in 5.
+		{"🔩🔧📦🧰", "utf16", Cut{Cap: 5, Unit: unit.UTF16, Units: 8, Chars: 4, Kept: "🔩🔧", KeptChars: 2, LostChars: 2, Truncated: true, Delivered: "🔩🔧… [truncated]"}},
+		{"🔩🔧📦🧰", "", Cut{Cap: 5, Unit: unit.CodePoint, Units: 4, Chars: 4, Kept: "🔩🔧📦🧰", KeptChars: 4, Delivered: "🔩🔧📦🧰"}},
+		{"日本語", "byte", Cut{Cap: 5, Unit: unit.Byte, Units: 9, Chars: 3, Kept: "日", KeptChars: 1, LostChars: 2, Truncated: true, Delivered: "日… [truncated]"}},
 	}
 	for _, tt := range tests {
+		l := l
+		if tt.cap != "" {
+			l.Unit = tt.cap
+		}
 		if diff := cmp.Diff(tt.want, l.Apply(tt.text, 0)); diff != "" {
-			t.Errorf("Apply(%q) mismatch (-want +got):\n%s", tt.text, diff)
+			t.Errorf("Apply(%q) in %s mismatch (-want +got):\n%s", tt.text, l.Unit, diff)
 		}
 	}
 	if got := l.Apply("abcdef", 10); got.Truncated {
@@ -156,7 +166,7 @@ func TestParseRejects(t *testing.T) {
 	tests := map[string]string{
 		"unknown field": strings.Replace(good, `"cap": 2048,`, `"cap": 2048, "capp": 1,`, 1),
 		"no evidence":   good[:strings.Index(good, `"evidence"`)] + `"evidence": []}`,
-		"bad unit":      strings.Replace(good, `"unit": "codepoint"`, `"unit": "byte"`, 1),
+		"bad unit":      strings.Replace(good, `"unit": "codepoint"`, `"unit": "octet"`, 1),
 		"bad syntax":    strings.Replace(good, `"plain-digits"`, `"anything"`, 1),
 		"trailing data": good + "{}",
 		"no text":       strings.Replace(good, `{text}`, `{txt}`, 1),

@@ -59,7 +59,9 @@ var columns = []column{
 	{name: "server ready", cell: (*summary).ready, file: fileLabLog, fact: "waiting", key: (*summary).waiting},
 	{name: "placement (first request)", cell: func(s *summary) string { return s.join(placementText) }, file: fileRequests, fact: "placement"},
 	{name: "chars kept", cell: func(s *summary) string { return s.join(keptText) }, file: fileRequests, fact: factKept},
-	{name: "implied cap", cell: func(s *summary) string { return s.join(capText) }, file: fileRequests, fact: factCap},
+	{name: "implied cap", cell: func(s *summary) string {
+		return s.join(func(r *matrix.Result) string { return capText(r, s.unit) })
+	}, file: fileRequests, fact: factCap},
 	{name: "transcript says", cell: func(s *summary) string { return s.join(transcriptText) }, file: fileTranscript},
 	{name: "codewords from", cell: func(s *summary) string { return s.join(eraText) }, file: fileRequests},
 	{name: "reader's answer", cell: func(s *summary) string { return s.join(func(r *matrix.Result) string { return r.Reader.Line() }) }, file: fileRequests},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/unit"
 )
 
 func (s *summary) runs() string {
@@ -183,6 +184,9 @@ func keptText(r *matrix.Result) string {
 		return fmt.Sprintf("0 of %s", Num(r.Sent))
 	}
 	out := fmt.Sprintf("%s of %s", Num(b.Kept), Num(r.Sent))
+	if u := unitsText(r); u != "" {
+		out += " (" + u + ")"
+	}
 	if !b.Full {
 		if strings.HasPrefix(b.Suffix, matrix.TruncationSuffix) {
 			out += " + " + quote(matrix.TruncationSuffix)
@@ -222,13 +226,22 @@ func toolDescriptionsText(r *matrix.Result) string {
 	return out
 }
 
-func capText(r *matrix.Result) string {
+// capText is the cap a run implies, in the unit the client's cut texts
+// agree on (f), else in code points.
+func capText(r *matrix.Result, f unit.Finding) string {
 	b := r.First.Best()
 	switch {
 	case r.Sent == 0 || b == nil:
 		return "—"
 	case b.Full:
 		return "≥ " + Num(r.Sent)
+	}
+	u := f.Decided()
+	if u == "" || u == unit.CodePoint {
+		return Num(b.Kept)
+	}
+	if s, ok := r.Sample(); ok {
+		return Num(u.Count(s.Kept)) + " " + u.Short()
 	}
 	return Num(b.Kept)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/table"
+	"github.com/instrlab/instrlab/internal/unit"
 )
 
 // A grid is the results of a matrix run arranged once: rows in matrix
@@ -26,6 +27,8 @@ type grid struct {
 	rows    []string
 	labels  map[string]string
 	by      map[string]map[string]*summary // client → row → summary
+	// units is what each client's default cap counts.
+	units map[string]unit.Finding
 }
 
 // summary holds the results of one row on one client.
@@ -34,6 +37,7 @@ type summary struct {
 	delta   string
 	deltaN  float64
 	deltaOK bool
+	unit    unit.Finding // what the client's default cap counts
 }
 
 func newGrid(m *matrix.Matrix, results []matrix.Result, root string) *grid {
@@ -61,11 +65,18 @@ func newGrid(m *matrix.Matrix, results []matrix.Result, root string) *grid {
 	if m != nil {
 		baseline = m.Baseline
 	}
+	g.units = map[string]unit.Finding{}
 	for _, c := range g.clients {
+		var all []*matrix.Result
+		for _, s := range g.by[c] {
+			all = append(all, s.results...)
+		}
+		g.units[c] = matrix.UnitFinding(all)
 		base := g.by[c][baseline]
 		for _, s := range g.by[c] {
 			s.delta = deltaText(s, base)
 			s.deltaN, s.deltaOK = deltaTokens(s, base)
+			s.unit = g.units[c]
 		}
 	}
 	return g
@@ -108,7 +119,7 @@ func (g *grid) table() table.Table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	t.Notes = notes(g.m, g.results)
+	t.Notes = append(notes(g.m, g.results), unitNotes(g.clients, g.units)...)
 	return t
 }
 

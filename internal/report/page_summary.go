@@ -49,7 +49,7 @@ func (g *grid) bars() []bar {
 				out = append(out, b)
 				continue
 			}
-			b.Arrived, b.Where, b.Cap = s.join(arrivedText), s.join(whereText), s.join(capWithUnit)
+			b.Arrived, b.Where, b.Cap = s.join(arrivedText), s.join(whereText), s.join(func(r *matrix.Result) string { return capWithUnit(r, s.unit) })
 			if p := r.First.Best(); p != nil {
 				b.Kept, b.Full = p.Kept, p.Full
 			} else if q := laterArrival(r); q != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/table"
+	"github.com/instrlab/instrlab/internal/unit"
 )
 
 // summaryColumns are the columns of the terminal summary, one line per
@@ -18,7 +19,9 @@ var summaryColumns = []struct {
 	{"arrived", func(s *summary) string { return s.join(arrivedText) }},
 	{"where", func(s *summary) string { return s.join(whereText) }},
 	{"kept", func(s *summary) string { return s.join(keptShort) }},
-	{"cap", func(s *summary) string { return s.join(capWithUnit) }},
+	{"cap", func(s *summary) string {
+		return s.join(func(r *matrix.Result) string { return capWithUnit(r, s.unit) })
+	}},
 }
 
 // summaryTable is the short table run prints on a terminal.
@@ -47,7 +50,7 @@ func (g *grid) summaryTable() table.Table {
 			t.Rows = append(t.Rows, row)
 		}
 	}
-	t.Notes = []string{"configuration: the matrix row (-row NAME); kept and cap in characters (Unicode code points) of the server's text; full tables in the output directory or with -format md|csv|json|html."}
+	t.Notes = []string{"configuration: the matrix row (-row NAME); kept in characters (Unicode code points) of the server's text, cap in the unit the client's cut texts agree on (characters when they do not tell); full tables in the output directory or with -format md|csv|json|html."}
 	return t
 }
 
@@ -123,15 +126,20 @@ func keptShort(r *matrix.Result) string {
 	return Num(b.Kept) + " of " + Num(r.Sent)
 }
 
-func capWithUnit(r *matrix.Result) string {
-	c := capText(r)
+// capWithUnit is capText with its unit always named: characters (code
+// points) unless the client's cut texts agree on another unit.
+func capWithUnit(r *matrix.Result, f unit.Finding) string {
+	c := capText(r, f)
 	if c == "—" {
 		if q := laterArrival(r); q != nil {
-			c = capText(&matrix.Result{Sent: r.Sent, First: q})
+			c = capText(&matrix.Result{Sent: r.Sent, Instr: r.Instr, First: q}, f)
 		}
 	}
 	if c == "—" {
 		return c
 	}
-	return strings.TrimSpace(c + " characters")
+	if last := c[len(c)-1]; last >= '0' && last <= '9' {
+		c += " characters"
+	}
+	return c
 }

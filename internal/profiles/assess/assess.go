@@ -81,6 +81,8 @@ type View struct {
 	Era     probe.Era `json:"era,omitempty"` // the era the client ends up in; "" when none
 	Why     string    `json:"why"`
 	Cap     int       `json:"cap"`
+	// CapUnit is what Cap counts (a unit.Unit), as the profile says.
+	CapUnit string `json:"cap_unit"`
 	// CapSource is "default", "set" or "ignored" (the setting's value is
 	// not one the client accepts).
 	CapSource string `json:"cap_source"`
@@ -259,13 +261,15 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 	v.Present = true
 	c := p.Instructions.Apply(*e.Instructions, v.Cap)
 	v.Chars, v.KeptChars, v.LostChars, v.Truncated = c.Chars, c.KeptChars, c.LostChars, c.Truncated
+	v.CapUnit = string(c.Unit)
 	v.kept = c.Kept
 	v.KeptTokens = Tokens(c.Kept)
 	if c.Truncated {
 		runes := []rune(*e.Instructions)
-		v.Before = string(runes[max(0, c.Cap-contextChars):c.Cap])
-		v.After = string(runes[c.Cap:min(len(runes), c.Cap+contextChars)])
-		v.Loss = lossAt(Sections(*e.Instructions), c.Cap)
+		k := c.KeptChars
+		v.Before = string(runes[max(0, k-contextChars):k])
+		v.After = string(runes[k:min(len(runes), k+contextChars)])
+		v.Loss = lossAt(Sections(*e.Instructions), k)
 	}
 	v.block = p.Render.Apply([]profiles.Block{{Server: r.Target.Name, Text: c.Delivered}})
 	v.BlockChars, v.BlockTokens = utf8.RuneCountInString(v.block), Tokens(v.block)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/report"
+	"github.com/instrlab/instrlab/internal/unit"
 	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
@@ -178,11 +179,15 @@ func printView(b *bufio.Writer, v View) {
 	if v.Setting != "" {
 		capNote += ", " + v.Setting
 	}
+	capText := report.Num(v.Cap)
+	if u, err := unit.Parse(v.CapUnit); err == nil && u != unit.CodePoint {
+		capText += " " + u.Plural()
+	}
 	if !v.Truncated {
-		fmt.Fprintf(b, "           keeps all %s characters (cap %s, %s)\n", report.Num(v.Chars), report.Num(v.Cap), capNote)
+		fmt.Fprintf(b, "           keeps all %s characters (cap %s, %s)\n", report.Num(v.Chars), capText, capNote)
 	} else {
 		fmt.Fprintf(b, "           keeps %s of %s characters (cap %s, %s), then %q; loses %s\n",
-			report.Num(v.KeptChars), report.Num(v.Chars), report.Num(v.Cap), capNote, v.Marker, report.Num(v.LostChars))
+			report.Num(v.KeptChars), report.Num(v.Chars), capText, capNote, v.Marker, report.Num(v.LostChars))
 		fmt.Fprintf(b, "           cut: …%s ✂ %s…\n", oneLine(v.Before), oneLine(v.After))
 		if v.Loss.Cut != nil && v.Loss.Cut.Start == 0 && len(v.Loss.Whole) == 0 {
 			fmt.Fprintf(b, "           lost: the last %s characters (the text has no headings or paragraphs to name)\n", report.Num(v.LostChars))

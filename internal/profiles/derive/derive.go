@@ -76,7 +76,7 @@ func (r run) text(era string) string {
 // plain reports whether the run changes nothing but the server's text and
 // era: no environment, flags or delays.
 func (r run) plain() bool {
-	return len(r.Row.Env) == 0 && len(r.Row.Flags) == 0 && r.Row.InitDelay == "" && r.Row.DiscoverDelay == "" && r.First != nil
+	return r.Row.Plain() && r.First != nil
 }
 
 func derive(id string, runs []run, o Options) (profiles.Profile, error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/report"
+	"github.com/instrlab/instrlab/internal/unit"
 )
 
 // deriveLimit finds the cap on instructions and its marker from the plain
@@ -31,11 +32,29 @@ func deriveLimit(runs []run) (profiles.Limit, []string) {
 			l.AtLeast = max(l.AtLeast, r.Sent)
 		}
 		l.Note = fmt.Sprintf("No text was cut in %d runs: the longest, %s characters, was kept whole. The cap, if any, is above that.", len(whole), report.Num(l.AtLeast))
-		return l, []string{"the cap on instructions (only a lower bound: no text was cut)", "the truncation marker", "the cap setting"}
+		l.UnitNote = "not measured: no text was cut"
+		return l, []string{"the cap on instructions (only a lower bound: no text was cut)", "what the cap counts", "the truncation marker", "the cap setting"}
 	}
+	var un []string
+	var samples []*matrix.Result
+	for i := range runs {
+		if runs[i].plain() {
+			samples = append(samples, &runs[i].Result)
+		}
+	}
+	f := matrix.UnitFinding(samples)
+	u := f.Decided()
+	if u == "" {
+		u = unit.CodePoint
+		un = append(un, "what the cap counts: "+f.String())
+	}
+	l.Unit, l.UnitNote = string(u), f.String()
 	kept := map[int][]string{}
 	for _, r := range cut {
 		k := r.First.Best().Kept
+		if s, ok := r.Sample(); ok {
+			k = u.Count(s.Kept)
+		}
 		kept[k] = append(kept[k], r.Row.Instr)
 	}
 	var caps []int
@@ -44,9 +63,8 @@ func deriveLimit(runs []run) (profiles.Limit, []string) {
 	}
 	sort.Ints(caps)
 	l.Cap, l.Measured = caps[0], len(caps) == 1
-	var un []string
 	if !l.Measured {
-		l.Note = fmt.Sprintf("Texts were cut at different lengths: %v. ", caps)
+		l.Note = fmt.Sprintf("Texts were cut at different lengths in %s: %v. ", u.Plural(), caps)
 		un = append(un, "one cap: the runs disagree")
 	}
 	var marker string
@@ -57,14 +75,8 @@ func deriveLimit(runs []run) (profiles.Limit, []string) {
 	for _, in := range kept[l.Cap] {
 		kinds[strings.SplitN(in, ":", 2)[0]] = true
 	}
-	l.Note += fmt.Sprintf("Cut at %s characters in %d of %d plain runs whose text was longer (%s text), then %q (%d characters%s).",
-		report.Num(l.Cap), len(kept[l.Cap]), len(cut)+countOver(whole, l.Cap), strings.Join(sortedKeys(kinds), " and "), marker, utf8.RuneCountInString(marker), markerNote)
-	if kinds["japanese"] {
-		l.Note += " Japanese text was cut at the same count as English: the cap counts characters, not bytes (inside the Basic Multilingual Plane, where code points and UTF-16 units agree)."
-	} else {
-		un = append(un, "whether the cap counts code points or bytes for non-ASCII text (no non-ASCII text was cut)")
-	}
-	un = append(un, "text outside the Basic Multilingual Plane (emoji): code points or UTF-16 units")
+	l.Note += fmt.Sprintf("Cut at %s %s in %d of %d plain runs whose text was longer (%s text), then %q (%d characters%s).",
+		report.Num(l.Cap), u.Plural(), len(kept[l.Cap]), len(cut)+countOver(whole, l.Cap, u), strings.Join(sortedKeys(kinds), ", "), marker, utf8.RuneCountInString(marker), markerNote)
 	var setNote string
 	l.Setting, setNote = deriveSetting(runs, l.Cap)
 	if setNote != "" {
@@ -77,11 +89,11 @@ func deriveLimit(runs []run) (profiles.Limit, []string) {
 }
 
 // countOver counts the runs kept whole although their text was longer
-// than cap (a contradiction, reported in the note's count).
-func countOver(whole []run, cap int) int {
+// than cap in u (a contradiction, reported in the note's count).
+func countOver(whole []run, cap int, u unit.Unit) int {
 	n := 0
 	for _, r := range whole {
-		if r.Sent > cap {
+		if s, ok := r.Sample(); ok && u.Count(s.Text) > cap {
 			n++
 		}
 	}

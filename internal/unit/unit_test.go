@@ -1,0 +1,130 @@
+package unit
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/lab"
+)
+
+func TestCount(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want map[Unit]int
+	}{
+		{"abc", map[Unit]int{CodePoint: 3, UTF16: 3, Byte: 3, Grapheme: 3}},
+		{"日本", map[Unit]int{CodePoint: 2, UTF16: 2, Byte: 6, Grapheme: 2}},
+		{"🔩x", map[Unit]int{CodePoint: 2, UTF16: 3, Byte: 5, Grapheme: 2}},
+		{"\U00020BB7", map[Unit]int{CodePoint: 1, UTF16: 2, Byte: 4, Grapheme: 1}},
+		{"e\u0301a\u0301", map[Unit]int{CodePoint: 4, UTF16: 4, Byte: 6, Grapheme: 2}},
+		{"👩\u200d🔧!", map[Unit]int{CodePoint: 4, UTF16: 6, Byte: 12, Grapheme: 2}},
+	} {
+		got := map[Unit]int{}
+		for u := range tc.want {
+			got[u] = u.Count(tc.s)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("Count(%q) mismatch (-want +got):\n%s", tc.s, diff)
+		}
+	}
+}
+
+func TestPrefixNeverSplits(t *testing.T) {
+	for _, tc := range []struct {
+		u    Unit
+		s    string
+		n    int
+		want string
+	}{
+		{UTF16, "a🔩b", 2, "a"},
+		{UTF16, "a🔩b", 3, "a🔩"},
+		{Byte, "a日", 3, "a"},
+		{Byte, "a日", 4, "a日"},
+		{Grapheme, "e\u0301a\u0301", 1, "e\u0301"},
+		{CodePoint, "e\u0301a\u0301", 1, "e"},
+		{CodePoint, "abc", 0, ""},
+		{CodePoint, "abc", 9, "abc"},
+	} {
+		if got := tc.u.Prefix(tc.s, tc.n); got != tc.want {
+			t.Errorf("%s.Prefix(%q, %d) = %q, want %q", tc.u, tc.s, tc.n, got, tc.want)
+		}
+	}
+	s := "The lab server tracks spare parts for a small hardware workshop."
+	p := Token.Prefix(s, 5)
+	if Token.Count(p) > 5 || Token.Count(s[:len(p)+1]) <= 5 {
+		t.Errorf("Token.Prefix(%q, 5) = %q (%d tokens): not the longest fit", s, p, Token.Count(p))
+	}
+}
+
+// texts are the lab's texts of every kind at 6,000 code points, longer
+// than the cap in every unit.
+func texts(t *testing.T) []string {
+	var out []string
+	for _, lang := range lab.Languages() {
+		txt, err := lab.Generate(lang, 6000, lab.EraInitialize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, txt.Text)
+	}
+	return out
+}
+
+// TestInferEachUnit cuts the lab's texts the way a client counting each
+// unit would and checks that Infer names that unit alone, with its cap.
+func TestInferEachUnit(t *testing.T) {
+	for _, u := range []Unit{CodePoint, UTF16, Byte, Grapheme} {
+		t.Run(string(u), func(t *testing.T) {
+			var samples []Sample
+			for _, s := range texts(t) {
+				samples = append(samples, Sample{Text: s, Kept: u.Prefix(s, 4096)})
+			}
+			f := Infer(samples)
+			if f.Decided() != u || f.Caps[u] != 4096 {
+				t.Errorf("Infer = %v (caps %v), want %s at 4096", f.Units, f.Caps, u)
+			}
+		})
+	}
+}
+
+// TestInferLoneSurrogate: a client that cuts UTF-16 units in the middle of
+// a pair sends a lone surrogate, which arrives as U+FFFD; the common prefix
+// then ends before the emoji, and UTF-16 still fits.
+func TestInferLoneSurrogate(t *testing.T) {
+	var samples []Sample
+	for _, s := range texts(t) {
+		k := UTF16.Prefix(s, 4095)
+		if UTF16.Count(UTF16.Prefix(s, 4096)) == 4096 {
+			k = UTF16.Prefix(s, 4096)
+		}
+		samples = append(samples, Sample{Text: s, Kept: k})
+	}
+	if f := Infer(samples); f.Decided() != UTF16 {
+		t.Errorf("Infer = %v, want utf16", f.Units)
+	}
+}
+
+func TestInferUndecided(t *testing.T) {
+	ascii, err := lab.Generate(lab.English, 6000, lab.EraInitialize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Infer([]Sample{{Text: ascii.Text, Kept: ascii.Text[:4096]}})
+	if f.Decided() != "" || len(f.Units) < 3 {
+		t.Errorf("ASCII only: Infer = %v, want code points, UTF-16 units and bytes undecided", f.Units)
+	}
+	if f := Infer([]Sample{{Text: "abc", Kept: "abc"}}); f.Cut != 0 || len(f.Units) != 0 {
+		t.Errorf("nothing cut: Infer = %+v, want no units", f)
+	}
+	// A text kept whole that is longer than the cap in code points rules
+	// code points out.
+	ts := texts(t)
+	samples := []Sample{}
+	for _, s := range ts {
+		samples = append(samples, Sample{Text: s, Kept: UTF16.Prefix(s, 4096)})
+	}
+	samples = append(samples, Sample{Text: ts[0][:5000], Kept: ts[0][:5000]})
+	if f := Infer(samples); len(f.Units) != 0 {
+		t.Errorf("contradicting samples: Infer = %v, want no unit", f.Units)
+	}
+}
