@@ -10,7 +10,8 @@ import (
 
 // TestE2EEveryClient runs every pinned client (-client all: Claude Code,
 // Codex CLI, Copilot CLI, Gemini CLI, opencode, Qwen Code, ...) on the no-instructions,
-// 1,000 and 6,000 rows of the cross-client matrix, offline against the
+// 1,000 and 6,000 rows and two unit rows (emoji, combining accents) of the
+// cross-client matrix, offline against the
 // fakes, each client in a loopback-only network namespace when this
 // machine allows it (root). It installs the pinned versions with npm on
 // first use. The assertions hold for any client: each is checked against
@@ -21,7 +22,7 @@ func TestE2EEveryClient(t *testing.T) {
 		t.Skip("set INSTRLAB_E2E=1 to run every client end to end (npm installs on first use)")
 	}
 	results := runE2E(t, "-client", "all", "-matrix", "cross", "-row", "none", "-row", "en-1000", "-row", "en-6000",
-		"-lab", binary, "-j", "2", "-timeout", "120s")
+		"-row", "emoji-6000", "-row", "combining-6000", "-lab", binary, "-j", "2", "-timeout", "120s")
 	isolated := netjail.Supported() == nil
 	kept := map[string]map[string]int{} // client → row → chars kept
 	clients := map[string]bool{}
@@ -82,6 +83,7 @@ func TestE2EEveryClient(t *testing.T) {
 	if len(clients) != len(pinned) {
 		t.Errorf("%d clients ran, want the %d pinned ones: %v", len(clients), len(pinned), clients)
 	}
+	checkUnits(t, results)
 	// A client keeps at least as much of a longer text, up to its cap.
 	for c, k := range kept {
 		if k["en-6000"] < min(k["en-1000"], 1000) {
@@ -99,4 +101,42 @@ func bestPlacement(r matrix.Result) *matrix.Placement {
 		}
 	}
 	return best
+}
+
+// checkUnits: for each client whose texts were cut, one unit explains every
+// cut (matrix.UnitFinding), and with ASCII, emoji and combining text cut it
+// is one unit alone. Where the client reports its own cut (Claude Code's
+// debug log, "truncated from N to M"), N is the text's length in that unit
+// and M its cap.
+func checkUnits(t *testing.T, results []matrix.Result) {
+	by := map[string][]*matrix.Result{}
+	for i := range results {
+		by[results[i].Client] = append(by[results[i].Client], &results[i])
+	}
+	for c, rs := range by {
+		f := matrix.UnitFinding(rs)
+		t.Logf("%s: cap unit %s", c, f)
+		if f.Cut == 0 {
+			continue
+		}
+		cut := map[string]bool{}
+		for _, r := range rs {
+			if s, ok := r.Sample(); ok && s.Cut() {
+				cut[r.Row] = true
+			}
+		}
+		if len(f.Units) == 0 || (cut["en-6000"] && cut["emoji-6000"] && cut["combining-6000"] && f.Decided() == "") {
+			t.Errorf("%s: %s", c, f)
+			continue
+		}
+		u := f.Decided()
+		for _, r := range rs {
+			s, ok := r.Sample()
+			for _, tr := range r.Observation.Truncations {
+				if ok && u != "" && (tr.From != u.Count(s.Text) || tr.To != f.Caps[u]) {
+					t.Errorf("%s %s: the client says it cut %d to %d; in %s the text is %d and the cap %d", c, r.Row, tr.From, tr.To, u, u.Count(s.Text), f.Caps[u])
+				}
+			}
+		}
+	}
 }

@@ -226,8 +226,10 @@ func toolDescriptionsText(r *matrix.Result) string {
 	return out
 }
 
-// capText is the cap a run implies, in the unit the client's cut texts
-// agree on (f), else in code points.
+// capText is the cap a run implies. When the client's cut texts agree on
+// a unit (f) other than code points, it is that unit's cap, which every
+// cut text fits (a text may keep one unit less where the next character
+// is two units wide); else the code points kept.
 func capText(r *matrix.Result, f unit.Finding) string {
 	b := r.First.Best()
 	switch {
@@ -236,12 +238,8 @@ func capText(r *matrix.Result, f unit.Finding) string {
 	case b.Full:
 		return "≥ " + Num(r.Sent)
 	}
-	u := f.Decided()
-	if u == "" || u == unit.CodePoint {
-		return Num(b.Kept)
-	}
-	if s, ok := r.Sample(); ok {
-		return Num(u.Count(s.Kept)) + " " + u.Short()
+	if u := f.Decided(); u != "" && u != unit.CodePoint && r.Plain {
+		return Num(f.Caps[u]) + " " + u.Short()
 	}
 	return Num(b.Kept)
 }
