@@ -136,7 +136,7 @@ func TestCheckBadInput(t *testing.T) {
 		{"http refused", []string{refused}, 3, "connection refused"},
 		{"http html", []string{html.URL}, 3, "HTML page"},
 		{"http redirect", []string{redirect.URL}, 3, `redirect to "http://127.0.0.1:1/login"`},
-		{"hang on probe", []string{"-timeout", "500ms", "--", binary, "serve", "lab", "-on-unknown", "hang"}, 0, "no answer to server/discover within check's -timeout 500ms"},
+		{"hang on probe", []string{"-timeout", "2s", "--", binary, "serve", "lab", "-on-unknown", "hang"}, 0, "no answer to server/discover within check's -timeout 2s"},
 		{"slower than the timeout", []string{"-timeout", "500ms", "--", binary, "serve", "lab", "-era", "dual", "-init-delay", "2s", "-discover-delay", "2s"}, 3, "no reply within 500ms"},
 	}
 	for _, tt := range tests {

@@ -144,9 +144,11 @@ func TestProbeToolsError(t *testing.T) {
 }
 
 // TestProbeSilence covers the waits: a probe the server never answers, and
-// a handshake slower than the timeout. Each waits out its timeout.
+// a handshake slower than the timeout. Each waits out its timeout, long
+// enough that the era answered in time does not run out of it when both
+// eras start at once on a loaded machine (go test -race in CI).
 func TestProbeSilence(t *testing.T) {
-	o := Options{Timeout: 500 * time.Millisecond}
+	o := Options{Timeout: 2 * time.Second}
 	r := Probe(context.Background(), testServer(t, "-era legacy -on-unknown hang"), o)
 	want := shape{Legacy: OutcomeOK, Modern: OutcomeSilent, Survival: SurvivalSilent, Fallback: OutcomeOK,
 		LegacyText: labCodeword(lab.English, 1000, lab.EraInitialize), ModernText: "none", LegacyTools: 3}
@@ -157,12 +159,12 @@ func TestProbeSilence(t *testing.T) {
 		t.Errorf("hang: wait %v, want at least the timeout %v", w, o.Timeout)
 	}
 
-	r = Probe(context.Background(), testServer(t, "-era dual -discover-delay 3s"), o)
+	r = Probe(context.Background(), testServer(t, "-era dual -discover-delay 5s"), o)
 	if r.Modern.Outcome != OutcomeSilent || r.Survival.Fallback == nil || r.Survival.Fallback.Outcome != OutcomeOK {
 		t.Errorf("slow discover: modern %s, survival %+v: want silent, then initialize answered on the same process", r.Modern.Outcome, r.Survival)
 	}
 
-	r = Probe(context.Background(), testServer(t, "-era legacy -init-delay 3s"), o)
+	r = Probe(context.Background(), testServer(t, "-era legacy -init-delay 5s"), o)
 	if r.Legacy.Outcome != OutcomeSilent {
 		t.Errorf("slow initialize: legacy outcome %s, want silent (%s)", r.Legacy.Outcome, r.Legacy.Detail)
 	}
