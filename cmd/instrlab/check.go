@@ -37,6 +37,7 @@ type checkFlags struct {
 
 	json, scan, sameEras, show bool
 	config, server, profile    string
+	format                     string
 	name                       string
 	timeout, maxStartup        time.Duration
 	repeat, maxChars, maxToken int
@@ -63,7 +64,8 @@ func checkCommand(ctx context.Context, args []string, fp *checkFlags, stdout, st
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	f := fp
-	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
+	fs.BoolVar(&f.json, "json", false, "print the report as JSON (-format json)")
+	fs.StringVar(&f.format, "format", "text", "output: text, json, github (workflow annotations) or sarif (SARIF 2.1.0 for code scanning)")
 	fs.BoolVar(&f.show, "show", false, "print each era's instructions in full, with every profile's cut drawn in")
 	fs.StringVar(&f.config, "config", "", "check the servers of this Claude Code style MCP config (.mcp.json)")
 	fs.StringVar(&f.server, "server", "", "with -config or -scan: check only the server of this name")
@@ -96,6 +98,14 @@ Flags:
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	switch {
+	case f.json && f.format != "text" && f.format != "json":
+		return usageError{fmt.Sprintf("check: -json conflicts with -format %s", f.format)}
+	case f.format == "json":
+		f.json = true
+	case f.format != "text" && f.format != "github" && f.format != "sarif":
+		return usageError{fmt.Sprintf("check: -format %q: want text, json, github or sarif", f.format)}
 	}
 	f.parsed = true
 	targets, err := checkTargets(fs, args, *f)
@@ -138,7 +148,7 @@ Flags:
 		if _, err := stdout.Write(append(data, '\n')); err != nil {
 			return err
 		}
-	} else if err := assess.WriteText(stdout, rep, f.show); err != nil {
+	} else if err := writeCheck(stdout, rep, f); err != nil {
 		return err
 	}
 	if names := rep.Unreached(); len(names) > 0 {

@@ -1,0 +1,128 @@
+package annotate
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"strings"
+	"testing"
+
+	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/profiles/assess"
+	"github.com/instrlab/instrlab/internal/testutil"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// report has one server from a config and one from the command line, with
+// server text that needs escaping in each format: %, CR, LF, an ESC, and
+// the : and , that end a GitHub property.
+func report() assess.Report {
+	return assess.Report{Servers: []assess.Server{
+		{
+			Result: probe.Result{Target: probe.Target{Name: "docs,a:b", Source: "/proj/.mcp.json (project)"}},
+			Findings: []assess.Finding{
+				{Level: assess.Fail, Code: "max-chars", Rule: "-max-chars", Message: "instructions are 2,500 characters, over -max-chars 2000"},
+				{Level: assess.Warn, Code: "truncated", Message: "claude-code cuts 100% of line 2:\r\nsecond line \x1b[31mred"},
+			},
+		},
+		{
+			Result:   probe.Result{Target: probe.Target{Name: "cli"}},
+			Findings: []assess.Finding{{Level: assess.Info, Code: "some-new-code", Message: "a note"}},
+		},
+	}}
+}
+
+func TestWriteGitHub(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteGitHub(&b, report()); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+		if !strings.HasPrefix(line, "::") || strings.ContainsAny(line, "\r\x1b") {
+			t.Errorf("not one clean workflow command: %q", line)
+		}
+	}
+	testutil.Golden(t, "testdata/github.txt", b.Bytes(), *update)
+}
+
+func TestWriteSARIF(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteSARIF(&b, report(), "v1.2.3"); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Golden(t, "testdata/sarif.json", b.Bytes(), *update)
+	checkSARIFShape(t, b.Bytes())
+}
+
+func TestWriteSARIFNoFindings(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteSARIF(&b, assess.Report{}, ""); err != nil {
+		t.Fatal(err)
+	}
+	checkSARIFShape(t, b.Bytes())
+}
+
+// checkSARIFShape checks what the SARIF 2.1.0 schema requires of the parts
+// we write: version and runs; each run's tool.driver.name; each result's
+// message.text; rule ids unique, every ruleId among them and ruleIndex
+// pointing at it; levels from the schema's enumeration.
+func checkSARIFShape(t *testing.T, data []byte) {
+	t.Helper()
+	var log struct {
+		Schema  string `json:"$schema"`
+		Version string `json:"version"`
+		Runs    []struct {
+			Tool *struct {
+				Driver *struct {
+					Name  string `json:"name"`
+					Rules []struct {
+						ID   string `json:"id"`
+						Help *struct {
+							Text string `json:"text"`
+						} `json:"help"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results *[]struct {
+				RuleID    string `json:"ruleId"`
+				RuleIndex int    `json:"ruleIndex"`
+				Level     string `json:"level"`
+				Message   *struct {
+					Text string `json:"text"`
+				} `json:"message"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(data, &log); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	if log.Version != "2.1.0" || log.Schema == "" || len(log.Runs) != 1 {
+		t.Fatalf("version %q, $schema %q, %d runs; want 2.1.0, a schema, one run", log.Version, log.Schema, len(log.Runs))
+	}
+	run := log.Runs[0]
+	if run.Tool == nil || run.Tool.Driver == nil || run.Tool.Driver.Name == "" {
+		t.Fatal("run without tool.driver.name")
+	}
+	if run.Results == nil {
+		t.Fatal("run without results (an empty array is required when there are none)")
+	}
+	ids := map[string]int{}
+	for i, r := range run.Tool.Driver.Rules {
+		if _, dup := ids[r.ID]; dup || r.ID == "" || r.Help == nil || r.Help.Text == "" {
+			t.Errorf("rule %d: id %q duplicate or empty, or without help text", i, r.ID)
+		}
+		ids[r.ID] = i
+	}
+	for i, r := range *run.Results {
+		idx, ok := ids[r.RuleID]
+		switch {
+		case !ok || idx != r.RuleIndex:
+			t.Errorf("result %d: ruleId %q, ruleIndex %d: not a rule of the driver", i, r.RuleID, r.RuleIndex)
+		case r.Message == nil || r.Message.Text == "":
+			t.Errorf("result %d: no message.text", i)
+		case !strings.Contains(" none note warning error ", " "+r.Level+" "):
+			t.Errorf("result %d: level %q", i, r.Level)
+		}
+	}
+}
