@@ -124,6 +124,10 @@ type Atlas struct {
 	Matrix     string     `json:"matrix"`
 	Properties []string   `json:"properties"`
 	Shard      string     `json:"shard,omitempty"`
+	// Partial is set when the sweep was stopped before it finished: a
+	// change between two probed versions that are not neighbours is not
+	// yet narrowed (its Exact is false), and later clients are missing.
+	Partial bool `json:"partial,omitempty"`
 	Timelines  []Timeline `json:"timelines"`
 }
 
@@ -149,6 +153,9 @@ func Merge(as []*Atlas) (*Atlas, error) {
 		return nil, fmt.Errorf("%w: no atlas given", ErrMismatch)
 	}
 	out := &Atlas{Date: as[0].Date, Command: as[0].Command, Matrix: as[0].Matrix, Properties: as[0].Properties}
+	for _, a := range as {
+		out.Partial = out.Partial || a.Partial
+	}
 	type acc struct {
 		selector string
 		versions map[string]bool

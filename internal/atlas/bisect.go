@@ -53,6 +53,11 @@ func Bisect(ctx context.Context, versions []string, probe Prober, o BisectOption
 		}
 		p := probe(ctx, v, 1)
 		p.Version, p.Attempt = v, 1
+		if ctx.Err() != nil {
+			// Cut off: not a result. It is left out of the points so a
+			// resumed sweep probes it again.
+			return Point{Version: v, Attempt: 1, CouldNotRun: "stopped"}
+		}
 		first[v] = p
 		if o.OnPoint != nil {
 			o.OnPoint(p)
@@ -95,6 +100,9 @@ func Bisect(ctx context.Context, versions []string, probe Prober, o BisectOption
 				}
 				p := probe(ctx, v, 2)
 				p.Version, p.Attempt = v, 2
+				if ctx.Err() != nil {
+					break
+				}
 				confirm[v] = p
 				if o.OnPoint != nil {
 					o.OnPoint(p)

@@ -30,6 +30,9 @@ func (a *Atlas) Markdown(w io.Writer, links string) error {
 		fmt.Fprintf(&b, " (shard %s)", a.Shard)
 	}
 	fmt.Fprintf(&b, ", with the probe matrix `%s`. Properties: %s.\n", a.Matrix, strings.Join(a.Properties, ", "))
+	if a.Partial {
+		b.WriteString("\n**Partial:** the sweep was stopped before it finished. A change between two probed versions that are not neighbours is not narrowed yet (shown as \"between\"); run the same command again to resume.\n\n")
+	}
 	b.WriteString("Every value is read from the recorded evidence of an offline run (the model API is instrlab's fake); versions between two probed versions with the same values are taken to share them.\n")
 	for _, t := range a.Timelines {
 		fmt.Fprintf(&b, "\n## %s\n\n", t.Client)

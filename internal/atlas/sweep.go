@@ -62,9 +62,6 @@ func (s *Sweep) Timeline(ctx context.Context, name, selector string, versions []
 	pts := Bisect(ctx, versions, func(ctx context.Context, v string, attempt int) Point {
 		return s.probe(ctx, name, v, attempt)
 	}, BisectOptions{Grid: s.Grid, Confirm: s.Confirm, Known: known, OnPoint: func(p Point) {
-		if ctx.Err() != nil {
-			return // cut off: not a result, so a resumed sweep probes it again
-		}
 		if err := s.writePoint(name, p); err != nil && saveErr == nil {
 			saveErr = err
 		}
@@ -73,7 +70,9 @@ func (s *Sweep) Timeline(ctx context.Context, name, selector string, versions []
 		return Timeline{}, saveErr
 	}
 	if err := ctx.Err(); err != nil {
-		return Timeline{}, fmt.Errorf("sweep of %s stopped (resume with the same -out): %w", name, err)
+		// What was measured before the stop is a timeline too, with
+		// changes not yet narrowed marked inexact.
+		return NewTimeline(name, selector, versions, pts), fmt.Errorf("sweep of %s stopped (resume with the same -out): %w", name, err)
 	}
 	return NewTimeline(name, selector, versions, pts), nil
 }

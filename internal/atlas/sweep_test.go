@@ -165,3 +165,37 @@ func TestSweepResumesWithoutRunningAgain(t *testing.T) {
 		t.Errorf("torn point: %v, want an error naming %s", err, bad)
 	}
 }
+
+// TestStoppedSweepWritesAPartialAtlas stops a sweep mid-way: the atlas of
+// what was measured is written, says it is partial, and the command's error
+// says how to resume.
+func TestStoppedSweepWritesAPartialAtlas(t *testing.T) {
+	h := &fakeHistory{n: 20, installs: map[string]int{}}
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := newSweep(t, out, h)
+	probes := 0
+	s.NewClient = func(spec string) (client.Client, error) {
+		if probes++; probes == 3 {
+			cancel()
+		}
+		return h.newClient(spec)
+	}
+	tg, _ := ParseTarget("fake@all")
+	published := func(context.Context, string) ([]string, error) { return h.versions(), nil }
+	_, err := s.Atlas(ctx, []Target{tg}, matrix.Shard{}, published, "instrlab sweep -client fake@all")
+	if err == nil || !strings.Contains(err.Error(), "resume") {
+		t.Fatalf("stopped sweep: %v", err)
+	}
+	a, rerr := Read(evidence.SweepDir(out).Atlas())
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if !a.Partial || len(a.Timelines) != 1 || a.Timelines[0].Ran != 2 {
+		t.Errorf("partial atlas: partial=%v timelines=%d", a.Partial, len(a.Timelines))
+	}
+	md, _ := os.ReadFile(evidence.SweepDir(out).AtlasMD())
+	if !strings.Contains(string(md), "**Partial:**") {
+		t.Errorf("atlas.md does not say it is partial:\n%s", md)
+	}
+}

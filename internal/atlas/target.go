@@ -72,6 +72,15 @@ func (s *Sweep) Atlas(ctx context.Context, targets []Target, shard matrix.Shard,
 		}
 		tl, err := s.Timeline(ctx, p.t.Client, p.t.Selector.String(), p.versions)
 		if err != nil {
+			if ctx.Err() == nil {
+				return a, err
+			}
+			// Stopped: keep what was measured, said to be partial.
+			a.Partial = true
+			a.Timelines = append(a.Timelines, tl)
+			if werr := s.write(a); werr != nil {
+				return a, werr
+			}
 			return a, err
 		}
 		a.Timelines = append(a.Timelines, tl)
