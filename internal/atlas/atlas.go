@@ -121,14 +121,14 @@ type Atlas struct {
 	Command string `json:"command"`
 	// Matrix names the probe matrix and Properties the properties read,
 	// in order; atlases merge only when both agree.
-	Matrix     string     `json:"matrix"`
-	Properties []string   `json:"properties"`
-	Shard      string     `json:"shard,omitempty"`
+	Matrix     string   `json:"matrix"`
+	Properties []string `json:"properties"`
+	Shard      string   `json:"shard,omitempty"`
 	// Partial is set when the sweep was stopped before it finished: a
 	// change between two probed versions that are not neighbours is not
 	// yet narrowed (its Exact is false), and later clients are missing.
-	Partial bool `json:"partial,omitempty"`
-	Timelines  []Timeline `json:"timelines"`
+	Partial   bool       `json:"partial,omitempty"`
+	Timelines []Timeline `json:"timelines"`
 }
 
 // Read reads an atlas file.
