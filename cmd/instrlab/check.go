@@ -24,12 +24,6 @@ const exitNoConnect = 3
 // probeServer is probe.Probe; tests wrap it to fix the timings.
 var probeServer = probe.Probe
 
-// A stringList is a flag that may be given more than once.
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ", ") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
-
 type checkFlags struct {
 	// parsed and reported say how far the command got, for the JSON
 	// error object: a report printed is not followed by one.
@@ -41,7 +35,7 @@ type checkFlags struct {
 	name                       string
 	timeout, maxStartup        time.Duration
 	repeat, maxChars, maxToken int
-	require                    stringList
+	require                    listFlag
 }
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {

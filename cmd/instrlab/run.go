@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/client"
@@ -17,12 +16,6 @@ import (
 	"github.com/instrlab/instrlab/internal/report"
 	"github.com/instrlab/instrlab/internal/table"
 )
-
-// listFlag collects a repeatable flag.
-type listFlag []string
-
-func (l *listFlag) String() string     { return strings.Join(*l, ",") }
-func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 // runRun is "instrlab run": the matrix against real clients, offline
 // unless -live, with evidence and a results table.
