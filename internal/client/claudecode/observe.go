@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/streamjson"
 	"github.com/instrlab/instrlab/internal/evidence"
 )
 
@@ -19,7 +20,7 @@ func (c *Claude) Observe(r *client.Run) client.Observation {
 // server named server. It is what report uses to rebuild a table.
 func Observe(dir, server string) client.Observation {
 	var o client.Observation
-	ReadStream(&o, dir, evidence.StdoutFile, server)
+	streamjson.Read(&o, dir, evidence.StdoutFile, server)
 	o.Read(dir, evidence.ClientDir+"/"+DebugFile, func(f io.Reader, name string) []string {
 		d, w := ParseDebug(f, name)
 		for _, t := range d.Truncations {
@@ -48,29 +49,4 @@ func Observe(dir, server string) client.Observation {
 		})
 	}
 	return o
-}
-
-// ReadStream reads the stream-json output rel of the run dir into o: the
-// status of server ("absent" when the init event lists servers but not
-// it), the model, the answer, the cost and the result's error. Qwen Code
-// prints the same shape and reads its output with it.
-func ReadStream(o *client.Observation, dir, rel, server string) {
-	o.Read(dir, rel, func(f io.Reader, name string) []string {
-		s, w := ParseStream(f, name)
-		o.ServerStatus = s.Servers[server]
-		if s.Servers != nil && o.ServerStatus == "" {
-			o.ServerStatus = "absent"
-		}
-		o.Model, o.Answer, o.CostUSD = s.Model, s.Result, s.CostUSD
-		if s.IsError || (s.Subtype != "" && s.Subtype != "success") {
-			o.ResultError = s.Subtype
-			if o.ResultError == "" {
-				o.ResultError = "error"
-			}
-		}
-		if s.Events == 0 {
-			w = append(w, name+": no stream-json events")
-		}
-		return w
-	})
 }

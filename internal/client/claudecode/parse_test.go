@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/client/streamjson"
 	"github.com/instrlab/instrlab/internal/testutil"
 )
 
@@ -32,7 +33,7 @@ func parseFixture(t *testing.T, dir string) map[string]any {
 		t.Cleanup(func() { f.Close() })
 		return f
 	}
-	s, sw := ParseStream(open("stdout.txt"), "stdout.txt")
+	s, sw := streamjson.Parse(open("stdout.txt"), "stdout.txt")
 	d, dw := ParseDebug(open("debug.log"), "debug.log")
 	tr, tw := ParseTranscript(open("transcript.jsonl"), "transcript.jsonl")
 	return map[string]any{"stream": s, "debug": d, "transcript": tr,
@@ -72,7 +73,7 @@ func TestFixtureFacts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {
 			p := parseFixture(t, tt.dir)
-			s, d, tr := p["stream"].(Stream), p["debug"].(Debug), p["transcript"].(Transcript)
+			s, d, tr := p["stream"].(streamjson.Stream), p["debug"].(Debug), p["transcript"].(Transcript)
 			if s.Servers["lab"] != tt.status {
 				t.Errorf("status %q, want %q", s.Servers["lab"], tt.status)
 			}
@@ -104,7 +105,7 @@ func TestParsersWarnAndContinue(t *testing.T) {
 {not json
 {"type":"result","subtype":"success","result":"BEGIN=NONE"}
 `
-	s, w := ParseStream(strings.NewReader(stream), "out.jsonl")
+	s, w := streamjson.Parse(strings.NewReader(stream), "out.jsonl")
 	if s.Servers["lab"] != "failed" || s.Result != "BEGIN=NONE" || len(w) != 1 || !strings.HasPrefix(w[0], "out.jsonl:2: ") {
 		t.Errorf("ParseStream = %+v, %q", s, w)
 	}
@@ -136,7 +137,7 @@ y MCP server "lab": Server instructions truncated from 5000 to 2048 chars
 func FuzzParseStream(f *testing.F) {
 	addFixtures(f, "stdout.txt")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, _ = ParseStream(strings.NewReader(string(data)), "f")
+		_, _ = streamjson.Parse(strings.NewReader(string(data)), "f")
 	})
 }
 

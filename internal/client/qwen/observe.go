@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/instrlab/instrlab/internal/client"
-	"github.com/instrlab/instrlab/internal/client/claudecode"
+	"github.com/instrlab/instrlab/internal/client/streamjson"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/jsonl"
 )
@@ -21,11 +21,11 @@ func (q *Qwen) Observe(r *client.Run) client.Observation {
 // Observe reads the evidence of a Qwen Code run kept under dir: the
 // stream-json output on stdout, which has Claude Code's shape (an init
 // event listing mcp_servers with their status, a result event), so
-// claudecode.ReadStream reads it; and the debug log under
+// streamjson.Read reads it; and the debug log under
 // ~/.qwen/debug, whose WARN and ERROR lines about MCP become warnings.
 func Observe(dir, server string) client.Observation {
 	var o client.Observation
-	claudecode.ReadStream(&o, dir, evidence.StdoutFile, server)
+	streamjson.Read(&o, dir, evidence.StdoutFile, server)
 	logs, _ := filepath.Glob(evidence.RunDir(dir).Home(".qwen", "debug", "*.txt"))
 	sort.Strings(logs)
 	for _, p := range logs {

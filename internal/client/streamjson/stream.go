@@ -1,4 +1,4 @@
-package claudecode
+package streamjson
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"github.com/instrlab/instrlab/internal/jsonl"
 )
 
-// A Stream is what the stream-json output of claude -p says.
+// A Stream is what stream-json output says (claude -p, qwen).
 type Stream struct {
 	SessionID string
 	Version   string // claude_code_version of the init event
@@ -39,9 +39,9 @@ type streamEvent struct {
 	} `json:"mcp_servers"`
 }
 
-// ParseStream reads stream-json output. A line that is not a JSON object is
+// Parse reads stream-json output. A line that is not a JSON object is
 // reported as "name:line: message" and skipped.
-func ParseStream(r io.Reader, name string) (Stream, []string) {
+func Parse(r io.Reader, name string) (Stream, []string) {
 	var s Stream
 	var warnings []string
 	warnings = append(warnings, jsonl.Lines(r, name, func(n int, line []byte) error {
