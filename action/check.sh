@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The logic of the instrlab GitHub Action (action.yml): run "instrlab check"
+# on the server named by the inputs, write its findings as workflow
+# annotations (stdout, -format github) and a Markdown job summary
+# ($GITHUB_STEP_SUMMARY), and fail the step as fail-on says. Inputs come
+# as INPUT_* variables, so the script runs outside GitHub too (see
+# cmd/instrlab/action_test.go).
+set -uo pipefail
+
+instrlab=${INSTRLAB:-instrlab}
+args=()
+if [ -n "${INPUT_CONFIG:-}" ]; then
+  args+=(-config "$INPUT_CONFIG")
+fi
+if [ -n "${INPUT_PROFILES:-}" ]; then
+  args+=(-profile "$INPUT_PROFILES")
+fi
+# Rules and extra arguments are split on white space, as a shell would.
+read -r -a rules <<<"${INPUT_RULES:-}"
+read -r -a extra <<<"${INPUT_ARGS:-}"
+args+=("${rules[@]}" "${extra[@]}")
+if [ -n "${INPUT_URL:-}" ]; then
+  args+=("$INPUT_URL")
+elif [ -n "${INPUT_COMMAND:-}" ]; then
+  read -r -a server <<<"$INPUT_COMMAND"
+  args+=(-- "${server[@]}")
+elif [ -z "${INPUT_CONFIG:-}" ]; then
+  echo "::error title=instrlab check::set one of the inputs command, url or config"
+  exit 2
+fi
+
+summary=${GITHUB_STEP_SUMMARY:-/dev/null}
+"$instrlab" check -format github "${args[@]}"
+code=$?
+{
+  echo "## instrlab check"
+  echo
+  echo "<pre>"
+  # Server text is untrusted: escaped for HTML, so it cannot close the block.
+  "$instrlab" check "${args[@]}" 2>&1 | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g'
+  echo "</pre>"
+} >>"$summary"
+
+case "${INPUT_FAIL_ON:-rule}" in
+  never) exit 0 ;;
+  unreachable) [ "$code" -ge 2 ] && exit "$code"; exit 0 ;;
+  *) exit "$code" ;;
+esac
