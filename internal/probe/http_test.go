@@ -100,7 +100,7 @@ func TestProbeHTTPBad(t *testing.T) {
 					t.Errorf("%s: %s: %s, want %s containing %q", e.Era, e.Outcome, e.Detail, tt.outcome, tt.detail)
 				}
 			}
-			if d := time.Since(start); d > 5*time.Second {
+			if d := time.Since(start); d > 15*time.Second { // a hang, not a slow machine
 				t.Errorf("took %v", d)
 			}
 		})
