@@ -285,7 +285,7 @@ func TestCheckConfig(t *testing.T) {
 // is plain digits and ignored, with a finding, when it is not.
 func TestCheckSetting(t *testing.T) {
 	for _, tt := range []struct{ value, want string }{
-		{"25000", "keeps all 5,000 characters (cap 25,000, set, CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH=25000)"},
+		{"25000", "keeps all 5,000 characters (cap 25,000 UTF-16 units, set, CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH=25000)"},
 		{"25,000", "setting-ignored"},
 	} {
 		probeServer = probe.Probe
