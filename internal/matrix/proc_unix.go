@@ -9,13 +9,15 @@ import (
 
 // ownGroup starts cmd in a process group of its own, keeping what the
 // client set (a jail's namespaces), so that killGroup also ends what it
-// spawned. Process attributes only Linux has (a parent-death signal) go in
-// a proc_linux.go beside this file.
+// spawned, and, where the system has one, with a parent-death signal, so
+// that the client dies with the runner even when the runner is killed
+// (proc_linux.go).
 func ownGroup(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setpgid = true
+	dieWithParent(cmd.SysProcAttr)
 }
 
 // killGroup kills cmd's process group.

@@ -52,6 +52,7 @@ func Main(args []string, stderr io.Writer) (int, error) {
 
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.SysProcAttr = childAttr()
 	if err := cmd.Start(); err != nil {
 		return 127, fmt.Errorf("jail: starting %s: %w", argv[0], err)
 	}
