@@ -21,9 +21,9 @@ const (
 )
 
 // TextMethods are the methods whose replies carry a server's own texts
-// (instructions, tool and prompt descriptions). The proxy keeps these
-// replies whole in the log's Body, so that an analysis can recover the
-// texts of any server from the log alone.
+// (instructions, tool and prompt descriptions). The lab and the proxy keep
+// these replies whole in the log's Body, so that an analysis can recover
+// the texts of any server, or of a lab serving a file, from the log alone.
 var TextMethods = []string{"initialize", "server/discover", "tools/list", "prompts/list"}
 
 // maxBody bounds the reply kept in an entry's Body.
@@ -150,11 +150,19 @@ func (t *trackers) entry(e Entry, line []byte) Entry {
 		if m.kind == KindError {
 			e.Error = errorCode(line)
 		}
-		if e.Dir == Send && m.kind == KindResponse && slices.Contains(TextMethods, e.Method) && len(line) <= maxKeptBody {
-			e.Body = json.RawMessage(slices.Clone(line))
+		if e.Dir == Send {
+			keepBody(&e, line)
 		}
 	}
 	return e
+}
+
+// keepBody keeps data, the message e describes, whole in e when it is a
+// reply carrying a server's texts (TextMethods).
+func keepBody(e *Entry, data []byte) {
+	if e.Kind == KindResponse && slices.Contains(TextMethods, e.Method) && len(data) <= maxKeptBody {
+		e.Body = json.RawMessage(slices.Clone(data))
+	}
 }
 
 func errorCode(line []byte) *int {

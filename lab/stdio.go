@@ -346,6 +346,7 @@ func (c *stdioConn) writeResponse(ctx context.Context, r *jsonrpc.Response) erro
 		json.Unmarshal(data, &wire)
 		e.Kind, e.Error = KindError, &wire.Error.Code
 	}
+	keepBody(&e, data)
 	return c.writeEntry(e, data)
 }
 

@@ -91,6 +91,7 @@ func (t *tracker) sentEntry(data []byte) Entry {
 	default:
 		e.Kind = KindResponse
 		e.Method = t.answered(wire.ID, true)
+		keepBody(&e, data)
 	}
 	return e
 }

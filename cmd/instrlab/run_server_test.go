@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,5 +99,42 @@ func TestRunServerFails(t *testing.T) {
 				return nil
 			})
 		})
+	}
+}
+
+// TestRunInstrFileSameAsProxy: a user's own text served by the lab from a
+// file (an instr_file row) and the same file served by a server behind
+// the proxy give the same cells.
+func TestRunInstrFileSameAsProxy(t *testing.T) {
+	dir := t.TempDir()
+	text := "# Parts server\n\nUse lookup_part for stock counts. " + strings.Repeat("Counts are whole units. ", 120) + "\n## Ordering\n\nNever order more than ten parts at once.\n"
+	file := filepath.Join(dir, "instructions.md")
+	os.WriteFile(file, []byte(text), 0o644)
+	mpath := filepath.Join(dir, "m.json")
+	os.WriteFile(mpath, []byte(`{"name":"t","repeats":1,"prompt":"say OK","rows":[{"name":"mine","label":"my text","instr_file":"instructions.md"}]}`), 0o644)
+	labOut, srvOut := t.TempDir(), t.TempDir()
+	common := []string{"-client", "fake@1", "-lab", binary, "-netns", "off"}
+	var stderr bytes.Buffer
+	if err := run(context.Background(), append([]string{"run", "-matrix", mpath, "-out", labOut}, common...), new(bytes.Buffer), &stderr); err != nil {
+		t.Fatalf("run the lab: %v\n%s", err, stderr.String())
+	}
+	args := append(append([]string{"run", "-out", srvOut}, common...), "-server", "--", binary, "serve", "lab", "-instr-file", file)
+	if err := run(context.Background(), args, new(bytes.Buffer), &stderr); err != nil {
+		t.Fatalf("run -server: %v\n%s", err, stderr.String())
+	}
+	cell := func(out string) []string {
+		rs := readResults(t, out)
+		if len(rs) != 1 || rs[0].First.Best() == nil {
+			t.Fatalf("%s: %+v", out, rs)
+		}
+		r := rs[0]
+		return []string{r.Status, fmt.Sprint(r.Sent), report.KeptCell(&r), report.PlacementCell(&r)}
+	}
+	lab, srv := cell(labOut), cell(srvOut)
+	if diff := cmp.Diff(lab, srv); diff != "" {
+		t.Errorf("instr_file through the lab and the same file behind the proxy differ (-lab +proxy):\n%s", diff)
+	}
+	if !strings.Contains(lab[2], `cut in "Counts are whole units.`) || !strings.Contains(lab[2], `lost 1 heading(s) from "## Ordering"`) {
+		t.Errorf("kept cell %q does not name the lost sentence and heading", lab[2])
 	}
 }

@@ -26,7 +26,9 @@ func Analyze(dir string) (Result, error) {
 		NoDelta: rec.Row.NoDelta, Plain: rec.Row.Plain(), ClientMS: rec.ClientMS, Requests: []RequestFacts{}}
 
 	texts := map[string]string{}
-	if in, err := lab.ParseInstructions(rec.Row.Instr); err != nil {
+	if rec.Row.InstrFile != "" {
+		// read from the lab's log below
+	} else if in, err := lab.ParseInstructions(rec.Row.Instr); err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: row instr: %v", evidence.RecordFile, err))
 	} else if in.Present() {
 		for _, era := range []string{lab.EraInitialize, lab.EraDiscover} {
@@ -46,13 +48,20 @@ func Analyze(dir string) (Result, error) {
 	if err != nil {
 		labWarns = append(labWarns, err.Error())
 	}
-	if rec.Row.Server != "" {
-		// A user's server behind the proxy: its texts are what its replies
-		// carried, and a server that failed fails the run.
+	if rec.Row.Server != "" || rec.Row.InstrFile != "" {
+		// A user's server behind the proxy, or the lab serving the user's
+		// file: the texts are what the replies carried (both logs keep
+		// them), and a server that failed fails the run.
 		st := serverTexts(msgs)
 		res.Server, res.ServerTexts = rec.Row.Server, &st
 		texts = st.Instructions
 		res.Sent = utf8.RuneCountInString(texts[lab.EraInitialize])
+		if res.Sent == 0 {
+			res.Sent = utf8.RuneCountInString(texts[lab.EraDiscover])
+		}
+		if rec.Row.InstrFile != "" {
+			res.Instr = "file:" + filepath.Base(rec.Row.InstrFile)
+		}
 		if why := serverFailure(msgs); why != "" && res.Status == statusOK {
 			res.Status, res.Reason = statusFail, why
 		}

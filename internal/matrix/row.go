@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sync"
@@ -34,6 +35,10 @@ type Row struct {
 	Label string `json:"label"`
 	// Instr is the lab's -instr value: none or KIND:N (lab.ParseInstructions).
 	Instr string `json:"instr"`
+	// InstrFile, instead of Instr, is a file whose text the lab serves
+	// unchanged in both eras (-instr-file); a relative path is relative to
+	// the matrix file. Its text is read back from the lab's log.
+	InstrFile string `json:"instr_file,omitempty"`
 	// Era is the lab's -era: legacy (default), dual or modern.
 	Era string `json:"era,omitempty"`
 	// InitDelay and DiscoverDelay hold the lab's replies, as in "8s".
@@ -72,7 +77,21 @@ func Load(path string) (*Matrix, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading matrix: %w", err)
 	}
-	return Parse(data, path)
+	m, err := Parse(data, path)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range m.Rows {
+		if r.InstrFile != "" && !filepath.IsAbs(r.InstrFile) {
+			m.Rows[i].InstrFile = filepath.Join(filepath.Dir(path), r.InstrFile)
+		}
+		if r.InstrFile != "" {
+			if _, err := os.Stat(m.Rows[i].InstrFile); err != nil {
+				return nil, fmt.Errorf("matrix %s: row %q: %w", path, r.Name, err)
+			}
+		}
+	}
+	return m, nil
 }
 
 // Parse decodes and validates a matrix; name is used in errors.
@@ -104,7 +123,14 @@ func (m *Matrix) Validate() error {
 		if r.Server != "" && r.Instr != "none" {
 			return fmt.Errorf("row %q: a row for server %q serves the server's own instructions: instr must be none", r.Name, r.Server)
 		}
-		if _, err := lab.ParseInstructions(r.Instr); err != nil {
+		if r.InstrFile != "" {
+			if r.Instr != "" && r.Instr != "none" {
+				return fmt.Errorf("row %q: instr and instr_file are exclusive", r.Name)
+			}
+			if r.Server != "" {
+				return fmt.Errorf("row %q: a server row serves the server's own text, not instr_file", r.Name)
+			}
+		} else if _, err := lab.ParseInstructions(r.Instr); err != nil {
 			return fmt.Errorf("row %q: %w", r.Name, err)
 		}
 		switch r.Era {
@@ -199,6 +225,9 @@ func (r Row) Plain() bool {
 // Lab is the lab server's flags for the row, logging to logPath.
 func (r Row) Lab(logPath string) (lab.Args, error) {
 	a := lab.Args{Instr: r.Instr, Era: r.Era, OnUnknown: r.OnUnknown, Log: logPath}
+	if r.InstrFile != "" {
+		a.Instr, a.InstrFile = "", r.InstrFile
+	}
 	for _, d := range []struct {
 		s string
 		d *time.Duration

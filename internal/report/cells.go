@@ -458,3 +458,8 @@ func (s *summary) waiting() string {
 	sort.Strings(ways)
 	return strings.Join(ways, " / ")
 }
+
+// KeptCell and PlacementCell are the "chars kept" and "placement" cells of
+// one run, for tests that compare two runs' cells.
+func KeptCell(r *matrix.Result) string      { return keptText(r) }
+func PlacementCell(r *matrix.Result) string { return placementText(r) }
