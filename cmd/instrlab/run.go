@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/client"
-	"github.com/instrlab/instrlab/internal/client/claudecode"
+	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
@@ -23,7 +23,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var clientFlags, rowFlags listFlag
-	fs.Var(&clientFlags, "client", "client to run, as name@version, or all for every client at its pinned version (repeatable; default "+claudecode.Name+"@"+claudecode.DefaultVersion+")")
+	fs.Var(&clientFlags, "client", "client to run, as name@version, or all for every client at its pinned version (repeatable; default "+clients.Default.String()+")")
 	matrixPath := fs.String("matrix", "", "matrix file (JSON, see docs/matrix.md), or a built-in matrix: seed or cross; default: seed when only Claude Code runs, else cross")
 	fs.Var(&rowFlags, "row", "run only this row of the matrix (repeatable)")
 	repeats := fs.Int("repeats", 0, "override every row's number of repeats")
@@ -93,7 +93,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageError{fmt.Sprintf("-live-price %q: want IN/OUT in USD per million tokens, as in 15/75", *price)}
 	}
 	if len(clientFlags) == 0 {
-		clientFlags = listFlag{claudecode.Name + "@" + claudecode.DefaultVersion}
+		clientFlags = listFlag{clients.Default.String()}
 		if servers != nil {
 			clientFlags = listFlag{"all"}
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"github.com/instrlab/instrlab/internal/client"
-	"github.com/instrlab/instrlab/internal/client/claudecode"
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/matrix"
 )
@@ -29,11 +28,11 @@ func newClients(specs []string) ([]client.Client, error) {
 	return cs, nil
 }
 
-// defaultMatrix is the seed matrix when only Claude Code runs (the seed's
-// experiment), else the cross-client matrix.
+// defaultMatrix is the seed matrix when only the default client runs (the
+// seed's experiment), else the cross-client matrix.
 func defaultMatrix(cs []client.Client) *matrix.Matrix {
 	for _, c := range cs {
-		if c.Spec().Name != claudecode.Name {
+		if c.Spec().Name != clients.Default.Name {
 			return matrix.Cross()
 		}
 	}

@@ -17,6 +17,10 @@ import (
 	"github.com/instrlab/instrlab/internal/client/qwen"
 )
 
+// Default is the client run when none is named: Claude Code at its
+// pinned version, the client of the seed's experiment.
+var Default = client.Spec{Name: claudecode.Name, Version: claudecode.DefaultVersion}
+
 // known maps a client name to its constructor; an empty version means the
 // client's pinned default.
 var known = map[string]func(version string) client.Client{
