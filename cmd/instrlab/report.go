@@ -87,8 +87,13 @@ func reportAtlas(dirs []string, format string, stdout io.Writer) error {
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	if format == "json" {
+	switch format {
+	case "json":
 		return a.JSON(stdout)
+	case "html":
+		return a.HTML(stdout)
+	case "md":
+		return a.Markdown(stdout, "")
 	}
-	return a.Markdown(stdout, "")
+	return usageError{fmt.Sprintf("-format %s: a sweep's atlas is written as md, json or html", format)}
 }

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/atlas"
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/profiles"
 )
 
@@ -31,5 +35,36 @@ func TestReportProfileOut(t *testing.T) {
 	err := run(context.Background(), []string{"report", "-profile-ref", "x", "../../internal/matrix/testdata/runs"}, &stdout, &stderr)
 	if !errors.As(err, new(usageError)) {
 		t.Errorf("-profile-ref without -profile-out: %v, want a usage error", err)
+	}
+}
+
+// TestReportSweepHTML: report -format html on a sweep directory prints the
+// atlas's page; a table format a sweep has not is a usage error.
+func TestReportSweepHTML(t *testing.T) {
+	dir := t.TempDir()
+	a := &atlas.Atlas{Date: "2026-12-01", Matrix: "atlas", Properties: []string{"uses"}, Timelines: []atlas.Timeline{
+		atlas.NewTimeline("fake", "all", []string{"1.0.0", "1.0.1"}, []atlas.Point{
+			{Version: "1.0.0", Attempt: 1, Props: atlas.Props{{Name: "uses", Value: "no"}}},
+			{Version: "1.0.1", Attempt: 1, Props: atlas.Props{{Name: "uses", Value: "yes"}}},
+		})}}
+	f, err := os.Create(evidence.SweepDir(dir).Atlas())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := errors.Join(a.JSON(f), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"report", "-format", "html", dir}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	for _, want := range []string{`<svg role="img" aria-label="Timeline of fake"`, `class="changelabel middle">1.0.1</text>`} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	err = run(context.Background(), []string{"report", "-format", "csv", dir}, &stdout, &stderr)
+	if !errors.As(err, new(usageError)) {
+		t.Errorf("-format csv on a sweep: %v, want a usage error", err)
 	}
 }

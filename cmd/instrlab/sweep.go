@@ -37,7 +37,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	labBin := fs.String("lab", "", "instrlab executable the clients start as the lab server (default: this one)")
 	netns := fs.String("netns", "auto", "run each client in a loopback-only network namespace: auto (when root), on or off")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: instrlab sweep -client NAME@VERSIONS -out DIR [flags]\n\nInstalls versions of a client as needed, runs a small probe matrix on each and finds,\nby bisection over the published versions, every version where what the client does\nwith a server's instructions changed. Writes DIR/atlas.json and DIR/atlas.md.\n\nFlags:\n")
+		fmt.Fprintf(fs.Output(), "Usage: instrlab sweep -client NAME@VERSIONS -out DIR [flags]\n\nInstalls versions of a client as needed, runs a small probe matrix on each and finds,\nby bisection over the published versions, every version where what the client does\nwith a server's instructions changed. Writes DIR/atlas.json, DIR/atlas.md and DIR/atlas.html.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -115,7 +115,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return err
 	}
-	fmt.Fprintf(stderr, "atlas in %s and %s\n", evidence.SweepDir(*out).Atlas(), evidence.SweepDir(*out).AtlasMD())
+	fmt.Fprintf(stderr, "atlas in %s, %s and %s\n", evidence.SweepDir(*out).Atlas(), evidence.SweepDir(*out).AtlasMD(), evidence.SweepDir(*out).AtlasHTML())
 	if *format == "json" {
 		return a.JSON(stdout)
 	}

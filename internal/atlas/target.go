@@ -36,8 +36,8 @@ func ParseTarget(s string) (Target, error) {
 	return Target{Client: name, Selector: p}, nil
 }
 
-// Atlas sweeps every target and writes the atlas (File and atlas.md) into
-// Out. published lists the versions npm serves of a client. With a shard,
+// Atlas sweeps every target and writes the atlas (atlas.json, atlas.md and
+// atlas.html) into Out. published lists the versions npm serves of a client. With a shard,
 // only this shard's contiguous part of each client's versions is swept;
 // instrlab report merges the shards' atlases.
 func (s *Sweep) Atlas(ctx context.Context, targets []Target, shard matrix.Shard, published func(ctx context.Context, client string) ([]string, error), command string) (*Atlas, error) {
@@ -88,7 +88,7 @@ func (s *Sweep) Atlas(ctx context.Context, targets []Target, shard matrix.Shard,
 	return a, s.write(a)
 }
 
-// write saves the atlas as JSON and markdown, each written whole then
+// write saves the atlas as JSON, markdown and a page, each written whole then
 // renamed into place.
 func (s *Sweep) write(a *Atlas) error {
 	for _, f := range []struct {
@@ -97,6 +97,7 @@ func (s *Sweep) write(a *Atlas) error {
 	}{
 		{evidence.SweepDir(s.Out).Atlas(), func(f *os.File) error { return a.JSON(f) }},
 		{evidence.SweepDir(s.Out).AtlasMD(), func(f *os.File) error { return a.Markdown(f, "") }},
+		{evidence.SweepDir(s.Out).AtlasHTML(), func(f *os.File) error { return a.HTML(f) }},
 	} {
 		path := f.name
 		tmp, err := os.CreateTemp(s.Out, filepath.Base(f.name)+".tmp*")

@@ -4,10 +4,11 @@ import "path/filepath"
 
 // Files and folders of a sweep's output directory (instrlab sweep).
 const (
-	AtlasFile   = "atlas.json" // the atlas, JSON
-	AtlasMDFile = "atlas.md"   // the atlas, Markdown
-	PointsDir   = "points"     // one file per probed version, for resume
-	ConfirmDir  = "confirm"    // the runs of confirmation probes
+	AtlasFile     = "atlas.json" // the atlas, JSON
+	AtlasMDFile   = "atlas.md"   // the atlas, Markdown
+	AtlasHTMLFile = "atlas.html" // the atlas, a page
+	PointsDir     = "points"     // one file per probed version, for resume
+	ConfirmDir    = "confirm"    // the runs of confirmation probes
 )
 
 // A SweepDir is the output directory of a sweep: the runs of every probed
@@ -26,6 +27,9 @@ func (d SweepDir) Atlas() string { return filepath.Join(string(d), AtlasFile) }
 
 // AtlasMD is the atlas's Markdown file.
 func (d SweepDir) AtlasMD() string { return filepath.Join(string(d), AtlasMDFile) }
+
+// AtlasHTML is the atlas's page.
+func (d SweepDir) AtlasHTML() string { return filepath.Join(string(d), AtlasHTMLFile) }
 
 // Points is the folder of client's point files.
 func (d SweepDir) Points(client string) string { return filepath.Join(string(d), PointsDir, client) }

@@ -13,7 +13,11 @@ import (
 // body rendered on its own, so that other views (a timeline) add a
 // section without touching the others.
 type Page struct {
-	Title    string
+	Title string
+	// Lead is a paragraph under the title; Style, rules a view adds to
+	// the page's own for its figures.
+	Lead     string
+	Style    template.CSS
 	Sections []Section
 }
 

@@ -124,13 +124,14 @@ section.config{break-inside:avoid-page}
 .clientbox,figure{break-inside:avoid}
 a{text-decoration:none}
 }
-</style></head><body>
+{{.Style}}</style></head><body>
 <svg width="0" height="0" style="position:absolute" aria-hidden="true" focusable="false"><defs>
 <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#fff5f5"/><line x1="0" y1="0" x2="0" y2="6" stroke="#c05621" stroke-width="2"/></pattern>
 <marker id="arrow" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L8 4L0 8z" fill="#1a202c"/></marker>
 </defs></svg>
 <header><h1>{{.Title}}</h1>
-<nav>{{range .Sections}}<a href="#{{.ID}}">{{.Title}}</a>{{end}}</nav></header>
+{{with .Lead}}<p class="lead">{{.}}</p>
+{{end}}<nav>{{range .Sections}}<a href="#{{.ID}}">{{.Title}}</a>{{end}}</nav></header>
 <main>
 {{range .Sections}}<section id="{{.ID}}"><h2>{{.Title}}</h2>
 {{.Body}}

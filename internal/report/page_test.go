@@ -2,9 +2,7 @@ package report
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -56,36 +54,13 @@ func TestPageGolden(t *testing.T) {
 	}
 }
 
-// selfContained lists what in page would be fetched from outside it: a
-// script, stylesheet, image, frame or font, a URL with a scheme, a
-// protocol-relative one, an @import, a url() that is not a fragment; and
-// links to evidence files that do not exist under root.
-func selfContained(page, root string) []string {
-	var bad []string
-	for _, re := range []string{`(?i)<(script|link|img|iframe|object|embed|video|audio|source)\b`, `(?i)@import`, `(?i)url\(\s*['"]?[^#'")\s]`, `(?i)\b(src|srcset|data|poster|xlink:href|action)\s*=`, `(?i)(https?:|ftp:|file:|data:)//?`, `(?i)href\s*=\s*"//`} {
-		for _, m := range regexp.MustCompile(re).FindAllString(page, -1) {
-			bad = append(bad, m)
-		}
-	}
-	for _, m := range regexp.MustCompile(`href="([^"]*)"`).FindAllStringSubmatch(page, -1) {
-		h := m[1]
-		if strings.HasPrefix(h, "#") {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(h))); err != nil {
-			bad = append(bad, "link to a missing file: "+h)
-		}
-	}
-	return bad
-}
-
 func TestPageSelfContained(t *testing.T) {
-	if bad := selfContained(string(fixturePage(t)), fixtureDir); len(bad) > 0 {
+	if bad := testutil.SelfContained(string(fixturePage(t)), fixtureDir); len(bad) > 0 {
 		t.Errorf("the page reaches outside itself: %q", bad)
 	}
 	// The check itself catches what it looks for.
 	for _, s := range []string{`<script src="x.js"></script>`, `<link rel=stylesheet href="a.css">`, `a{background:url(http://x)}`, `@import "f.css";`, `<a href="https://example.com">`, `<a href="//cdn.example">`, `<img src="a.png">`, `<a href="no/such/file.jsonl">`} {
-		if len(selfContained(s, fixtureDir)) == 0 {
+		if len(testutil.SelfContained(s, fixtureDir)) == 0 {
 			t.Errorf("selfContained misses %q", s)
 		}
 	}

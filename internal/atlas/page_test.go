@@ -1,0 +1,113 @@
+package atlas
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/instrlab/instrlab/internal/testutil"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// pageAtlas is a small history of a fake client: three segments, an exact
+// change at 1.0.3, one at 1.0.5 that lies somewhere after 1.0.3, and 1.0.1
+// could not run.
+func pageAtlas(wrapper string) *Atlas {
+	pt := func(v, uses, wrap string) Point {
+		dir := "fake@" + v
+		return Point{Version: v, Attempt: 1, Dir: dir, Props: Props{
+			{Name: "uses", Value: uses, Evidence: dir + "/en-1000/1"},
+			{Name: "wrapper", Value: wrap, Evidence: dir + "/en-1000/1"},
+		}}
+	}
+	versions := []string{"1.0.0", "1.0.1", "1.0.2", "1.0.3", "1.0.4", "1.0.5"}
+	points := []Point{
+		pt("1.0.0", "no", "none"),
+		{Version: "1.0.1", Attempt: 1, Dir: "fake@1.0.1", CouldNotRun: "its --help lists no --mcp-config"},
+		pt("1.0.2", "no", "none"),
+		pt("1.0.3", "yes", wrapper),
+		pt("1.0.5", "yes", "## {name}"),
+	}
+	return &Atlas{Date: "2026-12-01", Command: "instrlab sweep -client fake@all -out sweep", Matrix: "atlas",
+		Properties: []string{"uses", "wrapper"}, Timelines: []Timeline{NewTimeline("fake", "all", versions, points)}}
+}
+
+func pageHTML(t *testing.T, a *Atlas) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := a.HTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestPageGolden(t *testing.T) {
+	a := pageAtlas("<instructions>")
+	if tl := a.Timelines[0]; len(tl.Segments) != 3 || len(tl.Changes) != 2 || tl.CouldNotRun != 1 {
+		t.Fatalf("fixture: %d segments, %d changes, %d could not run; want 3, 2, 1", len(tl.Segments), len(tl.Changes), tl.CouldNotRun)
+	}
+	page := pageHTML(t, a)
+	testutil.Golden(t, filepath.Join("testdata", "atlas.html"), []byte(page), *update)
+	for _, want := range []string{
+		`<title>Atlas</title>`,
+		`aria-label="Timeline of fake"`,
+		// the exact change is labelled with its first version, the other
+		// with the last it may be, and both link to the evidence
+		`<a href="fake@1.0.3"><line x1="630.0"`, `class="changelabel middle">1.0.3</text>`,
+		`class="changelabel middle">≤ 1.0.5</text>`,
+		// a band's value is written in it and links to its run
+		`<a href="fake@1.0.3/en-1000/1"><rect`, `class="bandtext">&lt;instructions&gt;</text>`,
+		// the version that could not run: hatched, crossed, in the list
+		`class="cnrglyph">✕`, `1.0.1: could not run: its --help lists no --mcp-config`,
+		`<a href="fake@1.0.1">1.0.1</a>: its --help lists no --mcp-config</li>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
+
+// TestPageSelfContained: the page fetches nothing, and every link is to
+// an evidence directory of the sweep.
+func TestPageSelfContained(t *testing.T) {
+	a := pageAtlas("## {name}")
+	root := t.TempDir()
+	for _, p := range a.Timelines[0].Points {
+		dirs := []string{p.Dir}
+		for _, pr := range p.Props {
+			dirs = append(dirs, pr.Evidence)
+		}
+		for _, d := range dirs {
+			if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	page := pageHTML(t, a)
+	if bad := testutil.SelfContained(page, root); len(bad) > 0 {
+		t.Errorf("the page reaches outside itself: %q", bad)
+	}
+	if !strings.Contains(page, `href="fake@1.0.3/en-1000/1"`) {
+		t.Error("the check saw no evidence link")
+	}
+}
+
+// TestPageEscapesClientText: a wrapper is the client's text, and reaches
+// the page only escaped, controls shown as escapes.
+func TestPageEscapesClientText(t *testing.T) {
+	page := pageHTML(t, pageAtlas("<script>alert(1)</script>\x1b]0;owned\x07\u202e"))
+	for _, bad := range []string{"<script>", "\x1b", "\x07", "\u202e"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("page holds %q unescaped", bad)
+		}
+	}
+	for _, want := range []string{`&lt;script&gt;alert(1)&lt;/script&gt;\x1b]0;owned\x07\u202e`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
