@@ -14,7 +14,7 @@ const DefaultVersion = "2.1.328"
 type Claude struct {
 	version string
 	bin     string // the executable, once provisioned
-	// flags holds the optional flags (optionalFlags) this version has,
+	// flags holds the long options this version lists,
 	// read from its --help when provisioned.
 	flags map[string]bool
 }

@@ -10,15 +10,12 @@ import (
 	"time"
 )
 
-// Options a run uses that not every version has: older versions get a
-// command line without them (a run without --debug-file has no debug log,
-// and the observation says so). --max-turns, -p, --output-format,
-// --verbose and --mcp-config are needed; a version without them cannot be
-// driven.
-var (
-	optionalFlags = []string{"--settings", "--strict-mcp-config", "--debug-file"}
-	requiredFlags = []string{"--mcp-config", "--output-format", "--verbose"}
-)
+// Options a run needs: a version whose --help lacks one cannot be driven.
+// The optional ones (--settings, --strict-mcp-config, --debug-file) are
+// left out of the command line of a version that lacks them (see
+// Command); a run without --debug-file has no debug log, and the
+// observation says so.
+var requiredFlags = []string{"--mcp-config", "--output-format", "--verbose"}
 
 var flagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`--[a-z][a-z-]*`) })
 
