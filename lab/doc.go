@@ -18,6 +18,10 @@
 // json.RawMessage. TestToolsListFastPath compares the replies with the
 // SDK's own in every era.
 //
+// Args is the one definition of the lab's command line ("instrlab serve lab"
+// and its flags, as a client's MCP config passes them), and Proxy writes the
+// same message log for any other MCP server it is put in front of.
+//
 // Some behaviour is wrong on purpose, because real servers behave that way
 // and clients must survive them, and each is opt-in:
 //   - OnUnknown "crash" exits the process, and "hang" never answers, when a

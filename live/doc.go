@@ -9,5 +9,7 @@
 // its deadline never breaks the handshake. The server then sends the
 // configured fallback (or no instructions) and reports the failure to a hook
 // the caller supplies. Nothing is resolved when the server is built or this
-// package is imported; see docs/live.md for the design and its invariants.
+// package is imported. Options.Budget reports instructions longer than
+// clients keep, and with Options.Trim cuts them where a section ends; see
+// docs/live.md for the design and its invariants.
 package live

@@ -1,0 +1,136 @@
+package lab_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"strings"
+
+	"github.com/instrlab/instrlab/lab"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// An instructions text of a given kind and length, as the -instr flag asks
+// for it. Each era's text carries its own pair of codewords, at the first and
+// last sentence, and "[at N]" markers that say where a client cut it.
+func ExampleParseInstructions() {
+	in, err := lab.ParseInstructions("ascii:600")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, era := range []string{lab.EraInitialize, lab.EraDiscover} {
+		t, err := in.For(era)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%s: %d characters, markers at %v\n", era, t.Length(), t.Markers)
+		fmt.Println(t.Text[:strings.Index(t.Text, ".")+1])
+		fmt.Println(t.Text[strings.LastIndex(t.Text, "END"):])
+	}
+	// Output:
+	// initialize: 600 characters, markers at [295 552]
+	// BEGIN codeword: TINAMOU-9861.
+	// END codeword: PEAFOWL-6679.
+	// discover: 600 characters, markers at [295 552]
+	// BEGIN codeword: GADWALL-5170.
+	// END codeword: COWBIRD-5866.
+}
+
+// Lengths count characters (code points), not bytes, in every language; the
+// codewords are deterministic, so Codeword checks a run without the server.
+func ExampleGenerate() {
+	t, err := lab.Generate(lab.Japanese, 300, lab.EraInitialize)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(t.Length(), "characters,", len(t.Text), "bytes")
+	fmt.Println(t.Begin, t.End)
+	fmt.Println(t.End == lab.Codeword(lab.Japanese, 300, lab.EraInitialize, "end"))
+	// Output:
+	// 300 characters, 642 bytes
+	// QUETZAL-1019 KINGLET-2056
+	// true
+}
+
+// Bad -instr values get an error that says what is accepted.
+func ExampleParseInstructions_errors() {
+	for _, s := range []string{"klingon:500", "ascii:5"} {
+		_, err := lab.ParseInstructions(s)
+		fmt.Println(err)
+	}
+	// Output:
+	// instructions "klingon:500": want none or KIND:N, KIND one of ascii, japanese, emoji, cjkb or combining
+	// instructions "ascii:5": a generated text needs at least 58 characters for its two codeword sentences
+}
+
+// The command line that starts the lab, as it goes into a client's MCP
+// config, and the same flags parsed back into a Config.
+func ExampleArgs() {
+	a := lab.Args{Instr: "japanese:2000", Era: lab.EraDual, Log: "lab.jsonl"}
+	argv := append(append([]string{"instrlab"}, lab.Subcommand...), a.Args()...)
+	fmt.Println(strings.Join(argv, " "))
+
+	b, err := lab.ParseArgs(a.Args())
+	if err != nil {
+		log.Fatal(err)
+	}
+	cfg, err := b.Config()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(cfg.Instructions, cfg.Era)
+
+	_, err = lab.ParseArgs([]string{"-instr", "ascii:500", "-instr-file", "mine.md"})
+	fmt.Println(err)
+	_, err = lab.Args{Instr: "none", Era: "future"}.Config()
+	fmt.Println(err)
+	// Output:
+	// instrlab serve lab -instr japanese:2000 -era dual -log lab.jsonl
+	// japanese:2000 dual
+	// -instr and -instr-file are exclusive
+	// unknown era "future" (want legacy, dual or modern)
+}
+
+// One session with a dual-era lab over the go-sdk's in-memory transports:
+// a 2026-07-28 client gets the server/discover text, an older client the
+// initialize text, each with its own codewords, and the tools answer.
+func ExampleLab_Server() {
+	in, err := lab.ParseInstructions("ascii:200")
+	if err != nil {
+		log.Fatal(err)
+	}
+	l, err := lab.New(lab.Config{Instructions: in, Era: lab.EraDual})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	// The go-sdk client's default version is 2026-07-28.
+	for _, version := range []string{"", "2025-11-25"} {
+		st, ct := mcp.NewInMemoryTransports()
+		ss, err := l.Server().Connect(ctx, st, nil)
+		if err != nil {
+			log.Fatal(err)
+		}
+		client := mcp.NewClient(&mcp.Implementation{Name: "example", Version: "v1"}, nil)
+		cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			log.Fatal(err)
+		}
+		text := cs.InitializeResult().Instructions
+		initialize, discover := l.Texts()
+		fmt.Println(text[:strings.Index(text, ".")+1], text == discover.Text, text == initialize.Text)
+
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "lookup_part", Arguments: map[string]any{"part": "BR-6201"}})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+		cs.Close()
+		ss.Close()
+	}
+	// Output:
+	// BEGIN codeword: VULTURE-2796. true false
+	// {"bin":"B1","name":"6201 ball bearing","number":"BR-6201","stock":18}
+	// BEGIN codeword: ANHINGA-3047. false true
+	// {"bin":"B1","name":"6201 ball bearing","number":"BR-6201","stock":18}
+}
