@@ -165,21 +165,44 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	r.Out = dir
 	files := evidence.OutDir(dir)
-	if _, err := os.Stat(files.Matrix()); err == nil && !*resume {
-		return usageError{fmt.Sprintf("-out %s holds an earlier run: add -resume to finish it, or choose another -out", dir)}
+	// A resume keeps the earlier run's matrix, which may have more rows
+	// than this one runs, and reports on all of its evidence.
+	var earlier *matrix.Matrix
+	if _, err := os.Stat(files.Matrix()); err == nil {
+		if !*resume {
+			return usageError{fmt.Sprintf("-out %s holds an earlier run: add -resume to finish it, or choose another -out", dir)}
+		}
+		if earlier, err = matrix.Load(files.Matrix()); err != nil {
+			return usageError{"-resume: the earlier run's matrix: " + err.Error()}
+		}
+		if err := m.Within(earlier); err != nil {
+			return usageError{"-resume: " + err.Error()}
+		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
-	if err := writeMatrix(files.Matrix(), m); err != nil {
-		return err
+	if earlier == nil {
+		if err := writeMatrix(files.Matrix(), m); err != nil {
+			return err
+		}
 	}
 	before := selfCPU()
 	results, st, runErr := r.Run(ctx)
 	var diffErr error
 	cpu := selfCPU() - before
+	tm := m
+	if earlier != nil {
+		var warnings []string
+		if tm, results, warnings, err = report.Resumed(dir, m, results); err != nil {
+			return err
+		}
+		for _, w := range warnings {
+			fmt.Fprintf(stderr, "warning: %s\n", w)
+		}
+	}
 	if len(results) > 0 {
-		rep := report.New(m, results, dir)
+		rep := report.New(tm, results, dir)
 		if *out != "" {
 			if err := rep.WriteFiles(dir); err != nil {
 				return err

@@ -216,3 +216,54 @@ func TestRunLive(t *testing.T) {
 		t.Errorf("recorded %+v, %v", reqs, err)
 	}
 }
+
+// TestRunResumeNarrower resumes a two-row run with one of its rows: that
+// row runs again, while matrix.json and the tables keep the other row.
+// A resume with a row the earlier run did not have is refused.
+func TestRunResumeNarrower(t *testing.T) {
+	out := t.TempDir()
+	common := []string{"run", "-client", "fake@1", "-matrix", seedFile(t), "-lab", binary, "-out", out, "-repeats", "1", "-format", "md"}
+	if err := run(context.Background(), append(common, "-row", "none", "-row", "en-1000"), new(bytes.Buffer), new(bytes.Buffer)); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	matrixBefore, err := os.ReadFile(filepath.Join(out, "matrix.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The en-1000 run was interrupted: the resume redoes it alone.
+	if err := os.Remove(filepath.Join(out, "fake@1", "en-1000", "1", "run.json")); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), append(common, "-resume", "-row", "en-1000"), &stdout, &stderr); err != nil {
+		t.Fatalf("resume: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "1 runs (0 skipped, 0 failed") {
+		t.Errorf("resume did not run en-1000 alone:\n%s", stderr.String())
+	}
+	matrixAfter, _ := os.ReadFile(filepath.Join(out, "matrix.json"))
+	if !bytes.Equal(matrixBefore, matrixAfter) {
+		t.Errorf("resume rewrote matrix.json:\n%s", matrixAfter)
+	}
+	saved, _ := os.ReadFile(filepath.Join(out, "table.md"))
+	for name, table := range map[string]string{"printed": stdout.String(), "table.md": string(saved)} {
+		for _, want := range []string{"| No instructions field |", "| 1,000 characters, English |"} {
+			if !strings.Contains(table, want) {
+				t.Errorf("%s table lacks %q:\n%s", name, want, table)
+			}
+		}
+	}
+	var again bytes.Buffer
+	if err := run(context.Background(), []string{"report", "-format", "md", out}, &again, new(bytes.Buffer)); err != nil || again.String() != stdout.String() {
+		t.Errorf("report = %v, differs from the resume's table:\n--- resume\n%s\n--- report\n%s", err, stdout.String(), again.String())
+	}
+	err = run(context.Background(), append(common, "-resume", "-row", "en-1000", "-row", "en-5000"), new(bytes.Buffer), new(bytes.Buffer))
+	var ue usageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), `"en-5000"`) || strings.Contains(err.Error(), `"en-1000"`) {
+		t.Errorf("resume with a row the earlier run lacks = %v, want a usage error naming en-5000", err)
+	}
+	after, _ := os.ReadFile(filepath.Join(out, "matrix.json"))
+	if !bytes.Equal(matrixBefore, after) {
+		t.Error("a refused resume changed matrix.json")
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -27,6 +29,25 @@ type Matrix struct {
 	// Baseline names the row that request sizes are compared with.
 	Baseline string `json:"baseline,omitempty"`
 	Rows     []Row  `json:"rows"`
+}
+
+// Within reports, as an error naming them, the rows of m that wider does
+// not have: a resume may run fewer rows than the run it finishes, never
+// others.
+func (m *Matrix) Within(wider *Matrix) error {
+	if m.Name != wider.Name {
+		return fmt.Errorf("matrix %q is not matrix %q of the earlier run", m.Name, wider.Name)
+	}
+	var missing []string
+	for _, r := range m.Rows {
+		if !slices.ContainsFunc(wider.Rows, func(w Row) bool { return w.Name == r.Name }) {
+			missing = append(missing, strconv.Quote(r.Name))
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("rows %s are not in the earlier run's matrix %q", strings.Join(missing, ", "), wider.Name)
+	}
+	return nil
 }
 
 // A Row is one configuration.

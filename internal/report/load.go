@@ -12,6 +12,9 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix"
 )
 
+// errNoRuns is Load's error for a directory without any finished run.
+var errNoRuns = errors.New("no runs found")
+
 // Load re-analyses every run under dir from its evidence. The matrix is
 // read from dir's evidence.MatrixFile when present, for row order and baseline.
 // Runs without a record (interrupted) are skipped; a run whose record
@@ -34,7 +37,7 @@ func Load(dir string) (*matrix.Matrix, []matrix.Result, []string, error) {
 		return nil, nil, nil, fmt.Errorf("reading evidence: %w", err)
 	}
 	if len(runDirs) == 0 {
-		return nil, nil, nil, errors.New("no runs found (no " + evidence.RecordFile + " under " + dir + ")")
+		return nil, nil, nil, fmt.Errorf("%w (no %s under %s)", errNoRuns, evidence.RecordFile, dir)
 	}
 	var results []matrix.Result
 	for _, rd := range runDirs {
@@ -59,4 +62,37 @@ func unreadable(dir string, rd evidence.RunDir, cause error) matrix.Result {
 		}
 	}
 	return matrix.Unreadable(string(rd), client, row, repeat, cause)
+}
+
+// Resumed is what a resumed run in dir reports: every run whose evidence
+// is in dir, the earlier ones included, as Load reads them, with the runs
+// just made (fresh) that left no record there (a full disk) added, and the
+// matrix of dir. A dir without any record gives fresh alone.
+func Resumed(dir string, m *matrix.Matrix, fresh []matrix.Result) (*matrix.Matrix, []matrix.Result, []string, error) {
+	dm, results, warnings, err := Load(dir)
+	if err != nil {
+		if !errors.Is(err, errNoRuns) {
+			return nil, nil, nil, err
+		}
+		return m, fresh, nil, nil
+	}
+	if dm != nil {
+		m = dm
+	}
+	abs := func(p string) string {
+		if a, err := filepath.Abs(p); err == nil {
+			return a
+		}
+		return filepath.Clean(p)
+	}
+	have := map[string]bool{}
+	for _, r := range results {
+		have[abs(r.Dir)] = true
+	}
+	for _, r := range fresh {
+		if !have[abs(r.Dir)] {
+			results = append(results, r)
+		}
+	}
+	return m, results, warnings, nil
 }
