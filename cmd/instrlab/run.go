@@ -131,7 +131,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	r := &matrix.Runner{Clients: cs, Matrix: m, Shard: sh, Jobs: *jobs, Resume: *resume, Timeout: *timeout, Lab: *labBin, Progress: stderr}
 	if servers != nil {
-		tmp, err := os.MkdirTemp("", "instrlab-servers-")
+		tmp, err := matrix.TempDir(matrix.TempServers)
 		if err != nil {
 			return fmt.Errorf("creating a directory for the server commands: %w", err)
 		}
@@ -156,7 +156,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	dir := *out
 	if dir == "" {
-		tmp, err := os.MkdirTemp("", "instrlab-run-")
+		tmp, err := matrix.TempDir(matrix.TempRun)
 		if err != nil {
 			return fmt.Errorf("creating a temporary evidence dir: %w", err)
 		}

@@ -267,3 +267,31 @@ func TestRunResumeNarrower(t *testing.T) {
 		t.Error("a refused resume changed matrix.json")
 	}
 }
+
+// TestRunLeftoverRunDirs: a resume removes the run dirs a killed run left
+// without a record before it runs them again, keeping nothing of them.
+func TestRunLeftoverRunDirs(t *testing.T) {
+	out := t.TempDir()
+	args := []string{"run", "-client", "fake@1", "-matrix", seedFile(t), "-lab", binary, "-out", out, "-repeats", "1", "-row", "none", "-row", "en-1000"}
+	if err := run(context.Background(), args, new(bytes.Buffer), new(bytes.Buffer)); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	dir := filepath.Join(out, "fake@1", "en-1000", "1")
+	if err := os.Remove(filepath.Join(dir, "run.json")); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(dir, "home", "stale-from-killed-run")
+	if err := os.WriteFile(stale, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	if err := run(context.Background(), append(args, "-resume"), new(bytes.Buffer), &stderr); err != nil {
+		t.Fatalf("resume: %v\n%s", err, stderr.String())
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the killed run's file stays: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "run.json")); err != nil {
+		t.Errorf("the run was not redone: %v", err)
+	}
+}

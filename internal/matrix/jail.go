@@ -33,7 +33,7 @@ func (j jailed) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 // a short temporary directory (socket paths are limited to about 100
 // bytes); cleanup removes it.
 func (r *Runner) jail(c client.Client, fake *fakeapi.Server, dir string) (client.Client, func(), error) {
-	tmp, err := os.MkdirTemp("", "instrlab-jail-")
+	tmp, err := TempDir(TempJail)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -3,6 +3,7 @@
 package matrix
 
 import (
+	"errors"
 	"os/exec"
 	"syscall"
 )
@@ -23,4 +24,10 @@ func ownGroup(cmd *exec.Cmd) {
 // killGroup kills cmd's process group.
 func killGroup(cmd *exec.Cmd) error {
 	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// alive tells whether process pid exists (one of another user's counts).
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }

@@ -105,6 +105,7 @@ func (r *Runner) Run(ctx context.Context) ([]Result, Stats, error) {
 	if err := os.MkdirAll(r.Out, 0o755); err != nil {
 		return nil, st, fmt.Errorf("creating %s: %w", r.Out, err)
 	}
+	CleanTemp()
 	jobs := r.plan()
 	results := make([]*Result, len(jobs))
 	p := newProgress(progress, len(jobs), start)
@@ -119,6 +120,11 @@ func (r *Runner) Run(ctx context.Context) ([]Result, Stats, error) {
 					continue
 				}
 			}
+		}
+		// A run a killed runner left without a record goes now, not when
+		// its turn comes.
+		if _, err := os.Stat(evidence.RunDir(j.dir).Record()); errors.Is(err, os.ErrNotExist) {
+			os.RemoveAll(j.dir)
 		}
 		todo = append(todo, i)
 	}
