@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/matrix"
 )
 
 // history is a synthetic client: n versions, a property "cap" that takes
@@ -241,5 +242,12 @@ func TestShardMergeEqualsWhole(t *testing.T) {
 	}
 	if _, err := Merge([]*Atlas{parts[0], {Matrix: "other", Properties: []string{"cap"}}}); err == nil {
 		t.Error("atlases of different matrices merged")
+	}
+}
+
+func TestWrapperNamesTheServerOnlyAsAWord(t *testing.T) {
+	r := matrix.Result{First: &matrix.RequestFacts{Placements: []matrix.Placement{{Kind: "system-message", Kept: 10, Wrapper: "Available agent types for the Agent tool … ## lab"}}}}
+	if got, want := readWrapper(r), "Available agent types for the Agent tool … ## {name}"; got != want {
+		t.Errorf("wrapper %q, want %q", got, want)
 	}
 }

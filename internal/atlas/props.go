@@ -2,7 +2,9 @@ package atlas
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/instrlab/instrlab/internal/matrix"
 )
@@ -132,7 +134,7 @@ func readWrapper(r matrix.Result) string {
 	if b == nil {
 		return "none"
 	}
-	w := strings.ReplaceAll(b.Wrapper, matrix.ServerName, "{name}")
+	w := serverNameRE().ReplaceAllString(b.Wrapper, "{name}")
 	if w == "" {
 		return "(bare text)"
 	}
@@ -195,3 +197,9 @@ func readSlow(r matrix.Result) string {
 		return "does not wait (text never arrives)"
 	}
 }
+
+// serverNameRE matches the lab's server name as a word, not inside one
+// ("Available" holds "lab").
+var serverNameRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b` + regexp.QuoteMeta(matrix.ServerName) + `\b`)
+})
