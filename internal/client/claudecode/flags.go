@@ -3,11 +3,8 @@ package claudecode
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"regexp"
 	"sync"
-	"time"
 )
 
 // Options a run needs: a version whose --help lacks one cannot be driven.
@@ -21,19 +18,9 @@ var flagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-
 
 // helpFlags runs bin --help and returns the long options it lists.
 func helpFlags(ctx context.Context, bin string) (map[string]bool, error) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	home, err := os.MkdirTemp("", "instrlab-help-")
+	out, err := runQuiet(ctx, bin, "--help", true)
 	if err != nil {
-		return nil, fmt.Errorf("creating a home for %s --help: %w", bin, err)
-	}
-	defer os.RemoveAll(home)
-	cmd := exec.CommandContext(ctx, bin, "--help")
-	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "TMPDIR=" + home,
-		"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return nil, fmt.Errorf("running %s --help: %w", bin, err)
+		return nil, err
 	}
 	flags := map[string]bool{}
 	for _, f := range flagRE().FindAllString(string(out), -1) {

@@ -97,23 +97,40 @@ func (c *Claude) installed(ctx context.Context, dir string) (string, bool) {
 // Version runs bin --version and returns the version it prints, as in
 // "2.1.328" from "2.1.328 (Claude Code)".
 func Version(ctx context.Context, bin string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 90*time.Second) // a loaded machine starts a 200 MB binary slowly
-	defer cancel()
-	home, err := os.MkdirTemp("", "instrlab-version-")
+	out, err := runQuiet(ctx, bin, "--version", false)
 	if err != nil {
-		return "", fmt.Errorf("creating a home for %s --version: %w", bin, err)
-	}
-	defer os.RemoveAll(home)
-	cmd := exec.CommandContext(ctx, bin, "--version")
-	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "TMPDIR=" + home,
-		"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("running %s --version: %w", bin, err)
+		return "", err
 	}
 	f := strings.Fields(string(out))
 	if len(f) == 0 {
 		return "", fmt.Errorf("running %s --version: empty output", bin)
 	}
 	return f[0], nil
+}
+
+// runQuiet runs bin with one argument (--version, --help) in a throwaway
+// home, with no traffic beyond what the command itself needs, and returns
+// its output (standard output alone, or with standard error when combined
+// is set). A loaded machine starts a 200 MB binary or a large
+// cli.js slowly: --version took 33 s at load 35, so the bound is 90 s.
+func runQuiet(ctx context.Context, bin, arg string, combined bool) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+	home, err := os.MkdirTemp("", "instrlab-claude-")
+	if err != nil {
+		return nil, fmt.Errorf("creating a home for %s %s: %w", bin, arg, err)
+	}
+	defer os.RemoveAll(home)
+	cmd := exec.CommandContext(ctx, bin, arg)
+	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "TMPDIR=" + home,
+		"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}
+	run := cmd.Output
+	if combined {
+		run = cmd.CombinedOutput
+	}
+	out, err := run()
+	if err != nil {
+		return nil, fmt.Errorf("running %s %s: %w", bin, arg, err)
+	}
+	return out, nil
 }
