@@ -35,17 +35,7 @@ type Segment struct {
 // changes reads the change points from points (first attempts only):
 // consecutive runnable points, in version order, whose properties differ.
 func changes(versions []string, points []Point) []Change {
-	order := map[string]int{}
-	for i, v := range versions {
-		order[v] = i
-	}
-	var ran []Point
-	for _, p := range points {
-		if _, ok := order[p.Version]; ok && p.Attempt <= 1 && p.Ran() {
-			ran = append(ran, p)
-		}
-	}
-	sort.Slice(ran, func(i, j int) bool { return order[ran[i].Version] < order[ran[j].Version] })
+	order, ran := ranInOrder(versions, points)
 	var out []Change
 	for k := 1; k < len(ran); k++ {
 		a, b := ran[k-1], ran[k]
@@ -61,6 +51,22 @@ func changes(versions []string, points []Point) []Change {
 // segments cuts the runnable first-attempt points into runs of equal
 // properties.
 func segments(versions []string, points []Point) []Segment {
+	_, ran := ranInOrder(versions, points)
+	var out []Segment
+	for _, p := range ran {
+		if n := len(out); n > 0 && out[n-1].Props.Equal(p.Props) {
+			out[n-1].To = p.Version
+			out[n-1].Probed = append(out[n-1].Probed, p.Version)
+			continue
+		}
+		out = append(out, Segment{From: p.Version, To: p.Version, Props: p.Props, Probed: []string{p.Version}})
+	}
+	return out
+}
+
+// ranInOrder returns each version's index in versions, and the first
+// attempts among points that ran, in that order.
+func ranInOrder(versions []string, points []Point) (map[string]int, []Point) {
 	order := map[string]int{}
 	for i, v := range versions {
 		order[v] = i
@@ -72,14 +78,5 @@ func segments(versions []string, points []Point) []Segment {
 		}
 	}
 	sort.Slice(ran, func(i, j int) bool { return order[ran[i].Version] < order[ran[j].Version] })
-	var out []Segment
-	for _, p := range ran {
-		if n := len(out); n > 0 && out[n-1].Props.Equal(p.Props) {
-			out[n-1].To = p.Version
-			out[n-1].Probed = append(out[n-1].Probed, p.Version)
-			continue
-		}
-		out = append(out, Segment{From: p.Version, To: p.Version, Props: p.Props, Probed: []string{p.Version}})
-	}
-	return out
+	return order, ran
 }

@@ -3,6 +3,7 @@ package atlas
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -90,7 +91,7 @@ func (s Selector) Select(published []string) ([]string, error) {
 		}
 	default:
 		for _, end := range []string{s.from, s.to} {
-			if !contains(vs, end) {
+			if !slices.Contains(vs, end) {
 				return nil, fmt.Errorf("%s: %w: npm does not serve %s (nearest: %s)", s.text, ErrNoMatch, end, nearest(vs, end))
 			}
 		}
@@ -129,15 +130,6 @@ func Sort(versions []string) []string {
 		out[i] = p.s
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // nearest names the published versions just below and above v.
