@@ -199,3 +199,19 @@ func TestStoppedSweepWritesAPartialAtlas(t *testing.T) {
 		t.Errorf("atlas.md does not say it is partial:\n%s", md)
 	}
 }
+
+// TestSweepStopsWhenAPointCannotBeSaved: a point that cannot be written
+// (here its temporary file's name is taken by a folder; a full disk fails
+// the same way) stops
+// the sweep with the error, rather than measuring on without a record.
+func TestSweepStopsWhenAPointCannotBeSaved(t *testing.T) {
+	h := &fakeHistory{n: 3, installs: map[string]int{}}
+	out := t.TempDir()
+	if err := os.MkdirAll(evidence.SweepDir(out).Point("fake", "1.0.0", 1)+".tmp", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := newSweep(t, out, h).Timeline(context.Background(), "fake", "all", h.versions())
+	if err == nil || !strings.Contains(err.Error(), "saving the point of fake@1.0.0") {
+		t.Errorf("sweep with an unwritable points folder: %v", err)
+	}
+}
