@@ -53,9 +53,14 @@ func TestE2EUserServer(t *testing.T) {
 		if len(r.Tools) != len(r.ServerTexts.Tools) {
 			t.Errorf("%s: %d tools located of %d listed", r.Client, len(r.Tools), len(r.ServerTexts.Tools))
 		}
-		// Locating server-everything's tool descriptions in these clients'
-		// requests is not verified yet (none was found in the first runs),
-		// so it is not asserted here.
+		// Both clients defer MCP tools behind a search tool: Claude Code
+		// names them, Qwen Code lists them with their descriptions. Every
+		// tool must be found in one form or the other.
+		for _, tf := range r.Tools {
+			if tf.Via == "" {
+				t.Errorf("%s: tool %s located nowhere in the first request", r.Client, tf.Name)
+			}
+		}
 		best := r.First.Best()
 		for _, p := range builtin {
 			if p.ID() != r.Client || !p.Instructions.Measured {

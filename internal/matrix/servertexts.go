@@ -6,7 +6,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/redact"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -57,93 +56,6 @@ func serverTexts(msgs []LabMessage) ServerTexts {
 		}
 	}
 	return st
-}
-
-// ToolFacts say what became of one tool's description in the first model
-// request.
-type ToolFacts struct {
-	Name string `json:"name"`
-	Sent int    `json:"sent"` // characters of the server's description
-	// Found is false when no tool definition of the request carries the
-	// tool: it never reached the model.
-	Found bool `json:"found"`
-	Kept  int  `json:"kept"` // characters kept from the start
-	Full  bool `json:"full"`
-	// Lost names where the description was cut, when it was.
-	Lost string `json:"lost,omitempty"`
-}
-
-// locateTools finds each tool's description in the tool definitions of ctx.
-func locateTools(ctx fakeapi.Context, tools []NamedText) []ToolFacts {
-	var out []ToolFacts
-	for _, t := range tools {
-		f := ToolFacts{Name: t.Name, Sent: utf8.RuneCountInString(t.Description)}
-		for _, s := range ctx {
-			if s.Kind != fakeapi.KindToolDefinition || !toolNamed(s.Name, t.Name) {
-				continue
-			}
-			desc, ok := definitionDescription(s.Text, t.Name)
-			if !ok {
-				desc = s.Text // a client that sends the description as the segment itself
-			}
-			kept, _ := commonPrefix(t.Description, desc)
-			if !f.Found || kept > f.Kept {
-				f.Found, f.Kept = true, kept
-			}
-		}
-		f.Full = f.Found && f.Kept == f.Sent
-		if f.Found && !f.Full {
-			f.Lost = LostTail(t.Description, f.Kept)
-		}
-		out = append(out, f)
-	}
-	return out
-}
-
-// toolNamed reports whether a client's name for a tool is the server's
-// name, alone or behind a server prefix (mcp__lab__echo, lab_echo, lab.echo).
-func toolNamed(clientName, name string) bool {
-	if clientName == name {
-		return true
-	}
-	if !strings.HasSuffix(clientName, name) {
-		return false
-	}
-	sep := clientName[len(clientName)-len(name)-1]
-	return sep == '_' || sep == '.' || sep == '/' || sep == '-'
-}
-
-// definitionDescription finds the description of the tool named name in a
-// tool definition's JSON, at any depth (Anthropic's top level, OpenAI's
-// function object, a namespace's tools).
-func definitionDescription(text, name string) (string, bool) {
-	var v any
-	if json.Unmarshal([]byte(text), &v) != nil {
-		return "", false
-	}
-	var walk func(v any) (string, bool)
-	walk = func(v any) (string, bool) {
-		switch x := v.(type) {
-		case map[string]any:
-			n, _ := x["name"].(string)
-			if d, ok := x["description"].(string); ok && n != "" && toolNamed(n, name) {
-				return d, true
-			}
-			for _, c := range x {
-				if d, ok := walk(c); ok {
-					return d, true
-				}
-			}
-		case []any:
-			for _, c := range x {
-				if d, ok := walk(c); ok {
-					return d, true
-				}
-			}
-		}
-		return "", false
-	}
-	return walk(v)
 }
 
 // LostTail names where text was cut after kept characters: the sentence

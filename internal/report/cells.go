@@ -201,29 +201,70 @@ func keptText(r *matrix.Result) string {
 }
 
 // toolDescriptionsText says what became of a user's server's tool
-// descriptions in the first request: how many arrived whole, and each one
-// cut or never sent.
+// descriptions in the first request: how many arrived whole, where and
+// how the tools reached the model (definitions, a listing, names alone),
+// each cut description with its lost tail, and the tools never sent.
 func toolDescriptionsText(r *matrix.Result) string {
 	if len(r.Tools) == 0 {
 		return "no tools listed"
 	}
 	whole := 0
-	var notes []string
+	var places []string
+	count := map[string]int{}
+	var notes, never []string
 	for _, t := range r.Tools {
-		switch {
-		case t.Full:
+		if t.Full {
 			whole++
-		case !t.Found:
-			notes = append(notes, t.Name+": never reached the model")
-		default:
-			notes = append(notes, fmt.Sprintf("%s: %s of %s, %s", t.Name, Num(t.Kept), Num(t.Sent), t.Lost))
+		}
+		if t.Via == "" {
+			never = append(never, t.Name)
+			continue
+		}
+		where := toolPlace(t)
+		if count[where] == 0 {
+			places = append(places, where)
+		}
+		count[where]++
+		if t.Found && !t.Full {
+			note := fmt.Sprintf("%s: %s of %s", t.Name, Num(t.Kept), Num(t.Sent))
+			if t.Suffix != "" {
+				note += ", then " + quote(firstLine(t.Suffix))
+			}
+			notes = append(notes, note+", "+t.Lost)
 		}
 	}
-	out := fmt.Sprintf("%d of %d whole", whole, len(r.Tools))
-	if len(notes) > 0 {
-		out += "; " + strings.Join(notes, "; ")
+	out := []string{fmt.Sprintf("%d of %d whole", whole, len(r.Tools))}
+	for _, p := range places {
+		out = append(out, fmt.Sprintf("%d %s", count[p], p))
 	}
-	return out
+	out = append(out, notes...)
+	if len(never) > 0 {
+		out = append(out, "never reached the model: "+strings.Join(never, ", "))
+	}
+	return strings.Join(out, "; ")
+}
+
+// toolPlace says how and where one tool reached the model.
+func toolPlace(t matrix.ToolFacts) string {
+	where := string(t.Kind)
+	if t.Wrapper != "" {
+		where += ", after " + quote(t.Wrapper)
+	}
+	switch t.Via {
+	case matrix.ViaDefinition:
+		return "in tool definitions"
+	case matrix.ViaListing:
+		return "listed with the description in " + where
+	default:
+		return "named only, the description not sent, in " + where
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // capText is the cap a run implies. When the client's cut texts agree on
