@@ -3,6 +3,7 @@ package matrix
 import (
 	"fmt"
 	"path/filepath"
+	"time"
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/client"
@@ -62,9 +63,6 @@ func Analyze(dir string) (Result, error) {
 		if rec.Row.InstrFile != "" {
 			res.Instr = "file:" + filepath.Base(rec.Row.InstrFile)
 		}
-		if why := serverFailure(msgs); why != "" && res.Status == statusOK {
-			res.Status, res.Reason = statusFail, why
-		}
 	}
 
 	reqs, warns, err := fakeapi.ReadRequests(evidence.RunDir(dir).Requests())
@@ -116,6 +114,22 @@ func Analyze(dir string) (Result, error) {
 		res.Warnings = append(res.Warnings, "no model request was recorded")
 	}
 
+	if res.ServerTexts != nil {
+		var lastModel time.Time
+		if n := len(res.Requests); n > 0 {
+			lastModel = res.Requests[n-1].Time
+		}
+		why, warning := serverFailure(msgs, lastModel)
+		switch {
+		case why != "" && res.Status == statusOK:
+			res.Status, res.Reason = statusFail, why
+		case why != "": // the client failed too (timed out waiting): say why the server did
+			res.Reason += "; " + why
+		}
+		if warning != "" {
+			res.Warnings = append(res.Warnings, warning)
+		}
+	}
 	res.Warnings = append(res.Warnings, labWarns...)
 	res.Handshake = handshake(msgs)
 	if rec.Netns {

@@ -3,7 +3,9 @@ package matrix
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/redact"
@@ -96,41 +98,62 @@ func LostTail(text string, kept int) string {
 // reason quotes.
 const stderrLines = 3
 
+// outsideSignals end a server without it failing on its own: another
+// process sent them (the proxy's own stop says so in its note instead).
+var outsideSignals = []string{"signal: terminated", "signal: killed", "signal: interrupt", "signal: hangup"}
+
 // serverFailure says why the proxy's log shows a failed server, or "": it
 // could not be started or reached, it ended while the client was
 // connected, it wrote what is not JSON-RPC, or it never answered the
-// handshake. The reason quotes the server's first stderr lines.
-func serverFailure(msgs []LabMessage) string {
+// handshake. The reason quotes the server's first stderr lines. lastModel
+// is the time of the last model request (zero when none): a server
+// stopped by a signal from outside after it is a client ending its
+// session (Copilot CLI 1.0.102 sends SIGTERM to its servers' processes),
+// which cannot have changed what the model saw; that is a warning, not a
+// failure.
+func serverFailure(msgs []LabMessage, lastModel time.Time) (reason, warning string) {
 	var why, stderr []string
-	asked, answered := false, false
+	var asked time.Time
+	answered := false
 	for _, m := range msgs {
 		switch {
 		case m.Dir == lab.ServerDir && m.Kind == lab.KindStderr && m.Raw != "":
 			if len(stderr) < stderrLines {
 				stderr = append(stderr, firstRunes(redact.String(m.Raw), 160))
 			}
-		case m.Dir == lab.ServerDir && m.Kind == lab.KindFailure,
-			m.Dir == lab.ServerDir && m.Kind == lab.KindExit && strings.Contains(m.Note, "while the client was connected"):
+		case m.Dir == lab.ServerDir && m.Kind == lab.KindExit && strings.Contains(m.Note, "while the client was connected"):
+			if !lastModel.IsZero() && m.Time.After(lastModel) && slices.ContainsFunc(outsideSignals, func(s string) bool { return strings.Contains(m.Note, s) }) {
+				warning = "server: " + m.Note + ", after the last model request: a signal from outside the proxy, as a client stopping its servers sends; not counted as a failure"
+				continue
+			}
+			why = append(why, m.Note)
+		case m.Dir == lab.ServerDir && m.Kind == lab.KindFailure:
 			why = append(why, m.Note)
 		case m.Dir == lab.Send && m.Kind == lab.KindInvalid:
 			why = append(why, fmt.Sprintf("the server wrote a line that is not JSON-RPC: %q", firstRunes(redact.String(m.Raw), 60)))
 		case m.Dir == lab.Recv && (m.Method == "initialize" || m.Method == "server/discover"):
-			asked = true
+			if asked.IsZero() {
+				asked = m.Time
+			}
 		case m.Dir == lab.Send && (m.Method == "initialize" || m.Method == "server/discover"):
 			answered = true
 		}
 	}
-	if asked && !answered && len(why) == 0 {
-		why = append(why, "the server never answered the handshake")
+	if !asked.IsZero() && !answered && len(why) == 0 {
+		never := "the server never answered the handshake"
+		if !lastModel.IsZero() && lastModel.After(asked) {
+			never += fmt.Sprintf(" (the client asked %.1f s before its last model request)", lastModel.Sub(asked).Seconds())
+		}
+		why = append(why, never)
 	}
 	if len(why) == 0 {
-		return ""
+		return "", warning
 	}
-	reason := "server: " + strings.Join(dedupe(why), "; ")
+	reason = "server: " + strings.Join(dedupe(why), "; ")
 	if len(stderr) > 0 {
 		reason += "; its stderr began: " + strings.Join(stderr, " | ")
 	}
-	return reason
+	return reason, warning
 }
 
 func dedupe(list []string) []string {
