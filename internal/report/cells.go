@@ -9,6 +9,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/unit"
 )
 
@@ -181,9 +182,9 @@ func keptText(r *matrix.Result) string {
 	}
 	b := r.First.Best()
 	if b == nil {
-		return fmt.Sprintf("0 of %s", Num(r.Sent))
+		return fmt.Sprintf("0 of %s", table.Num(r.Sent))
 	}
-	out := fmt.Sprintf("%s of %s", Num(b.Kept), Num(r.Sent))
+	out := fmt.Sprintf("%s of %s", table.Num(b.Kept), table.Num(r.Sent))
 	if u := unitsText(r); u != "" {
 		out += " (" + u + ")"
 	}
@@ -226,7 +227,7 @@ func toolDescriptionsText(r *matrix.Result) string {
 		}
 		count[where]++
 		if t.Found && !t.Full {
-			note := fmt.Sprintf("%s: %s of %s", t.Name, Num(t.Kept), Num(t.Sent))
+			note := fmt.Sprintf("%s: %s of %s", t.Name, table.Num(t.Kept), table.Num(t.Sent))
 			if t.Suffix != "" {
 				note += ", then " + quote(firstLine(t.Suffix))
 			}
@@ -277,12 +278,12 @@ func capText(r *matrix.Result, f unit.Finding) string {
 	case r.Sent == 0 || b == nil:
 		return "—"
 	case b.Full:
-		return "≥ " + Num(r.Sent)
+		return "≥ " + table.Num(r.Sent)
 	}
 	if u := f.Decided(); u != "" && u != unit.CodePoint && r.Plain {
-		return Num(f.Caps[u]) + " " + u.Short()
+		return table.Num(f.Caps[u]) + " " + u.Short()
 	}
-	return Num(b.Kept)
+	return table.Num(b.Kept)
 }
 
 // transcriptText is what the client's transcript recorded adding: the
@@ -299,7 +300,7 @@ func transcriptText(r *matrix.Result) string {
 	}
 	var parts []string
 	for _, p := range r.Transcript {
-		parts = append(parts, fmt.Sprintf("%s chars, %s", Num(p.Kept), strings.TrimPrefix(string(p.Kind), "role ")))
+		parts = append(parts, fmt.Sprintf("%s chars, %s", table.Num(p.Kept), strings.TrimPrefix(string(p.Kind), "role ")))
 	}
 	return strings.Join(unique(parts), "; ")
 }
@@ -350,7 +351,7 @@ func sizeText(r *matrix.Result) string {
 	if r.First == nil {
 		return "no request"
 	}
-	return fmt.Sprintf("%s / %s", Num(r.First.Chars), Num(r.First.Tokens))
+	return fmt.Sprintf("%s / %s", table.Num(r.First.Chars), table.Num(r.First.Tokens))
 }
 
 func laterText(r *matrix.Result) string {
@@ -365,13 +366,13 @@ func laterText(r *matrix.Result) string {
 		}
 		where := "nowhere"
 		if b := q.Best(); b != nil {
-			where = fmt.Sprintf("%s, %s chars", b.Kind, Num(b.Kept))
+			where = fmt.Sprintf("%s, %s chars", b.Kind, table.Num(b.Kept))
 		}
 		side := ""
 		if q.Side {
 			side = " (side request, no tools)"
 		}
-		parts = append(parts, fmt.Sprintf("#%d%s: %s tokens*, %s", i+1, side, Num(q.Tokens), where))
+		parts = append(parts, fmt.Sprintf("#%d%s: %s tokens*, %s", i+1, side, table.Num(q.Tokens), where))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -380,7 +381,7 @@ func debugText(r *matrix.Result) string {
 	o := r.Observation
 	var parts []string
 	for _, t := range o.Truncations {
-		parts = append(parts, fmt.Sprintf("truncated %s → %s", Num(t.From), Num(t.To)))
+		parts = append(parts, fmt.Sprintf("truncated %s → %s", table.Num(t.From), table.Num(t.To)))
 	}
 	if o.ProtocolEra != "" || o.NegotiatedVersion != "" {
 		parts = append(parts, strings.TrimSpace(o.ProtocolEra+" "+o.NegotiatedVersion))
@@ -409,9 +410,9 @@ func deltaText(s, base *summary) string {
 	}
 	d := int(math.Round(a - b))
 	if d >= 0 {
-		return "+" + Num(d)
+		return "+" + table.Num(d)
 	}
-	return "−" + Num(-d)
+	return "−" + table.Num(-d)
 }
 
 // deltaTokens is deltaText's number, false when there is none.
@@ -441,18 +442,6 @@ func meanTokens(s *summary) (float64, bool) {
 		return 0, false
 	}
 	return float64(sum) / float64(n), true
-}
-
-// Num formats n with thousands separators, as the tables do.
-func Num(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + Num(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 func unique(list []string) []string {

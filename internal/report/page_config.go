@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -126,7 +127,7 @@ func (r *Report) configSections() (Section, error) {
 }
 
 var pageFuncs = template.FuncMap{
-	"num":  Num,
+	"num":  table.Num,
 	"f":    func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) },
 	"barW": func() string { return strconv.FormatFloat(barWidth, 'f', 0, 64) },
 	"part": partName,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -74,7 +75,7 @@ func handshakeSequence(r *matrix.Result) sequence {
 		if b := q.Best(); b != nil && b.Full {
 			label = fmt.Sprintf("request %d: with the text", q.Seq)
 		} else if b != nil {
-			label = fmt.Sprintf("request %d: %s chars of the text", q.Seq, Num(b.Kept))
+			label = fmt.Sprintf("request %d: %s chars of the text", q.Seq, table.Num(b.Kept))
 		}
 		if r.Sent == 0 {
 			label = fmt.Sprintf("request %d", q.Seq)

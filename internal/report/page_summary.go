@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/table"
 )
 
 // A bar is one client's line of the page's summary: characters sent
@@ -53,7 +54,7 @@ func (g *grid) bars() []bar {
 			if p := r.First.Best(); p != nil {
 				b.Kept, b.Full = p.Kept, p.Full
 			} else if q := laterArrival(r); q != nil {
-				b.Later = fmt.Sprintf("request %d: %s of %s characters, %s", q.Seq, Num(q.Best().Kept), Num(r.Sent), q.Best().Kind)
+				b.Later = fmt.Sprintf("request %d: %s of %s characters, %s", q.Seq, table.Num(q.Best().Kept), table.Num(r.Sent), q.Best().Kind)
 			}
 			if r.Sent > 0 {
 				b.KeptW = barWidth * float64(b.Kept) / float64(r.Sent)
@@ -73,11 +74,11 @@ func barAlt(client string, r *matrix.Result, b bar) string {
 	case r.Sent == 0:
 		return client + ": the server sent no text"
 	case b.Later != "":
-		return fmt.Sprintf("%s: none of %s characters in the first request; %s", client, Num(r.Sent), b.Later)
+		return fmt.Sprintf("%s: none of %s characters in the first request; %s", client, table.Num(r.Sent), b.Later)
 	case b.Full:
-		return fmt.Sprintf("%s: all %s characters kept; cap %s", client, Num(r.Sent), b.Cap)
+		return fmt.Sprintf("%s: all %s characters kept; cap %s", client, table.Num(r.Sent), b.Cap)
 	}
-	return fmt.Sprintf("%s: %s of %s characters kept, %s lost; cap %s", client, Num(b.Kept), Num(r.Sent), Num(r.Sent-b.Kept), b.Cap)
+	return fmt.Sprintf("%s: %s of %s characters kept, %s lost; cap %s", client, table.Num(b.Kept), table.Num(r.Sent), table.Num(r.Sent-b.Kept), b.Cap)
 }
 
 var summaryTemplate = sync.OnceValue(func() *template.Template {

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -130,7 +131,7 @@ func drawCuts(t lab.Text, cuts []cut) cutText {
 		from, to := at[i], at[i+1]
 		for ci < len(cuts) && cuts[ci].at <= from {
 			if cuts[ci].at < n {
-				ct.Pieces = append(ct.Pieces, piece{Cut: cuts[ci].client + " cuts here, after " + Num(cuts[ci].at) + " characters"})
+				ct.Pieces = append(ct.Pieces, piece{Cut: cuts[ci].client + " cuts here, after " + table.Num(cuts[ci].at) + " characters"})
 			}
 			ci++
 		}

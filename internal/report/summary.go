@@ -121,9 +121,9 @@ func keptShort(r *matrix.Result) string {
 		}
 	}
 	if b == nil {
-		return "0 of " + Num(r.Sent)
+		return "0 of " + table.Num(r.Sent)
 	}
-	return Num(b.Kept) + " of " + Num(r.Sent)
+	return table.Num(b.Kept) + " of " + table.Num(r.Sent)
 }
 
 // capWithUnit is capText with its unit always named: characters (code

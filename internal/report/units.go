@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/unit"
 )
 
@@ -36,7 +37,7 @@ func unitsText(r *matrix.Result) string {
 			continue
 		}
 		if n := u.Count(s.Kept); n != cp {
-			parts = append(parts, u.Short()+" "+Num(n))
+			parts = append(parts, u.Short()+" "+table.Num(n))
 		}
 	}
 	sort.Strings(parts)

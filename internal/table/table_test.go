@@ -58,3 +58,11 @@ func TestRenderers(t *testing.T) {
 		t.Error("HTML did not escape a cell")
 	}
 }
+
+func TestNum(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -2048: "-2,048"} {
+		if got := Num(n); got != want {
+			t.Errorf("Num(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/probe"
-	"github.com/instrlab/instrlab/internal/report"
+	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/unit"
 	"github.com/instrlab/instrlab/internal/untrusted"
 )
@@ -31,7 +31,7 @@ func WriteText(w io.Writer, rep Report, show bool) error {
 		printServer(b, s, show)
 	}
 	for _, c := range rep.Combined {
-		fmt.Fprintf(b, "\nall servers together in %s: %s characters, ~%s tokens (%s)\n", c.Profile, report.Num(c.Chars), report.Num(c.Tokens), line(strings.Join(c.Servers, ", ")))
+		fmt.Fprintf(b, "\nall servers together in %s: %s characters, ~%s tokens (%s)\n", c.Profile, table.Num(c.Chars), table.Num(c.Tokens), line(strings.Join(c.Servers, ", ")))
 		if c.Assumed != "" {
 			fmt.Fprintf(b, "  assumed: %s\n", c.Assumed)
 		}
@@ -70,7 +70,7 @@ func printServer(b *bufio.Writer, s Server, show bool) {
 		} else {
 			fmt.Fprintf(b, "  eras     the instructions differ between initialize and server/discover\n")
 			if d := s.EraDiff; d != nil {
-				fmt.Fprintf(b, "           from character %s: initialize %q, server/discover %q\n", report.Num(d.At), oneLine(d.Legacy), oneLine(d.Modern))
+				fmt.Fprintf(b, "           from character %s: initialize %q, server/discover %q\n", table.Num(d.At), oneLine(d.Legacy), oneLine(d.Modern))
 			}
 		}
 	}
@@ -119,7 +119,7 @@ func printEra(b *bufio.Writer, e probe.EraResult, texts []Text) {
 			continue
 		}
 		fmt.Fprintf(b, "           instructions: %s characters, %s bytes, ~%s tokens (%s chars/token), %s\n",
-			report.Num(t.Chars), report.Num(t.Bytes), report.Num(t.Tokens), strconv.FormatFloat(t.CharsPerToken, 'f', 2, 64), sections(len(t.Sections)))
+			table.Num(t.Chars), table.Num(t.Bytes), table.Num(t.Tokens), strconv.FormatFloat(t.CharsPerToken, 'f', 2, 64), sections(len(t.Sections)))
 	}
 }
 
@@ -179,20 +179,20 @@ func printView(b *bufio.Writer, v View) {
 	if v.Setting != "" {
 		capNote += ", " + v.Setting
 	}
-	capText := report.Num(v.Cap)
+	capText := table.Num(v.Cap)
 	if u, err := unit.Parse(v.CapUnit); err == nil && u != unit.CodePoint {
 		capText += " " + u.Plural()
 	}
 	if !v.Truncated {
-		fmt.Fprintf(b, "           keeps all %s characters (cap %s, %s)\n", report.Num(v.Chars), capText, capNote)
+		fmt.Fprintf(b, "           keeps all %s characters (cap %s, %s)\n", table.Num(v.Chars), capText, capNote)
 	} else {
 		fmt.Fprintf(b, "           keeps %s of %s characters (cap %s, %s), then %q; loses %s\n",
-			report.Num(v.KeptChars), report.Num(v.Chars), capText, capNote, v.Marker, report.Num(v.LostChars))
+			table.Num(v.KeptChars), table.Num(v.Chars), capText, capNote, v.Marker, table.Num(v.LostChars))
 		fmt.Fprintf(b, "           cut: …%s ✂ %s…\n", oneLine(v.Before), oneLine(v.After))
 		if v.Loss.Cut != nil && v.Loss.Cut.Start == 0 && len(v.Loss.Whole) == 0 {
-			fmt.Fprintf(b, "           lost: the last %s characters (the text has no headings or paragraphs to name)\n", report.Num(v.LostChars))
+			fmt.Fprintf(b, "           lost: the last %s characters (the text has no headings or paragraphs to name)\n", table.Num(v.LostChars))
 		} else if v.Loss.Cut != nil {
-			fmt.Fprintf(b, "           lost: %q loses %s of %s characters\n", v.Loss.Cut.Title, report.Num(v.Loss.CutLost), report.Num(v.Loss.Cut.Chars()))
+			fmt.Fprintf(b, "           lost: %q loses %s of %s characters\n", v.Loss.Cut.Title, table.Num(v.Loss.CutLost), table.Num(v.Loss.Cut.Chars()))
 		}
 		if n := len(v.Loss.Whole); n > 0 {
 			var titles []string
@@ -205,7 +205,7 @@ func printView(b *bufio.Writer, v View) {
 			fmt.Fprintf(b, "           lost whole: %s\n", strings.Join(titles, ", "))
 		}
 	}
-	fmt.Fprintf(b, "           in context: %s characters, ~%s tokens, as %s\n", report.Num(v.BlockChars), report.Num(v.BlockTokens), v.Placement)
+	fmt.Fprintf(b, "           in context: %s characters, ~%s tokens, as %s\n", table.Num(v.BlockChars), table.Num(v.BlockTokens), v.Placement)
 }
 
 // printCutTexts prints each era's instructions with every profile's cut.
@@ -230,7 +230,7 @@ func printCutTexts(b *bufio.Writer, s Server) {
 		from := 0
 		for _, m := range marks {
 			b.WriteString(string(runes[from:m.at]))
-			fmt.Fprintf(b, "\n  ✂ %s cuts here: %s characters follow\n", m.title, report.Num(len(runes)-m.at))
+			fmt.Fprintf(b, "\n  ✂ %s cuts here: %s characters follow\n", m.title, table.Num(len(runes)-m.at))
 			from = m.at
 		}
 		b.WriteString(string(runes[from:]))

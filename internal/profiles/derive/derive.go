@@ -8,7 +8,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/profiles"
-	"github.com/instrlab/instrlab/internal/report"
+	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -138,9 +138,9 @@ func says(p profiles.Profile, runs []run) string {
 	l := p.Instructions
 	capText := "no text was cut"
 	if l.Cap > 0 {
-		capText = fmt.Sprintf("cut at %s characters, then %q", report.Num(l.Cap), l.Marker)
+		capText = fmt.Sprintf("cut at %s characters, then %q", table.Num(l.Cap), l.Marker)
 	} else if l.AtLeast > 0 {
-		capText = fmt.Sprintf("no text was cut, up to %s characters", report.Num(l.AtLeast))
+		capText = fmt.Sprintf("no text was cut, up to %s characters", table.Num(l.AtLeast))
 	}
 	setting := ""
 	if l.Setting != nil {

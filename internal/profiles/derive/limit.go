@@ -8,7 +8,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/profiles"
-	"github.com/instrlab/instrlab/internal/report"
+	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/unit"
 )
 
@@ -31,7 +31,7 @@ func deriveLimit(runs []run) (profiles.Limit, []string) {
 		for _, r := range whole {
 			l.AtLeast = max(l.AtLeast, r.Sent)
 		}
-		l.Note = fmt.Sprintf("No text was cut in %d runs: the longest, %s characters, was kept whole. The cap, if any, is above that.", len(whole), report.Num(l.AtLeast))
+		l.Note = fmt.Sprintf("No text was cut in %d runs: the longest, %s characters, was kept whole. The cap, if any, is above that.", len(whole), table.Num(l.AtLeast))
 		l.UnitNote = "not measured: no text was cut"
 		return l, []string{"the cap on instructions (only a lower bound: no text was cut)", "what the cap counts", "the truncation marker", "the cap setting"}
 	}
@@ -76,7 +76,7 @@ func deriveLimit(runs []run) (profiles.Limit, []string) {
 		kinds[strings.SplitN(in, ":", 2)[0]] = true
 	}
 	l.Note += fmt.Sprintf("Cut at %s %s in %d of %d plain runs whose text was longer (%s text), then %q (%d characters%s).",
-		report.Num(l.Cap), u.Plural(), len(kept[l.Cap]), len(cut)+countOver(whole, l.Cap, u), strings.Join(sortedKeys(kinds), ", "), marker, utf8.RuneCountInString(marker), markerNote)
+		table.Num(l.Cap), u.Plural(), len(kept[l.Cap]), len(cut)+countOver(whole, l.Cap, u), strings.Join(sortedKeys(kinds), ", "), marker, utf8.RuneCountInString(marker), markerNote)
 	var setNote string
 	l.Setting, setNote = deriveSetting(runs, l.Cap)
 	if setNote != "" {
@@ -172,7 +172,7 @@ func deriveSetting(runs []run, cap int) (*profiles.Setting, string) {
 			}
 			switch {
 			case b.Kept > cap:
-				vars[k].took = appendNew(vars[k].took, fmt.Sprintf("%s (kept %s)", v, report.Num(b.Kept)))
+				vars[k].took = appendNew(vars[k].took, fmt.Sprintf("%s (kept %s)", v, table.Num(b.Kept)))
 			case b.Kept == cap:
 				vars[k].ignored = appendNew(vars[k].ignored, v)
 			}

@@ -8,7 +8,7 @@ import (
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/profiles"
-	"github.com/instrlab/instrlab/internal/report"
+	"github.com/instrlab/instrlab/internal/table"
 )
 
 // deriveRender finds how the client wraps a server's text: in the first
@@ -78,9 +78,9 @@ func deriveRender(runs []run) (profiles.Render, []string, error) {
 	}
 	rendered := r.Apply([]profiles.Block{{Server: matrix.ServerName, Text: text}})
 	r.Note = fmt.Sprintf("From row %s (%s characters): the text arrived in %s, in the first model request; %d plain runs put it there. Rendered for a server named %s the block is %s characters (%s before the text, %s after).",
-		ref.Row.Name, report.Num(ref.Sent), b.Path, same, matrix.ServerName, report.Num(utf8.RuneCountInString(rendered)),
-		report.Num(utf8.RuneCountInString(r.Head)+utf8.RuneCountInString(r.Server)-len("{text}")-strings.Count(r.Server, "{name}")*(len("{name}")-len(matrix.ServerName))),
-		report.Num(utf8.RuneCountInString(r.Tail)))
+		ref.Row.Name, table.Num(ref.Sent), b.Path, same, matrix.ServerName, table.Num(utf8.RuneCountInString(rendered)),
+		table.Num(utf8.RuneCountInString(r.Head)+utf8.RuneCountInString(r.Server)-len("{text}")-strings.Count(r.Server, "{name}")*(len("{name}")-len(matrix.ServerName))),
+		table.Num(utf8.RuneCountInString(r.Tail)))
 	r.Note += fmt.Sprintf(" Head and tail are what the segment holds beyond the same segment of row %s, which has no instructions.", bl.Row.Name)
 	if r.Tail != "" && strings.TrimSpace(r.Tail) == "" {
 		r.Note += " The tail is only the blank line that parts the block from the text after it."
