@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/profiles/assess"
+	"github.com/instrlab/instrlab/internal/profiles/assess/annotate"
 )
 
 // exitNoConnect is check's exit code when a server could not be reached.
@@ -98,8 +98,8 @@ Flags:
 		return usageError{fmt.Sprintf("check: -json conflicts with -format %s", f.format)}
 	case f.format == "json":
 		f.json = true
-	case f.format != "text" && f.format != "github" && f.format != "sarif":
-		return usageError{fmt.Sprintf("check: -format %q: want text, json, github or sarif", f.format)}
+	case annotate.Formats.Check(f.format) != nil:
+		return usageError{"check: " + annotate.Formats.Check(f.format).Error()}
 	}
 	f.parsed = true
 	targets, err := checkTargets(fs, args, *f)
@@ -135,14 +135,9 @@ Flags:
 	})
 	f.reported = true
 	if f.json {
-		data, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return fmt.Errorf("check: encoding the report: %w", err)
-		}
-		if _, err := stdout.Write(append(data, '\n')); err != nil {
-			return err
-		}
-	} else if err := writeCheck(stdout, rep, f); err != nil {
+		f.format = "json"
+	}
+	if err := annotate.Write(stdout, rep, f.format, f.show, v); err != nil {
 		return err
 	}
 	if names := rep.Unreached(); len(names) > 0 {

@@ -19,7 +19,7 @@ import (
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", "md", "output format: summary (one line per configuration and client), md, csv, json or html")
+	format := fs.String("format", "md", "output format: "+report.Formats.String()+" (summary: one line per configuration and client; a sweep: "+atlas.Formats.String()+")")
 	profileOut := fs.String("profile-out", "", "also write a client profile (client@version.json, the format of check -profile) for each client in the run to this directory")
 	profileRef := fs.String("profile-ref", "", "the profiles' evidence ref: where this run's summary is kept (default: DIR)")
 	fs.Usage = func() {
@@ -35,7 +35,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if isSweep(fs.Args()) {
 		return reportAtlas(fs.Args(), *format, stdout)
 	}
-	if err := report.CheckFormat(*format); err != nil {
+	if err := report.Formats.Check(*format); err != nil {
 		return usageError{err.Error()}
 	}
 	if *profileRef != "" && *profileOut == "" {
@@ -87,13 +87,8 @@ func reportAtlas(dirs []string, format string, stdout io.Writer) error {
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	switch format {
-	case "json":
-		return a.JSON(stdout)
-	case "html":
-		return a.HTML(stdout)
-	case "md":
-		return a.Markdown(stdout, "")
+	if err := atlas.Formats.Check(format); err != nil {
+		return usageError{err.Error() + " (a sweep's atlas)"}
 	}
-	return usageError{fmt.Sprintf("-format %s: a sweep's atlas is written as md, json or html", format)}
+	return a.Write(stdout, format)
 }

@@ -8,13 +8,11 @@ import (
 	"os"
 	"time"
 
-	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/report"
-	"github.com/instrlab/instrlab/internal/table"
 )
 
 // runRun is "instrlab run": the matrix against real clients, offline
@@ -32,7 +30,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	shard := fs.String("shard", "", "run only part k of n of the planned runs, as in 2/4, for several machines (merge their -out directories with instrlab report DIR...)")
 	resume := fs.Bool("resume", false, "skip runs that finished ok in -out")
 	timeout := fs.Duration("timeout", 2*time.Minute, "time limit of one client run")
-	format := fs.String("format", "summary", "on stdout: summary (one line per configuration and client), or the full table as md, csv, json or html")
+	format := fs.String("format", "summary", "on stdout: "+report.Formats.String()+" (summary: one line per configuration and client; the others: the full table)")
 	labBin := fs.String("lab", "", "instrlab executable the clients start as the lab server (default: this one)")
 	netns := fs.String("netns", "auto", "run each client in a loopback-only network namespace with a resolver that logs the outside names it asks for: auto (when root), on or off")
 	live := fs.Bool("live", false, "forward to the real Anthropic API with $ANTHROPIC_API_KEY (costs money; prints the maximum first)")
@@ -71,7 +69,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	case *repeats < 0:
 		return usageError{"-repeats must be at least 1"}
 	}
-	if err := report.CheckFormat(*format); err != nil {
+	if err := report.Formats.Check(*format); err != nil {
 		return usageError{err.Error()}
 	}
 	if err := diffOpts.check(); err != nil {
@@ -102,7 +100,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	m := defaultMatrix(cs)
+	m := matrix.For(cs)
 	if servers != nil {
 		m = servers.matrix()
 	}
@@ -115,8 +113,8 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		m = mm
 	}
-	if err := selectRows(m, rowFlags, *repeats); err != nil {
-		return err
+	if err := m.Select(rowFlags, *repeats); err != nil {
+		return usageError{"-row " + err.Error()}
 	}
 	if *labBin == "" {
 		exe, err := os.Executable()
@@ -148,7 +146,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if key == "" {
 			return usageError{"-live needs ANTHROPIC_API_KEY in the environment"}
 		}
-		n := plannedRequests(m, cs)
+		n := m.PlannedRequests(cs)
 		cost := float64(n) * (float64(*maxIn)*priceIn + float64(*maxOut)*priceOut) / 1e6
 		fmt.Fprintf(stderr, "live: up to %d requests to %s, at most %d input and %d output tokens each at $%g/$%g per million: at most $%.2f\n",
 			n, *upstream, *maxIn, *maxOut, priceIn, priceOut, cost)
@@ -183,7 +181,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
 	if earlier == nil {
-		if err := writeMatrix(files.Matrix(), m); err != nil {
+		if err := m.Save(files.Matrix()); err != nil {
 			return err
 		}
 	}
@@ -217,14 +215,12 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	if st.Wall > 0 && *out != "" {
-		if err := writeStats(files.Stats(), st, cpu); err != nil {
+		if err := st.Save(files.Stats(), cpu); err != nil {
 			return err
 		}
 	}
 	if st.Wall > 0 {
-		fmt.Fprintf(stderr, "%d runs (%d skipped, %d failed, %d interrupted) in %s; client processes %s in all; runner setup+teardown %s in all; runner CPU %s (%.1f%% of wall)\n",
-			st.Runs, st.Skipped, st.Failed, st.Interrupted, st.Wall.Round(time.Millisecond), st.ClientTime.Round(time.Millisecond),
-			st.RunnerTime.Round(time.Millisecond), cpu.Round(time.Millisecond), 100*cpu.Seconds()/st.Wall.Seconds())
+		fmt.Fprintln(stderr, st.Line(cpu))
 	}
 	if *out != "" {
 		fmt.Fprintf(stderr, "evidence in %s\n", dir)
@@ -236,94 +232,4 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return exitError{exitFailure, fmt.Errorf("%d of %d runs failed", st.Failed, st.Runs)}
 	}
 	return diffErr
-}
-
-// selectRows keeps the named rows (all when none) and applies -repeats.
-func selectRows(m *matrix.Matrix, names []string, repeats int) error {
-	if len(names) > 0 {
-		var rows []matrix.Row
-		for _, n := range names {
-			found := false
-			for _, r := range m.Rows {
-				if r.Name == n {
-					rows, found = append(rows, r), true
-				}
-			}
-			if !found {
-				return usageError{fmt.Sprintf("-row %q: no such row in matrix %q", n, m.Name)}
-			}
-		}
-		m.Rows = rows
-		if !containsRow(rows, m.Baseline) {
-			m.Baseline = ""
-		}
-	}
-	if repeats > 0 {
-		m.Repeats = repeats
-		for i := range m.Rows {
-			m.Rows[i].Repeats = 0
-		}
-	}
-	return nil
-}
-
-func containsRow(rows []matrix.Row, name string) bool {
-	for _, r := range rows {
-		if r.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
-// plannedRequests bounds the model requests of a matrix run: each run
-// makes at most max_turns requests.
-func plannedRequests(m *matrix.Matrix, cs []client.Client) int {
-	n := 0
-	for _, c := range cs {
-		for _, row := range m.Rows {
-			if !row.For(c.Spec().Name) {
-				continue
-			}
-			row = m.Resolved(row)
-			turns := row.MaxTurns
-			if turns < 1 {
-				turns = 1
-			}
-			n += row.Repeats * turns
-		}
-	}
-	return n
-}
-
-func writeMatrix(path string, m *matrix.Matrix) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("writing the matrix: %w", err)
-	}
-	if err := table.JSON(f, m); err != nil {
-		f.Close()
-		return fmt.Errorf("writing the matrix: %w", err)
-	}
-	return f.Close()
-}
-
-// writeStats keeps the runner's own measurements of the run: wall time,
-// the client processes' summed wall time, the runner's setup and teardown,
-// and the runner process's CPU time (the fake APIs and the analysis; the
-// clients and lab servers are other processes).
-func writeStats(path string, st matrix.Stats, cpu time.Duration) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("writing stats: %w", err)
-	}
-	err = table.JSON(f, map[string]any{
-		"runs": st.Runs, "skipped": st.Skipped, "failed": st.Failed, "interrupted": st.Interrupted,
-		"wall_s": st.Wall.Seconds(), "client_s": st.ClientTime.Seconds(), "runner_setup_teardown_s": st.RunnerTime.Seconds(),
-		"runner_cpu_s": cpu.Seconds(), "runner_cpu_share_of_wall": cpu.Seconds() / st.Wall.Seconds(),
-	})
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }

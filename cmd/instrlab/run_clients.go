@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/clients"
-	"github.com/instrlab/instrlab/internal/matrix"
 )
 
 // newClients makes the clients -client names; "all" stands for every known
@@ -26,15 +25,4 @@ func newClients(specs []string) ([]client.Client, error) {
 		}
 	}
 	return cs, nil
-}
-
-// defaultMatrix is the seed matrix when only the default client runs (the
-// seed's experiment), else the cross-client matrix.
-func defaultMatrix(cs []client.Client) *matrix.Matrix {
-	for _, c := range cs {
-		if c.Spec().Name != clients.Default.Name {
-			return matrix.Cross()
-		}
-	}
-	return matrix.Seed()
 }

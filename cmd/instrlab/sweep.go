@@ -32,7 +32,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	confirm := fs.Bool("confirm", true, "probe both neighbours of every change point a second time")
 	shard := fs.String("shard", "", "sweep only part k of n of each client's versions, as in 2/4 (merge the shards with instrlab report DIR...)")
 	matrixPath := fs.String("matrix", "atlas", "probe matrix: a matrix file, or a built-in matrix")
-	format := fs.String("format", "md", "atlas format on stdout: md or json")
+	format := fs.String("format", "md", "atlas format on stdout: "+atlas.StdoutFormats.String())
 	cacheLimit := fs.String("cache-limit", "", "keep the client installs within this size, evicting the least recently used (as in 20GiB; default $"+npm.LimitEnv+", else no limit)")
 	labBin := fs.String("lab", "", "instrlab executable the clients start as the lab server (default: this one)")
 	netns := fs.String("netns", "auto", "run each client in a loopback-only network namespace: auto (when root), on or off")
@@ -56,8 +56,8 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageError{"-timeout must be positive"}
 	case *grid < 0:
 		return usageError{"-grid must be 0 or more"}
-	case *format != "md" && *format != "json":
-		return usageError{fmt.Sprintf("-format %q: want md or json", *format)}
+	case atlas.StdoutFormats.Check(*format) != nil:
+		return usageError{atlas.StdoutFormats.Check(*format).Error()}
 	}
 	sh, err := matrix.ParseShard(*shard)
 	if err != nil {
@@ -116,10 +116,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	fmt.Fprintf(stderr, "atlas in %s, %s and %s\n", evidence.SweepDir(*out).Atlas(), evidence.SweepDir(*out).AtlasMD(), evidence.SweepDir(*out).AtlasHTML())
-	if *format == "json" {
-		return a.JSON(stdout)
-	}
-	return a.Markdown(stdout, "")
+	return a.Write(stdout, *format)
 }
 
 // publishedVersions lists what npm serves of a client's package.

@@ -6,8 +6,31 @@ import (
 	"io"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/untrusted"
 )
+
+// Formats are the formats an atlas is written in (instrlab report on a
+// sweep's directory); StdoutFormats those sweep prints on stdout, beside
+// the files it writes.
+var (
+	Formats       = table.Formats{"md", "json", "html"}
+	StdoutFormats = table.Formats{"md", "json"}
+)
+
+// Write writes the atlas in one of Formats, evidence links relative to the
+// sweep's output.
+func (a *Atlas) Write(w io.Writer, format string) error {
+	switch format {
+	case "json":
+		return a.JSON(w)
+	case "html":
+		return a.HTML(w)
+	case "md":
+		return a.Markdown(w, "")
+	}
+	return Formats.Check(format)
+}
 
 // JSON writes the atlas as indented JSON.
 func (a *Atlas) JSON(w io.Writer) error {

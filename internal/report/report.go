@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
@@ -14,7 +13,7 @@ import (
 
 // Formats are the formats a report prints: summary is the short table
 // for a terminal, md, csv and json the full table, html the page.
-var Formats = []string{"summary", "md", "csv", "json", "html"}
+var Formats = table.Formats{"summary", "md", "csv", "json", "html"}
 
 // Files are the files WriteFiles writes into an output directory, by
 // format.
@@ -38,14 +37,6 @@ func New(m *matrix.Matrix, results []matrix.Result, dir string) *Report {
 // Summary is the short table: one line per configuration and client.
 func (r *Report) Summary() table.Table { return r.g.summaryTable() }
 
-// CheckFormat returns a usage message when format is not one of Formats.
-func CheckFormat(format string) error {
-	if !slices.Contains(Formats, format) {
-		return fmt.Errorf("-format %q: want summary, md, csv, json or html", format)
-	}
-	return nil
-}
-
 // Write prints the report in one of Formats.
 func (r *Report) Write(w io.Writer, format string) error {
 	switch format {
@@ -60,7 +51,7 @@ func (r *Report) Write(w io.Writer, format string) error {
 	case "html":
 		return r.HTML(w)
 	}
-	return CheckFormat(format)
+	return Formats.Check(format)
 }
 
 // WriteFiles writes every format but the summary into dir, under the

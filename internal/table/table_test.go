@@ -66,3 +66,19 @@ func TestNum(t *testing.T) {
 		}
 	}
 }
+
+func TestFormats(t *testing.T) {
+	f := Formats{"md", "csv", "json"}
+	if got, want := f.String(), "md, csv or json"; got != want {
+		t.Errorf("String = %q, want %q", got, want)
+	}
+	if got, want := (Formats{"md"}).String(), "md"; got != want {
+		t.Errorf("one format: String = %q, want %q", got, want)
+	}
+	if err := f.Check("csv"); err != nil {
+		t.Errorf("Check(csv): %v", err)
+	}
+	if err := f.Check("yaml"); err == nil || err.Error() != `-format "yaml": want md, csv or json` {
+		t.Errorf("Check(yaml) = %v", err)
+	}
+}

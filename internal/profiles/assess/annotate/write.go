@@ -1,0 +1,37 @@
+package annotate
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/instrlab/instrlab/internal/profiles/assess"
+	"github.com/instrlab/instrlab/internal/table"
+)
+
+// Formats are the formats check prints its report in: text for people
+// (assess.WriteText), json (the Report itself), github (workflow
+// annotations) and sarif (SARIF 2.1.0 for code scanning).
+var Formats = table.Formats{"text", "json", "github", "sarif"}
+
+// Write prints rep in one of Formats. show adds, to text, each era's
+// instructions with every profile's cut drawn in; version is instrlab's
+// own, named in SARIF.
+func Write(w io.Writer, rep assess.Report, format string, show bool, version string) error {
+	switch format {
+	case "text":
+		return assess.WriteText(w, rep, show)
+	case "json":
+		data, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return fmt.Errorf("encoding the report: %w", err)
+		}
+		_, err = w.Write(append(data, '\n'))
+		return err
+	case "github":
+		return WriteGitHub(w, rep)
+	case "sarif":
+		return WriteSARIF(w, rep, version)
+	}
+	return Formats.Check(format)
+}
