@@ -11,8 +11,10 @@ import (
 	"github.com/instrlab/instrlab/internal/client/claudecode"
 	"github.com/instrlab/instrlab/internal/client/cline"
 	"github.com/instrlab/instrlab/internal/client/codex"
+	"github.com/instrlab/instrlab/internal/client/continuecli"
 	"github.com/instrlab/instrlab/internal/client/copilot"
 	"github.com/instrlab/instrlab/internal/client/gemini"
+	"github.com/instrlab/instrlab/internal/client/kilo"
 	"github.com/instrlab/instrlab/internal/client/opencode"
 	"github.com/instrlab/instrlab/internal/client/qwen"
 )
@@ -24,13 +26,15 @@ var Default = client.Spec{Name: claudecode.Name, Version: claudecode.DefaultVers
 // known maps a client name to its constructor; an empty version means the
 // client's pinned default.
 var known = map[string]func(version string) client.Client{
-	claudecode.Name: claudecode.New,
-	cline.Name:      cline.New,
-	codex.Name:      codex.New,
-	copilot.Name:    copilot.New,
-	gemini.Name:     gemini.New,
-	opencode.Name:   opencode.New,
-	qwen.Name:       qwen.New,
+	claudecode.Name:  claudecode.New,
+	cline.Name:       cline.New,
+	codex.Name:       codex.New,
+	continuecli.Name: continuecli.New,
+	copilot.Name:     copilot.New,
+	gemini.Name:      gemini.New,
+	kilo.Name:        kilo.New,
+	opencode.Name:    opencode.New,
+	qwen.Name:        qwen.New,
 }
 
 // Register adds a client constructor under name, for tests and clients

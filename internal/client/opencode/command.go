@@ -20,24 +20,32 @@ func (c *Opencode) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error
 	if c.bin == "" {
 		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.version)
 	}
-	cfg, err := Config(r, r.Model)
+	return RunCommand(ctx, c.bin, r, ConfigFile, KeyRef, map[string]string{
+		KeyEnv:                          r.APIKey,
+		"OPENCODE_DISABLE_MODELS_FETCH": "1",
+		"OPENCODE_DISABLE_AUTOUPDATE":   "1",
+	})
+}
+
+// RunCommand writes Config (with key) as file in the working folder and
+// the client dir, and returns "bin run" with JSON events and the debug log
+// on stderr, in the environment env: the command of opencode and of its
+// forks.
+func RunCommand(ctx context.Context, bin string, r *client.Run, file, key string, env map[string]string) (*exec.Cmd, error) {
+	cfg, err := Config(r, r.Model, key)
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range []string{filepath.Join(r.Work, ConfigFile), filepath.Join(r.ClientDir(), ConfigFile)} {
+	for _, p := range []string{filepath.Join(r.Work, file), filepath.Join(r.ClientDir(), file)} {
 		if err := os.WriteFile(p, cfg, 0o644); err != nil {
-			return nil, fmt.Errorf("writing opencode.json: %w", err)
+			return nil, fmt.Errorf("writing %s: %w", file, err)
 		}
 	}
 	args := []string{"run", "--format", "json", "--print-logs", "--log-level", "DEBUG"}
 	args = append(args, r.Flags...)
 	args = append(args, r.Prompt)
-	cmd := exec.CommandContext(ctx, c.bin, args...)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = r.Work
-	cmd.Env = r.Environ(map[string]string{
-		"INSTRLAB_OPENAI_KEY":           r.APIKey,
-		"OPENCODE_DISABLE_MODELS_FETCH": "1",
-		"OPENCODE_DISABLE_AUTOUPDATE":   "1",
-	})
+	cmd.Env = r.Environ(env)
 	return cmd, nil
 }

@@ -14,10 +14,18 @@ const (
 	DefaultModel = "fake-model"
 )
 
+// KeyEnv is the variable opencode's config reads the API key from, and
+// KeyRef how the config names it.
+const (
+	KeyEnv = "INSTRLAB_OPENAI_KEY"
+	KeyRef = "{env:" + KeyEnv + "}"
+)
+
 // Config renders opencode.json for one run: a provider through
-// @ai-sdk/openai-compatible at the fake, the lab as the only MCP server,
-// sharing and auto-update off.
-func Config(r *client.Run, model string) ([]byte, error) {
+// @ai-sdk/openai-compatible at the fake with key as its API key (KeyRef,
+// or the key itself for a fork that rejects references), the lab as the
+// only MCP server, sharing and auto-update off.
+func Config(r *client.Run, model, key string) ([]byte, error) {
 	if model == "" {
 		model = DefaultModel
 	}
@@ -34,7 +42,7 @@ func Config(r *client.Run, model string) ([]byte, error) {
 		"provider": map[string]any{ProviderID: map[string]any{
 			"npm":     "@ai-sdk/openai-compatible",
 			"name":    "instrlab fake",
-			"options": map[string]any{"baseURL": strings.TrimRight(r.APIURL, "/") + "/v1", "apiKey": "{env:INSTRLAB_OPENAI_KEY}"},
+			"options": map[string]any{"baseURL": strings.TrimRight(r.APIURL, "/") + "/v1", "apiKey": key},
 			"models":  map[string]any{model: map[string]any{"name": model}},
 		}},
 		"mcp": map[string]any{r.Server.Name: mcp},

@@ -20,7 +20,7 @@ func TestConfig(t *testing.T) {
 	}{{"config.golden.json", nil}, {"config-env.golden.json", map[string]string{"A": "1"}}} {
 		r := &client.Run{APIURL: "http://127.0.0.1:4321", Server: client.Server{Name: "lab", Command: "/bin/instrlab",
 			Args: []string{"serve", "lab"}, Env: tt.env}}
-		got, err := Config(r, "")
+		got, err := Config(r, "", KeyRef)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,9 +73,12 @@ func TestParseEvents(t *testing.T) {
 func TestParseLog(t *testing.T) {
 	in := "timestamp=x level=ERROR run=r message=\"Ignoring MCP config entry without type\" key=lab\n" +
 		"timestamp=x level=INFO message=\"mcp fine\"\n" +
-		"timestamp=x level=ERROR message=\"other\"\n"
+		"timestamp=x level=ERROR message=\"other\"\n" +
+		"WARN  2026-12-01T03:40:27 +415ms service=mcp key=lab failed\n" +
+		"INFO  2026-12-01T03:40:27 +415ms service=mcp key=lab connected\n"
 	l, w := ParseLog(strings.NewReader(in), "stderr.txt")
-	want := Log{Problems: []string{`stderr.txt:1: timestamp=x level=ERROR run=r message="Ignoring MCP config entry without type" key=lab`}, Lines: 3}
+	want := Log{Problems: []string{`stderr.txt:1: timestamp=x level=ERROR run=r message="Ignoring MCP config entry without type" key=lab`,
+		`stderr.txt:4: WARN  2026-12-01T03:40:27 +415ms service=mcp key=lab failed`}, Lines: 5}
 	if diff := cmp.Diff(want, l); diff != "" || len(w) > 0 {
 		t.Errorf("ParseLog mismatch (-want +got):\n%s\nwarnings %v", diff, w)
 	}

@@ -1,0 +1,74 @@
+package continuecli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/client"
+)
+
+// ConfigFile is the copy of config.yaml kept in the client dir.
+const ConfigFile = "config.yaml"
+
+// Config renders ~/.continue/config.yaml for one run: the fake as an
+// OpenAI provider for chat, the lab as the only MCP server (stdio). YAML
+// is a superset of JSON, so it is written as JSON.
+func Config(r *client.Run, model string) ([]byte, error) {
+	type mcpServer struct {
+		Name    string            `json:"name"`
+		Type    string            `json:"type"`
+		Command string            `json:"command"`
+		Args    []string          `json:"args"`
+		Env     map[string]string `json:"env,omitempty"`
+	}
+	cfg := map[string]any{
+		"name":    "instrlab",
+		"version": "1.0.0",
+		"schema":  "v1",
+		"models": []map[string]any{{
+			"name":     "fake",
+			"provider": "openai",
+			"model":    model,
+			"apiKey":   r.APIKey,
+			"apiBase":  strings.TrimRight(r.APIURL, "/") + "/v1/",
+			"roles":    []string{"chat"},
+		}},
+		"mcpServers": []mcpServer{{Name: r.Server.Name, Type: "stdio", Command: r.Server.Command, Args: r.Server.Args, Env: r.Server.Env}},
+	}
+	b, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding continue config.yaml: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// Command implements client.Client: cn -p (headless) with the config
+// above, every tool allowed, telemetry off.
+func (c *Continue) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
+	if c.script == "" {
+		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.version)
+	}
+	model := r.Model
+	if model == "" {
+		model = DefaultModel
+	}
+	cfg, err := Config(r, model)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(r.Home, ".continue", "config.yaml")
+	if err := r.WriteConfig(path, ConfigFile, cfg); err != nil {
+		return nil, err
+	}
+	args := []string{c.script, "-p", "--config", path, "--auto", "--verbose"}
+	args = append(args, r.Flags...)
+	args = append(args, r.Prompt)
+	cmd := exec.CommandContext(ctx, c.node, args...)
+	cmd.Dir = r.Work
+	cmd.Env = r.Environ(map[string]string{"CONTINUE_METRICS_ENABLED": "0", "CONTINUE_CLI_ENABLE_TELEMETRY": "0"})
+	return cmd, nil
+}

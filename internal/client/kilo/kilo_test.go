@@ -1,0 +1,84 @@
+package kilo
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/opencode"
+	"github.com/instrlab/instrlab/internal/testutil"
+)
+
+// TestCommand: the config names the key itself (this version rejects a
+// config whose key is an {env:NAME} reference), and the environment turns
+// off what would reach for outside hosts or install plugins.
+func TestCommand(t *testing.T) {
+	dir := t.TempDir()
+	r := &client.Run{Dir: dir, Home: filepath.Join(dir, "home"), Work: t.TempDir(), APIURL: "http://127.0.0.1:5000", APIKey: "dummy-key",
+		Server: client.Server{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab"}}, Prompt: "hi"}
+	if _, err := New("").Command(context.Background(), r); err == nil {
+		t.Fatal("Command before Provision: no error")
+	}
+	k := &Kilo{version: DefaultVersion, bin: "/bin/kilo"}
+	if err := os.MkdirAll(r.ClientDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd, err := k.Command(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(r.Work, ConfigFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Provider map[string]struct {
+			Options struct{ APIKey, BaseURL string } `json:"options"`
+		} `json:"provider"`
+	}
+	if err := json.Unmarshal(b, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if o := cfg.Provider[opencode.ProviderID].Options; o.APIKey != "dummy-key" || o.BaseURL != "http://127.0.0.1:5000/v1" {
+		t.Errorf("provider options %+v", o)
+	}
+	for _, v := range []string{"KILO_DISABLE_DEFAULT_PLUGINS=1", "KILO_TELEMETRY_LEVEL=off", "KILO_DISABLE_MODELS_FETCH=1"} {
+		if !slices.Contains(cmd.Env, v) {
+			t.Errorf("environment lacks %s: %q", v, cmd.Env)
+		}
+	}
+	if diff := cmp.Diff([]string{"/bin/kilo", "run", "--format", "json", "--print-logs", "--log-level", "DEBUG", "hi"}, cmd.Args); diff != "" {
+		t.Errorf("args mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestObserveRealRun reads trimmed evidence of a real run (testdata/ROW,
+// made by testdata/trim.sh from "instrlab run -client kilo@7.7.7"), whose
+// log mixes opencode's two line styles.
+func TestObserveRealRun(t *testing.T) {
+	dir := testutil.RunDir(t, filepath.Join("testdata", "en-1000"),
+		map[string]string{"stdout.txt": "client/stdout.txt", "stderr.txt": "client/stderr.txt"})
+	o := (&Kilo{}).Observe(&client.Run{Dir: dir, Server: client.Server{Name: "lab"}})
+	if diff := cmp.Diff([]string{"no error in log", "BEGIN=PINTAIL-8601 END=PINTAIL-3421 LAST=798", ""}, []string{o.ServerStatus, o.Answer, o.ResultError}); diff != "" {
+		t.Errorf("Observe mismatch (-want +got):\n%s", diff)
+	}
+	if len(o.Warnings) > 0 {
+		t.Errorf("warnings: %v", o.Warnings)
+	}
+}
+
+// FuzzParseLog runs opencode's log parser on Kilo's log, which adds a
+// second line style ("WARN  2026-12-01T03:40:27 +415ms service=...").
+func FuzzParseLog(f *testing.F) {
+	testutil.Seed(f, filepath.Join("testdata", "en-1000", "stderr.txt"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, w := opencode.ParseLog(strings.NewReader(string(data)), "stderr.txt")
+		testutil.InFile(t, "stderr.txt", append(w, l.Problems...))
+	})
+}
