@@ -16,7 +16,8 @@ var Subcommand = []string{"serve", "lab"}
 // Args are the command-line flags of "instrlab serve lab": what a client's
 // MCP config passes to start the lab. flags is the one list of them, which
 // Flags registers, Args writes and ParseArgs reads: a new option is a
-// field and a line there. A zero field means the flag's default.
+// field and a line there. A zero field means the flag's default, in what
+// Args writes and in what Validate and Config read.
 type Args struct {
 	Instr         string        // -instr: none, ascii:N or japanese:N
 	InstrFile     string        // -instr-file: a file's text, unchanged
@@ -123,22 +124,56 @@ func (a Args) Check(fs *flag.FlagSet) error {
 	return nil
 }
 
+// withDefaults returns a with every zero field set to its flag's default.
+func (a Args) withDefaults() Args {
+	for _, f := range a.flags() {
+		switch p := f.field.(type) {
+		case *string:
+			if *p == "" {
+				*p = f.def.(string)
+			}
+		case *time.Duration:
+			if *p == 0 {
+				*p = f.def.(time.Duration)
+			}
+		case *bool:
+			*p = *p || f.def.(bool)
+		}
+	}
+	return a
+}
+
+// Validate checks a's values as Config does (the instructions, the era,
+// -on-unknown, the delays) without reading InstrFile: a matrix checks its
+// rows with it before any run starts.
+func (a Args) Validate() error {
+	_, err := a.config(false)
+	return err
+}
+
 // Config is the lab's configuration as a sets it: the instructions parsed
 // (or read from InstrFile) and every value checked. The message log is
 // the caller's to open.
-func (a Args) Config() (Config, error) {
+func (a Args) Config() (Config, error) { return a.config(true) }
+
+func (a Args) config(readFile bool) (Config, error) {
+	a = a.withDefaults()
 	cfg := Config{Era: a.Era, InitDelay: a.InitDelay, DiscoverDelay: a.DiscoverDelay, OnUnknown: a.OnUnknown}
 	var err error
-	if a.InstrFile != "" {
-		cfg.Instructions, err = InstructionsFile(a.InstrFile)
-	} else {
+	switch {
+	case a.InstrFile == "":
 		cfg.Instructions, err = ParseInstructions(a.Instr)
+	case readFile:
+		cfg.Instructions, err = InstructionsFile(a.InstrFile)
 	}
 	if err != nil {
 		return Config{}, fmt.Errorf("-instr: %w", err)
 	}
 	if err := cfg.Validate(); err != nil {
 		return Config{}, err
+	}
+	if a.InstrFile != "" && !readFile {
+		return cfg, nil
 	}
 	if _, err := cfg.Instructions.For(EraInitialize); err != nil {
 		return Config{}, err

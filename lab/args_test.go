@@ -47,3 +47,40 @@ func TestParseArgsErrors(t *testing.T) {
 		t.Errorf("Config with a bad -instr: %v", err)
 	}
 }
+
+// TestArgsZeroIsDefault: a zero field means the flag's default in Config
+// too, as in Args, so Args{} configures the lab "serve lab" starts with
+// no flags.
+func TestArgsZeroIsDefault(t *testing.T) {
+	got, err := Args{}.Config()
+	if err != nil {
+		t.Fatalf("Args{}.Config(): %v", err)
+	}
+	want, err := ParseArgs(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCfg, err := want.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Instructions != wantCfg.Instructions || got.Era != EraLegacy || got.OnUnknown != UnknownError {
+		t.Errorf("Args{}.Config() = %+v, want the flags' defaults %+v", got, wantCfg)
+	}
+}
+
+// TestArgsValidate: Validate makes Config's checks without reading the
+// instructions file.
+func TestArgsValidate(t *testing.T) {
+	if err := (Args{InstrFile: "/no/such/file.md"}).Validate(); err != nil {
+		t.Errorf("Validate read the instructions file: %v", err)
+	}
+	if _, err := (Args{InstrFile: "/no/such/file.md"}).Config(); err == nil {
+		t.Error("Config of a missing instructions file: no error")
+	}
+	for _, a := range []Args{{Instr: "ascii:x"}, {Era: "future"}, {OnUnknown: "explode"}, {InitDelay: -time.Second}} {
+		if err := a.Validate(); err == nil {
+			t.Errorf("Validate(%+v): no error", a)
+		}
+	}
+}

@@ -41,7 +41,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *profileRef != "" && *profileOut == "" {
 		return usageError{"-profile-ref needs -profile-out"}
 	}
-	m, results, warnings, err := report.LoadAll(fs.Args())
+	m, results, warnings, err := report.Load(fs.Args()...)
 	if err != nil {
 		return err
 	}

@@ -151,26 +151,16 @@ func (m *Matrix) Validate() error {
 			if r.Server != "" {
 				return fmt.Errorf("row %q: a server row serves the server's own text, not instr_file", r.Name)
 			}
-		} else if _, err := lab.ParseInstructions(r.Instr); err != nil {
+		} else if r.Instr == "" {
+			return fmt.Errorf("row %q: no instr: want none, KIND:N or an instr_file", r.Name)
+		}
+		// The lab's own checks: the instructions, era, on_unknown and delays.
+		a, err := r.Lab("")
+		if err != nil {
+			return err
+		}
+		if err := a.Validate(); err != nil {
 			return fmt.Errorf("row %q: %w", r.Name, err)
-		}
-		switch r.Era {
-		case "", "legacy", "dual", "modern":
-		default:
-			return fmt.Errorf("row %q: era %q: want legacy, dual or modern", r.Name, r.Era)
-		}
-		switch r.OnUnknown {
-		case "", "error", "crash", "hang":
-		default:
-			return fmt.Errorf("row %q: on_unknown %q: want error, crash or hang", r.Name, r.OnUnknown)
-		}
-		for _, d := range []string{r.InitDelay, r.DiscoverDelay} {
-			if d == "" {
-				continue
-			}
-			if _, err := time.ParseDuration(d); err != nil {
-				return fmt.Errorf("row %q: %w", r.Name, err)
-			}
 		}
 		if r.Prompt == "" && m.Prompt == "" {
 			return fmt.Errorf("row %q: no prompt (set the matrix's prompt or the row's)", r.Name)

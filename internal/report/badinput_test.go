@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,5 +135,12 @@ func TestEmptyEvidenceMarkedInTable(t *testing.T) {
 		if r.Row == "en-5000" && (r.Status != "failed" || !strings.Contains(r.Reason, "evidence unreadable")) {
 			t.Errorf("the run with an empty run.json: status %q reason %q, want failed as unreadable", r.Status, r.Reason)
 		}
+	}
+}
+
+// TestLoadNoDirs: Load of no directory is an error, not an empty report.
+func TestLoadNoDirs(t *testing.T) {
+	if _, _, _, err := Load(); !errors.Is(err, errNoRuns) {
+		t.Errorf("Load() = %v, want errNoRuns", err)
 	}
 }

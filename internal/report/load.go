@@ -12,14 +12,14 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix"
 )
 
-// errNoRuns is Load's error for a directory without any finished run.
+// errNoRuns is Load's error for evidence without any finished run.
 var errNoRuns = errors.New("no runs found")
 
-// Load re-analyses every run under dir from its evidence. The matrix is
+// loadDir re-analyses every run under dir from its evidence. The matrix is
 // read from dir's evidence.MatrixFile when present, for row order and baseline.
 // Runs without a record (interrupted) are skipped; a run whose record
 // cannot be read is kept as failed, with why, and warned about.
-func Load(dir string) (*matrix.Matrix, []matrix.Result, []string, error) {
+func loadDir(dir string) (*matrix.Matrix, []matrix.Result, []string, error) {
 	var m *matrix.Matrix
 	var warnings []string
 	out := evidence.OutDir(dir)

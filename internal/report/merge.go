@@ -16,15 +16,20 @@ import (
 // table: runs of different matrices, or the same run in two directories.
 var ErrMixed = errors.New("evidence directories cannot be merged")
 
-// LoadAll loads several evidence directories (the shards of one run, made
-// on several machines with -shard k/n) as one: the same matrix, the runs of
-// all, ordered as one directory holding them all would order them, so the
-// tables are byte for byte those of a single-machine run of the same
-// evidence. Directories of different matrices are refused, as is a run
-// (client, row, repeat) found in two of them.
-func LoadAll(dirs []string) (*matrix.Matrix, []matrix.Result, []string, error) {
-	if len(dirs) == 1 {
-		return Load(dirs[0])
+// Load re-analyses every run under dirs from its evidence: the matrix,
+// the results and warnings about what could not be read (see loadDir).
+// Several directories (the shards of one run, made on several machines
+// with -shard k/n) load as one: the same matrix, the runs of all, ordered
+// as one directory holding them all would order them, so the tables are
+// byte for byte those of a single-machine run of the same evidence.
+// Directories of different matrices are refused, as is a run (client,
+// row, repeat) found in two of them.
+func Load(dirs ...string) (*matrix.Matrix, []matrix.Result, []string, error) {
+	switch len(dirs) {
+	case 0:
+		return nil, nil, nil, fmt.Errorf("%w (no evidence directory)", errNoRuns)
+	case 1:
+		return loadDir(dirs[0])
 	}
 	var m *matrix.Matrix
 	var mJSON []byte
@@ -33,7 +38,7 @@ func LoadAll(dirs []string) (*matrix.Matrix, []matrix.Result, []string, error) {
 	rel := map[string]string{} // result dir -> its path inside its evidence directory
 	seen := map[string]string{}
 	for _, dir := range dirs {
-		dm, results, w, err := Load(dir)
+		dm, results, w, err := loadDir(dir)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("%s: %w", dir, err)
 		}
