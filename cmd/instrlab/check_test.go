@@ -87,6 +87,9 @@ func TestCheckGolden(t *testing.T) {
 		{name: "japanese-3000", args: []string{"-instr", "japanese:3000"}},
 		{name: "none", args: []string{"-era", "dual", "-instr", "none"}},
 		{name: "sections", args: []string{"-instr-file", mdFile}, extra: []string{"-show"}},
+		// A version without a profile of its own, in the atlas's range of
+		// one that has one.
+		{name: "profile-claude-code@2.1.300", args: []string{"-instr", "ascii:5000"}, extra: []string{"-profile", "claude-code@2.1.300"}},
 		{name: "rules", args: []string{"-era", "dual", "-instr", "ascii:3000"}, code: 1,
 			extra: []string{"-max-chars", "2500", "-max-tokens", "600", "-require", "END codeword", "-require-same-eras"}},
 	}
@@ -178,7 +181,9 @@ func TestCheckUsage(t *testing.T) {
 		{[]string{"-server", "a", "--", "x"}, "-server needs -config or -scan"},
 		{[]string{"node", "server.js"}, "put it after --"},
 		{[]string{"http://127.0.0.1:1/mcp", "-json"}, `unexpected argument "-json" after the URL`},
-		{[]string{"-profile", "nobody@1", "--", "x"}, `no profile "nobody@1"`},
+		{[]string{"-profile", "nobody@1", "--", "x"}, `no profile for client "nobody"`},
+		{[]string{"-profile", "claude-code@9.9.9", "--", "x"}, "does not list claude-code@9.9.9 among the 473 published versions"},
+		{[]string{"-profile", "claude-code@2.1.293", "--", "x"}, "no built-in profile is of a version in that range"},
 		{[]string{"-scan", "-name", "x"}, "-name is for a command or URL"},
 		{[]string{"-require", "", "--", "x"}, "-require needs a non-empty phrase"},
 		{[]string{"-bogus"}, "flag provided but not defined: -bogus"},

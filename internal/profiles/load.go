@@ -5,13 +5,14 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"slices"
 	"strings"
 )
 
-//go:embed data/*.json
+//go:embed data/*.json data/atlas/ranges.json
 var data embed.FS
 
 // Builtin returns the profiles shipped with instrlab, ordered by client and
@@ -55,8 +56,18 @@ func ReadFile(name string) (Profile, error) {
 
 // Select resolves names against the built-in profiles: an id
 // (client@version), a client name (its newest version), or a path to a
-// profile file. No names selects every built-in profile.
+// profile file. A version without a profile of its own takes the profile
+// of a version the atlas saw behave alike (BuiltinRanges). No names
+// selects every built-in profile.
 func Select(builtin []Profile, names []string) ([]Profile, error) {
+	ranges, err := BuiltinRanges()
+	if err != nil {
+		return nil, err
+	}
+	return selectIn(builtin, ranges, names)
+}
+
+func selectIn(builtin []Profile, ranges []Ranges, names []string) ([]Profile, error) {
 	if len(names) == 0 {
 		return builtin, nil
 	}
@@ -70,18 +81,83 @@ func Select(builtin []Profile, names []string) ([]Profile, error) {
 			out = append(out, p)
 			continue
 		}
-		var found *Profile
-		for i, p := range builtin {
-			if p.ID() == n || p.Client == n {
-				found = &builtin[i] // builtin is sorted: the last match is the newest
-			}
+		p, err := lookup(builtin, ranges, n)
+		if err != nil {
+			return nil, err
 		}
-		if found == nil {
-			return nil, fmt.Errorf("no profile %q (have %s)", n, ids(builtin))
-		}
-		out = append(out, *found)
+		out = append(out, p)
 	}
 	return out, nil
+}
+
+// lookup finds the profile name asks for: client, client@version, or
+// client@version that the atlas puts in the range of a built-in version.
+func lookup(builtin []Profile, ranges []Ranges, name string) (Profile, error) {
+	client, version, _ := strings.Cut(name, "@")
+	var have []Profile // builtin is sorted: the last is the newest
+	for _, p := range builtin {
+		if p.Client == client {
+			have = append(have, p)
+		}
+	}
+	if len(have) == 0 {
+		return Profile{}, fmt.Errorf("no profile for client %q (built in: %s)", client, clientNames(builtin))
+	}
+	if version == "" || version == "latest" {
+		return have[len(have)-1], nil
+	}
+	for _, p := range have {
+		if p.Version == version {
+			return p, nil
+		}
+	}
+	i := slices.IndexFunc(ranges, func(r Ranges) bool { return r.Client == client })
+	if i < 0 {
+		return Profile{}, fmt.Errorf("no profile for %s: built in are %s, and the atlas has no timeline of %s to tell which behaves like %s", name, ids(have), client, version)
+	}
+	rs := ranges[i]
+	r, err := rs.find(version)
+	if err != nil {
+		return Profile{}, fmt.Errorf("no profile for %s (built in are %s): %w", name, ids(have), err)
+	}
+	var best *Profile
+	at := rs.index(version)
+	for k, p := range have {
+		j := rs.index(p.Version)
+		if j < rs.index(r.From) || j > rs.index(r.To) {
+			continue
+		}
+		if best == nil || abs(j-at) <= abs(rs.index(best.Version)-at) {
+			best = &have[k]
+		}
+	}
+	if best == nil {
+		var where []string
+		for _, p := range have {
+			if pr, err := rs.find(p.Version); err == nil {
+				where = append(where, p.Version+" in "+pr.From+" to "+pr.To)
+			}
+		}
+		return Profile{}, fmt.Errorf("no profile for %s: the atlas (%s) puts it in the range %s, and no built-in profile is of a version in that range (%s); measure it with instrlab run -client %s and report -profile-out",
+			name, rs.Source, r, strings.Join(where, ", "), name)
+	}
+	p := *best
+	p.For = version
+	p.ForNote = fmt.Sprintf("%s@%s is in the range %s to %s of the atlas (%s), where %s is: the atlas saw every property it reads (%s) hold over that range",
+		client, version, r.From, r.To, rs.Source, p.Version, strings.Join(slices.Sorted(maps.Keys(r.Props)), ", "))
+	return p, nil
+}
+
+func abs(n int) int { return max(n, -n) }
+
+func clientNames(ps []Profile) string {
+	var s []string
+	for _, p := range ps {
+		if !slices.Contains(s, p.Client) {
+			s = append(s, p.Client)
+		}
+	}
+	return strings.Join(s, ", ")
 }
 
 func ids(ps []Profile) string {

@@ -27,6 +27,12 @@ type Profile struct {
 	Evidence []Evidence `json:"evidence"`
 	// Unmeasured lists what the evidence does not cover, in plain words.
 	Unmeasured []string `json:"unmeasured,omitempty"`
+
+	// For, when set, is the version a user asked for that has no profile
+	// of its own and takes this one (Select, from the atlas's ranges);
+	// ForNote says why. Neither is part of the file format.
+	For     string `json:"-"`
+	ForNote string `json:"-"`
 }
 
 // A Limit is a cap on a text and how the client applies it.
@@ -115,8 +121,14 @@ type Evidence struct {
 // ID is the profile's short name, client@version.
 func (p Profile) ID() string { return p.Client + "@" + p.Version }
 
-// Title is the display name with the version.
-func (p Profile) Title() string { return p.Name + " " + p.Version }
+// Title is the display name with the version, and the version asked for
+// when it is another (For).
+func (p Profile) Title() string {
+	if p.For != "" {
+		return p.Name + " " + p.For + " (as " + p.Version + ")"
+	}
+	return p.Name + " " + p.Version
+}
 
 // Parse decodes and validates one profile; unknown fields are errors, so a
 // typo in a profile cannot silently drop a value.

@@ -76,11 +76,14 @@ type Text struct {
 
 // A View is what one client profile does with one server's instructions.
 type View struct {
-	Profile string    `json:"profile"`
-	Title   string    `json:"title"`
-	Era     probe.Era `json:"era,omitempty"` // the era the client ends up in; "" when none
-	Why     string    `json:"why"`
-	Cap     int       `json:"cap"`
+	Profile string `json:"profile"`
+	Title   string `json:"title"`
+	// ProfileNote says why the profile stands for another version, when
+	// it does (profiles.Profile.ForNote).
+	ProfileNote string    `json:"profile_note,omitempty"`
+	Era         probe.Era `json:"era,omitempty"` // the era the client ends up in; "" when none
+	Why         string    `json:"why"`
+	Cap         int       `json:"cap"`
 	// CapUnit is what Cap counts (a unit.Unit), as the profile says.
 	CapUnit string `json:"cap_unit"`
 	// CapSource is "default", "set" or "ignored" (the setting's value is
@@ -244,7 +247,7 @@ func clientEra(p profiles.Profile, r probe.Result) (e probe.EraResult, why strin
 }
 
 func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)) View {
-	v := View{Profile: p.ID(), Title: p.Title(), Marker: p.Instructions.Marker, Placement: p.Render.Placement}
+	v := View{Profile: p.ID(), Title: p.Title(), ProfileNote: p.ForNote, Marker: p.Instructions.Marker, Placement: p.Render.Placement}
 	e, why := clientEra(p, r)
 	v.Era, v.Why = e.Era, why
 	var value string

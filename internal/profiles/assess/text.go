@@ -166,6 +166,11 @@ func startupLine(s Server) string {
 
 func printView(b *bufio.Writer, v View) {
 	fmt.Fprintf(b, "  %s", line(v.Title))
+	defer func() {
+		if v.ProfileNote != "" {
+			fmt.Fprintf(b, "           profile: %s\n", v.ProfileNote)
+		}
+	}()
 	if v.Era == "" {
 		fmt.Fprintf(b, ": nothing (%s)\n", v.Why)
 		return

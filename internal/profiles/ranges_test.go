@@ -1,0 +1,129 @@
+package profiles
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/instrlab/instrlab/internal/atlas"
+)
+
+var update = flag.Bool("update", false, "rewrite data/atlas/ranges.json from docs/atlas/atlas.json")
+
+// atlasRanges reads the ranges from the committed atlas, the way
+// data/ranges.json was made.
+func atlasRanges(t *testing.T) []byte {
+	t.Helper()
+	a, err := atlas.Read("../../docs/atlas/atlas.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Ranges
+	for _, tl := range a.Timelines {
+		rs := Ranges{Client: tl.Client, Source: "docs/atlas/atlas.json, " + a.Date, Versions: tl.Versions}
+		for _, s := range tl.Segments {
+			r := Range{From: s.From, To: s.To, Props: map[string]string{}}
+			for _, p := range s.Props {
+				r.Props[p.Name] = p.Value
+			}
+			rs.Ranges = append(rs.Ranges, r)
+		}
+		out = append(out, rs)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(out); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestRangesMatchAtlas fails when the embedded ranges drift from the
+// committed atlas: refresh them with go test -run Ranges -update.
+func TestRangesMatchAtlas(t *testing.T) {
+	want := atlasRanges(t)
+	if *update {
+		if err := os.WriteFile(rangesFile, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := data.ReadFile(rangesFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s is not what docs/atlas/atlas.json gives (go test -run Ranges -update) (-want +got):\n%s", rangesFile, diff)
+	}
+}
+
+func TestSelectVersions(t *testing.T) {
+	builtin, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		wantID    string // the profile picked
+		wantTitle string
+		wantErr   string // a part of the error
+	}{
+		{name: "claude-code", wantID: "claude-code@2.1.328", wantTitle: "Claude Code 2.1.328"},
+		{name: "claude-code@latest", wantID: "claude-code@2.1.328"},
+		{name: "claude-code@2.1.285", wantID: "claude-code@2.1.285", wantTitle: "Claude Code 2.1.285"},
+		// 2.1.296 to 2.1.332 is one range of the atlas (cap 4,096, probe).
+		{name: "claude-code@2.1.300", wantID: "claude-code@2.1.328", wantTitle: "Claude Code 2.1.300 (as 2.1.328)"},
+		{name: "claude-code@2.1.296", wantID: "claude-code@2.1.328"},
+		// 2.1.268 to 2.1.291 holds 2.1.285.
+		{name: "claude-code@2.1.270", wantID: "claude-code@2.1.285", wantTitle: "Claude Code 2.1.270 (as 2.1.285)"},
+		// 2.1.292 to 2.1.295: the probe without the 4,096 cap; no profile.
+		{name: "claude-code@2.1.293", wantErr: "no built-in profile is of a version in that range"},
+		{name: "claude-code@2.1.84", wantErr: "range 2.1.84 to 2.1.90 (cap 2048"},
+		{name: "claude-code@9.9.9", wantErr: "does not list claude-code@9.9.9 among the 473 published versions"},
+		{name: "claude-code@2.1.295x", wantErr: "does not list"},
+		{name: "no-such-client", wantErr: `no profile for client "no-such-client" (built in: claude-code`},
+		{name: "no-such-client@1.0.0", wantErr: `no profile for client "no-such-client"`},
+		{name: "missing.json", wantErr: "reading profile"},
+	}
+	for _, tt := range tests {
+		ps, err := Select(builtin, []string{tt.name})
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("Select(%s) = %v, want an error with %q", tt.name, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("Select(%s): %v", tt.name, err)
+			continue
+		}
+		if got := ps[0].ID(); got != tt.wantID {
+			t.Errorf("Select(%s) = %s, want %s", tt.name, got, tt.wantID)
+		}
+		if tt.wantTitle != "" && ps[0].Title() != tt.wantTitle {
+			t.Errorf("Select(%s).Title() = %q, want %q", tt.name, ps[0].Title(), tt.wantTitle)
+		}
+	}
+}
+
+// TestSelectBetweenRanges: a version in a gap the sweep did not narrow
+// is refused, never given a neighbour's profile.
+func TestSelectBetweenRanges(t *testing.T) {
+	builtin := []Profile{{Client: "x", Name: "X", Version: "1.0"}, {Client: "x", Name: "X", Version: "4.0"}}
+	ranges := []Ranges{{Client: "x", Source: "test", Versions: []string{"1.0", "2.0", "3.0", "4.0"},
+		Ranges: []Range{{From: "1.0", To: "1.0", Props: map[string]string{"cap": "1"}}, {From: "4.0", To: "4.0", Props: map[string]string{"cap": "2"}}}}}
+	_, err := selectIn(builtin, ranges, []string{"x@2.0"})
+	if err == nil || !strings.Contains(err.Error(), "it lies between 1.0 and 4.0") {
+		t.Errorf("x@2.0: %v, want the gap named", err)
+	}
+	ps, err := selectIn(builtin, ranges, []string{"x@4.0", "x"})
+	if err != nil || ps[0].Version != "4.0" || ps[1].Version != "4.0" {
+		t.Errorf("x@4.0, x = %v, %v", ps, err)
+	}
+}
