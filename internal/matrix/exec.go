@@ -1,19 +1,23 @@
 package matrix
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/redact"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -197,9 +201,31 @@ func (r *Runner) execute(ctx context.Context, c client.Client, run *client.Run) 
 			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 				return statusFail, "killed by signal " + ws.Signal().String(), code, dur, cmd
 			}
-			return statusFail, fmt.Sprintf("exit status %d", code), code, dur, cmd
+			return statusFail, fmt.Sprintf("exit status %d", code) + stderrBegan(run.Stderr()), code, dur, cmd
 		}
 		return statusFail, "running the client: " + err.Error(), code, dur, cmd
 	}
 	return statusOK, "", 0, dur, cmd
+}
+
+// stderrBegan quotes the first lines a client that failed wrote on stderr
+// ("; its stderr began: ..."), so that a version the adapter cannot drive
+// says why (a flag it lacks, an output format it does not know), or "".
+func stderrBegan(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(io.LimitReader(f, 64<<10))
+	for sc.Scan() && len(lines) < stderrLines {
+		if l := strings.TrimSpace(sc.Text()); l != "" {
+			lines = append(lines, firstRunes(redact.String(l), 160))
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return "; its stderr began: " + strings.Join(lines, " | ")
 }

@@ -128,7 +128,7 @@ func TestRunnerRecordsFailures(t *testing.T) {
 		mode, reason, status string
 	}{
 		{"hang", "timed out after 2s", "connected"},
-		{"crash", "exit status 3", "connected"},
+		{"crash", "exit status 3; its stderr began: fake: crashing on purpose | second line", "connected"},
 		{"no-model", reasonNoModelRequest, "connected"},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {

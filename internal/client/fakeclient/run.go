@@ -35,6 +35,9 @@ func runClient() int {
 	case "hang":
 		time.Sleep(time.Hour)
 	case "crash":
+		fmt.Fprintln(os.Stderr, "fake: crashing on purpose")
+		fmt.Fprintln(os.Stderr, "")
+		fmt.Fprintln(os.Stderr, "  second line")
 		return 3
 	case "no-model":
 		return 0
