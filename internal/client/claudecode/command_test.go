@@ -110,7 +110,7 @@ func TestProvisionInstallsOnceAndReuses(t *testing.T) {
 	fakeNPM(t, `prefix=$3
 pkg=$prefix/node_modules/@anthropic-ai/claude-code-linux-x64
 mkdir -p "$pkg"
-printf '#!/bin/sh\n[ "$1" = --help ] && { echo "  --mcp-config  --output-format --verbose --settings --strict-mcp-config --debug-file"; exit 0; }\necho "1.2.3 (Claude Code)"\n' > "$pkg/claude"
+printf '#!/bin/sh\n[ "$1" = --help ] && { echo help >> "%s/help-calls"; echo "  --mcp-config  --output-format --verbose --settings --strict-mcp-config --debug-file"; exit 0; }\necho "1.2.3 (Claude Code)"\n' "$prefix" > "$pkg/claude"
 chmod +x "$pkg/claude"
 echo installed >> "$prefix/npm-calls"
 `)
@@ -133,6 +133,14 @@ echo installed >> "$prefix/npm-calls"
 	calls, _ := os.ReadFile(filepath.Join(dir, "npm-calls"))
 	if string(calls) != "installed\n" {
 		t.Errorf("npm ran %q times, want once", calls)
+	}
+	// The second provision read the options the first saved: the client
+	// is not started again before the runs.
+	if helps, _ := os.ReadFile(filepath.Join(dir, "help-calls")); string(helps) != "help\n" {
+		t.Errorf("--help ran %q, want once", helps)
+	}
+	if !c2.has("--debug-file") || c2.has("--no-such-flag") {
+		t.Errorf("the saved options were not read: %v", c2.flags)
 	}
 }
 

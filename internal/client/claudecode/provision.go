@@ -38,7 +38,7 @@ func (c *Claude) Provision(ctx context.Context, progress io.Writer) error {
 	if p, err := exec.LookPath("claude"); err == nil {
 		if v, _ := Version(ctx, p); v == c.version {
 			c.bin = p
-			return c.readFlags(ctx)
+			return c.readFlags(ctx, "")
 		}
 	}
 	dir, err := CacheDir(c.version)
@@ -60,12 +60,13 @@ func (c *Claude) Provision(ctx context.Context, progress io.Writer) error {
 		return err
 	}
 	c.bin = bin
-	return c.readFlags(ctx)
+	return c.readFlags(ctx, dir)
 }
 
-// readFlags reads which optional flags the provisioned version has.
-func (c *Claude) readFlags(ctx context.Context) error {
-	flags, err := helpFlags(ctx, c.bin)
+// readFlags reads which optional flags the provisioned version has; prefix
+// is the npm prefix of our install ("" for claude on PATH).
+func (c *Claude) readFlags(ctx context.Context, prefix string) error {
+	flags, err := helpFlags(ctx, c.bin, prefix)
 	if err != nil {
 		return err
 	}
