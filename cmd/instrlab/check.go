@@ -119,7 +119,6 @@ Flags:
 		return usageError{"check: -profile: " + err.Error()}
 	}
 
-	assess.Preload()
 	v, _ := version()
 	opts := probe.Options{Timeout: f.timeout, Repeat: f.repeat, ClientName: "instrlab-check", ClientVersion: v}
 	results := probeAll(ctx, targets, opts, stderr)

@@ -62,3 +62,23 @@ func TestNoInitTimeCompiles(t *testing.T) {
 		}
 	}
 }
+
+// TestReferenceTokenizerNotLinked keeps the reference tokenizer (and the
+// regexp engine it needs, whose tables are built at initialization) out of
+// the commands: internal/tokens counts without them, and only its tests
+// compare it with them.
+func TestReferenceTokenizerNotLinked(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	out, err := exec.Command(goTool, "list", "-deps", "github.com/instrlab/instrlab/cmd/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if strings.HasPrefix(pkg, "github.com/tiktoken-go/") || strings.HasPrefix(pkg, "github.com/dlclark/regexp2") {
+			t.Errorf("a command links %s", pkg)
+		}
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/instrlab/instrlab/internal/tokens"
 )
 
 // Anthropic is the Anthropic Messages API: POST /v1/messages, streaming
@@ -123,7 +125,7 @@ func (Anthropic) Write(w http.ResponseWriter, path string, body []byte, reply Re
 	if id == "msg_fake" {
 		id = "msg_fake0000"
 	}
-	outTokens := EstimateTokens(reply.Text) + EstimateTokens(string(reply.Input))
+	outTokens := tokens.Count(reply.Text) + tokens.Count(string(reply.Input))
 	usage := map[string]int{"input_tokens": reply.InputTokens, "output_tokens": outTokens,
 		"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
 	block := map[string]any{"type": "text", "text": reply.Text}

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/instrlab/instrlab/internal/tokens"
 )
 
 // Gemini is the Gemini API: POST /v1beta/models/MODEL:generateContent,
@@ -151,7 +153,7 @@ func (Gemini) Write(w http.ResponseWriter, path string, body []byte, reply Reply
 	if i := strings.Index(path, "/models/"); i >= 0 {
 		model, _, _ = strings.Cut(path[i+len("/models/"):], ":")
 	}
-	outTokens := EstimateTokens(text) + EstimateTokens(string(reply.Input))
+	outTokens := tokens.Count(text) + tokens.Count(string(reply.Input))
 	resp := map[string]any{
 		"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}},
 			"finishReason": "STOP", "index": 0}},

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/instrlab/instrlab/internal/tokens"
 )
 
 // OpenAIChat is the OpenAI Chat Completions API: POST /v1/chat/completions,
@@ -101,7 +103,7 @@ func (OpenAIChat) Write(w http.ResponseWriter, path string, body []byte, reply R
 	n := replyNum(reply)
 	id := "chatcmpl-fake" + n
 	created := time.Now().Unix()
-	outTokens := EstimateTokens(text) + EstimateTokens(string(reply.Input))
+	outTokens := tokens.Count(text) + tokens.Count(string(reply.Input))
 	usage := map[string]int{"prompt_tokens": reply.InputTokens, "completion_tokens": outTokens, "total_tokens": reply.InputTokens + outTokens}
 	finish := "stop"
 	message := map[string]any{"role": "assistant", "content": text}

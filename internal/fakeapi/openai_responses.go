@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/instrlab/instrlab/internal/tokens"
 )
 
 // OpenAIResponses is the OpenAI Responses API: POST /v1/responses,
@@ -125,7 +127,7 @@ func (OpenAIResponses) Write(w http.ResponseWriter, path string, body []byte, re
 		item = map[string]any{"id": "msg_fake" + n, "type": "message", "status": "completed", "role": "assistant",
 			"content": []any{map[string]any{"type": "output_text", "text": text, "annotations": []any{}}}}
 	}
-	outTokens := EstimateTokens(text) + EstimateTokens(string(reply.Input))
+	outTokens := tokens.Count(text) + tokens.Count(string(reply.Input))
 	usage := map[string]any{"input_tokens": reply.InputTokens, "input_tokens_details": map[string]int{"cached_tokens": 0},
 		"output_tokens": outTokens, "output_tokens_details": map[string]int{"reasoning_tokens": 0},
 		"total_tokens": reply.InputTokens + outTokens}

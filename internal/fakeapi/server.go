@@ -10,6 +10,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/instrlab/instrlab/internal/tokens"
 )
 
 // Options configure a fake.
@@ -121,7 +123,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	reply := plan(s.opts.Script, ctx, s.opts.Prompt, seq)
-	reply.InputTokens = EstimateTokens(ctx.Text())
+	reply.InputTokens = tokens.Count(ctx.Text())
 	rec.Status = http.StatusOK
 	rec.Reply = reply.Describe()
 	if err := api.Write(w, r.URL.Path, body, reply); err != nil {

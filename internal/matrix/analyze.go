@@ -10,6 +10,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/tokens"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -84,7 +85,7 @@ func Analyze(dir string) (Result, error) {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s request %d: %v", evidence.RequestsName, q.Seq, err))
 			continue
 		}
-		f := RequestFacts{Seq: q.Seq, Time: q.Time, API: q.API, Chars: ctx.Chars(), Tokens: fakeapi.EstimateTokens(ctx.Text()), Bytes: len(q.Body), Tools: []string{}}
+		f := RequestFacts{Seq: q.Seq, Time: q.Time, API: q.API, Chars: ctx.Chars(), Tokens: tokens.Count(ctx.Text()), Bytes: len(q.Body), Tools: []string{}}
 		for _, s := range ctx {
 			if s.Kind == fakeapi.KindToolDefinition {
 				f.Tools = append(f.Tools, s.Name)

@@ -70,7 +70,7 @@ type RequestFacts struct {
 	Time   time.Time `json:"time"`
 	API    string    `json:"api"`
 	Chars  int       `json:"chars"`
-	Tokens int       `json:"tokens"` // estimated with fakeapi.Encoding
+	Tokens int       `json:"tokens"` // estimated with tokens.Encoding
 	Bytes  int       `json:"bytes"`
 	// Tools lists the tool names offered.
 	Tools []string `json:"tools"`

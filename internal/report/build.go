@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/evidence"
-	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/tokens"
 )
 
 // Evidence files of a run that columns link to, relative to its directory.
@@ -122,7 +122,7 @@ func contains(list []string, s string) bool {
 
 func notes(m *matrix.Matrix, results []matrix.Result) []string {
 	n := []string{
-		fmt.Sprintf("* Token figures are estimates with the %s encoding (github.com/tiktoken-go/tokenizer) over the decoded request text; no public tokenizer matches Anthropic's models.", fakeapi.Encoding),
+		fmt.Sprintf("* Token figures are estimates with the %s encoding (github.com/tiktoken-go/tokenizer) over the decoded request text; no public tokenizer matches Anthropic's models.", tokens.Encoding),
 		"Placement, chars kept, cap and codewords come from the recorded API requests; server saw from the lab's message log; debug log and server status from the client's own files. The reader's answer is what a perfect reader of the last request would reply.",
 	}
 	if m != nil && m.Baseline != "" {

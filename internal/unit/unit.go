@@ -11,7 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/tokens"
 )
 
 // A Unit is what a cap counts.
@@ -25,7 +25,7 @@ const (
 	// Grapheme is a base character with the combining marks (and joined
 	// characters) that follow it: a simplified user-perceived character.
 	Grapheme Unit = "grapheme"
-	// Token counts fakeapi.Encoding tokens, an estimate of a model's
+	// Token counts tokens.Encoding tokens, an estimate of a model's
 	// tokenizer; a client that cuts in its own tokens fits it only roughly.
 	Token Unit = "token"
 )
@@ -59,7 +59,7 @@ func (u Unit) Plural() string {
 	case Grapheme:
 		return "graphemes"
 	case Token:
-		return "tokens* (" + fakeapi.Encoding + " estimate)"
+		return "tokens* (" + tokens.Encoding + " estimate)"
 	}
 	return string(u)
 }
@@ -104,7 +104,7 @@ func (u Unit) Count(s string) int {
 		}
 		return n
 	case Token:
-		return fakeapi.EstimateTokens(s)
+		return tokens.Count(s)
 	}
 	return utf8.RuneCountInString(s)
 }

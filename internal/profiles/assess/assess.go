@@ -6,6 +6,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/tokens"
 )
 
 // Options say what to assess against.
@@ -164,7 +165,7 @@ func Assess(results []probe.Result, o Options) Report {
 	if o.Getenv == nil {
 		o.Getenv = func(string) (string, bool) { return "", false }
 	}
-	rep := Report{Tokenizer: TokenizerLabel}
+	rep := Report{Tokenizer: tokens.Label}
 	for _, p := range o.Profiles {
 		ref := ProfileRef{ID: p.ID(), Title: p.Title()}
 		for _, e := range p.Evidence {
@@ -214,7 +215,7 @@ func describe(e probe.EraResult) Text {
 		return t
 	}
 	s := *e.Instructions
-	t.Chars, t.Bytes, t.Tokens = utf8.RuneCountInString(s), len(s), Tokens(s)
+	t.Chars, t.Bytes, t.Tokens = utf8.RuneCountInString(s), len(s), tokens.Count(s)
 	if t.Tokens > 0 {
 		t.CharsPerToken = float64(int(float64(t.Chars)/float64(t.Tokens)*100+0.5)) / 100
 	}
@@ -266,7 +267,7 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 	v.Chars, v.KeptChars, v.LostChars, v.Truncated = c.Chars, c.KeptChars, c.LostChars, c.Truncated
 	v.CapUnit = string(c.Unit)
 	v.kept = c.Kept
-	v.KeptTokens = Tokens(c.Kept)
+	v.KeptTokens = tokens.Count(c.Kept)
 	if c.Truncated {
 		runes := []rune(*e.Instructions)
 		k := c.KeptChars
@@ -275,7 +276,7 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 		v.Loss = lossAt(Sections(*e.Instructions), k)
 	}
 	v.block = p.Render.Apply([]profiles.Block{{Server: r.Target.Name, Text: c.Delivered}})
-	v.BlockChars, v.BlockTokens = utf8.RuneCountInString(v.block), Tokens(v.block)
+	v.BlockChars, v.BlockTokens = utf8.RuneCountInString(v.block), tokens.Count(v.block)
 	return v
 }
 
@@ -313,7 +314,7 @@ func combine(servers []Server, ps []profiles.Profile) []Combined {
 			continue
 		}
 		c.Text = p.Render.Apply(blocks)
-		c.Chars, c.Tokens = utf8.RuneCountInString(c.Text), Tokens(c.Text)
+		c.Chars, c.Tokens = utf8.RuneCountInString(c.Text), tokens.Count(c.Text)
 		if !p.Render.MultiServerMeasured {
 			c.Assumed = "several servers were not measured for " + p.Title() + ": separator, order and a per-server cap are assumed"
 		}

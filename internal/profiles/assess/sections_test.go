@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/instrlab/instrlab/internal/tokens"
 )
 
 func TestSections(t *testing.T) {
@@ -49,8 +51,8 @@ func TestLossAt(t *testing.T) {
 // TestTokens shows why the language must be visible: the same number of
 // characters costs about three times as many tokens in Japanese.
 func TestTokens(t *testing.T) {
-	en := Tokens("Use lookup_part when the user names a part number or asks about the stock.")
-	ja := Tokens("ユーザーが部品番号を挙げたときは lookup_part を使ってください。")
+	en := tokens.Count("Use lookup_part when the user names a part number or asks about the stock.")
+	ja := tokens.Count("ユーザーが部品番号を挙げたときは lookup_part を使ってください。")
 	if en <= 0 || ja <= 0 {
 		t.Fatalf("tokens %d, %d", en, ja)
 	}
