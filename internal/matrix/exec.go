@@ -9,8 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -201,31 +203,49 @@ func (r *Runner) execute(ctx context.Context, c client.Client, run *client.Run) 
 			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 				return statusFail, "killed by signal " + ws.Signal().String(), code, dur, cmd
 			}
-			return statusFail, fmt.Sprintf("exit status %d", code) + stderrBegan(run.Stderr()), code, dur, cmd
+			return statusFail, fmt.Sprintf("exit status %d", code) + stderrQuote(run.Stderr()), code, dur, cmd
 		}
 		return statusFail, "running the client: " + err.Error(), code, dur, cmd
 	}
 	return statusOK, "", 0, dur, cmd
 }
 
-// stderrBegan quotes the first lines a client that failed wrote on stderr
-// ("; its stderr began: ..."), so that a version the adapter cannot drive
-// says why (a flag it lacks, an output format it does not know), or "".
-func stderrBegan(path string) string {
+// stderrQuote quotes what a client that failed wrote on stderr ("; its
+// stderr: ..."), so that a version the adapter cannot drive says why (a
+// flag it lacks, an output format it does not know): up to stderrLines
+// lines from the first that reads as an error (a usage text often comes
+// first and the complaint last), else from the first line. The jail's own
+// line about the exit status is left out.
+func stderrQuote(path string) string {
 	f, err := os.Open(path)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
 	var lines []string
-	sc := bufio.NewScanner(io.LimitReader(f, 64<<10))
-	for sc.Scan() && len(lines) < stderrLines {
-		if l := strings.TrimSpace(sc.Text()); l != "" {
-			lines = append(lines, firstRunes(redact.String(l), 160))
+	first := -1
+	sc := bufio.NewScanner(io.LimitReader(f, 256<<10))
+	for sc.Scan() {
+		l := strings.TrimSpace(sc.Text())
+		if l == "" || strings.HasPrefix(l, "instrlab: jail:") {
+			continue
 		}
+		if first < 0 && errorLineRE().MatchString(l) {
+			first = len(lines)
+		}
+		lines = append(lines, l)
 	}
 	if len(lines) == 0 {
 		return ""
 	}
-	return "; its stderr began: " + strings.Join(lines, " | ")
+	lines = lines[max(first, 0):]
+	lines = lines[:min(len(lines), stderrLines)]
+	for i, l := range lines {
+		lines[i] = firstRunes(redact.String(l), 160)
+	}
+	return "; its stderr: " + strings.Join(lines, " | ")
 }
+
+var errorLineRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(error|invalid|unknown|cannot|can't|missing|unexpected|unsupported|not found|failed)\b`)
+})

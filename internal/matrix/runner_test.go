@@ -128,7 +128,7 @@ func TestRunnerRecordsFailures(t *testing.T) {
 		mode, reason, status string
 	}{
 		{"hang", "timed out after 2s", "connected"},
-		{"crash", "exit status 3; its stderr began: fake: crashing on purpose | second line", "connected"},
+		{"crash", "exit status 3; its stderr: Unknown arguments: crash", "connected"},
 		{"no-model", reasonNoModelRequest, "connected"},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {
@@ -228,6 +228,28 @@ func TestRunnerWriteFailureAgrees(t *testing.T) {
 		rec, err := ReadRecord(string(evidence.OutDir(r.Out).Run(client.Spec{Name: "fake", Version: "1"}.String(), "en-1000", 1)))
 		if err == nil && rec.Status != statusFail {
 			t.Errorf("alsoRecord %v: run.json says %q while the run failed", alsoRecord, rec.Status)
+		}
+	}
+}
+
+func TestStderrQuotesTheComplaint(t *testing.T) {
+	for _, tt := range []struct{ stderr, want string }{
+		{"", ""},
+		{"instrlab: jail: the client exited with status 1\n", ""},
+		{"segfault at 0\n\nbye\n", "; its stderr: segfault at 0 | bye"},
+		// qwen 0.1.3: the complaint first, then the usage.
+		{"Invalid values:\n  Argument: output-format, Given: \"stream-json\", Choices: \"text\", \"json\"\nUsage: qwen [options]\n  -p\n",
+			"; its stderr: Invalid values: | Argument: output-format, Given: \"stream-json\", Choices: \"text\", \"json\" | Usage: qwen [options]"},
+		// gemini 0.1.1: the usage first, the complaint last, then the jail's line.
+		{"Options:\n  -m, --model  Model\n\nUnknown arguments: output-format, outputFormat\ninstrlab: jail: the client exited with status 1\n",
+			"; its stderr: Unknown arguments: output-format, outputFormat"},
+	} {
+		path := filepath.Join(t.TempDir(), "stderr.txt")
+		if err := os.WriteFile(path, []byte(tt.stderr), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := stderrQuote(path); got != tt.want {
+			t.Errorf("stderr %q:\n got %q\nwant %q", tt.stderr, got, tt.want)
 		}
 	}
 }

@@ -35,9 +35,10 @@ func runClient() int {
 	case "hang":
 		time.Sleep(time.Hour)
 	case "crash":
-		fmt.Fprintln(os.Stderr, "fake: crashing on purpose")
+		fmt.Fprintln(os.Stderr, "Usage: fake [options]")
+		fmt.Fprintln(os.Stderr, "  --model  the model")
 		fmt.Fprintln(os.Stderr, "")
-		fmt.Fprintln(os.Stderr, "  second line")
+		fmt.Fprintln(os.Stderr, "Unknown arguments: crash")
 		return 3
 	case "no-model":
 		return 0
