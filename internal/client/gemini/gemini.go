@@ -14,6 +14,13 @@ const Name = "gemini"
 // DefaultVersion is the version run when -client names no version.
 const DefaultVersion = "0.61.0"
 
+// Floor is the oldest version the adapter drives: runs read
+// --output-format stream-json, which 0.1.1 and 0.2.1 do not know (swept,
+// docs/atlas/gemini@0.1.1) and whose choices in 0.10.0's dist/src/config
+// are text and json only; 0.11.3's list it.
+var Floor = client.Floor{Client: Name, Min: "0.11.3", Lack: "--output-format stream-json",
+	Evidence: "0.1.1 and 0.2.1 refused it, docs/atlas/gemini@0.1.1; 0.10.0's config offers text and json only"}
+
 // Package is its npm package.
 const Package = "@google/gemini-cli"
 
@@ -44,6 +51,9 @@ func (g *Gemini) API() string { return "gemini" }
 // Provision implements client.Client: npm installs @google/gemini-cli; it
 // runs on the node found on PATH.
 func (g *Gemini) Provision(ctx context.Context, progress io.Writer) error {
+	if err := Floor.Check(g.version); err != nil {
+		return err
+	}
 	node, script, err := npm.NodeScript(ctx, npm.Package{Client: Name, Version: g.version, Name: Package}, progress,
 		"node_modules/@google/gemini-cli/bundle/gemini.js", "node_modules/@google/gemini-cli/dist/index.js")
 	if err != nil {
@@ -52,3 +62,7 @@ func (g *Gemini) Provision(ctx context.Context, progress io.Writer) error {
 	g.node, g.script = node, script
 	return nil
 }
+
+// Supports implements atlas.Supporter: versions before Floor.Min are
+// refused before anything is installed.
+func (g *Gemini) Supports(version string) error { return Floor.Check(version) }

@@ -14,6 +14,12 @@ const Name = "qwen"
 // DefaultVersion is the version run when -client names no version.
 const DefaultVersion = "0.24.4"
 
+// Floor is the oldest version the adapter drives: runs read
+// --output-format stream-json, which 0.1.3 refuses (its choices are text
+// and json) and which the cli.js of 0.1.4 lacks too; 0.5.0's lists it.
+var Floor = client.Floor{Client: Name, Min: "0.5.0", Lack: "--output-format stream-json",
+	Evidence: "0.1.3 refused it, docs/atlas/qwen@0.1.3; 0.1.4's cli.js offers text and json only"}
+
 // Package is its npm package.
 const Package = "@qwen-code/qwen-code"
 
@@ -47,6 +53,9 @@ func (q *Qwen) API() string { return "openai-chat" }
 // Provision implements client.Client: npm installs @qwen-code/qwen-code; it
 // runs on the node found on PATH.
 func (q *Qwen) Provision(ctx context.Context, progress io.Writer) error {
+	if err := Floor.Check(q.version); err != nil {
+		return err
+	}
 	node, script, err := npm.NodeScript(ctx, npm.Package{Client: Name, Version: q.version, Name: Package}, progress,
 		"node_modules/@qwen-code/qwen-code/cli-entry.js", "node_modules/@qwen-code/qwen-code/cli.js")
 	if err != nil {
@@ -55,3 +64,7 @@ func (q *Qwen) Provision(ctx context.Context, progress io.Writer) error {
 	q.node, q.script = node, script
 	return nil
 }
+
+// Supports implements atlas.Supporter: versions before Floor.Min are
+// refused before anything is installed.
+func (q *Qwen) Supports(version string) error { return Floor.Check(version) }

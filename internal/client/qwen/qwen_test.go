@@ -1,6 +1,8 @@
 package qwen
 
 import (
+	"context"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,4 +55,23 @@ func FuzzDebugProblems(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		testutil.InFile(t, "debug.txt", DebugProblems(strings.NewReader(string(data)), "debug.txt"))
 	})
+}
+
+// TestOlderVersionsAreRefusedBeforeInstalling: a version before the floor
+// is refused by Supports (the sweep's check) and by Provision, which must
+// not reach npm (there is none on PATH here).
+func TestOlderVersionsAreRefusedBeforeInstalling(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	c := New("0.1.4").(*Qwen)
+	want := "qwen@0.1.4 cannot be driven: versions before 0.5.0 have no --output-format stream-json"
+	if err := c.Supports("0.1.4"); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Supports = %v, want %q...", err, want)
+	}
+	if err := c.Provision(context.Background(), io.Discard); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Provision = %v, want %q...", err, want)
+	}
+	if err := c.Supports("0.5.0"); err != nil {
+		t.Errorf("Supports(0.5.0) = %v", err)
+	}
 }
