@@ -2,6 +2,8 @@ package client
 
 import (
 	"fmt"
+	"regexp"
+	"sync"
 
 	"github.com/Masterminds/semver/v3"
 )
@@ -34,4 +36,24 @@ func (f Floor) Check(version string) error {
 		return fmt.Errorf("%s@%s cannot be driven: versions before %s have no %s (%s)", f.Client, version, f.Min, f.Lack, f.Evidence)
 	}
 	return nil
+}
+
+var optionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`--[a-z][a-z-]*`) })
+
+// Options returns the long options a version's help text lists (what asks
+// for it, as in "--help" or "exec --help", names it in errors), or an
+// error naming the first of required it lacks: an adapter leaves out the
+// optional options an older version lacks and refuses one without a
+// required option.
+func Options(help []byte, what string, required ...string) (map[string]bool, error) {
+	flags := map[string]bool{}
+	for _, f := range optionRE().FindAllString(string(help), -1) {
+		flags[f] = true
+	}
+	for _, f := range required {
+		if !flags[f] {
+			return nil, fmt.Errorf("cannot be driven: its %s lists no %s", what, f)
+		}
+	}
+	return flags, nil
 }

@@ -2,6 +2,7 @@ package codex
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"runtime"
 
@@ -22,6 +23,9 @@ const Package = "@openai/codex"
 type Codex struct {
 	version string
 	bin     string // the native executable, once provisioned
+	// noDisable is set for a version whose exec --help lists no
+	// --disable (see Command).
+	noDisable bool
 }
 
 // New returns Codex CLI at version, or DefaultVersion when version is empty.
@@ -54,5 +58,14 @@ func (c *Codex) Provision(ctx context.Context, progress io.Writer) error {
 		return err
 	}
 	c.bin = bin
+	prefix, err := npm.Package{Client: Name, Version: c.version, Name: Package}.Dir()
+	if err != nil {
+		return err
+	}
+	flags, err := execFlags(ctx, bin, prefix)
+	if err != nil {
+		return fmt.Errorf("%s@%s %w", Name, c.version, err)
+	}
+	c.noDisable = !flags["--disable"]
 	return nil
 }

@@ -14,8 +14,8 @@ import (
 const ConfigFile = "config.toml"
 
 // Command implements client.Client: codex exec with JSON events, plugins
-// off (they clone a repository at start), no git check, CODEX_HOME under
-// the run's HOME.
+// off (they clone a repository at start; a version without --disable has
+// none to turn off), no git check, CODEX_HOME under the run's HOME.
 func (c *Codex) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if c.bin == "" {
 		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.version)
@@ -30,7 +30,11 @@ func (c *Codex) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 			return nil, fmt.Errorf("writing codex config: %w", err)
 		}
 	}
-	args := []string{"exec", "--skip-git-repo-check", "--json", "--disable", "plugins", "-c", "analytics.enabled=false"}
+	args := []string{"exec", "--skip-git-repo-check", "--json"}
+	if !c.noDisable {
+		args = append(args, "--disable", "plugins")
+	}
+	args = append(args, "-c", "analytics.enabled=false")
 	args = append(args, r.Flags...)
 	args = append(args, r.Prompt)
 	cmd := exec.CommandContext(ctx, c.bin, args...)

@@ -1,0 +1,70 @@
+package codex
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/instrlab/instrlab/internal/client"
+)
+
+// fakeCodex writes an executable that prints help for "exec --help" and
+// counts its calls in dir/calls.
+func fakeCodex(t *testing.T, help string) (bin, dir string) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("a shell script stands in for codex")
+	}
+	dir = t.TempDir()
+	bin = filepath.Join(dir, "codex")
+	script := "#!/bin/sh\necho call >> " + filepath.Join(dir, "calls") + "\necho '" + help + "'\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin, dir
+}
+
+// TestOlderVersionsGetTheFlagsTheyHave: a version whose exec --help has no
+// --disable runs without it; its help is asked once per install; one
+// without --json is refused, naming the flag.
+func TestOlderVersionsGetTheFlagsTheyHave(t *testing.T) {
+	bin, dir := fakeCodex(t, "Usage: codex exec [OPTIONS] [PROMPT]\n  --json  --skip-git-repo-check  -c, --config")
+	prefix := t.TempDir()
+	for range 2 {
+		flags, err := execFlags(context.Background(), bin, prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if flags["--disable"] || !flags["--json"] {
+			t.Errorf("flags %v", flags)
+		}
+	}
+	if calls, _ := os.ReadFile(filepath.Join(dir, "calls")); string(calls) != "call\n" {
+		t.Errorf("exec --help ran %q, want once per install", calls)
+	}
+
+	c := &Codex{version: "0.20.0", bin: bin, noDisable: true}
+	r := &client.Run{Dir: t.TempDir(), Home: t.TempDir(), Work: t.TempDir(), Prompt: "hi"}
+	if err := os.MkdirAll(r.ClientDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd, err := c.Command(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if args := strings.Join(cmd.Args, " "); strings.Contains(args, "--disable") || !strings.Contains(args, "exec --skip-git-repo-check --json -c analytics.enabled=false hi") {
+		t.Errorf("command without --disable: %s", args)
+	}
+	c.noDisable = false
+	if cmd, _ = c.Command(context.Background(), r); !strings.Contains(strings.Join(cmd.Args, " "), "--json --disable plugins -c") {
+		t.Errorf("command with --disable: %s", cmd.Args)
+	}
+
+	old, _ := fakeCodex(t, "Usage: codex exec [OPTIONS] [PROMPT]\n  --skip-git-repo-check")
+	if _, err := execFlags(context.Background(), old, ""); err == nil || err.Error() != "cannot be driven: its exec --help lists no --json" {
+		t.Errorf("execFlags = %v, want a refusal naming --json", err)
+	}
+}
