@@ -12,12 +12,14 @@ import (
 )
 
 // httpLegacy runs the legacy handshake over Streamable HTTP with the SDK's
-// client, forced to initialize by asking for 2025-11-25.
-func httpLegacy(ctx context.Context, t Target, o Options) (r EraResult) {
+// client, forced to initialize by asking for 2025-11-25. handshook is
+// called when the handshake has ended, answered or not.
+func httpLegacy(ctx context.Context, t Target, o Options, handshook func()) (r EraResult) {
 	r = EraResult{Era: Legacy, Method: "initialize"}
 	start := time.Now()
 	defer func() { r.Elapsed = Millis(time.Since(start)) }()
 	cs, rec, hr, err := httpConnect(ctx, t, o, LegacyVersion)
+	handshook()
 	defer hr.close(cs)
 	if !r.httpRecord(rec, hr, "initialize", err, o.Timeout) || r.Outcome != OutcomeOK {
 		return r

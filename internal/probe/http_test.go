@@ -2,11 +2,14 @@ package probe
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -140,5 +143,48 @@ func TestProbeHTTPCrash(t *testing.T) {
 	r := Probe(context.Background(), Target{Name: "lab", Transport: TransportHTTP, URL: srv.URL}, quick)
 	if !r.Legacy.OK() || r.Modern.Outcome != OutcomeExit || r.Survival.Verdict != SurvivalExit {
 		t.Errorf("legacy %s, modern %s (%s), survival %s: want ok, exit, exit", r.Legacy.Outcome, r.Modern.Outcome, r.Modern.Detail, r.Survival.Verdict)
+	}
+}
+
+// TestProbeHTTPSilentOneTimeout: a server that answers nothing costs one
+// timeout, not one per era. The server counts the waits that did not
+// overlap another: each JSON-RPC request that arrives while no other is
+// pending starts a timeout of its own. Before the eras overlapped on
+// silence, there were two.
+func TestProbeHTTPSilentOneTimeout(t *testing.T) {
+	var mu sync.Mutex
+	pending, alone := 0, 0
+	var methods []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var msg struct{ Method string }
+		body, _ := io.ReadAll(r.Body)
+		if r.Method != http.MethodPost || json.Unmarshal(body, &msg) != nil || msg.Method == "" {
+			return
+		}
+		mu.Lock()
+		if pending == 0 {
+			alone++
+		}
+		pending++
+		methods = append(methods, msg.Method)
+		mu.Unlock()
+		<-r.Context().Done() // silent until the client gives up
+		mu.Lock()
+		pending--
+		mu.Unlock()
+	}))
+	defer srv.Close()
+	r := Probe(context.Background(), Target{Name: "x", Transport: TransportHTTP, URL: srv.URL}, Options{Timeout: 4 * time.Second})
+	if r.Legacy.Outcome != OutcomeSilent || r.Modern.Outcome != OutcomeSilent {
+		t.Errorf("legacy %s, modern %s: want both silent", r.Legacy.Outcome, r.Modern.Outcome)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	slices.Sort(methods)
+	if diff := cmp.Diff([]string{"initialize", "server/discover"}, methods); diff != "" {
+		t.Errorf("requests mismatch (-want +got):\n%s", diff)
+	}
+	if alone != 1 {
+		t.Errorf("%d timeouts waited one after the other, want 1", alone)
 	}
 }

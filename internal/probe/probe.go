@@ -24,10 +24,7 @@ func Probe(ctx context.Context, t Target, o Options) Result {
 		var s Survival
 		switch t.Transport {
 		case TransportHTTP:
-			// One server behind both eras: the probe last, since it may
-			// bring the server down.
-			l = httpLegacy(ctx, t, o)
-			m, s = httpModern(ctx, t, o)
+			l, m, s = probeHTTP(ctx, t, o)
 		default:
 			// A process each: both eras at once.
 			lc := make(chan EraResult, 1)
@@ -55,3 +52,31 @@ func Probe(ctx context.Context, t Target, o Options) Result {
 	res.Startup = Startup{Legacy: statsOf(legacy), Modern: statsOf(modern)}
 	return res
 }
+
+// probeHTTP runs both eras on one server. The probe goes last, since it may
+// bring the server down, except when the server has not answered
+// initialize within silentAfter: then the probe is sent alongside, so that
+// a silent server costs one timeout, not two.
+func probeHTTP(ctx context.Context, t Target, o Options) (l, m EraResult, s Survival) {
+	handshook, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		l = httpLegacy(ctx, t, o, func() { close(handshook) })
+	}()
+	wait := time.NewTimer(silentAfter(o.Timeout))
+	defer wait.Stop()
+	select {
+	case <-done:
+	case <-handshook:
+		<-done
+	case <-wait.C:
+	case <-ctx.Done():
+	}
+	m, s = httpModern(ctx, t, o)
+	<-done
+	return l, m, s
+}
+
+// silentAfter is how long the HTTP probe waits for the legacy handshake
+// before it stops keeping the order of the eras.
+func silentAfter(timeout time.Duration) time.Duration { return min(timeout/4, time.Second) }
