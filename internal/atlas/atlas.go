@@ -28,6 +28,17 @@ type Timeline struct {
 	// CouldNotRun those of them the adapter could not drive.
 	Ran         int `json:"versions_run"`
 	CouldNotRun int `json:"could_not_run"`
+	// Sweep says when and by which command this client was swept, and
+	// whether that sweep was stopped before it finished: an atlas merged
+	// from the sweeps of several clients keeps each one's.
+	Sweep SweepInfo `json:"sweep"`
+}
+
+// SweepInfo is when and how a timeline was swept.
+type SweepInfo struct {
+	Date    string `json:"date"`
+	Command string `json:"command"`
+	Partial bool   `json:"partial,omitempty"`
 }
 
 // NewTimeline computes a timeline's changes and segments from its points.
@@ -158,6 +169,7 @@ func Merge(as []*Atlas) (*Atlas, error) {
 	}
 	type acc struct {
 		selector string
+		sweep    SweepInfo
 		versions map[string]bool
 		points   map[string]Point
 	}
@@ -174,9 +186,16 @@ func Merge(as []*Atlas) (*Atlas, error) {
 		for _, t := range a.Timelines {
 			c, ok := byClient[t.Client]
 			if !ok {
-				c = &acc{selector: t.Selector, versions: map[string]bool{}, points: map[string]Point{}}
+				sw := t.Sweep
+				if sw.Command == "" { // an atlas written before timelines said
+					sw = SweepInfo{Date: a.Date, Command: a.Command}
+				}
+				c = &acc{selector: t.Selector, sweep: sw, versions: map[string]bool{}, points: map[string]Point{}}
 				byClient[t.Client] = c
 				order = append(order, t.Client)
+			}
+			if t.Sweep.Partial || a.Partial && t.Sweep.Command == "" {
+				c.sweep.Partial = true
 			}
 			for _, v := range t.Versions {
 				c.versions[v] = true
@@ -199,7 +218,13 @@ func Merge(as []*Atlas) (*Atlas, error) {
 			ps = append(ps, p)
 		}
 		ps = orderPoints(vs, ps)
-		out.Timelines = append(out.Timelines, NewTimeline(name, c.selector, vs, ps))
+		t := NewTimeline(name, c.selector, vs, ps)
+		t.Sweep = c.sweep
+		out.Timelines = append(out.Timelines, t)
+		if c.sweep.Command != out.Timelines[0].Sweep.Command {
+			// Several sweeps: each client's section names its own.
+			out.Command = ""
+		}
 	}
 	return out, nil
 }
@@ -246,6 +271,8 @@ func (a *Atlas) Rebase(dir string) {
 				}
 			}
 		}
+		sw := t.Sweep
 		*t = NewTimeline(t.Client, t.Selector, t.Versions, t.Points)
+		t.Sweep = sw
 	}
 }

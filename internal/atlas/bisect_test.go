@@ -294,3 +294,48 @@ func TestBisectBoundOnRandomHistories(t *testing.T) {
 	}
 	t.Logf("the most any history ran: %.0f%% of its bound", 100*worst)
 }
+
+// TestMergedClientsKeepTheirOwnSweeps: atlases of two clients' sweeps
+// (one written before timelines named their sweep, one stopped) merge into
+// one whose every client section names its own command, date and state.
+func TestMergedClientsKeepTheirOwnSweeps(t *testing.T) {
+	h := newHistory(40, "2048", map[int]string{20: "4096"})
+	tl := NewTimeline("old", "all", h.versions, Bisect(context.Background(), h.versions, h.probe, BisectOptions{}))
+	older := &Atlas{Date: "2026-11-30", Command: "instrlab sweep -client old@all -out a", Matrix: "atlas", Properties: []string{"cap"}, Timelines: []Timeline{tl}}
+	tl2 := NewTimeline("new", "all", h.versions, Bisect(context.Background(), h.versions, h.probe, BisectOptions{}))
+	tl2.Sweep = SweepInfo{Date: "2026-12-01", Command: "instrlab sweep -client new@all -out b", Partial: true}
+	stopped := &Atlas{Date: "2026-12-01", Command: tl2.Sweep.Command, Matrix: "atlas", Properties: []string{"cap"}, Partial: true, Timelines: []Timeline{tl2}}
+	merged, err := Merge([]*Atlas{stopped, older})
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged.Rebase("x")
+	want := []SweepInfo{{Date: "2026-12-01", Command: "instrlab sweep -client new@all -out b", Partial: true},
+		{Date: "2026-11-30", Command: "instrlab sweep -client old@all -out a"}}
+	var got []SweepInfo
+	for _, tl := range merged.Timelines {
+		got = append(got, tl.Sweep)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("sweeps (-want +got):\n%s", diff)
+	}
+	var md, page strings.Builder
+	if err := merged.Markdown(&md, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := merged.HTML(&page); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Merged from the sweeps named under each client",
+		"## new\n\nSwept on 2026-12-01 by `instrlab sweep -client new@all -out b`, **stopped before it finished**",
+		"## old\n\nSwept on 2026-11-30 by `instrlab sweep -client old@all -out a`.\n"} {
+		if !strings.Contains(md.String(), w) {
+			t.Errorf("markdown lacks %q:\n%s", w, md.String())
+		}
+	}
+	for _, w := range []string{"Swept on 2026-11-30 by instrlab sweep -client old@all -out a.", "Swept on 2026-12-01 by instrlab sweep -client new@all -out b, stopped before it finished"} {
+		if !strings.Contains(page.String(), w) {
+			t.Errorf("page lacks %q", w)
+		}
+	}
+}

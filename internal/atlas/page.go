@@ -21,14 +21,23 @@ import (
 // the sweep's output directory. The clients' text is untrusted: controls
 // are shown as escapes and html/template escapes the rest.
 func (a *Atlas) HTML(w io.Writer) error {
+	made := fmt.Sprintf("Made on %s by %s%s, with", a.Date, a.Command, map[bool]string{true: " (shard " + a.Shard + ")"}[a.Shard != ""])
+	if a.Command == "" {
+		made = "Merged from the sweeps named under each client, all with"
+	}
 	p := report.Page{
 		Title: "Atlas",
-		Lead: fmt.Sprintf("Made on %s by %s%s, with the probe matrix %s. Every value is read from the recorded evidence of an offline run; versions between two probed versions with the same values are taken to share them.",
-			a.Date, a.Command, map[bool]string{true: " (shard " + a.Shard + ")"}[a.Shard != ""], a.Matrix),
+		Lead: fmt.Sprintf("%s the probe matrix %s. Every value is read from the recorded evidence of an offline run; versions between two probed versions with the same values are taken to share them.",
+			made, a.Matrix),
 		Style: atlasStyle,
 	}
 	for _, t := range a.Timelines {
-		body, err := renderClient(newClientView(a.Properties, t))
+		v := newClientView(a.Properties, t)
+		if a.Command == "" {
+			v.Summary = fmt.Sprintf("Swept on %s by %s%s. %s", show(t.Sweep.Date), show(t.Sweep.Command),
+				map[bool]string{true: ", stopped before it finished (changes not yet narrowed lie between their versions; the same command resumes it)"}[t.Sweep.Partial], v.Summary)
+		}
+		body, err := renderClient(v)
 		if err != nil {
 			return err
 		}

@@ -48,17 +48,30 @@ func (a *Atlas) JSON(w io.Writer) error {
 // prefixes evidence paths ("" leaves them relative to the sweep's output).
 func (a *Atlas) Markdown(w io.Writer, links string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Atlas\n\nMade on %s by `%s`", a.Date, a.Command)
-	if a.Shard != "" {
-		fmt.Fprintf(&b, " (shard %s)", a.Shard)
+	b.WriteString("# Atlas\n\n")
+	if a.Command != "" {
+		fmt.Fprintf(&b, "Made on %s by `%s`", a.Date, a.Command)
+		if a.Shard != "" {
+			fmt.Fprintf(&b, " (shard %s)", a.Shard)
+		}
+		b.WriteString(", with")
+	} else {
+		b.WriteString("Merged from the sweeps named under each client, all with")
 	}
-	fmt.Fprintf(&b, ", with the probe matrix `%s`. Properties: %s.\n", a.Matrix, strings.Join(a.Properties, ", "))
+	fmt.Fprintf(&b, " the probe matrix `%s`. Properties: %s.\n", a.Matrix, strings.Join(a.Properties, ", "))
 	if a.Partial {
 		b.WriteString("\n**Partial:** the sweep was stopped before it finished. A change between two probed versions that are not neighbours is not narrowed yet (shown as \"between\"); run the same command again to resume.\n\n")
 	}
 	b.WriteString("Every value is read from the recorded evidence of an offline run (the model API is instrlab's fake); versions between two probed versions with the same values are taken to share them.\n")
 	for _, t := range a.Timelines {
 		fmt.Fprintf(&b, "\n## %s\n\n", t.Client)
+		if a.Command == "" {
+			fmt.Fprintf(&b, "Swept on %s by `%s`", t.Sweep.Date, t.Sweep.Command)
+			if t.Sweep.Partial {
+				b.WriteString(", **stopped before it finished** (changes not yet narrowed are shown as \"between\"; the same command resumes it)")
+			}
+			b.WriteString(".\n\n")
+		}
 		fmt.Fprintf(&b, "%s selected (`%s`: %s to %s); %s run, %d of them could not run; %s.\n",
 			plural(len(t.Versions), "version"), t.Selector, first(t.Versions), last(t.Versions), plural(t.Ran, "version"), t.CouldNotRun, plural(len(t.Changes), "change point"))
 		if len(t.Changes) > 0 {

@@ -77,12 +77,14 @@ func (s *Sweep) Atlas(ctx context.Context, targets []Target, shard matrix.Shard,
 			}
 			// Stopped: keep what was measured, said to be partial.
 			a.Partial = true
+			tl.Sweep = SweepInfo{Date: a.Date, Command: a.Command, Partial: true}
 			a.Timelines = append(a.Timelines, tl)
 			if werr := s.write(a); werr != nil {
 				return a, werr
 			}
 			return a, err
 		}
+		tl.Sweep = SweepInfo{Date: a.Date, Command: a.Command}
 		a.Timelines = append(a.Timelines, tl)
 	}
 	return a, s.write(a)
