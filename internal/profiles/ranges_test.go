@@ -25,7 +25,11 @@ func atlasRanges(t *testing.T) []byte {
 	}
 	var out []Ranges
 	for _, tl := range a.Timelines {
-		rs := Ranges{Client: tl.Client, Source: "docs/atlas/atlas.json, " + a.Date, Versions: tl.Versions}
+		date := a.Date
+		if tl.Sweep.Date != "" {
+			date = tl.Sweep.Date // an atlas merged from several sweeps
+		}
+		rs := Ranges{Client: tl.Client, Source: "docs/atlas/atlas.json, " + date, Versions: tl.Versions}
 		for _, s := range tl.Segments {
 			r := Range{From: s.From, To: s.To, Props: map[string]string{}}
 			for _, p := range s.Props {
