@@ -31,7 +31,7 @@ func parseUserServers(server, config string, rest []string) (*userServers, error
 		if len(rest) == 0 {
 			return nil, usageError{"-server --: name the server's command after --"}
 		}
-		us.add("server", lab.ServerCommand{Command: rest[0], Args: rest[1:]})
+		us.add(probe.CommandName(rest[0], rest[1:]), lab.ServerCommand{Command: rest[0], Args: rest[1:]})
 		return us, nil
 	case config == "" && (strings.HasPrefix(server, "http://") || strings.HasPrefix(server, "https://")):
 		return nil, usageError{"-server URL: HTTP servers are not run yet; run the server's command with -server -- CMD"}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/report"
 )
 
@@ -62,6 +63,9 @@ func TestRunServerSameAsLab(t *testing.T) {
 		return cells{r.Status, string(b.Kind), b.Wrapper, b.Kept, r.Sent, b.Full, r.Handshake.Methods}
 	}
 	lab, srv := get(labOut), get(srvOut)
+	// The user's server is filed under its own name, which the wrapper
+	// names; apart from the name, the cells are the lab's.
+	srv.Wrapper = ownName(t, srv.Wrapper)
 	if diff := cmp.Diff(lab, srv); diff != "" {
 		t.Errorf("the lab and the same server behind the proxy differ (-lab +proxy):\n%s", diff)
 	}
@@ -143,10 +147,22 @@ func TestRunInstrFileSameAsProxy(t *testing.T) {
 		return []string{r.Status, fmt.Sprint(r.Sent), report.KeptCell(&r), report.PlacementCell(&r)}
 	}
 	lab, srv := cell(labOut), cell(srvOut)
+	srv[3] = ownName(t, srv[3])
 	if diff := cmp.Diff(lab, srv); diff != "" {
 		t.Errorf("instr_file through the lab and the same file behind the proxy differ (-lab +proxy):\n%s", diff)
 	}
 	if !strings.Contains(lab[2], `cut in "Counts are whole units.`) || !strings.Contains(lab[2], `lost 1 heading(s) from "## Ordering"`) {
 		t.Errorf("kept cell %q does not name the lost sentence and heading", lab[2])
 	}
+}
+
+// ownName checks that a wrapper names the server run with -server --
+// binary under its own name, and returns it with the lab's name instead.
+func ownName(t *testing.T, wrapper string) string {
+	t.Helper()
+	name := probe.CommandName(binary, nil)
+	if name == matrix.ServerName || !strings.Contains(wrapper, "## "+name) {
+		t.Errorf("wrapper %q does not name the server %q", wrapper, name)
+	}
+	return strings.Replace(wrapper, "## "+name, "## "+matrix.ServerName, 1)
 }

@@ -67,7 +67,7 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 		fake.Close()
 		return Result{}, rec, err
 	}
-	run.Server = client.Server{Name: ServerName, Command: r.Lab, Args: append(slices.Clone(lab.Subcommand), labArgs.Args()...)}
+	run.Server = client.Server{Name: j.row.ServerName(), Command: r.Lab, Args: append(slices.Clone(lab.Subcommand), labArgs.Args()...)}
 	if j.row.Server != "" {
 		file, ok := r.Servers[j.row.Server]
 		if !ok {

@@ -222,6 +222,23 @@ func (r Row) For(name string) bool {
 
 // ProxyArgs are the arguments of "instrlab serve proxy" in front of the
 // user's server whose command is in commandFile, logging to logPath.
+// ServerName is the name the row's server is filed under in the client's
+// config: the user's own server's name (Server, with characters other
+// than letters, digits, '_' and '-' made '-', as clients' config keys and
+// tool prefixes allow), or the lab's.
+func (r Row) ServerName() string {
+	if r.Server == "" {
+		return ServerName
+	}
+	name := strings.Trim(configNameRE().ReplaceAllString(r.Server, "-"), "-")
+	if name == "" {
+		return "server"
+	}
+	return name
+}
+
+var configNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_-]+`) })
+
 func (r Row) ProxyArgs(logPath, commandFile string) []string {
 	return []string{"serve", "proxy", "-log", logPath, "-command-file", commandFile}
 }
