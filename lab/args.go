@@ -21,6 +21,8 @@ var Subcommand = []string{"serve", "lab"}
 type Args struct {
 	Instr         string        // -instr: none, ascii:N or japanese:N
 	InstrFile     string        // -instr-file: a file's text, unchanged
+	ToolDesc      string        // -tool-desc: KIND:N generated text as lookup_part's description
+	ToolDescFile  string        // -tool-desc-file: a file's text as lookup_part's description
 	Era           string        // -era: EraLegacy, EraDual or EraModern
 	InitDelay     time.Duration // -init-delay
 	DiscoverDelay time.Duration // -discover-delay
@@ -44,6 +46,8 @@ func (a *Args) flags() []argFlag {
 	return []argFlag{
 		{"instr", &a.Instr, "ascii:1000", "instructions: none (no field) or KIND:N, N code points of generated text, KIND ascii, japanese, emoji, cjkb (CJK Extension B) or combining"},
 		{"instr-file", &a.InstrFile, "", "serve this file's text unchanged as the instructions (instead of -instr)"},
+		{"tool-desc", &a.ToolDesc, "", "describe the tool lookup_part with KIND:N code points of generated text (as -instr) instead of its own description"},
+		{"tool-desc-file", &a.ToolDescFile, "", "describe the tool lookup_part with this file's text, unchanged"},
 		{"era", &a.Era, EraLegacy, "protocol era: legacy, dual or modern"},
 		{"init-delay", &a.InitDelay, time.Duration(0), "hold the initialize reply this long"},
 		{"discover-delay", &a.DiscoverDelay, time.Duration(0), "hold the server/discover reply this long"},
@@ -116,6 +120,8 @@ func (a Args) Check(fs *flag.FlagSet) error {
 	switch {
 	case set["instr"] && set["instr-file"]:
 		return errors.New("-instr and -instr-file are exclusive")
+	case set["tool-desc"] && set["tool-desc-file"]:
+		return errors.New("-tool-desc and -tool-desc-file are exclusive")
 	case a.Print && (set["http"] || set["log"]):
 		return errors.New("-print serves nothing; drop -http and -log")
 	case a.AllowRemote && !set["http"]:
@@ -168,6 +174,27 @@ func (a Args) config(readFile bool) (Config, error) {
 	}
 	if err != nil {
 		return Config{}, fmt.Errorf("-instr: %w", err)
+	}
+	if a.ToolDesc != "" || (a.ToolDescFile != "" && readFile) {
+		var desc Instructions
+		switch {
+		case a.ToolDesc != "" && a.ToolDescFile != "":
+			err = errors.New("-tool-desc and -tool-desc-file are exclusive")
+		case a.ToolDescFile != "":
+			desc, err = InstructionsFile(a.ToolDescFile)
+		default:
+			if desc, err = ParseInstructions(a.ToolDesc); err == nil && !desc.Present() {
+				err = errors.New("want KIND:N, as in ascii:3000")
+			}
+		}
+		if err != nil {
+			return Config{}, fmt.Errorf("-tool-desc: %w", err)
+		}
+		t, err := desc.For(EraInitialize)
+		if err != nil {
+			return Config{}, fmt.Errorf("-tool-desc: %w", err)
+		}
+		cfg.ToolDescription = t.Text
 	}
 	if err := cfg.Validate(); err != nil {
 		return Config{}, err

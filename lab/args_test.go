@@ -11,7 +11,7 @@ import (
 // TestArgsRoundTrip: what Args writes, ParseArgs reads back, for every
 // field set away from its default.
 func TestArgsRoundTrip(t *testing.T) {
-	a := Args{Instr: "japanese:1200", Era: EraDual, InitDelay: 1500 * time.Millisecond, DiscoverDelay: 2 * time.Second,
+	a := Args{Instr: "japanese:1200", ToolDesc: "ascii:3000", Era: EraDual, InitDelay: 1500 * time.Millisecond, DiscoverDelay: 2 * time.Second,
 		OnUnknown: UnknownHang, Log: "/x/lab.jsonl", HTTP: "127.0.0.1:0", AllowRemote: true}
 	got, err := ParseArgs(a.Args())
 	if err != nil {
@@ -32,6 +32,7 @@ func TestParseArgsErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-instr", "none", "-instr-file", "x.md"}, "-instr and -instr-file are exclusive"},
+		{[]string{"-tool-desc", "ascii:10", "-tool-desc-file", "x.md"}, "-tool-desc and -tool-desc-file are exclusive"},
 		{[]string{"-print", "-log", "x"}, "-print serves nothing"},
 		{[]string{"-allow-remote"}, "-allow-remote applies to -http only"},
 		{[]string{"-init-delay", "8"}, `invalid value "8" for flag -init-delay`},
@@ -45,6 +46,12 @@ func TestParseArgsErrors(t *testing.T) {
 	}
 	if _, err := (Args{Instr: "ascii:x"}).Config(); err == nil || !strings.HasPrefix(err.Error(), "-instr: ") {
 		t.Errorf("Config with a bad -instr: %v", err)
+	}
+	if _, err := (Args{Instr: "none", ToolDesc: "ascii:x"}).Config(); err == nil || !strings.HasPrefix(err.Error(), "-tool-desc: ") {
+		t.Errorf("Config with a bad -tool-desc: %v", err)
+	}
+	if _, err := (Args{Instr: "none", ToolDescFile: "/no/such/file"}).Config(); err == nil || !strings.HasPrefix(err.Error(), "-tool-desc: ") {
+		t.Errorf("Config with a missing -tool-desc-file: %v", err)
 	}
 }
 

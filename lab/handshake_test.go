@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
@@ -195,6 +197,43 @@ func TestMessageLogRecordsHandshake(t *testing.T) {
 			t.Errorf("entry %d is older than entry %d", i, i-1)
 		}
 	}
+}
+
+// TestToolDescription: -tool-desc describes lookup_part with the
+// generated text, which the log keeps whole in the tools/list reply.
+func TestToolDescription(t *testing.T) {
+	cfg, err := Args{Instr: "none", ToolDesc: "ascii:3000"}.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := utf8.RuneCountInString(cfg.ToolDescription); n != 3000 {
+		t.Fatalf("tool description of %d characters, want 3000", n)
+	}
+	var buf bytes.Buffer
+	cfg.Log = NewMessageLog(&buf)
+	runScript(t, cfg, initialize+"\n!silent "+initialized+"\n"+toolsList)
+	for _, e := range parseLog(t, buf.Bytes()) {
+		if e.Method != "tools/list" || e.Dir != Send {
+			continue
+		}
+		var reply struct {
+			Result struct {
+				Tools []struct{ Name, Description string }
+			}
+		}
+		if err := json.Unmarshal(e.Body, &reply); err != nil {
+			t.Fatalf("the tools/list reply is not kept whole: %v", err)
+		}
+		for _, tool := range reply.Result.Tools {
+			if tool.Name == "lookup_part" {
+				if tool.Description != cfg.ToolDescription {
+					t.Errorf("lookup_part described as %.60q…, want the generated text", tool.Description)
+				}
+				return
+			}
+		}
+	}
+	t.Error("no tools/list reply with lookup_part in the log")
 }
 
 // Client lines shared by tests.

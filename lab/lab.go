@@ -44,12 +44,15 @@ const CodeUnsupportedProtocolVersion = -32022
 
 // A Config describes one lab server.
 type Config struct {
-	Instructions  Instructions
-	Era           string        // EraLegacy (default), EraDual or EraModern
-	InitDelay     time.Duration // hold the initialize reply this long
-	DiscoverDelay time.Duration // hold the server/discover reply this long
-	OnUnknown     string        // UnknownError (default), UnknownCrash or UnknownHang
-	Log           *MessageLog   // nil logs nothing
+	Instructions Instructions
+	// ToolDescription, when set, describes the tool lookup_part instead
+	// of its own description.
+	ToolDescription string
+	Era             string        // EraLegacy (default), EraDual or EraModern
+	InitDelay       time.Duration // hold the initialize reply this long
+	DiscoverDelay   time.Duration // hold the server/discover reply this long
+	OnUnknown       string        // UnknownError (default), UnknownCrash or UnknownHang
+	Log             *MessageLog   // nil logs nothing
 	// Exit ends the process for OnUnknown "crash"; nil means os.Exit.
 	Exit func(code int)
 	// Stderr receives the lab's own diagnostics; nil means os.Stderr.
@@ -128,7 +131,7 @@ func New(cfg Config) (*Lab, error) {
 		SupportedProtocolVersions: versionsFor(cfg.Era),
 		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
-	addTools(l.server)
+	addTools(l.server, cfg.ToolDescription)
 	l.server.AddReceivingMiddleware(l.middleware)
 	return l, nil
 }

@@ -42,10 +42,15 @@ type pingOut struct {
 	Reply  string `json:"reply"`
 }
 
-func addTools(s *mcp.Server) {
+// addTools adds the lab's tools; lookupDesc, when not empty, describes
+// lookup_part (a matrix row's tool_description).
+func addTools(s *mcp.Server, lookupDesc string) {
+	if lookupDesc == "" {
+		lookupDesc = "Look up one part by its part number: its name, the bin it is kept in, and the units in stock."
+	}
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "lookup_part",
-		Description: "Look up one part by its part number: its name, the bin it is kept in, and the units in stock.",
+		Description: lookupDesc,
 	}, lookupPart)
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "list_bins",

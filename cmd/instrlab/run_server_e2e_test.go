@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,19 +15,32 @@ import (
 	"github.com/instrlab/instrlab/lab"
 )
 
-// TestE2EUserServer runs a real third-party server from npm that sets
-// instructions (@modelcontextprotocol/server-everything, pinned in
-// checkNPM) through two real clients with run -server, offline. The
+// TestE2EUserServer runs real third-party servers from npm that set
+// instructions (@modelcontextprotocol/server-everything and
+// @upstash/context7-mcp, pinned in checkNPM) through two real clients with
+// run -server, offline, each filed under its own name. The
 // server's texts come from the proxy's log; where a client's profile is
 // built in, check's prediction of what it keeps must equal what the run
 // measured (the test fails when they part).
 func TestE2EUserServer(t *testing.T) {
 	dir := npmDir(t)
+	for _, srv := range []struct {
+		name    string
+		command []string
+	}{
+		{"server-everything", []string{nodeBin(dir), npmServer(dir, "server-everything"), "stdio"}},
+		{"context7-mcp", []string{nodeBin(dir), filepath.Join(dir, "node_modules", "@upstash", "context7-mcp", "dist", "index.js")}},
+	} {
+		t.Run(srv.name, func(t *testing.T) { testUserServer(t, srv.name, srv.command...) })
+	}
+}
+
+func testUserServer(t *testing.T, name string, command ...string) {
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	args := []string{"run", "-client", claudecode.Name + "@" + claudecode.DefaultVersion, "-client", qwen.Name + "@" + qwen.DefaultVersion,
-		"-lab", binary, "-j", "2", "-timeout", "120s", "-out", out, "-server", "--", nodeBin(dir), npmServer(dir, "server-everything"), "stdio"}
-	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		"-lab", binary, "-j", "2", "-timeout", "120s", "-out", out, "-server", "--"}
+	if err := run(context.Background(), append(args, command...), &stdout, &stderr); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
 	t.Logf("table:\n%s", stdout.String())
@@ -46,22 +60,29 @@ func TestE2EUserServer(t *testing.T) {
 			t.Errorf("%s: %s (%s)", r.Client, r.Status, r.Reason)
 			continue
 		}
+		if r.Row != name || r.Server != name {
+			t.Errorf("%s: row %q of server %q, want the server's own name %q", r.Client, r.Row, r.Server, name)
+		}
 		text := r.ServerTexts.Instructions[lab.EraInitialize]
 		if text == "" || len(r.ServerTexts.Tools) == 0 {
-			t.Fatalf("%s: the proxy's log holds no instructions or tools of server-everything", r.Client)
+			t.Fatalf("%s: the proxy's log holds no instructions or tools of %s", r.Client, name)
 		}
 		if len(r.Tools) != len(r.ServerTexts.Tools) {
 			t.Errorf("%s: %d tools located of %d listed", r.Client, len(r.Tools), len(r.ServerTexts.Tools))
 		}
 		// Both clients defer MCP tools behind a search tool: Claude Code
 		// names them, Qwen Code lists them with their descriptions. Every
-		// tool must be found in one form or the other.
+		// tool must be found in one form or the other, under the server's
+		// own name.
 		for _, tf := range r.Tools {
 			if tf.Via == "" {
 				t.Errorf("%s: tool %s located nowhere in the first request", r.Client, tf.Name)
 			}
 		}
 		best := r.First.Best()
+		if best != nil && !strings.Contains(best.Wrapper, name) {
+			t.Errorf("%s: wrapper %q does not name the server %q", r.Client, best.Wrapper, name)
+		}
 		for _, p := range builtin {
 			if p.ID() != r.Client || !p.Instructions.Measured {
 				continue

@@ -50,7 +50,7 @@ func Analyze(dir string) (Result, error) {
 	if err != nil {
 		labWarns = append(labWarns, err.Error())
 	}
-	if rec.Row.Server != "" || rec.Row.InstrFile != "" {
+	if rec.Row.Server != "" || rec.Row.InstrFile != "" || rec.Row.ToolDesc != "" || rec.Row.ToolDescFile != "" {
 		// A user's server behind the proxy, or the lab serving the user's
 		// file: the texts are what the replies carried (both logs keep
 		// them), and a server that failed fails the run.

@@ -60,6 +60,12 @@ type Row struct {
 	// unchanged in both eras (-instr-file); a relative path is relative to
 	// the matrix file. Its text is read back from the lab's log.
 	InstrFile string `json:"instr_file,omitempty"`
+	// ToolDesc and ToolDescFile describe the lab's tool lookup_part:
+	// KIND:N characters of generated text (as instr), or a file's text
+	// (relative to the matrix file). Every tool's description is read back
+	// from the lab's log and located in the first request.
+	ToolDesc     string `json:"tool_description,omitempty"`
+	ToolDescFile string `json:"tool_description_file,omitempty"`
 	// Era is the lab's -era: legacy (default), dual or modern.
 	Era string `json:"era,omitempty"`
 	// InitDelay and DiscoverDelay hold the lab's replies, as in "8s".
@@ -102,13 +108,16 @@ func Load(path string) (*Matrix, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i, r := range m.Rows {
-		if r.InstrFile != "" && !filepath.IsAbs(r.InstrFile) {
-			m.Rows[i].InstrFile = filepath.Join(filepath.Dir(path), r.InstrFile)
-		}
-		if r.InstrFile != "" {
-			if _, err := os.Stat(m.Rows[i].InstrFile); err != nil {
-				return nil, fmt.Errorf("matrix %s: row %q: %w", path, r.Name, err)
+	for i := range m.Rows {
+		for _, f := range []*string{&m.Rows[i].InstrFile, &m.Rows[i].ToolDescFile} {
+			if *f == "" {
+				continue
+			}
+			if !filepath.IsAbs(*f) {
+				*f = filepath.Join(filepath.Dir(path), *f)
+			}
+			if _, err := os.Stat(*f); err != nil {
+				return nil, fmt.Errorf("matrix %s: row %q: %w", path, m.Rows[i].Name, err)
 			}
 		}
 	}
@@ -161,6 +170,9 @@ func (m *Matrix) Validate() error {
 		}
 		if err := a.Validate(); err != nil {
 			return fmt.Errorf("row %q: %w", r.Name, err)
+		}
+		if r.Server != "" && (r.ToolDesc != "" || r.ToolDescFile != "") {
+			return fmt.Errorf("row %q: a server row serves the server's own tools, not tool_description", r.Name)
 		}
 		if r.Prompt == "" && m.Prompt == "" {
 			return fmt.Errorf("row %q: no prompt (set the matrix's prompt or the row's)", r.Name)
@@ -252,7 +264,7 @@ func (r Row) Plain() bool {
 
 // Lab is the lab server's flags for the row, logging to logPath.
 func (r Row) Lab(logPath string) (lab.Args, error) {
-	a := lab.Args{Instr: r.Instr, Era: r.Era, OnUnknown: r.OnUnknown, Log: logPath}
+	a := lab.Args{Instr: r.Instr, ToolDesc: r.ToolDesc, ToolDescFile: r.ToolDescFile, Era: r.Era, OnUnknown: r.OnUnknown, Log: logPath}
 	if r.InstrFile != "" {
 		a.Instr, a.InstrFile = "", r.InstrFile
 	}

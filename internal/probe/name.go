@@ -53,7 +53,7 @@ func packageName(a string) string {
 			a = a[i+1:]
 		}
 	}
-	if i := strings.LastIndex(a, "@"); i > 0 {
+	if i := strings.LastIndex(a, "@"); i > 0 && !strings.Contains(a[i:], "/") { // a version, not a scope inside a path
 		a = a[:i]
 	}
 	if i := strings.Index(a, "=="); i > 0 {

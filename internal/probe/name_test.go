@@ -12,6 +12,7 @@ func TestCommandName(t *testing.T) {
 		{"npx", []string{"-y", "@modelcontextprotocol/server-filesystem@2026.8.31", "/tmp"}, "server-filesystem"},
 		{"node", []string{"/home/me/notes-server/build/index.js"}, "notes-server"},
 		{"node", []string{"dist/weather.js"}, "weather"},
+		{"/x/node_modules/.bin/node", []string{"/x/node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"}, "server-everything"},
 		{"uvx", []string{"mcp-server-git==1.2", "--repo", "."}, "mcp-server-git"},
 		{"python3", []string{"-m", "server.py"}, "server"},
 		{"docker", []string{"run", "-i", "--rm", "-e", "GITHUB_TOKEN", "ghcr.io/github/github-mcp-server:v1"}, "github-mcp-server"},
