@@ -44,6 +44,10 @@ func TestValidate(t *testing.T) {
 		{`{` + prompt + `"baseline": "b", "rows": [{"name": "a", "instr": "none"}]}`, `baseline "b"`},
 		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "typo": 1}]`, "unexpected end"},
 		{`{` + prompt + `"rows": [{"name": "a", "instr": "japanese:3000", "era": "dual", "init_delay": "3s"}]}`, ""},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "tool_description": "ascii:3000"}]}`, ""},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "tool_description": "none"}]}`, `-tool-desc: want KIND:N`},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "tool_description": "ascii:1000", "tool_description_file": "d.md"}]}`, "exclusive"},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "server": "s", "tool_description": "ascii:1000"}]}`, "own tools"},
 	}
 	for _, tt := range tests {
 		_, err := Parse([]byte(tt.json), "m.json")

@@ -489,7 +489,8 @@ func (s *summary) waiting() string {
 	return strings.Join(ways, " / ")
 }
 
-// KeptCell and PlacementCell are the "chars kept" and "placement" cells of
-// one run, for tests that compare two runs' cells.
+// KeptCell, PlacementCell and ToolsCell are the "chars kept", "placement"
+// and "tools sent" cells of one run, for tests that compare or show them.
 func KeptCell(r *matrix.Result) string      { return keptText(r) }
 func PlacementCell(r *matrix.Result) string { return placementText(r) }
+func ToolsCell(r *matrix.Result) string     { return toolsText(r) }
