@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"slices"
 )
 
@@ -43,6 +44,10 @@ const maxStderrLines = 50
 type Proxy struct {
 	log   *MessageLog
 	stdio trackers
+	// UpstreamHeader is added to every request HTTPHandler sends upstream:
+	// a config's credentials, which then reach neither the client nor the
+	// log. Set it before HTTPHandler.
+	UpstreamHeader http.Header
 }
 
 // trackers follow the requests of one stdio connection or HTTP exchange.

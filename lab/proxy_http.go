@@ -40,12 +40,13 @@ func (p *Proxy) HTTPHandler(upstream string) (http.Handler, error) {
 		DisableCompression:  true,
 		MaxIdleConnsPerHost: 16,
 	}
-	return &httpProxy{p: p, upstream: u.String(), client: &http.Client{Transport: tr}}, nil
+	return &httpProxy{p: p, upstream: u.String(), header: p.UpstreamHeader.Clone(), client: &http.Client{Transport: tr}}, nil
 }
 
 type httpProxy struct {
 	p        *Proxy
 	upstream string
+	header   http.Header
 	client   *http.Client
 }
 
@@ -77,6 +78,9 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	out.Header = r.Header.Clone()
 	for _, k := range hopHeaders {
 		out.Header.Del(k)
+	}
+	for k, v := range h.header {
+		out.Header[k] = v
 	}
 	resp, err := h.client.Do(out)
 	if err != nil {

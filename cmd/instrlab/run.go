@@ -137,9 +137,16 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if r.Servers, err = servers.write(tmp); err != nil {
 			return err
 		}
+		r.HTTPServers = servers.http
 	}
 	if r.Netns, err = useNetns(*netns, *live, stderr); err != nil {
 		return err
+	}
+	if r.Netns && servers != nil && len(servers.http) > 0 {
+		// The client must reach the recording proxy, and the proxy the
+		// user's server, on this machine's loopback.
+		fmt.Fprintln(stderr, "note: clients of an HTTP server run outside the network namespace")
+		r.Netns = false
 	}
 	if *live {
 		key := os.Getenv("ANTHROPIC_API_KEY")

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,13 +18,14 @@ import (
 type userServers struct {
 	names    []string
 	commands map[string]lab.ServerCommand
+	http     map[string]matrix.HTTPServer
 }
 
 // parseUserServers reads run's -server and -config: "-server -- CMD ARGS"
 // (the flag's value is then "--" and the command follows), or -config FILE
 // with -server NAME (every stdio server of the file when no name).
 func parseUserServers(server, config string, rest []string) (*userServers, error) {
-	us := &userServers{commands: map[string]lab.ServerCommand{}}
+	us := &userServers{commands: map[string]lab.ServerCommand{}, http: map[string]matrix.HTTPServer{}}
 	switch {
 	case config == "" && server == "":
 		return nil, nil
@@ -34,7 +36,16 @@ func parseUserServers(server, config string, rest []string) (*userServers, error
 		us.add(probe.CommandName(rest[0], rest[1:]), lab.ServerCommand{Command: rest[0], Args: rest[1:]})
 		return us, nil
 	case config == "" && (strings.HasPrefix(server, "http://") || strings.HasPrefix(server, "https://")):
-		return nil, usageError{"-server URL: HTTP servers are not run yet; run the server's command with -server -- CMD"}
+		if len(rest) > 0 {
+			return nil, usageError{fmt.Sprintf("run: unexpected argument %q", rest[0])}
+		}
+		u, err := url.Parse(server)
+		if err != nil || u.Host == "" {
+			return nil, usageError{"-server URL: not a URL"} // the URL itself may hold a secret: not quoted
+		}
+		us.names = append(us.names, urlName(u))
+		us.http[us.names[0]] = matrix.HTTPServer{URL: server}
+		return us, nil
 	case config == "":
 		return nil, usageError{fmt.Sprintf("-server %q: give -server -- CMD [ARGS], or -config FILE -server NAME", server)}
 	case len(rest) > 0:
@@ -54,9 +65,14 @@ func parseUserServers(server, config string, rest []string) (*userServers, error
 		}
 	}
 	for _, t := range targets {
+		if t.Transport == probe.TransportHTTP && t.URL != "" {
+			us.names = append(us.names, t.Name)
+			us.http[t.Name] = matrix.HTTPServer{URL: t.URL, Headers: t.Headers}
+			continue
+		}
 		if t.Transport != probe.TransportStdio {
 			if server != "" {
-				return nil, usageError{fmt.Sprintf("-config: server %q is %s; only stdio servers are run yet", t.Name, t.Transport)}
+				return nil, usageError{fmt.Sprintf("-config: server %q is %s; only stdio and Streamable HTTP servers are run", t.Name, t.Transport)}
 			}
 			continue
 		}
@@ -67,9 +83,22 @@ func parseUserServers(server, config string, rest []string) (*userServers, error
 		us.add(t.Name, lab.ServerCommand{Command: t.Command, Args: t.Args, Env: t.Env, Dir: dir})
 	}
 	if len(us.names) == 0 {
-		return nil, usageError{"-config: no stdio server to run in " + config}
+		return nil, usageError{"-config: no stdio or HTTP server to run in " + config}
 	}
 	return us, nil
+}
+
+// urlName names an HTTP server after its URL's path without "mcp"
+// (http://127.0.0.1:8080/notes/mcp is notes), else "http-server"; never
+// after the query or user info, which may hold a credential.
+func urlName(u *url.URL) string {
+	parts := strings.FieldsFunc(u.Path, func(r rune) bool { return r == '/' })
+	for i := len(parts) - 1; i >= 0; i-- {
+		if p := parts[i]; p != "mcp" && p != "sse" && p != "v1" {
+			return p
+		}
+	}
+	return "http-server"
 }
 
 func (us *userServers) add(name string, sc lab.ServerCommand) {
@@ -82,6 +111,9 @@ func (us *userServers) add(name string, sc lab.ServerCommand) {
 func (us *userServers) write(dir string) (map[string]string, error) {
 	files := map[string]string{}
 	for i, name := range us.names {
+		if _, ok := us.commands[name]; !ok {
+			continue // an HTTP server
+		}
 		data, err := json.Marshal(us.commands[name])
 		if err != nil {
 			return nil, err

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,13 +34,19 @@ type Run struct {
 	Timeout time.Duration
 }
 
-// A Server is a stdio MCP server command line.
+// A Server is a stdio MCP server command line, or, when URL is set, a
+// Streamable HTTP server at URL.
 type Server struct {
 	Name    string            `json:"name"`
-	Command string            `json:"command"`
-	Args    []string          `json:"args"`
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
+	URL     string            `json:"url,omitempty"`
 }
+
+// ErrHTTPServer is returned by a client whose config is not written for
+// HTTP servers (Server.URL).
+var ErrHTTPServer = errors.New("this client's config is written for stdio servers only")
 
 // Files is the run's evidence directory, which names its files.
 func (r *Run) Files() evidence.RunDir { return evidence.RunDir(r.Dir) }

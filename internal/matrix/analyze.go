@@ -107,7 +107,7 @@ func Analyze(dir string) (Result, error) {
 		res.First.Parts = layout(ctxs[first])
 		res.RequestKey = requestKey(bodies[first], paths)
 		if res.ServerTexts != nil {
-			res.Tools = locateTools(ctxs[first], res.ServerTexts.Tools)
+			res.Tools = locateTools(ctxs[first], res.ServerTexts.Tools, rec.Row.ServerName())
 		}
 		res.Reader = fakeapi.Read(ctxs[last], rec.Row.Prompt)
 	} else {

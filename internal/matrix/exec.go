@@ -68,7 +68,17 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 		return Result{}, rec, err
 	}
 	run.Server = client.Server{Name: j.row.ServerName(), Command: r.Lab, Args: append(slices.Clone(lab.Subcommand), labArgs.Args()...)}
-	if j.row.Server != "" {
+	stopHTTP := func() {}
+	if hs, ok := r.HTTPServers[j.row.Server]; ok && j.row.Server != "" {
+		url, stop, err := startHTTPProxy(hs, files.LabLog())
+		if err != nil {
+			fake.Close()
+			return Result{}, rec, fmt.Errorf("row %q: %w", j.row.Name, err)
+		}
+		stopHTTP = stop
+		defer func() { stopHTTP() }() // on the early returns below; once
+		run.Server = client.Server{Name: j.row.ServerName(), URL: url}
+	} else if j.row.Server != "" {
 		file, ok := r.Servers[j.row.Server]
 		if !ok {
 			fake.Close()
@@ -88,6 +98,8 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 		c, rec.Netns = jc, true
 	}
 	status, reason, code, clientDur, cmd := r.execute(ctx, c, run)
+	stopHTTP() // the log is whole before the analysis reads it
+	stopHTTP = func() {}
 	rec.ClientMS = float64(clientDur.Microseconds()) / 1000
 	rec.Status, rec.Reason, rec.ExitCode = status, reason, code
 	if cmd != nil {

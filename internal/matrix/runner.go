@@ -39,6 +39,10 @@ type Runner struct {
 	// holding its command (lab.ServerCommand), outside the evidence, since
 	// a command line may carry a credential.
 	Servers map[string]string
+	// HTTPServers maps the name of a user's Streamable HTTP server to its
+	// endpoint: each run puts a recording proxy (lab.Proxy.HTTPHandler) in
+	// front of it on a loopback port, and the client connects to that.
+	HTTPServers map[string]HTTPServer
 	// Progress receives one line per finished run.
 	Progress io.Writer
 }

@@ -18,6 +18,9 @@ const (
 	ViaDefinition = "definition" // a tool definition of the request
 	ViaListing    = "listing"    // named, with its description, in a text of the request
 	ViaNameOnly   = "name only"  // named in a text of the request, its description not sent
+	// ViaNamespace: the tool is not named, only its server's namespace
+	// (Codex 0.169.0 lists "Deferred tool namespaces: - mcp__lab").
+	ViaNamespace = "server namespace"
 )
 
 // ToolFacts say what became of one tool's description in the first model
@@ -45,8 +48,9 @@ type ToolFacts struct {
 
 // locateTools finds each tool's description in ctx: in the tool
 // definition named for it, or in a text that lists it by name, keeping
-// the place that kept the most; else its name alone.
-func locateTools(ctx fakeapi.Context, tools []NamedText) []ToolFacts {
+// the place that kept the most; else its name alone; else the namespace
+// of its server (named server in the client's config) alone.
+func locateTools(ctx fakeapi.Context, tools []NamedText, server string) []ToolFacts {
 	var out []ToolFacts
 	for _, t := range tools {
 		f := ToolFacts{Name: t.Name, Sent: utf8.RuneCountInString(t.Description)}
@@ -81,11 +85,13 @@ func locateTools(ctx fakeapi.Context, tools []NamedText) []ToolFacts {
 				}
 			}
 		}
-		if !f.Found {
+		for _, alone := range []struct{ name, via string }{{t.Name, ViaNameOnly}, {"mcp__" + server, ViaNamespace}} {
 			for _, s := range ctx {
-				if i, ok := namedAlone(s.Text, t.Name); ok && s.Kind != fakeapi.KindToolDefinition {
-					f.Via, f.Kind, f.Wrapper = ViaNameOnly, s.Kind, wrapper(s.Text[:listStart(s.Text, i)])
+				if f.Via != "" {
 					break
+				}
+				if i, ok := namedAlone(s.Text, alone.name); ok && s.Kind != fakeapi.KindToolDefinition {
+					f.Via, f.Kind, f.Wrapper = alone.via, s.Kind, wrapper(s.Text[:listStart(s.Text, i)])
 				}
 			}
 		}

@@ -33,14 +33,14 @@ func TestLocateToolsRealClients(t *testing.T) {
 		return fakeapi.Context{{Kind: kind, Path: "messages[1].content[0].text", Text: string(text)}}
 	}
 
-	claude := locateTools(segment("claude-code@2.1.328.txt", fakeapi.KindSystemMessage), tools)
+	claude := locateTools(segment("claude-code@2.1.328.txt", fakeapi.KindSystemMessage), tools, "lab")
 	for _, f := range claude {
 		if f.Via != ViaNameOnly || f.Found || f.Kind != fakeapi.KindSystemMessage || !strings.Contains(f.Wrapper, "The following deferred tools") {
 			t.Errorf("claude-code: %+v, want named only in the system message's deferred tools", f)
 		}
 	}
 
-	qwen := locateTools(segment("qwen@0.24.4.txt", fakeapi.KindUserTurn), tools)
+	qwen := locateTools(segment("qwen@0.24.4.txt", fakeapi.KindUserTurn), tools, "lab")
 	whole := 0
 	for _, f := range qwen {
 		if f.Via != ViaListing || f.Kind != fakeapi.KindUserTurn || f.Wrapper != "<system-reminder> … #### lab" {
@@ -107,10 +107,21 @@ func TestLocateTools(t *testing.T) {
 				{Name: "gone", Sent: 11, Via: ViaNameOnly, Kind: fakeapi.KindSystem, Wrapper: "Call echo or sum first. … Deferred:"},
 			},
 		},
+		{
+			// Codex 0.169.0's developer message, as its first request had it.
+			name: "only the server's namespace",
+			ctx:  fakeapi.Context{{Kind: fakeapi.KindDeveloperMessage, Text: "<tools>\nDeferred tool namespaces:\n- mcp__lab\n</tools>"}},
+			want: []ToolFacts{
+				{Name: "echo", Sent: 22, Via: ViaNamespace, Kind: fakeapi.KindDeveloperMessage, Wrapper: "<tools> … Deferred tool namespaces:"},
+				{Name: "quote", Sent: 22, Via: ViaNamespace, Kind: fakeapi.KindDeveloperMessage, Wrapper: "<tools> … Deferred tool namespaces:"},
+				{Name: "sum", Sent: 28, Via: ViaNamespace, Kind: fakeapi.KindDeveloperMessage, Wrapper: "<tools> … Deferred tool namespaces:"},
+				{Name: "gone", Sent: 11, Via: ViaNamespace, Kind: fakeapi.KindDeveloperMessage, Wrapper: "<tools> … Deferred tool namespaces:"},
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, locateTools(tt.ctx, tools)); diff != "" {
+			if diff := cmp.Diff(tt.want, locateTools(tt.ctx, tools, "lab")); diff != "" {
 				t.Errorf("mismatch (-want +got):\n%s", diff)
 			}
 		})

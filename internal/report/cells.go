@@ -256,6 +256,8 @@ func toolPlace(t matrix.ToolFacts) string {
 		return "in tool definitions"
 	case matrix.ViaListing:
 		return "listed with the description in " + where
+	case matrix.ViaNamespace:
+		return "not named, only the server's namespace, in " + where
 	default:
 		return "named only, the description not sent, in " + where
 	}

@@ -77,7 +77,11 @@ func MCPConfig(s client.Server) ([]byte, error) {
 		Args    []string          `json:"args"`
 		Env     map[string]string `json:"env,omitempty"`
 	}
-	cfg := map[string]map[string]server{"mcpServers": {s.Name: {Type: "stdio", Command: s.Command, Args: s.Args, Env: s.Env}}}
+	var entry any = server{Type: "stdio", Command: s.Command, Args: s.Args, Env: s.Env}
+	if s.URL != "" {
+		entry = map[string]string{"type": "http", "url": s.URL}
+	}
+	cfg := map[string]map[string]any{"mcpServers": {s.Name: entry}}
 	b, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encoding MCP config: %w", err)

@@ -55,6 +55,9 @@ func MCPSettings(s client.Server) ([]byte, error) {
 		Env      map[string]string `json:"env,omitempty"`
 		Disabled bool              `json:"disabled"`
 	}
+	if s.URL != "" {
+		return nil, client.ErrHTTPServer
+	}
 	return encode(map[string]any{"mcpServers": map[string]server{s.Name: {Type: "stdio", Command: s.Command, Args: s.Args, Env: s.Env}}}, MCPFile)
 }
 

@@ -30,6 +30,10 @@ func Config(r *client.Run, model string) string {
 	fmt.Fprintf(&b, "[model_providers.%s]\nname = %s\nbase_url = %s\nenv_key = %s\nwire_api = \"responses\"\n\n",
 		ProviderID, tomlString("instrlab fake"), tomlString(strings.TrimRight(r.APIURL, "/")+"/v1"), tomlString(KeyVar))
 	s := r.Server
+	if s.URL != "" {
+		fmt.Fprintf(&b, "[mcp_servers.%s]\nurl = %s\n", tomlKey(s.Name), tomlString(s.URL))
+		return b.String()
+	}
 	fmt.Fprintf(&b, "[mcp_servers.%s]\ncommand = %s\nargs = [", tomlKey(s.Name), tomlString(s.Command))
 	for i, a := range s.Args {
 		if i > 0 {

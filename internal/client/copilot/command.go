@@ -27,6 +27,9 @@ func MCPConfig(s client.Server) ([]byte, error) {
 		Env     map[string]string `json:"env,omitempty"`
 		Tools   []string          `json:"tools"`
 	}
+	if s.URL != "" {
+		return nil, client.ErrHTTPServer
+	}
 	cfg := map[string]any{"mcpServers": map[string]server{s.Name: {Type: "local", Command: s.Command, Args: s.Args, Env: s.Env, Tools: []string{"*"}}}}
 	b, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {

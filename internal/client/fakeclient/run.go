@@ -74,6 +74,10 @@ func runClient() int {
 // instructions, the server's status and a function that shuts it down.
 func connect(srv client.Server) (instr, status string, shutdown func()) {
 	shutdown = func() {}
+	if srv.URL != "" {
+		instr, status = connectHTTP(srv.URL)
+		return instr, status, shutdown
+	}
 	cmd := exec.Command(srv.Command, srv.Args...)
 	cmd.Env = append(os.Environ(), LabEnv+"=1", envRole+"=")
 	for k, v := range srv.Env {
@@ -137,4 +141,53 @@ func readSSE(r io.Reader) string {
 		}
 	}
 	return b.String()
+}
+
+// initializeRequest is the fake client's one request to a server.
+const initializeRequest = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"fake","version":"0"}}}`
+
+// connectHTTP initializes a Streamable HTTP server at url, reading its
+// answer as JSON or as SSE events.
+func connectHTTP(url string) (instr, status string) {
+	post := func(body, session string) (*http.Response, error) {
+		req, err := http.NewRequest("POST", url, strings.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		return http.DefaultClient.Do(req)
+	}
+	resp, err := post(initializeRequest, "")
+	if err != nil {
+		return "", "failed"
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return "", "failed"
+	}
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		for _, line := range strings.Split(string(data), "\n") {
+			if d, ok := strings.CutPrefix(line, "data:"); ok {
+				data = []byte(strings.TrimSpace(d))
+				break
+			}
+		}
+	}
+	var m struct {
+		Result *struct {
+			Instructions string `json:"instructions"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(data, &m) != nil || m.Result == nil {
+		return "", "failed"
+	}
+	if r, err := post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, resp.Header.Get("Mcp-Session-Id")); err == nil {
+		r.Body.Close()
+	}
+	return m.Result.Instructions, "connected"
 }

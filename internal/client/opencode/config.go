@@ -31,7 +31,9 @@ func Config(r *client.Run, model, key string) ([]byte, error) {
 	}
 	cmd := append([]string{r.Server.Command}, r.Server.Args...)
 	mcp := map[string]any{"type": "local", "command": cmd, "enabled": true}
-	if len(r.Server.Env) > 0 {
+	if r.Server.URL != "" {
+		mcp = map[string]any{"type": "remote", "url": r.Server.URL, "enabled": true}
+	} else if len(r.Server.Env) > 0 {
 		// Only when set: opencode drops a server whose environment is null.
 		mcp["environment"] = r.Server.Env
 	}

@@ -24,8 +24,12 @@ func Settings(s client.Server) ([]byte, error) {
 		Env     map[string]string `json:"env,omitempty"`
 		Trust   bool              `json:"trust"`
 	}
+	var entry any = server{Command: s.Command, Args: s.Args, Env: s.Env, Trust: true}
+	if s.URL != "" {
+		entry = map[string]any{"httpUrl": s.URL, "trust": true}
+	}
 	cfg := map[string]any{
-		"mcpServers": map[string]server{s.Name: {Command: s.Command, Args: s.Args, Env: s.Env, Trust: true}},
+		"mcpServers": map[string]any{s.Name: entry},
 		"security":   map[string]any{"auth": map[string]any{"selectedType": "openai"}},
 		"privacy":    map[string]any{"usageStatisticsEnabled": false},
 		"telemetry":  map[string]any{"enabled": false},
