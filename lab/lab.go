@@ -21,22 +21,12 @@ const Name = "lab"
 // Version is the lab server's version in serverInfo.
 const Version = "0.1.0"
 
-// Eras a lab server can speak.
-const (
-	EraLegacy = "legacy" // initialize only; server/discover is an unknown method
-	EraDual   = "dual"   // both, with a different text (and codewords) in each
-	EraModern = "modern" // server/discover only; initialize is refused
-)
-
 // What a lab server does with an unknown method before the handshake.
 const (
 	UnknownError = "error" // answer -32601, as the specification says
 	UnknownCrash = "crash" // exit the process
 	UnknownHang  = "hang"  // never answer
 )
-
-// ModernVersion is the protocol revision without a handshake.
-const ModernVersion = "2026-07-28"
 
 // CodeUnsupportedProtocolVersion is the 2026-07-28 error for a version the
 // server does not speak; its data names the supported versions.

@@ -75,13 +75,6 @@ func languageList() string {
 	return b.String()
 }
 
-// The eras a text is generated for: each gets its own pair of codewords, so
-// that an answer proves which reply the client delivered.
-const (
-	EraInitialize = "initialize"
-	EraDiscover   = "discover"
-)
-
 // MarkerEvery is the approximate distance in characters between two
 // position markers.
 const MarkerEvery = 250

@@ -202,7 +202,7 @@ func (m *Matrix) Resolved(r Row) Row {
 		r.Repeats = 1
 	}
 	if r.Era == "" {
-		r.Era = "legacy"
+		r.Era = lab.EraLegacy
 	}
 	return r
 }

@@ -15,7 +15,7 @@ import (
 // client, forced to initialize by asking for 2025-11-25. handshook is
 // called when the handshake has ended, answered or not.
 func httpLegacy(ctx context.Context, t Target, o Options, handshook func()) (r EraResult) {
-	r = EraResult{Era: Legacy, Method: "initialize"}
+	r = EraResult{Era: Legacy, Method: Legacy.Method()}
 	start := time.Now()
 	defer func() { r.Elapsed = Millis(time.Since(start)) }()
 	cs, rec, hr, err := httpConnect(ctx, t, o, LegacyVersion)
@@ -35,7 +35,7 @@ func httpLegacy(ctx context.Context, t Target, o Options, handshook func()) (r E
 // httpModern runs the modern probe over Streamable HTTP: the SDK's client
 // sends server/discover, and its fallback to initialize is refused.
 func httpModern(ctx context.Context, t Target, o Options) (r EraResult, s Survival) {
-	r = EraResult{Era: Modern, Method: "server/discover"}
+	r = EraResult{Era: Modern, Method: Modern.Method()}
 	start := time.Now()
 	defer func() { r.Elapsed = Millis(time.Since(start)) }()
 	cs, rec, hr, err := httpConnect(ctx, t, o, ModernVersion)

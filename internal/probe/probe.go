@@ -13,8 +13,8 @@ func Probe(ctx context.Context, t Target, o Options) Result {
 	res := Result{Target: t}
 	if t.Transport != TransportStdio && t.Transport != TransportHTTP {
 		detail := "transport " + t.Transport + " is not supported by check (stdio and Streamable HTTP are)"
-		res.Legacy = EraResult{Era: Legacy, Method: "initialize", Outcome: OutcomeNoStart, Detail: detail}
-		res.Modern = EraResult{Era: Modern, Method: "server/discover", Outcome: OutcomeNoStart, Detail: detail}
+		res.Legacy = EraResult{Era: Legacy, Method: Legacy.Method(), Outcome: OutcomeNoStart, Detail: detail}
+		res.Modern = EraResult{Era: Modern, Method: Modern.Method(), Outcome: OutcomeNoStart, Detail: detail}
 		res.Survival = survival(res.Modern)
 		return res
 	}

@@ -4,21 +4,25 @@ import (
 	"encoding/json"
 	"math"
 	"time"
+
+	"github.com/instrlab/instrlab/lab"
 )
 
-// An Era is one of the two protocol eras a server may speak.
-type Era string
+// An Era is one of the two protocol eras a server may speak: lab's Era,
+// the one vocabulary of eras, named here too since every result carries
+// one.
+type Era = lab.Era
 
 // The eras.
 const (
-	Legacy Era = "legacy" // initialize handshake, 2025-11-25 and earlier
-	Modern Era = "modern" // no handshake; server/discover, 2026-07-28
+	Legacy = lab.Legacy
+	Modern = lab.Modern
 )
 
 // Protocol versions the probes send.
 const (
 	LegacyVersion = "2025-11-25"
-	ModernVersion = "2026-07-28"
+	ModernVersion = lab.ModernVersion
 )
 
 // An Outcome says how a server answered the first request of an era.

@@ -18,7 +18,7 @@ const maxPages = 20
 
 // stdioLegacy runs the legacy handshake on a fresh process.
 func stdioLegacy(ctx context.Context, t Target, o Options) (r EraResult) {
-	r = EraResult{Era: Legacy, Method: "initialize"}
+	r = EraResult{Era: Legacy, Method: Legacy.Method()}
 	start := time.Now()
 	defer func() { r.Elapsed = Millis(time.Since(start)) }()
 	p, err := spawn(t)
@@ -53,7 +53,7 @@ func stdioLegacy(ctx context.Context, t Target, o Options) (r EraResult) {
 // initialize got no reply on a fresh process either: a silent server costs
 // one timeout, not two.
 func stdioModern(ctx context.Context, t Target, o Options, legacy func() EraResult) (r EraResult, s Survival) {
-	r = EraResult{Era: Modern, Method: "server/discover"}
+	r = EraResult{Era: Modern, Method: Modern.Method()}
 	start := time.Now()
 	defer func() { r.Elapsed = Millis(time.Since(start)) }()
 	p, err := spawn(t)

@@ -129,11 +129,7 @@ func withText(r *matrix.Result, method string) string {
 	if r.Sent == 0 {
 		return ""
 	}
-	era := lab.EraInitialize
-	if method == "server/discover" {
-		era = lab.EraDiscover
-	}
-	if r.Era != "dual" && era == lab.EraDiscover && r.Era != "modern" {
+	if method == lab.Modern.Method() && !lab.Speaks(r.Era, lab.Modern) {
 		return ""
 	}
 	return ", with the text"

@@ -14,6 +14,7 @@ import (
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/unit"
 	"github.com/instrlab/instrlab/internal/untrusted"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // WriteText writes the report for people; show adds each era's
@@ -154,9 +155,9 @@ func printSurvival(b *bufio.Writer, sv probe.Survival) {
 func startupLine(s Server) string {
 	var parts []string
 	for _, x := range []struct {
-		era string
+		era lab.Era
 		st  probe.Stats
-	}{{"legacy", s.Startup.Legacy}, {"modern", s.Startup.Modern}} {
+	}{{lab.Legacy, s.Startup.Legacy}, {lab.Modern, s.Startup.Modern}} {
 		if x.st.N > 0 {
 			parts = append(parts, fmt.Sprintf("%s median %s, max %s (n=%d)", x.era, dur(x.st.Median.D()), dur(x.st.Max.D()), x.st.N))
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // deriveHandshake reads the lab's message logs: whether the client sent
@@ -22,7 +23,7 @@ func deriveHandshake(runs []run) (profiles.Handshake, []string) {
 		if first {
 			probed++
 		}
-		if r.Row.Era == "dual" {
+		if r.Row.Era == lab.EraDual {
 			dual++
 			if first && h.DiscoverAnswer == "result" && !h.InitializeSent {
 				discoverOnly++

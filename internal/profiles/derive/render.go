@@ -9,6 +9,7 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // deriveRender finds how the client wraps a server's text: in the first
@@ -21,7 +22,7 @@ func deriveRender(runs []run) (profiles.Render, []string, error) {
 	none := profiles.Render{Server: "{text}", Placement: "not measured"}
 	var ref *run
 	for i, r := range runs {
-		if b := r.First.Best(); r.plain() && b != nil && b.Full && (ref == nil || r.Sent < ref.Sent || r.Sent == ref.Sent && ref.Row.Era == "dual" && r.Row.Era != "dual") {
+		if b := r.First.Best(); r.plain() && b != nil && b.Full && (ref == nil || r.Sent < ref.Sent || r.Sent == ref.Sent && ref.Row.Era == lab.EraDual && r.Row.Era != lab.EraDual) {
 			ref = &runs[i]
 		}
 	}
