@@ -78,13 +78,12 @@ func TestRunServerSameAsLab(t *testing.T) {
 // failed run whose reason quotes the server's first stderr lines; the
 // secret in its command line reaches no evidence.
 func TestRunServerFails(t *testing.T) {
-	reply := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"},"instructions":"Hello."}}`
 	for _, tc := range []struct{ name, script, want string }{
 		{"exits", "echo 'Error: cannot find module ./build/index.js' >&2; echo second >&2; exit 4", "exit status 4 while the client was connected; its stderr began: Error: cannot find module ./build/index.js | second"},
 		{"garbage", "echo 'listening on 3000'; exec " + binary + " serve lab -instr ascii:1000", "the server wrote a line that is not JSON-RPC: \"listening on 3000\""},
-		// Answers the handshake, then ends while the client is still in
-		// its session.
-		{"exits mid-session", "echo first >&2; read l; echo '" + reply + "'; exit 3", "exit status 3 while the client was connected; its stderr began: first"},
+		// A server that answers the handshake and then ends is not run
+		// here: the fake client may close its input first, which makes
+		// the test race; TestServerFailureOutsideSignal covers the log.
 		// The fake client waits for initialize without a limit, so the
 		// run times out; the reason says why the server is to blame.
 		{"never answers", "echo 'loading' >&2; exec cat >/dev/null", "timed out after 10s; server: the server never answered the handshake; its stderr began: loading"},
