@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/jsonl"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // A LabMessage is one line of the lab server's message log, as far as the
@@ -88,7 +89,7 @@ func handshake(msgs []LabMessage) Handshake {
 				}
 			}
 		case "send":
-			if h.Ready.IsZero() && m.Error == nil && m.Kind != "error" && (m.Method == "initialize" || m.Method == "server/discover") {
+			if h.Ready.IsZero() && m.Error == nil && m.Kind != lab.KindError && (m.Method == "initialize" || m.Method == "server/discover") {
 				h.Ready = m.Time
 			}
 			if probeID != "" && string(m.ID) == probeID && h.DiscoverAnswer == "none" {

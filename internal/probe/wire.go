@@ -4,15 +4,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+
+	"github.com/instrlab/instrlab/lab"
 )
 
-// Kinds of lines a server writes.
+// Kinds of lines a server writes, in the lab's words (lab.Kind*), which
+// the message log uses too.
 const (
-	kindResponse     = "response"
-	kindError        = "error"
-	kindRequest      = "request"
-	kindNotification = "notification"
-	kindInvalid      = "invalid" // not a JSON-RPC 2.0 message
+	kindResponse     = lab.KindResponse
+	kindError        = lab.KindError
+	kindRequest      = lab.KindRequest
+	kindNotification = lab.KindNotification
+	kindInvalid      = lab.KindInvalid // not a JSON-RPC 2.0 message
 )
 
 // An RPCError is a JSON-RPC error object as a server sent it.
@@ -35,6 +38,11 @@ type wireMsg struct {
 
 // parseMessage decodes one line (or HTTP body) from a server. It never fails:
 // what is not a JSON-RPC 2.0 message comes back as kindInvalid with a reason.
+// It reads as a client does, leniently, where the lab's classifier (which
+// answers for a server) refuses what the specification forbids: an id
+// written 1.0, a null id on an error reply, a result beside "error": null
+// are replies here and invalid there. A stray line check reports is one
+// no client could read at all.
 func parseMessage(data []byte) wireMsg {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '{' {

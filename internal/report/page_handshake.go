@@ -53,19 +53,19 @@ func handshakeSequence(r *matrix.Result) sequence {
 	var evs []ev
 	for _, m := range msgs {
 		switch {
-		case m.Dir == "recv" && m.Method != "":
+		case m.Dir == lab.Recv && m.Method != "":
 			evs = append(evs, ev{m.Time, event{Label: m.Method, From: 0, To: 1}})
-		case m.Dir == "recv":
+		case m.Dir == lab.Recv:
 			evs = append(evs, ev{m.Time, event{Label: "reply to the server", From: 0, To: 1}})
-		case m.Dir == "send" && m.Error != nil:
+		case m.Dir == lab.Send && m.Error != nil:
 			evs = append(evs, ev{m.Time, event{Label: fmt.Sprintf("%s: error %d", m.Method, *m.Error), From: 1, To: 0, Error: true}})
-		case m.Dir == "send" && m.Kind == "response":
+		case m.Dir == lab.Send && m.Kind == lab.KindResponse:
 			label := m.Method + " result"
 			if m.Method == "initialize" || m.Method == "server/discover" {
 				label += withText(r, m.Method)
 			}
 			evs = append(evs, ev{m.Time, event{Label: label, From: 1, To: 0}})
-		case m.Dir == "send":
+		case m.Dir == lab.Send:
 			evs = append(evs, ev{m.Time, event{Label: m.Method, From: 1, To: 0}})
 		}
 	}
