@@ -2,5 +2,6 @@
 // per configuration, one group of columns per client, differences between
 // clients marked. It renders them as markdown, CSV, JSON and one self-contained HTML page. Every figure
 // comes from matrix.Result values, which come from evidence alone, so a
-// report can be rebuilt from an evidence directory (Load).
+// report can be rebuilt from one evidence directory or from the shards of
+// one run (Load).
 package report
