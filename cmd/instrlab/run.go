@@ -93,7 +93,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if len(clientFlags) == 0 {
 		clientFlags = listFlag{clients.Default.String()}
 		if servers != nil {
-			clientFlags = listFlag{"all"}
+			clientFlags = listFlag{clients.All}
 		}
 	}
 	cs, err := newClients(clientFlags)
