@@ -13,14 +13,25 @@ import (
 
 // writeProfiles derives one profile per client@version in results and
 // writes each to dir as client@version.json, the format check reads with
-// -profile FILE and the files under internal/profiles/data.
-func writeProfiles(dir, ref string, results []matrix.Result, stderr io.Writer) error {
-	ps, err := derive.Profiles(results, derive.Options{Ref: ref})
+// -profile FILE and the files under internal/profiles/data, and the
+// evidence excerpt it came from to dir/evidence/client@version.json.
+func writeProfiles(dir string, o derive.Options, results []matrix.Result, stderr io.Writer) error {
+	o.Excerpts = map[string]*derive.Excerpt{}
+	ps, err := derive.Profiles(results, o)
 	if err != nil {
 		return fmt.Errorf("deriving profiles: %w", err)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "evidence"), 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
+	}
+	for id, x := range o.Excerpts {
+		b, err := x.Encode()
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "evidence", id+".json"), b, 0o644); err != nil {
+			return fmt.Errorf("writing evidence excerpt: %w", err)
+		}
 	}
 	for _, p := range ps {
 		b, err := profiles.Encode(p)

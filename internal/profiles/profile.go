@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/unit"
@@ -15,6 +16,9 @@ type Profile struct {
 	Client  string `json:"client"`  // machine name, e.g. "claude-code"
 	Name    string `json:"name"`    // display name, e.g. "Claude Code"
 	Version string `json:"version"` // the client version the evidence is for
+	// Model is the model the measured requests named (the client's
+	// default unless the runs chose one); "" when not recorded.
+	Model string `json:"model,omitempty"`
 
 	Instructions Limit `json:"instructions"`
 	// Render is how the kept instructions are put into the model's context.
@@ -27,7 +31,13 @@ type Profile struct {
 	Evidence []Evidence `json:"evidence"`
 	// Unmeasured lists what the evidence does not cover, in plain words.
 	Unmeasured []string `json:"unmeasured,omitempty"`
+	// Variants are what changes when the client runs another way: a
+	// flag, a setting, another model. Each was measured on its own.
+	Variants []Variant `json:"variants,omitempty"`
 
+	// Under is set on a profile Expand made from a variant: the
+	// variant's When. It is not part of the file format.
+	Under string `json:"-"`
 	// For, when set, is the version a user asked for that has no profile
 	// of its own and takes this one (Select, from the atlas's ranges);
 	// ForNote says why. Neither is part of the file format.
@@ -88,8 +98,65 @@ type Render struct {
 	Tail      string `json:"tail"`
 	// MultiServerMeasured is false when only one server per run was seen:
 	// Separator, the order and any shared budget are then unknown.
-	MultiServerMeasured bool   `json:"multi_server_measured"`
-	Note                string `json:"note,omitempty"`
+	MultiServerMeasured bool `json:"multi_server_measured"`
+	// Unused is set when the client received the text (the server's
+	// reply holds it) and put none of it in any model request.
+	Unused bool   `json:"unused,omitempty"`
+	Note   string `json:"note,omitempty"`
+}
+
+// A Variant is how the client treats a server's text when it runs
+// another way, as measured in runs made that way. Its values replace the
+// profile's; what it does not hold (tool descriptions, handshake) is the
+// profile's.
+type Variant struct {
+	// When is the way, as a user writes it: a flag, NAME=VALUE, or
+	// "model NAME".
+	When  string            `json:"when"`
+	Flags []string          `json:"flags,omitempty"`
+	Env   map[string]string `json:"env,omitempty"`
+	// Model is the model the variant's requests named.
+	Model        string   `json:"model,omitempty"`
+	Runs         int      `json:"runs"`
+	Instructions Limit    `json:"instructions"`
+	Render       Render   `json:"render"`
+	Startup      Startup  `json:"startup"`
+	Unmeasured   []string `json:"unmeasured,omitempty"`
+}
+
+// Expand returns each profile followed by one profile per variant, its
+// values in place of the profile's and its When in Under, so that check
+// shows every way a client was measured.
+func Expand(ps []Profile) []Profile {
+	var out []Profile
+	for _, p := range ps {
+		out = append(out, p)
+		for _, v := range p.Variants {
+			q := p
+			q.Variants = nil
+			q.Under = v.When
+			if v.Model != "" {
+				q.Model = v.Model
+			}
+			q.Instructions, q.Render, q.Startup = v.Instructions, v.Render, v.Startup
+			q.Unmeasured = append(slices.Clip(slices.DeleteFunc(slices.Clone(p.Unmeasured), func(u string) bool {
+				return unmeasuredInVariant(u)
+			})), v.Unmeasured...)
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// unmeasuredInVariant reports whether a profile's unmeasured item is
+// about a value a variant replaces (so the variant's own list says).
+func unmeasuredInVariant(u string) bool {
+	for _, w := range []string{"cap on instructions", "what the cap counts", "truncation marker", "cap setting", "placement", "head and tail", "slow server", "one cap"} {
+		if strings.Contains(u, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // Handshake is which era a client ends up in.
@@ -104,9 +171,14 @@ type Handshake struct {
 
 // Startup is how long a client waits for a server to connect.
 type Startup struct {
-	TimeoutMs int    `json:"timeout_ms,omitempty"` // 0 when unknown
-	Setting   string `json:"setting,omitempty"`
-	Note      string `json:"note,omitempty"`
+	TimeoutMs int `json:"timeout_ms,omitempty"` // 0 when unknown
+	// Waited says whether the first model request waited for a server
+	// whose reply was held Held (as "8s") with nothing else set; nil when
+	// not measured.
+	Waited  *bool  `json:"waited,omitempty"`
+	Held    string `json:"held,omitempty"`
+	Setting string `json:"setting,omitempty"`
+	Note    string `json:"note,omitempty"`
 }
 
 // Evidence is one source a profile's values come from.
@@ -121,13 +193,17 @@ type Evidence struct {
 // ID is the profile's short name, client@version.
 func (p Profile) ID() string { return p.Client + "@" + p.Version }
 
-// Title is the display name with the version, and the version asked for
-// when it is another (For).
+// Title is the display name with the version, the version asked for
+// when it is another (For), and the variant (Under).
 func (p Profile) Title() string {
+	t := p.Name + " " + p.Version
 	if p.For != "" {
-		return p.Name + " " + p.For + " (as " + p.Version + ")"
+		t = p.Name + " " + p.For + " (as " + p.Version + ")"
 	}
-	return p.Name + " " + p.Version
+	if p.Under != "" {
+		t += " with " + p.Under
+	}
+	return t
 }
 
 // Parse decodes and validates one profile; unknown fields are errors, so a
@@ -159,6 +235,16 @@ func (p Profile) Validate() error {
 		return fmt.Errorf("profile %s: no evidence", p.ID())
 	case !strings.Contains(p.Render.Server, "{text}"):
 		return fmt.Errorf("profile %s: render.server must contain {text}", p.ID())
+	}
+	for i, v := range p.Variants {
+		switch {
+		case v.When == "":
+			return fmt.Errorf("profile %s: variants[%d] needs when", p.ID(), i)
+		case len(v.Flags) == 0 && len(v.Env) == 0 && v.Model == "":
+			return fmt.Errorf("profile %s: variant %q names no flag, setting or model", p.ID(), v.When)
+		case !strings.Contains(v.Render.Server, "{text}"):
+			return fmt.Errorf("profile %s: variant %q: render.server must contain {text}", p.ID(), v.When)
+		}
 	}
 	for _, l := range []struct {
 		name string

@@ -12,52 +12,86 @@ import (
 	"github.com/instrlab/instrlab/lab"
 )
 
-// Options say how Profiles names its evidence.
+// Options say how Profiles names its evidence and where it reads it.
 type Options struct {
 	// Ref is the evidence entry's ref: where the run's summary is kept
-	// (a path in the repository, or the evidence directory).
+	// (a path in the repository, or the evidence directory). "{id}" in
+	// it is replaced by the profile's client@version.
 	Ref string
+	// Evidence is where the runs are read again; nil reads their
+	// directories (Dirs).
+	Evidence Evidence
+	// Excerpts, when not nil, receives per client@version the excerpt
+	// of the evidence its profile was derived from.
+	Excerpts map[string]*Excerpt
+	// Command is the command that made the run, kept in the excerpts.
+	Command string
 }
 
 // Profiles derives one client profile per client@version in results, from
 // what the evidence of its runs shows and nothing else: the cap and marker
 // from runs whose text was cut, the cap setting from runs that set it, the
 // rendering from the recorded request, the handshake from the lab's message
-// log, the startup wait from runs with a slow server. What the runs do not
-// show is listed under Unmeasured. Results need their Dir: the run records
-// and recorded requests are read again.
+// log, the startup wait from runs with a slow server, the model from the
+// requests. Runs made with a flag or another model are a variant of their
+// own. What the runs do not show is listed under Unmeasured. Results need
+// their Dir: the run records and recorded requests are read again.
 func Profiles(results []matrix.Result, o Options) ([]profiles.Profile, error) {
-	byClient := map[string][]run{}
+	if o.Evidence == nil {
+		o.Evidence = Dirs{}
+	}
+	byClient := map[string][]matrix.Result{}
 	var order []string
 	for _, r := range results {
 		if r.Status != "ok" {
 			continue
 		}
-		rec, err := matrix.ReadRecord(r.Dir)
-		if err != nil {
-			return nil, err
-		}
 		if _, ok := byClient[r.Client]; !ok {
 			order = append(order, r.Client)
 		}
-		byClient[r.Client] = append(byClient[r.Client], run{Result: r, Row: rec.Row})
+		byClient[r.Client] = append(byClient[r.Client], r)
 	}
 	sort.Strings(order)
 	var out []profiles.Profile
 	for _, id := range order {
-		p, err := derive(id, byClient[id], o)
+		ev := o.Evidence
+		var rec *recorder
+		if o.Excerpts != nil {
+			rec = newRecorder(ev)
+			ev = rec
+		}
+		var runs []run
+		for _, r := range byClient[id] {
+			row, err := ev.Row(r.Dir)
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, run{Result: r, Row: row})
+		}
+		p, err := derive(id, runs, o, ev)
 		if err != nil {
 			return nil, fmt.Errorf("profile of %s: %w", id, err)
+		}
+		if rec != nil {
+			rec.x.Command = o.Command
+			for _, r := range byClient[id] {
+				r.Dir = runName(r.Dir)
+				rec.x.Results = append(rec.x.Results, r)
+			}
+			o.Excerpts[id] = rec.x
 		}
 		out = append(out, p)
 	}
 	return out, nil
 }
 
-// A run is one finished run: its result and its resolved row.
+// A run is one finished run: its result and its resolved row. isPlain is
+// set when the run changes nothing but the server's text and era beyond
+// what its group (the profile or a variant) is run with.
 type run struct {
 	matrix.Result
-	Row matrix.Row
+	Row     matrix.Row
+	isPlain bool
 }
 
 // text is the server text of the run's row in era, or "".
@@ -74,34 +108,65 @@ func (r run) text(era string) string {
 }
 
 // plain reports whether the run changes nothing but the server's text and
-// era: no environment, flags or delays.
+// era within its group, and reached the model.
 func (r run) plain() bool {
-	return r.Row.Plain() && r.First != nil
+	return r.isPlain && r.First != nil
 }
 
-func derive(id string, runs []run, o Options) (profiles.Profile, error) {
+func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, error) {
 	spec, err := client.ParseSpec(id)
 	if err != nil {
 		return profiles.Profile{}, err
 	}
+	base, groups := split(all)
 	p := profiles.Profile{Client: spec.Name, Name: displayName(spec.Name), Version: spec.Version}
+	p.Model = model(base, ev)
 	var un []string
-	p.Instructions, un = deriveLimit(runs)
+	p.Instructions, un = deriveLimit(base, ev)
 	p.Unmeasured = append(p.Unmeasured, un...)
-	p.Render, un, err = deriveRender(runs)
+	p.Render, un, err = deriveRender(base, ev)
 	if err != nil {
 		return profiles.Profile{}, err
 	}
 	p.Unmeasured = append(p.Unmeasured, un...)
-	p.ToolDescriptions = profiles.Limit{Unit: profiles.UnitCodepoint, Note: "Not measured: the run's tool descriptions are short."}
-	p.Unmeasured = append(p.Unmeasured, "the cap and marker on tool descriptions")
-	p.Handshake, un = deriveHandshake(runs)
+	p.ToolDescriptions, un = deriveTools(base)
 	p.Unmeasured = append(p.Unmeasured, un...)
-	p.Startup, un = deriveStartup(runs)
+	p.Handshake, un = deriveHandshake(all)
+	p.Unmeasured = append(p.Unmeasured, un...)
+	p.Startup, un = deriveStartup(base)
 	p.Unmeasured = append(p.Unmeasured, un...)
 	p.Unmeasured = append(p.Unmeasured, "several servers in one session: separator, order, shared budget", "interactive sessions")
-	p.Evidence = []profiles.Evidence{{Kind: "instrlab-run", Ref: o.Ref, Date: runDate(runs), Runs: len(runs), Says: says(p, runs)}}
+	for _, g := range groups {
+		v := profiles.Variant{When: g.when(), Flags: g.flags, Model: model(g.runs, ev), Runs: len(g.runs)}
+		v.Instructions, un = deriveLimit(g.runs, ev)
+		v.Unmeasured = append(v.Unmeasured, un...)
+		v.Render, un, err = deriveRender(g.runs, ev)
+		if err != nil {
+			return profiles.Profile{}, fmt.Errorf("variant %s: %w", v.When, err)
+		}
+		v.Unmeasured = append(v.Unmeasured, un...)
+		v.Startup, un = deriveStartup(g.runs)
+		v.Unmeasured = append(v.Unmeasured, un...)
+		p.Variants = append(p.Variants, v)
+	}
+	ref := strings.ReplaceAll(o.Ref, "{id}", id)
+	p.Evidence = []profiles.Evidence{{Kind: "instrlab-run", Ref: ref, Date: runDate(all), Runs: len(all), Says: says(p, all)}}
 	return p, p.Validate()
+}
+
+// model is the model named by the first request of the first run that
+// made one, "" when none did or it cannot be read.
+func model(runs []run, ev Evidence) string {
+	for _, r := range runs {
+		if r.First != nil {
+			m, err := ev.Model(r.Dir, r.First.Seq)
+			if err != nil {
+				return ""
+			}
+			return m
+		}
+	}
+	return ""
 }
 
 // displayName turns "claude-code" into "Claude Code".

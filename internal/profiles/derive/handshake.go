@@ -81,7 +81,7 @@ func deriveStartup(runs []run) (profiles.Startup, []string) {
 			rows[r.Row.Name] = l
 		}
 		l.n++
-		if r.First.Best() != nil {
+		if r.First.Best() != nil || !r.Handshake.Ready.IsZero() && r.First != nil && r.Handshake.Ready.Before(r.First.Time) {
 			l.waited++
 		}
 		if s := r.Observation.ServerStatus; s != "" {
@@ -92,6 +92,8 @@ func deriveStartup(runs []run) (profiles.Startup, []string) {
 		return profiles.Startup{}, []string{"how long it waits for a slow server"}
 	}
 	var notes []string
+	var waited *bool // from the rows that set nothing but the delay
+	var held string
 	for _, name := range sortedKeys(keysOf(rows)) {
 		l := rows[name]
 		with := "nothing else set"
@@ -102,11 +104,19 @@ func deriveStartup(runs []run) (profiles.Startup, []string) {
 		if l.waited == 0 {
 			what = "the first model request went out without the text, so the wait was not taken"
 		} else if l.waited < l.n {
-			what = fmt.Sprintf("the first model request held the text in %d of them", l.waited)
+			what = fmt.Sprintf("the first model request waited for it in %d of them", l.waited)
 		}
-		notes = append(notes, fmt.Sprintf("Row %s, the server's reply held %s with %s (%d runs): server status %s at start, %s.",
-			name, l.delay, with, l.n, strings.Join(sortedKeys(l.status), ", "), what))
+		status := "not reported"
+		if len(l.status) > 0 {
+			status = strings.Join(sortedKeys(l.status), ", ") + " at start"
+		}
+		notes = append(notes, fmt.Sprintf("Row %s, the server's reply held %s with %s (%d runs): server status %s, %s.",
+			name, l.delay, with, l.n, status, what))
+		if len(l.env) == 0 && (waited == nil || !*waited || l.waited < l.n) {
+			w := l.waited == l.n
+			waited, held = &w, l.delay
+		}
 	}
-	return profiles.Startup{Note: strings.Join(notes, " ")},
+	return profiles.Startup{Waited: waited, Held: held, Note: strings.Join(notes, " ")},
 		[]string{"how long it waits for a slow server by default, and the setting that changes it (timeout_ms is 0: unknown)"}
 }

@@ -15,8 +15,13 @@ import (
 // deriveLimit finds the cap on instructions and its marker from the plain
 // runs (nothing set but the text) whose text was cut, and the setting that
 // changes it from runs that set one variable.
-func deriveLimit(runs []run) (profiles.Limit, []string) {
+func deriveLimit(runs []run, ev Evidence) (profiles.Limit, []string) {
 	l := profiles.Limit{Unit: profiles.UnitCodepoint}
+	if n, _ := unused(runs); n > 0 {
+		l.Note = "None of the text reached the model, so no cap applies to what it sees."
+		l.UnitNote = "not measured: no text reached the model"
+		return l, nil
+	}
 	var cut, whole []run
 	for _, r := range runs {
 		if b := r.First.Best(); r.plain() && b != nil {
@@ -62,6 +67,15 @@ func deriveLimit(runs []run) (profiles.Limit, []string) {
 		caps = append(caps, k)
 	}
 	sort.Ints(caps)
+	if c := caps[len(caps)-1]; len(caps) > 1 && fitsAll(cut, u, c) {
+		// A text kept short of the cap because its next character
+		// would not fit (a surrogate pair at 1 UTF-16 unit below) is
+		// cut at that cap too.
+		for _, k := range caps[:len(caps)-1] {
+			kept[c] = append(kept[c], kept[k]...)
+		}
+		caps = []int{c}
+	}
 	l.Cap, l.Measured = caps[0], len(caps) == 1
 	if !l.Measured {
 		l.Note = fmt.Sprintf("Texts were cut at different lengths in %s: %v. ", u.Plural(), caps)
@@ -69,7 +83,7 @@ func deriveLimit(runs []run) (profiles.Limit, []string) {
 	}
 	var marker string
 	var markerNote string
-	marker, markerNote = deriveMarker(cut[0], whole)
+	marker, markerNote = deriveMarker(cut[0], whole, baselineRun(runs), ev)
 	l.Marker = marker
 	kinds := map[string]bool{}
 	for _, in := range kept[l.Cap] {
@@ -88,6 +102,22 @@ func deriveLimit(runs []run) (profiles.Limit, []string) {
 	return l, un
 }
 
+// fitsAll reports whether every cut text kept the longest prefix of at
+// most c units: what it kept fits, and one more character would not.
+func fitsAll(cut []run, u unit.Unit, c int) bool {
+	for _, r := range cut {
+		s, ok := r.Sample()
+		if !ok {
+			return false
+		}
+		next := []rune(s.Text[len(s.Kept):])
+		if u.Count(s.Kept) > c || len(next) == 0 || u.Count(s.Kept+string(next[0])) <= c {
+			return false
+		}
+	}
+	return true
+}
+
 // countOver counts the runs kept whole although their text was longer
 // than cap in u (a contradiction, reported in the note's count).
 func countOver(whole []run, cap int, u unit.Unit) int {
@@ -103,9 +133,9 @@ func countOver(whole []run, cap int, u unit.Unit) int {
 // deriveMarker is what follows the kept part of a cut text in its request,
 // up to where the segment goes on as it does after a whole text (the tail
 // and what follows it, from a plain run kept whole at the same place).
-func deriveMarker(c run, whole []run) (string, string) {
+func deriveMarker(c run, whole []run, bl *run, ev Evidence) (string, string) {
 	b := c.First.Best()
-	seg, err := matrix.SegmentText(c.Dir, c.First.Seq, b.Path)
+	seg, err := ev.Segment(c.Dir, c.First.Seq, b.Path)
 	text := c.text(b.Era)
 	if err != nil || text == "" {
 		return b.Suffix, ", with what followed it: the request could not be read again"
@@ -121,7 +151,7 @@ func deriveMarker(c run, whole []run) (string, string) {
 		if wb.Path != b.Path || wb.Kind != b.Kind {
 			continue
 		}
-		wseg, err := matrix.SegmentText(w.Dir, w.First.Seq, wb.Path)
+		wseg, err := ev.Segment(w.Dir, w.First.Seq, wb.Path)
 		wtext := w.text(wb.Era)
 		j := strings.Index(wseg, wtext)
 		if err != nil || wtext == "" || j < 0 {
@@ -135,6 +165,13 @@ func deriveMarker(c run, whole []run) (string, string) {
 		cont := string(r[:min(40, len(r))])
 		if k := strings.Index(rest, cont); k >= 0 {
 			return rest[:k], ""
+		}
+	}
+	if bl != nil {
+		if bseg, err := ev.Segment(bl.Dir, bl.First.Seq, b.Path); err == nil {
+			if n := commonSuffixLen(rest, bseg); n > 0 && n < len(rest) {
+				return rest[:len(rest)-n], ", up to where the segment ends as it does without instructions"
+			}
 		}
 	}
 	for _, t := range c.Transcript {

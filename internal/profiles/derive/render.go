@@ -18,23 +18,29 @@ import (
 // what was added around the text is the head (before) and the tail
 // (after). The part of the head that the client's own transcript records
 // with the text is the per-server heading.
-func deriveRender(runs []run) (profiles.Render, []string, error) {
+func deriveRender(runs []run, ev Evidence) (profiles.Render, []string, error) {
 	none := profiles.Render{Server: "{text}", Placement: "not measured"}
-	var ref *run
-	for i, r := range runs {
-		if b := r.First.Best(); r.plain() && b != nil && b.Full && (ref == nil || r.Sent < ref.Sent || r.Sent == ref.Sent && ref.Row.Era == lab.EraDual && r.Row.Era != lab.EraDual) {
-			ref = &runs[i]
-		}
+	if n, sent := unused(runs); n > 0 {
+		return profiles.Render{Server: "{text}", Placement: "nowhere: no model request held the text", Unused: true,
+			Note: fmt.Sprintf("In %d runs whose server sent instructions (up to %s characters) and whose client made model requests, no request held any of the text.", n, table.Num(sent))}, nil, nil
+	}
+	ref := refRun(runs, true)
+	cutRef := ref == nil
+	if cutRef {
+		ref = refRun(runs, false) // every text was cut: the shortest cut one
 	}
 	if ref == nil {
-		return none, []string{"placement and rendering (no text arrived whole in a first request)"}, nil
+		return none, []string{"placement and rendering (no text arrived in a first request)"}, nil
 	}
 	b := ref.First.Best()
-	seg, err := matrix.SegmentText(ref.Dir, ref.First.Seq, b.Path)
+	seg, err := ev.Segment(ref.Dir, ref.First.Seq, b.Path)
 	if err != nil {
 		return none, nil, err
 	}
 	text := ref.text(b.Era)
+	if cutRef {
+		text = string([]rune(text)[:b.Kept])
+	}
 	i := strings.Index(seg, text)
 	if i < 0 {
 		return none, nil, fmt.Errorf("%s: the text is not in %s", ref.Dir, b.Path)
@@ -43,7 +49,7 @@ func deriveRender(runs []run) (profiles.Render, []string, error) {
 	bl := baselineRun(runs)
 	var bseg string
 	if bl != nil {
-		bseg, err = matrix.SegmentText(bl.Dir, bl.First.Seq, b.Path)
+		bseg, err = ev.Segment(bl.Dir, bl.First.Seq, b.Path)
 	}
 	if bl == nil || err != nil {
 		// Without a segment to compare with, where the block starts in
@@ -60,8 +66,19 @@ func deriveRender(runs []run) (profiles.Render, []string, error) {
 		start = strings.LastIndex(before[:start], "\n") + 1 // a block starts a line
 	}
 	end := len(after) - commonSuffixLen(after, bseg[start:])
+	if cont := firstRunes(bseg[start:], 40); cont != "" && !cutRef {
+		// The segment goes on as without instructions from where the
+		// block was put: the tail ends there (what follows may differ
+		// from run to run, as a session id does).
+		if k := strings.Index(after, cont); k >= 0 && k < end {
+			end = k
+		}
+	}
 	block := before[start:]
 	r := profiles.Render{Head: block, Server: "{text}", Tail: after[:end], Separator: "\n\n"}
+	if cutRef {
+		r.Tail = ""
+	}
 	if prefix := transcriptPrefix(ref.Result, text); prefix != "" && strings.HasSuffix(block, prefix) {
 		r.Head = block[:len(block)-len(prefix)]
 		r.Server = strings.ReplaceAll(prefix, matrix.ServerName, "{name}") + "{text}"
@@ -69,6 +86,16 @@ func deriveRender(runs []run) (profiles.Render, []string, error) {
 		ls := strings.LastIndex(block[:k], "\n") + 1
 		r.Head = block[:ls]
 		r.Server = strings.ReplaceAll(block[ls:], matrix.ServerName, "{name}") + "{text}"
+	}
+	if k := strings.Index(r.Tail, matrix.ServerName); k >= 0 && k < 100 {
+		// A closing line that names the server is the server's, not
+		// the block's.
+		e := len(r.Tail)
+		if n := strings.Index(r.Tail[k:], "\n"); n >= 0 {
+			e = k + n
+		}
+		r.Server += strings.ReplaceAll(r.Tail[:e], matrix.ServerName, "{name}")
+		r.Tail = r.Tail[e:]
 	}
 	r.Placement = placementWords(b.Kind, b.Path, start > 0 || end < len(after))
 	same := 0
@@ -78,8 +105,12 @@ func deriveRender(runs []run) (profiles.Render, []string, error) {
 		}
 	}
 	rendered := r.Apply([]profiles.Block{{Server: matrix.ServerName, Text: text}})
-	r.Note = fmt.Sprintf("From row %s (%s characters): the text arrived in %s, in the first model request; %d plain runs put it there. Rendered for a server named %s the block is %s characters (%s before the text, %s after).",
-		ref.Row.Name, table.Num(ref.Sent), b.Path, same, matrix.ServerName, table.Num(utf8.RuneCountInString(rendered)),
+	kind := "arrived"
+	if cutRef {
+		kind = "arrived cut (no text arrived whole: the tail after the text is not told apart from the marker, and is left empty)"
+	}
+	r.Note = fmt.Sprintf("From row %s (%s characters): the text %s in %s, in the first model request; %d plain runs put it there. Rendered for a server named %s the block is %s characters (%s before the text, %s after).",
+		ref.Row.Name, table.Num(ref.Sent), kind, b.Path, same, matrix.ServerName, table.Num(utf8.RuneCountInString(rendered)),
 		table.Num(utf8.RuneCountInString(r.Head)+utf8.RuneCountInString(r.Server)-len("{text}")-strings.Count(r.Server, "{name}")*(len("{name}")-len(matrix.ServerName))),
 		table.Num(utf8.RuneCountInString(r.Tail)))
 	r.Note += fmt.Sprintf(" Head and tail are what the segment holds beyond the same segment of row %s, which has no instructions.", bl.Row.Name)
@@ -91,6 +122,46 @@ func deriveRender(runs []run) (profiles.Render, []string, error) {
 	}
 	r.Note += " The separator between two servers is not measured."
 	return r, nil, nil
+}
+
+// refRun is the plain run with the shortest text that arrived whole (or,
+// with whole false, cut) in its first request, preferring a legacy server
+// to a dual-era one.
+func refRun(runs []run, whole bool) *run {
+	var ref *run
+	for i, r := range runs {
+		if b := r.First.Best(); r.plain() && b != nil && b.Full == whole && (ref == nil || r.Sent < ref.Sent || r.Sent == ref.Sent && ref.Row.Era == lab.EraDual && r.Row.Era != lab.EraDual) {
+			ref = &runs[i]
+		}
+	}
+	return ref
+}
+
+func firstRunes(s string, n int) string {
+	r := []rune(s)
+	return string(r[:min(n, len(r))])
+}
+
+// unused counts the plain runs whose server sent a text the lab's log
+// shows it answered with, that made model requests, and in none of whose
+// requests any of the text was found; it is 0 unless every plain run that
+// sent a text is one of them. sent is the longest text they sent.
+func unused(runs []run) (n, sent int) {
+	for _, r := range runs {
+		if !r.plain() || r.Sent == 0 {
+			continue
+		}
+		for _, q := range r.Requests {
+			if q.Best() != nil {
+				return 0, 0
+			}
+		}
+		if !r.Handshake.InitializeSent && r.Handshake.DiscoverAnswer != "result" {
+			return 0, 0 // the text may never have left the server
+		}
+		n, sent = n+1, max(sent, r.Sent)
+	}
+	return n, sent
 }
 
 // baselineRun is a finished run without instructions and with nothing
