@@ -118,6 +118,7 @@ Flags:
 	if err != nil {
 		return usageError{"check: -profile: " + err.Error()}
 	}
+	ps = profiles.Expand(ps) // every variant a profile measured, in its own view
 
 	v, _ := version()
 	opts := probe.Options{Timeout: f.timeout, Repeat: f.repeat, ClientName: "instrlab-check", ClientVersion: v}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/testutil"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -332,7 +333,7 @@ func TestCheckPersona(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("stdio: exit %d; stderr:\n%s\n%s", code, stderr, out)
 	}
-	for _, want := range []string{"both send the same instructions", "Claude Code 2.1.285: modern era"} {
+	for _, want := range []string{"both send the same instructions", "Claude Code 2.1.328: modern era"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdio: output lacks %q:\n%s", want, out)
 		}
@@ -364,5 +365,47 @@ func TestCheckPersona(t *testing.T) {
 	out, stderr, code = runCheckTest(t, "-require-same-eras", "http://"+addr+"/mcp")
 	if code != 0 || !strings.Contains(out, "both send the same instructions") {
 		t.Errorf("http: exit %d; stderr:\n%s\n%s", code, stderr, out)
+	}
+}
+
+// TestCheckProfiles checks check's view of one server for each built-in
+// profile alone (-profile ID): the cap, the placement, each variant in
+// its own view, and "not measured" where the profile's evidence says so.
+// A new built-in profile needs its golden file (go test -run
+// TestCheckProfiles -update).
+func TestCheckProfiles(t *testing.T) {
+	builtin, err := profiles.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range builtin {
+		t.Run(p.ID(), func(t *testing.T) {
+			out, stderr, code := runCheckTest(t, "-profile", p.ID(), "-name", "lab", "--", binary, "serve", "lab", "-era", "dual", "-instr", "ascii:5000")
+			if code != 0 {
+				t.Errorf("exit %d; stderr:\n%s", code, stderr)
+			}
+			golden(t, "profile-"+p.ID()+".txt", out)
+			for _, v := range profiles.Expand([]profiles.Profile{p}) {
+				if !strings.Contains(out, "  "+v.Title()+":") {
+					t.Errorf("no view of %s", v.Title())
+				}
+			}
+			if p.Model == "" && !strings.Contains(out, "measured with: model not measured") {
+				t.Error("a profile without a model does not say it was not measured")
+			}
+			// What the evidence does not cover is printed as not measured.
+			if l := p.ToolDescriptions; l.Cap == 0 && l.AtLeast == 0 && !strings.Contains(out, "tool descriptions: cap not measured") {
+				t.Error("an unmeasured tool description cap is not printed as not measured")
+			}
+			if l := p.ToolDescriptions; l.Cap > 0 && !l.Measured && !strings.Contains(out, "(not measured: from documentation)") {
+				t.Error("a documented tool description cap is not marked as not measured")
+			}
+			if p.Startup.Waited == nil && !strings.Contains(out, "slow server: whether it waits not measured") {
+				t.Error("an unmeasured wait for a slow server is not printed as not measured")
+			}
+			if p.Instructions.Cap == 0 && p.Instructions.AtLeast > 0 && !strings.Contains(out, "a cap above that not measured") && !strings.Contains(out, "not measured beyond it") {
+				t.Error("a cap never reached is printed as a fact")
+			}
+		})
 	}
 }

@@ -105,15 +105,16 @@ func TestApply(t *testing.T) {
 	}
 }
 
-// TestSeedNumbers checks the shipped profile against the seed's table: a
-// 1,000-character text renders as 1,167 characters, and a cut one keeps
-// 2,048 characters plus a 13-character marker.
-func TestSeedNumbers(t *testing.T) {
+// TestOfflineNumbers checks the shipped profile against its run: a
+// 1,000-character text renders as 1,132 characters (the seed's online
+// runs saw 1,167, in another arm), and a cut one keeps 2,048 characters
+// plus a 13-character marker, as in the seed.
+func TestOfflineNumbers(t *testing.T) {
 	p := claudeCode(t)
 	text := strings.Repeat("x", 1000)
 	block := p.Render.Apply([]Block{{Server: "lab", Text: p.Instructions.Apply(text, 0).Delivered}})
-	if n := utf8.RuneCountInString(block); n != 1167 {
-		t.Errorf("rendered block for 1,000 characters is %d characters, want 1,167", n)
+	if n := utf8.RuneCountInString(block); n != 1132 {
+		t.Errorf("rendered block for 1,000 characters is %d characters, want 1,132", n)
 	}
 	c := p.Instructions.Apply(strings.Repeat("y", 20000), 0)
 	if n := utf8.RuneCountInString(c.Delivered); n != 2061 {
@@ -122,8 +123,8 @@ func TestSeedNumbers(t *testing.T) {
 	if m := utf8.RuneCountInString(p.Instructions.Marker); m != 13 {
 		t.Errorf("marker is %d characters, want 13", m)
 	}
-	if !strings.HasPrefix(block, "<system-reminder>\n# MCP Server Instructions\n") {
-		t.Errorf("block does not start as the seed shows:\n%s", block[:80])
+	if !strings.HasPrefix(block, "# MCP Server Instructions\n") {
+		t.Errorf("block does not start as the run shows:\n%s", block[:80])
 	}
 }
 

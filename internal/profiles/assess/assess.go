@@ -105,6 +105,17 @@ type View struct {
 	BlockChars  int `json:"block_chars"`
 	BlockTokens int `json:"block_tokens_estimate"`
 	KeptTokens  int `json:"kept_tokens_estimate"`
+	// Unused is set when the profile measured that the client puts none
+	// of the text in the model's context.
+	Unused bool `json:"unused,omitempty"`
+	// AtLeast is the profile's lower bound on a cap never reached (0
+	// when the cap is known or nothing was measured).
+	AtLeast int `json:"at_least,omitempty"`
+	// CapMeasured is the profile's Instructions.Measured.
+	CapMeasured bool `json:"cap_measured"`
+	// Facts are the profile's other properties, each marked measured
+	// or not.
+	Facts []Fact `json:"facts"`
 	// Marker is what the profile appends to a cut text; Placement where
 	// it puts the block, in plain words. They are the profile's, carried
 	// for printing, and not repeated in JSON.
@@ -248,7 +259,8 @@ func clientEra(p profiles.Profile, r probe.Result) (e probe.EraResult, why strin
 }
 
 func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)) View {
-	v := View{Profile: p.ID(), Title: p.Title(), ProfileNote: p.ForNote, Marker: p.Instructions.Marker, Placement: p.Render.Placement}
+	v := View{Profile: p.ID(), Title: p.Title(), ProfileNote: p.ForNote, Marker: p.Instructions.Marker, Placement: p.Render.Placement,
+		Unused: p.Render.Unused, AtLeast: p.Instructions.AtLeast, CapMeasured: p.Instructions.Measured, Facts: Facts(p)}
 	e, why := clientEra(p, r)
 	v.Era, v.Why = e.Era, why
 	var value string
@@ -263,6 +275,11 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 		return v
 	}
 	v.Present = true
+	if v.Unused {
+		v.Chars = utf8.RuneCountInString(*e.Instructions)
+		v.LostChars = v.Chars
+		return v
+	}
 	c := p.Instructions.Apply(*e.Instructions, v.Cap)
 	v.Chars, v.KeptChars, v.LostChars, v.Truncated = c.Chars, c.KeptChars, c.LostChars, c.Truncated
 	v.CapUnit = string(c.Unit)
@@ -303,7 +320,7 @@ func combine(servers []Server, ps []profiles.Profile) []Combined {
 		c := Combined{Profile: p.ID()}
 		var blocks []profiles.Block
 		for _, s := range servers {
-			if i >= len(s.Views) || !s.Views[i].Present {
+			if i >= len(s.Views) || !s.Views[i].Present || s.Views[i].Unused {
 				continue
 			}
 			v := s.Views[i]

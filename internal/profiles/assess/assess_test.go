@@ -124,8 +124,8 @@ func TestAssessView(t *testing.T) {
 	}
 	g := got{Era: v.Era, Cap: v.Cap, Chars: v.Chars, Kept: v.KeptChars, Lost: v.LostChars,
 		Cut: v.Loss.Cut.Title, CutLost: v.Loss.CutLost, Whole: len(v.Loss.Whole), BlockDiff: v.BlockChars - v.KeptChars}
-	want := got{Era: probe.Modern, Cap: 2048, Chars: 2651, Kept: 2048, Lost: 603, Cut: "# Start", CutLost: 581, Whole: 1,
-		BlockDiff: 13 + 167 - 3 + 3} // marker, wrapper for a server named "lab" (3 letters) with "srv" (3 letters)
+	want := got{Era: probe.Legacy, Cap: 2048, Chars: 2651, Kept: 2048, Lost: 603, Cut: "# Start", CutLost: 581, Whole: 1,
+		BlockDiff: 13 + 132 - 3 + 3} // marker, wrapper for a server named "lab" (3 letters) with "srv" (3 letters)
 	if diff := cmp.Diff(want, g); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
@@ -143,7 +143,7 @@ func TestCombined(t *testing.T) {
 		t.Fatalf("combined blocks: %d, want 1", len(rep.Combined))
 	}
 	c := rep.Combined[0]
-	if !strings.Contains(c.Text, "## srv\nalpha\n\n## other\nbeta\n</system-reminder>") || c.Assumed == "" {
+	if !strings.Contains(c.Text, "## srv\nalpha\n\n## other\nbeta\n\n") || c.Assumed == "" {
 		t.Errorf("combined block %q, assumed %q", c.Text, c.Assumed)
 	}
 }

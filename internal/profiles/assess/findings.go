@@ -258,6 +258,9 @@ func cuts(l *findingList, v View) {
 	case "set":
 		l.add(Info, "setting", "%s: cap %d from %s", v.Profile, v.Cap, v.Setting)
 	}
+	if v.Unused && v.Present {
+		l.add(Warn, "unused", "%s puts none of the instructions in the model's context: all %d characters lost (measured)", v.Title, v.Chars)
+	}
 	if !v.Truncated {
 		return
 	}

@@ -177,8 +177,17 @@ func printView(b *bufio.Writer, v View) {
 		return
 	}
 	fmt.Fprintf(b, ": %s era (%s)\n", v.Era, v.Why)
+	defer func() {
+		for _, l := range factLines(v.Facts) {
+			fmt.Fprintf(b, "           %s\n", l)
+		}
+	}()
 	if !v.Present {
 		fmt.Fprintf(b, "           no instructions, so no block in the model's context\n")
+		return
+	}
+	if v.Unused {
+		fmt.Fprintf(b, "           puts none of the %s characters in the model's context (measured: no model request held the text)\n", table.Num(v.Chars))
 		return
 	}
 	capNote := v.CapSource
@@ -189,9 +198,16 @@ func printView(b *bufio.Writer, v View) {
 	if u, err := unit.Parse(v.CapUnit); err == nil && u != unit.CodePoint {
 		capText += " " + u.Plural()
 	}
-	if !v.Truncated {
+	switch {
+	case !v.Truncated && v.Cap == 0 && v.AtLeast >= v.Chars:
+		fmt.Fprintf(b, "           keeps all %s characters (no text was cut up to %s; a cap above that %s)\n", table.Num(v.Chars), table.Num(v.AtLeast), NotMeasured)
+	case !v.Truncated && v.Cap == 0 && v.AtLeast > 0:
+		fmt.Fprintf(b, "           keeps all %s characters as far as measured: no text longer than %s was run (%s beyond it)\n", table.Num(v.Chars), table.Num(v.AtLeast), NotMeasured)
+	case !v.Truncated && v.Cap == 0 && !v.CapMeasured:
+		fmt.Fprintf(b, "           keeps all %s characters (cap %s)\n", table.Num(v.Chars), NotMeasured)
+	case !v.Truncated:
 		fmt.Fprintf(b, "           keeps all %s characters (cap %s, %s)\n", table.Num(v.Chars), capText, capNote)
-	} else {
+	default:
 		fmt.Fprintf(b, "           keeps %s of %s characters (cap %s, %s), then %q; loses %s\n",
 			table.Num(v.KeptChars), table.Num(v.Chars), capText, capNote, v.Marker, table.Num(v.LostChars))
 		fmt.Fprintf(b, "           cut: …%s ✂ %s…\n", oneLine(v.Before), oneLine(v.After))

@@ -169,8 +169,25 @@ func model(runs []run, ev Evidence) string {
 	return ""
 }
 
-// displayName turns "claude-code" into "Claude Code".
+// names are the clients' names as their makers write them.
+var names = map[string]string{
+	"claude-code": "Claude Code",
+	"cline":       "Cline CLI",
+	"codex":       "Codex CLI",
+	"continue":    "Continue CLI",
+	"copilot":     "GitHub Copilot CLI",
+	"gemini":      "Gemini CLI",
+	"kilo":        "Kilo Code CLI",
+	"opencode":    "opencode",
+	"qwen":        "Qwen Code",
+}
+
+// displayName is the client's name as its makers write it, or, for a
+// client not listed, "some-client" as "Some Client".
 func displayName(name string) string {
+	if n, ok := names[name]; ok {
+		return n
+	}
 	words := strings.Split(name, "-")
 	for i, w := range words {
 		if w != "" {

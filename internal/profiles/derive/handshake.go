@@ -58,6 +58,7 @@ func deriveHandshake(runs []run) (profiles.Handshake, []string) {
 func deriveStartup(runs []run) (profiles.Startup, []string) {
 	type late struct {
 		n, waited int
+		text      int // of the waited runs, those whose first request held the text
 		env       []string
 		status    map[string]bool
 		delay     string
@@ -83,6 +84,9 @@ func deriveStartup(runs []run) (profiles.Startup, []string) {
 		l.n++
 		if r.First.Best() != nil || !r.Handshake.Ready.IsZero() && r.First != nil && r.Handshake.Ready.Before(r.First.Time) {
 			l.waited++
+			if r.First.Best() != nil {
+				l.text++
+			}
 		}
 		if s := r.Observation.ServerStatus; s != "" {
 			l.status[s] = true
@@ -101,6 +105,9 @@ func deriveStartup(runs []run) (profiles.Startup, []string) {
 			with = strings.Join(l.env, " ")
 		}
 		what := "the first model request waited for it and held the text"
+		if l.text < l.waited {
+			what = "the first model request went out after the server was ready: it waited"
+		}
 		if l.waited == 0 {
 			what = "the first model request went out without the text, so the wait was not taken"
 		} else if l.waited < l.n {

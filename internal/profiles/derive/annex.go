@@ -1,0 +1,71 @@
+package derive
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/profiles"
+)
+
+// An Annex is what a built-in profile takes from evidence other than its
+// run: a client's documentation or an article's online runs. Each value
+// names its evidence entry, and nothing in it is marked measured: a cap
+// from documentation keeps Measured false. It is kept beside the run's
+// excerpt as client@version.annex.json.
+type Annex struct {
+	Evidence []profiles.Evidence `json:"evidence"`
+	// Startup, when set, gives the wait for a slow server and its
+	// setting; its note is added to the run's.
+	Startup *profiles.Startup `json:"startup,omitempty"`
+	// ToolDescriptions, when set, replaces a cap the run did not
+	// measure.
+	ToolDescriptions *profiles.Limit `json:"tool_descriptions,omitempty"`
+	// RenderNote is added to the rendering's note.
+	RenderNote string `json:"render_note,omitempty"`
+}
+
+// ReadAnnex reads an annex file.
+func ReadAnnex(name string) (*Annex, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("reading annex: %w", err)
+	}
+	var a Annex
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&a); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(a.Evidence) == 0 {
+		return nil, fmt.Errorf("%s: an annex names its evidence", name)
+	}
+	return &a, nil
+}
+
+// Apply adds the annex to p: its evidence entries after the run's, its
+// values where the run left them unmeasured.
+func (a *Annex) Apply(p *profiles.Profile) error {
+	p.Evidence = append(p.Evidence, a.Evidence...)
+	if s := a.Startup; s != nil {
+		p.Startup.TimeoutMs, p.Startup.Setting = s.TimeoutMs, s.Setting
+		p.Startup.Note = strings.TrimSpace(s.Note + " " + p.Startup.Note)
+		p.Unmeasured = slices.DeleteFunc(p.Unmeasured, func(u string) bool { return strings.HasPrefix(u, "how long it waits") })
+	}
+	if t := a.ToolDescriptions; t != nil {
+		if p.ToolDescriptions.Measured || p.ToolDescriptions.Cap > 0 {
+			return fmt.Errorf("profile %s: the run measured the tool description cap; the annex must not replace it", p.ID())
+		}
+		if t.Measured {
+			return fmt.Errorf("profile %s: a tool description cap from an annex is not measured", p.ID())
+		}
+		p.ToolDescriptions = *t
+	}
+	if a.RenderNote != "" {
+		p.Render.Note += " " + a.RenderNote
+	}
+	return p.Validate()
+}
