@@ -91,6 +91,14 @@ func TestSelectVersions(t *testing.T) {
 		{name: "claude-code@2.1.84", wantErr: "range 2.1.84 to 2.1.90 (cap 2048"},
 		{name: "claude-code@9.9.9", wantErr: "does not list claude-code@9.9.9 among the 473 published versions"},
 		{name: "claude-code@2.1.295x", wantErr: "does not list"},
+		// Every pinned client by name (its newest) and by version.
+		{name: "codex", wantID: "codex@0.169.0", wantTitle: "Codex CLI 0.169.0"},
+		{name: "codex@0.169.0", wantID: "codex@0.169.0"},
+		{name: "copilot", wantID: "copilot@1.0.102"},
+		{name: "codex@0.168.0", wantErr: "the atlas has no timeline of codex"},
+		// Qwen Code's sweep: 0.23.0 to 0.24.4 is one range.
+		{name: "qwen@0.23.0", wantID: "qwen@0.24.4", wantTitle: "Qwen Code 0.23.0 (as 0.24.4)"},
+		{name: "qwen@0.21.10", wantErr: "no built-in profile is of a version in that range"},
 		{name: "no-such-client", wantErr: `no profile for client "no-such-client" (built in: claude-code`},
 		{name: "no-such-client@1.0.0", wantErr: `no profile for client "no-such-client"`},
 		{name: "missing.json", wantErr: "reading profile"},
