@@ -205,3 +205,20 @@ func TestProxyHTTPUnreachable(t *testing.T) {
 		t.Error("the upstream's secret reached the log or the answer")
 	}
 }
+
+// TestClassifyNullIDError: an error whose id is null (one the server
+// could not tie to a request: the lab's own answer to a line it cannot
+// read, server-everything's HTTP 400) is an error reply, not a line that
+// is not JSON-RPC; a result with a null id still is not one.
+func TestClassifyNullIDError(t *testing.T) {
+	for line, want := range map[string]string{
+		`{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}`: KindError,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"not valid JSON"}}`:                            KindError,
+		`{"jsonrpc":"2.0","id":null,"result":{}}`:                                                                  KindInvalid,
+		`{"jsonrpc":"2.0","error":{"code":-32000,"message":"no id"}}`:                                              KindInvalid,
+	} {
+		if got := classify([]byte(line)).kind; got != want {
+			t.Errorf("classify(%s) = %s, want %s", line, got, want)
+		}
+	}
+}

@@ -96,6 +96,13 @@ func classify(line []byte) message {
 		}
 		return m
 	}
+	if string(wire.ID) == "null" && wire.Error != nil && wire.Result == nil {
+		// An error not tied to a request (JSON-RPC 2.0, section 5: the id
+		// is null when it could not be read), as the lab itself and
+		// server-everything's HTTP transport (400 Bad Request) send.
+		m.kind = KindError
+		return m
+	}
 	if wire.ID == nil || string(wire.ID) == "null" || (wire.Result == nil) == (wire.Error == nil) {
 		return invalid(-32600, "neither a request nor a response", wire.ID)
 	}

@@ -3,9 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/instrlab/instrlab/internal/client/claudecode"
 	"github.com/instrlab/instrlab/internal/client/qwen"
@@ -99,5 +103,41 @@ func testUserServer(t *testing.T, name string, command ...string) {
 		if best != nil && !best.Full && !strings.HasPrefix(matrix.LostTail(text, best.Kept), "cut in") {
 			t.Errorf("%s: a cut text without its lost tail named", r.Client)
 		}
+	}
+}
+
+// TestE2EInstrFileSameAsRealServer: server-everything's own instructions,
+// served by the lab from a file (an instr_file row), give the same cells as
+// the real server behind the proxy.
+func TestE2EInstrFileSameAsRealServer(t *testing.T) {
+	dir := npmDir(t)
+	common := []string{"-client", "fake@1", "-lab", binary, "-netns", "off"}
+	srvOut, labOut := t.TempDir(), t.TempDir()
+	var stderr bytes.Buffer
+	if err := run(context.Background(), append(append([]string{"run", "-out", srvOut}, common...), "-server", "--", nodeBin(dir), npmServer(dir, "server-everything"), "stdio"), new(bytes.Buffer), &stderr); err != nil {
+		t.Fatalf("run -server: %v\n%s", err, stderr.String())
+	}
+	rs := readResults(t, srvOut)
+	if len(rs) != 1 || rs[0].ServerTexts == nil || rs[0].ServerTexts.Instructions[lab.EraInitialize] == "" {
+		t.Fatalf("no instructions of server-everything in the proxy's log: %+v", rs)
+	}
+	mdir := t.TempDir()
+	os.WriteFile(filepath.Join(mdir, "everything.md"), []byte(rs[0].ServerTexts.Instructions[lab.EraInitialize]), 0o644)
+	mpath := filepath.Join(mdir, "m.json")
+	os.WriteFile(mpath, []byte(`{"name":"t","repeats":1,"prompt":"say OK","rows":[{"name":"everything","label":"its text","instr_file":"everything.md"}]}`), 0o644)
+	if err := run(context.Background(), append([]string{"run", "-matrix", mpath, "-out", labOut}, common...), new(bytes.Buffer), &stderr); err != nil {
+		t.Fatalf("run the lab: %v\n%s", err, stderr.String())
+	}
+	cell := func(out string) []string {
+		rs := readResults(t, out)
+		if len(rs) != 1 || rs[0].First.Best() == nil {
+			t.Fatalf("%s: %+v", out, rs)
+		}
+		r := rs[0]
+		p := strings.Replace(report.PlacementCell(&r), "## server-everything", "## lab", 1)
+		return []string{r.Status, fmt.Sprint(r.Sent), report.KeptCell(&r), p}
+	}
+	if diff := cmp.Diff(cell(labOut), cell(srvOut)); diff != "" {
+		t.Errorf("server-everything's text through the lab and the real server behind the proxy differ (-lab +proxy):\n%s", diff)
 	}
 }
