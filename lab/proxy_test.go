@@ -214,8 +214,8 @@ func TestClassifyNullIDError(t *testing.T) {
 	for line, want := range map[string]string{
 		`{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}`: KindError,
 		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"not valid JSON"}}`:                            KindError,
-		`{"jsonrpc":"2.0","id":null,"result":{}}`:                                                                  KindInvalid,
-		`{"jsonrpc":"2.0","error":{"code":-32000,"message":"no id"}}`:                                              KindInvalid,
+		`{"jsonrpc":"2.0","id":null,"result":{}}`:                                                                   KindInvalid,
+		`{"jsonrpc":"2.0","error":{"code":-32000,"message":"no id"}}`:                                               KindInvalid,
 	} {
 		if got := classify([]byte(line)).kind; got != want {
 			t.Errorf("classify(%s) = %s, want %s", line, got, want)
