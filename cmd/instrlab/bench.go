@@ -23,6 +23,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	throughput := fs.String("throughput", "", "comma-separated names of the servers whose throughput to measure (default: all)")
 	format := fs.String("format", "md", "output format: md, csv or json")
 	check := fs.Bool("check", false, "exit 1 when a target is missed")
+	writes := fs.String("writes", "each", "how pipelined requests are written: each (a write per request, as a client's SDK does) or one (all in one write)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage: instrlab bench [flags] [NAME=COMMAND ...]
 
@@ -31,7 +32,7 @@ its initialize reply (median of -spawns), then the rate of -requests
 pipelined tools/list (median of -rounds) and the peak memory of the process.
 COMMAND is split at white space; an argument {log} is replaced by a fresh
 file that the server must fill with a lab message log holding every request
-and reply. The names lab, bare and everything are compared with the
+and reply. The names lab, bare, bare1 and everything are compared with the
 targets of the lab server. Without arguments: lab="instrlab serve lab -log {log}".
 
 Flags:
@@ -48,6 +49,8 @@ Flags:
 		return usageError{"bench: -rounds must not be negative"}
 	case *requests < 1:
 		return usageError{"bench: -requests must be at least 1"}
+	case *writes != "each" && *writes != "one":
+		return usageError{fmt.Sprintf("bench: -writes %q: want each or one", *writes)}
 	case !slices.Contains([]string{"md", "csv", "json"}, *format):
 		return usageError{fmt.Sprintf("bench: -format %q: want md, csv or json", *format)}
 	}
@@ -87,15 +90,15 @@ Flags:
 	loadBefore := loadAverage()
 	results, err := bench.Run(bench.Config{
 		Contenders: contenders, Spawns: *spawns, Rounds: *rounds, Requests: *requests,
-		Throughput: only, Dir: dir, Progress: stderr,
+		Throughput: only, EachWrite: *writes == "each", Dir: dir, Progress: stderr,
 	})
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
 	switch *format {
 	case "md":
-		fmt.Fprintf(stdout, "%d spawns per server, then %d rounds of %d pipelined tools/list, interleaved; %s/%s, %d CPUs, load average %s before, %s after.\n\n",
-			*spawns, *rounds, *requests, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadBefore, loadAverage())
+		fmt.Fprintf(stdout, "%d spawns per server, then %d rounds of %d pipelined tools/list (writes: %s), interleaved; %s/%s, %d CPUs, load average %s before, %s after.\n\n",
+			*spawns, *rounds, *requests, *writes, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadBefore, loadAverage())
 		err = bench.WriteMarkdown(stdout, results)
 	case "csv":
 		err = bench.WriteCSV(stdout, results)

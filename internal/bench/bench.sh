@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench.sh reproduces the README's benchmark: it builds instrlab and the bare
-# go-sdk server the same way (go build, default flags), installs
+# go-sdk server the same way (go build, default flags; bare1 is the bare
+# server with one tool, the baseline of issue 9), installs
 # @modelcontextprotocol/server-everything and a Node 22 to run it (pinned,
 # into a cache directory, once), and runs instrlab bench on the three,
 # interleaved. Flags are passed on to instrlab bench (e.g. -format json).
@@ -25,7 +26,8 @@ bin=$(mktemp -d "${TMPDIR:-/tmp}/instrlab-bench.XXXXXX")
 trap 'rm -rf "$bin"' EXIT
 (cd "$root" && go build -o "$bin/instrlab" ./cmd/instrlab && go build -o "$bin/bare" ./internal/bench/bareserver)
 
-"$bin/instrlab" bench -throughput lab,bare "$@" \
+"$bin/instrlab" bench -throughput lab,bare,bare1 "$@" \
 	lab="$bin/instrlab serve lab -log {log}" \
 	bare="$bin/bare" \
+	bare1="$bin/bare -tools 1" \
 	everything="$cache/node_modules/node/bin/node $cache/node_modules/@modelcontextprotocol/server-everything/dist/index.js stdio"

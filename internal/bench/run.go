@@ -14,8 +14,11 @@ type Config struct {
 	Rounds     int      // throughput measurements per contender
 	Requests   int      // tools/list requests per throughput measurement
 	Throughput []string // names of the contenders whose throughput to measure; nil means all
-	Dir        string   // for message logs
-	Progress   io.Writer
+	// EachWrite writes each pipelined request with a write of its own, as a
+	// client's SDK does, instead of all of them in one write.
+	EachWrite bool
+	Dir       string // for message logs
+	Progress  io.Writer
 }
 
 // A Result is what one contender measured.
@@ -56,7 +59,7 @@ func Run(cfg Config) ([]*Result, error) {
 			if cfg.Throughput != nil && !slices.Contains(cfg.Throughput, c.Name) {
 				continue
 			}
-			t, err := MeasureThroughput(c, cfg.Requests, cfg.Dir)
+			t, err := MeasureThroughput(c, cfg.Requests, cfg.EachWrite, cfg.Dir)
 			if err != nil {
 				return nil, fmt.Errorf("throughput %d: %w", round+1, err)
 			}

@@ -22,9 +22,10 @@ type Throughput struct {
 func (t Throughput) Rate() float64 { return float64(t.Requests) / t.Elapsed.Seconds() }
 
 // MeasureThroughput starts c, completes the handshake, writes n tools/list
-// requests without waiting for replies, and times the replies. A server that
-// writes a message log must have logged every request and every reply.
-func MeasureThroughput(c Contender, n int, dir string) (Throughput, error) {
+// requests without waiting for replies (in one write, or each in a write of
+// its own), and times the replies. A server that writes a message log must
+// have logged every request and every reply.
+func MeasureThroughput(c Contender, n int, eachWrite bool, dir string) (Throughput, error) {
 	logPath, cleanup, err := logFile(dir, c)
 	if err != nil {
 		return Throughput{}, err
@@ -48,15 +49,29 @@ func MeasureThroughput(c Contender, n int, dir string) (Throughput, error) {
 		return fail(err)
 	}
 	var reqs bytes.Buffer
+	ends := make([]int, n)
 	for i := range n {
 		fmt.Fprintf(&reqs, `{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`+"\n", i+2)
+		ends[i] = reqs.Len()
 	}
 	t := Throughput{Requests: n}
 	werr := make(chan error, 1)
 	t0 := time.Now()
 	go func() {
-		_, err := p.stdin.Write(reqs.Bytes())
-		werr <- err
+		if !eachWrite {
+			_, err := p.stdin.Write(reqs.Bytes())
+			werr <- err
+			return
+		}
+		b, start := reqs.Bytes(), 0
+		for _, end := range ends {
+			if _, err := p.stdin.Write(b[start:end]); err != nil {
+				werr <- err
+				return
+			}
+			start = end
+		}
+		werr <- nil
 	}()
 	for got := 0; got < n; {
 		line, err := p.readLine()
