@@ -332,3 +332,20 @@ func TestHTTPSlowBodyCut(t *testing.T) {
 		t.Errorf("server answered %q, want 400 or a closed connection", resp)
 	}
 }
+
+// TestAcceptCountsHeldMemory: a request in flight counts for the memory the
+// SDK holds for it, heldPerByte times its line, not its line alone.
+func TestAcceptCountsHeldMemory(t *testing.T) {
+	l, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &stdioConn{lab: l, flight: make(map[int64]pending), room: make(chan struct{}, 1), closed: make(chan struct{})}
+	line := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"cursor":"` + strings.Repeat("x", 1000) + `"}}`)
+	if c.accept(line, len(line)) == nil {
+		t.Fatal("the request was not passed on")
+	}
+	if got, want := c.pendingBytes, heldPerByte*len(line); got != want {
+		t.Errorf("pendingBytes = %d, want %d", got, want)
+	}
+}
