@@ -125,7 +125,7 @@ func TestStdioDuplicateIDInFlight(t *testing.T) {
 }
 
 // postBody posts body to the handler and returns the status and body.
-func postBody(t *testing.T, url string, header map[string]string, body string) (int, string) {
+func postBody(t testing.TB, url string, header map[string]string, body string) (int, string) {
 	t.Helper()
 	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
