@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/google/go-cmp/cmp"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/instrlab/instrlab/internal/atlas"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/profiles/derive"
 )
 
 // TestReportProfileOut: report -profile-out writes one profile per client
@@ -19,7 +21,7 @@ import (
 func TestReportProfileOut(t *testing.T) {
 	dir := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	args := []string{"report", "-profile-out", dir, "-profile-ref", "evidence/summary.md", "../../internal/matrix/testdata/runs"}
+	args := []string{"report", "-profile-out", dir, "-profile-ref", "evidence/summary.md", "-profile-command", "instrlab run -out DIR", "../../internal/matrix/testdata/runs"}
 	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
@@ -31,10 +33,27 @@ func TestReportProfileOut(t *testing.T) {
 		if p.ID() != id || p.Evidence[0].Ref != "evidence/summary.md" {
 			t.Errorf("%s: got %s with evidence %+v", id, p.ID(), p.Evidence)
 		}
+		// The excerpt beside it derives the same profile again.
+		x, err := derive.ReadExcerpt(filepath.Join(dir, "evidence", id+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x.Command != "instrlab run -out DIR" {
+			t.Errorf("%s: excerpt command %q", id, x.Command)
+		}
+		again, err := derive.Profiles(x.Results, derive.Options{Ref: "evidence/summary.md", Evidence: x})
+		if err != nil || len(again) != 1 {
+			t.Fatalf("%s from its excerpt: %d profiles, %v", id, len(again), err)
+		}
+		if diff := cmp.Diff(p, again[0]); diff != "" {
+			t.Errorf("%s from its excerpt mismatch (-written +again):\n%s", id, diff)
+		}
 	}
-	err := run(context.Background(), []string{"report", "-profile-ref", "x", "../../internal/matrix/testdata/runs"}, &stdout, &stderr)
-	if !errors.As(err, new(usageError)) {
-		t.Errorf("-profile-ref without -profile-out: %v, want a usage error", err)
+	for _, flag := range []string{"-profile-ref", "-profile-command"} {
+		err := run(context.Background(), []string{"report", flag, "x", "../../internal/matrix/testdata/runs"}, &stdout, &stderr)
+		if !errors.As(err, new(usageError)) {
+			t.Errorf("%s without -profile-out: %v, want a usage error", flag, err)
+		}
 	}
 }
 
