@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/unit"
@@ -246,10 +247,17 @@ func (p Profile) Validate() error {
 			return fmt.Errorf("profile %s: variant %q: render.server must contain {text}", p.ID(), v.When)
 		}
 	}
-	for _, l := range []struct {
+	limits := []struct {
 		name string
 		l    Limit
-	}{{"instructions", p.Instructions}, {"tool_descriptions", p.ToolDescriptions}} {
+	}{{"instructions", p.Instructions}, {"tool_descriptions", p.ToolDescriptions}}
+	for _, v := range p.Variants {
+		limits = append(limits, struct {
+			name string
+			l    Limit
+		}{"variant " + strconv.Quote(v.When) + " instructions", v.Instructions})
+	}
+	for _, l := range limits {
 		if l.l.Cap < 0 || l.l.AtLeast < 0 {
 			return fmt.Errorf("profile %s: %s.cap or at_least is negative", p.ID(), l.name)
 		}

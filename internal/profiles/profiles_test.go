@@ -252,3 +252,33 @@ func TestBuiltinEncoded(t *testing.T) {
 		}
 	}
 }
+
+// TestVariantValidate: a variant must name its way and render the text,
+// and its cap is checked like the profile's.
+func TestVariantValidate(t *testing.T) {
+	base := claudeCode(t)
+	for _, tt := range []struct {
+		v    Variant
+		want string
+	}{
+		{Variant{Flags: []string{"-x"}, Render: Render{Server: "{text}"}}, "needs when"},
+		{Variant{When: "x", Render: Render{Server: "{text}"}}, "names no flag, setting or model"},
+		{Variant{When: "-x", Flags: []string{"-x"}}, "render.server must contain {text}"},
+		{Variant{When: "-x", Flags: []string{"-x"}, Render: Render{Server: "{text}"}, Instructions: Limit{Cap: 5, Unit: "furlong"}}, `variant "-x" instructions.unit`},
+	} {
+		p := base
+		p.Variants = []Variant{tt.v}
+		if err := p.Validate(); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%+v: %v, want %q", tt.v, err, tt.want)
+		}
+	}
+	p := base
+	p.Variants = []Variant{{When: "model m", Model: "m", Render: Render{Server: "<{name}>{text}", Placement: "there"}, Instructions: Limit{Cap: 7, Unit: "utf16"}}}
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	ps := Expand([]Profile{p})
+	if len(ps) != 2 || ps[1].Title() != "Claude Code 2.1.285 with model m" || ps[1].Model != "m" || ps[1].Instructions.Cap != 7 || ps[1].Render.Placement != "there" || ps[1].Variants != nil {
+		t.Errorf("Expand: %+v", ps)
+	}
+}
