@@ -24,6 +24,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.Var(&clientFlags, "client", "client to run, as name@version, or all for every client at its pinned version (repeatable; default "+clients.Default.String()+")")
 	matrixPath := fs.String("matrix", "", "matrix file (JSON, see docs/matrix.md), or a built-in matrix: seed or cross; default: seed when only Claude Code runs, else cross")
 	fs.Var(&rowFlags, "row", "run only this row of the matrix (repeatable)")
+	armsFlag := fs.String("arms", "", "run every row in these arms of each client: default, all, or arm names separated by commas (docs/clients.md lists each client's arms; default: the matrix's arms, else each client's default arm)")
 	repeats := fs.Int("repeats", 0, "override every row's number of repeats")
 	out := fs.String("out", "", "keep all evidence and the full tables (table.md, table.html, results.json, results.csv) in this directory (default: a temporary directory, removed)")
 	jobs := fs.Int("j", 2, "runs at once")
@@ -127,7 +128,11 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	r := &matrix.Runner{Clients: cs, Matrix: m, Shard: sh, Jobs: *jobs, Resume: *resume, Timeout: *timeout, Lab: *labBin, Progress: stderr}
+	arms, err := m.PickArms(cs, splitList(*armsFlag))
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	r := &matrix.Runner{Clients: cs, Matrix: m, Arms: arms, Shard: sh, Jobs: *jobs, Resume: *resume, Timeout: *timeout, Lab: *labBin, Progress: stderr}
 	if servers != nil {
 		tmp, err := matrix.TempDir(matrix.TempServers)
 		if err != nil {

@@ -16,11 +16,15 @@ type Observation struct {
 	CostUSD *float64 `json:"cost_usd,omitempty"`
 	// Truncations are the client's own reports of cutting instructions.
 	Truncations []Truncation `json:"truncations,omitempty"`
-	// ProtocolEra, NegotiatedVersion and RuntimeArm are what the client
-	// logged about the connection to the lab server.
+	// ProtocolEra and NegotiatedVersion are what the client logged about
+	// the connection to the lab server.
 	ProtocolEra       string `json:"protocol_era,omitempty"`
 	NegotiatedVersion string `json:"negotiated_version,omitempty"`
-	RuntimeArm        string `json:"runtime_arm,omitempty"`
+	// RuntimeArm and ArmSource are the arm the client says it is in and
+	// where it says that came from (Claude Code's "mcp runtime arm: v2
+	// (source: default)"); empty when its output does not say.
+	RuntimeArm string `json:"runtime_arm,omitempty"`
+	ArmSource  string `json:"arm_source,omitempty"`
 	// Instructions are the instruction blocks the client's transcript says
 	// it added to the context, in order.
 	Instructions []InstructionsBlock `json:"instructions,omitempty"`
@@ -45,4 +49,13 @@ type InstructionsBlock struct {
 	Text   string `json:"text"`
 	Role   string `json:"role,omitempty"` // the role the client rendered it with
 	Where  string `json:"where"`          // file:line
+}
+
+// ArmSaid is the arm the client's output names, as "v2 (source:
+// default)"; "" when it names none.
+func (o Observation) ArmSaid() string {
+	if o.RuntimeArm == "" || o.ArmSource == "" {
+		return o.RuntimeArm
+	}
+	return o.RuntimeArm + " (source: " + o.ArmSource + ")"
 }

@@ -30,6 +30,9 @@ type Run struct {
 	// Flags its extra command-line flags.
 	Env   map[string]string
 	Flags []string
+	// Arm is the arm the client is run in; its Env is applied under the
+	// row's, and the client writes its Settings and Cached values.
+	Arm Arm
 	// Timeout bounds the run.
 	Timeout time.Duration
 }

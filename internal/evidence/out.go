@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // Files of a matrix run's output directory, beside the run dirs.
@@ -54,4 +55,21 @@ func (d OutDir) Runs() ([]RunDir, error) {
 	})
 	sort.Slice(dirs, func(i, j int) bool { return dirs[i] < dirs[j] })
 	return dirs, err
+}
+
+// ArmClient is the directory name of a client's runs in arm: the client
+// (name@version) alone for its default arm, else client~arm. No client
+// name or version holds '~', so the two never meet.
+func ArmClient(client, arm string, isDefault bool) string {
+	if isDefault || arm == "" {
+		return client
+	}
+	return client + "~" + arm
+}
+
+// SplitArmClient undoes ArmClient: the client and the arm, "" for the
+// default.
+func SplitArmClient(dir string) (client, arm string) {
+	client, arm, _ = strings.Cut(dir, "~")
+	return client, arm
 }

@@ -37,7 +37,7 @@ const DummyKey = "sk-ant-instrlab-dummy"
 // runOne runs one job in a fresh directory and analyses its evidence.
 func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 	t0 := time.Now()
-	rec := Record{Client: j.client.Spec(), Row: j.row, Repeat: j.repeat, Start: t0, ExitCode: -1}
+	rec := Record{Client: j.client.Spec(), Arm: j.arm, Row: j.row, Repeat: j.repeat, Start: t0, ExitCode: -1}
 	dir, err := filepath.Abs(j.dir)
 	if err != nil {
 		return Result{}, rec, err
@@ -48,7 +48,7 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 	files := evidence.RunDir(dir)
 	run := &client.Run{Dir: dir, Home: files.Home(), Tmp: files.Tmp(), Work: files.Work(),
 		APIKey: DummyKey, Prompt: j.row.Prompt, Model: j.row.Model, MaxTurns: j.row.MaxTurns,
-		Env: j.row.Env, Flags: j.row.Flags, Timeout: r.Timeout}
+		Env: j.row.Env, Flags: j.row.Flags, Arm: j.arm, Timeout: r.Timeout}
 	for _, d := range []string{run.Home, run.Tmp, run.Work, run.ClientDir()} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return Result{}, rec, fmt.Errorf("creating run dirs: %w", err)
@@ -142,18 +142,20 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 
 // Unreadable is the result of a run whose record cannot be read (an empty
 // or torn run.json): failed, saying why, so that a table shows the run
-// instead of dropping it.
-func Unreadable(dir, client, row string, repeat int, cause error) Result {
-	return Result{Client: client, Row: row, Repeat: repeat, Dir: dir, Status: statusFail,
+// instead of dropping it. clientDir is the name of its client's directory
+// (evidence.ArmClient).
+func Unreadable(dir, clientDir, row string, repeat int, cause error) Result {
+	c, arm := evidence.SplitArmClient(clientDir)
+	return Result{Client: c, Arm: ArmFacts{Name: arm, Default: arm == ""}, Row: row, Repeat: repeat, Dir: dir, Status: statusFail,
 		Reason: "evidence unreadable: " + cause.Error(), Requests: []RequestFacts{}, Reader: fakeapi.Answer{Last: -1}}
 }
 
 // recordRunnerFailure records a run the runner could not carry out, so
 // that it shows in the table as failed instead of missing.
 func recordRunnerFailure(j job, cause error) Result {
-	rec := Record{Client: j.client.Spec(), Row: j.row, Repeat: j.repeat, Start: time.Now(), ExitCode: -1,
+	rec := Record{Client: j.client.Spec(), Arm: j.arm, Row: j.row, Repeat: j.repeat, Start: time.Now(), ExitCode: -1,
 		Status: statusFail, Reason: "runner: " + cause.Error()}
-	res := Result{Client: rec.Client.String(), Row: j.row.Name, Label: j.row.Label, Repeat: j.repeat, Dir: j.dir,
+	res := Result{Client: rec.Client.String(), Arm: armFacts(j.arm), Row: j.row.Name, Label: j.row.Label, Repeat: j.repeat, Dir: j.dir,
 		Status: rec.Status, Reason: rec.Reason, Instr: j.row.Instr, Era: j.row.Era, Requests: []RequestFacts{},
 		Reader: fakeapi.Answer{Last: -1}}
 	if err := os.MkdirAll(j.dir, 0o755); err == nil && writeJSON(evidence.RunDir(j.dir).Record(), rec) == nil {

@@ -55,6 +55,6 @@ func (p *progress) done(j job, res Result, err error) {
 		eta = (elapsed / time.Duration(ran) * time.Duration(left)).Round(time.Second).String()
 	}
 	fmt.Fprintf(p.w, "[%d/%d] %s %s #%d: %s in %.1fs · elapsed %s · ETA %s\n",
-		p.finished, p.total, j.client.Spec(), j.row.Name, j.repeat, outcome, res.ClientMS/1000,
+		p.finished, p.total, j.who(), j.row.Name, j.repeat, outcome, res.ClientMS/1000,
 		elapsed.Round(time.Second), eta)
 }

@@ -27,8 +27,10 @@ const (
 // client process ended. It is written to RecordFile when the run ends.
 type Record struct {
 	Client client.Spec `json:"client"`
-	Row    Row         `json:"row"` // resolved
-	Repeat int         `json:"repeat"`
+	// Arm is the arm the client was run in, with how it was set.
+	Arm    client.Arm `json:"arm"`
+	Row    Row        `json:"row"` // resolved
+	Repeat int        `json:"repeat"`
 	// Status is ok or failed; Reason says why a run failed (timeout,
 	// exit status, signal, a runner error).
 	Status string `json:"status"`

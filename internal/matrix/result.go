@@ -14,16 +14,19 @@ import (
 // from files in the run's directory (see Analyze).
 type Result struct {
 	Client string `json:"client"` // name@version
-	Row    string `json:"row"`
-	Label  string `json:"label"`
-	Repeat int    `json:"repeat"`
-	Dir    string `json:"dir"`
-	Status string `json:"status"` // ok or failed
-	Reason string `json:"reason,omitempty"`
-	Live   bool   `json:"live,omitempty"`
-	Instr  string `json:"instr"`
-	Era    string `json:"era"` // the lab's -era
-	Sent   int    `json:"sent"`
+	// Arm is the arm the client was run in (what was set; what the
+	// client said of it is in Observation).
+	Arm    ArmFacts `json:"arm"`
+	Row    string   `json:"row"`
+	Label  string   `json:"label"`
+	Repeat int      `json:"repeat"`
+	Dir    string   `json:"dir"`
+	Status string   `json:"status"` // ok or failed
+	Reason string   `json:"reason,omitempty"`
+	Live   bool     `json:"live,omitempty"`
+	Instr  string   `json:"instr"`
+	Era    string   `json:"era"` // the lab's -era
+	Sent   int      `json:"sent"`
 	// Server names a user's server (Row.Server); ServerTexts are its texts
 	// from the proxy's log, and Tools what became of each tool's
 	// description in the first main request.
@@ -62,6 +65,33 @@ type Result struct {
 	Observation client.Observation `json:"observation"`
 	ClientMS    float64            `json:"client_ms"`
 	Warnings    []string           `json:"warnings,omitempty"`
+}
+
+// ArmFacts name the arm a run was in and how it was set.
+type ArmFacts struct {
+	Name    string `json:"name,omitempty"`
+	Default bool   `json:"default,omitempty"`
+	How     string `json:"how,omitempty"`
+}
+
+// armFacts are the facts of a; a record written before arms existed has
+// the zero Arm, which was the default.
+func armFacts(a client.Arm) ArmFacts {
+	if a.Name == "" {
+		return ArmFacts{Name: client.DefaultArmName, Default: true, How: a.How()}
+	}
+	return ArmFacts{Name: a.Name, Default: a.Default, How: a.How()}
+}
+
+// Who names the client and, when not its default, the arm, as in
+// "claude-code@2.1.285 [arm v1]": the column group of the tables.
+func (r *Result) Who() string { return who(r.Client, r.Arm.Name, r.Arm.Default) }
+
+func who(client, arm string, isDefault bool) string {
+	if isDefault || arm == "" {
+		return client
+	}
+	return client + " [arm " + arm + "]"
 }
 
 // RequestFacts describe one model request.

@@ -28,7 +28,11 @@ type Matrix struct {
 	MaxTurns int    `json:"max_turns,omitempty"`
 	// Baseline names the row that request sizes are compared with.
 	Baseline string `json:"baseline,omitempty"`
-	Rows     []Row  `json:"rows"`
+	// Arms lists the arms to run per client name ("all" for every arm the
+	// client declares); a client not listed runs its default arm. The
+	// -arms flag, when given, wins.
+	Arms map[string][]string `json:"arms,omitempty"`
+	Rows []Row               `json:"rows"`
 }
 
 // Within reports, as an error naming them, the rows of m that wider does
@@ -96,7 +100,10 @@ type Row struct {
 	NoDelta bool `json:"no_delta,omitempty"`
 }
 
-var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`) })
+var (
+	nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`) })
+	armRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`) })
+)
 
 // Load reads a matrix file.
 func Load(path string) (*Matrix, error) {
@@ -176,6 +183,16 @@ func (m *Matrix) Validate() error {
 		}
 		if r.Prompt == "" && m.Prompt == "" {
 			return fmt.Errorf("row %q: no prompt (set the matrix's prompt or the row's)", r.Name)
+		}
+	}
+	for c, names := range m.Arms {
+		if len(names) == 0 {
+			return fmt.Errorf("arms of %q: empty list", c)
+		}
+		for _, n := range names {
+			if !armRE().MatchString(n) {
+				return fmt.Errorf("arms of %q: %q: want lower case letters, digits and '-'", c, n)
+			}
 		}
 	}
 	if m.Baseline != "" && !seen[m.Baseline] {

@@ -35,6 +35,9 @@ type Runner struct {
 	Netns bool
 	// Shard, when set, runs only this machine's part of the plan.
 	Shard Shard
+	// Arms lists the arms each client runs in, keyed by its spec
+	// (Matrix.PickArms); a client not in it runs its default arm.
+	Arms map[string][]client.Arm
 	// Servers maps the name of a user's server (Row.Server) to the file
 	// holding its command (lab.ServerCommand), outside the evidence, since
 	// a command line may carry a credential.
@@ -50,22 +53,33 @@ type Runner struct {
 // A job is one planned run.
 type job struct {
 	client client.Client
+	arm    client.Arm
 	row    Row
 	repeat int
 	dir    string
 }
 
-// Plan lists the runs in order: client, row, repeat.
+// who names the job's client and, when not its default, its arm.
+func (j job) who() string { return who(j.client.Spec().String(), j.arm.Name, j.arm.Default) }
+
+// Plan lists the runs in order: client, arm, row, repeat.
 func (r *Runner) plan() []job {
 	var jobs []job
 	for _, c := range r.Clients {
-		for _, row := range r.Matrix.Rows {
-			if !row.For(c.Spec().Name) {
-				continue
-			}
-			row = r.Matrix.Resolved(row)
-			for i := 1; i <= row.Repeats; i++ {
-				jobs = append(jobs, job{client: c, row: row, repeat: i, dir: string(evidence.OutDir(r.Out).Run(c.Spec().String(), row.Name, i))})
+		arms, ok := r.Arms[c.Spec().String()]
+		if !ok {
+			arms = []client.Arm{client.DefaultArm(c)}
+		}
+		for _, arm := range arms {
+			key := evidence.ArmClient(c.Spec().String(), arm.Name, arm.Default)
+			for _, row := range r.Matrix.Rows {
+				if !row.For(c.Spec().Name) {
+					continue
+				}
+				row = r.Matrix.Resolved(row)
+				for i := 1; i <= row.Repeats; i++ {
+					jobs = append(jobs, job{client: c, arm: arm, row: row, repeat: i, dir: string(evidence.OutDir(r.Out).Run(key, row.Name, i))})
+				}
 			}
 		}
 	}

@@ -73,6 +73,7 @@ var columns = []column{
 	{name: "debug log", cell: func(s *summary) string { return s.join(debugText) }, file: fileDebug},
 	{name: "outside names asked", cell: func(s *summary) string { return s.join(outsideText) }},
 	{name: "repeats identical", cell: (*summary).same, file: fileRequests},
+	{name: "arm", cell: func(s *summary) string { return s.join(armText) }, file: fileRecord, fact: "arm"},
 }
 
 // order lists the rows in matrix order, then any rows found only in the

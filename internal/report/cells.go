@@ -388,9 +388,6 @@ func debugText(r *matrix.Result) string {
 	if o.ProtocolEra != "" || o.NegotiatedVersion != "" {
 		parts = append(parts, strings.TrimSpace(o.ProtocolEra+" "+o.NegotiatedVersion))
 	}
-	if o.RuntimeArm != "" {
-		parts = append(parts, "arm "+o.RuntimeArm)
-	}
 	return strings.Join(parts, "; ")
 }
 
@@ -496,3 +493,16 @@ func (s *summary) waiting() string {
 func KeptCell(r *matrix.Result) string      { return keptText(r) }
 func PlacementCell(r *matrix.Result) string { return placementText(r) }
 func ToolsCell(r *matrix.Result) string     { return toolsText(r) }
+
+// armText is the arm a run was in, how it was set, and the arm the
+// client's own output names, when it names one.
+func armText(r *matrix.Result) string {
+	t := r.Arm.Name
+	if r.Arm.How != "" && r.Arm.How != "nothing set" {
+		t += " (" + r.Arm.How + ")"
+	}
+	if a := r.Observation.ArmSaid(); a != "" {
+		t += "; client says " + a
+	}
+	return t
+}

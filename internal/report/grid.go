@@ -22,11 +22,13 @@ type grid struct {
 	results []matrix.Result
 	// root is the evidence directory the results' Dirs are under, for
 	// links relative to it; "" for no links.
-	root    string
+	root string
+	// clients are the column groups: a client, or a client in an arm
+	// other than its default (Result.Who).
 	clients []string
 	rows    []string
 	labels  map[string]string
-	by      map[string]map[string]*summary // client → row → summary
+	by      map[string]map[string]*summary // client (Who) → row → summary
 	// units is what each client's default cap counts.
 	units map[string]unit.Finding
 }
@@ -44,14 +46,15 @@ func newGrid(m *matrix.Matrix, results []matrix.Result, root string) *grid {
 	g := &grid{m: m, results: results, root: root, by: map[string]map[string]*summary{}}
 	for i := range results {
 		r := &results[i]
-		if g.by[r.Client] == nil {
-			g.by[r.Client] = map[string]*summary{}
-			g.clients = append(g.clients, r.Client)
+		who := r.Who()
+		if g.by[who] == nil {
+			g.by[who] = map[string]*summary{}
+			g.clients = append(g.clients, who)
 		}
-		s := g.by[r.Client][r.Row]
+		s := g.by[who][r.Row]
 		if s == nil {
 			s = &summary{}
-			g.by[r.Client][r.Row] = s
+			g.by[who][r.Row] = s
 		}
 		s.results = append(s.results, r)
 	}

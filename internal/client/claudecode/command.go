@@ -38,6 +38,9 @@ func (c *Claude) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
 		return nil, fmt.Errorf("writing MCP config: %w", err)
 	}
+	if err := writeCached(r); err != nil {
+		return nil, err
+	}
 	maxTurns := r.MaxTurns
 	if maxTurns == 0 {
 		maxTurns = 1
@@ -45,7 +48,11 @@ func (c *Claude) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 	args := []string{"-p", r.Prompt, "--output-format", "stream-json", "--verbose",
 		"--max-turns", strconv.Itoa(maxTurns)}
 	if c.has("--settings") {
-		args = append(args, "--settings", `{"disableAllHooks": true}`)
+		s, err := settings(r.Arm)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, "--settings", s)
 	}
 	if c.has("--strict-mcp-config") {
 		args = append(args, "--strict-mcp-config")

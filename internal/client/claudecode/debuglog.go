@@ -18,10 +18,10 @@ type Debug struct {
 	// "Connection established with capabilities" line.
 	ProtocolEra       map[string]string
 	NegotiatedVersion map[string]string
-	// RuntimeArm is the "mcp runtime arm" line's value, as in
-	// "v2 (source: default)".
-	RuntimeArm string
-	Lines      int
+	// RuntimeArm and ArmSource are the "mcp runtime arm" line's arm and
+	// source, as in "mcp runtime arm: v2 (source: default)".
+	RuntimeArm, ArmSource string
+	Lines                 int
 }
 
 // The regexps are compiled on first use, not at every start of instrlab.
@@ -32,7 +32,7 @@ var (
 	connRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`MCP server "([^"]*)": Connection established`) })
 	eraRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"protocolEra":"([^"]*)"`) })
 	negRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"negotiatedProtocolVersion":"([^"]*)"`) })
-	armRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`mcp runtime arm: (.+)$`) })
+	armRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`mcp runtime arm: (\S+)(?: \(source: ([^)]*)\))?`) })
 )
 
 // ParseDebug reads a debug log. Unknown lines are skipped silently (most
@@ -62,7 +62,7 @@ func ParseDebug(r io.Reader, name string) (Debug, []string) {
 			return nil
 		}
 		if m := armRE().FindStringSubmatch(line); m != nil && d.RuntimeArm == "" {
-			d.RuntimeArm = m[1]
+			d.RuntimeArm, d.ArmSource = m[1], m[2]
 		}
 		return nil
 	})...)

@@ -28,7 +28,8 @@ func Observe(dir, server string) client.Observation {
 				o.Truncations = append(o.Truncations, t)
 			}
 		}
-		o.ProtocolEra, o.NegotiatedVersion, o.RuntimeArm = d.ProtocolEra[server], d.NegotiatedVersion[server], d.RuntimeArm
+		o.ProtocolEra, o.NegotiatedVersion = d.ProtocolEra[server], d.NegotiatedVersion[server]
+		o.RuntimeArm, o.ArmSource = d.RuntimeArm, d.ArmSource
 		return w
 	})
 	transcripts, _ := filepath.Glob(evidence.RunDir(dir).Home(projectsDir, "*", "*.jsonl"))

@@ -35,7 +35,12 @@ type Client struct {
 	Version string
 	// Env is added to every run, as in FAKE_MODE=hang.
 	Env map[string]string
+	// ArmList is what Arms declares (FAKE_CAP in an arm's Env sets its cap).
+	ArmList []client.Arm
 }
+
+// Arms implements client.Armed.
+func (c *Client) Arms() []client.Arm { return c.ArmList }
 
 // Spec implements client.Client.
 func (c *Client) Spec() client.Spec { return client.Spec{Name: Name, Version: c.Version} }
@@ -54,21 +59,17 @@ func (c *Client) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 	}
 	cmd := exec.CommandContext(ctx, c.Exe)
 	cmd.Dir = r.Work
-	env := r.BaseEnv()
-	env[envRole] = "client"
-	env["ANTHROPIC_BASE_URL"] = r.APIURL
-	env["ANTHROPIC_API_KEY"] = r.APIKey
-	env["FAKE_SERVER"] = string(server)
-	env["FAKE_PROMPT"] = r.Prompt
+	env := map[string]string{
+		envRole:              "client",
+		"ANTHROPIC_BASE_URL": r.APIURL,
+		"ANTHROPIC_API_KEY":  r.APIKey,
+		"FAKE_SERVER":        string(server),
+		"FAKE_PROMPT":        r.Prompt,
+	}
 	for k, v := range c.Env {
 		env[k] = v
 	}
-	for k, v := range r.Env {
-		env[k] = v
-	}
-	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
+	cmd.Env = r.Environ(env)
 	return cmd, nil
 }
 

@@ -17,8 +17,8 @@ func deriveHandshake(runs []run) (profiles.Handshake, []string) {
 	for _, r := range runs {
 		h := r.Handshake
 		first := len(h.Methods) > 0 && h.Methods[0] == "server/discover"
-		if r.Observation.RuntimeArm != "" {
-			arms[r.Observation.RuntimeArm] = true
+		if a := r.Observation.ArmSaid(); a != "" {
+			arms[a] = true
 		}
 		if first {
 			probed++

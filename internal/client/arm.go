@@ -1,0 +1,113 @@
+package client
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// An Arm is one setting of the switches inside a client that change what
+// happens to a server's text (placement, wrapper, cap, probe and era,
+// waiting, tool deferral): an environment variable, a settings key, or a
+// flag value the client caches in its own config file. Offline, a client
+// runs its built-in defaults, its default arm; users online may be in
+// another. A client declares its arms in its own folder (Armed).
+type Arm struct {
+	// Name is the arm's name in -arms and in the tables: lower case
+	// letters, digits and '-'.
+	Name string `json:"name"`
+	// Default marks the arm a run is in when nothing is set.
+	Default bool `json:"default,omitempty"`
+	// Env holds environment variables set on the client (the row's own
+	// win over them).
+	Env map[string]string `json:"env,omitempty"`
+	// Settings holds keys of the client's settings file; Cached holds
+	// flag values the client caches in its config file. The client's
+	// Command writes them; a client declares only arms it can write.
+	Settings map[string]any `json:"settings,omitempty"`
+	Cached   map[string]any `json:"cached,omitempty"`
+	// Says is what the client's code says the arm does, read from its
+	// shipped code; not a measurement.
+	Says string `json:"says,omitempty"`
+}
+
+// An Armed client knows the arms it can be in, at its version.
+type Armed interface {
+	Arms() []Arm
+}
+
+// DefaultArmName names the one arm of a client that declares none.
+const DefaultArmName = "default"
+
+// ArmsOf lists the arms of c: the ones it declares, or its default alone.
+func ArmsOf(c Client) []Arm {
+	if a, ok := c.(Armed); ok {
+		if arms := a.Arms(); len(arms) > 0 {
+			return arms
+		}
+	}
+	return []Arm{{Name: DefaultArmName, Default: true}}
+}
+
+// DefaultArm is the arm c runs in when nothing is set.
+func DefaultArm(c Client) Arm {
+	arms := ArmsOf(c)
+	for _, a := range arms {
+		if a.Default {
+			return a
+		}
+	}
+	return arms[0]
+}
+
+// How says how the arm is set, as "env MCP_SDK_GENERATION=v1; cached
+// tengu_x=true", or "nothing set" for the default arm.
+func (a Arm) How() string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(a.Env)) {
+		parts = append(parts, "env "+k+"="+a.Env[k])
+	}
+	for _, set := range []struct {
+		what string
+		m    map[string]any
+	}{{"settings", a.Settings}, {"cached", a.Cached}} {
+		for _, k := range slices.Sorted(maps.Keys(set.m)) {
+			v, _ := json.Marshal(set.m[k])
+			parts = append(parts, set.what+" "+k+"="+string(v))
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing set"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// PickArms selects arms of c by sel: "" or "default" for the default arm,
+// "all" for every arm, else arm names. A name c does not know is an error
+// listing the ones it does.
+func PickArms(c Client, sel []string) ([]Arm, error) {
+	arms := ArmsOf(c)
+	if len(sel) == 0 || slices.Equal(sel, []string{DefaultArmName}) {
+		return []Arm{DefaultArm(c)}, nil
+	}
+	if slices.Contains(sel, "all") {
+		return arms, nil
+	}
+	var out []Arm
+	for _, name := range sel {
+		i := slices.IndexFunc(arms, func(a Arm) bool { return a.Name == name || name == DefaultArmName && a.Default })
+		if i < 0 {
+			var known []string
+			for _, a := range arms {
+				known = append(known, a.Name)
+			}
+			return nil, fmt.Errorf("%s has no arm %q (its arms: %s)", c.Spec(), name, strings.Join(known, ", "))
+		}
+		if !slices.ContainsFunc(out, func(a Arm) bool { return a.Name == arms[i].Name }) {
+			out = append(out, arms[i])
+		}
+	}
+	return out, nil
+}
