@@ -158,8 +158,8 @@ func TestProbeHTTPSilentOneTimeout(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var msg struct{ Method string }
 		body, _ := io.ReadAll(r.Body)
-		if r.Method != http.MethodPost || json.Unmarshal(body, &msg) != nil || msg.Method == "" {
-			return
+		if r.Method != http.MethodPost || json.Unmarshal(body, &msg) != nil || (msg.Method != "initialize" && msg.Method != "server/discover") {
+			return // a notification (a cancellation, say) starts no wait
 		}
 		mu.Lock()
 		if pending == 0 {
@@ -174,7 +174,7 @@ func TestProbeHTTPSilentOneTimeout(t *testing.T) {
 		mu.Unlock()
 	}))
 	defer srv.Close()
-	r := Probe(context.Background(), Target{Name: "x", Transport: TransportHTTP, URL: srv.URL}, Options{Timeout: 4 * time.Second})
+	r := Probe(context.Background(), Target{Name: "x", Transport: TransportHTTP, URL: srv.URL}, Options{Timeout: 6 * time.Second})
 	if r.Legacy.Outcome != OutcomeSilent || r.Modern.Outcome != OutcomeSilent {
 		t.Errorf("legacy %s, modern %s: want both silent", r.Legacy.Outcome, r.Modern.Outcome)
 	}
