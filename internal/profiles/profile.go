@@ -33,8 +33,12 @@ type Profile struct {
 	// Unmeasured lists what the evidence does not cover, in plain words.
 	Unmeasured []string `json:"unmeasured,omitempty"`
 	// Variants are what changes when the client runs another way: a
-	// flag, a setting, another model. Each was measured on its own.
+	// flag, a setting, another model, another arm. Each was measured on
+	// its own.
 	Variants []Variant `json:"variants,omitempty"`
+	// Arm is the arm of the client the profile's own values hold in (its
+	// default, as in "v2"); "" when the client declares no arms.
+	Arm string `json:"arm,omitempty"`
 
 	// Under is set on a profile Expand made from a variant: the
 	// variant's When. It is not part of the file format.
@@ -117,12 +121,16 @@ type Variant struct {
 	Flags []string          `json:"flags,omitempty"`
 	Env   map[string]string `json:"env,omitempty"`
 	// Model is the model the variant's requests named.
-	Model        string   `json:"model,omitempty"`
-	Runs         int      `json:"runs"`
-	Instructions Limit    `json:"instructions"`
-	Render       Render   `json:"render"`
-	Startup      Startup  `json:"startup"`
-	Unmeasured   []string `json:"unmeasured,omitempty"`
+	Model string `json:"model,omitempty"`
+	// Arm is the client's arm the variant's runs were in (client.Arm),
+	// when not its default; its Handshake then replaces the profile's.
+	Arm          string     `json:"arm,omitempty"`
+	Handshake    *Handshake `json:"handshake,omitempty"`
+	Runs         int        `json:"runs"`
+	Instructions Limit      `json:"instructions"`
+	Render       Render     `json:"render"`
+	Startup      Startup    `json:"startup"`
+	Unmeasured   []string   `json:"unmeasured,omitempty"`
 }
 
 // Expand returns each profile followed by one profile per variant, its
@@ -138,6 +146,12 @@ func Expand(ps []Profile) []Profile {
 			q.Under = v.When
 			if v.Model != "" {
 				q.Model = v.Model
+			}
+			if v.Arm != "" {
+				q.Arm = v.Arm
+			}
+			if v.Handshake != nil {
+				q.Handshake = *v.Handshake
 			}
 			q.Instructions, q.Render, q.Startup = v.Instructions, v.Render, v.Startup
 			q.Unmeasured = append(slices.Clip(slices.DeleteFunc(slices.Clone(p.Unmeasured), func(u string) bool {
@@ -201,8 +215,13 @@ func (p Profile) Title() string {
 	if p.For != "" {
 		t = p.Name + " " + p.For + " (as " + p.Version + ")"
 	}
-	if p.Under != "" {
+	switch {
+	case strings.HasPrefix(p.Under, "in arm "):
+		t += " " + p.Under
+	case p.Under != "":
 		t += " with " + p.Under
+	case p.Arm != "" && slices.ContainsFunc(p.Variants, func(v Variant) bool { return v.Arm != "" }):
+		t += " in arm " + p.Arm
 	}
 	return t
 }
@@ -241,7 +260,9 @@ func (p Profile) Validate() error {
 		switch {
 		case v.When == "":
 			return fmt.Errorf("profile %s: variants[%d] needs when", p.ID(), i)
-		case len(v.Flags) == 0 && len(v.Env) == 0 && v.Model == "":
+		case v.Arm != "" && v.Runs == 0:
+			return fmt.Errorf("profile %s: variant %q states what arm %s does with no run in that arm as evidence", p.ID(), v.When, v.Arm)
+		case len(v.Flags) == 0 && len(v.Env) == 0 && v.Model == "" && v.Arm == "":
 			return fmt.Errorf("profile %s: variant %q names no flag, setting or model", p.ID(), v.When)
 		case !strings.Contains(v.Render.Server, "{text}"):
 			return fmt.Errorf("profile %s: variant %q: render.server must contain {text}", p.ID(), v.When)

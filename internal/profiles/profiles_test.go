@@ -282,3 +282,36 @@ func TestVariantValidate(t *testing.T) {
 		t.Errorf("Expand: %+v", ps)
 	}
 }
+
+// TestArmNeedsEvidence: a profile that states what a client does in an
+// arm must have runs in that arm behind it; Expand gives the arm its own
+// profile, titled by the arm, with its handshake.
+func TestArmNeedsEvidence(t *testing.T) {
+	base := claudeCode(t)
+	base.Arm = "v2"
+	probe := Handshake{ProbeStdio: true, Note: "2 of 2 runs sent server/discover first."}
+	v := Variant{When: "in arm probe-env (env MCP_PROTOCOL_NEGOTIATION=auto)", Arm: "probe-env", Render: Render{Server: "{text}"}, Handshake: &probe}
+	p := base
+	p.Variants = []Variant{v}
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "states what arm probe-env does with no run in that arm") {
+		t.Errorf("an arm without runs: %v", err)
+	}
+	v.Runs = 2
+	p.Variants = []Variant{v}
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	ps := Expand([]Profile{p})
+	if len(ps) != 2 {
+		t.Fatalf("Expand gave %d profiles", len(ps))
+	}
+	if got, want := ps[0].Title(), "Claude Code 2.1.285 in arm v2"; got != want {
+		t.Errorf("default arm's title %q, want %q", got, want)
+	}
+	if got, want := ps[1].Title(), "Claude Code 2.1.285 in arm probe-env (env MCP_PROTOCOL_NEGOTIATION=auto)"; got != want {
+		t.Errorf("arm's title %q, want %q", got, want)
+	}
+	if !ps[1].Handshake.ProbeStdio || ps[0].Handshake.ProbeStdio || ps[1].Arm != "probe-env" {
+		t.Errorf("the arm's handshake did not replace the profile's: %+v / %+v", ps[0].Handshake, ps[1].Handshake)
+	}
+}

@@ -121,6 +121,9 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	base, groups := split(all)
 	p := profiles.Profile{Client: spec.Name, Name: displayName(spec.Name), Version: spec.Version}
 	p.Model = model(base, ev)
+	if len(base) > 0 && base[0].Arm.Name != "" && base[0].Arm.Name != client.DefaultArmName {
+		p.Arm = base[0].Arm.Name
+	}
 	var un []string
 	p.Instructions, un = deriveLimit(base, ev)
 	p.Unmeasured = append(p.Unmeasured, un...)
@@ -131,13 +134,17 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	p.Unmeasured = append(p.Unmeasured, un...)
 	p.ToolDescriptions, un = deriveTools(base)
 	p.Unmeasured = append(p.Unmeasured, un...)
-	p.Handshake, un = deriveHandshake(all)
+	p.Handshake, un = deriveHandshake(defaultArm(all))
 	p.Unmeasured = append(p.Unmeasured, un...)
 	p.Startup, un = deriveStartup(base)
 	p.Unmeasured = append(p.Unmeasured, un...)
 	p.Unmeasured = append(p.Unmeasured, "several servers in one session: separator, order, shared budget", "interactive sessions")
 	for _, g := range groups {
-		v := profiles.Variant{When: g.when(), Flags: g.flags, Model: model(g.runs, ev), Runs: len(g.runs)}
+		v := profiles.Variant{When: g.when(), Flags: g.flags, Model: model(g.runs, ev), Runs: len(g.runs), Arm: g.arm}
+		if g.arm != "" {
+			h, _ := deriveHandshake(g.runs)
+			v.Handshake = &h
+		}
 		v.Instructions, un = deriveLimit(g.runs, ev)
 		v.Unmeasured = append(v.Unmeasured, un...)
 		v.Render, un, err = deriveRender(g.runs, ev)
@@ -152,6 +159,17 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	ref := strings.ReplaceAll(o.Ref, "{id}", id)
 	p.Evidence = []profiles.Evidence{{Kind: "instrlab-run", Ref: ref, Date: runDate(all), Runs: len(all), Says: says(p, all)}}
 	return p, p.Validate()
+}
+
+// defaultArm is the runs in the client's default arm.
+func defaultArm(all []run) []run {
+	var out []run
+	for _, r := range all {
+		if nonDefaultArm(r) == "" {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // model is the model named by the first request of the first run that

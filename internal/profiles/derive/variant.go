@@ -11,13 +11,18 @@ import (
 type group struct {
 	flags []string
 	model string
-	runs  []run
+	// arm is the client's arm when not its default, how says how it is set.
+	arm, how string
+	runs     []run
 }
 
 // when is how a user runs the client this way: its flags, then "model
 // NAME" when the runs chose a model.
 func (g group) when() string {
 	w := strings.Join(g.flags, " ")
+	if g.arm != "" {
+		w = strings.TrimSpace("in arm " + g.arm + " (" + g.how + ") " + w)
+	}
 	if g.model != "" {
 		if w != "" {
 			w += " "
@@ -33,10 +38,12 @@ func (g group) when() string {
 // The runs of a way with no such run stay with the profile's, as runs
 // that are not plain.
 func split(all []run) ([]run, []group) {
-	key := func(r run) string { return strings.Join(r.Row.Flags, "\x00") + "\x01" + r.Row.Model }
+	key := func(r run) string {
+		return strings.Join(r.Row.Flags, "\x00") + "\x01" + r.Row.Model + "\x01" + nonDefaultArm(r)
+	}
 	count := map[string]int{}
 	for _, r := range all {
-		if len(r.Row.Flags) == 0 {
+		if len(r.Row.Flags) == 0 && nonDefaultArm(r) == "" {
 			count[r.Row.Model]++
 		}
 	}
@@ -50,7 +57,7 @@ func split(all []run) ([]run, []group) {
 	var keys []string
 	var base []run
 	for _, r := range all {
-		if len(r.Row.Flags) == 0 && r.Row.Model == baseModel {
+		if len(r.Row.Flags) == 0 && r.Row.Model == baseModel && nonDefaultArm(r) == "" {
 			r.isPlain = r.Row.Plain()
 			base = append(base, r)
 			continue
@@ -58,7 +65,7 @@ func split(all []run) ([]run, []group) {
 		k := key(r)
 		g := byKey[k]
 		if g == nil {
-			g = &group{flags: r.Row.Flags}
+			g = &group{flags: r.Row.Flags, arm: nonDefaultArm(r), how: r.Arm.How}
 			if r.Row.Model != baseModel {
 				g.model = r.Row.Model
 			}
@@ -78,10 +85,23 @@ func split(all []run) ([]run, []group) {
 			groups = append(groups, *g)
 			continue
 		}
+		if g.arm != "" {
+			// An arm's runs never join the default arm's.
+			groups = append(groups, *g)
+			continue
+		}
 		for _, r := range g.runs {
 			r.isPlain = false
 			base = append(base, r)
 		}
 	}
 	return base, groups
+}
+
+// nonDefaultArm is the arm the run was in, "" for the client's default.
+func nonDefaultArm(r run) string {
+	if r.Arm.Default || r.Arm.Name == "" {
+		return ""
+	}
+	return r.Arm.Name
 }
