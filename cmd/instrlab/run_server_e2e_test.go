@@ -59,6 +59,12 @@ func testUserServer(t *testing.T, name string, command ...string) {
 	if len(results) != 2 {
 		t.Fatalf("%d results, want one per client", len(results))
 	}
+	listed := 0
+	defer func() {
+		if listed == 0 {
+			t.Errorf("no client listed the tools of %s", name)
+		}
+	}()
 	for _, r := range results {
 		if r.Status != "ok" {
 			t.Errorf("%s: %s (%s)", r.Client, r.Status, r.Reason)
@@ -68,8 +74,14 @@ func testUserServer(t *testing.T, name string, command ...string) {
 			t.Errorf("%s: row %q of server %q, want the server's own name %q", r.Client, r.Row, r.Server, name)
 		}
 		text := r.ServerTexts.Instructions[lab.EraInitialize]
-		if text == "" || len(r.ServerTexts.Tools) == 0 {
-			t.Fatalf("%s: the proxy's log holds no instructions or tools of %s", r.Client, name)
+		if text == "" {
+			t.Fatalf("%s: the proxy's log holds no instructions of %s", r.Client, name)
+		}
+		// A client may end its one turn before it lists the tools
+		// (Claude Code with context7-mcp, once): then there are none to
+		// locate, and the other client must have listed them.
+		if len(r.ServerTexts.Tools) > 0 {
+			listed++
 		}
 		if len(r.Tools) != len(r.ServerTexts.Tools) {
 			t.Errorf("%s: %d tools located of %d listed", r.Client, len(r.Tools), len(r.ServerTexts.Tools))
