@@ -31,10 +31,35 @@ func linuxIsolate(cmd *exec.Cmd) error {
 }
 
 func linuxSetUp(dir string) error {
+	if err := ownNamespaces(os.Getppid()); err != nil {
+		return err
+	}
 	if err := loopbackUp(); err != nil {
 		return err
 	}
 	return resolvConf(dir)
+}
+
+// ownNamespaces refuses to set up a jail in the namespaces of the process
+// parent: run there (by hand, or by a parent that did not isolate the
+// command), the mounts below would lie over the host's own resolv.conf and
+// nsswitch.conf, and every program on the machine would lose name
+// resolution until they were unmounted.
+func ownNamespaces(parent int) error {
+	for _, ns := range []string{"mnt", "net"} {
+		self, err := os.Readlink("/proc/self/ns/" + ns)
+		if err != nil {
+			return fmt.Errorf("jail: reading this process's %s namespace: %w", ns, err)
+		}
+		theirs, err := os.Readlink(fmt.Sprintf("/proc/%d/ns/%s", parent, ns))
+		if err != nil {
+			return fmt.Errorf("jail: reading the parent's %s namespace: %w", ns, err)
+		}
+		if self == theirs {
+			return fmt.Errorf("jail: not in a %s namespace of its own (%s, as its parent %d); refusing to change the host's network setup (run jails through instrlab run)", ns, self, parent)
+		}
+	}
+	return nil
 }
 
 // loopbackUp sets the IFF_UP flag of lo.
