@@ -151,7 +151,6 @@ func (r *Runner) Run(ctx context.Context) ([]Result, Stats, error) {
 		n = 1
 	}
 	var mu sync.Mutex
-	var wg sync.WaitGroup
 	runJob := func(i int) {
 		j := jobs[i]
 		p.start(j)
@@ -180,38 +179,8 @@ func (r *Runner) Run(ctx context.Context) ([]Result, Stats, error) {
 		mu.Unlock()
 		p.done(j, res, err)
 	}
-	// Runs whose server holds its reply on purpose spend most of their
-	// time waiting: they start first and outside the -j slots, so they
-	// neither finish last nor keep a slot idle while they sleep.
 	waiting, busy := splitWaiting(jobs, todo)
-	for _, i := range waiting {
-		if ctx.Err() != nil {
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			runJob(i)
-		}()
-	}
-	next := make(chan int)
-	for w := 0; w < n; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				runJob(i)
-			}
-		}()
-	}
-	for _, i := range busy {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	schedule(ctx, n, waiting, busy, runJob)
 	st.Wall = time.Since(start)
 	var out []Result
 	for _, res := range results {
@@ -230,6 +199,45 @@ func ms(f float64) time.Duration { return time.Duration(f * float64(time.Millise
 // waitingThreshold is how long a server must hold its reply on purpose
 // for its run to count as waiting (see splitWaiting).
 const waitingThreshold = time.Second
+
+// schedule runs every index of waiting and busy through run, and returns
+// when all have returned. Busy runs go n at a time (-j). Runs whose server
+// holds its reply on purpose spend most of their time waiting: they start
+// first, in a pool of their own of 2n, so they neither finish last nor keep
+// a busy slot idle while they sleep; the pool is bounded because a client's
+// start-up is not waiting (Kilo Code CLI spends ~30 s of CPU before its
+// first request), and eighteen late-server runs of the cross-client matrix
+// starting at once timed out on a loaded machine. Once ctx is done no run
+// starts.
+func schedule(ctx context.Context, n int, waiting, busy []int, run func(int)) {
+	var wg sync.WaitGroup
+	pool := func(size int, idx []int) {
+		next := make(chan int)
+		for w := 0; w < min(size, len(idx)); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					run(i)
+				}
+			}()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer close(next)
+			for _, i := range idx {
+				if ctx.Err() != nil {
+					return
+				}
+				next <- i
+			}
+		}()
+	}
+	pool(2*n, waiting)
+	pool(n, busy)
+	wg.Wait()
+}
 
 // splitWaiting parts the runs to do into those whose lab holds a reply for
 // at least waitingThreshold (their client mostly waits) and the rest, each
