@@ -23,6 +23,7 @@ type Args struct {
 	InstrFile     string        // -instr-file: a file's text, unchanged
 	ToolDesc      string        // -tool-desc: KIND:N generated text as lookup_part's description
 	ToolDescFile  string        // -tool-desc-file: a file's text as lookup_part's description
+	Seed          string        // -seed: mixed into the generated texts' codewords
 	Era           string        // -era: EraLegacy, EraDual or EraModern
 	InitDelay     time.Duration // -init-delay
 	DiscoverDelay time.Duration // -discover-delay
@@ -48,6 +49,7 @@ func (a *Args) flags() []argFlag {
 		{"instr-file", &a.InstrFile, "", "serve this file's text unchanged as the instructions (instead of -instr)"},
 		{"tool-desc", &a.ToolDesc, "", "describe the tool lookup_part with KIND:N code points of generated text (as -instr) instead of its own description"},
 		{"tool-desc-file", &a.ToolDescFile, "", "describe the tool lookup_part with this file's text, unchanged"},
+		{"seed", &a.Seed, "", "mix this into the codewords of the generated texts, so that several labs in one client's session serve texts told apart by their codewords"},
 		{"era", &a.Era, EraLegacy, "protocol era: legacy, dual or modern"},
 		{"init-delay", &a.InitDelay, time.Duration(0), "hold the initialize reply this long"},
 		{"discover-delay", &a.DiscoverDelay, time.Duration(0), "hold the server/discover reply this long"},
@@ -169,6 +171,7 @@ func (a Args) config(readFile bool) (Config, error) {
 	switch {
 	case a.InstrFile == "":
 		cfg.Instructions, err = ParseInstructions(a.Instr)
+		cfg.Instructions.Seed = a.Seed
 	case readFile:
 		cfg.Instructions, err = InstructionsFile(a.InstrFile)
 	}
@@ -183,7 +186,9 @@ func (a Args) config(readFile bool) (Config, error) {
 		case a.ToolDescFile != "":
 			desc, err = InstructionsFile(a.ToolDescFile)
 		default:
-			if desc, err = ParseInstructions(a.ToolDesc); err == nil && !desc.Present() {
+			desc, err = ParseInstructions(a.ToolDesc)
+			desc.Seed = a.Seed
+			if err == nil && !desc.Present() {
 				err = errors.New("want KIND:N, as in ascii:3000")
 			}
 		}

@@ -13,6 +13,7 @@ type Instructions struct {
 	Language Language // the kind of a generated text; "" with none or a file
 	Length   int      // characters of a generated text
 	File     string   // a user's own text, served unchanged
+	Seed     string   // mixed into a generated text's codewords (-seed)
 	text     string   // the file's contents
 }
 
@@ -67,7 +68,7 @@ func (in Instructions) For(era string) (Text, error) {
 	case in.File != "":
 		return Text{Text: in.text, Era: era}, nil
 	case in.Language != "":
-		return Generate(in.Language, in.Length, era)
+		return GenerateSeeded(in.Seed, in.Language, in.Length, era)
 	}
 	return Text{Era: era}, nil
 }

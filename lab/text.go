@@ -105,7 +105,17 @@ var codewordWords = [...]string{
 // the given language, length and era. It is deterministic, so a run can be
 // checked against it later without the server.
 func Codeword(lang Language, n int, era, end string) string {
+	return SeededCodeword("", lang, n, era, end)
+}
+
+// SeededCodeword is Codeword of a lab started with -seed: the seed is mixed
+// into the hash, so several labs in one run, each with its own seed, serve
+// texts whose codewords tell them apart. The empty seed is Codeword.
+func SeededCodeword(seed string, lang Language, n int, era, end string) string {
 	h := fnv.New64a()
+	if seed != "" {
+		fmt.Fprintf(h, "%s/", seed)
+	}
 	fmt.Fprintf(h, "%s/%d/%s/%s", lang, n, era, end)
 	sum := h.Sum64()
 	word := codewordWords[sum%uint64(len(codewordWords))]
@@ -121,6 +131,11 @@ var MinLength = utf8.RuneCountInString(beginSentence("WAXWING-0000") + endSenten
 // Generate makes the instructions text of language lang that is exactly n
 // characters long, for the given era (EraInitialize or EraDiscover).
 func Generate(lang Language, n int, era string) (Text, error) {
+	return GenerateSeeded("", lang, n, era)
+}
+
+// GenerateSeeded is Generate with the codewords of SeededCodeword.
+func GenerateSeeded(seed string, lang Language, n int, era string) (Text, error) {
 	filler, sep, ok := filler(lang)
 	if !ok {
 		return Text{}, fmt.Errorf("unknown language %q (want %s)", lang, languageList())
@@ -132,8 +147,8 @@ func Generate(lang Language, n int, era string) (Text, error) {
 		return Text{}, fmt.Errorf("%s text of %d characters is too short: the two codeword sentences alone take %d", lang, n, MinLength)
 	}
 	t := Text{
-		Begin:    Codeword(lang, n, era, "begin"),
-		End:      Codeword(lang, n, era, "end"),
+		Begin:    SeededCodeword(seed, lang, n, era, "begin"),
+		End:      SeededCodeword(seed, lang, n, era, "end"),
 		Language: lang,
 		Era:      era,
 	}

@@ -147,3 +147,70 @@ func TestParseInstructions(t *testing.T) {
 		}
 	}
 }
+
+func TestSeededTextsDiffer(t *testing.T) {
+	// Two labs in one session tell their texts apart by the codewords
+	// alone: same kind and length, other seed, other codewords; the text
+	// between them is the same, and no seed is the unseeded text.
+	plain, err := Generate(English, 1000, EraInitialize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unseeded, err := GenerateSeeded("", English, 1000, EraInitialize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unseeded.Text != plain.Text {
+		t.Errorf("GenerateSeeded with no seed = %q, want Generate's %q", unseeded.Text, plain.Text)
+	}
+	a, err := GenerateSeeded("alpha", English, 1000, EraInitialize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := GenerateSeeded("beta", English, 1000, EraInitialize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := map[string]string{}
+	for name, txt := range map[string]Text{"none": plain, "alpha": a, "beta": b} {
+		for _, c := range []string{txt.Begin, txt.End} {
+			if prev, ok := words[c]; ok {
+				t.Errorf("codeword %s of seed %s is also seed %s's", c, name, prev)
+			}
+			words[c] = name
+		}
+		if txt.Length() != 1000 {
+			t.Errorf("seed %s: %d characters, want 1000", name, txt.Length())
+		}
+	}
+	if a.Begin != SeededCodeword("alpha", English, 1000, EraInitialize, "begin") {
+		t.Errorf("seed alpha's begin codeword %s is not SeededCodeword's", a.Begin)
+	}
+	strip := func(txt Text) string {
+		return strings.ReplaceAll(strings.ReplaceAll(txt.Text, txt.Begin, "B"), txt.End, "E")
+	}
+	if strip(a) != strip(b) {
+		t.Errorf("seeds change more than the codewords:\n%s\n%s", strip(a), strip(b))
+	}
+}
+
+func TestSeedFlagReachesTexts(t *testing.T) {
+	a, err := ParseArgs([]string{"-instr", "ascii:1000", "-tool-desc", "ascii:600", "-seed", "two"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := a.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	txt, err := cfg.Instructions.For(EraInitialize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := SeededCodeword("two", English, 1000, EraInitialize, "begin"); txt.Begin != want {
+		t.Errorf("-seed two: begin codeword %s, want %s", txt.Begin, want)
+	}
+	if want := SeededCodeword("two", English, 600, EraInitialize, "begin"); !strings.Contains(cfg.ToolDescription, want) {
+		t.Errorf("-seed two: tool description lacks codeword %s:\n%s", want, cfg.ToolDescription)
+	}
+}
