@@ -19,8 +19,9 @@ type Run struct {
 	// APIURL is the base URL of the fake model API; APIKey the dummy key
 	// the client is given.
 	APIURL, APIKey string
-	// Server is the MCP server to configure, named Server.Name.
-	Server Server
+	// Servers are the MCP servers to configure, in the config's order,
+	// each named by its Name (unique); Primary is the first.
+	Servers []Server
 	// Prompt, Model and MaxTurns come from the matrix row; Model and
 	// MaxTurns may be empty or zero for the client's default.
 	Prompt   string

@@ -67,7 +67,7 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 		fake.Close()
 		return Result{}, rec, err
 	}
-	run.Server = client.Server{Name: j.row.ServerName(), Command: r.Lab, Args: append(slices.Clone(lab.Subcommand), labArgs.Args()...)}
+	server := client.Server{Name: j.row.ServerName(), Command: r.Lab, Args: append(slices.Clone(lab.Subcommand), labArgs.Args()...)}
 	stopHTTP := func() {}
 	if hs, ok := r.HTTPServers[j.row.Server]; ok && j.row.Server != "" {
 		url, stop, err := startHTTPProxy(hs, files.LabLog())
@@ -77,15 +77,16 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 		}
 		stopHTTP = stop
 		defer func() { stopHTTP() }() // on the early returns below; once
-		run.Server = client.Server{Name: j.row.ServerName(), URL: url}
+		server = client.Server{Name: j.row.ServerName(), URL: url}
 	} else if j.row.Server != "" {
 		file, ok := r.Servers[j.row.Server]
 		if !ok {
 			fake.Close()
 			return Result{}, rec, fmt.Errorf("row %q: no command for server %q", j.row.Name, j.row.Server)
 		}
-		run.Server.Args = j.row.ProxyArgs(files.LabLog(), file)
+		server.Args = j.row.ProxyArgs(files.LabLog(), file)
 	}
+	run.Servers = []client.Server{server}
 
 	c := j.client
 	if r.Netns {

@@ -30,7 +30,7 @@ func (c *Claude) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating client dir: %w", err)
 	}
-	cfg, err := MCPConfig(r.Server)
+	cfg, err := MCPConfig(r.Servers)
 	if err != nil {
 		return nil, err
 	}
@@ -77,18 +77,23 @@ func (c *Claude) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 }
 
 // MCPConfig renders the --mcp-config file for one stdio server.
-func MCPConfig(s client.Server) ([]byte, error) {
+func MCPConfig(servers []client.Server) ([]byte, error) {
 	type server struct {
 		Type    string            `json:"type"`
 		Command string            `json:"command"`
 		Args    []string          `json:"args"`
 		Env     map[string]string `json:"env,omitempty"`
 	}
-	var entry any = server{Type: "stdio", Command: s.Command, Args: s.Args, Env: s.Env}
-	if s.URL != "" {
-		entry = map[string]string{"type": "http", "url": s.URL}
+	entries, err := client.ServerObject(servers, func(s client.Server) (any, error) {
+		if s.URL != "" {
+			return map[string]string{"type": "http", "url": s.URL}, nil
+		}
+		return server{Type: "stdio", Command: s.Command, Args: s.Args, Env: s.Env}, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	cfg := map[string]map[string]any{"mcpServers": {s.Name: entry}}
+	cfg := map[string]any{"mcpServers": entries}
 	b, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encoding MCP config: %w", err)

@@ -20,7 +20,7 @@ func TestCommandIsolatesTheRun(t *testing.T) {
 	r := &client.Run{Dir: dir, Home: dir + "/home", Tmp: dir + "/tmp", Work: dir + "/work",
 		APIURL: "http://127.0.0.1:1234", APIKey: "sk-dummy", Prompt: "P", Model: "opus", MaxTurns: 3,
 		Env: map[string]string{"CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH": "2048"}, Flags: []string{"--allowedTools", "Bash(sleep:*)"},
-		Server: client.Server{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab", "-instr", "ascii:1000"}}}
+		Servers: []client.Server{{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab", "-instr", "ascii:1000"}}}}
 	c := &Claude{version: "9.9.9", bin: "/opt/claude"}
 	cmd, err := c.Command(context.Background(), r)
 	if err != nil {
@@ -167,7 +167,7 @@ chmod +x "$pkg/claude"
 	if err := c.Provision(context.Background(), new(strings.Builder)); err != nil {
 		t.Fatal(err)
 	}
-	r := &client.Run{Dir: t.TempDir(), Work: t.TempDir(), Prompt: "hi", Server: client.Server{Name: "lab", Command: "lab"}}
+	r := &client.Run{Dir: t.TempDir(), Work: t.TempDir(), Prompt: "hi", Servers: []client.Server{{Name: "lab", Command: "lab"}}}
 	cmd, err := c.Command(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)

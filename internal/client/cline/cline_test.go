@@ -32,7 +32,7 @@ func TestSettings(t *testing.T) {
 	if diff := cmp.Diff(want, got.Settings); diff != "" || p.LastUsedProvider != Provider || got.UpdatedAt == "" {
 		t.Errorf("providers.json (-want +got):\n%s\nlastUsedProvider %q, updatedAt %q", diff, p.LastUsedProvider, got.UpdatedAt)
 	}
-	m, err := MCPSettings(client.Server{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab"}})
+	m, err := MCPSettings([]client.Server{{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func Providers(r *client.Run, model string) ([]byte, error) {
 
 // MCPSettings renders cline_mcp_settings.json: the lab as the only MCP
 // server, over stdio.
-func MCPSettings(s client.Server) ([]byte, error) {
+func MCPSettings(servers []client.Server) ([]byte, error) {
 	type server struct {
 		Type     string            `json:"type"`
 		Command  string            `json:"command"`
@@ -55,10 +55,16 @@ func MCPSettings(s client.Server) ([]byte, error) {
 		Env      map[string]string `json:"env,omitempty"`
 		Disabled bool              `json:"disabled"`
 	}
-	if s.URL != "" {
-		return nil, client.ErrHTTPServer
+	entries, err := client.ServerObject(servers, func(s client.Server) (server, error) {
+		if s.URL != "" {
+			return server{}, client.ErrHTTPServer
+		}
+		return server{Type: "stdio", Command: s.Command, Args: s.Args, Env: s.Env}, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return encode(map[string]any{"mcpServers": map[string]server{s.Name: {Type: "stdio", Command: s.Command, Args: s.Args, Env: s.Env}}}, MCPFile)
+	return encode(map[string]any{"mcpServers": entries}, MCPFile)
 }
 
 func encode(v any, name string) ([]byte, error) {
@@ -87,7 +93,7 @@ func (c *Cline) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if err := r.WriteConfig(filepath.Join(settings, "providers.json"), ProvidersFile, prov); err != nil {
 		return nil, err
 	}
-	mcp, err := MCPSettings(r.Server)
+	mcp, err := MCPSettings(r.Servers)
 	if err != nil {
 		return nil, err
 	}

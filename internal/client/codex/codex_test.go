@@ -15,9 +15,9 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 func TestConfig(t *testing.T) {
-	r := &client.Run{APIURL: "http://127.0.0.1:4321/", Server: client.Server{Name: "lab", Command: "/bin/instrlab",
+	r := &client.Run{APIURL: "http://127.0.0.1:4321/", Servers: []client.Server{{Name: "lab", Command: "/bin/instrlab",
 		Args: []string{"serve", "lab", "-instr", "ascii:1000", "-log", `/runs/a "quoted"\dir/lab.jsonl`},
-		Env:  map[string]string{"B": "2", "A": "tab\there"}}}
+		Env:  map[string]string{"B": "2", "A": "tab\there"}}}}
 	testutil.Golden(t, filepath.Join("testdata", "config.golden.toml"), []byte(Config(r, "gpt-test")), *update)
 }
 

@@ -29,12 +29,23 @@ func Config(r *client.Run, model string) string {
 	b.WriteString("[analytics]\nenabled = false\n\n[feedback]\nenabled = false\n\n")
 	fmt.Fprintf(&b, "[model_providers.%s]\nname = %s\nbase_url = %s\nenv_key = %s\nwire_api = \"responses\"\n\n",
 		ProviderID, tomlString("instrlab fake"), tomlString(strings.TrimRight(r.APIURL, "/")+"/v1"), tomlString(KeyVar))
-	s := r.Server
-	if s.URL != "" {
-		fmt.Fprintf(&b, "[mcp_servers.%s]\nurl = %s\n", tomlKey(s.Name), tomlString(s.URL))
-		return b.String()
+	for i, s := range r.Servers {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		writeServer(&b, s)
 	}
-	fmt.Fprintf(&b, "[mcp_servers.%s]\ncommand = %s\nargs = [", tomlKey(s.Name), tomlString(s.Command))
+	return b.String()
+}
+
+// writeServer writes one [mcp_servers.NAME] table; TOML keeps the
+// config's order of servers.
+func writeServer(b *strings.Builder, s client.Server) {
+	if s.URL != "" {
+		fmt.Fprintf(b, "[mcp_servers.%s]\nurl = %s\n", tomlKey(s.Name), tomlString(s.URL))
+		return
+	}
+	fmt.Fprintf(b, "[mcp_servers.%s]\ncommand = %s\nargs = [", tomlKey(s.Name), tomlString(s.Command))
 	for i, a := range s.Args {
 		if i > 0 {
 			b.WriteString(", ")
@@ -43,17 +54,16 @@ func Config(r *client.Run, model string) string {
 	}
 	b.WriteString("]\n")
 	if len(s.Env) > 0 {
-		fmt.Fprintf(&b, "\n[mcp_servers.%s.env]\n", tomlKey(s.Name))
+		fmt.Fprintf(b, "\n[mcp_servers.%s.env]\n", tomlKey(s.Name))
 		keys := make([]string, 0, len(s.Env))
 		for k := range s.Env {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			fmt.Fprintf(&b, "%s = %s\n", tomlKey(k), tomlString(s.Env[k]))
+			fmt.Fprintf(b, "%s = %s\n", tomlKey(k), tomlString(s.Env[k]))
 		}
 	}
-	return b.String()
 }
 
 // tomlString quotes s as a TOML basic string.

@@ -10,7 +10,7 @@ import (
 
 // Observe implements client.Client.
 func (c *Codex) Observe(r *client.Run) client.Observation {
-	return Observe(r.Dir, r.Server.Name)
+	return Observe(r.Dir, r.Primary().Name)
 }
 
 // Observe reads the evidence of a Codex run kept under dir: the JSON

@@ -25,6 +25,13 @@ func Config(r *client.Run, model string) ([]byte, error) {
 		Args    []string          `json:"args"`
 		Env     map[string]string `json:"env,omitempty"`
 	}
+	if err := client.CheckServers(r.Servers); err != nil {
+		return nil, err
+	}
+	servers := make([]mcpServer, len(r.Servers)) // a list: the config's order
+	for i, s := range r.Servers {
+		servers[i] = mcpServer{Name: s.Name, Type: "stdio", Command: s.Command, Args: s.Args, Env: s.Env}
+	}
 	cfg := map[string]any{
 		"name":    "instrlab",
 		"version": "1.0.0",
@@ -37,7 +44,7 @@ func Config(r *client.Run, model string) ([]byte, error) {
 			"apiBase":  strings.TrimRight(r.APIURL, "/") + "/v1/",
 			"roles":    []string{"chat"},
 		}},
-		"mcpServers": []mcpServer{{Name: r.Server.Name, Type: "stdio", Command: r.Server.Command, Args: r.Server.Args, Env: r.Server.Env}},
+		"mcpServers": servers,
 	}
 	b, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 
 func TestConfig(t *testing.T) {
 	r := &client.Run{APIURL: "http://127.0.0.1:5000/", APIKey: "k",
-		Server: client.Server{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab"}, Env: map[string]string{"A": "1"}}}
+		Servers: []client.Server{{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab"}, Env: map[string]string{"A": "1"}}}}
 	b, err := Config(r, "m")
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +38,7 @@ func TestConfig(t *testing.T) {
 	if diff := cmp.Diff([]string{"openai", "m", "k", "http://127.0.0.1:5000/v1/", "chat"}, []string{m.Provider, m.Model, m.APIKey, m.APIBase, strings.Join(m.Roles, ",")}); diff != "" {
 		t.Errorf("model mismatch (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]client.Server{r.Server}, cfg.MCPServers); diff != "" {
+	if diff := cmp.Diff([]client.Server{r.Primary()}, cfg.MCPServers); diff != "" {
 		t.Errorf("mcpServers mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 // Observe implements client.Client.
 func (c *Continue) Observe(r *client.Run) client.Observation {
-	return Observe(r.Dir, r.Server.Name)
+	return Observe(r.Dir, r.Primary().Name)
 }
 
 // Observe reads the evidence of a Continue CLI run kept under dir: stdout

@@ -19,7 +19,7 @@ const LogDir = "client/logs"
 
 // MCPConfig renders ~/.copilot/mcp-config.json for one run: the lab as the
 // only MCP server, a local (stdio) server with every tool allowed.
-func MCPConfig(s client.Server) ([]byte, error) {
+func MCPConfig(servers []client.Server) ([]byte, error) {
 	type server struct {
 		Type    string            `json:"type"`
 		Command string            `json:"command"`
@@ -27,10 +27,16 @@ func MCPConfig(s client.Server) ([]byte, error) {
 		Env     map[string]string `json:"env,omitempty"`
 		Tools   []string          `json:"tools"`
 	}
-	if s.URL != "" {
-		return nil, client.ErrHTTPServer
+	entries, err := client.ServerObject(servers, func(s client.Server) (server, error) {
+		if s.URL != "" {
+			return server{}, client.ErrHTTPServer
+		}
+		return server{Type: "local", Command: s.Command, Args: s.Args, Env: s.Env, Tools: []string{"*"}}, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	cfg := map[string]any{"mcpServers": map[string]server{s.Name: {Type: "local", Command: s.Command, Args: s.Args, Env: s.Env, Tools: []string{"*"}}}}
+	cfg := map[string]any{"mcpServers": entries}
 	b, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encoding copilot mcp-config.json: %w", err)
@@ -45,7 +51,7 @@ func (c *Copilot) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error)
 	if c.bin == "" {
 		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.version)
 	}
-	cfg, err := MCPConfig(r.Server)
+	cfg, err := MCPConfig(r.Servers)
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 func TestMCPConfig(t *testing.T) {
-	got, err := MCPConfig(client.Server{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab"}})
+	got, err := MCPConfig([]client.Server{{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

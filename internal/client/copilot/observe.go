@@ -14,7 +14,7 @@ import (
 
 // Observe implements client.Client.
 func (c *Copilot) Observe(r *client.Run) client.Observation {
-	return Observe(r.Dir, r.Server.Name)
+	return Observe(r.Dir, r.Primary().Name)
 }
 
 // Observe reads the evidence of a Copilot CLI run kept under dir: the JSON

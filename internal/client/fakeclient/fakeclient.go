@@ -53,7 +53,7 @@ func (c *Client) Provision(ctx context.Context, progress io.Writer) error { retu
 
 // Command implements client.Client.
 func (c *Client) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
-	server, err := json.Marshal(r.Server)
+	server, err := json.Marshal(r.Primary())
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func (c *Client) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 // Observe implements client.Client: the output is in Claude Code's
 // stream-json format, so Claude Code's reader reads it.
 func (c *Client) Observe(r *client.Run) client.Observation {
-	return claudecode.Observe(r.Dir, r.Server.Name)
+	return claudecode.Observe(r.Dir, r.Primary().Name)
 }
 
 // LabEnv marks a process started as the lab server.

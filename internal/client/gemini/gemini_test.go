@@ -16,8 +16,8 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 func TestSettings(t *testing.T) {
-	got, err := Settings(client.Server{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab", "-instr", "ascii:1000"},
-		Env: map[string]string{"A": "1"}})
+	got, err := Settings([]client.Server{{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab", "-instr", "ascii:1000"},
+		Env: map[string]string{"A": "1"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

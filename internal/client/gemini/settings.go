@@ -10,19 +10,24 @@ import (
 // Settings renders ~/.gemini/settings.json for one run: the lab as the only
 // MCP server, trusted (no confirmation for its tools), API-key auth,
 // usage statistics, telemetry and update checks off.
-func Settings(s client.Server) ([]byte, error) {
+func Settings(servers []client.Server) ([]byte, error) {
 	type server struct {
 		Command string            `json:"command"`
 		Args    []string          `json:"args"`
 		Env     map[string]string `json:"env,omitempty"`
 		Trust   bool              `json:"trust"`
 	}
-	var entry any = server{Command: s.Command, Args: s.Args, Env: s.Env, Trust: true}
-	if s.URL != "" {
-		entry = map[string]any{"httpUrl": s.URL, "trust": true}
+	entries, err := client.ServerObject(servers, func(s client.Server) (any, error) {
+		if s.URL != "" {
+			return map[string]any{"httpUrl": s.URL, "trust": true}, nil
+		}
+		return server{Command: s.Command, Args: s.Args, Env: s.Env, Trust: true}, nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	cfg := map[string]any{
-		"mcpServers": map[string]any{s.Name: entry},
+		"mcpServers": entries,
 		"security":   map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
 		"privacy":    map[string]any{"usageStatisticsEnabled": false},
 		"telemetry":  map[string]any{"enabled": false},

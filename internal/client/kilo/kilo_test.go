@@ -21,7 +21,7 @@ import (
 func TestCommand(t *testing.T) {
 	dir := t.TempDir()
 	r := &client.Run{Dir: dir, Home: filepath.Join(dir, "home"), Work: t.TempDir(), APIURL: "http://127.0.0.1:5000", APIKey: "dummy-key",
-		Server: client.Server{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab"}}, Prompt: "hi"}
+		Servers: []client.Server{{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab"}}}, Prompt: "hi"}
 	if _, err := New("").Command(context.Background(), r); err == nil {
 		t.Fatal("Command before Provision: no error")
 	}
@@ -64,7 +64,7 @@ func TestCommand(t *testing.T) {
 func TestObserveRealRun(t *testing.T) {
 	dir := testutil.RunDir(t, filepath.Join("testdata", "en-1000"),
 		map[string]string{"stdout.txt": "client/stdout.txt", "stderr.txt": "client/stderr.txt"})
-	o := (&Kilo{}).Observe(&client.Run{Dir: dir, Server: client.Server{Name: "lab"}})
+	o := (&Kilo{}).Observe(&client.Run{Dir: dir, Servers: []client.Server{{Name: "lab"}}})
 	if diff := cmp.Diff([]string{"no error in log", "BEGIN=PINTAIL-8601 END=PINTAIL-3421 LAST=798", ""}, []string{o.ServerStatus, o.Answer, o.ResultError}); diff != "" {
 		t.Errorf("Observe mismatch (-want +got):\n%s", diff)
 	}

@@ -8,5 +8,5 @@ import (
 // Observe implements client.Client: Kilo prints opencode's JSON events and
 // log lines, so opencode.Observe reads them.
 func (k *Kilo) Observe(r *client.Run) client.Observation {
-	return opencode.Observe(r.Dir, r.Server.Name)
+	return opencode.Observe(r.Dir, r.Primary().Name)
 }

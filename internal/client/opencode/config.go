@@ -29,13 +29,19 @@ func Config(r *client.Run, model, key string) ([]byte, error) {
 	if model == "" {
 		model = DefaultModel
 	}
-	cmd := append([]string{r.Server.Command}, r.Server.Args...)
-	mcp := map[string]any{"type": "local", "command": cmd, "enabled": true}
-	if r.Server.URL != "" {
-		mcp = map[string]any{"type": "remote", "url": r.Server.URL, "enabled": true}
-	} else if len(r.Server.Env) > 0 {
-		// Only when set: opencode drops a server whose environment is null.
-		mcp["environment"] = r.Server.Env
+	mcp, err := client.ServerObject(r.Servers, func(s client.Server) (map[string]any, error) {
+		if s.URL != "" {
+			return map[string]any{"type": "remote", "url": s.URL, "enabled": true}, nil
+		}
+		e := map[string]any{"type": "local", "command": append([]string{s.Command}, s.Args...), "enabled": true}
+		if len(s.Env) > 0 {
+			// Only when set: opencode drops a server whose environment is null.
+			e["environment"] = s.Env
+		}
+		return e, nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	cfg := map[string]any{
 		"model":      ProviderID + "/" + model,
@@ -47,7 +53,7 @@ func Config(r *client.Run, model, key string) ([]byte, error) {
 			"options": map[string]any{"baseURL": strings.TrimRight(r.APIURL, "/") + "/v1", "apiKey": key},
 			"models":  map[string]any{model: map[string]any{"name": model}},
 		}},
-		"mcp": map[string]any{r.Server.Name: mcp},
+		"mcp": mcp,
 	}
 	b, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {

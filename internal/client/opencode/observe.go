@@ -9,7 +9,7 @@ import (
 
 // Observe implements client.Client.
 func (c *Opencode) Observe(r *client.Run) client.Observation {
-	return Observe(r.Dir, r.Server.Name)
+	return Observe(r.Dir, r.Primary().Name)
 }
 
 // Observe reads the evidence of an opencode run kept under dir: the JSON

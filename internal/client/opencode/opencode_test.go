@@ -18,8 +18,8 @@ func TestConfig(t *testing.T) {
 		name string
 		env  map[string]string
 	}{{"config.golden.json", nil}, {"config-env.golden.json", map[string]string{"A": "1"}}} {
-		r := &client.Run{APIURL: "http://127.0.0.1:4321", Server: client.Server{Name: "lab", Command: "/bin/instrlab",
-			Args: []string{"serve", "lab"}, Env: tt.env}}
+		r := &client.Run{APIURL: "http://127.0.0.1:4321", Servers: []client.Server{{Name: "lab", Command: "/bin/instrlab",
+			Args: []string{"serve", "lab"}, Env: tt.env}}}
 		got, err := Config(r, "", KeyRef)
 		if err != nil {
 			t.Fatal(err)

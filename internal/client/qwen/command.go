@@ -17,19 +17,24 @@ const SettingsFile = "settings.json"
 // Settings renders ~/.qwen/settings.json for one run: the lab as the only
 // MCP server, trusted, OpenAI-compatible auth, usage statistics and
 // telemetry off.
-func Settings(s client.Server) ([]byte, error) {
+func Settings(servers []client.Server) ([]byte, error) {
 	type server struct {
 		Command string            `json:"command"`
 		Args    []string          `json:"args"`
 		Env     map[string]string `json:"env,omitempty"`
 		Trust   bool              `json:"trust"`
 	}
-	var entry any = server{Command: s.Command, Args: s.Args, Env: s.Env, Trust: true}
-	if s.URL != "" {
-		entry = map[string]any{"httpUrl": s.URL, "trust": true}
+	entries, err := client.ServerObject(servers, func(s client.Server) (any, error) {
+		if s.URL != "" {
+			return map[string]any{"httpUrl": s.URL, "trust": true}, nil
+		}
+		return server{Command: s.Command, Args: s.Args, Env: s.Env, Trust: true}, nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	cfg := map[string]any{
-		"mcpServers": map[string]any{s.Name: entry},
+		"mcpServers": entries,
 		"security":   map[string]any{"auth": map[string]any{"selectedType": "openai"}},
 		"privacy":    map[string]any{"usageStatisticsEnabled": false},
 		"telemetry":  map[string]any{"enabled": false},
@@ -48,7 +53,7 @@ func (q *Qwen) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if q.script == "" {
 		return nil, fmt.Errorf("%s@%s is not provisioned", Name, q.version)
 	}
-	cfg, err := Settings(r.Server)
+	cfg, err := Settings(r.Servers)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 
 // Observe implements client.Client.
 func (q *Qwen) Observe(r *client.Run) client.Observation {
-	return Observe(r.Dir, r.Server.Name)
+	return Observe(r.Dir, r.Primary().Name)
 }
 
 // Observe reads the evidence of a Qwen Code run kept under dir: the

@@ -13,7 +13,7 @@ import (
 )
 
 func TestSettings(t *testing.T) {
-	got, err := Settings(client.Server{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab"}})
+	got, err := Settings([]client.Server{{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,68 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Primary is the run's first server: the one a client's observation
+// (Client.Observe) reads by name. A run of several servers finds the
+// others' texts in the captured requests.
+func (r *Run) Primary() Server {
+	if len(r.Servers) == 0 {
+		return Server{}
+	}
+	return r.Servers[0]
+}
+
+// CheckServers reports a server without a name and two servers with one
+// name: a client's config keys its servers by name.
+func CheckServers(servers []Server) error {
+	seen := map[string]bool{}
+	for i, s := range servers {
+		switch {
+		case s.Name == "":
+			return fmt.Errorf("server %d has no name", i+1)
+		case seen[s.Name]:
+			return fmt.Errorf("two servers are named %q", s.Name)
+		}
+		seen[s.Name] = true
+	}
+	return nil
+}
+
+// ServerObject encodes servers as the JSON object most clients' configs
+// hold ("mcpServers": {NAME: ENTRY, ...}), entry giving each server's
+// value, with the names in the list's order: a map would sort them, and
+// the order of a config's servers is one of the things a run of several
+// servers measures.
+func ServerObject[E any](servers []Server, entry func(Server) (E, error)) (json.RawMessage, error) {
+	if err := CheckServers(servers); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, s := range servers {
+		e, err := entry(s)
+		if err != nil {
+			return nil, err
+		}
+		name, err := json.Marshal(s.Name)
+		if err != nil {
+			return nil, err
+		}
+		value, err := json.Marshal(e)
+		if err != nil {
+			return nil, fmt.Errorf("encoding server %q: %w", s.Name, err)
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(name)
+		b.WriteByte(':')
+		b.Write(value)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
