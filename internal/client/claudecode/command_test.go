@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/testutil"
 )
 
 func TestCommandIsolatesTheRun(t *testing.T) {
@@ -186,5 +187,16 @@ chmod +x "$pkg/claude"
 	err = New("0.2.9").Provision(context.Background(), new(strings.Builder))
 	if err == nil || !strings.Contains(err.Error(), "lists no --mcp-config") {
 		t.Errorf("a version without --mcp-config: %v, want it refused", err)
+	}
+}
+
+func TestMCPConfigTwoServers(t *testing.T) {
+	b, err := MCPConfig(testutil.TwoServers())
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.ServersInOrder(t, string(b))
+	if _, err := MCPConfig(append(testutil.TwoServers(), testutil.TwoServers()[0])); err == nil {
+		t.Error("two servers named zeta: no error")
 	}
 }

@@ -87,3 +87,11 @@ func FuzzParseEvents(f *testing.F) {
 		testutil.InFile(t, "stdout.txt", w)
 	})
 }
+
+func TestMCPSettingsTwoServers(t *testing.T) {
+	b, err := MCPSettings(testutil.TwoServers())
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.ServersInOrder(t, string(b))
+}

@@ -130,3 +130,13 @@ func FuzzParseLog(f *testing.F) {
 		testutil.InFile(t, "stderr.txt", append(w, l.Problems...))
 	})
 }
+
+func TestConfigTwoServers(t *testing.T) {
+	cfg := Config(&client.Run{APIURL: "http://127.0.0.1:4321/", Servers: testutil.TwoServers()}, "")
+	testutil.ServersInOrder(t, cfg)
+	for _, table := range []string{"[mcp_servers.zeta]", "[mcp_servers.alpha]", "[mcp_servers.alpha.env]"} {
+		if !strings.Contains(cfg, table) {
+			t.Errorf("config lacks %s:\n%s", table, cfg)
+		}
+	}
+}

@@ -143,3 +143,11 @@ func FuzzParseStderr(f *testing.F) {
 		testutil.InFile(t, "stderr.txt", w)
 	})
 }
+
+func TestConfigTwoServers(t *testing.T) {
+	b, err := Config(&client.Run{APIURL: "http://127.0.0.1:5000", Servers: testutil.TwoServers()}, "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.ServersInOrder(t, string(b))
+}

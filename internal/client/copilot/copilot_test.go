@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"errors"
 	"io"
 	"path/filepath"
 	"strings"
@@ -130,4 +131,15 @@ func FuzzLogProblems(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		testutil.InFile(t, "process.log", jsonl.Matching(strings.NewReader(string(data)), "process.log", problemRE()))
 	})
+}
+
+func TestMCPConfigTwoServers(t *testing.T) {
+	b, err := MCPConfig(testutil.TwoServers())
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.ServersInOrder(t, string(b))
+	if _, err := MCPConfig(append(testutil.TwoServers(), client.Server{Name: "web", URL: "http://127.0.0.1:1/mcp"})); !errors.Is(err, client.ErrHTTPServer) {
+		t.Errorf("an HTTP server among stdio ones: error %v, want ErrHTTPServer", err)
+	}
 }

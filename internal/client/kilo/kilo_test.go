@@ -82,3 +82,20 @@ func FuzzParseLog(f *testing.F) {
 		testutil.InFile(t, "stderr.txt", append(w, l.Problems...))
 	})
 }
+
+func TestCommandTwoServers(t *testing.T) {
+	dir := t.TempDir()
+	r := &client.Run{Dir: dir, Home: filepath.Join(dir, "home"), Work: t.TempDir(), APIURL: "http://127.0.0.1:5000", APIKey: "dummy-key",
+		Servers: testutil.TwoServers(), Prompt: "hi"}
+	if err := os.MkdirAll(r.ClientDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (&Kilo{version: DefaultVersion, bin: "/bin/kilo"}).Command(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(r.Work, ConfigFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.ServersInOrder(t, string(b))
+}

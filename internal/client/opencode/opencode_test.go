@@ -1,6 +1,7 @@
 package opencode
 
 import (
+	"encoding/json"
 	"flag"
 	"path/filepath"
 	"strings"
@@ -99,4 +100,24 @@ func FuzzParseLog(f *testing.F) {
 		l, w := ParseLog(strings.NewReader(string(data)), "stderr.txt")
 		testutil.InFile(t, "stderr.txt", append(w, l.Problems...))
 	})
+}
+
+func TestConfigTwoServers(t *testing.T) {
+	b, err := Config(&client.Run{APIURL: "http://127.0.0.1:4321", Servers: testutil.TwoServers()}, "", KeyRef)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.ServersInOrder(t, string(b))
+	var cfg struct {
+		MCP map[string]struct {
+			Command     []string          `json:"command"`
+			Environment map[string]string `json:"environment"`
+		} `json:"mcp"`
+	}
+	if err := json.Unmarshal(b, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.MCP["alpha"]; len(got.Command) != 5 || got.Environment["A"] != "1" {
+		t.Errorf("server alpha = %+v, want its command and environment", got)
+	}
 }

@@ -75,3 +75,14 @@ func TestOlderVersionsAreRefusedBeforeInstalling(t *testing.T) {
 		t.Errorf("Supports(0.5.0) = %v", err)
 	}
 }
+
+func TestSettingsTwoServers(t *testing.T) {
+	b, err := Settings(testutil.TwoServers())
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.ServersInOrder(t, string(b))
+	if _, err := Settings([]client.Server{{Command: "/bin/instrlab"}}); err == nil {
+		t.Error("a server without a name: no error")
+	}
+}
