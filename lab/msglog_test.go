@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func parseLog(t *testing.T, data []byte) []Entry {
@@ -76,5 +77,41 @@ func TestLogWriteErrorStopsServer(t *testing.T) {
 	parseLog(t, data)
 	if err := l.Log().Close(); err == nil {
 		t.Error("Close reports no error after a failed write")
+	}
+}
+
+// A kept body is written as json.Marshal writes it, whether it is copied
+// (already compact, nothing to escape) or marshalled.
+func TestLogBodyAsMarshal(t *testing.T) {
+	bodies := []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`,
+		`{"a":"two words","b":"a \"quoted\" \\ word","c":[1,2.5,true,null]}`,
+		`{"a": 1, "b" :[ 2 ,3 ]}`,
+		"{\n\t\"a\":\r\n1}",
+		`{"a":"<b>&</b>"}`,
+		"{\"a\":\"line\u2028sep\u2029end\"}",
+		"{\"a\":\"\u00e9\u20ac\"}", // € starts with E2 but is not escaped
+		`{"a":"\\"}`,
+		`["x",{"y":"\" "}]`,
+		`null`,
+	}
+	at := time.Date(2026, 12, 1, 5, 0, 0, 0, time.UTC)
+	for _, body := range bodies {
+		var buf bytes.Buffer
+		l := NewMessageLog(&buf)
+		l.now = func() time.Time { return at }
+		e := Entry{Dir: Send, Transport: "stdio", Kind: KindResponse, Method: "tools/list", ID: json.RawMessage(`7`), Bytes: len(body), Body: json.RawMessage(body)}
+		l.Log(e)
+		e.Time = at
+		want, err := json.Marshal(e)
+		if err != nil {
+			t.Fatalf("%q: %v", body, err)
+		}
+		if got := buf.String(); got != string(want)+"\n" {
+			t.Errorf("body %q logged as\n%s\nwant\n%s", body, got, want)
+		}
+		if err := l.Err(); err != nil {
+			t.Errorf("body %q: %v", body, err)
+		}
 	}
 }
