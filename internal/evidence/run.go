@@ -50,6 +50,16 @@ func (d RunDir) Result() string { return d.File(ResultFile) }
 // LabLog is the lab server's message log.
 func (d RunDir) LabLog() string { return d.File(LabLogFile) }
 
+// ServerLog is the message log of a run's i-th lab server of several
+// (0-based), named name: the first one's is LabLog, the others'
+// lab.NAME.jsonl beside it.
+func (d RunDir) ServerLog(i int, name string) string {
+	if i == 0 {
+		return d.LabLog()
+	}
+	return d.File(strings.TrimSuffix(LabLogFile, ".jsonl") + "." + name + ".jsonl")
+}
+
 // API is the fake model API's directory.
 func (d RunDir) API() string { return d.File(APIDir) }
 

@@ -44,6 +44,14 @@ func Analyze(dir string) (Result, error) {
 		res.Sent = utf8.RuneCountInString(texts[lab.EraInitialize])
 	}
 
+	if len(rec.Row.Servers) > 0 {
+		// The first of several lab servers, whose codewords are seeded
+		// with its name.
+		if t, err := rec.Row.serverText(rec.Row.labServers()[0]); err == nil {
+			texts, res.Sent = t, utf8.RuneCountInString(t[lab.EraInitialize])
+		}
+	}
+
 	// The lab's log is read first, since a user's server's texts are in
 	// it; its warnings are listed after the requests', as before.
 	msgs, labWarns, err := ReadLabLog(evidence.RunDir(dir).LabLog())
@@ -108,6 +116,11 @@ func Analyze(dir string) (Result, error) {
 		res.RequestKey = requestKey(bodies[first], paths)
 		if res.ServerTexts != nil {
 			res.Tools = locateTools(ctxs[first], res.ServerTexts.Tools, rec.Row.ServerName())
+		}
+		if len(rec.Row.Servers) > 0 {
+			var warns []string
+			res.Servers, warns = locateServers(rec.Row, ctxs[first])
+			res.Warnings = append(res.Warnings, warns...)
 		}
 		res.Reader = fakeapi.Read(ctxs[last], rec.Row.Prompt)
 	} else {

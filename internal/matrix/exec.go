@@ -87,6 +87,12 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 		server.Args = j.row.ProxyArgs(files.LabLog(), file)
 	}
 	run.Servers = []client.Server{server}
+	if len(j.row.Servers) > 0 {
+		if run.Servers, err = labServers(r.Lab, j.row, files); err != nil {
+			fake.Close()
+			return Result{}, rec, err
+		}
+	}
 
 	c := j.client
 	if r.Netns {

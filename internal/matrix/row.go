@@ -95,6 +95,11 @@ type Row struct {
 	// "none". The server's command is not in the row, which evidence
 	// keeps: the runner holds it (Runner.Servers).
 	Server string `json:"server,omitempty"`
+	// Servers, when set, run several lab servers in one session, in the
+	// client's config in this order, each with its own name and
+	// codewords (LabServer); the first is the one the client's own
+	// observation reads and the row's other columns describe.
+	Servers []LabServer `json:"servers,omitempty"`
 	// NoDelta says the row has no comparable baseline (it changes what
 	// the client sends besides the instructions).
 	NoDelta bool `json:"no_delta,omitempty"`
@@ -178,6 +183,9 @@ func (m *Matrix) Validate() error {
 		if err := a.Validate(); err != nil {
 			return fmt.Errorf("row %q: %w", r.Name, err)
 		}
+		if err := r.validateServers(); err != nil {
+			return err
+		}
 		if r.Server != "" && (r.ToolDesc != "" || r.ToolDescFile != "") {
 			return fmt.Errorf("row %q: a server row serves the server's own tools, not tool_description", r.Name)
 		}
@@ -256,6 +264,9 @@ func (r Row) For(name string) bool {
 // than letters, digits, '_' and '-' made '-', as clients' config keys and
 // tool prefixes allow), or the lab's.
 func (r Row) ServerName() string {
+	if len(r.Servers) > 0 {
+		return r.Servers[0].Name
+	}
 	if r.Server == "" {
 		return ServerName
 	}
