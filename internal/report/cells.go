@@ -154,6 +154,9 @@ func duration(ms float64) string {
 }
 
 func placementText(r *matrix.Result) string {
+	if len(r.Servers) > 0 {
+		return serversText(r.Servers)
+	}
 	if r.Sent == 0 {
 		return "n/a (no text sent)"
 	}
