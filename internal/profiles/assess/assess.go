@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"reflect"
 	"time"
 	"unicode/utf8"
 
@@ -113,6 +114,10 @@ type View struct {
 	AtLeast int `json:"at_least,omitempty"`
 	// CapMeasured is the profile's Instructions.Measured.
 	CapMeasured bool `json:"cap_measured"`
+	// SameAs is the title of an earlier view of the same client version
+	// (another arm or variant) that says all this view says; check then
+	// prints this one as a line naming it.
+	SameAs string `json:"same_as,omitempty"`
 	// Facts are the profile's other properties, each marked measured
 	// or not.
 	Facts []Fact `json:"facts"`
@@ -209,6 +214,7 @@ func assessServer(r probe.Result, o Options) Server {
 		s.Views = append(s.Views, view(p, r, o.Getenv))
 		s.Tools = append(s.Tools, toolsOver(p, r, o.Getenv)...)
 	}
+	markSame(s.Views)
 	s.Findings = findings(s, o)
 	return s
 }
@@ -295,6 +301,26 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 	v.block = p.Render.Apply([]profiles.Block{{Server: r.Target.Name, Text: c.Delivered}})
 	v.BlockChars, v.BlockTokens = utf8.RuneCountInString(v.block), tokens.Count(v.block)
 	return v
+}
+
+// markSame sets SameAs on each view that says all an earlier view of the
+// same client version says, the first such, so that arms and variants
+// that change nothing for this server are not repeated.
+func markSame(vs []View) {
+	for i := range vs {
+		for _, w := range vs[:i] {
+			if w.SameAs == "" && w.Profile == vs[i].Profile && sameView(w, vs[i]) {
+				vs[i].SameAs = w.Title
+				break
+			}
+		}
+	}
+}
+
+// sameView reports whether two views differ in nothing but their title.
+func sameView(a, b View) bool {
+	a.Title, b.Title = "", ""
+	return reflect.DeepEqual(a, b)
 }
 
 func toolsOver(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)) []ToolView {

@@ -147,3 +147,50 @@ func TestCombined(t *testing.T) {
 		t.Errorf("combined block %q, assumed %q", c.Text, c.Assumed)
 	}
 }
+
+// TestSameArmView: an arm whose view of a server says nothing the default
+// arm's does not is one line naming it, with no findings or cut marks of
+// its own; an arm that puts the text elsewhere keeps its own view.
+func TestSameArmView(t *testing.T) {
+	p := builtin(t)[0]
+	p.Variants = nil
+	same := profiles.Variant{When: "in arm v1 (env MCP_SDK_GENERATION=v1)", Arm: "v1", Runs: 3,
+		Instructions: p.Instructions, Render: p.Render, Startup: p.Startup}
+	other := same
+	other.When, other.Arm = "in arm reminder (env CLAUDE_CODE_MODEL_CAPABILITIES=-mid_conv_system)", "reminder"
+	other.Render.Placement = "the first user turn, in a <system-reminder>"
+	p.Variants = []profiles.Variant{same, other}
+	long := strings.Repeat("filler text. ", 400)
+	r := result(ok(probe.Legacy, str(long)), notFound(), probe.Survival{Verdict: probe.SurvivalMethodNotFound}, time.Millisecond)
+	rep := Assess([]probe.Result{r}, Options{Profiles: profiles.Expand([]profiles.Profile{p})})
+	s := rep.Servers[0]
+	if len(s.Views) != 3 {
+		t.Fatalf("%d views, want 3", len(s.Views))
+	}
+	if s.Views[0].SameAs != "" || s.Views[1].SameAs != s.Views[0].Title || s.Views[2].SameAs != "" {
+		t.Errorf("same as: %q, %q, %q; want only arm v1 the same as %q", s.Views[0].SameAs, s.Views[1].SameAs, s.Views[2].SameAs, s.Views[0].Title)
+	}
+	truncated := 0
+	for _, f := range s.Findings {
+		if f.Code == "truncated" {
+			truncated++
+		}
+	}
+	if truncated != 2 {
+		t.Errorf("%d truncated findings, want 2 (the default arm and arm reminder)", truncated)
+	}
+	var b strings.Builder
+	if err := WriteText(&b, rep, true); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if want := "  " + s.Views[1].Title + ": the same as " + s.Views[0].Title + "\n"; !strings.Contains(out, want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+	if n := strings.Count(out, " cuts here: "); n != 2 {
+		t.Errorf("%d cut marks, want 2:\n%s", n, out)
+	}
+	if !strings.Contains(out, "as the first user turn, in a <system-reminder>") {
+		t.Errorf("arm reminder's own view is missing:\n%s", out)
+	}
+}

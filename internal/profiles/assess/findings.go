@@ -83,7 +83,9 @@ func findings(s Server, o Options) []Finding {
 	invisible(&l, r)
 	eras(&l, s)
 	for _, v := range s.Views {
-		cuts(&l, v)
+		if v.SameAs == "" { // said once, for the view it is the same as
+			cuts(&l, v)
+		}
 	}
 	for _, t := range s.Tools {
 		msg := "%s cuts the description of tool %s: %d characters, cap %d"
@@ -326,8 +328,8 @@ func require(l *findingList, s Server, phrase string) {
 		}
 	}
 	for _, v := range s.Views {
-		if v.Era == "" || !v.Present || !strings.Contains(text(eraOf(s, v.Era)), phrase) {
-			continue // reported above, or nothing to keep
+		if v.Era == "" || !v.Present || v.SameAs != "" || !strings.Contains(text(eraOf(s, v.Era)), phrase) {
+			continue // reported above, nothing to keep, or said for the view it is the same as
 		}
 		if !strings.Contains(v.kept, phrase) {
 			l.rule("-require", "require", "%q is cut off by %s (%s era, cap %d)", phrase, v.Title, v.Era, v.Cap)

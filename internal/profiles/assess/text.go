@@ -167,6 +167,10 @@ func startupLine(s Server) string {
 
 func printView(b *bufio.Writer, v View) {
 	fmt.Fprintf(b, "  %s", line(v.Title))
+	if v.SameAs != "" {
+		fmt.Fprintf(b, ": the same as %s\n", line(v.SameAs))
+		return
+	}
 	defer func() {
 		if v.ProfileNote != "" {
 			fmt.Fprintf(b, "           profile: %s\n", v.ProfileNote)
@@ -242,7 +246,7 @@ func printCutTexts(b *bufio.Writer, s Server) {
 		}
 		var marks []mark
 		for _, v := range s.Views {
-			if v.Era == e.Era && v.Truncated {
+			if v.Era == e.Era && v.Truncated && v.SameAs == "" {
 				marks = append(marks, mark{v.KeptChars, v.Title})
 			}
 		}
