@@ -333,7 +333,7 @@ func TestCheckPersona(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("stdio: exit %d; stderr:\n%s\n%s", code, stderr, out)
 	}
-	for _, want := range []string{"both send the same instructions", "Claude Code 2.1.328: modern era"} {
+	for _, want := range []string{"both send the same instructions", "Claude Code 2.1.328 in arm v2: modern era"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdio: output lacks %q:\n%s", want, out)
 		}

@@ -78,14 +78,14 @@ func TestSelectVersions(t *testing.T) {
 		wantTitle string
 		wantErr   string // a part of the error
 	}{
-		{name: "claude-code", wantID: "claude-code@2.1.328", wantTitle: "Claude Code 2.1.328"},
+		{name: "claude-code", wantID: "claude-code@2.1.328", wantTitle: "Claude Code 2.1.328 in arm v2"},
 		{name: "claude-code@latest", wantID: "claude-code@2.1.328"},
-		{name: "claude-code@2.1.285", wantID: "claude-code@2.1.285", wantTitle: "Claude Code 2.1.285"},
+		{name: "claude-code@2.1.285", wantID: "claude-code@2.1.285", wantTitle: "Claude Code 2.1.285 in arm v2"},
 		// 2.1.296 to 2.1.332 is one range of the atlas (cap 4,096, probe).
-		{name: "claude-code@2.1.300", wantID: "claude-code@2.1.328", wantTitle: "Claude Code 2.1.300 (as 2.1.328)"},
+		{name: "claude-code@2.1.300", wantID: "claude-code@2.1.328", wantTitle: "Claude Code 2.1.300 (as 2.1.328) in arm v2"},
 		{name: "claude-code@2.1.296", wantID: "claude-code@2.1.328"},
 		// 2.1.268 to 2.1.291 holds 2.1.285.
-		{name: "claude-code@2.1.270", wantID: "claude-code@2.1.285", wantTitle: "Claude Code 2.1.270 (as 2.1.285)"},
+		{name: "claude-code@2.1.270", wantID: "claude-code@2.1.285", wantTitle: "Claude Code 2.1.270 (as 2.1.285) in arm v2"},
 		// 2.1.292 to 2.1.295: the probe without the 4,096 cap; no profile.
 		{name: "claude-code@2.1.293", wantErr: "no built-in profile is of a version in that range"},
 		{name: "claude-code@2.1.84", wantErr: "range 2.1.84 to 2.1.90 (cap 2048"},

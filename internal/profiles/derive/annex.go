@@ -47,13 +47,16 @@ func ReadAnnex(name string) (*Annex, error) {
 }
 
 // Apply adds the annex to p: its evidence entries after the run's, its
-// values where the run left them unmeasured.
+// values where the run left them unmeasured. The documented startup wait
+// goes into every variant too (the documentation names no arm or flag
+// that changes it); it stays marked as documented, not measured.
 func (a *Annex) Apply(p *profiles.Profile) error {
 	p.Evidence = append(p.Evidence, a.Evidence...)
 	if s := a.Startup; s != nil {
-		p.Startup.TimeoutMs, p.Startup.Setting = s.TimeoutMs, s.Setting
-		p.Startup.Note = strings.TrimSpace(s.Note + " " + p.Startup.Note)
-		p.Unmeasured = slices.DeleteFunc(p.Unmeasured, func(u string) bool { return strings.HasPrefix(u, "how long it waits") })
+		documentWait(&p.Startup, &p.Unmeasured, s)
+		for i := range p.Variants {
+			documentWait(&p.Variants[i].Startup, &p.Variants[i].Unmeasured, s)
+		}
 	}
 	if t := a.ToolDescriptions; t != nil {
 		if p.ToolDescriptions.Measured || p.ToolDescriptions.Cap > 0 {
@@ -68,4 +71,11 @@ func (a *Annex) Apply(p *profiles.Profile) error {
 		p.Render.Note += " " + a.RenderNote
 	}
 	return p.Validate()
+}
+
+// documentWait sets the documented wait s on st, no longer unmeasured.
+func documentWait(st *profiles.Startup, unmeasured *[]string, s *profiles.Startup) {
+	st.TimeoutMs, st.Setting = s.TimeoutMs, s.Setting
+	st.Note = strings.TrimSpace(s.Note + " " + st.Note)
+	*unmeasured = slices.DeleteFunc(*unmeasured, func(u string) bool { return strings.HasPrefix(u, "how long it waits") })
 }
