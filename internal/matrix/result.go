@@ -36,7 +36,7 @@ type Result struct {
 	// Servers are a row's several lab servers (Row.Servers), in the
 	// config's order: each one's text in the first main request.
 	Servers []ServerResult `json:"servers,omitempty"`
-	NoDelta     bool         `json:"no_delta,omitempty"`
+	NoDelta bool           `json:"no_delta,omitempty"`
 	// Plain is Row.Plain: what was cut is the client's default cap.
 	Plain bool `json:"plain,omitempty"`
 
