@@ -111,3 +111,22 @@ func PickArms(c Client, sel []string) ([]Arm, error) {
 	}
 	return out, nil
 }
+
+// SettingPaths splits a key of Arm.Settings at its dots into the path of
+// the setting in the client's config, one path per server of the run when
+// a segment is "*" (as in "mcp_servers.*.startup_readiness": the key of
+// every server, in the run's order).
+func SettingPaths(key string, servers []Server) [][]string {
+	segs := strings.Split(key, ".")
+	i := slices.Index(segs, "*")
+	if i < 0 {
+		return [][]string{segs}
+	}
+	var out [][]string
+	for _, s := range servers {
+		p := slices.Clone(segs)
+		p[i] = s.Name
+		out = append(out, p)
+	}
+	return out
+}

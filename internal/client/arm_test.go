@@ -1,6 +1,10 @@
 package client
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
 
 func TestArmHow(t *testing.T) {
 	for _, tc := range []struct {
@@ -13,6 +17,21 @@ func TestArmHow(t *testing.T) {
 	} {
 		if got := tc.arm.How(); got != tc.want {
 			t.Errorf("%s: How() = %q, want %q", tc.arm.Name, got, tc.want)
+		}
+	}
+}
+
+func TestSettingPaths(t *testing.T) {
+	servers := []Server{{Name: "lab"}, {Name: "b.two"}}
+	for _, tc := range []struct {
+		key  string
+		want [][]string
+	}{
+		{"features.x", [][]string{{"features", "x"}}},
+		{"mcp_servers.*.startup_timeout_sec", [][]string{{"mcp_servers", "lab", "startup_timeout_sec"}, {"mcp_servers", "b.two", "startup_timeout_sec"}}},
+	} {
+		if diff := cmp.Diff(tc.want, SettingPaths(tc.key, servers)); diff != "" {
+			t.Errorf("SettingPaths(%q) mismatch (-want +got):\n%s", tc.key, diff)
 		}
 	}
 }

@@ -35,6 +35,11 @@ func (c *Codex) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 		args = append(args, "--disable", "plugins")
 	}
 	args = append(args, "-c", "analytics.enabled=false")
+	arm, err := overrides(r.Arm, r.Servers)
+	if err != nil {
+		return nil, err
+	}
+	args = append(args, arm...)
 	args = append(args, r.Flags...)
 	args = append(args, r.Prompt)
 	cmd := exec.CommandContext(ctx, c.bin, args...)

@@ -1,0 +1,62 @@
+package codex
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/client"
+)
+
+// arms are the arms of the versions whose switches were read (`codex
+// features list` and the native binary's strings; docs/clients.md, "Arms
+// of the other clients"). Codex's switches are config keys: an arm's
+// Settings are passed as -c KEY=VALUE overrides, which the run's command
+// line shows; a key with a "*" segment is set for every server of the
+// run. Codex logs none of them, so a run's arm is what instrlab set.
+var arms = map[string][]client.Arm{
+	"0.169.0": {
+		{Name: "default", Default: true,
+			Says: "the built-in feature defaults `codex features list` prints with an empty config"},
+		{Name: "mcp-2026", Settings: map[string]any{"features.mcp_2026_07_28": true},
+			Says: "feature mcp_2026_07_28 (under development, default false): the MCP protocol era of 2026-07-28"},
+		{Name: "lazy-stdio", Settings: map[string]any{"features.mcp_lazy_stdio_startup": true},
+			Says: "feature mcp_lazy_stdio_startup (under development, default false): stdio servers started lazily"},
+		{Name: "no-deferred-world-state", Settings: map[string]any{"features.deferred_tool_world_state": false},
+			Says: "feature deferred_tool_world_state (stable, default true) off: where the deferred MCP tool namespaces are listed"},
+		{Name: "ready-catalog", Settings: map[string]any{"mcp_servers.*.startup_readiness": "catalog"},
+			Says: "per-server key startup_readiness (connection or catalog): what a server must reach before it counts as started"},
+		{Name: "ready-connection", Settings: map[string]any{"mcp_servers.*.startup_readiness": "connection"},
+			Says: "per-server key startup_readiness (connection or catalog): what a server must reach before it counts as started"},
+		{Name: "startup-20s", Settings: map[string]any{"mcp_servers.*.startup_timeout_sec": 20},
+			Says: "per-server key startup_timeout_sec: how long a server may take to start"},
+		{Name: "no-incremental-tools", Settings: map[string]any{"features.incremental_tools": false},
+			Says: "feature incremental_tools (stable, default true) off"},
+	},
+}
+
+// Arms implements client.Armed.
+func (c *Codex) Arms() []client.Arm { return arms[c.version] }
+
+// overrides renders the arm's Settings as -c KEY=VALUE arguments, in the
+// order of their keys, a key with a "*" segment once per server in the
+// config's order (client.SettingPaths); a value is written as JSON, which
+// TOML reads the same for booleans, numbers and strings.
+func overrides(a client.Arm, servers []client.Server) ([]string, error) {
+	var args []string
+	for _, k := range slices.Sorted(maps.Keys(a.Settings)) {
+		v, err := json.Marshal(a.Settings[k])
+		if err != nil {
+			return nil, fmt.Errorf("arm %s: setting %s: %w", a.Name, k, err)
+		}
+		for _, path := range client.SettingPaths(k, servers) {
+			for i, seg := range path {
+				path[i] = tomlKey(seg)
+			}
+			args = append(args, "-c", strings.Join(path, ".")+"="+string(v))
+		}
+	}
+	return args, nil
+}
