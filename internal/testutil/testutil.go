@@ -7,6 +7,7 @@ package testutil
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -74,4 +75,21 @@ func InFile(t testing.TB, name string, reports []string) {
 			t.Fatalf("report without file:line: %q", x)
 		}
 	}
+}
+
+// FakeHelp writes an executable named name that appends its arguments to
+// dir/calls and prints help, standing in for a client asked for its help
+// text; it skips the test on Windows (it is a shell script).
+func FakeHelp(t testing.TB, name, help string) (bin, dir string) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("a shell script stands in for " + name)
+	}
+	dir = t.TempDir()
+	bin = filepath.Join(dir, name)
+	script := "#!/bin/sh\necho \"$@\" >> " + filepath.Join(dir, "calls") + "\necho '" + help + "'\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin, dir
 }

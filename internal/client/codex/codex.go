@@ -24,7 +24,7 @@ type Codex struct {
 	version string
 	bin     string // the native executable, once provisioned
 	// noDisable is set for a version whose exec --help lists no
-	// --disable (see Command).
+	// --disable or whose features list has no plugins (see Command).
 	noDisable bool
 }
 
@@ -53,6 +53,7 @@ func (c *Codex) Provision(ctx context.Context, progress io.Writer) error {
 	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
 	bin, err := npm.EnsureFile(ctx, npm.Package{Client: Name, Version: c.version, Name: Package}, progress, "binary",
 		"node_modules/@openai/codex-"+runtime.GOOS+"-"+arch+"/vendor/"+triple+"/bin/codex",
+		"node_modules/@openai/codex-"+runtime.GOOS+"-"+arch+"/vendor/"+triple+"/codex/codex",
 		"node_modules/@openai/codex/vendor/"+triple+"/codex/codex")
 	if err != nil {
 		return err
@@ -67,5 +68,12 @@ func (c *Codex) Provision(ctx context.Context, progress io.Writer) error {
 		return fmt.Errorf("%s@%s %w", Name, c.version, err)
 	}
 	c.noDisable = !flags["--disable"]
+	if !c.noDisable {
+		names, err := features(ctx, bin, prefix)
+		if err != nil {
+			return fmt.Errorf("%s@%s: %w", Name, c.version, err)
+		}
+		c.noDisable = !names["plugins"]
+	}
 	return nil
 }

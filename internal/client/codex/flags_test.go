@@ -9,22 +9,13 @@ import (
 	"testing"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/testutil"
 )
 
-// fakeCodex writes an executable that prints help for "exec --help" and
-// counts its calls in dir/calls.
+// fakeCodex writes an executable that prints help and counts its calls
+// in dir/calls.
 func fakeCodex(t *testing.T, help string) (bin, dir string) {
-	t.Helper()
-	if runtime.GOOS == "windows" {
-		t.Skip("a shell script stands in for codex")
-	}
-	dir = t.TempDir()
-	bin = filepath.Join(dir, "codex")
-	script := "#!/bin/sh\necho call >> " + filepath.Join(dir, "calls") + "\necho '" + help + "'\n"
-	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return bin, dir
+	return testutil.FakeHelp(t, "codex", help)
 }
 
 // TestOlderVersionsGetTheFlagsTheyHave: a version whose exec --help has no
@@ -42,7 +33,7 @@ func TestOlderVersionsGetTheFlagsTheyHave(t *testing.T) {
 			t.Errorf("flags %v", flags)
 		}
 	}
-	if calls, _ := os.ReadFile(filepath.Join(dir, "calls")); string(calls) != "call\n" {
+	if calls, _ := os.ReadFile(filepath.Join(dir, "calls")); string(calls) != "exec --help\n" {
 		t.Errorf("exec --help ran %q, want once per install", calls)
 	}
 
@@ -66,5 +57,45 @@ func TestOlderVersionsGetTheFlagsTheyHave(t *testing.T) {
 	old, _ := fakeCodex(t, "Usage: codex exec [OPTIONS] [PROMPT]\n  --skip-git-repo-check")
 	if _, err := execFlags(context.Background(), old, ""); err == nil || err.Error() != "cannot be driven: its exec --help lists no --json" {
 		t.Errorf("execFlags = %v, want a refusal naming --json", err)
+	}
+}
+
+// TestDisableOnlyAFeatureTheVersionKnows: 0.73.0's exec --help lists
+// --disable but its features list has no plugins (given --disable plugins it
+// exits 1, "Unknown feature flag: plugins"), so it runs without --disable;
+// a version listing plugins gets it; features list is asked once per
+// install.
+func TestDisableOnlyAFeatureTheVersionKnows(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a shell script stands in for codex")
+	}
+	for _, tc := range []struct {
+		features string
+		want     bool // noDisable
+	}{
+		{"undo\tstable\ttrue\nskills\texperimental\tfalse", true},
+		{"undo\tstable\ttrue\nplugins\tstable\ttrue", false},
+	} {
+		dir := t.TempDir()
+		bin := filepath.Join(dir, "codex")
+		script := "#!/bin/sh\necho \"$@\" >> " + filepath.Join(dir, "calls") + "\n" +
+			"if [ \"$1\" = features ]; then printf '" + tc.features + "\\n'; exit 0; fi\n" +
+			"echo 'Usage: codex exec [OPTIONS] [PROMPT]\n  --json  --skip-git-repo-check  --disable <FEATURE>'\n"
+		if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		prefix := t.TempDir()
+		for range 2 {
+			names, err := features(context.Background(), bin, prefix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if names["plugins"] == tc.want {
+				t.Errorf("features %q: plugins = %v", tc.features, names["plugins"])
+			}
+		}
+		if calls, _ := os.ReadFile(filepath.Join(dir, "calls")); string(calls) != "features list\n" {
+			t.Errorf("features list ran %q, want once per install", calls)
+		}
 	}
 }

@@ -14,11 +14,33 @@ import (
 // and copied to the client dir.
 const ConfigFile = "opencode.json"
 
+// ModelsFile is opencode's copy of the models.dev database, read from its
+// cache folder before anything else. Models is what a run is given: no
+// providers but the config's. Without the file, 1.1.27 (whose bundled copy
+// is not reachable in its build) fetches https://models.dev/api.json even
+// with OPENCODE_DISABLE_MODELS_FETCH, fails offline and exits 0 without a
+// model request (swept, docs/atlas/opencode@1.1.27); every version reads
+// the same file, so every version gets it, with the cache version its
+// binary names (see cacheVersion) so that opencode keeps it.
+const (
+	ModelsFile = "models.json"
+	Models     = "{}\n"
+)
+
 // Command implements client.Client: opencode run with JSON events and its
 // log on stderr, models fetch and auto-update off.
 func (c *Opencode) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if c.bin == "" {
 		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.version)
+	}
+	cache := filepath.Join(r.Home, ".cache", "opencode")
+	if err := r.WriteConfig(filepath.Join(cache, ModelsFile), ModelsFile, []byte(Models)); err != nil {
+		return nil, err
+	}
+	if c.cacheVersion != "" {
+		if err := os.WriteFile(filepath.Join(cache, "version"), []byte(c.cacheVersion), 0o644); err != nil {
+			return nil, fmt.Errorf("writing opencode's cache version: %w", err)
+		}
 	}
 	return RunCommand(ctx, c.bin, r, ConfigFile, KeyRef, map[string]string{
 		KeyEnv:                          r.APIKey,

@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"runtime"
 
@@ -20,8 +21,9 @@ const Package = "opencode-ai"
 
 // Opencode is one version of opencode.
 type Opencode struct {
-	version string
-	bin     string
+	version      string
+	bin          string
+	cacheVersion string // see cacheVersion; "" when the binary names none
 }
 
 // New returns opencode at version, or DefaultVersion when version is empty.
@@ -51,6 +53,16 @@ func (c *Opencode) Provision(ctx context.Context, progress io.Writer) error {
 		"node_modules/opencode-ai/bin/opencode.exe")
 	if err != nil {
 		return err
+	}
+	prefix, err := npm.Package{Client: Name, Version: c.version, Name: Package}.Dir()
+	if err != nil {
+		return err
+	}
+	if _, err := runFlags(ctx, bin, prefix); err != nil {
+		return fmt.Errorf("%s@%s %w", Name, c.version, err)
+	}
+	if c.cacheVersion, err = cacheVersion(bin, prefix); err != nil {
+		return fmt.Errorf("reading the cache version of %s@%s: %w", Name, c.version, err)
 	}
 	c.bin = bin
 	return nil
