@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 var fuzzSeeds = []string{
@@ -97,4 +99,74 @@ func FuzzStdio(f *testing.F) {
 			t.Fatalf("%d input lines, %d logged as received", lines, recv)
 		}
 	})
+}
+
+// sdkRequestSeeds are lines on the edges of what sdkRequest takes on itself.
+var sdkRequestSeeds = []string{
+	`{"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
+	`{"jsonrpc":"2.0","id":"a b","method":"tools/list","params":{"cursor":"x","_meta":{"k":[1,{"v":"}"}]}}}`,
+	`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	` { "params" : { } , "method" : "ping" , "id" : -3 , "jsonrpc" : "2.0" } `,
+	`{"JSONRPC":"2.0","id":1,"method":"ping"}`,
+	`{"jsonrpc":"2.0","id":1,"Method":"ping"}`,
+	`{"jsonrpc":"2.0","ID":1,"method":"ping"}`,
+	`{"jsonrpc":"2.0","id":1,"method":"ping","Params":{}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/list"}`,
+	`{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`,
+	`{"jsonrpc":"2.0","id":1,"method":"ping","error":5}`,
+	`{"jsonrpc":"2.0","id":1,"method":"ping","result":{}}`,
+	`{"jsonrpc":"2.0","id":1,"m\u0065thod":"ping"}`,
+	`{"jsonrpc":"2.0","id":1,"method":"p\u0069ng"}`,
+	`{"jsonrpc":"2.0","id":"\ud800","method":"ping"}`,
+	`{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`,
+	`{"jsonrpc":"2.0","id":1,"method":"ping","params":null}`,
+	`{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}`,
+	`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":` + strings.Repeat("[", 70) + strings.Repeat("]", 70) + `}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"ping","x":{"method":"y","id":{"params":1}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"s":"\"method\":\"x\""}}`,
+}
+
+// FuzzSDKRequest holds sdkRequest to the SDK: whatever line it takes on
+// itself, jsonrpc.DecodeMessage reads as the same request.
+func FuzzSDKRequest(f *testing.F) {
+	for _, s := range append(sdkRequestSeeds, fuzzSeeds...) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		m := classify(line)
+		got, ok := sdkRequest(bytes.TrimSpace(line), m)
+		if !ok {
+			return
+		}
+		msg, err := jsonrpc.DecodeMessage(line)
+		if err != nil {
+			t.Fatalf("sdkRequest took %q, which the SDK refuses: %v", line, err)
+		}
+		want, isReq := msg.(*jsonrpc.Request)
+		if !isReq {
+			t.Fatalf("sdkRequest took %q, which the SDK reads as %T", line, msg)
+		}
+		if got.Method != want.Method || !bytes.Equal(got.Params, want.Params) || got.ID != want.ID || got.ID.IsValid() != (m.kind == KindRequest) {
+			t.Fatalf("line %q: sdkRequest made %+v, the SDK %+v", line, *got, *want)
+		}
+	})
+}
+
+// TestSDKRequestTakesTheCommonLines: the lines a client sends every day
+// take the fast path, and the odd ones are left to the SDK.
+func TestSDKRequestTakesTheCommonLines(t *testing.T) {
+	take := map[string]bool{}
+	for i, s := range sdkRequestSeeds {
+		take[s] = i < 4
+	}
+	take[`{"jsonrpc":"2.0","id":1,"method":"ping","x":{"method":"y","id":{"params":1}}}`] = true
+	take[`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"s":"\"method\":\"x\""}}`] = true
+	for _, s := range []string{initialize, initialized, toolsList} {
+		take[strings.TrimSpace(s)] = true
+	}
+	for s, want := range take {
+		if _, got := sdkRequest(bytes.TrimSpace([]byte(s)), classify([]byte(s))); got != want {
+			t.Errorf("sdkRequest(%s) took it: %v, want %v", s, got, want)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -34,22 +35,28 @@ type Entry struct {
 	Body json.RawMessage `json:"body,omitempty"`
 }
 
-// A MessageLog appends entries to a JSON Lines file, one write per line, so
-// that concurrent sessions never interleave and a killed server loses at
-// most the line being written. A nil *MessageLog logs nothing.
+// A MessageLog appends entries to a JSON Lines file. Log returns once its
+// line is written, so a line is in the file before the message it records is
+// passed on, and a killed server loses at most the lines being written. Lines
+// logged while a write is under way are written together by the next write
+// (a group commit): a busy server pays one write for several lines, and
+// concurrent sessions never interleave. A nil *MessageLog logs nothing.
 //
-// A write that fails (a full disk) stops the log: the part of the line that
-// was written is cut off again where the writer can truncate (a file), and
-// Failed is closed, so that a server stops rather than serve on without a
-// record of what it did.
+// A write that fails (a full disk) stops the log: the torn end of the write
+// is cut off again, back to its last whole line, where the writer can
+// truncate (a file), and Failed is closed, so that a server stops rather
+// than serve on without a record of what it did.
 type MessageLog struct {
-	mu     sync.Mutex
-	w      io.Writer
-	c      io.Closer
-	size   int64 // bytes written so far, where w began
-	err    error // the first write error; later writes are skipped
-	failed chan struct{}
-	now    func() time.Time
+	mu      sync.Mutex
+	group   groupCommit
+	w       io.Writer
+	c       io.Closer
+	size    int64  // bytes written so far, where w began
+	pending []byte // lines logged and not yet being written
+	spare   []byte // the buffer of the last write, for reuse
+	err     error  // the first write error; later writes are skipped
+	failed  chan struct{}
+	now     func() time.Time
 }
 
 // A truncater can take back the torn end of a failed write.
@@ -74,54 +81,126 @@ func OpenMessageLog(path string) (*MessageLog, error) {
 // NewMessageLog logs to w, which must not be written to by others. If w has
 // a Truncate method (an *os.File), a failed write's torn line is cut off.
 func NewMessageLog(w io.Writer) *MessageLog {
-	return &MessageLog{w: w, now: time.Now, failed: make(chan struct{})}
+	l := &MessageLog{w: w, now: time.Now, failed: make(chan struct{})}
+	l.group = newGroupCommit(&l.mu)
+	return l
 }
 
 // maxRaw bounds the raw text kept for one invalid line.
 const maxRaw = 64 << 10
 
-// Log appends e, stamping its time.
+// Log appends e, stamping its time, and returns once its line is written
+// (or the log has failed).
 func (l *MessageLog) Log(e Entry) {
-	if l == nil {
-		return
-	}
-	if len(e.Raw) > maxRaw {
-		e.Note += fmt.Sprintf(" (raw cut to %d of %d bytes)", maxRaw, len(e.Raw))
-		e.Raw = e.Raw[:maxRaw]
+	l.LogAll(e)
+}
+
+// LogAll appends es, in their order and together, stamping their time, and
+// returns once their lines are written: nil then, or the error that stopped
+// the log, when the lines may not be in it. A caller that passes a message
+// on only after LogAll returned nil never passes on one the log misses.
+func (l *MessageLog) LogAll(es ...Entry) error {
+	if l == nil || len(es) == 0 {
+		return nil
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.err != nil {
-		return
+		return fmt.Errorf("writing message log: %w", l.err)
 	}
-	e.Time = l.now().UTC()
+	now := l.now().UTC()
+	for _, e := range es {
+		if err := l.appendLine(e, now); err != nil { // cannot happen for Entry's field types and a parsed Body
+			l.fail(err)
+			return fmt.Errorf("writing message log: %w", err)
+		}
+	}
+	if l.group.join(l.stopped) {
+		l.flush()
+	}
+	if l.err != nil {
+		return fmt.Errorf("writing message log: %w", l.err)
+	}
+	return nil
+}
+
+// stopped reports, with l.mu held, whether the log has failed.
+func (l *MessageLog) stopped() bool { return l.err != nil }
+
+// appendLine adds e's line, stamped now, to the lines waiting to be written.
+func (l *MessageLog) appendLine(e Entry, now time.Time) error {
+	if len(e.Raw) > maxRaw {
+		e.Note += fmt.Sprintf(" (raw cut to %d of %d bytes)", maxRaw, len(e.Raw))
+		e.Raw = e.Raw[:maxRaw]
+	}
+	e.Time = now
 	body := e.Body
 	e.Body = nil
 	line, err := json.Marshal(e)
 	if err == nil && len(body) > 0 {
 		line, err = appendBody(line, body)
 	}
-	if err != nil { // cannot happen for Entry's field types and a parsed Body
-		l.err = err
-		close(l.failed)
-		return
+	if err != nil {
+		return err
 	}
-	line = append(line, '\n')
-	n, err := l.w.Write(line)
-	if err == nil && n < len(line) {
+	l.pending = append(append(l.pending, line...), '\n')
+	return nil
+}
+
+// flush writes the pending lines in one write. It is called with l.mu held
+// and no write under way, and releases l.mu while it writes.
+func (l *MessageLog) flush() {
+	upto := l.group.begin()
+	batch := l.pending
+	l.pending = l.spare[:0]
+	l.mu.Unlock()
+	n, err := l.w.Write(batch)
+	l.mu.Lock()
+	l.spare = reuse(batch)
+	if err == nil && n < len(batch) {
 		err = io.ErrShortWrite
 	}
 	if err != nil {
-		l.err = err
-		if t, ok := l.w.(truncater); ok && n > 0 {
-			if terr := t.Truncate(l.size); terr != nil {
-				l.err = fmt.Errorf("%w (and cutting off the torn line: %v)", err, terr)
+		// Cut the write back to its last whole line: the lines before it
+		// are in the log (their callers learn only that it failed).
+		whole := bytes.LastIndexByte(batch[:n], '\n') + 1
+		if t, ok := l.w.(truncater); ok && n > whole {
+			if terr := t.Truncate(l.size + int64(whole)); terr != nil {
+				err = fmt.Errorf("%w (and cutting off the torn line: %v)", err, terr)
 			}
 		}
-		close(l.failed)
+		l.size += int64(whole)
+		l.fail(err)
+		l.group.end(upto, false)
 		return
 	}
 	l.size += int64(n)
+	l.group.end(upto, true)
+}
+
+// maxSpare bounds the buffer kept between the writes of a group commit.
+const maxSpare = 1 << 20
+
+// reuse returns b emptied to be filled again, or nil when it is larger than
+// maxSpare. The buffer a commit wrote is the only one that may be kept: the
+// spare it replaces is the one filled meanwhile.
+func reuse[T any](b []T) []T {
+	if cap(b) > maxSpare {
+		return nil
+	}
+	return b[:0]
+}
+
+// fail stops the log with err, unless it is stopped already. It is called
+// with l.mu held.
+func (l *MessageLog) fail(err error) {
+	if l.err != nil {
+		return
+	}
+	l.err = err
+	l.pending = nil
+	close(l.failed)
+	l.group.cond.Broadcast()
 }
 
 // appendBody adds body as the last field of the marshalled entry line, as
@@ -194,13 +273,15 @@ func (l *MessageLog) Err() error {
 	return nil
 }
 
-// Close closes the underlying file, and reports the first write error.
+// Close closes the underlying file, and reports the first write error. A
+// write under way is waited for.
 func (l *MessageLog) Close() error {
 	if l == nil {
 		return nil
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.group.wait()
 	var err error
 	if l.c != nil {
 		err = l.c.Close()

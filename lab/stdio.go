@@ -65,6 +65,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		flight:   make(map[int64]pending),
 		room:     make(chan struct{}, 1),
 	}
+	c.out.group = newGroupCommit(&c.out.mu)
 	go c.readLoop(newLineReader(t.r, MaxLineLength))
 	return c, nil
 }
@@ -77,7 +78,7 @@ type inMsg struct {
 type stdioConn struct {
 	lab      *Lab
 	w        io.Writer
-	wmu      sync.Mutex
+	out      outbox
 	track    tracker
 	incoming chan inMsg
 	closed   chan struct{}
@@ -187,6 +188,14 @@ func (c *stdioConn) admit(p pending) (id int64, key string, ok bool) {
 	return id, p.key, true
 }
 
+// answering returns the request the SDK knows by id, which it is answering.
+func (c *stdioConn) answering(id int64) (pending, bool) {
+	c.fmu.Lock()
+	defer c.fmu.Unlock()
+	p, ok := c.flight[id]
+	return p, ok
+}
+
 // answered notes that the SDK answered the request it knows by id, and
 // returns that request.
 func (c *stdioConn) answered(id int64) (pending, bool) {
@@ -241,11 +250,16 @@ func (c *stdioConn) accept(line []byte, size int) jsonrpc.Message {
 		}
 		return nil
 	}
-	msg, err := jsonrpc.DecodeMessage(line)
-	if err != nil { // classify accepted what the SDK refuses: answer, do not pass on
-		c.track.received(m)
-		c.reply(m.id, -32600, err.Error())
-		return nil
+	var msg jsonrpc.Message
+	if req, ok := sdkRequest(line, m); ok {
+		msg = req
+	} else {
+		var err error
+		if msg, err = jsonrpc.DecodeMessage(line); err != nil { // classify accepted what the SDK refuses: answer, do not pass on
+			c.track.received(m)
+			c.reply(m.id, -32600, err.Error())
+			return nil
+		}
 	}
 	switch req, _ := msg.(*jsonrpc.Request); {
 	case req == nil:
@@ -289,15 +303,60 @@ func (c *stdioConn) writeLine(data []byte) error {
 	return c.writeEntry(c.track.sentEntry(data), data)
 }
 
-// writeEntry logs e and writes data, which e describes, as one line.
+// writeEntry logs e and writes data, which e describes, as one line, and
+// returns once both are written. Lines written while a write is under way
+// go out together in the next (a group commit): their log lines first, in
+// one write to the message log, then the lines themselves, in one write to
+// the client and in the same order, so that the log's order is the wire's
+// and a line reaches the client only once the log holds it. The SDK writes
+// the answers to pipelined requests from a goroutine each, and a write of
+// its own for each was most of the transport's system time. A write that
+// fails fails every later one: the connection is broken.
 func (c *stdioConn) writeEntry(e Entry, data []byte) error {
 	e.Transport = "stdio"
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	c.lab.log.Log(e)
-	_, err := c.w.Write(append(data, '\n'))
+	o := &c.out
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.err != nil {
+		return o.err
+	}
+	o.entries = append(o.entries, e)
+	o.lines = append(append(o.lines, data...), '\n')
+	if !o.group.join(o.stopped) {
+		return o.err
+	}
+	upto := o.group.begin()
+	entries, lines := o.entries, o.lines
+	o.entries, o.lines = o.spareEntries[:0], o.spareLines[:0]
+	o.mu.Unlock()
+	err := c.lab.log.LogAll(entries...)
+	if err == nil {
+		_, err = c.w.Write(lines)
+	}
+	o.mu.Lock()
+	clear(entries) // the bodies they keep
+	o.spareEntries, o.spareLines = reuse(entries), reuse(lines)
+	if err != nil {
+		o.err = err
+	}
+	o.group.end(upto, err == nil)
 	return err
 }
+
+// An outbox holds the lines waiting to be written to a stdio client.
+type outbox struct {
+	mu      sync.Mutex
+	group   groupCommit
+	entries []Entry // their log entries
+	lines   []byte  // the lines, each with its newline
+	err     error   // the first failed write
+
+	spareEntries []Entry // the buffers of the last write, for reuse
+	spareLines   []byte
+}
+
+// stopped reports, with o.mu held, whether a write has failed.
+func (o *outbox) stopped() bool { return o.err != nil }
 
 func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	select {
@@ -328,7 +387,11 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 // sent, and logs it.
 func (c *stdioConn) writeResponse(ctx context.Context, r *jsonrpc.Response) error {
 	n, _ := r.ID.Raw().(int64)
-	p, ok := c.answered(n) // written or not, the SDK is done with it
+	p, ok := c.answering(n)
+	// Written or not, the SDK is done with it; but it counts as in flight
+	// until then, so that the requests waiting for a write (group commit)
+	// count against maxInFlight too.
+	defer c.answered(n)
 	if !ok {
 		return fmt.Errorf("the SDK answered request %v, which the lab never gave it", r.ID.Raw())
 	}
