@@ -31,13 +31,16 @@ func Config(r *client.Run, model, key string) ([]byte, error) {
 	}
 	mcp, err := client.ServerObject(r.Servers, func(s client.Server) (map[string]any, error) {
 		if s.URL != "" {
-			return map[string]any{"type": "remote", "url": s.URL, "enabled": true}, nil
+			e := map[string]any{"type": "remote", "url": s.URL, "enabled": true}
+			serverSettings(e, r.Arm)
+			return e, nil
 		}
 		e := map[string]any{"type": "local", "command": append([]string{s.Command}, s.Args...), "enabled": true}
 		if len(s.Env) > 0 {
 			// Only when set: opencode drops a server whose environment is null.
 			e["environment"] = s.Env
 		}
+		serverSettings(e, r.Arm)
 		return e, nil
 	})
 	if err != nil {
@@ -54,6 +57,9 @@ func Config(r *client.Run, model, key string) ([]byte, error) {
 			"models":  map[string]any{model: map[string]any{"name": model}},
 		}},
 		"mcp": mcp,
+	}
+	if err := applySettings(cfg, r.Arm); err != nil {
+		return nil, err
 	}
 	b, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {

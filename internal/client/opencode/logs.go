@@ -10,7 +10,8 @@ import (
 )
 
 // A Log is what opencode's log (--print-logs, on stderr) says about MCP
-// servers: its ERROR and WARN lines that mention MCP, as file:line: text,
+// servers: its ERROR and WARN lines that mention MCP or say a server is
+// unavailable (a server that did not connect in time), as file:line: text,
 // in either of its two styles ("timestamp=... level=WARN ..." and
 // "WARN  2026-12-01T03:40:27 +415ms service=...").
 type Log struct {
@@ -18,7 +19,9 @@ type Log struct {
 	Lines    int
 }
 
-var problemRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(level=(ERROR|WARN) |^(ERROR|WARN) ).*(?i:mcp)`) })
+var problemRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(level=(ERROR|WARN) |^(ERROR|WARN) ).*((?i:mcp)|"server unavailable")`)
+})
 
 // ParseLog reads opencode's stderr; lines it does not recognise are
 // skipped.
