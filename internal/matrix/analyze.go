@@ -156,7 +156,7 @@ func Analyze(dir string) (Result, error) {
 	if c, err := clients.New(rec.Client.String()); err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
 	} else {
-		res.Observation = c.Observe(&client.Run{Dir: dir, Servers: []client.Server{{Name: rec.Row.ServerName()}}})
+		res.Observation = c.Observe(&client.Run{Dir: dir, Servers: rec.Row.configNames()})
 		res.ModelAnswer = res.Observation.Answer
 		var blocks fakeapi.Context
 		for _, b := range res.Observation.Instructions {

@@ -36,6 +36,20 @@ func (r Row) labServers() []LabServer {
 	return out
 }
 
+// configNames are the servers of the row's runs by name, in the client's
+// config's order: the row's lab servers, else its one server. A client's
+// observation reads the first (client.Run.Primary) by name.
+func (r Row) configNames() []client.Server {
+	if len(r.Servers) == 0 {
+		return []client.Server{{Name: r.ServerName()}}
+	}
+	out := make([]client.Server, len(r.Servers))
+	for i, s := range r.Servers {
+		out[i] = client.Server{Name: s.Name}
+	}
+	return out
+}
+
 // LabFor is the flags of the row's lab server s, logging to logPath: the
 // row's flags with s's instructions and s's name as the seed.
 func (r Row) LabFor(s LabServer, logPath string) (lab.Args, error) {

@@ -91,6 +91,16 @@ func TestLabServersConfig(t *testing.T) {
 	if !logs[evidence.LabLogFile] || !logs["lab.alpha.jsonl"] || !logs["lab.gamma.jsonl"] {
 		t.Errorf("logs %v: want lab.jsonl for the first and lab.NAME.jsonl for the others", logs)
 	}
+	var observed []string
+	for _, s := range twoLabs.configNames() {
+		observed = append(observed, s.Name)
+	}
+	if diff := cmp.Diff(names, observed); diff != "" {
+		t.Errorf("the servers a client's observation is given mismatch (-want +got):\n%s", diff)
+	}
+	if got := (Row{Name: "one", Instr: "ascii:10"}).configNames(); len(got) != 1 || got[0].Name != ServerName {
+		t.Errorf("a row of one lab: observation given %+v, want the lab alone", got)
+	}
 	if twoLabs.ServerName() != "beta" {
 		t.Errorf("ServerName() = %q, want the first server's", twoLabs.ServerName())
 	}

@@ -46,18 +46,22 @@ func TestTOMLString(t *testing.T) {
 // made by testdata/trim.sh from "instrlab run -client codex@0.169.0").
 func TestObserveRealRuns(t *testing.T) {
 	tests := []struct {
-		row    string
-		status string
-		answer string
+		row     string
+		servers int
+		status  string
+		answer  string
 	}{
-		{"en-1000", "connected (3 tools)", "BEGIN=PINTAIL-8601 END=NONE LAST=NONE"},
-		{"en-1000-held3", "no catalog in log", "BEGIN=NONE END=NONE LAST=NONE"},
+		{"en-1000", 1, "connected (3 tools)", "BEGIN=PINTAIL-8601 END=NONE LAST=NONE"},
+		{"en-1000-held3", 1, "no catalog in log", "BEGIN=NONE END=NONE LAST=NONE"},
+		// The cross matrix's row of three lab servers: a catalog each,
+		// none named.
+		{"servers", 3, "3 catalogs for 3 servers (3, 3, 3 tools; the log names no server)", "BEGIN=SPARROW-0759 END=NONE LAST=NONE"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.row, func(t *testing.T) {
 			dir := testutil.RunDir(t, filepath.Join("testdata", tt.row),
 				map[string]string{"stdout.txt": "client/stdout.txt", "stderr.txt": "client/stderr.txt"})
-			o := Observe(dir, "lab")
+			o := Observe(dir, tt.servers)
 			got := struct{ Status, Answer, Error string }{o.ServerStatus, o.Answer, o.ResultError}
 			want := struct{ Status, Answer, Error string }{tt.status, tt.answer, ""}
 			if diff := cmp.Diff(want, got); diff != "" {

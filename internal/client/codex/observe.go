@@ -3,6 +3,8 @@ package codex
 import (
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/evidence"
@@ -10,15 +12,16 @@ import (
 
 // Observe implements client.Client.
 func (c *Codex) Observe(r *client.Run) client.Observation {
-	return Observe(r.Dir, r.Primary().Name)
+	return Observe(r.Dir, len(r.Servers))
 }
 
 // Observe reads the evidence of a Codex run kept under dir: the JSON
 // events on stdout and the tracing log on stderr. Codex reports no status
 // per MCP server; the status given is "connected (N tools)" when its log
-// shows the tool catalog of a configured server (the run configures only
-// the lab), else "no catalog in log".
-func Observe(dir, server string) client.Observation {
+// shows the tool catalog of the one configured server, else "no catalog in
+// log". Its catalog lines name no server, so with several servers
+// configured the status counts the catalogs and names none.
+func Observe(dir string, servers int) client.Observation {
 	var o client.Observation
 	o.Read(dir, evidence.StdoutFile, func(f io.Reader, name string) []string {
 		ev, w := ParseEvents(f, name)
@@ -30,11 +33,26 @@ func Observe(dir, server string) client.Observation {
 	})
 	o.Read(dir, evidence.StderrFile, func(f io.Reader, name string) []string {
 		l, w := ParseLog(f, name)
-		o.ServerStatus = "no catalog in log"
-		if n := len(l.Catalogs); n > 0 {
-			o.ServerStatus = fmt.Sprintf("connected (%d tools)", l.Catalogs[n-1].Tools)
-		}
+		o.ServerStatus = catalogStatus(l.Catalogs, servers)
 		return append(w, l.Problems...)
 	})
 	return o
+}
+
+// catalogStatus is the status the catalogs of servers configured servers
+// give: the last catalog's tools for one server; for several, how many of
+// them have a catalog, and each one's tools in the log's order.
+func catalogStatus(catalogs []Catalog, servers int) string {
+	n := len(catalogs)
+	switch {
+	case n == 0:
+		return "no catalog in log"
+	case servers <= 1:
+		return fmt.Sprintf("connected (%d tools)", catalogs[n-1].Tools)
+	}
+	tools := make([]string, n)
+	for i, c := range catalogs {
+		tools[i] = strconv.Itoa(c.Tools)
+	}
+	return fmt.Sprintf("%d catalogs for %d servers (%s tools; the log names no server)", n, servers, strings.Join(tools, ", "))
 }
