@@ -5,11 +5,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
-	"github.com/instrlab/instrlab/internal/client/claudecode"
-	"github.com/instrlab/instrlab/internal/client/codex"
-	"github.com/instrlab/instrlab/internal/client/qwen"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/report"
@@ -25,8 +23,8 @@ const toolDescMatrix = `{"name": "tooldesc", "repeats": 1, "prompt": "Do not cal
      "env": {"ENABLE_TOOL_SEARCH": "false"}, "clients": ["claude-code"], "no_delta": true}
   ]}`
 
-// TestE2EToolDescription runs a tool_description row through real
-// clients: every lab tool's description is located in the first request
+// TestE2EToolDescription runs a tool_description row through every
+// pinned client (a Kilo Code CLI run took 5 minutes at load 31): every lab tool's description is located in the first request
 // (a definition, a listing, or the name alone); where a client's built-in
 // profile measured its tool-description cap, the kept characters of a
 // description sent as a definition must equal check's prediction.
@@ -41,9 +39,7 @@ func TestE2EToolDescription(t *testing.T) {
 	}
 	out := filepath.Join(dir, "out")
 	var stdout, stderr bytes.Buffer
-	args := []string{"run", "-matrix", mpath, "-lab", binary, "-j", "2", "-timeout", "120s", "-out", out,
-		"-client", claudecode.Name + "@" + claudecode.DefaultVersion, "-client", codex.Name + "@" + codex.DefaultVersion,
-		"-client", qwen.Name + "@" + qwen.DefaultVersion}
+	args := []string{"run", "-matrix", mpath, "-lab", binary, "-j", "2", "-timeout", "360s", "-out", out, "-client", "all"}
 	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
@@ -55,9 +51,22 @@ func TestE2EToolDescription(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(results) != 4 {
-		t.Fatalf("%d results, want one per client and the tool-search row on Claude Code", len(results))
+	pinned, err := newClients([]string{"all"})
+	if err != nil {
+		t.Fatal(err)
 	}
+	if len(results) != len(pinned)+1 {
+		t.Fatalf("%d results, want one per pinned client (%d) and the tool-search row on Claude Code", len(results), len(pinned))
+	}
+	checkToolDescriptions(t, results, builtin)
+}
+
+// checkToolDescriptions checks the tools of each result of a
+// tool_description row (see TestE2EToolDescription), and each description
+// the analysis found against the first request itself: the characters it
+// says were kept are there, and not one more.
+func checkToolDescriptions(t *testing.T, results []matrix.Result, builtin []profiles.Profile) {
+	t.Helper()
 	for _, r := range results {
 		t.Logf("%s %s: tools sent %s", r.Client, r.Row, report.ToolsCell(&r))
 		if r.Status != "ok" {
@@ -73,9 +82,17 @@ func TestE2EToolDescription(t *testing.T) {
 		if lookup == nil || lookup.Sent != 3000 {
 			t.Fatalf("%s %s: lookup_part's 3,000-character description not read back from the lab's log: %+v", r.Client, r.Row, r.Tools)
 		}
+		text := firstRequestText(t, r)
 		for _, tf := range r.Tools {
 			if tf.Via == "" {
 				t.Errorf("%s %s: tool %s located nowhere in the first request", r.Client, r.Row, tf.Name)
+			}
+			if tf.Kept == 0 {
+				continue
+			}
+			desc := toolDescription(r, tf.Name)
+			if !strings.Contains(text, firstRunes(desc, tf.Kept)) || !tf.Full && strings.Contains(text, firstRunes(desc, tf.Kept+1)) {
+				t.Errorf("%s %s: tool %s: the first request does not hold exactly the %d characters of its description said kept", r.Client, r.Row, tf.Name, tf.Kept)
 			}
 		}
 		if r.Row == "tooldesc-3000-notoolsearch" && lookup.Via != matrix.ViaDefinition {
@@ -84,12 +101,7 @@ func TestE2EToolDescription(t *testing.T) {
 		if lookup.Via != matrix.ViaDefinition {
 			continue
 		}
-		var desc string
-		for _, nt := range r.ServerTexts.Tools {
-			if nt.Name == "lookup_part" {
-				desc = nt.Description
-			}
-		}
+		desc := toolDescription(r, "lookup_part")
 		for _, p := range builtin {
 			if p.ID() == r.Client && p.ToolDescriptions.Measured {
 				if want := p.ToolDescriptions.Apply(desc, 0).KeptChars; lookup.Kept != want {
@@ -98,4 +110,15 @@ func TestE2EToolDescription(t *testing.T) {
 			}
 		}
 	}
+}
+
+// toolDescription is the description of tool name that the lab's log
+// shows the server sent.
+func toolDescription(r matrix.Result, name string) string {
+	for _, nt := range r.ServerTexts.Tools {
+		if nt.Name == name {
+			return nt.Description
+		}
+	}
+	return ""
 }
