@@ -66,7 +66,7 @@ func TestArmsAreConfigOverrides(t *testing.T) {
 func TestArmRunSaysNoArm(t *testing.T) {
 	dir := testutil.RunDir(t, filepath.Join("testdata", "arm-no-deferred-world-state"),
 		map[string]string{"stdout.txt": "client/stdout.txt", "stderr.txt": "client/stderr.txt"})
-	o := Observe(dir, "lab")
+	o := Observe(dir, 1)
 	if o.RuntimeArm != "" || o.ArmSource != "" || o.ArmSaid() != "" {
 		t.Errorf("Observe says arm %q source %q, want none", o.RuntimeArm, o.ArmSource)
 	}
