@@ -130,3 +130,16 @@ func SettingPaths(key string, servers []Server) [][]string {
 	}
 	return out
 }
+
+// ServerSettings returns the arm's settings of every server under the
+// config key parent ("mcp" for "mcp.*.timeout"), by their key inside a
+// server's entry, for a client that writes its servers' entries itself.
+func (a Arm) ServerSettings(parent string) map[string]any {
+	out := map[string]any{}
+	for k, v := range a.Settings {
+		if rest, ok := strings.CutPrefix(k, parent+".*."); ok {
+			out[rest] = v
+		}
+	}
+	return out
+}

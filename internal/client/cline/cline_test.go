@@ -32,7 +32,7 @@ func TestSettings(t *testing.T) {
 	if diff := cmp.Diff(want, got.Settings); diff != "" || p.LastUsedProvider != Provider || got.UpdatedAt == "" {
 		t.Errorf("providers.json (-want +got):\n%s\nlastUsedProvider %q, updatedAt %q", diff, p.LastUsedProvider, got.UpdatedAt)
 	}
-	m, err := MCPSettings([]client.Server{{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab"}}})
+	m, err := MCPSettings([]client.Server{{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab"}}}, client.Arm{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func FuzzParseEvents(f *testing.F) {
 }
 
 func TestMCPSettingsTwoServers(t *testing.T) {
-	b, err := MCPSettings(testutil.TwoServers())
+	b, err := MCPSettings(testutil.TwoServers(), client.Arm{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -46,20 +47,22 @@ func Providers(r *client.Run, model string) ([]byte, error) {
 }
 
 // MCPSettings renders cline_mcp_settings.json: the lab as the only MCP
-// server, over stdio.
-func MCPSettings(servers []client.Server) ([]byte, error) {
-	type server struct {
-		Type     string            `json:"type"`
-		Command  string            `json:"command"`
-		Args     []string          `json:"args"`
-		Env      map[string]string `json:"env,omitempty"`
-		Disabled bool              `json:"disabled"`
-	}
-	entries, err := client.ServerObject(servers, func(s client.Server) (server, error) {
+// server, over stdio, with the arm's per-server settings (mcpServers.*.KEY)
+// in each entry.
+func MCPSettings(servers []client.Server, arm client.Arm) ([]byte, error) {
+	entries, err := client.ServerObject(servers, func(s client.Server) (map[string]any, error) {
 		if s.URL != "" {
-			return server{}, client.ErrHTTPServer
+			return nil, client.ErrHTTPServer
 		}
-		return server{Type: "stdio", Command: s.Command, Args: s.Args, Env: s.Env}, nil
+		e := map[string]any{"type": "stdio", "command": s.Command, "args": s.Args, "disabled": false}
+		if s.Args == nil {
+			e["args"] = []string{}
+		}
+		if len(s.Env) > 0 {
+			e["env"] = s.Env
+		}
+		maps.Copy(e, arm.ServerSettings("mcpServers"))
+		return e, nil
 	})
 	if err != nil {
 		return nil, err
@@ -93,7 +96,7 @@ func (c *Cline) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if err := r.WriteConfig(filepath.Join(settings, "providers.json"), ProvidersFile, prov); err != nil {
 		return nil, err
 	}
-	mcp, err := MCPSettings(r.Servers)
+	mcp, err := MCPSettings(r.Servers, r.Arm)
 	if err != nil {
 		return nil, err
 	}

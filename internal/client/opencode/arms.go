@@ -32,24 +32,12 @@ var arms = map[string][]client.Arm{
 // Arms implements client.Armed.
 func (c *Opencode) Arms() []client.Arm { return arms[c.version] }
 
-// serverKey is the prefix of a setting of every server's entry in mcp.
-const serverKey = "mcp.*."
-
-// serverSettings sets the arm's per-server settings (mcp.*.KEY) in the
-// entry e of one server.
-func serverSettings(e map[string]any, a client.Arm) {
-	for k, v := range a.Settings {
-		if rest, ok := strings.CutPrefix(k, serverKey); ok {
-			e[rest] = v
-		}
-	}
-}
-
-// applySettings sets the arm's other Settings in cfg; a key's dots run
+// applySettings sets the arm's Settings but the per-server ones (which
+// Config writes in each entry) in cfg; a key's dots run
 // through objects, created where missing.
 func applySettings(cfg map[string]any, a client.Arm) error {
 	for _, k := range slices.Sorted(maps.Keys(a.Settings)) {
-		if strings.HasPrefix(k, serverKey) {
+		if strings.HasPrefix(k, "mcp.*.") {
 			continue
 		}
 		path := strings.Split(k, ".")

@@ -3,6 +3,7 @@ package opencode
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/client"
@@ -32,7 +33,7 @@ func Config(r *client.Run, model, key string) ([]byte, error) {
 	mcp, err := client.ServerObject(r.Servers, func(s client.Server) (map[string]any, error) {
 		if s.URL != "" {
 			e := map[string]any{"type": "remote", "url": s.URL, "enabled": true}
-			serverSettings(e, r.Arm)
+			maps.Copy(e, r.Arm.ServerSettings("mcp"))
 			return e, nil
 		}
 		e := map[string]any{"type": "local", "command": append([]string{s.Command}, s.Args...), "enabled": true}
@@ -40,7 +41,7 @@ func Config(r *client.Run, model, key string) ([]byte, error) {
 			// Only when set: opencode drops a server whose environment is null.
 			e["environment"] = s.Env
 		}
-		serverSettings(e, r.Arm)
+		maps.Copy(e, r.Arm.ServerSettings("mcp"))
 		return e, nil
 	})
 	if err != nil {
