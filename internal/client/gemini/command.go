@@ -20,7 +20,7 @@ func (g *Gemini) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 	if g.script == "" {
 		return nil, fmt.Errorf("%s@%s is not provisioned", Name, g.version)
 	}
-	cfg, err := Settings(r.Servers)
+	cfg, err := Settings(r.Servers, r.Arm)
 	if err != nil {
 		return nil, err
 	}

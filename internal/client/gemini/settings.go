@@ -3,25 +3,31 @@ package gemini
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/instrlab/instrlab/internal/client"
 )
 
 // Settings renders ~/.gemini/settings.json for one run: the lab as the only
 // MCP server, trusted (no confirmation for its tools), API-key auth,
-// usage statistics, telemetry and update checks off.
-func Settings(servers []client.Server) ([]byte, error) {
-	type server struct {
-		Command string            `json:"command"`
-		Args    []string          `json:"args"`
-		Env     map[string]string `json:"env,omitempty"`
-		Trust   bool              `json:"trust"`
-	}
-	entries, err := client.ServerObject(servers, func(s client.Server) (any, error) {
+// usage statistics, telemetry and update checks off; the arm's per-server
+// settings (mcpServers.*.KEY) in each server's entry.
+func Settings(servers []client.Server, arm client.Arm) ([]byte, error) {
+	entries, err := client.ServerObject(servers, func(s client.Server) (map[string]any, error) {
+		e := map[string]any{"trust": true}
 		if s.URL != "" {
-			return map[string]any{"httpUrl": s.URL, "trust": true}, nil
+			e["httpUrl"] = s.URL
+		} else {
+			e["command"], e["args"] = s.Command, s.Args
+			if s.Args == nil {
+				e["args"] = []string{}
+			}
+			if len(s.Env) > 0 {
+				e["env"] = s.Env
+			}
 		}
-		return server{Command: s.Command, Args: s.Args, Env: s.Env, Trust: true}, nil
+		maps.Copy(e, arm.ServerSettings("mcpServers"))
+		return e, nil
 	})
 	if err != nil {
 		return nil, err

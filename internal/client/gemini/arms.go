@@ -1,0 +1,21 @@
+package gemini
+
+import "github.com/instrlab/instrlab/internal/client"
+
+// arms are the arms of the versions whose bundled code was read
+// (docs/clients.md, "Arms of the other clients"). Settings are per-server
+// keys of settings.json (mcpServers.*.KEY). Gemini CLI's output names
+// neither, so a run's arm is what instrlab set.
+var arms = map[string][]client.Arm{
+	"0.61.0": {
+		{Name: "default", Default: true,
+			Says: "a server's instructions appended to the project memory, which goes into the first user turn; each request to a server may take 10 minutes (MCP_DEFAULT_TIMEOUT_MSEC)"},
+		{Name: "timeout-1s", Settings: map[string]any{"mcpServers.*.timeout": 1000},
+			Says: "per-server key timeout (milliseconds): the time of the connection and of every request to the server"},
+		{Name: "exclude-tools", Settings: map[string]any{"mcpServers.*.excludeTools": []string{"lab_ping", "list_bins", "lookup_part"}},
+			Says: "per-server key excludeTools naming every tool of the lab server: its tools are not sent; its instructions stay (getMcpInstructions reads every connected client)"},
+	},
+}
+
+// Arms implements client.Armed.
+func (c *Gemini) Arms() []client.Arm { return arms[c.version] }
