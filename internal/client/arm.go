@@ -143,3 +143,31 @@ func (a Arm) ServerSettings(parent string) map[string]any {
 	}
 	return out
 }
+
+// SetIn sets the arm's settings in cfg, a client's settings file as JSON
+// objects, but those with a "*" segment (ServerSettings, which the client
+// writes into each server's entry): a key's dots run through objects,
+// created where missing. A key through a value that is not an object is an
+// error.
+func (a Arm) SetIn(cfg map[string]any) error {
+	for _, k := range slices.Sorted(maps.Keys(a.Settings)) {
+		path := strings.Split(k, ".")
+		if slices.Contains(path, "*") {
+			continue
+		}
+		m := cfg
+		for _, seg := range path[:len(path)-1] {
+			next, ok := m[seg].(map[string]any)
+			if !ok {
+				if _, set := m[seg]; set {
+					return fmt.Errorf("arm %s: setting %s: %s is not an object", a.Name, k, seg)
+				}
+				next = map[string]any{}
+				m[seg] = next
+			}
+			m = next
+		}
+		m[path[len(path)-1]] = a.Settings[k]
+	}
+	return nil
+}

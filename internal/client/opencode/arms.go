@@ -1,11 +1,6 @@
 package opencode
 
 import (
-	"fmt"
-	"maps"
-	"slices"
-	"strings"
-
 	"github.com/instrlab/instrlab/internal/client"
 )
 
@@ -31,29 +26,3 @@ var arms = map[string][]client.Arm{
 
 // Arms implements client.Armed.
 func (c *Opencode) Arms() []client.Arm { return arms[c.version] }
-
-// applySettings sets the arm's Settings but the per-server ones (which
-// Config writes in each entry) in cfg; a key's dots run
-// through objects, created where missing.
-func applySettings(cfg map[string]any, a client.Arm) error {
-	for _, k := range slices.Sorted(maps.Keys(a.Settings)) {
-		if strings.HasPrefix(k, "mcp.*.") {
-			continue
-		}
-		path := strings.Split(k, ".")
-		m := cfg
-		for _, seg := range path[:len(path)-1] {
-			next, ok := m[seg].(map[string]any)
-			if !ok {
-				if _, set := m[seg]; set {
-					return fmt.Errorf("arm %s: setting %s: %s is not an object", a.Name, k, seg)
-				}
-				next = map[string]any{}
-				m[seg] = next
-			}
-			m = next
-		}
-		m[path[len(path)-1]] = a.Settings[k]
-	}
-	return nil
-}

@@ -59,7 +59,7 @@ func Config(r *client.Run, model, key string) ([]byte, error) {
 		}},
 		"mcp": mcp,
 	}
-	if err := applySettings(cfg, r.Arm); err != nil {
+	if err := r.Arm.SetIn(cfg); err != nil {
 		return nil, err
 	}
 	b, err := json.MarshalIndent(cfg, "", "  ")

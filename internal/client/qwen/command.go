@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -16,19 +17,24 @@ const SettingsFile = "settings.json"
 
 // Settings renders ~/.qwen/settings.json for one run: the lab as the only
 // MCP server, trusted, OpenAI-compatible auth, usage statistics and
-// telemetry off.
-func Settings(servers []client.Server) ([]byte, error) {
-	type server struct {
-		Command string            `json:"command"`
-		Args    []string          `json:"args"`
-		Env     map[string]string `json:"env,omitempty"`
-		Trust   bool              `json:"trust"`
-	}
-	entries, err := client.ServerObject(servers, func(s client.Server) (any, error) {
+// telemetry off; the arm's settings, a per-server one (mcpServers.*.KEY)
+// in each server's entry.
+func Settings(servers []client.Server, arm client.Arm) ([]byte, error) {
+	entries, err := client.ServerObject(servers, func(s client.Server) (map[string]any, error) {
+		e := map[string]any{"trust": true}
 		if s.URL != "" {
-			return map[string]any{"httpUrl": s.URL, "trust": true}, nil
+			e["httpUrl"] = s.URL
+		} else {
+			e["command"], e["args"] = s.Command, s.Args
+			if s.Args == nil {
+				e["args"] = []string{}
+			}
+			if len(s.Env) > 0 {
+				e["env"] = s.Env
+			}
 		}
-		return server{Command: s.Command, Args: s.Args, Env: s.Env, Trust: true}, nil
+		maps.Copy(e, arm.ServerSettings("mcpServers"))
+		return e, nil
 	})
 	if err != nil {
 		return nil, err
@@ -39,6 +45,9 @@ func Settings(servers []client.Server) ([]byte, error) {
 		"privacy":    map[string]any{"usageStatisticsEnabled": false},
 		"telemetry":  map[string]any{"enabled": false},
 		"general":    map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+	}
+	if err := arm.SetIn(cfg); err != nil {
+		return nil, err
 	}
 	b, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {
@@ -53,7 +62,7 @@ func (q *Qwen) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if q.script == "" {
 		return nil, fmt.Errorf("%s@%s is not provisioned", Name, q.version)
 	}
-	cfg, err := Settings(r.Servers)
+	cfg, err := Settings(r.Servers, r.Arm)
 	if err != nil {
 		return nil, err
 	}

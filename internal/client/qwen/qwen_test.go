@@ -13,7 +13,7 @@ import (
 )
 
 func TestSettings(t *testing.T) {
-	got, err := Settings([]client.Server{{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab"}}})
+	got, err := Settings([]client.Server{{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab"}}}, client.Arm{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,12 +77,12 @@ func TestOlderVersionsAreRefusedBeforeInstalling(t *testing.T) {
 }
 
 func TestSettingsTwoServers(t *testing.T) {
-	b, err := Settings(testutil.TwoServers())
+	b, err := Settings(testutil.TwoServers(), client.Arm{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	testutil.ServersInOrder(t, string(b))
-	if _, err := Settings([]client.Server{{Command: "/bin/instrlab"}}); err == nil {
+	if _, err := Settings([]client.Server{{Command: "/bin/instrlab"}}, client.Arm{}); err == nil {
 		t.Error("a server without a name: no error")
 	}
 }

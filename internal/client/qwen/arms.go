@@ -1,0 +1,23 @@
+package qwen
+
+import "github.com/instrlab/instrlab/internal/client"
+
+// arms are the arms of the versions whose bundled code was read
+// (docs/clients.md, "Arms of the other clients"). Settings are keys of
+// settings.json, mcpServers.*.KEY in every server's entry. Qwen Code's
+// output names none of them, so a run's arm is what instrlab set.
+var arms = map[string][]client.Arm{
+	"0.24.4": {
+		{Name: "default", Default: true,
+			Says: "MCP tools deferred (listed in a reminder, reached through tool_search/tool_call); tools.toolSearch.threshold 0 preloads none"},
+		{Name: "code-mode-only", Settings: map[string]any{"tools.codeModeOnly": true},
+			Says: "settings tools.codeModeOnly: tools reached only through code mode"},
+		{Name: "tool-search-50", Settings: map[string]any{"tools.toolSearch.threshold": 50},
+			Says: "settings tools.toolSearch.threshold (percent of the context window): deferred tools preloaded as definitions within that budget"},
+		{Name: "timeout-1s", Settings: map[string]any{"mcpServers.*.timeout": 1000},
+			Says: "per-server key timeout (milliseconds), as in Gemini CLI"},
+	},
+}
+
+// Arms implements client.Armed.
+func (q *Qwen) Arms() []client.Arm { return arms[q.version] }
