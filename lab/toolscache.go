@@ -3,52 +3,102 @@ package lab
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// A toolsCache answers tools/list with the SDK's own result, except that each
-// tool's schemas are marshalled once instead of on every request.
+// A toolsCache answers tools/list with the SDK's own result, except that the
+// tools are marshalled once instead of on every request.
 //
 // The SDK lists the very *mcp.Tool values it was given by AddTool, with
 // *jsonschema.Schema schemas that it marshals by reflection for every reply
-// (63% of the CPU time of pipelined tools/list in BenchmarkToolsList). A
-// cached copy of each tool carries the same schemas as json.RawMessage,
-// marshalled the way the SDK's encoder does (encoding/json, no HTML
-// escaping, compact), so the bytes on the wire do not change:
-// TestToolsListFastPath compares them with the SDK's in every era.
+// (63% of the CPU time of pipelined tools/list in BenchmarkToolsList); and
+// marshalling the tools by reflection, even with their schemas as
+// json.RawMessage, was still a third of it. A cached copy of each tool
+// carries the same schemas as json.RawMessage, and the JSON array of the
+// copies is marshalled once, the way the SDK's encoder does (encoding/json,
+// no HTML escaping, compact), so the bytes on the wire do not change:
+// TestToolsListFastPath compares them with the SDK's in every era. The
+// rest of the result (_meta, the cursor, what the SDK adds after the
+// middleware in the 2026-07-28 protocol) is marshalled for each reply.
 type toolsCache struct {
 	mu    sync.Mutex
 	tools map[*mcp.Tool]*mcp.Tool // the SDK's tool → a copy with raw schemas
+	of    []*mcp.Tool             // the SDK's tools that array lists, in order
+	array json.RawMessage         // the JSON array of their copies
 }
 
 func newToolsCache() *toolsCache {
 	return &toolsCache{tools: make(map[*mcp.Tool]*mcp.Tool)}
 }
 
-// list returns a shallow copy of res whose tools are the cached copies. If a
-// schema does not marshal, it returns res unchanged, and the SDK reports the
+// list returns res as a result that marshals its tools from the cache. If a
+// tool does not marshal, it returns res unchanged, and the SDK reports the
 // error as it would have.
-func (c *toolsCache) list(res *mcp.ListToolsResult) *mcp.ListToolsResult {
+func (c *toolsCache) list(res *mcp.ListToolsResult) mcp.Result {
+	array, ok := c.arrayOf(res.Tools)
+	if !ok {
+		return res
+	}
 	out := *res
-	out.Tools = make([]*mcp.Tool, len(res.Tools))
+	out.Tools = []*mcp.Tool{}
+	return &cachedToolsList{ListToolsResult: &out, tools: array}
+}
+
+// arrayOf returns the JSON array of tools, marshalled once for the list the
+// SDK gives: the lab's tools are fixed at New.
+func (c *toolsCache) arrayOf(tools []*mcp.Tool) (json.RawMessage, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for i, t := range res.Tools {
+	if c.array != nil && slices.Equal(c.of, tools) {
+		return c.array, true
+	}
+	copies := make([]*mcp.Tool, len(tools))
+	for i, t := range tools {
 		ct, ok := c.tools[t]
 		if !ok {
 			var err error
 			if ct, err = marshalSchemas(t); err != nil {
-				return res
+				return nil, false
 			}
-			// The lab's tools are fixed at New, so the map stays as small
-			// as the tool list.
 			c.tools[t] = ct
 		}
-		out.Tools[i] = ct
+		copies[i] = ct
 	}
-	return &out
+	array, err := rawJSON(copies)
+	if err != nil {
+		return nil, false
+	}
+	c.of, c.array = slices.Clone(tools), array
+	return array, true
+}
+
+// A cachedToolsList is a tools/list result whose tools are marshalled
+// already. Tools is empty; MarshalJSON puts the array in its place.
+type cachedToolsList struct {
+	*mcp.ListToolsResult
+	tools json.RawMessage
+}
+
+// toolsTail is how a ListToolsResult with no tools ends: Tools is its last
+// field.
+var toolsTail = []byte(`"tools":[]}`)
+
+func (r *cachedToolsList) MarshalJSON() ([]byte, error) {
+	head, err := rawJSON(r.ListToolsResult)
+	if err != nil {
+		return nil, err
+	}
+	head, ok := bytes.CutSuffix(head, toolsTail)
+	if !ok {
+		return nil, fmt.Errorf("marshalling tools/list: unexpected shape %.60q", head)
+	}
+	out := make([]byte, 0, len(head)+len(r.tools)+16)
+	out = append(append(append(out, head...), `"tools":`...), r.tools...)
+	return append(out, '}'), nil
 }
 
 // marshalSchemas returns a copy of t whose schemas are marshalled to JSON.

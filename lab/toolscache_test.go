@@ -42,8 +42,8 @@ func TestToolsListFastPath(t *testing.T) {
 			if want := strings.Count(input, `"tools/list"`); lists != want {
 				t.Errorf("got %d tools/list replies, want %d:\n%s", lists, want, strings.Join(fast, "\n"))
 			}
-			if n := len(l.tools.tools); n != 3 {
-				t.Errorf("fast path cached %d tools, want 3 (was it used?)", n)
+			if n := len(l.tools.tools); n != 3 || len(l.tools.of) != 3 || l.tools.array == nil {
+				t.Errorf("fast path cached %d tools and an array of %d, want 3 (was it used?)", n, len(l.tools.of))
 			}
 		})
 	}
