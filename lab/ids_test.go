@@ -342,10 +342,19 @@ func TestAcceptCountsHeldMemory(t *testing.T) {
 	}
 	c := &stdioConn{lab: l, flight: make(map[int64]pending), room: make(chan struct{}, 1), closed: make(chan struct{})}
 	line := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"cursor":"` + strings.Repeat("x", 1000) + `"}}`)
-	if c.accept(line, len(line)) == nil {
+	if c.accept(line, len(line), classify(line)) == nil {
 		t.Fatal("the request was not passed on")
 	}
 	if got, want := c.pendingBytes, heldPerByte*len(line); got != want {
+		t.Errorf("pendingBytes = %d, want %d", got, want)
+	}
+	// The same request read in a batch of plain lines.
+	c.incoming = make(chan inMsg, 1)
+	var b inBatch
+	if !c.plain(&b, line, len(line), classify(line)) || !c.passOn(&b) || len(c.incoming) != 1 {
+		t.Fatal("the request was not passed on in a batch")
+	}
+	if got, want := c.pendingBytes, 2*heldPerByte*len(line); got != want {
 		t.Errorf("pendingBytes = %d, want %d", got, want)
 	}
 }

@@ -287,6 +287,14 @@ func (l *Lab) onUnknown(m message, handshaken bool) string {
 // logReceived completes e, the log entry of the received message m (raw as
 // read), logs it, and returns what onUnknown decided for m.
 func (l *Lab) logReceived(e Entry, m message, raw []byte, handshaken bool) string {
+	e, act := l.receivedEntry(e, m, raw, handshaken)
+	l.log.Log(e)
+	return act
+}
+
+// receivedEntry completes e, the log entry of the received message m, and
+// returns it with what onUnknown decided for m.
+func (l *Lab) receivedEntry(e Entry, m message, raw []byte, handshaken bool) (Entry, string) {
 	e.Dir, e.Kind, e.Method, e.ID, e.Meta, e.Note = Recv, m.kind, m.method, m.id, m.meta, m.note
 	if m.kind == KindInvalid || m.kind == KindEmpty {
 		e.Raw = string(raw)
@@ -295,8 +303,7 @@ func (l *Lab) logReceived(e Entry, m message, raw []byte, handshaken bool) strin
 	if act != "" {
 		e.Note = act
 	}
-	l.log.Log(e)
-	return act
+	return e, act
 }
 
 // actOnUnknown carries out what onUnknown decided for m, answering through

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 )
@@ -45,6 +46,12 @@ func (lr *lineReader) next() (line []byte, size int, err error) {
 			return nil, 0, err
 		}
 	}
+}
+
+// ready reports whether a whole line is there to read without waiting.
+func (lr *lineReader) ready() bool {
+	b, _ := lr.r.Peek(lr.r.Buffered())
+	return bytes.IndexByte(b, '\n') >= 0
 }
 
 func trimNewline(b []byte) []byte {

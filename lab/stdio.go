@@ -120,21 +120,112 @@ const maxPendingBytes = 32 << 20
 const heldPerByte = 4
 
 func (c *stdioConn) readLoop(lr *lineReader) {
+	var b inBatch
 	for {
 		line, size, err := lr.next()
 		if err != nil {
+			if !c.passOn(&b) {
+				return
+			}
 			// A client that closes stdin after its last request still gets
 			// the answers: wait for the SDK to finish what it was given.
 			c.drain(drainGrace + max(c.lab.cfg.InitDelay, c.lab.cfg.DiscoverDelay))
 			c.deliver(inMsg{err: err})
 			return
 		}
-		if msg := c.accept(line, size); msg != nil {
+		var m message
+		if size <= MaxLineLength {
+			m = classify(line)
+		}
+		if c.plain(&b, line, size, m) {
+			if len(b.reqs) < maxInBatch && lr.ready() {
+				continue
+			}
+			if !c.passOn(&b) {
+				return
+			}
+			continue
+		}
+		if !c.passOn(&b) {
+			return
+		}
+		if msg := c.accept(line, size, m); msg != nil {
 			if !c.deliver(inMsg{msg: msg}) {
 				return
 			}
 		}
 	}
+}
+
+// An inBatch holds plain messages read one after another from input that
+// was there to read, logged together in one LogAll before they are handed
+// to the SDK: a client that pipelines requests would have the log written
+// once for each of them.
+type inBatch struct {
+	entries []Entry
+	reqs    []*jsonrpc.Request
+	msgs    []message
+	sizes   []int
+}
+
+// maxInBatch bounds the messages read before they are logged and handed on.
+const maxInBatch = maxInFlight
+
+// plain adds the line m to b, and reports true, when it is a request or
+// notification that the lab hands the SDK as it is: one the SDK's decoder
+// reads as classify did (sdkRequest), that onUnknown leaves alone and that
+// is not a cancellation, which the lab rewrites.
+func (c *stdioConn) plain(b *inBatch, line []byte, size int, m message) bool {
+	if size > MaxLineLength || m.method == "notifications/cancelled" {
+		return false
+	}
+	req, ok := sdkRequest(line, m)
+	if !ok {
+		return false
+	}
+	e, act := c.lab.receivedEntry(Entry{Transport: "stdio", Bytes: size}, m, line, c.track.done())
+	if act != "" {
+		return false
+	}
+	b.entries = append(b.entries, e)
+	b.reqs = append(b.reqs, req)
+	b.msgs = append(b.msgs, m)
+	b.sizes = append(b.sizes, size)
+	return true
+}
+
+// passOn logs the messages of b and hands them to the SDK, in order, and
+// empties b. It reports false once the connection is closed, or when the log
+// failed: then none of them is handed on.
+func (c *stdioConn) passOn(b *inBatch) bool {
+	if len(b.reqs) == 0 {
+		return true
+	}
+	defer b.reset()
+	if c.lab.log.LogAll(b.entries...) != nil {
+		return false
+	}
+	for i, req := range b.reqs {
+		if m := b.msgs[i]; m.kind == KindRequest {
+			id, key, ok := c.admit(pending{id: m.id, bytes: heldPerByte * b.sizes[i]})
+			if !ok {
+				return false
+			}
+			req.ID, _ = jsonrpc.MakeID(float64(id)) // the SDK's own decoding of an integer id
+			c.track.receivedAs(key, m.method)
+		}
+		if !c.deliver(inMsg{msg: req}) {
+			return false
+		}
+	}
+	return true
+}
+
+func (b *inBatch) reset() {
+	clear(b.entries)
+	clear(b.reqs)
+	clear(b.msgs)
+	b.entries, b.reqs, b.msgs, b.sizes = b.entries[:0], b.reqs[:0], b.msgs[:0], b.sizes[:0]
 }
 
 // drainGrace bounds the wait for answers to requests in flight at the end of
@@ -225,9 +316,10 @@ func (c *stdioConn) inFlight(id json.RawMessage) (int64, bool) {
 	return found, found != 0
 }
 
-// accept logs one line and decides its fate: it returns the message to pass
-// to the SDK, or nil when the lab answered (or ignored) it itself.
-func (c *stdioConn) accept(line []byte, size int) jsonrpc.Message {
+// accept logs one line, which classify read as m, and decides its fate: it
+// returns the message to pass to the SDK, or nil when the lab answered (or
+// ignored) it itself.
+func (c *stdioConn) accept(line []byte, size int, m message) jsonrpc.Message {
 	e := Entry{Dir: Recv, Transport: "stdio", Bytes: size}
 	if size > MaxLineLength {
 		e.Kind, e.Note, e.Raw = KindInvalid, fmt.Sprintf("line of %d bytes is longer than %d", size, MaxLineLength), string(line)
@@ -235,7 +327,6 @@ func (c *stdioConn) accept(line []byte, size int) jsonrpc.Message {
 		c.reply(jsonNull, -32700, e.Note)
 		return nil
 	}
-	m := classify(line)
 	act := c.lab.logReceived(e, m, line, c.track.done())
 	switch {
 	case m.kind == KindEmpty:
