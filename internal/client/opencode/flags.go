@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"regexp"
+	"sync"
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/npm"
@@ -30,7 +31,10 @@ func runFlags(ctx context.Context, bin, prefix string) (map[string]bool, error) 
 	return client.Options(out, "run --help", requiredFlags...)
 }
 
-var cacheVersionRE = regexp.MustCompile(`CACHE_VERSION = "([0-9]+)"`)
+// cacheVersionRE is compiled on first use: a compile at package
+// initialization is paid by every start of instrlab, serve lab's too
+// (TestNoInitTimeCompiles).
+var cacheVersionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`CACHE_VERSION = "([0-9]+)"`) })
 
 // cacheVersion returns the version opencode writes in its cache folder's
 // "version" file (CACHE_VERSION, found in the source its binary embeds),
@@ -43,7 +47,7 @@ func cacheVersion(bin, prefix string) (string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if m := cacheVersionRE.FindSubmatch(b); m != nil {
+		if m := cacheVersionRE().FindSubmatch(b); m != nil {
 			return m[1], nil
 		}
 		return []byte("none"), nil
