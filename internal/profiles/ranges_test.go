@@ -95,7 +95,11 @@ func TestSelectVersions(t *testing.T) {
 		{name: "codex", wantID: "codex@0.169.0", wantTitle: "Codex CLI 0.169.0"},
 		{name: "codex@0.169.0", wantID: "codex@0.169.0"},
 		{name: "copilot", wantID: "copilot@1.0.102"},
-		{name: "codex@0.168.0", wantErr: "the atlas has no timeline of codex"},
+		{name: "copilot@1.0.100", wantErr: "the atlas has no timeline of copilot"},
+		// Codex's sweep: 0.167.2 to 0.169.0 is one range (developer
+		// message, cap 247); 0.144.0 to 0.166.0 drops the text.
+		{name: "codex@0.168.0", wantID: "codex@0.169.0", wantTitle: "Codex CLI 0.168.0 (as 0.169.0)"},
+		{name: "codex@0.150.0", wantErr: "no built-in profile is of a version in that range"},
 		// Qwen Code's sweep: 0.23.0 to 0.24.4 is one range.
 		{name: "qwen@0.23.0", wantID: "qwen@0.24.4", wantTitle: "Qwen Code 0.23.0 (as 0.24.4)"},
 		{name: "qwen@0.21.10", wantErr: "no built-in profile is of a version in that range"},
