@@ -30,7 +30,7 @@ func TestE2EServers(t *testing.T) {
 	if !ok {
 		t.Fatal("the cross matrix has no servers row")
 	}
-	results := runE2E(t, "-client", "all", "-matrix", "cross", "-row", row.Name, "-lab", binary, "-j", "2", "-timeout", "300s")
+	results := runE2E(t, "-client", "all", "-matrix", "cross", "-row", row.Name, "-lab", binary, "-j", "2", "-timeout", "360s")
 	pinned, err := newClients([]string{"all"})
 	if err != nil {
 		t.Fatal(err)
