@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"sync/atomic"
+	"time"
 )
 
 // Dir of the entries the proxy writes about the server process itself (its
@@ -48,6 +50,12 @@ type Proxy struct {
 	// a config's credentials, which then reach neither the client nor the
 	// log. Set it before HTTPHandler.
 	UpstreamHeader http.Header
+	// Hold, when set, holds the stdio server's reply that completes the
+	// handshake (its first initialize or server/discover result) this
+	// long before it is logged and passed on: any server made slow to
+	// start, as the lab's -init-delay makes the lab. Set it before Relay.
+	Hold time.Duration
+	held atomic.Bool
 }
 
 // trackers follow the requests of one stdio connection or HTTP exchange.
@@ -129,7 +137,17 @@ func (p *Proxy) logLine(dir string, line []byte, size int, long bool) {
 		p.log.Log(e)
 		return
 	}
-	p.log.Log(p.stdio.entry(e, line))
+	e = p.stdio.entry(e, line)
+	if dir == Send && p.Hold > 0 && completesHandshake(e) && !p.held.Swap(true) {
+		time.Sleep(p.Hold)
+	}
+	p.log.Log(e)
+}
+
+// completesHandshake says e is a server's result to initialize or
+// server/discover: the reply a client waits for before it lists tools.
+func completesHandshake(e Entry) bool {
+	return e.Kind == KindResponse && (e.Method == Legacy.Method() || e.Method == Modern.Method())
 }
 
 // entry completes e for one message: its kind, method (for a response, the

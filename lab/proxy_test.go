@@ -7,8 +7,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -221,4 +224,60 @@ func TestClassifyNullIDError(t *testing.T) {
 			t.Errorf("classify(%s) = %s, want %s", line, got, want)
 		}
 	}
+}
+
+// TestProxyHold: with Hold, the server's first reply that completes the
+// handshake (here its initialize result, after an error to
+// server/discover) is logged and passed on Hold later; what came before it
+// is not held, nor a second initialize result.
+func TestProxyHold(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logBuf bytes.Buffer
+		p := NewProxy(NewMessageLog(&logBuf))
+		p.Hold = 8 * time.Second
+		requests := `{"jsonrpc":"2.0","id":1,"method":"server/discover"}` + "\n" +
+			`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{}}` + "\n" +
+			`{"jsonrpc":"2.0","id":3,"method":"initialize","params":{}}` + "\n"
+		if err := p.Relay(Recv, strings.NewReader(requests), io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		replies := []string{
+			`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}`,
+			`{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25"}}`,
+			`{"jsonrpc":"2.0","id":3,"result":{"protocolVersion":"2025-11-25"}}`,
+		}
+		r, w := io.Pipe()
+		out := &timedWriter{start: time.Now()}
+		done := make(chan error)
+		go func() { done <- p.Relay(Send, r, out) }()
+		for _, line := range replies {
+			io.WriteString(w, line+"\n")
+		}
+		w.Close()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if want := []time.Duration{0, 8 * time.Second, 8 * time.Second}; !slices.Equal(out.at, want) {
+			t.Errorf("replies passed on at %v, want %v", out.at, want)
+		}
+		if out.String() != strings.Join(replies, "\n")+"\n" {
+			t.Errorf("bytes changed: %q", out.String())
+		}
+		entries := parseLog(t, logBuf.Bytes())
+		if n := len(entries); n != 6 || entries[4].Time.Sub(entries[3].Time) != 8*time.Second || !entries[5].Time.Equal(entries[4].Time) {
+			t.Errorf("the log does not time the held reply 8 s after the one before it: %+v", entries)
+		}
+	})
+}
+
+// timedWriter keeps what is written and when, since start.
+type timedWriter struct {
+	bytes.Buffer
+	start time.Time
+	at    []time.Duration
+}
+
+func (w *timedWriter) Write(p []byte) (int, error) {
+	w.at = append(w.at, time.Since(w.start))
+	return w.Buffer.Write(p)
 }

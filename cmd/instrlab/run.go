@@ -40,6 +40,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	maxOut := fs.Int("live-max-output-tokens", 4000, "output tokens per request assumed by the -live cost bound")
 	price := fs.String("live-price", "15/75", "USD per million input/output tokens for the -live cost bound")
 	serverFlag := fs.String("server", "", "run your own server instead of the lab, behind the recording proxy: -server -- CMD [ARGS] (the rest of the line), or the NAME of a server in -config; default clients: every pinned client")
+	hold := fs.Duration("hold", 0, "with -server or -config: also run each stdio server with its first reply held this long by the recording proxy, as a server slow to start (does the client wait for it?)")
 	configPath := fs.String("config", "", "run the stdio servers of this MCP config (Claude Code's .mcp.json format), or the one -server names")
 	baseline := fs.String("baseline", "", "after the run, compare it with this earlier run (evidence directory or results.json) as instrlab diff does; exit 1 when something changed")
 	var diffOpts diffOptions
@@ -61,6 +62,10 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	switch {
 	case servers != nil && *matrixPath != "":
 		return usageError{"-matrix and -server/-config are exclusive: a user's server runs its own rows"}
+	case *hold < 0:
+		return usageError{"-hold must not be negative"}
+	case *hold > 0 && servers == nil:
+		return usageError{"-hold needs -server or -config: it holds your own server's first reply"}
 	case *jobs < 1:
 		return usageError{"-j must be at least 1"}
 	case *resume && *out == "":
@@ -103,7 +108,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	m := matrix.For(cs)
 	if servers != nil {
-		m = servers.matrix()
+		m = servers.matrix(*hold)
 	}
 	if bm, ok := matrix.Builtin(*matrixPath); ok {
 		m = bm

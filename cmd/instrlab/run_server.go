@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/probe"
@@ -127,5 +128,18 @@ func (us *userServers) write(dir string) (map[string]string, error) {
 	return files, nil
 }
 
-// matrix is the default matrix for the servers.
-func (us *userServers) matrix() *matrix.Matrix { return matrix.ForServers(us.names) }
+// matrix is the default matrix for the servers; with hold, each stdio
+// server also has a row with its first reply held that long.
+func (us *userServers) matrix(hold time.Duration) *matrix.Matrix {
+	m := matrix.ForServers(us.names)
+	if hold > 0 {
+		var stdio []string
+		for _, n := range us.names {
+			if _, ok := us.commands[n]; ok {
+				stdio = append(stdio, n)
+			}
+		}
+		m.Hold(stdio, hold)
+	}
+	return m
+}

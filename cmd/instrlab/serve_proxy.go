@@ -17,6 +17,7 @@ func runServeProxy(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	httpAddr := fs.String("http", "", "serve Streamable HTTP at http://ADDR/mcp, forwarding to -upstream (a bare :PORT binds 127.0.0.1)")
 	upstream := fs.String("upstream", "", "the server's Streamable HTTP endpoint, with -http")
 	commandFile := fs.String("command-file", "", "start the server from this JSON file ({\"command\", \"args\", \"env\"}) instead of a command after --")
+	hold := fs.Duration("hold", 0, "hold the server's reply that completes the handshake (its first initialize or server/discover result) this long, as a server slow to start would (stdio only)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: instrlab serve proxy [-log FILE] -- COMMAND [ARG...]\n"+
 			"       instrlab serve proxy [-log FILE] -http ADDR -upstream URL\n\n"+
@@ -48,6 +49,10 @@ func runServeProxy(ctx context.Context, args []string, stdin io.Reader, stdout, 
 		return usageError{"serve proxy: give either -http with -upstream, or a command, not both"}
 	case *httpAddr == "" && len(command) == 0:
 		return usageError{"serve proxy: name the server's command after --"}
+	case *hold < 0:
+		return usageError{"serve proxy: -hold must not be negative"}
+	case *hold > 0 && *httpAddr != "":
+		return usageError{"serve proxy: -hold is for a stdio server, not -http"}
 	case *httpAddr != "" && !loopbackAddr(*httpAddr):
 		return usageError{fmt.Sprintf("serve proxy: -http %s is not a loopback address", *httpAddr)}
 	}
@@ -59,6 +64,7 @@ func runServeProxy(ctx context.Context, args []string, stdin io.Reader, stdout, 
 		}
 	}
 	p := lab.NewProxy(log)
+	p.Hold = *hold
 	var err error
 	if *httpAddr != "" {
 		h, herr := p.HTTPHandler(*upstream)

@@ -70,6 +70,10 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 	server := client.Server{Name: j.row.ServerName(), Command: r.Lab, Args: append(slices.Clone(lab.Subcommand), labArgs.Args()...)}
 	stopHTTP := func() {}
 	if hs, ok := r.HTTPServers[j.row.Server]; ok && j.row.Server != "" {
+		if j.row.InitDelay != "" {
+			fake.Close()
+			return Result{}, rec, fmt.Errorf("row %q: holding the first reply (init_delay) is for stdio servers, not %s's HTTP", j.row.Name, j.row.Server)
+		}
 		url, stop, err := startHTTPProxy(hs, files.LabLog())
 		if err != nil {
 			fake.Close()

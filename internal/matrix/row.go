@@ -186,6 +186,9 @@ func (m *Matrix) Validate() error {
 		if err := r.validateServers(); err != nil {
 			return err
 		}
+		if r.Server != "" && r.DiscoverDelay != "" {
+			return fmt.Errorf("row %q: a server row holds the server's first reply with init_delay; discover_delay is the lab's", r.Name)
+		}
 		if r.Server != "" && (r.ToolDesc != "" || r.ToolDescFile != "") {
 			return fmt.Errorf("row %q: a server row serves the server's own tools, not tool_description", r.Name)
 		}
@@ -257,8 +260,6 @@ func (r Row) For(name string) bool {
 	return false
 }
 
-// ProxyArgs are the arguments of "instrlab serve proxy" in front of the
-// user's server whose command is in commandFile, logging to logPath.
 // ServerName is the name the row's server is filed under in the client's
 // config: the user's own server's name (Server, with characters other
 // than letters, digits, '_' and '-' made '-', as clients' config keys and
@@ -279,8 +280,15 @@ func (r Row) ServerName() string {
 
 var configNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_-]+`) })
 
+// ProxyArgs are the arguments of "instrlab serve proxy" in front of the
+// user's server whose command is in commandFile, logging to logPath; the
+// row's init_delay holds the server's first reply (-hold).
 func (r Row) ProxyArgs(logPath, commandFile string) []string {
-	return []string{"serve", "proxy", "-log", logPath, "-command-file", commandFile}
+	args := []string{"serve", "proxy", "-log", logPath, "-command-file", commandFile}
+	if r.InitDelay != "" {
+		args = append(args, "-hold", r.InitDelay)
+	}
+	return args
 }
 
 // Plain reports whether the row changes nothing but the server's text and

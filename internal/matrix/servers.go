@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 )
 
 // serverPrompt asks for nothing a server's text could not answer; the fake
@@ -28,4 +29,23 @@ func ForServers(names []string) *Matrix {
 		m.Rows = append(m.Rows, Row{Name: row, Label: n + ", as it is", Instr: "none", Server: n, NoDelta: true})
 	}
 	return m
+}
+
+// Hold adds to a matrix of ForServers a late-start row for each server
+// named: the server as it is, its reply that completes the handshake held
+// by the recording proxy for hold (init_delay), as the cross matrix's
+// late-server rows hold the lab's. Whether the client waits for it shows
+// in server ready and placement.
+func (m *Matrix) Hold(names []string, hold time.Duration) {
+	for _, n := range names {
+		for _, r := range m.Rows {
+			if r.Server == n && r.InitDelay == "" {
+				r.Name += "-held" + hold.String()
+				r.Label = fmt.Sprintf("%s, its first reply held %s by the proxy", n, hold)
+				r.InitDelay = hold.String()
+				m.Rows = append(m.Rows, r)
+				break
+			}
+		}
+	}
 }

@@ -1,11 +1,41 @@
 package matrix
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"time"
+)
 
 func TestRowServerName(t *testing.T) {
 	for in, want := range map[string]string{"": "lab", "server-everything": "server-everything", "my server.v2": "my-server-v2", "../..": "server"} {
 		if got := (Row{Server: in}).ServerName(); got != want {
 			t.Errorf("Row{Server: %q}.ServerName() = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestHold: a late-start row per stdio server named, its init_delay
+// passed to the proxy as -hold; a server row cannot hold server/discover
+// as the lab does.
+func TestHold(t *testing.T) {
+	m := ForServers([]string{"everything", "notes"})
+	m.Hold([]string{"everything"}, 8*time.Second)
+	if len(m.Rows) != 3 {
+		t.Fatalf("%d rows, want both servers as they are and everything held", len(m.Rows))
+	}
+	r := m.Rows[2]
+	if r.Name != "everything-held8s" || r.Server != "everything" || r.InitDelay != "8s" || r.Instr != "none" {
+		t.Errorf("held row %+v", r)
+	}
+	args := strings.Join(r.ProxyArgs("/run/lab.jsonl", "/tmp/cmd.json"), " ")
+	if !strings.HasSuffix(args, " -hold 8s") || strings.Contains(strings.Join(m.Rows[0].ProxyArgs("l", "c"), " "), "-hold") {
+		t.Errorf("proxy args %q: want -hold 8s on the held row only", args)
+	}
+	if err := m.Validate(); err != nil {
+		t.Errorf("held rows: %v", err)
+	}
+	m.Rows[2].DiscoverDelay = "8s"
+	if err := m.Validate(); err == nil || !strings.Contains(err.Error(), "discover_delay") {
+		t.Errorf("a server row with discover_delay: %v, want an error naming it", err)
 	}
 }
