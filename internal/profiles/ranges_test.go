@@ -100,6 +100,10 @@ func TestSelectVersions(t *testing.T) {
 		// message, cap 247); 0.144.0 to 0.166.0 drops the text.
 		{name: "codex@0.168.0", wantID: "codex@0.169.0", wantTitle: "Codex CLI 0.168.0 (as 0.169.0)"},
 		{name: "codex@0.150.0", wantErr: "no built-in profile is of a version in that range"},
+		// opencode's sweep: 1.18.10 to 1.18.33 is one range; 1.18.8 alone
+		// probes with server/discover first.
+		{name: "opencode@1.18.20", wantID: "opencode@1.18.33"},
+		{name: "opencode@1.18.8", wantErr: "no built-in profile is of a version in that range"},
 		// Qwen Code's sweep: 0.23.0 to 0.24.4 is one range.
 		{name: "qwen@0.23.0", wantID: "qwen@0.24.4", wantTitle: "Qwen Code 0.23.0 (as 0.24.4)"},
 		{name: "qwen@0.21.10", wantErr: "no built-in profile is of a version in that range"},
