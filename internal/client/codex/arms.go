@@ -21,7 +21,7 @@ var arms = map[string][]client.Arm{
 		{Name: "default", Default: true,
 			Says: "the built-in feature defaults `codex features list` prints with an empty config"},
 		{Name: "mcp-2026", Settings: map[string]any{"features.mcp_2026_07_28": true},
-			Says: "feature mcp_2026_07_28 (under development, default false): the MCP protocol era of 2026-07-28"},
+			Says: "feature mcp_2026_07_28 (under development, default false): HTTP servers probed with server/discover (2026-07-28), no initialize; stdio servers unchanged"},
 		{Name: "lazy-stdio", Settings: map[string]any{"features.mcp_lazy_stdio_startup": true},
 			Says: "feature mcp_lazy_stdio_startup (under development, default false): stdio servers started lazily"},
 		{Name: "no-deferred-world-state", Settings: map[string]any{"features.deferred_tool_world_state": false},
