@@ -16,7 +16,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -123,7 +125,7 @@ func Install(ctx context.Context, dir, name, version string, progress io.Writer,
 		os.RemoveAll(dir) // leave nothing half-done behind
 		msg := out.String()
 		if strings.Contains(msg, "ETARGET") || strings.Contains(msg, "No matching version") || strings.Contains(msg, "E404") {
-			return fmt.Errorf("installing %s@%s: %w", name, version, ErrNoVersion)
+			return noVersion(name, version, msg)
 		}
 		if ctx.Err() != nil {
 			return fmt.Errorf("installing %s@%s: cut off: %w", name, version, ctx.Err())
@@ -222,4 +224,19 @@ func Versions(ctx context.Context, name string) ([]string, error) {
 		vs = []string{one}
 	}
 	return vs, nil
+}
+
+var missingRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`No matching version found for (\S+?)\.?(?:\s|$)`)
+})
+
+// noVersion is the error of an install npm refused for a version it does
+// not serve (ErrNoVersion), naming the package npm found missing when that
+// is another one: opencode-ai@1.17.20 is served, but its install script
+// wants opencode-linux-x64-baseline-musl@1.17.20, which is not.
+func noVersion(name, version, npmOutput string) error {
+	if m := missingRE().FindStringSubmatch(npmOutput); m != nil && m[1] != name+"@"+version {
+		return fmt.Errorf("installing %s@%s: %w: npm found no %s", name, version, ErrNoVersion, m[1])
+	}
+	return fmt.Errorf("installing %s@%s: %w", name, version, ErrNoVersion)
 }

@@ -2,6 +2,7 @@ package npm
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -85,5 +86,24 @@ func TestEnsureFile(t *testing.T) {
 	if _, _, err := NodeScript(context.Background(), p, io.Discard, "node_modules/@openai/codex/bin/codex"); err == nil ||
 		!strings.HasPrefix(err.Error(), "codex@0.169.0 runs on Node.js: ") {
 		t.Errorf("NodeScript without node: %v", err)
+	}
+}
+
+// TestNoVersionNamesTheMissingPackage: opencode-ai@1.17.20 is served but
+// npm failed on the platform package its install script asks for (npm's
+// output as seen on 2026-12-01); the error says which, and is still
+// ErrNoVersion. When the missing one is the package itself, nothing is
+// added.
+func TestNoVersionNamesTheMissingPackage(t *testing.T) {
+	out := "npm error npm error code ETARGET\n" +
+		"npm error npm error notarget No matching version found for opencode-linux-x64-baseline-musl@1.17.20.\n" +
+		"npm error npm error notarget In most cases you or one of your dependencies are requesting a package version that doesn't exist.\n"
+	err := noVersion("opencode-ai", "1.17.20", out)
+	if !errors.Is(err, ErrNoVersion) || err.Error() != "installing opencode-ai@1.17.20: no such version on npm: npm found no opencode-linux-x64-baseline-musl@1.17.20" {
+		t.Errorf("noVersion = %v", err)
+	}
+	err = noVersion("opencode-ai", "9.9.9", "npm error notarget No matching version found for opencode-ai@9.9.9.\n")
+	if !errors.Is(err, ErrNoVersion) || err.Error() != "installing opencode-ai@9.9.9: no such version on npm" {
+		t.Errorf("noVersion of the package itself = %v", err)
 	}
 }
