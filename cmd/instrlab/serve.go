@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -75,12 +76,42 @@ func runServeLab(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if a.HTTP != "" {
 		err = serveHTTP(ctx, l.Handler(), l.Log(), a.HTTP, "lab", a.AllowRemote, stderr)
 	} else {
+		restore := tuneStdioGC()
 		err = l.ServeStdio(ctx, stdin, stdout)
+		restore()
 	}
 	if cerr := cfg.Log.Close(); err == nil {
 		err = cerr
 	}
 	return err
+}
+
+// serve lab over stdio collects garbage less often than Go's default: a
+// client that pipelines requests has it allocate a few KiB a request over a
+// live heap of a few MiB, so that at GOGC=100 it collected dozens of times a
+// second. Interleaved, 20,000 pipelined tools/list with the log on, load
+// 10-12: 18,133 per second at the default, 25,542 at 400, for a peak RSS of
+// 32.5 MiB against 20.9. The memory limit bounds what the higher target can
+// cost when the live heap grows (requests in flight are bounded to about 32
+// MiB of held memory).
+const (
+	stdioGCPercent   = 400
+	stdioMemoryLimit = 128 << 20
+)
+
+// tuneStdioGC sets stdioGCPercent and stdioMemoryLimit, unless GOGC or
+// GOMEMLIMIT says otherwise, and returns the function that restores the
+// settings it found.
+func tuneStdioGC() (restore func()) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	percent := debug.SetGCPercent(stdioGCPercent)
+	limit := debug.SetMemoryLimit(stdioMemoryLimit)
+	return func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}
 }
 
 func printTexts(w io.Writer, l *lab.Lab, cfg lab.Config) error {

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -712,4 +713,34 @@ func TestServeLabLogOnFullDisk(t *testing.T) {
 			t.Fatal("server still serving after its log failed")
 		}
 	})
+}
+
+// TestServeLabStdioGC: serve lab over stdio runs with its own garbage
+// collection target and memory limit, unless GOGC or GOMEMLIMIT are set, and
+// leaves the process's settings as it found them.
+func TestServeLabStdioGC(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT set: serve lab keeps them")
+	}
+	gcPercent := func() int { p := debug.SetGCPercent(-1); debug.SetGCPercent(p); return p }
+	before, beforeLimit := gcPercent(), debug.SetMemoryLimit(-1)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- runServeLab(context.Background(), nil, inR, outW, io.Discard); outW.Close() }()
+	io.WriteString(inW, initLine+"\n")
+	if _, err := bufio.NewReader(outR).ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	if got, limit := gcPercent(), debug.SetMemoryLimit(-1); got != stdioGCPercent || limit != stdioMemoryLimit {
+		t.Errorf("while serving: GC percent %d, memory limit %d; want %d and %d", got, limit, stdioGCPercent, stdioMemoryLimit)
+	}
+	inW.Close()
+	go io.Copy(io.Discard, outR)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got, limit := gcPercent(), debug.SetMemoryLimit(-1); got != before || limit != beforeLimit {
+		t.Errorf("after serving: GC percent %d, memory limit %d; want %d and %d as before", got, limit, before, beforeLimit)
+	}
 }
