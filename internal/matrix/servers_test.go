@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/instrlab/instrlab/lab"
 )
 
 func TestRowServerName(t *testing.T) {
@@ -37,5 +39,28 @@ func TestHold(t *testing.T) {
 	m.Rows[2].DiscoverDelay = "8s"
 	if err := m.Validate(); err == nil || !strings.Contains(err.Error(), "discover_delay") {
 		t.Errorf("a server row with discover_delay: %v, want an error naming it", err)
+	}
+}
+
+// TestHeldUnanswered: a held server row whose session ended before the
+// proxy passed the reply on is the hold's doing; a row not held, or a
+// reply passed on, is not.
+func TestHeldUnanswered(t *testing.T) {
+	asked := []LabMessage{{Dir: lab.Recv, Kind: lab.KindRequest, Method: "initialize"}}
+	answered := append(asked, LabMessage{Dir: lab.Send, Kind: lab.KindResponse, Method: "initialize"})
+	held := Row{Name: "s-held8s", Instr: "none", Server: "s", InitDelay: "8s"}
+	for _, tc := range []struct {
+		row  Row
+		msgs []LabMessage
+		want bool
+	}{
+		{held, asked, true},
+		{held, answered, false},
+		{Row{Name: "s", Instr: "none", Server: "s"}, asked, false},
+		{Row{Name: "lab", Instr: "ascii:10", InitDelay: "8s"}, asked, false},
+	} {
+		if got := heldUnanswered(tc.row, tc.msgs); got != tc.want {
+			t.Errorf("row %s, %d messages: %v, want %v", tc.row.Name, len(tc.msgs), got, tc.want)
+		}
 	}
 }

@@ -165,3 +165,18 @@ func dedupe(list []string) []string {
 	}
 	return out
 }
+
+// heldUnanswered says the row's proxy holds the server's first reply
+// (init_delay on a server row) and the log shows no reply that completes
+// the handshake passed on: the session ended during the hold.
+func heldUnanswered(row Row, msgs []LabMessage) bool {
+	if row.Server == "" || row.InitDelay == "" {
+		return false
+	}
+	for _, m := range msgs {
+		if m.Dir == lab.Send && m.Kind == lab.KindResponse && (m.Method == lab.Legacy.Method() || m.Method == lab.Modern.Method()) {
+			return false
+		}
+	}
+	return true
+}
