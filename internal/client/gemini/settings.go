@@ -14,20 +14,7 @@ import (
 // settings (mcpServers.*.KEY) in each server's entry.
 func Settings(servers []client.Server, arm client.Arm) ([]byte, error) {
 	entries, err := client.ServerObject(servers, func(s client.Server) (map[string]any, error) {
-		e := map[string]any{"trust": true}
-		if s.URL != "" {
-			e["httpUrl"] = s.URL
-		} else {
-			e["command"], e["args"] = s.Command, s.Args
-			if s.Args == nil {
-				e["args"] = []string{}
-			}
-			if len(s.Env) > 0 {
-				e["env"] = s.Env
-			}
-		}
-		maps.Copy(e, arm.ServerSettings("mcpServers"))
-		return e, nil
+		return ServerEntry(s, arm), nil
 	})
 	if err != nil {
 		return nil, err
@@ -44,4 +31,25 @@ func Settings(servers []client.Server, arm client.Arm) ([]byte, error) {
 		return nil, fmt.Errorf("encoding gemini settings: %w", err)
 	}
 	return append(b, '\n'), nil
+}
+
+// ServerEntry is one server's entry under mcpServers in Gemini CLI's
+// settings.json, and in those of its fork Qwen Code: trusted (no
+// confirmation for its tools), httpUrl or command, args and env, then the
+// arm's per-server settings (mcpServers.*.KEY).
+func ServerEntry(s client.Server, arm client.Arm) map[string]any {
+	e := map[string]any{"trust": true}
+	if s.URL != "" {
+		e["httpUrl"] = s.URL
+	} else {
+		e["command"], e["args"] = s.Command, s.Args
+		if s.Args == nil {
+			e["args"] = []string{}
+		}
+		if len(s.Env) > 0 {
+			e["env"] = s.Env
+		}
+	}
+	maps.Copy(e, arm.ServerSettings("mcpServers"))
+	return e
 }

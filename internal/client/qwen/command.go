@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/gemini"
 )
 
 // SettingsFile is the copy of settings.json kept in the client dir.
@@ -21,20 +21,7 @@ const SettingsFile = "settings.json"
 // in each server's entry.
 func Settings(servers []client.Server, arm client.Arm) ([]byte, error) {
 	entries, err := client.ServerObject(servers, func(s client.Server) (map[string]any, error) {
-		e := map[string]any{"trust": true}
-		if s.URL != "" {
-			e["httpUrl"] = s.URL
-		} else {
-			e["command"], e["args"] = s.Command, s.Args
-			if s.Args == nil {
-				e["args"] = []string{}
-			}
-			if len(s.Env) > 0 {
-				e["env"] = s.Env
-			}
-		}
-		maps.Copy(e, arm.ServerSettings("mcpServers"))
-		return e, nil
+		return gemini.ServerEntry(s, arm), nil
 	})
 	if err != nil {
 		return nil, err
