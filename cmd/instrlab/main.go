@@ -17,13 +17,44 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	caught := make(chan os.Signal, 1)
+	go func() {
+		if s, ok := <-sigs; ok {
+			caught <- s
+			cancel()
+		}
+	}()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(exitCode(err, os.Stderr))
+	signal.Stop(sigs)
+	code := exitCode(err, os.Stderr)
+	select {
+	case s := <-caught:
+		dieBy(s)
+	default:
+	}
+	os.Exit(code)
+}
+
+// dieBy ends the process by the signal s that stopped a command, once the
+// command has cleaned up, so that whoever waits for it sees the signal and
+// not a failure: a client that stops its servers with SIGTERM sees them
+// terminated, and the proxy's log says "signal: terminated" rather than
+// "exit status 1". Where a process cannot signal itself (Windows), main
+// exits with the command's code instead.
+func dieBy(s os.Signal) {
+	signal.Reset(s)
+	p, err := os.FindProcess(os.Getpid())
+	if err != nil || p.Signal(s) != nil {
+		return
+	}
+	time.Sleep(time.Second) // the signal arrives while this sleeps
 }
 
 // A command is one subcommand of instrlab.
