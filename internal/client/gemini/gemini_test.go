@@ -1,9 +1,7 @@
 package gemini
 
 import (
-	"context"
 	"flag"
-	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -104,19 +102,8 @@ func FuzzParseDebug(f *testing.F) {
 // is refused by Supports (the sweep's check) and by Provision, which must
 // not reach npm (there is none on PATH here).
 func TestOlderVersionsAreRefusedBeforeInstalling(t *testing.T) {
-	t.Setenv("PATH", t.TempDir())
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	c := New("0.10.0").(*Gemini)
-	want := "gemini@0.10.0 cannot be driven: versions before 0.11.3 have no --output-format stream-json"
-	if err := c.Supports("0.10.0"); err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("Supports = %v, want %q...", err, want)
-	}
-	if err := c.Provision(context.Background(), io.Discard); err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("Provision = %v, want %q...", err, want)
-	}
-	if err := c.Supports("0.11.3"); err != nil {
-		t.Errorf("Supports(0.11.3) = %v", err)
-	}
+	testutil.RefusedBelowFloor(t, New("0.10.0").(*Gemini), "0.10.0", "0.11.3",
+		"gemini@0.10.0 cannot be driven: versions before 0.11.3 have no --output-format stream-json")
 }
 
 func TestSettingsTwoServers(t *testing.T) {

@@ -1,8 +1,6 @@
 package qwen
 
 import (
-	"context"
-	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,19 +59,8 @@ func FuzzDebugProblems(f *testing.F) {
 // is refused by Supports (the sweep's check) and by Provision, which must
 // not reach npm (there is none on PATH here).
 func TestOlderVersionsAreRefusedBeforeInstalling(t *testing.T) {
-	t.Setenv("PATH", t.TempDir())
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	c := New("0.1.4").(*Qwen)
-	want := "qwen@0.1.4 cannot be driven: versions before 0.5.0 have no --output-format stream-json"
-	if err := c.Supports("0.1.4"); err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("Supports = %v, want %q...", err, want)
-	}
-	if err := c.Provision(context.Background(), io.Discard); err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("Provision = %v, want %q...", err, want)
-	}
-	if err := c.Supports("0.5.0"); err != nil {
-		t.Errorf("Supports(0.5.0) = %v", err)
-	}
+	testutil.RefusedBelowFloor(t, New("0.1.4").(*Qwen), "0.1.4", "0.5.0",
+		"qwen@0.1.4 cannot be driven: versions before 0.5.0 have no --output-format stream-json")
 }
 
 func TestSettingsTwoServers(t *testing.T) {
