@@ -32,7 +32,10 @@ type BisectOptions struct {
 // neighbouring versions. Versions that could not run are stepped over: the
 // nearest runnable version inside the interval is probed instead, and a
 // change that cannot be narrowed further is reported between the runnable
-// versions around it. It returns every point probed (Known ones included),
+// versions around it. When a grid point at either end could not run, the
+// oldest (newest) version that runs is found by bisection first, so a
+// version that could not run never hides the versions between it and the
+// first runnable grid point. It returns every point probed (Known ones included),
 // in version order with confirmations after first attempts.
 func Bisect(ctx context.Context, versions []string, probe Prober, o BisectOptions) []Point {
 	n := len(versions)
@@ -69,12 +72,37 @@ func Bisect(ctx context.Context, versions []string, probe Prober, o BisectOption
 	}
 	// Runnable anchors at the grid points.
 	var anchors []int
-	for _, i := range gridIndexes(n, o.Grid) {
+	grid := gridIndexes(n, o.Grid)
+	for _, i := range grid {
 		if ctx.Err() != nil {
 			break
 		}
 		if at(i).Ran() {
 			anchors = append(anchors, i)
+		}
+	}
+	// A grid point that could not run is no evidence, so it must not end
+	// the timeline: at each end, between the runnable anchor and the
+	// nearest grid point outside it that could not run, bisect for the
+	// runnable version nearest the one that could not (taking the versions
+	// that cannot run at an end to be one stretch), and make it the anchor.
+	if len(anchors) > 0 && ctx.Err() == nil {
+		lo, hi := anchors[0], anchors[len(anchors)-1]
+		for k := len(grid) - 1; k >= 0; k-- {
+			if grid[k] < lo {
+				if e := runnableEdge(ctx, grid[k], lo, at); e != lo {
+					anchors = append([]int{e}, anchors...)
+				}
+				break
+			}
+		}
+		for _, g := range grid {
+			if g > hi {
+				if e := runnableEdge(ctx, g, hi, at); e != hi {
+					anchors = append(anchors, e)
+				}
+				break
+			}
 		}
 	}
 	var split func(a, b int)
@@ -139,6 +167,26 @@ func gridIndexes(n, grid int) []int {
 		}
 	}
 	return out
+}
+
+// runnableEdge bisects between c, a version that could not run, and r, one
+// that ran, for the runnable version nearest c, and returns its index (r
+// itself when nothing between runs). It assumes the versions that cannot
+// run there are one stretch, as an old release without a flag the adapter
+// needs or a new one not yet installable are.
+func runnableEdge(ctx context.Context, c, r int, at func(int) Point) int {
+	for c-r > 1 || r-c > 1 {
+		if ctx.Err() != nil {
+			break
+		}
+		m := (c + r) / 2
+		if at(m).Ran() {
+			r = m
+		} else {
+			c = m
+		}
+	}
+	return r
 }
 
 // nearestRunnable probes outward from the middle of (a, b) and returns the

@@ -339,3 +339,38 @@ func TestMergedClientsKeepTheirOwnSweeps(t *testing.T) {
 		}
 	}
 }
+
+// TestBisectFindsChangesBehindVersionsThatCannotRun: the oldest grid
+// point cannot run (as opencode 0.1.174 and Gemini 0.1.1 cannot), and a
+// change lies between it and the first grid point that runs; likewise at
+// the newest end. Every runnable version must be inside the timeline, so
+// both changes are found exactly, and the timeline starts at the oldest
+// version that runs. Before the fix the bisection started at the first
+// runnable grid point and saw neither change.
+func TestBisectFindsChangesBehindVersionsThatCannotRun(t *testing.T) {
+	// 100 versions, grid 7: grid points 0, 14, 28, 42, 57, 71, 85, 99.
+	h := newHistory(100, "a", map[int]string{12: "b", 88: "c"})
+	for i := 0; i < 10; i++ {
+		h.broken[i] = true // the oldest ten cannot run, 10 and 11 do
+	}
+	for i := 93; i < 100; i++ {
+		h.broken[i] = true // the newest seven cannot run
+	}
+	pts := Bisect(context.Background(), h.versions, h.probe, BisectOptions{Confirm: true})
+	tl := NewTimeline("fake", "all", h.versions, pts)
+	want := []string{
+		fmt.Sprintf("%s..%s cap: a → b exact=true", h.versions[11], h.versions[12]),
+		fmt.Sprintf("%s..%s cap: b → c exact=true", h.versions[87], h.versions[88]),
+	}
+	if diff := cmp.Diff(want, firsts(tl.Changes)); diff != "" {
+		t.Fatalf("changes mismatch (-want +got):\n%s", diff)
+	}
+	if len(tl.Segments) != 3 || tl.Segments[0].From != h.versions[10] || tl.Segments[2].To != h.versions[92] {
+		t.Errorf("segments %+v: want the timeline from %s, the oldest that runs, to %s, the newest", tl.Segments, h.versions[10], h.versions[92])
+	}
+	// Finding each edge is a bisection too: the bound still holds.
+	if got, max := h.installs(), budget(2, 100); got > max {
+		t.Errorf("ran %d versions, over the bound 4(k+1)log2(n) = %d", got, max)
+	}
+	t.Logf("%d versions probed (bound %d)", h.installs(), budget(2, 100))
+}
