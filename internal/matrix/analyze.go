@@ -25,7 +25,7 @@ func Analyze(dir string) (Result, error) {
 	abs, _ := filepath.Abs(dir)
 	res := Result{Client: rec.Client.String(), Arm: armFacts(rec.Arm), Row: rec.Row.Name, Label: rec.Row.Label, Repeat: rec.Repeat, Dir: dir,
 		Status: rec.Status, Reason: rec.Reason, Live: rec.Live, Instr: rec.Row.Instr, Era: rec.Row.Era,
-		NoDelta: rec.Row.NoDelta, Plain: rec.Row.Plain(), ClientMS: rec.ClientMS, Requests: []RequestFacts{}}
+		NoDelta: rec.Row.NoDelta, Plain: rec.Row.Plain(), ClientMS: rec.ClientMS, ClientCPUMS: rec.ClientCPUMS, Requests: []RequestFacts{}}
 
 	texts := map[string]string{}
 	if rec.Row.InstrFile != "" {

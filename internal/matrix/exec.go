@@ -109,6 +109,9 @@ func (r *Runner) runOne(ctx context.Context, j job) (Result, Record, error) {
 		c, rec.Netns = jc, true
 	}
 	status, reason, code, clientDur, cmd := r.execute(ctx, c, run)
+	if cmd != nil {
+		rec.ClientCPUMS = float64(ProcessCPU(cmd.ProcessState).Microseconds()) / 1000
+	}
 	stopHTTP() // the log is whole before the analysis reads it
 	stopHTTP = func() {}
 	rec.ClientMS = float64(clientDur.Microseconds()) / 1000

@@ -114,6 +114,9 @@ func TestSaveAndStats(t *testing.T) {
 	}
 
 	st := Stats{Runs: 4, Failed: 1, Wall: 2 * time.Second, ClientTime: 3 * time.Second, RunnerTime: time.Second}
+	st.addCPU("a@1", 4*time.Second)
+	st.addCPU("b@2", 1500*time.Millisecond)
+	st.addCPU("a@1", time.Second)
 	if err := st.Save(filepath.Join(dir, "stats.json"), 500*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
@@ -121,14 +124,25 @@ func TestSaveAndStats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got map[string]float64
-	if err := json.Unmarshal(data, &got); err != nil {
+	var got struct {
+		Runs, Failed, WallS, ShareOfWall, ClientCPUS float64
+		ByClient                                     map[string]float64
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatal(err)
 	}
-	if got["runs"] != 4 || got["failed"] != 1 || got["wall_s"] != 2 || got["runner_cpu_share_of_wall"] != 0.25 {
-		t.Errorf("stats.json = %v", got)
+	for k, v := range map[string]any{"runs": &got.Runs, "failed": &got.Failed, "wall_s": &got.WallS,
+		"runner_cpu_share_of_wall": &got.ShareOfWall, "client_cpu_s": &got.ClientCPUS, "client_cpu_s_by_client": &got.ByClient} {
+		if err := json.Unmarshal(raw[k], v); err != nil {
+			t.Errorf("stats.json %s: %v", k, err)
+		}
 	}
-	want := "4 runs (0 skipped, 1 failed, 0 interrupted) in 2s; client processes 3s in all; runner setup+teardown 1s in all; runner CPU 500ms (25.0% of wall)"
+	if got.Runs != 4 || got.Failed != 1 || got.WallS != 2 || got.ShareOfWall != 0.25 || got.ClientCPUS != 6.5 ||
+		!cmp.Equal(got.ByClient, map[string]float64{"a@1": 5, "b@2": 1.5}) {
+		t.Errorf("stats.json = %s", data)
+	}
+	want := "4 runs (0 skipped, 1 failed, 0 interrupted) in 2s; client processes 3s in all, client CPU 6.5s; runner setup+teardown 1s in all; runner CPU 500ms (25.0% of wall)"
 	if line := st.Line(500 * time.Millisecond); line != want {
 		t.Errorf("Line = %q, want %q", line, want)
 	}

@@ -54,7 +54,7 @@ func (p *progress) done(j job, res Result, err error) {
 		left := p.total - p.finished
 		eta = (elapsed / time.Duration(ran) * time.Duration(left)).Round(time.Second).String()
 	}
-	fmt.Fprintf(p.w, "[%d/%d] %s %s #%d: %s in %.1fs · elapsed %s · ETA %s\n",
-		p.finished, p.total, j.who(), j.row.Name, j.repeat, outcome, res.ClientMS/1000,
+	fmt.Fprintf(p.w, "[%d/%d] %s %s #%d: %s in %.1fs (CPU %.1fs) · elapsed %s · ETA %s\n",
+		p.finished, p.total, j.who(), j.row.Name, j.repeat, outcome, res.ClientMS/1000, res.ClientCPUMS/1000,
 		elapsed.Round(time.Second), eta)
 }

@@ -47,10 +47,27 @@ type Record struct {
 	SetupMS    float64 `json:"setup_ms"`
 	ClientMS   float64 `json:"client_ms"`
 	TeardownMS float64 `json:"teardown_ms"`
-	ExitCode   int     `json:"exit_code"`
+	// ClientCPUMS is the CPU time (user and system) of the process the
+	// runner waited for, as its exit status reports it (ProcessCPU): on
+	// Linux and the BSDs that includes every descendant it waited for, so
+	// a jailed run counts the jail, the client and the lab servers the
+	// client reaped. 0 when the process did not start.
+	ClientCPUMS float64 `json:"client_cpu_ms"`
+	ExitCode    int     `json:"exit_code"`
 	// Binary is the client executable; Cmd its arguments.
 	Binary string   `json:"binary,omitempty"`
 	Args   []string `json:"args,omitempty"`
+}
+
+// ProcessCPU is the CPU time, user and system, of an ended process and of
+// the descendants it waited for, as the system reports them when the
+// process is waited for (wait4's rusage on unix; on Windows the process
+// alone); 0 for a process that never ran.
+func ProcessCPU(ps *os.ProcessState) time.Duration {
+	if ps == nil {
+		return 0
+	}
+	return ps.UserTime() + ps.SystemTime()
 }
 
 // writeJSON writes v to path whole or not at all: to a temporary file,

@@ -67,6 +67,7 @@ type Result struct {
 	Handshake   Handshake          `json:"handshake"`
 	Observation client.Observation `json:"observation"`
 	ClientMS    float64            `json:"client_ms"`
+	ClientCPUMS float64            `json:"client_cpu_ms,omitempty"` // Record.ClientCPUMS
 	Warnings    []string           `json:"warnings,omitempty"`
 }
 

@@ -102,6 +102,11 @@ type Stats struct {
 	// ClientTime sums the wall time of the client processes; RunnerTime
 	// sums each run's setup and teardown (fake API, analysis).
 	ClientTime, RunnerTime time.Duration
+	// ClientCPU sums the CPU time of the client processes
+	// (Record.ClientCPUMS), ClientCPUBy per client (name@version, and
+	// ~arm when not its default).
+	ClientCPU   time.Duration
+	ClientCPUBy map[string]time.Duration
 }
 
 // Run provisions the clients, then runs every planned run, Jobs at a time.
@@ -173,6 +178,7 @@ func (r *Runner) Run(ctx context.Context) ([]Result, Stats, error) {
 				st.Failed++
 			}
 			st.ClientTime += ms(rec.ClientMS)
+			st.addCPU(j.who(), ms(rec.ClientCPUMS))
 			st.RunnerTime += ms(rec.SetupMS + rec.TeardownMS)
 			results[i] = &res
 		}
@@ -192,6 +198,15 @@ func (r *Runner) Run(ctx context.Context) ([]Result, Stats, error) {
 		return out, st, fmt.Errorf("interrupted after %d of %d runs: %w", st.Runs+st.Skipped, len(jobs), ctx.Err())
 	}
 	return out, st, nil
+}
+
+// addCPU counts cpu, one run's client CPU time, for client who.
+func (st *Stats) addCPU(who string, cpu time.Duration) {
+	if st.ClientCPUBy == nil {
+		st.ClientCPUBy = map[string]time.Duration{}
+	}
+	st.ClientCPU += cpu
+	st.ClientCPUBy[who] += cpu
 }
 
 func ms(f float64) time.Duration { return time.Duration(f * float64(time.Millisecond)) }

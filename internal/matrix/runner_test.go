@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,11 +15,19 @@ import (
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/client/fakeclient"
 	"github.com/instrlab/instrlab/internal/evidence"
+	"github.com/instrlab/instrlab/internal/netjail"
 )
 
 // TestMain lets this test binary act as the fake client and as the lab
-// server it starts (see fakeclient).
+// server it starts (see fakeclient), and as the jail around them.
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "jail" {
+		code, err := netjail.Main(os.Args[2:], os.Stderr)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
+		os.Exit(code)
+	}
 	fakeclient.Main()
 	clients.Register(fakeclient.Name, func(v string) client.Client { return fakeClient(v, nil) })
 	os.Exit(m.Run())

@@ -8,7 +8,8 @@
 // message under "## <server>", posts one streaming Anthropic Messages
 // request, and prints stream-json events like Claude Code's. FAKE_MODE
 // "hang" never ends, "crash" exits 3 after its init event, and "no-model"
-// exits 0 there, without a model request.
+// exits 0 there, without a model request. FAKE_LAB_CPU (LabCPUEnv) has
+// the lab server it starts use that much CPU first.
 package fakeclient
 
 import (

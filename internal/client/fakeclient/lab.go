@@ -4,9 +4,15 @@ import (
 	"context"
 	"os"
 	"slices"
+	"time"
 
 	"github.com/instrlab/instrlab/lab"
 )
+
+// LabCPUEnv, set to a duration in a run's environment, has the lab server
+// use that much CPU time before it serves, so that a test can tell the
+// lab's CPU from the client's.
+const LabCPUEnv = "FAKE_LAB_CPU"
 
 // serveLab serves the lab on stdin and stdout when the process was started
 // as "serve lab [flags]" by the fake client, and exits; otherwise it
@@ -16,6 +22,9 @@ func serveLab() {
 	n := len(lab.Subcommand)
 	if os.Getenv(LabEnv) != "1" || len(os.Args) < 1+n || !slices.Equal(os.Args[1:1+n], lab.Subcommand) {
 		return
+	}
+	if d, err := time.ParseDuration(os.Getenv(LabCPUEnv)); err == nil {
+		burnCPU(d)
 	}
 	a, err := lab.ParseArgs(os.Args[1+n:])
 	if err != nil {
