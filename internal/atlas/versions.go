@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/Masterminds/semver/v3"
+	"github.com/instrlab/instrlab/internal/version"
 )
 
 // ErrNoMatch reports a version range that selects no published version.
@@ -20,13 +20,13 @@ var ErrNoMatch = errors.New("no published version matches")
 //	latest          the newest release
 //	A..B            A to B inclusive, both published
 //	1.2.3           one version
-//	>=2.1.200 <2.2  a semver range (npm syntax: ^, ~, ||, hyphen ranges)
+//	>=2.1.200 <2.2  a semver range (npm syntax: ^, ~, ||, hyphen ranges; see version.Range)
 type Selector struct {
 	text       string
 	all        bool
 	latest     bool
 	from, to   string
-	constraint *semver.Constraints
+	constraint *version.Range
 }
 
 // ParseSelector parses the part of "client@SELECTOR" after the '@'.
@@ -39,23 +39,23 @@ func ParseSelector(s string) (Selector, error) {
 		sel.latest = true
 	case strings.Contains(s, ".."):
 		from, to, _ := strings.Cut(s, "..")
-		if _, err := semver.StrictNewVersion(from); err != nil {
+		if !version.Strict(from) {
 			return Selector{}, fmt.Errorf("version range %q: %q is not a version", s, from)
 		}
-		if _, err := semver.StrictNewVersion(to); err != nil {
+		if !version.Strict(to) {
 			return Selector{}, fmt.Errorf("version range %q: %q is not a version", s, to)
 		}
 		sel.from, sel.to = from, to
 	default:
-		if _, err := semver.StrictNewVersion(s); err == nil {
+		if version.Strict(s) {
 			sel.from, sel.to = s, s
 			break
 		}
-		c, err := semver.NewConstraint(s)
+		c, err := version.ParseRange(s)
 		if err != nil {
 			return Selector{}, fmt.Errorf("version range %q: want all, latest, A..B, a version or a semver range: %v", s, err)
 		}
-		sel.constraint = c
+		sel.constraint = &c
 	}
 	return sel, nil
 }
@@ -71,7 +71,7 @@ func (s Selector) Select(published []string) ([]string, error) {
 	vs := Sort(published)
 	var releases []string
 	for _, v := range vs {
-		if sv, err := semver.NewVersion(v); err == nil && sv.Prerelease() == "" {
+		if version.Prerelease(v) == "" {
 			releases = append(releases, v)
 		}
 	}
@@ -85,7 +85,7 @@ func (s Selector) Select(published []string) ([]string, error) {
 		}
 	case s.constraint != nil:
 		for _, v := range releases {
-			if s.constraint.Check(semver.MustParse(v)) {
+			if s.constraint.Match(v) {
 				out = append(out, v)
 			}
 		}
@@ -95,13 +95,11 @@ func (s Selector) Select(published []string) ([]string, error) {
 				return nil, fmt.Errorf("%s: %w: npm does not serve %s (nearest: %s)", s.text, ErrNoMatch, end, nearest(vs, end))
 			}
 		}
-		lo, hi := semver.MustParse(s.from), semver.MustParse(s.to)
-		if lo.GreaterThan(hi) {
+		if version.Compare(s.from, s.to) > 0 {
 			return nil, fmt.Errorf("version range %q: %s is newer than %s", s.text, s.from, s.to)
 		}
 		for _, v := range vs {
-			sv := semver.MustParse(v)
-			if v == s.from || v == s.to || sv.GreaterThan(lo) && sv.LessThan(hi) && sv.Prerelease() == "" {
+			if v == s.from || v == s.to || version.Compare(v, s.from) > 0 && version.Compare(v, s.to) < 0 && version.Prerelease(v) == "" {
 				out = append(out, v)
 			}
 		}
@@ -113,32 +111,14 @@ func (s Selector) Select(published []string) ([]string, error) {
 }
 
 // Sort returns the versions that parse as semver, oldest first.
-func Sort(versions []string) []string {
-	type pv struct {
-		s string
-		v *semver.Version
-	}
-	var ps []pv
-	for _, s := range versions {
-		if v, err := semver.NewVersion(s); err == nil {
-			ps = append(ps, pv{s, v})
-		}
-	}
-	sort.SliceStable(ps, func(i, j int) bool { return ps[i].v.LessThan(ps[j].v) })
-	out := make([]string, len(ps))
-	for i, p := range ps {
-		out[i] = p.s
-	}
-	return out
-}
+func Sort(versions []string) []string { return version.Sort(versions) }
 
 // nearest names the published versions just below and above v.
 func nearest(sorted []string, v string) string {
-	sv, err := semver.NewVersion(v)
-	if err != nil {
+	if !version.Valid(v) {
 		return "none"
 	}
-	i := sort.Search(len(sorted), func(i int) bool { return !semver.MustParse(sorted[i]).LessThan(sv) })
+	i := sort.Search(len(sorted), func(i int) bool { return version.Compare(sorted[i], v) >= 0 })
 	var near []string
 	if i > 0 {
 		near = append(near, sorted[i-1])

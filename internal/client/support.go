@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"sync"
 
-	"github.com/Masterminds/semver/v3"
+	"github.com/instrlab/instrlab/internal/version"
 )
 
 // A Floor is the oldest version of a client an adapter can drive, and what
@@ -27,13 +27,12 @@ type Floor struct {
 // Check returns nil for a version at or after Min, and for one that is not
 // a semantic version (which cannot be ordered, so is left to the run to
 // show); else an error naming the version, Min and the cause.
-func (f Floor) Check(version string) error {
-	v, err := semver.NewVersion(version)
-	if err != nil {
+func (f Floor) Check(v string) error {
+	if !version.Valid(v) {
 		return nil
 	}
-	if v.LessThan(semver.MustParse(f.Min)) {
-		return fmt.Errorf("%s@%s cannot be driven: versions before %s have no %s (%s)", f.Client, version, f.Min, f.Lack, f.Evidence)
+	if version.Compare(v, f.Min) < 0 {
+		return fmt.Errorf("%s@%s cannot be driven: versions before %s have no %s (%s)", f.Client, v, f.Min, f.Lack, f.Evidence)
 	}
 	return nil
 }
