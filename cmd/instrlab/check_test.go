@@ -91,6 +91,10 @@ func TestCheckGolden(t *testing.T) {
 		// A version without a profile of its own, in the atlas's range of
 		// one that has one.
 		{name: "profile-claude-code@2.1.300", args: []string{"-instr", "ascii:5000"}, extra: []string{"-profile", "claude-code@2.1.300"}},
+		// A tool description longer than the measured caps: cut by Qwen
+		// Code, cut where sent by Claude Code, never sent by Codex.
+		{name: "tool-desc-6000", args: []string{"-instr", "ascii:1000", "-tool-desc", "ascii:6000"}, json: true,
+			extra: []string{"-profile", "qwen@0.24.4,claude-code@2.1.285,claude-code@2.1.328,codex@0.169.0"}},
 		{name: "rules", args: []string{"-era", "dual", "-instr", "ascii:3000"}, code: 1,
 			extra: []string{"-max-chars", "2500", "-max-tokens", "600", "-require", "END codeword", "-require-same-eras"}},
 	}
@@ -394,8 +398,14 @@ func TestCheckProfiles(t *testing.T) {
 				t.Error("a profile without a model does not say it was not measured")
 			}
 			// What the evidence does not cover is printed as not measured.
-			if l := p.ToolDescriptions; l.Cap == 0 && l.AtLeast == 0 && !strings.Contains(out, "tool descriptions: cap not measured") {
+			if l := p.ToolDescriptions; l.Cap == 0 && l.AtLeast == 0 && !l.Unsent && !strings.Contains(out, "tool descriptions: cap not measured") {
 				t.Error("an unmeasured tool description cap is not printed as not measured")
+			}
+			if l := p.ToolDescriptions; l.Unsent && (!strings.Contains(out, "tool descriptions: not sent") || !strings.Contains(out, "tools: no description of the 3 tools reaches the model")) {
+				t.Error("descriptions measured not to reach the model are not said to be unsent")
+			}
+			if l := p.ToolDescriptions; !l.Unsent && l.Via != "" && !strings.Contains(out, "tools: 3 of 3 descriptions kept whole") {
+				t.Error("a measured tool description cap gives no prediction for the server's tools")
 			}
 			if l := p.ToolDescriptions; l.Cap > 0 && !l.Measured && !strings.Contains(out, "(not measured: from documentation)") {
 				t.Error("a documented tool description cap is not marked as not measured")

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/profiles"
@@ -45,4 +48,16 @@ func writeProfiles(dir string, o derive.Options, results []matrix.Result, stderr
 		fmt.Fprintf(stderr, "profile %s in %s\n", p.ID(), name)
 	}
 	return nil
+}
+
+// earlierExcerpt reads the excerpt named by pattern, {id} standing for
+// the client@version; a missing file is no excerpt.
+func earlierExcerpt(pattern string) func(id string) (*derive.Excerpt, error) {
+	return func(id string) (*derive.Excerpt, error) {
+		name := strings.ReplaceAll(pattern, "{id}", id)
+		if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return derive.ReadExcerpt(name)
+	}
 }

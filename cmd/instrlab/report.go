@@ -24,6 +24,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	profileOut := fs.String("profile-out", "", "also write a client profile (client@version.json, the format of check -profile) for each client in the run to this directory")
 	profileRef := fs.String("profile-ref", "", "the profiles' evidence ref: where this run's summary is kept; {id} stands for client@version (default: DIR)")
 	profileCommand := fs.String("profile-command", "", "the command that made the run, kept in each profile's evidence excerpt (PROFILE-OUT/evidence/client@version.json)")
+	profileEarlier := fs.String("profile-earlier", "", "derive each profile from this earlier evidence excerpt too, when it exists ({id} stands for client@version): its runs join the run's, but for the rows and arms the run made again")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: instrlab report [flags] DIR...\n\nRebuilds the results table of an \"instrlab run -out DIR\" from its evidence alone.\nSeveral DIRs (the shards of one run, -shard k/n) make one table, the same as one\ndirectory holding all their runs; sweep directories (instrlab sweep) merge into one atlas.\nWith -profile-out, also derives a client profile for each client@version in\nthe run from the same evidence (see docs/check.md, Profiles).\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -40,8 +41,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := report.Formats.Check(*format); err != nil {
 		return usageError{err.Error()}
 	}
-	if (*profileRef != "" || *profileCommand != "") && *profileOut == "" {
-		return usageError{"-profile-ref and -profile-command need -profile-out"}
+	if (*profileRef != "" || *profileCommand != "" || *profileEarlier != "") && *profileOut == "" {
+		return usageError{"-profile-ref, -profile-command and -profile-earlier need -profile-out"}
 	}
 	m, results, warnings, err := report.Load(fs.Args()...)
 	if err != nil {
@@ -55,7 +56,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if ref == "" {
 			ref = fs.Arg(0)
 		}
-		if err := writeProfiles(*profileOut, derive.Options{Ref: ref, Command: *profileCommand}, results, stderr); err != nil {
+		o := derive.Options{Ref: ref, Command: *profileCommand}
+		if *profileEarlier != "" {
+			o.Earlier = earlierExcerpt(*profileEarlier)
+		}
+		if err := writeProfiles(*profileOut, o, results, stderr); err != nil {
 			return err
 		}
 	}

@@ -72,6 +72,19 @@ type Limit struct {
 	Measured bool `json:"measured"`
 	// Note is a caveat on the values, in plain words.
 	Note string `json:"note,omitempty"`
+
+	// Via, on tool descriptions, is how they reached the model in the
+	// measured runs, in the run analysis's words (matrix.ToolFacts.Via):
+	// "definition", "listing", "name only" or "server namespace"; ""
+	// when not measured. Wrapper is what a listing puts before a tool's
+	// line (its heading), when they came in one.
+	Via     string `json:"via,omitempty"`
+	Wrapper string `json:"wrapper,omitempty"`
+	// Unsent, on tool descriptions, is set when the runs measured that
+	// none reached the model (Via says what did): there is then no cap
+	// to apply, and Cap, if set, is what was measured or documented for
+	// a way of running the client that sends them (Note says which).
+	Unsent bool `json:"unsent,omitempty"`
 }
 
 // A Setting is an environment variable that changes a cap.
@@ -112,7 +125,7 @@ type Render struct {
 
 // A Variant is how the client treats a server's text when it runs
 // another way, as measured in runs made that way. Its values replace the
-// profile's; what it does not hold (tool descriptions, handshake) is the
+// profile's; what it does not hold (tool descriptions when nil, handshake) is the
 // profile's.
 type Variant struct {
 	// When is the way, as a user writes it: a flag, NAME=VALUE, or
@@ -130,7 +143,11 @@ type Variant struct {
 	Instructions Limit      `json:"instructions"`
 	Render       Render     `json:"render"`
 	Startup      Startup    `json:"startup"`
-	Unmeasured   []string   `json:"unmeasured,omitempty"`
+	// ToolDescriptions, when set, is what the variant's runs showed of
+	// tool descriptions (not measured, when they recorded none); when
+	// nil, the profile's applies.
+	ToolDescriptions *Limit   `json:"tool_descriptions,omitempty"`
+	Unmeasured       []string `json:"unmeasured,omitempty"`
 }
 
 // Expand returns each profile followed by one profile per variant, its
@@ -154,8 +171,11 @@ func Expand(ps []Profile) []Profile {
 				q.Handshake = *v.Handshake
 			}
 			q.Instructions, q.Render, q.Startup = v.Instructions, v.Render, v.Startup
+			if v.ToolDescriptions != nil {
+				q.ToolDescriptions = *v.ToolDescriptions
+			}
 			q.Unmeasured = append(slices.Clip(slices.DeleteFunc(slices.Clone(p.Unmeasured), func(u string) bool {
-				return unmeasuredInVariant(u)
+				return unmeasuredInVariant(u, v.ToolDescriptions != nil)
 			})), v.Unmeasured...)
 			out = append(out, q)
 		}
@@ -164,8 +184,12 @@ func Expand(ps []Profile) []Profile {
 }
 
 // unmeasuredInVariant reports whether a profile's unmeasured item is
-// about a value a variant replaces (so the variant's own list says).
-func unmeasuredInVariant(u string) bool {
+// about a value a variant replaces (so the variant's own list says);
+// tools is set when the variant has its own tool descriptions.
+func unmeasuredInVariant(u string, tools bool) bool {
+	if tools && strings.Contains(u, "tool description") {
+		return true
+	}
 	for _, w := range []string{"cap on instructions", "what the cap counts", "truncation marker", "cap setting", "placement", "head and tail", "slow server", "one cap"} {
 		if strings.Contains(u, w) {
 			return true
@@ -277,6 +301,12 @@ func (p Profile) Validate() error {
 			name string
 			l    Limit
 		}{"variant " + strconv.Quote(v.When) + " instructions", v.Instructions})
+		if v.ToolDescriptions != nil {
+			limits = append(limits, struct {
+				name string
+				l    Limit
+			}{"variant " + strconv.Quote(v.When) + " tool_descriptions", *v.ToolDescriptions})
+		}
 	}
 	for _, l := range limits {
 		if l.l.Cap < 0 || l.l.AtLeast < 0 {

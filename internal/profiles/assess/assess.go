@@ -121,6 +121,10 @@ type View struct {
 	// Facts are the profile's other properties, each marked measured
 	// or not.
 	Facts []Fact `json:"facts"`
+	// Tools is what the profile predicts of each tool's description,
+	// when it measured how the client sends them (ToolDescriptions.Via)
+	// or documents a cap.
+	Tools []ToolFate `json:"tools,omitempty"`
 	// Marker is what the profile appends to a cut text; Placement where
 	// it puts the block, in plain words. They are the profile's, carried
 	// for printing, and not repeated in JSON.
@@ -141,6 +145,24 @@ type ToolView struct {
 	// Measured is false when the profile's cap on tool descriptions comes
 	// from documentation only.
 	Measured bool `json:"measured"`
+}
+
+// A ToolFate is what a profile predicts of one tool's description: kept
+// whole, cut (kept KeptChars of Chars, the cut between Before and After),
+// or not sent at all (Unsent: the client names the tool, or its server,
+// without the description).
+type ToolFate struct {
+	Tool      string `json:"tool"`
+	Chars     int    `json:"chars"`
+	KeptChars int    `json:"kept_chars"`
+	Truncated bool   `json:"truncated,omitempty"`
+	Unsent    bool   `json:"unsent,omitempty"`
+	// Beyond is set when the description is longer than the longest the
+	// profile saw kept whole, with no cap measured: kept as far as
+	// measured.
+	Beyond bool   `json:"beyond_measured,omitempty"`
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
 }
 
 // Combined is one profile's block for all servers together.
@@ -277,6 +299,7 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 		}
 	}
 	v.Cap, v.CapSource = p.Instructions.EffectiveCap(value, set)
+	v.Tools = toolFates(p, e, getenv)
 	if e.Instructions == nil {
 		return v
 	}
@@ -325,17 +348,57 @@ func sameView(a, b View) bool {
 
 func toolsOver(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)) []ToolView {
 	e, _ := clientEra(p, r)
+	if p.ToolDescriptions.Unsent {
+		return nil // no description reaches the model to be cut
+	}
+	limit := toolCap(p, getenv)
+	var out []ToolView
+	for _, t := range e.Tools {
+		if c := p.ToolDescriptions.Apply(t.Description, limit); c.Truncated {
+			out = append(out, ToolView{Profile: p.ID(), Era: e.Era, Tool: t.Name, Chars: c.Chars, Cap: c.Cap, Measured: p.ToolDescriptions.Measured})
+		}
+	}
+	return out
+}
+
+// toolCap is the cap on tool descriptions with the client's environment.
+func toolCap(p profiles.Profile, getenv func(string) (string, bool)) int {
 	var value string
 	var set bool
 	if st := p.ToolDescriptions.Setting; st != nil {
 		value, set = getenv(st.Env)
 	}
 	limit, _ := p.ToolDescriptions.EffectiveCap(value, set)
-	var out []ToolView
+	return limit
+}
+
+// toolFates predicts what becomes of each tool description of era e
+// under p, when p measured how the client sends them or documents a cap;
+// nil otherwise (the fact then says the cap was not measured).
+func toolFates(p profiles.Profile, e probe.EraResult, getenv func(string) (string, bool)) []ToolFate {
+	l := p.ToolDescriptions
+	if l.Via == "" && l.Cap == 0 && !l.Unsent {
+		return nil
+	}
+	limit := toolCap(p, getenv)
+	var out []ToolFate
 	for _, t := range e.Tools {
-		if c := p.ToolDescriptions.Apply(t.Description, limit); c.Truncated {
-			out = append(out, ToolView{Profile: p.ID(), Era: e.Era, Tool: t.Name, Chars: c.Chars, Cap: c.Cap, Measured: p.ToolDescriptions.Measured})
+		n := utf8.RuneCountInString(t.Description)
+		f := ToolFate{Tool: t.Name, Chars: n}
+		switch {
+		case l.Unsent:
+			f.Unsent = true
+		default:
+			c := l.Apply(t.Description, limit)
+			f.KeptChars, f.Truncated = c.KeptChars, c.Truncated
+			f.Beyond = c.Cap == 0 && l.AtLeast > 0 && n > l.AtLeast
+			if c.Truncated {
+				runes := []rune(t.Description)
+				f.Before = string(runes[max(0, c.KeptChars-contextChars/2):c.KeptChars])
+				f.After = string(runes[c.KeptChars:min(len(runes), c.KeptChars+contextChars/2)])
+			}
 		}
+		out = append(out, f)
 	}
 	return out
 }

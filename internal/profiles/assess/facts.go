@@ -5,6 +5,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
+	"github.com/instrlab/instrlab/internal/unit"
 )
 
 // A Fact is one property of a profile as check shows it: its value in
@@ -40,8 +41,19 @@ func Facts(p profiles.Profile) []Fact {
 func toolFact(l profiles.Limit) Fact {
 	f := Fact{Name: "tool descriptions"}
 	switch {
+	case l.Unsent:
+		f.Value, f.Measured = "not sent: "+unsentWords(l.Via), true
+		if l.Cap > 0 {
+			f.Value += fmt.Sprintf("; when sent, cut at %s %s", table.Num(l.Cap), unitPlural(l.Unit))
+			if l.Marker != "" {
+				f.Value += fmt.Sprintf(", then %q", l.Marker)
+			}
+			if !l.Measured {
+				f.Value += " (" + NotMeasured + ": from documentation)"
+			}
+		}
 	case l.Cap > 0:
-		f.Value = fmt.Sprintf("cut at %s characters", table.Num(l.Cap))
+		f.Value = fmt.Sprintf("cut at %s %s", table.Num(l.Cap), unitPlural(l.Unit))
 		if l.Marker != "" {
 			f.Value += fmt.Sprintf(", then %q", l.Marker)
 		}
@@ -56,6 +68,26 @@ func toolFact(l profiles.Limit) Fact {
 		f.Value = "cap " + NotMeasured
 	}
 	return f
+}
+
+// unsentWords say what the model sees of a tool whose description is
+// not sent, by how the runs found it (profiles.Limit.Via).
+func unsentWords(via string) string {
+	switch via {
+	case "name only":
+		return "the model sees each tool's name only"
+	case "server namespace":
+		return "the model sees only the server's namespace, no tool names"
+	}
+	return "no request named the tools"
+}
+
+// unitPlural is a limit's unit in words ("characters" for code points).
+func unitPlural(u string) string {
+	if x, err := unit.Parse(u); err == nil && x != unit.CodePoint {
+		return x.Plural()
+	}
+	return "characters"
 }
 
 func slowFact(s profiles.Startup) Fact {

@@ -185,6 +185,9 @@ func printView(b *bufio.Writer, v View) {
 		for _, l := range factLines(v.Facts) {
 			fmt.Fprintf(b, "           %s\n", l)
 		}
+		for _, l := range toolLines(v.Tools) {
+			fmt.Fprintf(b, "           %s\n", l)
+		}
 	}()
 	if !v.Present {
 		fmt.Fprintf(b, "           no instructions, so no block in the model's context\n")
@@ -286,4 +289,33 @@ func dur(d time.Duration) string {
 	default:
 		return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64) + " ms"
 	}
+}
+
+// toolLines say what a view predicts of the server's tool descriptions:
+// how many are kept whole, and each one cut, where.
+func toolLines(ts []ToolFate) []string {
+	if len(ts) == 0 {
+		return nil
+	}
+	var whole, beyond []string
+	var out []string
+	for _, t := range ts {
+		switch {
+		case t.Unsent:
+		case t.Truncated:
+			out = append(out, fmt.Sprintf("  tool %s keeps %s of %s characters; cut: …%s ✂ %s…", line(t.Tool), table.Num(t.KeptChars), table.Num(t.Chars), oneLine(t.Before), oneLine(t.After)))
+		case t.Beyond:
+			beyond = append(beyond, line(t.Tool))
+		default:
+			whole = append(whole, line(t.Tool))
+		}
+	}
+	if ts[0].Unsent {
+		return []string{fmt.Sprintf("tools: no description of the %s reaches the model", plural(len(ts), "tool"))}
+	}
+	head := fmt.Sprintf("tools: %d of %s kept whole", len(whole)+len(beyond), plural(len(ts), "description"))
+	if len(beyond) > 0 {
+		head += fmt.Sprintf(" (%s longer than any measured: whole as far as measured)", strings.Join(beyond, ", "))
+	}
+	return append([]string{head}, out...)
 }

@@ -26,6 +26,12 @@ type Options struct {
 	Excerpts map[string]*Excerpt
 	// Command is the command that made the run, kept in the excerpts.
 	Command string
+	// Earlier, when set, gives the excerpt of earlier evidence of a
+	// client@version, nil when there is none. Its runs join the run's,
+	// before them, except those of a row and arm the run made again, so
+	// that a profile is derived again with rows added to its matrix
+	// without running the others again (internal/profiles/data).
+	Earlier func(id string) (*Excerpt, error)
 }
 
 // Profiles derives one client profile per client@version in results, from
@@ -55,6 +61,19 @@ func Profiles(results []matrix.Result, o Options) ([]profiles.Profile, error) {
 	var out []profiles.Profile
 	for _, id := range order {
 		ev := o.Evidence
+		var earlier *Excerpt
+		if o.Earlier != nil {
+			x, err := o.Earlier(id)
+			if err != nil {
+				return nil, fmt.Errorf("profile of %s: %w", id, err)
+			}
+			if x != nil {
+				earlier = x
+				var joined []matrix.Result
+				joined, ev = layer(x, byClient[id], ev)
+				byClient[id] = joined
+			}
+		}
 		var rec *recorder
 		if o.Excerpts != nil {
 			rec = newRecorder(ev)
@@ -74,6 +93,9 @@ func Profiles(results []matrix.Result, o Options) ([]profiles.Profile, error) {
 		}
 		if rec != nil {
 			rec.x.Command = o.Command
+			if earlier != nil && earlier.Command != "" && earlier.Command != o.Command {
+				rec.x.Command = earlier.Command + "; with " + o.Command
+			}
 			for _, r := range byClient[id] {
 				r.Dir = runName(r.Dir)
 				rec.x.Results = append(rec.x.Results, r)
@@ -153,6 +175,9 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 		}
 		v.Unmeasured = append(v.Unmeasured, un...)
 		v.Startup, un = deriveStartup(g.runs)
+		v.Unmeasured = append(v.Unmeasured, un...)
+		td, un := deriveTools(g.runs)
+		v.ToolDescriptions = &td
 		v.Unmeasured = append(v.Unmeasured, un...)
 		p.Variants = append(p.Variants, v)
 	}
@@ -250,6 +275,6 @@ func says(p profiles.Profile, runs []run) string {
 	if p.Handshake.ProbeStdio {
 		probe = "server/discover first"
 	}
-	return fmt.Sprintf("instrlab run, offline against the fake API: %d runs of %d rows; %s%s; %s; %s on stdio.",
-		len(runs), len(rows), capText, setting, p.Render.Placement, probe)
+	return fmt.Sprintf("instrlab run, offline against the fake API: %d runs of %d rows; %s%s; %s; %s on stdio%s.",
+		len(runs), len(rows), capText, setting, p.Render.Placement, probe, toolSays(p.ToolDescriptions))
 }

@@ -184,3 +184,51 @@ func (r *recorder) Model(dir string, seq int) (string, error) {
 	}
 	return m, err
 }
+
+// layer joins the finished runs of an earlier excerpt x before the run's
+// (results), leaving out the earlier runs of a row and arm the run made
+// again, and reads each from where it came: x, or ev.
+func layer(x *Excerpt, results []matrix.Result, ev Evidence) ([]matrix.Result, Evidence) {
+	again := map[string]bool{}
+	for _, r := range results {
+		again[runName(r.Dir)] = true
+	}
+	l := layered{x: x, ev: ev, fromX: map[string]bool{}}
+	var out []matrix.Result
+	for _, r := range x.Results {
+		if r.Status != "ok" || again[r.Dir] {
+			continue
+		}
+		l.fromX[r.Dir] = true
+		out = append(out, r)
+	}
+	return append(out, results...), l
+}
+
+// layered reads the runs of an earlier excerpt from it, the others from ev.
+type layered struct {
+	x     *Excerpt
+	ev    Evidence
+	fromX map[string]bool
+}
+
+func (l layered) Row(dir string) (matrix.Row, error) {
+	if l.fromX[dir] {
+		return l.x.Row(dir)
+	}
+	return l.ev.Row(dir)
+}
+
+func (l layered) Segment(dir string, seq int, path string) (string, error) {
+	if l.fromX[dir] {
+		return l.x.Segment(dir, seq, path)
+	}
+	return l.ev.Segment(dir, seq, path)
+}
+
+func (l layered) Model(dir string, seq int) (string, error) {
+	if l.fromX[dir] {
+		return l.x.Model(dir, seq)
+	}
+	return l.ev.Model(dir, seq)
+}

@@ -168,7 +168,7 @@ func unused(runs []run) (n, sent int) {
 // else set.
 func baselineRun(runs []run) *run {
 	for i, r := range runs {
-		if r.plain() && r.Sent == 0 && strings.HasPrefix(r.Row.Instr, "none") {
+		if r.plain() && r.Sent == 0 && strings.HasPrefix(r.Row.Instr, "none") && r.Row.ToolDesc == "" && r.Row.ToolDescFile == "" {
 			return &runs[i]
 		}
 	}

@@ -2,56 +2,255 @@ package derive
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
+	"github.com/instrlab/instrlab/internal/unit"
 )
 
-// deriveTools reads the cap on tool descriptions from what became of each
-// tool's description in the first request of the plain runs (the
-// Result's Tools, located where the run recorded the server's tools: runs
-// of a user's server behind the proxy). Runs of the lab record none.
+// deriveTools reads what became of the server's tool descriptions in the
+// first request of the plain runs that recorded them (the Result's Tools:
+// rows with a tool_description, and a user's server behind the proxy):
+// how they reached the model, and, when one was cut, the cap, its unit
+// and the marker, the way deriveLimit reads them for instructions. When
+// none was sent (the tools named alone, or only their server), that is
+// what the limit says, with no cap: Unsent. A cap is then read from the
+// runs that set one variable and got the descriptions sent, if any, and
+// the note names the variable.
 func deriveTools(runs []run) (profiles.Limit, []string) {
-	l := profiles.Limit{Unit: profiles.UnitCodepoint}
-	var cut []matrix.ToolFacts
-	whole, nameOnly, seen := 0, 0, 0
+	var plain, set []run
 	for _, r := range runs {
-		if !r.plain() {
+		switch {
+		case r.plain():
+			plain = append(plain, r)
+		case r.First != nil && r.isSetting():
+			set = append(set, r)
+		}
+	}
+	l, un := toolLimit(plain)
+	if !l.Unsent {
+		return l, un
+	}
+	for _, env := range settingsOf(set) {
+		var with []run
+		for _, r := range set {
+			if r.settingString() == env {
+				with = append(with, r)
+			}
+		}
+		sl, sun := toolLimit(with)
+		if sl.Unsent || sl.Via == "" {
 			continue
+		}
+		l.Cap, l.AtLeast, l.Unit, l.UnitNote, l.Marker, l.Wrapper = sl.Cap, sl.AtLeast, sl.Unit, sl.UnitNote, sl.Marker, sl.Wrapper
+		l.Note += fmt.Sprintf(" With %s they were sent (%s): %s", env, viaWords[sl.Via], sl.Note)
+		un = append(un[:0:0], sun...)
+		break
+	}
+	return l, un
+}
+
+// isSetting reports whether the run sets environment variables and
+// nothing else beyond the server's text (no flags or delays).
+func (r run) isSetting() bool {
+	return len(r.Row.Env) > 0 && len(r.Row.Flags) == 0 && r.Row.InitDelay == "" && r.Row.DiscoverDelay == ""
+}
+
+// settingString is the run's environment as NAME=VALUE, sorted.
+func (r run) settingString() string {
+	var kv []string
+	for _, k := range slices.Sorted(maps.Keys(r.Row.Env)) {
+		kv = append(kv, k+"="+r.Row.Env[k])
+	}
+	return strings.Join(kv, " ")
+}
+
+// settingsOf lists the distinct environments of runs that recorded tools.
+func settingsOf(runs []run) []string {
+	var out []string
+	for _, r := range runs {
+		if len(r.Tools) > 0 && !slices.Contains(out, r.settingString()) {
+			out = append(out, r.settingString())
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// A toolSeen is one tool of one run: what the run analysis found of its
+// description, and the description the server sent.
+type toolSeen struct {
+	matrix.ToolFacts
+	text string
+}
+
+// toolLimit reads the limit on tool descriptions from the tools of runs.
+func toolLimit(runs []run) (profiles.Limit, []string) {
+	l := profiles.Limit{Unit: profiles.UnitCodepoint}
+	var found, cut []toolSeen
+	vias, wrappers := map[string]int{}, map[string]int{}
+	seen, withTools := 0, 0
+	for _, r := range runs {
+		if len(r.Tools) > 0 {
+			withTools++
 		}
 		for _, t := range r.Tools {
 			seen++
-			switch {
-			case t.Via == matrix.ViaNameOnly:
-				nameOnly++
-			case t.Found && t.Full:
-				whole++
+			vias[t.Via]++
+			if !t.Found {
+				continue
+			}
+			wrappers[t.Wrapper]++
+			ts := toolSeen{t, serverTool(r.Result, t.Name)}
+			found = append(found, ts)
+			if t.Full {
 				l.AtLeast = max(l.AtLeast, t.Sent)
-			case t.Found:
-				cut = append(cut, t)
+			} else {
+				cut = append(cut, ts)
 			}
 		}
 	}
 	un := []string{"the cap and marker on tool descriptions"}
-	switch {
-	case seen == 0:
-		l.Note = "Not measured: the runs recorded no tool descriptions of the server (runs of the lab do not; runs of a server behind the proxy do)."
-		return l, un
-	case len(cut) == 0:
-		l.Note = fmt.Sprintf("No tool description was cut: %d arrived whole, up to %s characters; %d were named without their description.", whole, table.Num(l.AtLeast), nameOnly)
+	if seen == 0 {
+		l.Note = "Not measured: no run recorded the server's tool descriptions (a matrix row with a tool_description does, and a server behind the proxy)."
 		return l, un
 	}
-	var kept []int
-	for _, t := range cut {
-		if !slices.Contains(kept, t.Kept) {
-			kept = append(kept, t.Kept)
+	if len(found) == 0 {
+		l.Via, l.Unsent, l.Measured = mostOf(vias), true, true
+		l.Note = fmt.Sprintf("Not sent: none of %d tool descriptions (in %d runs) reached the first request; %s.", seen, withTools, viaList(vias))
+		return l, []string{"the cap on tool descriptions (none was sent)"}
+	}
+	l.Via, l.Wrapper = mostOf(foundVias(found)), mostOf(wrappers)
+	if len(cut) == 0 {
+		l.UnitNote = "not measured: no description was cut"
+		l.Note = fmt.Sprintf("No tool description was cut: %d arrived whole (%s), the longest %s characters. The cap, if any, is above that.", len(found), viaList(vias), table.Num(l.AtLeast))
+		return l, []string{"the cap on tool descriptions (only a lower bound: none was cut)", "what the tool description cap counts", "the marker on a cut tool description"}
+	}
+	var samples []unit.Sample
+	for _, t := range found {
+		samples = append(samples, unit.Sample{Text: t.text, Kept: unit.CodePoint.Prefix(t.text, t.Kept)})
+	}
+	f := unit.Infer(samples)
+	u := f.Decided()
+	un = nil
+	switch {
+	case u != "":
+	case slices.Contains(f.Units, unit.CodePoint):
+		u = unit.CodePoint
+		un = append(un, "what the tool description cap counts: "+f.String())
+	case len(f.Units) > 0:
+		u = f.Units[0]
+		un = append(un, "what the tool description cap counts: "+f.String())
+	}
+	l.AtLeast, l.UnitNote = 0, f.String()
+	if u == "" {
+		var kept []int
+		for _, t := range cut {
+			if !slices.Contains(kept, t.Kept) {
+				kept = append(kept, t.Kept)
+			}
+		}
+		slices.Sort(kept)
+		l.Cap = kept[0]
+		l.Note = fmt.Sprintf("Tool descriptions were cut at different lengths in every unit: %v characters. ", kept)
+		un = append(un, "one cap on tool descriptions: the runs disagree", "what the tool description cap counts")
+	} else {
+		l.Unit, l.Cap, l.Measured = string(u), f.Caps[u], true
+	}
+	l.Marker = toolMarker(cut)
+	l.Note += fmt.Sprintf("Cut at %s %s in %d of %d descriptions (%s), then %q; %d arrived whole.",
+		table.Num(l.Cap), unitWords(f.Decided()), len(cut), len(found), viaList(vias), l.Marker, len(found)-len(cut))
+	return l, un
+}
+
+// unitWords is u in words: "characters" for code points (or no unit).
+func unitWords(u unit.Unit) string {
+	if u == "" || u == unit.CodePoint {
+		return "characters"
+	}
+	return u.Plural()
+}
+
+// toolMarker is what the client put after the kept part of every cut
+// description: the longest start their suffixes (ToolFacts.Suffix) share
+// that ends before the first quote or line break, which close the
+// description in a listing or definition.
+func toolMarker(cut []toolSeen) string {
+	m := cut[0].Suffix
+	for _, t := range cut[1:] {
+		m = m[:commonPrefixLen(m, t.Suffix)]
+	}
+	if i := strings.IndexAny(m, "\"\n"); i >= 0 {
+		m = m[:i]
+	}
+	return m
+}
+
+// serverTool is the description the server sent for tool name.
+func serverTool(r matrix.Result, name string) string {
+	if r.ServerTexts == nil {
+		return ""
+	}
+	for _, t := range r.ServerTexts.Tools {
+		if t.Name == name {
+			return t.Description
 		}
 	}
-	slices.Sort(kept)
-	l.AtLeast, l.Cap, l.Measured, l.Marker = 0, kept[0], len(kept) == 1, cut[0].Suffix
-	l.UnitNote = "not measured: counted in code points"
-	l.Note = fmt.Sprintf("%d tool descriptions were cut, keeping %v characters; %d arrived whole. The marker is what followed the kept part (up to 20 characters).", len(cut), kept, whole)
-	return l, []string{"what the tool description cap counts"}
+	return ""
+}
+
+func foundVias(ts []toolSeen) map[string]int {
+	m := map[string]int{}
+	for _, t := range ts {
+		m[t.Via]++
+	}
+	return m
+}
+
+// mostOf is the key counted most, the first in sorted order on a tie.
+func mostOf(m map[string]int) string {
+	best, n := "", -1
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if m[k] > n {
+			best, n = k, m[k]
+		}
+	}
+	return best
+}
+
+// viaList says how many tools reached the model each way.
+func viaList(vias map[string]int) string {
+	var parts []string
+	for _, v := range slices.Sorted(maps.Keys(vias)) {
+		parts = append(parts, fmt.Sprintf("%d %s", vias[v], viaWords[v]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// viaWords say how a tool reached the model (matrix.ToolFacts.Via).
+var viaWords = map[string]string{
+	"":                   "not named in it",
+	matrix.ViaDefinition: "in tool definitions",
+	matrix.ViaListing:    "in a listing of the tools",
+	matrix.ViaNameOnly:   "named without the description",
+	matrix.ViaNamespace:  "not named, only the server's namespace",
+}
+
+// toolSays is the tool descriptions' part of the evidence entry's line.
+func toolSays(l profiles.Limit) string {
+	switch {
+	case l.Via == "":
+		return ""
+	case l.Unsent && l.Cap > 0:
+		return fmt.Sprintf("; tool descriptions not sent (%s), cut at %s %s where sent", l.Via, table.Num(l.Cap), unitWords(unit.Unit(l.Unit)))
+	case l.Unsent:
+		return fmt.Sprintf("; tool descriptions not sent (%s)", l.Via)
+	case l.Cap > 0:
+		return fmt.Sprintf("; tool descriptions cut at %s %s, then %q", table.Num(l.Cap), unitWords(unit.Unit(l.Unit)), l.Marker)
+	}
+	return fmt.Sprintf("; tool descriptions whole up to %s characters", table.Num(l.AtLeast))
 }

@@ -1,0 +1,60 @@
+package assess
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/profiles"
+)
+
+// TestToolFates: each view predicts what becomes of every tool
+// description of the server under its profile: cut at a measured cap
+// (kept N of M, and where), kept whole, or not sent at all when the
+// profile measured that the client sends names only; with nothing
+// measured there is no prediction.
+func TestToolFates(t *testing.T) {
+	long := strings.Repeat("a", 150) + "0123456789" + strings.Repeat("b", 40)
+	tools := []probe.Tool{{Name: "short", Description: "Look up a part."}, {Name: "long", Description: long}}
+	r := result(ok(probe.Legacy, nil, tools...), notFound(), probe.Survival{}, 0)
+	base := profiles.Profile{Client: "x", Name: "X", Version: "1", Render: profiles.Render{Server: "{text}"},
+		Evidence: []profiles.Evidence{{Kind: "instrlab-run", Ref: "r", Says: "s"}}}
+	cut, names, whole, none := base, base, base, base
+	cut.Version, names.Version, whole.Version, none.Version = "cut", "names", "whole", "none"
+	cut.ToolDescriptions = profiles.Limit{Cap: 157, Unit: "utf16", Marker: "...", Measured: true, Via: "listing"}
+	names.ToolDescriptions = profiles.Limit{Unsent: true, Cap: 100, Unit: "codepoint", Measured: true, Via: "name only"}
+	whole.ToolDescriptions = profiles.Limit{AtLeast: 100, Unit: "codepoint", Via: "definition"}
+	rep := Assess([]probe.Result{r}, Options{Profiles: []profiles.Profile{cut, names, whole, none}})
+	s := rep.Servers[0]
+	want := [][]ToolFate{
+		{{Tool: "short", Chars: 15, KeptChars: 15}, {Tool: "long", Chars: 200, KeptChars: 157, Truncated: true, Before: strings.Repeat("a", 23) + "0123456", After: "789" + strings.Repeat("b", 27)}},
+		{{Tool: "short", Chars: 15, Unsent: true}, {Tool: "long", Chars: 200, Unsent: true}},
+		{{Tool: "short", Chars: 15, KeptChars: 15}, {Tool: "long", Chars: 200, KeptChars: 200, Beyond: true}},
+		nil,
+	}
+	for i, v := range s.Views {
+		if diff := cmp.Diff(want[i], v.Tools); diff != "" {
+			t.Errorf("%s: mismatch (-want +got):\n%s", v.Title, diff)
+		}
+	}
+	if diff := cmp.Diff([]ToolView{{Profile: "x@cut", Era: probe.Legacy, Tool: "long", Chars: 200, Cap: 157, Measured: true}}, s.Tools); diff != "" {
+		t.Errorf("tools over cap: a client that sends no description cuts none; mismatch (-want +got):\n%s", diff)
+	}
+	var b strings.Builder
+	if err := WriteText(&b, rep, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		"tools: 1 of 2 descriptions kept whole",
+		"tool long keeps 157 of 200 characters; cut: …" + strings.Repeat("a", 23) + "0123456 ✂ 789",
+		"tool descriptions: not sent: the model sees each tool's name only; when sent, cut at 100 characters",
+		"tools: no description of the 2 tools reaches the model",
+		"tools: 2 of 2 descriptions kept whole (long longer than any measured: whole as far as measured)",
+		"tool descriptions: cut at 157 UTF-16 units, then \"...\"",
+	} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("check's text lacks %q:\n%s", line, b.String())
+		}
+	}
+}

@@ -1,0 +1,144 @@
+package derive
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/profiles"
+)
+
+// TestDeriveTools: the limit on tool descriptions is read from what the
+// runs found of each one: a cut gives the cap (in the unit the cuts
+// agree on) and the marker; descriptions never sent give no cap but say
+// so, and a cap read from runs that set a variable and got them sent
+// names it; runs with no tools measure nothing.
+func TestDeriveTools(t *testing.T) {
+	emoji := strings.Repeat("\U0001F600", 100)
+	ascii := strings.Repeat("x", 1000)
+	tool := func(name, desc string, kept int, via, suffix string) (matrix.NamedText, matrix.ToolFacts) {
+		n := len([]rune(desc))
+		f := matrix.ToolFacts{Name: name, Sent: n, Via: via, Found: via == matrix.ViaDefinition || via == matrix.ViaListing, Kept: kept, Suffix: suffix}
+		f.Full = f.Found && kept == n
+		return matrix.NamedText{Name: name, Description: desc}, f
+	}
+	mk := func(env map[string]string, ts ...func() (matrix.NamedText, matrix.ToolFacts)) run {
+		r := run{Result: matrix.Result{First: &matrix.RequestFacts{}, ServerTexts: &matrix.ServerTexts{}}, Row: matrix.Row{Env: env}, isPlain: len(env) == 0}
+		for _, f := range ts {
+			nt, tf := f()
+			r.ServerTexts.Tools = append(r.ServerTexts.Tools, nt)
+			r.Tools = append(r.Tools, tf)
+		}
+		return r
+	}
+	def := func(name, desc string, kept int, via, suffix string) func() (matrix.NamedText, matrix.ToolFacts) {
+		return func() (matrix.NamedText, matrix.ToolFacts) { return tool(name, desc, kept, via, suffix) }
+	}
+	short := def("ping", "Check the server.", 17, matrix.ViaListing, "")
+	tests := []struct {
+		name string
+		runs []run
+		want profiles.Limit
+	}{
+		{"cut in UTF-16 units", []run{
+			mk(nil, short, def("lookup", ascii, 157, matrix.ViaListing, "...\"\n- ping")),
+			mk(nil, short, def("lookup", emoji, 78, matrix.ViaListing, "...\"\n- ping")),
+		}, profiles.Limit{Cap: 157, Unit: "utf16", Marker: "...", Measured: true, Via: matrix.ViaListing}},
+		{"names only", []run{
+			mk(nil, def("ping", "Check the server.", 0, matrix.ViaNameOnly, ""), def("lookup", ascii, 0, matrix.ViaNameOnly, "")),
+		}, profiles.Limit{Unit: "codepoint", Measured: true, Via: matrix.ViaNameOnly, Unsent: true}},
+		{"names only, sent with a setting", []run{
+			mk(nil, def("lookup", ascii, 0, matrix.ViaNameOnly, "")),
+			mk(map[string]string{"TOOL_SEARCH": "off"}, def("lookup", ascii, 200, matrix.ViaDefinition, "[cut]")),
+		}, profiles.Limit{Cap: 200, Unit: "codepoint", Marker: "[cut]", Measured: true, Via: matrix.ViaNameOnly, Unsent: true}},
+		{"whole", []run{mk(nil, short, def("lookup", ascii, 1000, matrix.ViaDefinition, ""))},
+			profiles.Limit{AtLeast: 1000, Unit: "codepoint", Via: matrix.ViaDefinition}},
+		{"no tools", []run{mk(nil)}, profiles.Limit{Unit: "codepoint"}},
+	}
+	for _, tt := range tests {
+		got, _ := deriveTools(tt.runs)
+		got.Note, got.UnitNote = "", ""
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s: mismatch (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
+
+// TestToolDescriptionsFromExcerpts derives profiles from the committed
+// evidence of real runs (internal/profiles/data/evidence) and checks
+// what they say of tool descriptions: Qwen Code's listing cut at 157
+// UTF-16 units and "...", Claude Code 2.1.285's definitions cut at
+// 2,048; Claude Code 2.1.328 names only, with the 4,096 it cut at when
+// ENABLE_TOOL_SEARCH=false sent them; Codex its namespace only.
+func TestToolDescriptionsFromExcerpts(t *testing.T) {
+	tests := []struct {
+		id   string
+		want profiles.Limit
+	}{
+		{"qwen@0.24.4", profiles.Limit{Cap: 157, Unit: "utf16", Marker: "...", Measured: true, Via: matrix.ViaListing}},
+		{"claude-code@2.1.285", profiles.Limit{Cap: 2048, Unit: "codepoint", Marker: "… [truncated]", Measured: true, Via: matrix.ViaDefinition}},
+		{"claude-code@2.1.328", profiles.Limit{Cap: 4096, Unit: "codepoint", Marker: "… [truncated]", Measured: true, Via: matrix.ViaNameOnly, Unsent: true}},
+		{"codex@0.169.0", profiles.Limit{Unit: "codepoint", Measured: true, Via: matrix.ViaNamespace, Unsent: true}},
+		{"gemini@0.61.0", profiles.Limit{AtLeast: 6000, Unit: "codepoint", Via: matrix.ViaDefinition}},
+	}
+	for _, tt := range tests {
+		x, err := ReadExcerpt("../data/evidence/" + tt.id + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := Profiles(x.Results, Options{Ref: "x", Evidence: x})
+		if err != nil || len(ps) != 1 {
+			t.Fatalf("%s: %d profiles, %v", tt.id, len(ps), err)
+		}
+		got := ps[0].ToolDescriptions
+		got.Note, got.UnitNote, got.Wrapper = "", "", ""
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s: mismatch (-want +got):\n%s", tt.id, diff)
+		}
+	}
+}
+
+// TestEarlierExcerpt: rows run on their own and derived with the earlier
+// excerpt of the others (-profile-earlier) give the profile all the runs
+// together give, and a run made again replaces its earlier one.
+func TestEarlierExcerpt(t *testing.T) {
+	x, err := ReadExcerpt("../data/evidence/qwen@0.24.4.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Profiles(x.Results, Options{Ref: "x", Evidence: x})
+	if err != nil {
+		t.Fatal(err)
+	}
+	earlier := *x
+	earlier.Results = nil
+	var added []matrix.Result
+	for _, r := range x.Results {
+		if x.Rows[r.Dir].ToolDesc != "" {
+			added = append(added, r)
+			continue
+		}
+		earlier.Results = append(earlier.Results, r)
+	}
+	if len(added) == 0 || len(earlier.Results) == 0 {
+		t.Fatalf("the excerpt has %d tool runs and %d others, want some of each", len(added), len(earlier.Results))
+	}
+	// The first earlier run is made again: it must not count twice.
+	earlier.Results = append(earlier.Results[:1:1], earlier.Results...)
+	again := append([]matrix.Result{earlier.Results[0]}, added...)
+	earlier.Results = earlier.Results[1:]
+	got, err := Profiles(again, Options{Ref: "x", Evidence: x, Earlier: func(string) (*Excerpt, error) { return &earlier, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want[0].ToolDescriptions, got[0].ToolDescriptions); diff != "" {
+		t.Errorf("tool descriptions: mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want[0].Instructions, got[0].Instructions); diff != "" {
+		t.Errorf("instructions: mismatch (-want +got):\n%s", diff)
+	}
+	if w, g := want[0].Evidence[0].Runs, got[0].Evidence[0].Runs; w != g {
+		t.Errorf("%d runs, want %d: a run made again counts once", g, w)
+	}
+}
