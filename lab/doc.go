@@ -16,7 +16,10 @@
 // every tools/list (most of a pipelining client's CPU time), so the lab
 // hands the SDK copies of its tools whose schemas were marshalled once, as
 // json.RawMessage. TestToolsListFastPath compares the replies with the
-// SDK's own in every era.
+// SDK's own in every era. The tools are added on a goroutine of their own
+// beside the start of serving (the SDK infers and resolves their schemas
+// by reflection: in a fresh process, most of the CPU time of New, which the
+// initialize reply does not need); tools/list and tools/call wait for them.
 //
 // Args is the one definition of the lab's command line ("instrlab serve lab"
 // and its flags, as a client's MCP config passes them), and Proxy writes the

@@ -25,6 +25,9 @@ const maxBody = mcp.DefaultMaxRequestBodyBytes
 // Requests whose Origin is not a loopback origin get 403, and every message
 // in both directions is logged.
 func (l *Lab) Handler() http.Handler {
+	// The SDK's handler looks tools up before the middleware runs (the
+	// Mcp-Param headers of tools/call).
+	l.awaitTools()
 	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return l.server },
 		&mcp.StreamableHTTPOptions{Stateless: l.cfg.Era != EraLegacy, SessionTimeout: l.cfg.SessionIdle})
 	return &httpHandler{lab: l, inner: inner}

@@ -70,6 +70,9 @@ type Lab struct {
 	discover Text // the server/discover text
 	server   *mcp.Server
 	tools    *toolsCache // nil: tools/list as the SDK marshals it
+	// toolsAdded is closed once the tools are added to server (addTools
+	// runs beside the start of serving: see New).
+	toolsAdded chan struct{}
 }
 
 // Validate reports what is wrong with cfg, without building anything.
@@ -121,10 +124,26 @@ func New(cfg Config) (*Lab, error) {
 		SupportedProtocolVersions: versionsFor(cfg.Era),
 		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
-	addTools(l.server, cfg.ToolDescription)
+	// Adding the tools infers and resolves their JSON Schemas by reflection:
+	// most of the time New takes, and, in a fresh process, a few ms of
+	// CPU that the initialize reply does not need (the tools capability is
+	// declared above; ListChanged is false, so adding them notifies no
+	// session). They are added on a goroutine of their own, beside the
+	// start of serving, and whatever needs them waits (awaitTools).
+	l.toolsAdded = make(chan struct{})
+	go func() {
+		defer close(l.toolsAdded)
+		addLabTools(l.server, cfg.ToolDescription)
+	}()
 	l.server.AddReceivingMiddleware(l.middleware)
 	return l, nil
 }
+
+// addLabTools is addTools; TestToolsAwaited holds it back.
+var addLabTools = addTools
+
+// awaitTools returns once the lab's tools are added to its SDK server.
+func (l *Lab) awaitTools() { <-l.toolsAdded }
 
 // Texts returns the initialize and server/discover texts.
 func (l *Lab) Texts() (initialize, discover Text) { return l.init, l.discover }
@@ -132,8 +151,11 @@ func (l *Lab) Texts() (initialize, discover Text) { return l.init, l.discover }
 // Log returns the message log, nil if there is none.
 func (l *Lab) Log() *MessageLog { return l.log }
 
-// Server returns the SDK server, for in-process use.
-func (l *Lab) Server() *mcp.Server { return l.server }
+// Server returns the SDK server, for in-process use, with its tools.
+func (l *Lab) Server() *mcp.Server {
+	l.awaitTools()
+	return l.server
+}
 
 func versionsFor(era string) []string {
 	all := mcp.SupportedProtocolVersions()
@@ -188,7 +210,10 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				r.Instructions = l.discover.Text
 			}
 			return res, err
+		case "tools/call":
+			l.awaitTools()
 		case "tools/list":
+			l.awaitTools()
 			res, err := next(ctx, method, req)
 			if r, ok := res.(*mcp.ListToolsResult); ok && err == nil && l.tools != nil {
 				return l.tools.list(r), nil
