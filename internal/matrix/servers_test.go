@@ -64,3 +64,34 @@ func TestHeldUnanswered(t *testing.T) {
 		}
 	}
 }
+
+// TestServers24000Matrix: the example matrix of docs/clients.md ("Beyond
+// 6,500") loads, and its servers' texts pass 6,500 characters together,
+// with zeta alone over Claude Code 2.1.328's 4,096 and the others under it.
+func TestServers24000Matrix(t *testing.T) {
+	m, err := Load("../../docs/examples/servers-24000.matrix.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range m.Rows {
+		total := 0
+		for _, s := range r.labServers() {
+			in, err := lab.ParseInstructions(s.Instr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tx, err := in.For(lab.EraInitialize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := len([]rune(tx.Text))
+			if over := n > 4096; over != (s.Name == "zeta") {
+				t.Errorf("%s: %s has %d characters", r.Name, s.Name, n)
+			}
+			total += n
+		}
+		if total != 24000 {
+			t.Errorf("%s: %d characters together, want 24,000", r.Name, total)
+		}
+	}
+}
