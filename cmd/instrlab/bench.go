@@ -21,7 +21,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	rounds := fs.Int("rounds", 5, "throughput measurements per server (0: none)")
 	requests := fs.Int("requests", 20000, "pipelined tools/list requests per throughput measurement")
 	throughput := fs.String("throughput", "", "comma-separated names of the servers whose throughput to measure (default: all)")
-	format := fs.String("format", "md", "output format: md, csv or json")
+	format := fs.String("format", "md", "output format: "+bench.Formats.String())
 	check := fs.Bool("check", false, "exit 1 when a target is missed")
 	writes := fs.String("writes", "each", "how pipelined requests are written: each (a write per request, as a client's SDK does) or one (all in one write)")
 	fs.Usage = func() {
@@ -51,8 +51,8 @@ Flags:
 		return usageError{"bench: -requests must be at least 1"}
 	case *writes != "each" && *writes != "one":
 		return usageError{fmt.Sprintf("bench: -writes %q: want each or one", *writes)}
-	case !slices.Contains([]string{"md", "csv", "json"}, *format):
-		return usageError{fmt.Sprintf("bench: -format %q: want md, csv or json", *format)}
+	case bench.Formats.Check(*format) != nil:
+		return usageError{"bench: " + bench.Formats.Check(*format).Error()}
 	}
 	var contenders []bench.Contender
 	for _, a := range fs.Args() {
@@ -95,17 +95,9 @@ Flags:
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
-	switch *format {
-	case "md":
-		fmt.Fprintf(stdout, "%d spawns per server, then %d rounds of %d pipelined tools/list (writes: %s), interleaved; %s/%s, %d CPUs, load average %s before, %s after.\n\n",
-			*spawns, *rounds, *requests, *writes, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadBefore, loadAverage())
-		err = bench.WriteMarkdown(stdout, results)
-	case "csv":
-		err = bench.WriteCSV(stdout, results)
-	case "json":
-		err = bench.WriteJSON(stdout, results)
-	}
-	if err != nil {
+	note := fmt.Sprintf("%d spawns per server, then %d rounds of %d pipelined tools/list (writes: %s), interleaved; %s/%s, %d CPUs, load average %s before, %s after.",
+		*spawns, *rounds, *requests, *writes, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadBefore, loadAverage())
+	if err := bench.Write(stdout, *format, note, results); err != nil {
 		return err
 	}
 	if *check {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -215,5 +216,26 @@ func TestTargets(t *testing.T) {
 	}
 	if len(missed) != 7 {
 		t.Errorf("missed %q, want all seven targets missed", missed)
+	}
+}
+
+// TestWriteFormats checks that every one of Formats is printed, and that
+// the note heads the Markdown only.
+func TestWriteFormats(t *testing.T) {
+	results := []*Result{{Name: NameLab, Startups: startups(7, 7, 7)}, {Name: NameBare1, Startups: startups(6, 6, 6)}}
+	for _, format := range Formats {
+		var b strings.Builder
+		if err := Write(&b, format, "NOTE", results); err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		if !strings.Contains(b.String(), "bare1") {
+			t.Errorf("%s output names no contender:\n%s", format, b.String())
+		}
+		if got, want := strings.HasPrefix(b.String(), "NOTE\n\n"), format == "md"; got != want {
+			t.Errorf("%s output starts with the note: %v, want %v", format, got, want)
+		}
+	}
+	if err := Write(io.Discard, "xml", "", results); err == nil || !strings.Contains(err.Error(), `-format "xml": want md, csv or json`) {
+		t.Errorf("Write xml = %v, want the -format error", err)
 	}
 }

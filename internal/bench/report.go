@@ -126,6 +126,29 @@ func Raw(results []*Result) table.Table {
 	return t
 }
 
+// Formats are the -format values instrlab bench prints its results in.
+var Formats = table.Formats{"md", "csv", "json"}
+
+// Write prints the results in format, one of Formats; note, if not empty,
+// is a paragraph above the Markdown tables (how and where they were
+// measured).
+func Write(w io.Writer, format, note string, results []*Result) error {
+	switch format {
+	case "md":
+		if note != "" {
+			if _, err := fmt.Fprintf(w, "%s\n\n", note); err != nil {
+				return err
+			}
+		}
+		return WriteMarkdown(w, results)
+	case "csv":
+		return WriteCSV(w, results)
+	case "json":
+		return WriteJSON(w, results)
+	}
+	return Formats.Check(format)
+}
+
 // WriteMarkdown writes the results and targets as Markdown tables.
 func WriteMarkdown(w io.Writer, results []*Result) error {
 	for i, t := range Tables(results) {
