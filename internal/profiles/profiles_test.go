@@ -167,7 +167,7 @@ func TestParseRejects(t *testing.T) {
 	tests := map[string]string{
 		"unknown field": strings.Replace(good, `"cap": 2048,`, `"cap": 2048, "capp": 1,`, 1),
 		"no evidence":   good[:strings.Index(good, `"evidence"`)] + `"evidence": []}`,
-		"bad unit":      strings.Replace(good, `"unit": "codepoint"`, `"unit": "octet"`, 1),
+		"bad unit":      strings.Replace(good, `"unit": "utf16"`, `"unit": "octet"`, 1),
 		"bad syntax":    strings.Replace(good, `"plain-digits"`, `"anything"`, 1),
 		"trailing data": good + "{}",
 		"no text":       strings.Replace(good, `{text}`, `{txt}`, 1),

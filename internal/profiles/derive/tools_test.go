@@ -77,8 +77,8 @@ func TestToolDescriptionsFromExcerpts(t *testing.T) {
 		want profiles.Limit
 	}{
 		{"qwen@0.24.4", profiles.Limit{Cap: 157, Unit: "utf16", Marker: "...", Measured: true, Via: matrix.ViaListing}},
-		{"claude-code@2.1.285", profiles.Limit{Cap: 2048, Unit: "codepoint", Marker: "… [truncated]", Measured: true, Via: matrix.ViaDefinition}},
-		{"claude-code@2.1.328", profiles.Limit{Cap: 4096, Unit: "codepoint", Marker: "… [truncated]", Measured: true, Via: matrix.ViaNameOnly, Unsent: true}},
+		{"claude-code@2.1.285", profiles.Limit{Cap: 2048, Unit: "utf16", Marker: "… [truncated]", Measured: true, Via: matrix.ViaDefinition}},
+		{"claude-code@2.1.328", profiles.Limit{Cap: 4096, Unit: "utf16", Marker: "… [truncated]", Measured: true, Via: matrix.ViaNameOnly, Unsent: true}},
 		{"codex@0.169.0", profiles.Limit{Unit: "codepoint", Measured: true, Via: matrix.ViaNamespace, Unsent: true}},
 		{"gemini@0.61.0", profiles.Limit{AtLeast: 6000, Unit: "codepoint", Via: matrix.ViaDefinition}},
 	}
