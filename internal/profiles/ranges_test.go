@@ -107,6 +107,17 @@ func TestSelectVersions(t *testing.T) {
 		// Qwen Code's sweep: 0.23.0 to 0.24.4 is one range.
 		{name: "qwen@0.23.0", wantID: "qwen@0.24.4", wantTitle: "Qwen Code 0.23.0 (as 0.24.4)"},
 		{name: "qwen@0.21.10", wantErr: "no built-in profile is of a version in that range"},
+		// Gemini CLI's sweep: the text is in the user turn, under
+		// <session_context>, from 0.40.0 to 0.61.0; 0.30.0 puts it in
+		// the system prompt.
+		{name: "gemini@0.51.0", wantID: "gemini@0.61.0", wantTitle: "Gemini CLI 0.51.0 (as 0.61.0)"},
+		{name: "gemini@0.40.0", wantID: "gemini@0.61.0"},
+		{name: "gemini@0.39.1", wantErr: "range 0.29.0 to 0.39.1 ("},
+		{name: "gemini@0.30.0", wantErr: "no built-in profile is of a version in that range"},
+		// 0.11.3, the adapter's floor, opens the timeline (0.10.0 and
+		// older are refused: no --output-format stream-json).
+		{name: "gemini@0.11.3", wantErr: "range 0.11.3 to 0.25.0 ("},
+		{name: "gemini@0.10.0", wantErr: "ran no version of gemini as early or as late as 0.10.0"},
 		{name: "no-such-client", wantErr: `no profile for client "no-such-client" (built in: claude-code`},
 		{name: "no-such-client@1.0.0", wantErr: `no profile for client "no-such-client"`},
 		{name: "missing.json", wantErr: "reading profile"},
