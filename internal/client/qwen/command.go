@@ -69,6 +69,10 @@ func (q *Qwen) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 		"OPENAI_API_KEY":  r.APIKey,
 		"OPENAI_BASE_URL": strings.TrimRight(r.APIURL, "/") + "/v1",
 		"OPENAI_MODEL":    model,
+		// Skip the relaunch of cli.js in a second node process (for a
+		// larger heap): the same run, one full start-up less
+		// (docs/clients.md, Qwen Code).
+		"QWEN_CODE_NO_RELAUNCH": "true",
 	})
 	return cmd, nil
 }
