@@ -44,6 +44,10 @@ func (g *Gemini) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 		"GEMINI_API_KEY":             r.APIKey,
 		"GOOGLE_GEMINI_BASE_URL":     r.APIURL,
 		"GEMINI_CLI_TRUST_WORKSPACE": "true",
+		// Skip the relaunch in a second node process with a larger heap
+		// (--max-old-space-size): the same run, one full start-up less
+		// (docs/clients.md, Gemini CLI).
+		"GEMINI_CLI_NO_RELAUNCH": "true",
 	})
 	return cmd, nil
 }
