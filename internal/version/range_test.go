@@ -167,7 +167,7 @@ func TestParseRangeErrors(t *testing.T) {
 }
 
 // FuzzParseRange holds the parser to its contract on any input: no panic,
-// and a parsed range's String is its text and its matches are stable.
+// and a parsed range's String is its text and it matches only versions.
 func FuzzParseRange(f *testing.F) {
 	for _, s := range []string{">=2.1.200 <2.2", "^1.2 || ~0.1", "1.2 - 2.1", "1.x", "*", "!=1.2.3", ">=1,<2", "1.2-beta", "1.2 -1.4"} {
 		f.Add(s, "1.2.3")
@@ -182,9 +182,6 @@ func FuzzParseRange(f *testing.F) {
 		}
 		if r.String() != s {
 			t.Errorf("String() = %q, want %q", r.String(), s)
-		}
-		if r.Match(v) != r.Match(v) {
-			t.Errorf("Match(%q) unstable", v)
 		}
 		if !Valid(v) && r.Match(v) {
 			t.Errorf("%q matched %q, not a version", s, v)
