@@ -44,24 +44,24 @@ Flags:
 	}
 	switch {
 	case *spawns < 1:
-		return usageError{"bench: -spawns must be at least 1"}
+		return usageError{Msg: "bench: -spawns must be at least 1"}
 	case *rounds < 0:
-		return usageError{"bench: -rounds must not be negative"}
+		return usageError{Msg: "bench: -rounds must not be negative"}
 	case *requests < 1:
-		return usageError{"bench: -requests must be at least 1"}
+		return usageError{Msg: "bench: -requests must be at least 1"}
 	case *writes != "each" && *writes != "one":
-		return usageError{fmt.Sprintf("bench: -writes %q: want each or one", *writes)}
+		return usageError{Msg: fmt.Sprintf("bench: -writes %q: want each or one", *writes)}
 	case bench.Formats.Check(*format) != nil:
-		return usageError{"bench: " + bench.Formats.Check(*format).Error()}
+		return usageError{Msg: "bench: " + bench.Formats.Check(*format).Error()}
 	}
 	var contenders []bench.Contender
 	for _, a := range fs.Args() {
 		c, err := bench.ParseContender(a)
 		if err != nil {
-			return usageError{"bench: " + err.Error()}
+			return usageError{Msg: "bench: " + err.Error()}
 		}
 		if slices.ContainsFunc(contenders, func(d bench.Contender) bool { return d.Name == c.Name }) {
-			return usageError{fmt.Sprintf("bench: two servers named %q", c.Name)}
+			return usageError{Msg: fmt.Sprintf("bench: two servers named %q", c.Name)}
 		}
 		contenders = append(contenders, c)
 	}
@@ -77,7 +77,7 @@ Flags:
 		only = strings.Split(*throughput, ",")
 		for _, n := range only {
 			if !slices.ContainsFunc(contenders, func(c bench.Contender) bool { return c.Name == n }) {
-				return usageError{fmt.Sprintf("bench: -throughput names %q, which is not a server", n)}
+				return usageError{Msg: fmt.Sprintf("bench: -throughput names %q, which is not a server", n)}
 			}
 		}
 	}

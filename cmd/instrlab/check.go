@@ -95,11 +95,11 @@ Flags:
 	}
 	switch {
 	case f.json && f.format != "text" && f.format != "json":
-		return usageError{fmt.Sprintf("check: -json conflicts with -format %s", f.format)}
+		return usageError{Msg: fmt.Sprintf("check: -json conflicts with -format %s", f.format)}
 	case f.format == "json":
 		f.json = true
 	case annotate.Formats.Check(f.format) != nil:
-		return usageError{"check: " + annotate.Formats.Check(f.format).Error()}
+		return usageError{Msg: "check: " + annotate.Formats.Check(f.format).Error()}
 	}
 	f.parsed = true
 	targets, err := checkTargets(fs, args, *f)
@@ -116,7 +116,7 @@ Flags:
 	}
 	ps, err := profiles.Select(builtin, names)
 	if err != nil {
-		return usageError{"check: -profile: " + err.Error()}
+		return usageError{Msg: "check: -profile: " + err.Error()}
 	}
 	ps = profiles.Expand(ps) // every variant a profile measured, in its own view
 
@@ -156,25 +156,25 @@ func checkTargets(fs *flag.FlagSet, args []string, f checkFlags) ([]probe.Target
 	dashdash := len(args) > len(rest) && args[len(args)-len(rest)-1] == "--"
 	switch {
 	case f.repeat < 1:
-		return nil, usageError{"check: -repeat must be at least 1"}
+		return nil, usageError{Msg: "check: -repeat must be at least 1"}
 	case f.timeout <= 0:
-		return nil, usageError{"check: -timeout must be positive"}
+		return nil, usageError{Msg: "check: -timeout must be positive"}
 	case f.maxChars < 0 || f.maxToken < 0 || f.maxStartup < 0:
-		return nil, usageError{"check: -max-chars, -max-tokens and -max-startup must not be negative"}
+		return nil, usageError{Msg: "check: -max-chars, -max-tokens and -max-startup must not be negative"}
 	case f.config != "" && f.scan:
-		return nil, usageError{"check: -config and -scan are exclusive"}
+		return nil, usageError{Msg: "check: -config and -scan are exclusive"}
 	case (f.config != "" || f.scan) && len(rest) > 0:
-		return nil, usageError{fmt.Sprintf("check: unexpected argument %q with -config or -scan", rest[0])}
+		return nil, usageError{Msg: fmt.Sprintf("check: unexpected argument %q with -config or -scan", rest[0])}
 	case f.name != "" && (f.config != "" || f.scan):
-		return nil, usageError{"check: -name is for a command or URL; -config and -scan name their servers"}
+		return nil, usageError{Msg: "check: -name is for a command or URL; -config and -scan name their servers"}
 	case f.server != "" && f.config == "" && !f.scan:
-		return nil, usageError{"check: -server needs -config or -scan"}
+		return nil, usageError{Msg: "check: -server needs -config or -scan"}
 	case f.config == "" && !f.scan && len(rest) == 0:
-		return nil, usageError{"check: name a server: -- COMMAND [ARGS...], a URL, -config FILE or -scan"}
+		return nil, usageError{Msg: "check: name a server: -- COMMAND [ARGS...], a URL, -config FILE or -scan"}
 	}
 	for _, r := range f.require {
 		if r == "" {
-			return nil, usageError{"check: -require needs a non-empty phrase"}
+			return nil, usageError{Msg: "check: -require needs a non-empty phrase"}
 		}
 	}
 	var ts []probe.Target
@@ -184,10 +184,10 @@ func checkTargets(fs *flag.FlagSet, args []string, f checkFlags) ([]probe.Target
 	case len(rest) > 0:
 		u, err := url.Parse(rest[0])
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, usageError{fmt.Sprintf("check: %q is not an http(s) URL; to check a command, put it after --: instrlab check -- %s", rest[0], strings.Join(rest, " "))}
+			return nil, usageError{Msg: fmt.Sprintf("check: %q is not an http(s) URL; to check a command, put it after --: instrlab check -- %s", rest[0], strings.Join(rest, " "))}
 		}
 		if len(rest) > 1 {
-			return nil, usageError{fmt.Sprintf("check: unexpected argument %q after the URL (flags go before it)", rest[1])}
+			return nil, usageError{Msg: fmt.Sprintf("check: unexpected argument %q after the URL (flags go before it)", rest[1])}
 		}
 		ts = []probe.Target{{Name: u.Host, Transport: probe.TransportHTTP, URL: rest[0]}}
 	case f.config != "":
@@ -221,7 +221,7 @@ func checkTargets(fs *flag.FlagSet, args []string, f checkFlags) ([]probe.Target
 	if f.server != "" {
 		var err error
 		if ts, err = probe.Select(ts, f.server); err != nil {
-			return nil, usageError{"check: -server: " + err.Error()}
+			return nil, usageError{Msg: "check: -server: " + err.Error()}
 		}
 	}
 	if len(ts) == 0 {

@@ -75,7 +75,7 @@ func cleanError(err error) error {
 	var ee exitError
 	switch {
 	case errors.As(err, &ue):
-		return usageError{clean(ue.msg)}
+		return usageError{Msg: clean(ue.Msg)}
 	case errors.As(err, &ee):
 		return exitError{ee.code, errors.New(clean(ee.err.Error()))}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):

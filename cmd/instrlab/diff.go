@@ -23,7 +23,7 @@ func (o *diffOptions) register(fs *flag.FlagSet) {
 
 func (o *diffOptions) check() error {
 	if o.tolerance < 0 || o.tolerance >= 1 {
-		return usageError{fmt.Sprintf("-tolerance %g: want a share from 0 to below 1", o.tolerance)}
+		return usageError{Msg: fmt.Sprintf("-tolerance %g: want a share from 0 to below 1", o.tolerance)}
 	}
 	return nil
 }
@@ -55,7 +55,7 @@ Flags:
 		return err
 	}
 	if fs.NArg() != 2 {
-		return usageError{"diff: want two runs, A and B"}
+		return usageError{Msg: "diff: want two runs, A and B"}
 	}
 	if err := o.check(); err != nil {
 		return err
@@ -64,7 +64,7 @@ Flags:
 	for i := range reps {
 		rep, warnings, err := report.Open(fs.Arg(i))
 		if err != nil {
-			return usageError{"diff: " + err.Error()}
+			return usageError{Msg: "diff: " + err.Error()}
 		}
 		for _, w := range warnings {
 			fmt.Fprintf(stderr, "warning: %s\n", w)

@@ -48,12 +48,12 @@ func decideNetns(mode string, live bool, supported error) (use bool, note string
 		return true, "", nil
 	case "on":
 		if live {
-			return false, "", usageError{"-netns on conflicts with -live (the fake must reach the real API)"}
+			return false, "", usageError{Msg: "-netns on conflicts with -live (the fake must reach the real API)"}
 		}
 		if supported != nil {
 			return false, "", fmt.Errorf("-netns on: %w", supported)
 		}
 		return true, "", nil
 	}
-	return false, "", usageError{fmt.Sprintf("-netns %q: want auto, on or off", mode)}
+	return false, "", usageError{Msg: fmt.Sprintf("-netns %q: want auto, on or off", mode)}
 }

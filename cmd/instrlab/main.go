@@ -14,48 +14,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
-	"time"
+
+	"github.com/instrlab/instrlab/internal/cli"
 )
 
-func main() {
-	ctx, cancel := context.WithCancel(context.Background())
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	caught := make(chan os.Signal, 1)
-	go func() {
-		if s, ok := <-sigs; ok {
-			caught <- s
-			cancel()
-		}
-	}()
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	signal.Stop(sigs)
-	code := exitCode(err, os.Stderr)
-	select {
-	case s := <-caught:
-		dieBy(s)
-	default:
-	}
-	os.Exit(code)
-}
-
-// dieBy ends the process by the signal s that stopped a command, once the
-// command has cleaned up, so that whoever waits for it sees the signal and
-// not a failure: a client that stops its servers with SIGTERM sees them
-// terminated, and the proxy's log says "signal: terminated" rather than
-// "exit status 1". Where a process cannot signal itself (Windows), main
-// exits with the command's code instead.
-func dieBy(s os.Signal) {
-	signal.Reset(s)
-	p, err := os.FindProcess(os.Getpid())
-	if err != nil || p.Signal(s) != nil {
-		return
-	}
-	time.Sleep(time.Second) // the signal arrives while this sleeps
-}
+func main() { cli.Main("instrlab", run) }
 
 // A command is one subcommand of instrlab.
 type command struct {
@@ -86,7 +49,7 @@ func init() {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		printUsage(stderr)
-		return usageError{"no command given"}
+		return usageError{Msg: "no command given"}
 	}
 	name, rest := args[0], args[1:]
 	switch name {
@@ -99,7 +62,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return c.run(ctx, rest, stdout, stderr)
 		}
 	}
-	return usageError{fmt.Sprintf("unknown command %q (run \"instrlab help\")", name)}
+	return usageError{Msg: fmt.Sprintf("unknown command %q (run \"instrlab help\")", name)}
 }
 
 func printUsage(w io.Writer) {
@@ -124,5 +87,5 @@ func runHelp(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	return usageError{fmt.Sprintf("help: unknown command %q", args[0])}
+	return usageError{Msg: fmt.Sprintf("help: unknown command %q", args[0])}
 }

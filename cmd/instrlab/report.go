@@ -33,16 +33,16 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if fs.NArg() == 0 {
-		return usageError{"report: want an evidence directory (or several: the shards of one run or sweep)"}
+		return usageError{Msg: "report: want an evidence directory (or several: the shards of one run or sweep)"}
 	}
 	if isSweep(fs.Args()) {
 		return reportAtlas(fs.Args(), *format, stdout)
 	}
 	if err := report.Formats.Check(*format); err != nil {
-		return usageError{err.Error()}
+		return usageError{Msg: err.Error()}
 	}
 	if (*profileRef != "" || *profileCommand != "" || *profileEarlier != "") && *profileOut == "" {
-		return usageError{"-profile-ref, -profile-command and -profile-earlier need -profile-out"}
+		return usageError{Msg: "-profile-ref, -profile-command and -profile-earlier need -profile-out"}
 	}
 	m, results, warnings, err := report.Load(fs.Args()...)
 	if err != nil {
@@ -92,10 +92,10 @@ func reportAtlas(dirs []string, format string, stdout io.Writer) error {
 	}
 	a, err := atlas.Merge(as)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{Msg: err.Error()}
 	}
 	if err := atlas.Formats.Check(format); err != nil {
-		return usageError{err.Error() + " (a sweep's atlas)"}
+		return usageError{Msg: err.Error() + " (a sweep's atlas)"}
 	}
 	return a.Write(stdout, format)
 }

@@ -57,26 +57,26 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if servers == nil && fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("run: unexpected argument %q", fs.Arg(0))}
+		return usageError{Msg: fmt.Sprintf("run: unexpected argument %q", fs.Arg(0))}
 	}
 	switch {
 	case servers != nil && *matrixPath != "":
-		return usageError{"-matrix and -server/-config are exclusive: a user's server runs its own rows"}
+		return usageError{Msg: "-matrix and -server/-config are exclusive: a user's server runs its own rows"}
 	case *hold < 0:
-		return usageError{"-hold must not be negative"}
+		return usageError{Msg: "-hold must not be negative"}
 	case *hold > 0 && servers == nil:
-		return usageError{"-hold needs -server or -config: it holds your own server's first reply"}
+		return usageError{Msg: "-hold needs -server or -config: it holds your own server's first reply"}
 	case *jobs < 1:
-		return usageError{"-j must be at least 1"}
+		return usageError{Msg: "-j must be at least 1"}
 	case *resume && *out == "":
-		return usageError{"-resume needs -out"}
+		return usageError{Msg: "-resume needs -out"}
 	case *timeout <= 0:
-		return usageError{"-timeout must be positive"}
+		return usageError{Msg: "-timeout must be positive"}
 	case *repeats < 0:
-		return usageError{"-repeats must be at least 1"}
+		return usageError{Msg: "-repeats must be at least 1"}
 	}
 	if err := report.Formats.Check(*format); err != nil {
-		return usageError{err.Error()}
+		return usageError{Msg: err.Error()}
 	}
 	if err := diffOpts.check(); err != nil {
 		return err
@@ -85,7 +85,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *baseline != "" {
 		b, warnings, err := report.Open(*baseline)
 		if err != nil {
-			return usageError{"-baseline: " + err.Error()}
+			return usageError{Msg: "-baseline: " + err.Error()}
 		}
 		for _, w := range warnings {
 			fmt.Fprintf(stderr, "warning: %s\n", w)
@@ -94,7 +94,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	var priceIn, priceOut float64
 	if _, err := fmt.Sscanf(*price, "%g/%g", &priceIn, &priceOut); err != nil {
-		return usageError{fmt.Sprintf("-live-price %q: want IN/OUT in USD per million tokens, as in 15/75", *price)}
+		return usageError{Msg: fmt.Sprintf("-live-price %q: want IN/OUT in USD per million tokens, as in 15/75", *price)}
 	}
 	if len(clientFlags) == 0 {
 		clientFlags = listFlag{clients.Default.String()}
@@ -115,12 +115,12 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	} else if *matrixPath != "" {
 		mm, err := matrix.Load(*matrixPath)
 		if err != nil {
-			return usageError{"-matrix: " + err.Error()}
+			return usageError{Msg: "-matrix: " + err.Error()}
 		}
 		m = mm
 	}
 	if err := m.Select(rowFlags, *repeats); err != nil {
-		return usageError{"-row " + err.Error()}
+		return usageError{Msg: "-row " + err.Error()}
 	}
 	if *labBin == "" {
 		exe, err := os.Executable()
@@ -131,11 +131,11 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	sh, err := matrix.ParseShard(*shard)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{Msg: err.Error()}
 	}
 	arms, err := m.PickArms(cs, splitList(*armsFlag))
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{Msg: err.Error()}
 	}
 	r := &matrix.Runner{Clients: cs, Matrix: m, Arms: arms, Shard: sh, Jobs: *jobs, Resume: *resume, Timeout: *timeout, Lab: *labBin, Progress: stderr}
 	if servers != nil {
@@ -161,7 +161,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *live {
 		key := os.Getenv("ANTHROPIC_API_KEY")
 		if key == "" {
-			return usageError{"-live needs ANTHROPIC_API_KEY in the environment"}
+			return usageError{Msg: "-live needs ANTHROPIC_API_KEY in the environment"}
 		}
 		n := m.PlannedRequests(cs)
 		cost := float64(n) * (float64(*maxIn)*priceIn + float64(*maxOut)*priceOut) / 1e6
@@ -185,13 +185,13 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	var earlier *matrix.Matrix
 	if _, err := os.Stat(files.Matrix()); err == nil {
 		if !*resume {
-			return usageError{fmt.Sprintf("-out %s holds an earlier run: add -resume to finish it, or choose another -out", dir)}
+			return usageError{Msg: fmt.Sprintf("-out %s holds an earlier run: add -resume to finish it, or choose another -out", dir)}
 		}
 		if earlier, err = matrix.Load(files.Matrix()); err != nil {
-			return usageError{"-resume: the earlier run's matrix: " + err.Error()}
+			return usageError{Msg: "-resume: the earlier run's matrix: " + err.Error()}
 		}
 		if err := m.Within(earlier); err != nil {
-			return usageError{"-resume: " + err.Error()}
+			return usageError{Msg: "-resume: " + err.Error()}
 		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -10,7 +10,7 @@ import (
 func newClients(specs []string) ([]client.Client, error) {
 	cs, err := clients.NewList(specs)
 	if err != nil {
-		return nil, usageError{"-client: " + err.Error()}
+		return nil, usageError{Msg: "-client: " + err.Error()}
 	}
 	return cs, nil
 }

@@ -32,37 +32,37 @@ func parseUserServers(server, config string, rest []string) (*userServers, error
 		return nil, nil
 	case config == "" && server == "--":
 		if len(rest) == 0 {
-			return nil, usageError{"-server --: name the server's command after --"}
+			return nil, usageError{Msg: "-server --: name the server's command after --"}
 		}
 		us.add(probe.CommandName(rest[0], rest[1:]), lab.ServerCommand{Command: rest[0], Args: rest[1:]})
 		return us, nil
 	case config == "" && (strings.HasPrefix(server, "http://") || strings.HasPrefix(server, "https://")):
 		if len(rest) > 0 {
-			return nil, usageError{fmt.Sprintf("run: unexpected argument %q", rest[0])}
+			return nil, usageError{Msg: fmt.Sprintf("run: unexpected argument %q", rest[0])}
 		}
 		u, err := url.Parse(server)
 		if err != nil || u.Host == "" {
-			return nil, usageError{"-server URL: not a URL"} // the URL itself may hold a secret: not quoted
+			return nil, usageError{Msg: "-server URL: not a URL"} // the URL itself may hold a secret: not quoted
 		}
 		us.names = append(us.names, urlName(u))
 		us.http[us.names[0]] = matrix.HTTPServer{URL: server}
 		return us, nil
 	case config == "":
-		return nil, usageError{fmt.Sprintf("-server %q: give -server -- CMD [ARGS], or -config FILE -server NAME", server)}
+		return nil, usageError{Msg: fmt.Sprintf("-server %q: give -server -- CMD [ARGS], or -config FILE -server NAME", server)}
 	case len(rest) > 0:
-		return nil, usageError{fmt.Sprintf("run: unexpected argument %q", rest[0])}
+		return nil, usageError{Msg: fmt.Sprintf("run: unexpected argument %q", rest[0])}
 	}
 	data, err := os.ReadFile(config)
 	if err != nil {
-		return nil, usageError{"-config: " + err.Error()}
+		return nil, usageError{Msg: "-config: " + err.Error()}
 	}
 	targets, err := probe.ParseConfig(data, config, os.LookupEnv)
 	if err != nil {
-		return nil, usageError{"-config: " + err.Error()}
+		return nil, usageError{Msg: "-config: " + err.Error()}
 	}
 	if server != "" {
 		if targets, err = probe.Select(targets, server); err != nil {
-			return nil, usageError{"-config: " + err.Error()}
+			return nil, usageError{Msg: "-config: " + err.Error()}
 		}
 	}
 	for _, t := range targets {
@@ -73,7 +73,7 @@ func parseUserServers(server, config string, rest []string) (*userServers, error
 		}
 		if t.Transport != probe.TransportStdio {
 			if server != "" {
-				return nil, usageError{fmt.Sprintf("-config: server %q is %s; only stdio and Streamable HTTP servers are run", t.Name, t.Transport)}
+				return nil, usageError{Msg: fmt.Sprintf("-config: server %q is %s; only stdio and Streamable HTTP servers are run", t.Name, t.Transport)}
 			}
 			continue
 		}
@@ -84,7 +84,7 @@ func parseUserServers(server, config string, rest []string) (*userServers, error
 		us.add(t.Name, lab.ServerCommand{Command: t.Command, Args: t.Args, Env: t.Env, Dir: dir})
 	}
 	if len(us.names) == 0 {
-		return nil, usageError{"-config: no stdio or HTTP server to run in " + config}
+		return nil, usageError{Msg: "-config: no stdio or HTTP server to run in " + config}
 	}
 	return us, nil
 }

@@ -20,7 +20,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		fmt.Fprintf(stdout, "Usage: instrlab serve lab|proxy [flags]\n\nServers:\n\n\tlab\tthe instrumented lab server (instrlab serve lab -h)\n\tproxy\ta recording proxy in front of any server (instrlab serve proxy -h)\n")
 		if len(args) == 0 {
-			return usageError{"serve: name a server: lab or proxy"}
+			return usageError{Msg: "serve: name a server: lab or proxy"}
 		}
 		return errHelp
 	}
@@ -30,7 +30,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case "proxy":
 		return runServeProxy(ctx, args[1:], os.Stdin, stdout, stderr)
 	}
-	return usageError{fmt.Sprintf("serve: unknown server %q (want lab or proxy)", args[0])}
+	return usageError{Msg: fmt.Sprintf("serve: unknown server %q (want lab or proxy)", args[0])}
 }
 
 func runServeLab(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -46,19 +46,19 @@ func runServeLab(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("serve lab: unexpected argument %q", fs.Arg(0))}
+		return usageError{Msg: fmt.Sprintf("serve lab: unexpected argument %q", fs.Arg(0))}
 	}
 	if err := a.Check(fs); err != nil {
-		return usageError{"serve lab: " + err.Error()}
+		return usageError{Msg: "serve lab: " + err.Error()}
 	}
 	httpSet := false
 	fs.Visit(func(f *flag.Flag) { httpSet = httpSet || f.Name == "http" })
 	if httpSet && !a.AllowRemote && !loopbackAddr(a.HTTP) {
-		return usageError{fmt.Sprintf("serve lab: -http %s is not a loopback address; add -allow-remote to serve beyond this machine", a.HTTP)}
+		return usageError{Msg: fmt.Sprintf("serve lab: -http %s is not a loopback address; add -allow-remote to serve beyond this machine", a.HTTP)}
 	}
 	cfg, err := a.Config() // before opening anything
 	if err != nil {
-		return usageError{"serve lab: " + err.Error()}
+		return usageError{Msg: "serve lab: " + err.Error()}
 	}
 	cfg.Stderr = stderr
 	if a.Log != "" {
@@ -175,7 +175,7 @@ func serveHTTP(ctx context.Context, h http.Handler, log *lab.MessageLog, addr, w
 	if ip := ln.Addr().(*net.TCPAddr).IP; !ip.IsLoopback() {
 		if !allowRemote { // localhost resolved beyond loopback
 			ln.Close()
-			return usageError{fmt.Sprintf("serve %s: -http %s listens on %s, which is not loopback; add -allow-remote to serve beyond this machine", what, addr, ln.Addr())}
+			return usageError{Msg: fmt.Sprintf("serve %s: -http %s listens on %s, which is not loopback; add -allow-remote to serve beyond this machine", what, addr, ln.Addr())}
 		}
 		fmt.Fprintf(stderr, "instrlab: warning: listening on %s, which is not loopback (-allow-remote)\n", ln.Addr())
 	}

@@ -32,29 +32,29 @@ func runServeProxy(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	var sc lab.ServerCommand
 	if *commandFile != "" {
 		if len(command) > 0 || *httpAddr != "" {
-			return usageError{"serve proxy: -command-file replaces the command and -http"}
+			return usageError{Msg: "serve proxy: -command-file replaces the command and -http"}
 		}
 		var err error
 		if sc, err = lab.ReadServerCommand(*commandFile); err != nil {
-			return usageError{"serve proxy: " + err.Error()}
+			return usageError{Msg: "serve proxy: " + err.Error()}
 		}
 		command = append([]string{sc.Command}, sc.Args...)
 	}
 	switch {
 	case *httpAddr == "" && *upstream != "":
-		return usageError{"serve proxy: -upstream needs -http"}
+		return usageError{Msg: "serve proxy: -upstream needs -http"}
 	case *httpAddr != "" && *upstream == "":
-		return usageError{"serve proxy: -http needs -upstream URL"}
+		return usageError{Msg: "serve proxy: -http needs -upstream URL"}
 	case *httpAddr != "" && len(command) > 0:
-		return usageError{"serve proxy: give either -http with -upstream, or a command, not both"}
+		return usageError{Msg: "serve proxy: give either -http with -upstream, or a command, not both"}
 	case *httpAddr == "" && len(command) == 0:
-		return usageError{"serve proxy: name the server's command after --"}
+		return usageError{Msg: "serve proxy: name the server's command after --"}
 	case *hold < 0:
-		return usageError{"serve proxy: -hold must not be negative"}
+		return usageError{Msg: "serve proxy: -hold must not be negative"}
 	case *hold > 0 && *httpAddr != "":
-		return usageError{"serve proxy: -hold is for a stdio server, not -http"}
+		return usageError{Msg: "serve proxy: -hold is for a stdio server, not -http"}
 	case *httpAddr != "" && !loopbackAddr(*httpAddr):
-		return usageError{fmt.Sprintf("serve proxy: -http %s is not a loopback address", *httpAddr)}
+		return usageError{Msg: fmt.Sprintf("serve proxy: -http %s is not a loopback address", *httpAddr)}
 	}
 	var log *lab.MessageLog
 	if *logPath != "" {
@@ -69,7 +69,7 @@ func runServeProxy(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	if *httpAddr != "" {
 		h, herr := p.HTTPHandler(*upstream)
 		if herr != nil {
-			return usageError{"serve proxy: -upstream: " + herr.Error()}
+			return usageError{Msg: "serve proxy: -upstream: " + herr.Error()}
 		}
 		err = serveHTTP(ctx, h, log, *httpAddr, "proxy", false, stderr)
 	} else {

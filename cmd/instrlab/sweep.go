@@ -45,31 +45,31 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	switch {
 	case fs.NArg() > 0:
-		return usageError{fmt.Sprintf("sweep: unexpected argument %q", fs.Arg(0))}
+		return usageError{Msg: fmt.Sprintf("sweep: unexpected argument %q", fs.Arg(0))}
 	case len(clientFlags) == 0:
-		return usageError{"sweep: -client is required, as in -client claude-code@2.1.200..2.1.332"}
+		return usageError{Msg: "sweep: -client is required, as in -client claude-code@2.1.200..2.1.332"}
 	case *out == "":
-		return usageError{"sweep: -out is required (a sweep is long and resumes from its directory)"}
+		return usageError{Msg: "sweep: -out is required (a sweep is long and resumes from its directory)"}
 	case *jobs < 1:
-		return usageError{"-j must be at least 1"}
+		return usageError{Msg: "-j must be at least 1"}
 	case *timeout <= 0:
-		return usageError{"-timeout must be positive"}
+		return usageError{Msg: "-timeout must be positive"}
 	case *grid < 0:
-		return usageError{"-grid must be 0 or more"}
+		return usageError{Msg: "-grid must be 0 or more"}
 	case atlas.StdoutFormats.Check(*format) != nil:
-		return usageError{atlas.StdoutFormats.Check(*format).Error()}
+		return usageError{Msg: atlas.StdoutFormats.Check(*format).Error()}
 	}
 	sh, err := matrix.ParseShard(*shard)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{Msg: err.Error()}
 	}
 	if *cacheLimit != "" {
 		if _, err := npm.ParseSize(*cacheLimit); err != nil {
-			return usageError{"-cache-limit: " + err.Error()}
+			return usageError{Msg: "-cache-limit: " + err.Error()}
 		}
 		os.Setenv(npm.LimitEnv, *cacheLimit)
 	} else if _, err := npm.LimitFromEnv(); err != nil {
-		return usageError{err.Error()}
+		return usageError{Msg: err.Error()}
 	}
 	var targets []atlas.Target
 	for _, c := range clientFlags {
@@ -82,17 +82,17 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		t, err := atlas.ParseTarget(c)
 		if err != nil {
-			return usageError{err.Error()}
+			return usageError{Msg: err.Error()}
 		}
 		if _, err := clients.New(t.Client); err != nil {
-			return usageError{"-client: " + err.Error()}
+			return usageError{Msg: "-client: " + err.Error()}
 		}
 		targets = append(targets, t)
 	}
 	m, ok := matrix.Builtin(*matrixPath)
 	if !ok {
 		if m, err = matrix.Load(*matrixPath); err != nil {
-			return usageError{"-matrix: " + err.Error()}
+			return usageError{Msg: "-matrix: " + err.Error()}
 		}
 	}
 	if *labBin == "" {
@@ -111,7 +111,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	a, err := s.Atlas(ctx, targets, sh, publishedVersions, "instrlab sweep "+strings.Join(args, " "))
 	if err != nil {
 		if errors.Is(err, atlas.ErrNoMatch) {
-			return usageError{err.Error()}
+			return usageError{Msg: err.Error()}
 		}
 		return err
 	}

@@ -32,7 +32,7 @@ func runVersion(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			fmt.Fprintln(stdout, "Usage: instrlab version")
 			return errHelp
 		}
-		return usageError{fmt.Sprintf("version: unexpected argument %q", args[0])}
+		return usageError{Msg: fmt.Sprintf("version: unexpected argument %q", args[0])}
 	}
 	v, sdk := version()
 	fmt.Fprintf(stdout, "instrlab %s (MCP Go SDK %s)\n", v, sdk)

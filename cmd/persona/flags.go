@@ -32,11 +32,11 @@ func parse(fs *flag.FlagSet, args []string, nargs int) error {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
-		return usageError{fmt.Sprintf("%s: %v", fs.Name(), err)}
+		return usageError{Msg: fmt.Sprintf("%s: %v", fs.Name(), err)}
 	}
 	if fs.NArg() != nargs {
 		fs.Usage()
-		return usageError{fmt.Sprintf("%s takes %d arguments, got %d", fs.Name(), nargs, fs.NArg())}
+		return usageError{Msg: fmt.Sprintf("%s takes %d arguments, got %d", fs.Name(), nargs, fs.NArg())}
 	}
 	return nil
 }

@@ -59,13 +59,13 @@ func isLoopback(host string) bool {
 func listenAddr(addr string) (string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return "", usageError{fmt.Sprintf("-http %q: %v", addr, err)}
+		return "", usageError{Msg: fmt.Sprintf("-http %q: %v", addr, err)}
 	}
 	if host == "" {
 		host = "127.0.0.1"
 	}
 	if !isLoopback(host) {
-		return "", usageError{fmt.Sprintf("-http %q: the host must be a loopback address", addr)}
+		return "", usageError{Msg: fmt.Sprintf("-http %q: the host must be a loopback address", addr)}
 	}
 	return net.JoinHostPort(host, port), nil
 }

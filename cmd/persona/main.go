@@ -17,11 +17,11 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/instrlab/instrlab/internal/cli"
 )
 
 func main() {
@@ -48,7 +48,7 @@ user config directory under instrlab/).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return usageError{"missing command"}
+		return usageError{Msg: "missing command"}
 	}
 	commands := map[string]func(context.Context, []string, io.Writer, io.Writer) error{
 		"serve": runServe,
@@ -64,25 +64,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return nil
 		}
 		fmt.Fprint(stderr, usage)
-		return usageError{fmt.Sprintf("unknown command %q", args[0])}
+		return usageError{Msg: fmt.Sprintf("unknown command %q", args[0])}
 	}
 	return cmd(ctx, args[1:], stdout, stderr)
 }
 
 // usageError is a mistake in the command line; it exits 2.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
+type usageError = cli.UsageError
 
 // exitCode maps run's error to the exit status, printing the error:
 // 0 ok, 1 failure, 2 usage.
-func exitCode(err error, stderr io.Writer) int {
-	if err == nil || errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	fmt.Fprintf(stderr, "persona: %v\n", err)
-	if errors.As(err, new(usageError)) {
-		return 2
-	}
-	return 1
-}
+func exitCode(err error, stderr io.Writer) int { return cli.ExitCode("persona", err, stderr) }

@@ -29,16 +29,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if *stateful && *httpAddr == "" {
-		return usageError{"-stateful needs -http"}
+		return usageError{Msg: "-stateful needs -http"}
 	}
 	if *deadline <= 0 {
-		return usageError{"-deadline must be positive"}
+		return usageError{Msg: "-deadline must be positive"}
 	}
 	if *budget < 0 {
-		return usageError{"-budget must not be negative"}
+		return usageError{Msg: "-budget must not be negative"}
 	}
 	if *trim && *budget == 0 {
-		return usageError{"-trim needs -budget"}
+		return usageError{Msg: "-trim needs -budget"}
 	}
 	addr := ""
 	if *httpAddr != "" {

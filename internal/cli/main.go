@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+// A Func is a command: it runs the command line args (without the
+// program's name), writing data to stdout and progress to stderr, until
+// it is done or ctx is canceled.
+type Func func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+
+// Main runs run with os.Args and ends the process. SIGINT and SIGTERM
+// cancel run's context; once run has returned (and cleaned up) the process
+// dies by the signal it caught, so that whoever waits for it sees the
+// signal and not a failure: a client that stops its servers with SIGTERM
+// sees them terminated, and the proxy's log says "signal: terminated"
+// rather than "exit status 1". Otherwise it exits with ExitCode's code,
+// the error printed after prog.
+func Main(prog string, run Func) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	caught := make(chan os.Signal, 1)
+	go func() {
+		if s, ok := <-sigs; ok {
+			caught <- s
+			cancel()
+		}
+	}()
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	signal.Stop(sigs)
+	code := ExitCode(prog, err, os.Stderr)
+	select {
+	case s := <-caught:
+		dieBy(s)
+	default:
+	}
+	os.Exit(code)
+}
+
+// dieBy ends the process by the signal s. Where a process cannot signal
+// itself (Windows), it returns and Main exits with the command's code.
+func dieBy(s os.Signal) {
+	signal.Reset(s)
+	p, err := os.FindProcess(os.Getpid())
+	if err != nil || p.Signal(s) != nil {
+		return
+	}
+	time.Sleep(time.Second) // the signal arrives while this sleeps
+}
