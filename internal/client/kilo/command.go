@@ -32,5 +32,5 @@ func (k *Kilo) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 		"KILO_DISABLE_SESSION_INGEST":    "1",
 		"KILO_DISABLE_CODEBASE_INDEXING": "1",
 		"KILO_TELEMETRY_LEVEL":           "off",
-	})
+	}, nil)
 }

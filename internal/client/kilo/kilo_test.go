@@ -26,17 +26,7 @@ func TestCommand(t *testing.T) {
 		t.Fatal("Command before Provision: no error")
 	}
 	k := &Kilo{version: DefaultVersion, bin: "/bin/kilo"}
-	if err := os.MkdirAll(r.ClientDir(), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd, err := k.Command(context.Background(), r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(r.Work, ConfigFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cmd, b := testutil.Command(t, k, r, ConfigFile)
 	var cfg struct {
 		Provider map[string]struct {
 			Options struct{ APIKey, BaseURL string } `json:"options"`

@@ -31,7 +31,7 @@ func TestArmsWriteTheirSettings(t *testing.T) {
 	for _, a := range []client.Arm{armNamed(t, "timeout-1s"), armNamed(t, "tools-denied")} {
 		maps.Copy(r.Arm.Settings, a.Settings)
 	}
-	b, err := Config(r, "", KeyRef)
+	b, err := Config(r, "", KeyRef, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestArmsWriteTheirSettings(t *testing.T) {
 			t.Errorf("server %s: timeout %v, want 1000", s.Name, got)
 		}
 	}
-	if _, err := Config(&client.Run{Servers: r.Servers, Arm: client.Arm{Name: "x", Settings: map[string]any{"model.x": 1}}}, "", KeyRef); err == nil {
+	if _, err := Config(&client.Run{Servers: r.Servers, Arm: client.Arm{Name: "x", Settings: map[string]any{"model.x": 1}}}, "", KeyRef, nil); err == nil {
 		t.Error("a setting under a key that is not an object was written over it")
 	}
 }

@@ -3,6 +3,7 @@ package opencode
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,19 +43,25 @@ func (c *Opencode) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error
 			return nil, fmt.Errorf("writing opencode's cache version: %w", err)
 		}
 	}
-	return RunCommand(ctx, c.bin, r, ConfigFile, KeyRef, map[string]string{
+	env := map[string]string{
 		KeyEnv:                          r.APIKey,
 		"OPENCODE_DISABLE_MODELS_FETCH": "1",
 		"OPENCODE_DISABLE_AUTOUPDATE":   "1",
-	})
+	}
+	var extra map[string]any
+	if Old.Has(c.version) {
+		maps.Copy(env, Old.Env)
+		extra = Old.Settings
+	}
+	return RunCommand(ctx, c.bin, r, ConfigFile, KeyRef, env, extra)
 }
 
-// RunCommand writes Config (with key) as file in the working folder and
+// RunCommand writes Config (with key and extra) as file in the working folder and
 // the client dir, and returns "bin run" with JSON events and the debug log
 // on stderr, in the environment env: the command of opencode and of its
 // forks.
-func RunCommand(ctx context.Context, bin string, r *client.Run, file, key string, env map[string]string) (*exec.Cmd, error) {
-	cfg, err := Config(r, r.Model, key)
+func RunCommand(ctx context.Context, bin string, r *client.Run, file, key string, env map[string]string, extra map[string]any) (*exec.Cmd, error) {
+	cfg, err := Config(r, r.Model, key, extra)
 	if err != nil {
 		return nil, err
 	}

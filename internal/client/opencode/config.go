@@ -25,8 +25,9 @@ const (
 // Config renders opencode.json for one run: a provider through
 // @ai-sdk/openai-compatible at the fake with key as its API key (KeyRef,
 // or the key itself for a fork that rejects references), the lab as the
-// only MCP server, sharing and auto-update off.
-func Config(r *client.Run, model, key string) ([]byte, error) {
+// only MCP server, sharing and auto-update off, and the top-level keys of
+// extra (a version's own, see Old), before the arm's settings.
+func Config(r *client.Run, model, key string, extra map[string]any) ([]byte, error) {
 	if model == "" {
 		model = DefaultModel
 	}
@@ -59,6 +60,7 @@ func Config(r *client.Run, model, key string) ([]byte, error) {
 		}},
 		"mcp": mcp,
 	}
+	maps.Copy(cfg, extra)
 	if err := r.Arm.SetIn(cfg); err != nil {
 		return nil, err
 	}

@@ -2,8 +2,10 @@ package opencode
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,13 +51,7 @@ func TestOldVersionWithoutFormatIsRefused(t *testing.T) {
 func TestRunGetsAnOfflineModelsFile(t *testing.T) {
 	c := &Opencode{version: "1.1.27", bin: "/bin/true", cacheVersion: "18"}
 	r := &client.Run{Dir: t.TempDir(), Home: t.TempDir(), Work: t.TempDir(), Prompt: "hi", APIURL: "http://127.0.0.1:1"}
-	if err := os.MkdirAll(r.ClientDir(), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd, err := c.Command(context.Background(), r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cmd, _ := testutil.Command(t, c, r, ConfigFile)
 	for _, p := range []string{filepath.Join(r.Home, ".cache", "opencode", "models.json"), filepath.Join(r.ClientDir(), "models.json")} {
 		if b, err := os.ReadFile(p); err != nil || string(b) != "{}\n" {
 			t.Errorf("%s: %q, %v; want {}", p, b, err)
@@ -96,5 +92,34 @@ func TestCacheVersionIsReadFromTheBinary(t *testing.T) {
 	}
 	if _, err := cacheVersion(filepath.Join(dir, "missing"), t.TempDir()); err == nil {
 		t.Error("cacheVersion of a missing binary: no error")
+	}
+}
+
+// TestOldVersionsSkipTheZenProviderAndDefaultPlugins: a version before
+// 1.1.27 (1.1.16 crashed on the empty models.json's missing "opencode"
+// entry, 1.0.152 on its default plugins' offline install) runs with the
+// "opencode" provider disabled and the default plugins off; 1.1.27 and
+// later, which run without them, are given neither.
+func TestOldVersionsSkipTheZenProviderAndDefaultPlugins(t *testing.T) {
+	for _, tt := range []struct {
+		version string
+		old     bool
+	}{{"1.0.152", true}, {"1.1.16", true}, {"1.1.26", true}, {"1.1.27", false}, {"1.18.33", false}} {
+		c := &Opencode{version: tt.version, bin: "/bin/true"}
+		r := &client.Run{Dir: t.TempDir(), Home: t.TempDir(), Work: t.TempDir(), Prompt: "hi", APIURL: "http://127.0.0.1:1"}
+		cmd, b := testutil.Command(t, c, r, ConfigFile)
+		var cfg struct {
+			Disabled []string `json:"disabled_providers"`
+			Provider map[string]any
+		}
+		if err := json.Unmarshal(b, &cfg); err != nil {
+			t.Fatal(err)
+		}
+		disabled := strings.Join(cfg.Disabled, ",") == "opencode"
+		plugins := slices.Contains(cmd.Env, "OPENCODE_DISABLE_DEFAULT_PLUGINS=1")
+		if disabled != tt.old || plugins != tt.old || cfg.Provider[ProviderID] == nil {
+			t.Errorf("%s: disabled_providers %q, default plugins off %v, providers %v; want both %v and the instrlab provider",
+				tt.version, cfg.Disabled, plugins, cfg.Provider, tt.old)
+		}
 	}
 }

@@ -21,7 +21,7 @@ func TestConfig(t *testing.T) {
 	}{{"config.golden.json", nil}, {"config-env.golden.json", map[string]string{"A": "1"}}} {
 		r := &client.Run{APIURL: "http://127.0.0.1:4321", Servers: []client.Server{{Name: "lab", Command: "/bin/instrlab",
 			Args: []string{"serve", "lab"}, Env: tt.env}}}
-		got, err := Config(r, "", KeyRef)
+		got, err := Config(r, "", KeyRef, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func FuzzParseLog(f *testing.F) {
 }
 
 func TestConfigTwoServers(t *testing.T) {
-	b, err := Config(&client.Run{APIURL: "http://127.0.0.1:4321", Servers: testutil.TwoServers()}, "", KeyRef)
+	b, err := Config(&client.Run{APIURL: "http://127.0.0.1:4321", Servers: testutil.TwoServers()}, "", KeyRef, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
