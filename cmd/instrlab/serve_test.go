@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -652,95 +651,5 @@ func TestLogSurvivesKill(t *testing.T) {
 	}
 	if last := lines[len(lines)-1]; len(last) != 0 {
 		t.Logf("a partial last line of %d bytes (the one being written)", len(last))
-	}
-}
-
-func TestLoopbackAddr(t *testing.T) {
-	for addr, want := range map[string]bool{
-		":0": true, "127.0.0.1:8080": true, "127.9.9.9:1": true, "localhost:0": true, "[::1]:0": true,
-		"0.0.0.0:0": false, "[::]:0": false, "192.168.1.2:80": false, "example.com:80": false, "nocolon": false,
-	} {
-		if got := loopbackAddr(addr); got != want {
-			t.Errorf("loopbackAddr(%q) = %v, want %v", addr, got, want)
-		}
-	}
-}
-
-// TestServeLabLogOnFullDisk: a log that cannot be written stops serve lab
-// with a clear error, over stdio and over HTTP, rather than serving on
-// without a record.
-func TestServeLabLogOnFullDisk(t *testing.T) {
-	if _, err := os.Stat("/dev/full"); err != nil {
-		t.Skip("no /dev/full here")
-	}
-	t.Run("stdio", func(t *testing.T) {
-		var stdout, stderr bytes.Buffer
-		err := runServeLab(context.Background(), []string{"-log", "/dev/full"}, strings.NewReader(initLine+"\n"), &stdout, &stderr)
-		if err == nil || !strings.Contains(err.Error(), "writing message log") || !strings.Contains(err.Error(), "no space left") {
-			t.Errorf("serve lab -log /dev/full = %v, want a message log error naming the full disk", err)
-		}
-	})
-	t.Run("http", func(t *testing.T) {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		addr := ln.Addr().String()
-		ln.Close()
-		cmd := exec.Command(binary, "serve", "lab", "-http", addr, "-log", "/dev/full")
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		defer cmd.Process.Kill()
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			if c, err := net.Dial("tcp", addr); err == nil {
-				c.Close()
-				break
-			}
-		}
-		postJSON("http://"+addr+"/mcp", initLine, 2*time.Second)
-		select {
-		case err := <-done:
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "writing message log") {
-				t.Errorf("exit %v, stderr %q; want exit 1 naming the message log", err, stderr.String())
-			}
-		case <-time.After(20 * time.Second):
-			t.Fatal("server still serving after its log failed")
-		}
-	})
-}
-
-// TestServeLabStdioGC: serve lab over stdio runs with its own garbage
-// collection target and memory limit, unless GOGC or GOMEMLIMIT are set, and
-// leaves the process's settings as it found them.
-func TestServeLabStdioGC(t *testing.T) {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		t.Skip("GOGC or GOMEMLIMIT set: serve lab keeps them")
-	}
-	gcPercent := func() int { p := debug.SetGCPercent(-1); debug.SetGCPercent(p); return p }
-	before, beforeLimit := gcPercent(), debug.SetMemoryLimit(-1)
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	done := make(chan error, 1)
-	go func() { done <- runServeLab(context.Background(), nil, inR, outW, io.Discard); outW.Close() }()
-	io.WriteString(inW, initLine+"\n")
-	if _, err := bufio.NewReader(outR).ReadString('\n'); err != nil {
-		t.Fatal(err)
-	}
-	if got, limit := gcPercent(), debug.SetMemoryLimit(-1); got != stdioGCPercent || limit != stdioMemoryLimit {
-		t.Errorf("while serving: GC percent %d, memory limit %d; want %d and %d", got, limit, stdioGCPercent, stdioMemoryLimit)
-	}
-	inW.Close()
-	go io.Copy(io.Discard, outR)
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	if got, limit := gcPercent(), debug.SetMemoryLimit(-1); got != before || limit != beforeLimit {
-		t.Errorf("after serving: GC percent %d, memory limit %d; want %d and %d as before", got, limit, before, beforeLimit)
 	}
 }

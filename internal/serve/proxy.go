@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"context"
@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 
+	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/lab"
 )
 
-func runServeProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+// serveProxy runs "instrlab serve proxy" with args, its flags and command.
+func serveProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve proxy", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	logPath := fs.String("log", "", "append every message in both directions to this JSON Lines file (the lab's message log)")
@@ -25,36 +27,36 @@ func runServeProxy(ctx context.Context, args []string, stdin io.Reader, stdout, 
 			"and every message is logged as the lab logs its own.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	command := fs.Args()
 	var sc lab.ServerCommand
 	if *commandFile != "" {
 		if len(command) > 0 || *httpAddr != "" {
-			return usageError{Msg: "serve proxy: -command-file replaces the command and -http"}
+			return cli.UsageError{Msg: "serve proxy: -command-file replaces the command and -http"}
 		}
 		var err error
 		if sc, err = lab.ReadServerCommand(*commandFile); err != nil {
-			return usageError{Msg: "serve proxy: " + err.Error()}
+			return cli.UsageError{Msg: "serve proxy: " + err.Error()}
 		}
 		command = append([]string{sc.Command}, sc.Args...)
 	}
 	switch {
 	case *httpAddr == "" && *upstream != "":
-		return usageError{Msg: "serve proxy: -upstream needs -http"}
+		return cli.UsageError{Msg: "serve proxy: -upstream needs -http"}
 	case *httpAddr != "" && *upstream == "":
-		return usageError{Msg: "serve proxy: -http needs -upstream URL"}
+		return cli.UsageError{Msg: "serve proxy: -http needs -upstream URL"}
 	case *httpAddr != "" && len(command) > 0:
-		return usageError{Msg: "serve proxy: give either -http with -upstream, or a command, not both"}
+		return cli.UsageError{Msg: "serve proxy: give either -http with -upstream, or a command, not both"}
 	case *httpAddr == "" && len(command) == 0:
-		return usageError{Msg: "serve proxy: name the server's command after --"}
+		return cli.UsageError{Msg: "serve proxy: name the server's command after --"}
 	case *hold < 0:
-		return usageError{Msg: "serve proxy: -hold must not be negative"}
+		return cli.UsageError{Msg: "serve proxy: -hold must not be negative"}
 	case *hold > 0 && *httpAddr != "":
-		return usageError{Msg: "serve proxy: -hold is for a stdio server, not -http"}
+		return cli.UsageError{Msg: "serve proxy: -hold is for a stdio server, not -http"}
 	case *httpAddr != "" && !loopbackAddr(*httpAddr):
-		return usageError{Msg: fmt.Sprintf("serve proxy: -http %s is not a loopback address", *httpAddr)}
+		return cli.UsageError{Msg: fmt.Sprintf("serve proxy: -http %s is not a loopback address", *httpAddr)}
 	}
 	var log *lab.MessageLog
 	if *logPath != "" {
@@ -69,9 +71,9 @@ func runServeProxy(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	if *httpAddr != "" {
 		h, herr := p.HTTPHandler(*upstream)
 		if herr != nil {
-			return usageError{Msg: "serve proxy: -upstream: " + herr.Error()}
+			return cli.UsageError{Msg: "serve proxy: -upstream: " + herr.Error()}
 		}
-		err = serveHTTP(ctx, h, log, *httpAddr, "proxy", false, stderr)
+		err = serveHTTP(ctx, cmdline{"instrlab", "instrlab serve proxy", "serve proxy: "}, "proxy", h, log, *httpAddr, false, stderr)
 	} else {
 		sc.Command, sc.Args = command[0], command[1:]
 		err = p.ServeCommand(ctx, sc.Cmd(os.Environ()), stdin, stdout, stderr)

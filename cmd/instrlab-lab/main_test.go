@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestDepsStayTiny: instrlab-lab starts as fast as a bare go-sdk server
+// because it links only the lab; importing any of instrlab's heavy packages
+// would bring back the big binary's start cost.
+func TestDepsStayTiny(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	heavy := []string{
+		"github.com/instrlab/instrlab/internal/report",
+		"github.com/instrlab/instrlab/internal/matrix",
+		"github.com/instrlab/instrlab/internal/client",
+		"github.com/instrlab/instrlab/internal/tokens",
+		"html/template",
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 10 || !contains(deps, "github.com/instrlab/instrlab/lab") {
+		t.Fatalf("go list -deps printed %d packages, without the lab: %q", len(deps), out)
+	}
+	for _, dep := range deps {
+		for _, h := range heavy {
+			if dep == h || strings.HasPrefix(dep, h+"/") {
+				t.Errorf("instrlab-lab imports %s (it must link only the lab)", dep)
+			}
+		}
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// build builds instrlab-lab into a temporary directory.
+func build(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "instrlab-lab")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestBinary runs the built instrlab-lab as a client would: an initialize
+// over stdio gets the lab's reply, instructions included, and its message
+// log records it; a wrong flag exits 2 saying which flag.
+func TestBinary(t *testing.T) {
+	bin := build(t)
+	t.Run("initialize", func(t *testing.T) {
+		log := filepath.Join(t.TempDir(), "lab.jsonl")
+		cmd := exec.Command(bin, "-instr", "ascii:300", "-log", log)
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer cmd.Process.Kill()
+		io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
+		line, err := bufio.NewReader(stdout).ReadString('\n')
+		if err != nil {
+			t.Fatalf("no reply: %v (stderr: %s)", err, stderr.String())
+		}
+		var reply struct {
+			ID     int `json:"id"`
+			Result struct {
+				ServerInfo   struct{ Name string } `json:"serverInfo"`
+				Instructions string                `json:"instructions"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(line), &reply); err != nil {
+			t.Fatalf("reply %q: %v", line, err)
+		}
+		if n := len([]rune(reply.Result.Instructions)); reply.ID != 1 || n != 300 || reply.Result.ServerInfo.Name == "" {
+			t.Errorf("reply id %d, server %q, %d code points of instructions; want id 1, a name and 300 (-instr ascii:300): %s", reply.ID, reply.Result.ServerInfo.Name, n, line)
+		}
+		stdin.Close()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("exit at end of input: %v (stderr: %s)", err, stderr.String())
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("still running 20 s after its input closed")
+		}
+		logged, err := os.ReadFile(log)
+		if err != nil || !strings.Contains(string(logged), `"initialize"`) {
+			t.Errorf("message log %s: %v, %d bytes, no initialize in it", log, err, len(logged))
+		}
+	})
+	t.Run("wrong flag", func(t *testing.T) {
+		var stderr strings.Builder
+		cmd := exec.Command(bin, "-era", "future")
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "instrlab-lab: ") || !strings.Contains(stderr.String(), "future") {
+			t.Errorf("-era future: %v, stderr %q; want exit 2 and an error from instrlab-lab naming the value", err, stderr.String())
+		}
+		stderr.Reset()
+		cmd = exec.Command(bin, "-bogus")
+		cmd.Stderr = &stderr
+		err = cmd.Run()
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "instrlab-lab: flag provided but not defined: -bogus") {
+			t.Errorf("-bogus: %v, stderr %q; want exit 2 naming the flag", err, stderr.String())
+		}
+	})
+}
