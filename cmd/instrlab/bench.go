@@ -32,8 +32,9 @@ its initialize reply (median of -spawns), then the rate of -requests
 pipelined tools/list (median of -rounds) and the peak memory of the process.
 COMMAND is split at white space; an argument {log} is replaced by a fresh
 file that the server must fill with a lab message log holding every request
-and reply. The names lab, bare, bare1 and everything are compared with the
-targets of the lab server. Without arguments: lab="instrlab serve lab -log {log}".
+and reply. The names lab, lablite (instrlab-lab), bare, bare1 and everything
+are compared with the targets of the lab server, held by lab and by lablite.
+Without arguments: lab="instrlab serve lab -log {log}".
 
 Flags:
 `)

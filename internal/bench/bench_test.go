@@ -205,6 +205,22 @@ func TestTargets(t *testing.T) {
 		t.Errorf("targets met mismatch (-want +got):\n%s", diff)
 	}
 
+	// The small binary is held to the same goals, in rows of its own after
+	// lab's, which it leaves as they were.
+	lite := &Result{Name: NameLabLite, Startups: startups(6.2, 6.2, 6.2), Throughput: []Throughput{tp(21000, 25<<20, 1000)}}
+	wantLite := append(want[:len(want):len(want)],
+		Target{"lablite's startup within 1 ms of bare's", "+0.20 ms", true},
+		Target{"lablite's startup within 1 ms of bare1's", "-0.30 ms", true},
+		Target{"lablite starts at least 20× faster than everything", "32×", true},
+		Target{"lablite's tools/list rate, log on, at least bare's", "1.05× (21000 vs 20000 /s)", true},
+		Target{"lablite answers at least 20,000 tools/list per second, log on", "21000 /s", true},
+		Target{"lablite's peak memory under 40 MiB", "25.0 MiB", true},
+		Target{"lablite logs every request and reply", "1000 of 1000 requests", true},
+	)
+	if diff := cmp.Diff(wantLite, Targets([]*Result{lab, bare, bare1, every, lite})); diff != "" {
+		t.Errorf("targets with lablite mismatch (-want +got):\n%s", diff)
+	}
+
 	lab.Startups = startups(8, 8, 8)
 	lab.Throughput = []Throughput{tp(7000, 41<<20, 999)}
 	every.Startups = startups(100, 100, 100)
