@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -47,6 +48,25 @@ func FuzzNormalize(f *testing.F) {
 		once := Normalize(body, []string{path})
 		if twice := Normalize(once, []string{path}); !bytes.Equal(once, twice) && path == "" {
 			t.Fatalf("Normalize is not idempotent: %q then %q", once, twice)
+		}
+	})
+}
+
+// FuzzNormalizePrefilters: the cheap tests that keep Normalize's regexps
+// off long texts never say no where the regexp would match.
+func FuzzNormalizePrefilters(f *testing.F) {
+	f.Add("id 0f0e1f4c-1d5e-4ad0-9a5d-2b1f3c4d5e6f toolu_01 msg_9 req_x srvtoolu_1 " + strings.Repeat("a1", 32))
+	f.Add("x-0F0E1F4C-1D5E-4AD0-9A5D-2B1F3C4D5E6Fy")
+	f.Add(strings.Repeat("-", 40) + strings.Repeat("f", 63) + "_")
+	f.Fuzz(func(t *testing.T, s string) {
+		if uuidRE().MatchString(s) && !mayHoldUUID(s) {
+			t.Errorf("mayHoldUUID(%q) = false, but uuidRE matches", s)
+		}
+		if idRE().MatchString(s) && !(strings.Contains(s, "toolu_") || strings.Contains(s, "msg_") || strings.Contains(s, "req_")) {
+			t.Errorf("the id prefilter refuses %q, but idRE matches", s)
+		}
+		if hex64RE().MatchString(s) && !hasHexRun(s, 64) {
+			t.Errorf("hasHexRun(%q, 64) = false, but hex64RE matches", s)
 		}
 	})
 }

@@ -51,14 +51,15 @@ func normalizeValue(v any, paths []string) any {
 			}
 		}
 		// The cheap tests keep the regexps off the long texts that
-		// cannot match them.
-		if strings.Count(x, "-") >= 4 {
+		// cannot match them (a client's system prompt, tens of KiB, in
+		// every request): each is a condition every match needs.
+		if mayHoldUUID(x) {
 			x = uuidRE().ReplaceAllString(x, "<uuid>")
 		}
-		if strings.Contains(x, "_") {
+		if strings.Contains(x, "toolu_") || strings.Contains(x, "msg_") || strings.Contains(x, "req_") {
 			x = idRE().ReplaceAllString(x, "${1}_<id>")
 		}
-		if len(x) >= 64 {
+		if hasHexRun(x, 64) {
 			x = hex64RE().ReplaceAllString(x, "<hex>")
 		}
 		if strings.Contains(x, "127.0.0.1:") {
@@ -95,4 +96,40 @@ func escapedPath(p string) string {
 		}
 	}
 	return b.String()
+}
+
+// mayHoldUUID reports whether s has a dash with eight hex digits before it
+// and four and a dash after it: what every match of uuidRE starts with.
+func mayHoldUUID(s string) bool {
+	for i := 8; i+6 <= len(s); i++ {
+		if s[i] == '-' && allHex(s[i-8:i]) && allHex(s[i+1:i+5]) && s[i+5] == '-' {
+			return true
+		}
+	}
+	return false
+}
+
+// hasHexRun reports whether s has n lower-case hex digits in a row, as
+// every match of hex64RE does.
+func hasHexRun(s string, n int) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= '0' && c <= '9' || c >= 'a' && c <= 'f' {
+			if run++; run >= n {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
+}
+
+func allHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }

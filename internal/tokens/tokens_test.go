@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"flag"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -184,7 +185,50 @@ func BenchmarkCount(b *testing.B) {
 	text, _ := in.For(lab.EraInitialize)
 	b.SetBytes(int64(len(text.Text)))
 	for b.Loop() {
-		Count(text.Text)
+		count(text.Text)
+	}
+}
+
+// TestCountRemembers: a long text counted again gets the same count from
+// memory, a text that differs in one byte is counted afresh, and no more
+// than memoSize texts are kept.
+func TestCountRemembers(t *testing.T) {
+	in, _ := lab.ParseInstructions("ascii:8000")
+	text, _ := in.For(lab.EraInitialize)
+	long := text.Text
+	want := count(long)
+	if got := Count(long); got != want {
+		t.Fatalf("Count = %d, count = %d", got, want)
+	}
+	if n, ok := memo.get(long); !ok || n != want {
+		t.Fatalf("memo of a %d-byte text: %d, %v; want %d, true", len(long), n, ok, want)
+	}
+	if got := Count(long); got != want {
+		t.Fatalf("Count again = %d, want %d", got, want)
+	}
+	other := long + " and a few words more"
+	if got, w := Count(other), count(other); got != w || got == want {
+		t.Fatalf("Count of a changed text = %d, want %d (not %d)", got, w, want)
+	}
+	short := "short text"
+	Count(short)
+	if _, ok := memo.get(short); ok {
+		t.Errorf("a %d-byte text was remembered", len(short))
+	}
+	for i := range memoSize + 5 {
+		s := fmt.Sprintf("%d %s", i, long)
+		if got, w := Count(s), count(s); got != w {
+			t.Fatalf("text %d: Count = %d, count = %d", i, got, w)
+		}
+	}
+	memo.mu.Lock()
+	n, o := len(memo.n), len(memo.order)
+	memo.mu.Unlock()
+	if n != memoSize || o != memoSize {
+		t.Errorf("memo holds %d texts (%d in order), want %d", n, o, memoSize)
+	}
+	if _, ok := memo.get(long); ok {
+		t.Error("the oldest text was not let go")
 	}
 }
 
