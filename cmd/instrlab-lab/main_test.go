@@ -1,16 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/instrlab/instrlab/internal/testutil"
 )
 
 // TestDepsStayTiny: instrlab-lab starts as fast as a bare go-sdk server
@@ -67,26 +67,8 @@ func TestBinary(t *testing.T) {
 	bin := build(t)
 	t.Run("initialize", func(t *testing.T) {
 		log := filepath.Join(t.TempDir(), "lab.jsonl")
-		cmd := exec.Command(bin, "-instr", "ascii:300", "-log", log)
-		stdin, err := cmd.StdinPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		defer cmd.Process.Kill()
-		io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
-		line, err := bufio.NewReader(stdout).ReadString('\n')
-		if err != nil {
-			t.Fatalf("no reply: %v (stderr: %s)", err, stderr.String())
-		}
+		p := testutil.StartStdio(t, exec.Command(bin, "-instr", "ascii:300", "-log", log))
+		line := p.Exchange(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
 		var reply struct {
 			ID     int `json:"id"`
 			Result struct {
@@ -100,16 +82,9 @@ func TestBinary(t *testing.T) {
 		if n := len([]rune(reply.Result.Instructions)); reply.ID != 1 || n != 300 || reply.Result.ServerInfo.Name == "" {
 			t.Errorf("reply id %d, server %q, %d code points of instructions; want id 1, a name and 300 (-instr ascii:300): %s", reply.ID, reply.Result.ServerInfo.Name, n, line)
 		}
-		stdin.Close()
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("exit at end of input: %v (stderr: %s)", err, stderr.String())
-			}
-		case <-time.After(20 * time.Second):
-			t.Fatal("still running 20 s after its input closed")
+		p.Stdin.Close()
+		if err := p.Wait(t, 20*time.Second); err != nil {
+			t.Errorf("exit at end of input: %v (stderr: %s)", err, p.Stderr.String())
 		}
 		logged, err := os.ReadFile(log)
 		if err != nil || !strings.Contains(string(logged), `"initialize"`) {
