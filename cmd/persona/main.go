@@ -19,14 +19,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/instrlab/instrlab/internal/cli"
 )
 
-func main() {
-	os.Exit(exitCode(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
-}
+func main() { cli.Main("persona", run) }
 
 const usage = `usage: persona <command> [flags] [args]
 
