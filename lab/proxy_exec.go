@@ -16,6 +16,11 @@ import (
 // again after SIGTERM, before it is killed.
 const stopGrace = 2 * time.Second
 
+// testHookInputClosed runs after the proxy has closed the server's input
+// because the client left; a test makes it slow to stand for a proxy
+// descheduled there on a busy machine.
+var testHookInputClosed = func() {}
+
 // ErrServerExited is returned by ServeCommand when the server ended while
 // the client was still connected, or failed on its own after.
 var ErrServerExited = errors.New("server exited")
@@ -48,12 +53,17 @@ func (p *Proxy) ServeCommand(ctx context.Context, cmd *exec.Cmd, stdin io.Reader
 	stderrDone := make(chan struct{})
 	go func() { p.LogStderr(errPipe, stderr); close(stderrDone) }()
 	clientDone := make(chan struct{})
+	inputClosed := testHookInputClosed
 	go func() {
 		// Only the client's end of input is the client leaving; a write
 		// that fails means the server is gone, which serverDone reports.
+		// The client's leaving is noted before the server's input is
+		// closed: a server that ends at once at the end of its input
+		// must not be taken for one that ended on its own.
 		if p.Relay(Recv, stdin, toServer) == nil {
-			toServer.Close()
 			close(clientDone)
+			toServer.Close()
+			inputClosed()
 		}
 	}()
 	serverDone := make(chan struct{})
@@ -62,14 +72,13 @@ func (p *Proxy) ServeCommand(ctx context.Context, cmd *exec.Cmd, stdin io.Reader
 		close(serverDone)
 	}()
 
-	clientLeft := false
 	select {
 	case <-serverDone:
 	case <-clientDone:
-		clientLeft = true
 	case <-ctx.Done():
 		toServer.Close()
 	}
+	clientLeft := isClosed(clientDone)
 	stopped := ""
 	if !isClosed(serverDone) {
 		stopped = stop(cmd, serverDone)
