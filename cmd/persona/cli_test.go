@@ -8,9 +8,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/instrlab/instrlab/internal/cli"
 )
 
-// The commands in sequence against one database, calling run as main does.
+// The commands in sequence against one database, calling run and mapping
+// its error to an exit code as main does (through cli.Main).
 func TestCommands(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "sub", "persona.db")
 	t.Setenv(dbEnv, db)
@@ -51,7 +54,7 @@ func TestCommands(t *testing.T) {
 	}
 	for _, s := range steps {
 		var stdout, stderr bytes.Buffer
-		code := exitCode(run(context.Background(), s.args, &stdout, &stderr), &stderr)
+		code := cli.ExitCode("persona", run(context.Background(), s.args, &stdout, &stderr), &stderr)
 		if code != s.wantCode {
 			t.Errorf("persona %s: exit %d, want %d\nstderr:\n%s", strings.Join(s.args, " "), code, s.wantCode, stderr.String())
 		}

@@ -68,7 +68,3 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 // usageError is a mistake in the command line; it exits 2.
 type usageError = cli.UsageError
-
-// exitCode maps run's error to the exit status, printing the error:
-// 0 ok, 1 failure, 2 usage.
-func exitCode(err error, stderr io.Writer) int { return cli.ExitCode("persona", err, stderr) }
