@@ -62,8 +62,8 @@ func FuzzNormalizePrefilters(f *testing.F) {
 		if uuidRE().MatchString(s) && !mayHoldUUID(s) {
 			t.Errorf("mayHoldUUID(%q) = false, but uuidRE matches", s)
 		}
-		if idRE().MatchString(s) && !(strings.Contains(s, "toolu_") || strings.Contains(s, "msg_") || strings.Contains(s, "req_")) {
-			t.Errorf("the id prefilter refuses %q, but idRE matches", s)
+		if idRE().MatchString(s) && !mayHoldID(s) {
+			t.Errorf("mayHoldID(%q) = false, but idRE matches", s)
 		}
 		if hex64RE().MatchString(s) && !hasHexRun(s, 64) {
 			t.Errorf("hasHexRun(%q, 64) = false, but hex64RE matches", s)

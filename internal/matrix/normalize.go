@@ -56,7 +56,7 @@ func normalizeValue(v any, paths []string) any {
 		if mayHoldUUID(x) {
 			x = uuidRE().ReplaceAllString(x, "<uuid>")
 		}
-		if strings.Contains(x, "toolu_") || strings.Contains(x, "msg_") || strings.Contains(x, "req_") {
+		if mayHoldID(x) {
 			x = idRE().ReplaceAllString(x, "${1}_<id>")
 		}
 		if hasHexRun(x, 64) {
@@ -107,6 +107,12 @@ func mayHoldUUID(s string) bool {
 		}
 	}
 	return false
+}
+
+// mayHoldID reports whether s holds one of idRE's prefixes and its
+// underscore ("srvtoolu_" holds "toolu_").
+func mayHoldID(s string) bool {
+	return strings.Contains(s, "toolu_") || strings.Contains(s, "msg_") || strings.Contains(s, "req_")
 }
 
 // hasHexRun reports whether s has n lower-case hex digits in a row, as
