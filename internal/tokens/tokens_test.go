@@ -190,7 +190,7 @@ func BenchmarkCount(b *testing.B) {
 }
 
 // TestCountRemembers: a long text counted again gets the same count from
-// memory, a text that differs in one byte is counted afresh, and no more
+// memory, a text that differs (a few words added) is counted afresh, and no more
 // than memoSize texts are kept.
 func TestCountRemembers(t *testing.T) {
 	in, _ := lab.ParseInstructions("ascii:8000")
