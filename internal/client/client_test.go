@@ -59,7 +59,7 @@ func TestWriteConfig(t *testing.T) {
 }
 
 func TestFloorRefusesOlderVersionsSayingWhy(t *testing.T) {
-	f := Floor{Client: "qwen", Min: "0.5.0", Lack: "stream-json output", Evidence: "docs/atlas/qwen@0.1.4"}
+	f := Floor{Client: "qwen", Min: "0.5.0", Lack: "stream-json output", Evidence: "atlas/qwen@0.1.4"}
 	for _, v := range []string{"0.5.0", "0.5.1", "1.0.0", "0.6.0-preview.1", "nightly"} {
 		if err := f.Check(v); err != nil {
 			t.Errorf("Check(%q) = %v, want nil", v, err)
@@ -67,7 +67,7 @@ func TestFloorRefusesOlderVersionsSayingWhy(t *testing.T) {
 	}
 	for _, v := range []string{"0.1.3", "0.4.99", "0.5.0-preview.2"} {
 		err := f.Check(v)
-		want := "qwen@" + v + " cannot be driven: versions before 0.5.0 have no stream-json output (docs/atlas/qwen@0.1.4)"
+		want := "qwen@" + v + " cannot be driven: versions before 0.5.0 have no stream-json output (atlas/qwen@0.1.4)"
 		if err == nil || err.Error() != want {
 			t.Errorf("Check(%q) = %v, want %q", v, err, want)
 		}

@@ -9,7 +9,7 @@ import (
 )
 
 // Ranges are the version ranges of one client over which a sweep (the
-// atlas, docs/atlas/atlas.json) saw every property it reads hold. A
+// atlas, atlas/atlas.json) saw every property it reads hold. A
 // version without a built-in profile of its own takes the profile of a
 // version in the same range: the atlas saw them behave alike.
 type Ranges struct {
@@ -32,7 +32,7 @@ type Range struct {
 }
 
 // rangesFile is where the built-in ranges are embedded; a test keeps it
-// equal to docs/atlas/atlas.json.
+// equal to atlas/atlas.json.
 const rangesFile = "data/atlas/ranges.json"
 
 // BuiltinRanges returns the version ranges shipped with instrlab, one

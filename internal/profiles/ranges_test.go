@@ -13,13 +13,13 @@ import (
 	"github.com/instrlab/instrlab/internal/atlas"
 )
 
-var update = flag.Bool("update", false, "rewrite data/atlas/ranges.json from docs/atlas/atlas.json")
+var update = flag.Bool("update", false, "rewrite data/atlas/ranges.json from atlas/atlas.json")
 
 // atlasRanges reads the ranges from the committed atlas, the way
 // data/ranges.json was made.
 func atlasRanges(t *testing.T) []byte {
 	t.Helper()
-	a, err := atlas.Read("../../docs/atlas/atlas.json")
+	a, err := atlas.Read("../../atlas/atlas.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func atlasRanges(t *testing.T) []byte {
 		if tl.Sweep.Date != "" {
 			date = tl.Sweep.Date // an atlas merged from several sweeps
 		}
-		rs := Ranges{Client: tl.Client, Source: "docs/atlas/atlas.json, " + date, Versions: tl.Versions}
+		rs := Ranges{Client: tl.Client, Source: "atlas/atlas.json, " + date, Versions: tl.Versions}
 		for _, s := range tl.Segments {
 			r := Range{From: s.From, To: s.To, Props: map[string]string{}}
 			for _, p := range s.Props {
@@ -63,7 +63,7 @@ func TestRangesMatchAtlas(t *testing.T) {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s is not what docs/atlas/atlas.json gives (go test -run Ranges -update) (-want +got):\n%s", rangesFile, diff)
+		t.Errorf("%s is not what atlas/atlas.json gives (go test -run Ranges -update) (-want +got):\n%s", rangesFile, diff)
 	}
 }
 

@@ -16,10 +16,10 @@ const DefaultVersion = "0.61.0"
 
 // Floor is the oldest version the adapter drives: runs read
 // --output-format stream-json, which 0.1.1 and 0.2.1 do not know (swept,
-// docs/atlas/gemini@0.1.1) and whose choices in 0.10.0's dist/src/config
+// atlas/gemini@0.1.1) and whose choices in 0.10.0's dist/src/config
 // are text and json only; 0.11.3's list it.
 var Floor = client.Floor{Client: Name, Min: "0.11.3", Lack: "--output-format stream-json",
-	Evidence: "0.1.1 and 0.2.1 refused it, docs/atlas/gemini@0.1.1; 0.10.0's config offers text and json only"}
+	Evidence: "0.1.1 and 0.2.1 refused it, atlas/gemini@0.1.1; 0.10.0's config offers text and json only"}
 
 // Package is its npm package.
 const Package = "@google/gemini-cli"

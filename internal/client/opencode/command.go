@@ -20,7 +20,7 @@ const ConfigFile = "opencode.json"
 // providers but the config's. Without the file, 1.1.27 (whose bundled copy
 // is not reachable in its build) fetches https://models.dev/api.json even
 // with OPENCODE_DISABLE_MODELS_FETCH, fails offline and exits 0 without a
-// model request (swept, docs/atlas/opencode@1.1.27); every version reads
+// model request (swept, atlas/opencode@1.1.27); every version reads
 // the same file, so every version gets it, with the cache version its
 // binary names (see cacheVersion) so that opencode keeps it.
 const (

@@ -13,7 +13,7 @@ import (
 // requiredFlags are the options of "opencode run" a run needs. 0.1.174's
 // run --help lists neither --format nor --log-level; given them, it prints
 // its help and exits 0 without a model request (swept,
-// docs/atlas/opencode@0.1.174), so a version without them is refused.
+// atlas/opencode@0.1.174), so a version without them is refused.
 var requiredFlags = []string{"--format", "--log-level"}
 
 // runFlags returns the long options "bin run --help" lists, asked once per

@@ -18,7 +18,7 @@ const DefaultVersion = "0.24.4"
 // --output-format stream-json, which 0.1.3 refuses (its choices are text
 // and json) and which the cli.js of 0.1.4 lacks too; 0.5.0's lists it.
 var Floor = client.Floor{Client: Name, Min: "0.5.0", Lack: "--output-format stream-json",
-	Evidence: "0.1.3 refused it, docs/atlas/qwen@0.1.3; 0.1.4's cli.js offers text and json only"}
+	Evidence: "0.1.3 refused it, atlas/qwen@0.1.3; 0.1.4's cli.js offers text and json only"}
 
 // Package is its npm package.
 const Package = "@qwen-code/qwen-code"
