@@ -13,43 +13,6 @@ import (
 	"github.com/instrlab/instrlab/internal/testutil"
 )
 
-// TestDepsStayTiny: instrlab-lab starts as fast as a bare go-sdk server
-// because it links only the lab; importing any of instrlab's heavy packages
-// would bring back the big binary's start cost.
-func TestDepsStayTiny(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
-	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
-	}
-	heavy := []string{
-		"github.com/instrlab/instrlab/internal/report",
-		"github.com/instrlab/instrlab/internal/matrix",
-		"github.com/instrlab/instrlab/internal/client",
-		"github.com/instrlab/instrlab/internal/tokens",
-		"html/template",
-	}
-	deps := strings.Fields(string(out))
-	if len(deps) < 10 || !contains(deps, "github.com/instrlab/instrlab/lab") {
-		t.Fatalf("go list -deps printed %d packages, without the lab: %q", len(deps), out)
-	}
-	for _, dep := range deps {
-		for _, h := range heavy {
-			if dep == h || strings.HasPrefix(dep, h+"/") {
-				t.Errorf("instrlab-lab imports %s (it must link only the lab)", dep)
-			}
-		}
-	}
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
 // build builds instrlab-lab into a temporary directory.
 func build(t *testing.T) string {
 	t.Helper()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/report"
 	"github.com/instrlab/instrlab/internal/table"
 )
@@ -62,7 +63,7 @@ Flags:
 	}
 	var reps [2]*report.Report
 	for i := range reps {
-		rep, warnings, err := report.Open(fs.Arg(i))
+		rep, warnings, err := report.Open(clients.New, fs.Arg(i))
 		if err != nil {
 			return usageError{Msg: "diff: " + err.Error()}
 		}

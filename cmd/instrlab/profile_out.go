@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/profiles/derive"
 )
@@ -18,7 +18,7 @@ import (
 // writes each to dir as client@version.json, the format check reads with
 // -profile FILE and the files under internal/profiles/data, and the
 // evidence excerpt it came from to dir/evidence/client@version.json.
-func writeProfiles(dir string, o derive.Options, results []matrix.Result, stderr io.Writer) error {
+func writeProfiles(dir string, o derive.Options, results []analyze.Result, stderr io.Writer) error {
 	o.Excerpts = map[string]*derive.Excerpt{}
 	ps, err := derive.Profiles(results, o)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/instrlab/instrlab/internal/atlas"
+	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/profiles/derive"
 
@@ -44,7 +45,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if (*profileRef != "" || *profileCommand != "" || *profileEarlier != "") && *profileOut == "" {
 		return usageError{Msg: "-profile-ref, -profile-command and -profile-earlier need -profile-out"}
 	}
-	m, results, warnings, err := report.Load(fs.Args()...)
+	m, results, warnings, err := report.Load(clients.New, fs.Args()...)
 	if err != nil {
 		return err
 	}

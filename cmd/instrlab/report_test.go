@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/google/go-cmp/cmp"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/instrlab/instrlab/internal/atlas"
 	"github.com/instrlab/instrlab/internal/evidence"
@@ -21,7 +22,7 @@ import (
 func TestReportProfileOut(t *testing.T) {
 	dir := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	args := []string{"report", "-profile-out", dir, "-profile-ref", "evidence/summary.md", "-profile-command", "instrlab run -out DIR", "../../internal/matrix/testdata/runs"}
+	args := []string{"report", "-profile-out", dir, "-profile-ref", "evidence/summary.md", "-profile-command", "instrlab run -out DIR", "../../internal/matrix/analyze/testdata/runs"}
 	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
@@ -50,7 +51,7 @@ func TestReportProfileOut(t *testing.T) {
 		}
 	}
 	for _, flag := range []string{"-profile-ref", "-profile-command"} {
-		err := run(context.Background(), []string{"report", flag, "x", "../../internal/matrix/testdata/runs"}, &stdout, &stderr)
+		err := run(context.Background(), []string{"report", flag, "x", "../../internal/matrix/analyze/testdata/runs"}, &stdout, &stderr)
 		if !errors.As(err, new(usageError)) {
 			t.Errorf("%s without -profile-out: %v, want a usage error", flag, err)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/runner"
 	"github.com/instrlab/instrlab/internal/report"
 )
 
@@ -83,7 +84,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	var base *report.Report
 	if *baseline != "" {
-		b, warnings, err := report.Open(*baseline)
+		b, warnings, err := report.Open(clients.New, *baseline)
 		if err != nil {
 			return usageError{Msg: "-baseline: " + err.Error()}
 		}
@@ -106,7 +107,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	m := matrix.For(cs)
+	m := matrix.For(cs, clients.Default)
 	if servers != nil {
 		m = servers.matrix(*hold)
 	}
@@ -137,9 +138,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return usageError{Msg: err.Error()}
 	}
-	r := &matrix.Runner{Clients: cs, Matrix: m, Arms: arms, Shard: sh, Jobs: *jobs, Resume: *resume, Timeout: *timeout, Lab: *labBin, Progress: stderr}
+	r := &runner.Runner{Clients: cs, Matrix: m, Arms: arms, Shard: sh, Jobs: *jobs, Resume: *resume, Timeout: *timeout, Lab: *labBin, Progress: stderr}
 	if servers != nil {
-		tmp, err := matrix.TempDir(matrix.TempServers)
+		tmp, err := runner.TempDir(runner.TempServers)
 		if err != nil {
 			return fmt.Errorf("creating a directory for the server commands: %w", err)
 		}
@@ -171,7 +172,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	dir := *out
 	if dir == "" {
-		tmp, err := matrix.TempDir(matrix.TempRun)
+		tmp, err := runner.TempDir(runner.TempRun)
 		if err != nil {
 			return fmt.Errorf("creating a temporary evidence dir: %w", err)
 		}
@@ -209,7 +210,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	tm := m
 	if earlier != nil {
 		var warnings []string
-		if tm, results, warnings, err = report.Resumed(dir, m, results); err != nil {
+		if tm, results, warnings, err = report.Resumed(clients.New, dir, m, results); err != nil {
 			return err
 		}
 		for _, w := range warnings {

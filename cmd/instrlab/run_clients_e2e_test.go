@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/netjail"
 )
 
@@ -96,8 +96,8 @@ func TestE2EEveryClient(t *testing.T) {
 }
 
 // bestPlacement is the placement that kept the most text in any request.
-func bestPlacement(r matrix.Result) *matrix.Placement {
-	var best *matrix.Placement
+func bestPlacement(r analyze.Result) *analyze.Placement {
+	var best *analyze.Placement
 	for i := range r.Requests {
 		if b := r.Requests[i].Best(); b != nil && (best == nil || b.Kept > best.Kept) {
 			best = b
@@ -107,17 +107,17 @@ func bestPlacement(r matrix.Result) *matrix.Placement {
 }
 
 // checkUnits: for each client whose texts were cut, one unit explains every
-// cut (matrix.UnitFinding), and with ASCII, emoji and combining text cut it
+// cut (analyze.UnitFinding), and with ASCII, emoji and combining text cut it
 // is one unit alone. Where the client reports its own cut (Claude Code's
 // debug log, "truncated from N to M"), N is the text's length in that unit
 // and M its cap.
-func checkUnits(t *testing.T, results []matrix.Result) {
-	by := map[string][]*matrix.Result{}
+func checkUnits(t *testing.T, results []analyze.Result) {
+	by := map[string][]*analyze.Result{}
 	for i := range results {
 		by[results[i].Client] = append(by[results[i].Client], &results[i])
 	}
 	for c, rs := range by {
-		f := matrix.UnitFinding(rs)
+		f := analyze.UnitFinding(rs)
 		t.Logf("%s: cap unit %s", c, f)
 		if f.Cut == 0 {
 			continue

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/client/clients"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/report"
 )
 
@@ -25,7 +26,7 @@ func e2eClient() string {
 // table, and returns the results report.Load reads back from the dir. A
 // failed run or an unreadable dir fails the test; a report warning is an
 // error.
-func runE2E(t *testing.T, args ...string) []matrix.Result {
+func runE2E(t *testing.T, args ...string) []analyze.Result {
 	t.Helper()
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
@@ -34,7 +35,7 @@ func runE2E(t *testing.T, args ...string) []matrix.Result {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
 	t.Logf("table:\n%s", stdout.String())
-	_, results, warnings, err := report.Load(out)
+	_, results, warnings, err := report.Load(clients.New, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestE2EClaudeCode(t *testing.T) {
 	if len(results) != 8 {
 		t.Fatalf("%d results, want 8", len(results))
 	}
-	by := map[string][]matrix.Result{}
+	by := map[string][]analyze.Result{}
 	for _, r := range results {
 		by[r.Row] = append(by[r.Row], r)
 		if r.Status != "ok" || r.Observation.ServerStatus != "connected" {
@@ -92,7 +93,7 @@ func TestE2EClaudeCode(t *testing.T) {
 		t.Errorf("1,000 characters did not grow the first request: %d vs %d tokens", en1000.First.Tokens, none.First.Tokens)
 	}
 	b := cut.First.Best()
-	if b == nil || b.Full || b.Kept != 2048 || !strings.HasPrefix(b.Suffix, matrix.TruncationSuffix) || cut.Reader.End != "" {
+	if b == nil || b.Full || b.Kept != 2048 || !strings.HasPrefix(b.Suffix, analyze.TruncationSuffix) || cut.Reader.End != "" {
 		t.Errorf("5,000 with the cap at 2048: placement %+v, reader %s", b, cut.Reader.Line())
 	}
 	if tr := cut.Observation.Truncations; len(tr) != 1 || tr[0].From != 5000 || tr[0].To != 2048 {
@@ -140,7 +141,7 @@ func TestE2EClaudeCodeWithoutNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run without network: %v\n%s", err, b)
 	}
-	_, results, _, err := report.Load(out)
+	_, results, _, err := report.Load(clients.New, out)
 	if err != nil || len(results) != 1 {
 		t.Fatalf("results %v, %v", results, err)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 )
 
 // TestE2EHoldSameAsLab: the lab's late-server row (initialize answered
@@ -36,7 +36,7 @@ func TestE2EHoldSameAsLab(t *testing.T) {
 		Status, Kind string
 		Kept         int
 	}
-	of := func(r matrix.Result) first {
+	of := func(r analyze.Result) first {
 		f := first{Status: r.Status}
 		if r.First != nil {
 			if b := r.First.Best(); b != nil {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/evidence"
-	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -34,7 +34,7 @@ func TestRunServerHold(t *testing.T) {
 		if r.Status != "ok" {
 			t.Errorf("%s: %s (%s)", r.Row, r.Status, r.Reason)
 		}
-		msgs, _, err := matrix.ReadLabLog(evidence.RunDir(r.Dir).LabLog())
+		msgs, _, err := analyze.ReadLabLog(evidence.RunDir(r.Dir).LabLog())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/client/claudecode"
+	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/report"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -52,7 +53,7 @@ func TestE2EUserHTTPServer(t *testing.T) {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
 	t.Logf("table:\n%s", stdout.String())
-	_, results, _, err := report.Load(out)
+	_, results, _, err := report.Load(clients.New, out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/runner"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -19,14 +20,14 @@ import (
 type userServers struct {
 	names    []string
 	commands map[string]lab.ServerCommand
-	http     map[string]matrix.HTTPServer
+	http     map[string]runner.HTTPServer
 }
 
 // parseUserServers reads run's -server and -config: "-server -- CMD ARGS"
 // (the flag's value is then "--" and the command follows), or -config FILE
 // with -server NAME (every stdio server of the file when no name).
 func parseUserServers(server, config string, rest []string) (*userServers, error) {
-	us := &userServers{commands: map[string]lab.ServerCommand{}, http: map[string]matrix.HTTPServer{}}
+	us := &userServers{commands: map[string]lab.ServerCommand{}, http: map[string]runner.HTTPServer{}}
 	switch {
 	case config == "" && server == "":
 		return nil, nil
@@ -45,7 +46,7 @@ func parseUserServers(server, config string, rest []string) (*userServers, error
 			return nil, usageError{Msg: "-server URL: not a URL"} // the URL itself may hold a secret: not quoted
 		}
 		us.names = append(us.names, urlName(u))
-		us.http[us.names[0]] = matrix.HTTPServer{URL: server}
+		us.http[us.names[0]] = runner.HTTPServer{URL: server}
 		return us, nil
 	case config == "":
 		return nil, usageError{Msg: fmt.Sprintf("-server %q: give -server -- CMD [ARGS], or -config FILE -server NAME", server)}
@@ -68,7 +69,7 @@ func parseUserServers(server, config string, rest []string) (*userServers, error
 	for _, t := range targets {
 		if t.Transport == probe.TransportHTTP && t.URL != "" {
 			us.names = append(us.names, t.Name)
-			us.http[t.Name] = matrix.HTTPServer{URL: t.URL, Headers: t.Headers}
+			us.http[t.Name] = runner.HTTPServer{URL: t.URL, Headers: t.Headers}
 			continue
 		}
 		if t.Transport != probe.TransportStdio {

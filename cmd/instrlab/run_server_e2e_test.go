@@ -12,8 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/instrlab/instrlab/internal/client/claudecode"
+	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/client/qwen"
-	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/report"
 	"github.com/instrlab/instrlab/lab"
@@ -48,7 +49,7 @@ func testUserServer(t *testing.T, name string, command ...string) {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
 	t.Logf("table:\n%s", stdout.String())
-	_, results, _, err := report.Load(out)
+	_, results, _, err := report.Load(clients.New, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func testUserServer(t *testing.T, name string, command ...string) {
 				t.Errorf("%s: check predicts %d of %d characters kept, run measured %d", r.Client, want, r.Sent, got)
 			}
 		}
-		if best != nil && !best.Full && !strings.HasPrefix(matrix.LostTail(text, best.Kept), "cut in") {
+		if best != nil && !best.Full && !strings.HasPrefix(analyze.LostTail(text, best.Kept), "cut in") {
 			t.Errorf("%s: a cut text without its lost tail named", r.Client)
 		}
 	}

@@ -10,15 +10,17 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/report"
 )
 
 // readResults reads results.json of an evidence directory.
-func readResults(t *testing.T, out string) []matrix.Result {
+func readResults(t *testing.T, out string) []analyze.Result {
 	t.Helper()
-	_, rs, _, err := report.Load(out)
+	_, rs, _, err := report.Load(clients.New, out)
 	if err != nil {
 		t.Fatal(err)
 	}

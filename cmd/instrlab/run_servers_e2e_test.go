@@ -9,6 +9,7 @@ import (
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/report"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -43,7 +44,7 @@ func TestE2EServers(t *testing.T) {
 
 // checkServers checks each result of a row of several lab servers against
 // its own evidence (see TestE2EServers).
-func checkServers(t *testing.T, row matrix.Row, results []matrix.Result) {
+func checkServers(t *testing.T, row matrix.Row, results []analyze.Result) {
 	t.Helper()
 	var names []string
 	for _, s := range row.Servers {
@@ -67,7 +68,7 @@ func checkServers(t *testing.T, row matrix.Row, results []matrix.Result) {
 			continue
 		}
 		for i, s := range row.Servers {
-			msgs, _, err := matrix.ReadLabLog(evidence.RunDir(r.Dir).ServerLog(i, s.Name))
+			msgs, _, err := analyze.ReadLabLog(evidence.RunDir(r.Dir).ServerLog(i, s.Name))
 			if err != nil || !handshook(msgs) {
 				t.Errorf("%s: server %s: the client did not start it or sent no handshake (%v)", r.Client, s.Name, err)
 			}
@@ -111,8 +112,8 @@ func crossRow(name string) (matrix.Row, bool) {
 }
 
 // byOrder lists the servers found in the request's order, then the rest.
-func byOrder(servers []matrix.ServerResult) []matrix.ServerResult {
-	var in, out []matrix.ServerResult
+func byOrder(servers []analyze.ServerResult) []analyze.ServerResult {
+	var in, out []analyze.ServerResult
 	for n := 1; n <= len(servers); n++ {
 		for _, s := range servers {
 			if s.Order == n {
@@ -130,7 +131,7 @@ func byOrder(servers []matrix.ServerResult) []matrix.ServerResult {
 
 // handshook says the log shows the client asking for the server's
 // instructions in either era.
-func handshook(msgs []matrix.LabMessage) bool {
+func handshook(msgs []analyze.LabMessage) bool {
 	for _, m := range msgs {
 		if m.Dir == lab.Recv && (m.Method == "initialize" || m.Method == "server/discover") {
 			return true
@@ -163,7 +164,7 @@ func serverText(t *testing.T, row matrix.Row, name string) string {
 
 // firstRequestText is the decoded text of r's first main request, read
 // again from the recorded requests.
-func firstRequestText(t *testing.T, r matrix.Result) string {
+func firstRequestText(t *testing.T, r analyze.Result) string {
 	t.Helper()
 	reqs, _, err := fakeapi.ReadRequests(evidence.RunDir(r.Dir).Requests())
 	if err != nil || r.First == nil {

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/client/clients"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/report"
 )
@@ -44,7 +45,7 @@ func TestE2EToolDescription(t *testing.T) {
 	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
-	_, results, _, err := report.Load(out)
+	_, results, _, err := report.Load(clients.New, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestE2EToolDescription(t *testing.T) {
 // tool_description row (see TestE2EToolDescription), and each description
 // the analysis found against the first request itself: the characters it
 // says were kept are there, and not one more.
-func checkToolDescriptions(t *testing.T, results []matrix.Result, builtin []profiles.Profile) {
+func checkToolDescriptions(t *testing.T, results []analyze.Result, builtin []profiles.Profile) {
 	t.Helper()
 	for _, r := range results {
 		t.Logf("%s %s: tools sent %s", r.Client, r.Row, report.ToolsCell(&r))
@@ -74,7 +75,7 @@ func checkToolDescriptions(t *testing.T, results []matrix.Result, builtin []prof
 			t.Errorf("%s %s: %s (%s)", r.Client, r.Row, r.Status, r.Reason)
 			continue
 		}
-		var lookup *matrix.ToolFacts
+		var lookup *analyze.ToolFacts
 		for i := range r.Tools {
 			if r.Tools[i].Name == "lookup_part" {
 				lookup = &r.Tools[i]
@@ -96,7 +97,7 @@ func checkToolDescriptions(t *testing.T, results []matrix.Result, builtin []prof
 				t.Errorf("%s %s: tool %s: the first request does not hold exactly the %d characters of its description said kept", r.Client, r.Row, tf.Name, tf.Kept)
 			}
 		}
-		if r.Row == "tooldesc-3000-notoolsearch" && lookup.Via != matrix.ViaDefinition {
+		if r.Row == "tooldesc-3000-notoolsearch" && lookup.Via != analyze.ViaDefinition {
 			t.Errorf("%s: with tool search off, lookup_part arrived as %q, want a definition", r.Client, lookup.Via)
 		}
 		desc := toolDescription(r, "lookup_part")
@@ -123,7 +124,7 @@ func checkToolDescriptions(t *testing.T, results []matrix.Result, builtin []prof
 
 // toolDescription is the description of tool name that the lab's log
 // shows the server sent.
-func toolDescription(r matrix.Result, name string) string {
+func toolDescription(r analyze.Result, name string) string {
 	for _, nt := range r.ServerTexts.Tools {
 		if nt.Name == name {
 			return nt.Description

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 )
 
 // history is a synthetic client: n versions, a property "cap" that takes
@@ -248,7 +248,7 @@ func TestShardMergeEqualsWhole(t *testing.T) {
 }
 
 func TestWrapperNamesTheServerOnlyAsAWord(t *testing.T) {
-	r := matrix.Result{First: &matrix.RequestFacts{Placements: []matrix.Placement{{Kind: "system-message", Kept: 10, Wrapper: "Available agent types for the Agent tool … ## lab"}}}}
+	r := analyze.Result{First: &analyze.RequestFacts{Placements: []analyze.Placement{{Kind: "system-message", Kept: 10, Wrapper: "Available agent types for the Agent tool … ## lab"}}}}
 	if got, want := readWrapper(r), "Available agent types for the Agent tool … ## {name}"; got != want {
 		t.Errorf("wrapper %q, want %q", got, want)
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 )
 
 // A property is one thing a sweep compares between versions: its name,
@@ -15,7 +16,7 @@ import (
 // a new run, one row in the atlas matrix, internal/matrix/atlas.json).
 type property struct {
 	name, row string
-	read      func(r matrix.Result) string
+	read      func(r analyze.Result) string
 }
 
 // registry lists the properties in the order they are shown.
@@ -55,8 +56,8 @@ func hasRow(m *matrix.Matrix, name string) bool {
 // one version's runs of it. rel turns a run directory into the path recorded as evidence. A
 // row that is missing or failed makes the version not runnable: the error
 // says which row and why, and no property is guessed.
-func Properties(m *matrix.Matrix, results []matrix.Result, rel func(dir string) string) (Props, error) {
-	byRow := map[string]matrix.Result{}
+func Properties(m *matrix.Matrix, results []analyze.Result, rel func(dir string) string) (Props, error) {
+	byRow := map[string]analyze.Result{}
 	for _, r := range results {
 		if _, ok := byRow[r.Row]; !ok || r.Repeat < byRow[r.Row].Repeat {
 			byRow[r.Row] = r
@@ -89,8 +90,8 @@ func oneLine(s string) string {
 
 // laterBest is the best placement of the text in any model request after
 // the first, or nil.
-func laterBest(r matrix.Result) *matrix.Placement {
-	var best *matrix.Placement
+func laterBest(r analyze.Result) *analyze.Placement {
+	var best *analyze.Placement
 	for i := range r.Requests {
 		q := &r.Requests[i]
 		if r.First != nil && q.Seq <= r.First.Seq {
@@ -103,7 +104,7 @@ func laterBest(r matrix.Result) *matrix.Placement {
 	return best
 }
 
-func readUses(r matrix.Result) string {
+func readUses(r analyze.Result) string {
 	switch {
 	case r.First.Best() != nil:
 		return "yes"
@@ -114,14 +115,14 @@ func readUses(r matrix.Result) string {
 	}
 }
 
-func best(r matrix.Result) *matrix.Placement {
+func best(r analyze.Result) *analyze.Placement {
 	if b := r.First.Best(); b != nil {
 		return b
 	}
 	return laterBest(r)
 }
 
-func readPlacement(r matrix.Result) string {
+func readPlacement(r analyze.Result) string {
 	b := best(r)
 	if b == nil {
 		return "none"
@@ -129,7 +130,7 @@ func readPlacement(r matrix.Result) string {
 	return string(b.Kind)
 }
 
-func readWrapper(r matrix.Result) string {
+func readWrapper(r analyze.Result) string {
 	b := best(r)
 	if b == nil {
 		return "none"
@@ -141,14 +142,14 @@ func readWrapper(r matrix.Result) string {
 	return w
 }
 
-func readProbe(r matrix.Result) string {
+func readProbe(r analyze.Result) string {
 	if len(r.Handshake.Methods) == 0 {
 		return "nothing sent"
 	}
 	return r.Handshake.Methods[0] + " first"
 }
 
-func readCap(r matrix.Result) string {
+func readCap(r analyze.Result) string {
 	b := best(r)
 	switch {
 	case b == nil:
@@ -160,7 +161,7 @@ func readCap(r matrix.Result) string {
 	}
 }
 
-func readMarker(r matrix.Result) string {
+func readMarker(r analyze.Result) string {
 	b := best(r)
 	if b == nil || b.Full {
 		return "no cut"
@@ -174,7 +175,7 @@ func readMarker(r matrix.Result) string {
 	return fmt.Sprintf("%q", m)
 }
 
-func readDual(r matrix.Result) string {
+func readDual(r analyze.Result) string {
 	b := best(r)
 	kept := "no text used"
 	if b != nil {
@@ -187,7 +188,7 @@ func readDual(r matrix.Result) string {
 	return kept + ", " + sent
 }
 
-func readSlow(r matrix.Result) string {
+func readSlow(r analyze.Result) string {
 	switch {
 	case r.First.Best() != nil:
 		return "waits (text in the first request)"

@@ -14,6 +14,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/runner"
 )
 
 // A Supporter is a client adapter that knows which versions it can drive.
@@ -106,7 +107,7 @@ func (s *Sweep) probe(ctx context.Context, name, version string, attempt int) Po
 		}
 	}
 	fmt.Fprintf(s.progress(), "%s: probing (attempt %d)\n", spec, attempt)
-	r := &matrix.Runner{Clients: []client.Client{c}, Matrix: s.Matrix, Out: out, Jobs: s.Jobs, Resume: true,
+	r := &runner.Runner{Clients: []client.Client{c}, Matrix: s.Matrix, Out: out, Jobs: s.Jobs, Resume: true,
 		Timeout: s.Timeout, Lab: s.Lab, Netns: s.Netns, Progress: s.progress()}
 	results, _, err := r.Run(ctx)
 	if err != nil {

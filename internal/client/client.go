@@ -23,10 +23,14 @@ type Client interface {
 	// the command for one headless run. The runner sets the command's
 	// stdin, stdout, stderr and process group.
 	Command(ctx context.Context, r *Run) (*exec.Cmd, error)
-	// Observe reads the client's own evidence of a finished run (logs,
-	// transcripts, its stdout) from r. It never fails: what cannot be read is
-	// reported in the Observation's warnings.
-	Observe(r *Run) Observation
+	Observer
+}
+
+// An Observer reads a client's own evidence of a finished run (its logs,
+// transcripts and stdout) into an Observation. It never fails: what cannot
+// be read is reported in the Observation's warnings.
+type Observer interface {
+	Observe(e Evidence) Observation
 }
 
 // A Published client is installed from npm. Package names its npm

@@ -1,5 +1,38 @@
 package client
 
+import "github.com/instrlab/instrlab/internal/evidence"
+
+// Evidence is everything a client may read of a finished run to make its
+// Observation: the run's evidence directory, with the client's HOME,
+// TMPDIR and working directory under it (evidence.RunDir), the servers of
+// its config, and what the run asked of it. The analysis fills every field
+// from the run's record.
+type Evidence struct {
+	// Dir is the run's evidence directory.
+	Dir string
+	// Servers names the MCP servers of the client's config, in its order;
+	// Primary is the first.
+	Servers []string
+	// Arm is the arm the client was run in.
+	Arm Arm
+	// Prompt and Model are what the run gave the client (Model empty for
+	// its default).
+	Prompt, Model string
+}
+
+// Files is the run's evidence directory, which names its files.
+func (e Evidence) Files() evidence.RunDir { return evidence.RunDir(e.Dir) }
+
+// Primary is the name of the run's first server: the one an Observation
+// reads by name. A run of several servers finds the others' texts in the
+// captured requests.
+func (e Evidence) Primary() string {
+	if len(e.Servers) == 0 {
+		return ""
+	}
+	return e.Servers[0]
+}
+
 // An Observation is what a client's own evidence says about a run, in
 // terms shared by every client. Empty fields mean the evidence did not say.
 type Observation struct {

@@ -6,9 +6,8 @@ import (
 	"fmt"
 )
 
-// Primary is the run's first server: the one a client's observation
-// (Client.Observe) reads by name. A run of several servers finds the
-// others' texts in the captured requests.
+// Primary is the run's first server: the one whose name Evidence.Primary
+// gives the client's observation after the run.
 func (r *Run) Primary() Server {
 	if len(r.Servers) == 0 {
 		return Server{}

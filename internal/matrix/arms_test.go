@@ -1,19 +1,21 @@
 package matrix
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/client"
-	"github.com/instrlab/instrlab/internal/evidence"
+	"github.com/instrlab/instrlab/internal/client/fakeclient"
 )
 
+// fakeClient is a fake client at version, enough to pick arms for.
+func fakeClient(version string) *fakeclient.Client {
+	return &fakeclient.Client{Version: version}
+}
+
 func armedClient(version string) client.Client {
-	c := fakeClient(version, nil)
+	c := fakeClient(version)
 	c.ArmList = []client.Arm{
 		{Name: "wide", Default: true},
 		{Name: "narrow", Env: map[string]string{"FAKE_CAP": "500"}},
@@ -30,7 +32,7 @@ func armNames(arms []client.Arm) []string {
 }
 
 func TestPickArms(t *testing.T) {
-	armed, plain := armedClient("1"), fakeClient("2", nil)
+	armed, plain := armedClient("1"), fakeClient("2")
 	cs := []client.Client{armed, plain}
 	for _, tc := range []struct {
 		name    string
@@ -79,7 +81,7 @@ func TestMatrixArmsValidate(t *testing.T) {
 		{map[string][]string{"claude-code": {}}, `arms of "claude-code": empty list`},
 		{map[string][]string{"claude-code": {"V1"}}, `arms of "claude-code": "V1": want lower case`},
 	} {
-		m := testMatrix(Row{Name: "a", Instr: "none"})
+		m := &Matrix{Name: "test", Repeats: 1, Prompt: "p", Rows: []Row{{Name: "a", Instr: "none"}}}
 		m.Arms = tc.arms
 		if err := m.Validate(); err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("arms %v: error %v, want %q", tc.arms, err, tc.err)
@@ -90,50 +92,3 @@ func TestMatrixArmsValidate(t *testing.T) {
 // TestRunnerRunsEachArm runs one row in both arms of a client: each arm
 // has its own evidence, records the arm and how it was set, and its
 // switch reaches the client (the narrow arm's cap cuts the text).
-func TestRunnerRunsEachArm(t *testing.T) {
-	m := testMatrix(Row{Name: "en-5000", Label: "5,000", Instr: "ascii:5000"})
-	m.Repeats = 1
-	c := armedClient("1")
-	r := newRunner(t, m, c)
-	arms, err := m.PickArms([]client.Client{c}, []string{"all"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.Arms = arms
-	results, st, err := r.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.Failed != 0 || len(results) != 2 {
-		t.Fatalf("stats %+v, %d results", st, len(results))
-	}
-	type got struct {
-		Who, Dir, How string
-		Kept          int
-	}
-	var gots []got
-	for _, res := range results {
-		rel, _ := filepath.Rel(r.Out, res.Dir)
-		gots = append(gots, got{Who: res.Who(), Dir: filepath.ToSlash(rel), How: res.Arm.How, Kept: res.First.Best().Kept})
-		rec, err := ReadRecord(res.Dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rec.Arm.Name != res.Arm.Name {
-			t.Errorf("%s: record's arm %q, result's %q", res.Dir, rec.Arm.Name, res.Arm.Name)
-		}
-	}
-	want := []got{
-		{Who: "fake@1", Dir: "fake@1/en-5000/1", How: "nothing set", Kept: 2048},
-		{Who: "fake@1 [arm narrow]", Dir: "fake@1~narrow/en-5000/1", How: "env FAKE_CAP=500", Kept: 500},
-	}
-	if diff := cmp.Diff(want, gots); diff != "" {
-		t.Errorf("mismatch (-want +got):\n%s", diff)
-	}
-	// A run whose record cannot be read is still placed in its arm.
-	dir := evidence.OutDir(r.Out).Run(evidence.ArmClient("fake@1", "narrow", false), "en-5000", 1)
-	u := Unreadable(string(dir), "fake@1~narrow", "en-5000", 1, os.ErrInvalid)
-	if u.Who() != "fake@1 [arm narrow]" {
-		t.Errorf("unreadable run placed in %q", u.Who())
-	}
-}

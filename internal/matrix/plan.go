@@ -4,19 +4,17 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"time"
 
 	"github.com/instrlab/instrlab/internal/client"
-	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/table"
 )
 
 // For is the matrix run uses when none is named: the seed matrix when
-// only the default client runs (the seed's experiment), else the
-// cross-client matrix.
-func For(cs []client.Client) *Matrix {
+// only the default client (def: the seed's experiment is its) runs, else
+// the cross-client matrix.
+func For(cs []client.Client, def client.Spec) *Matrix {
 	for _, c := range cs {
-		if c.Spec().Name != clients.Default.Name {
+		if c.Spec().Name != def.Name {
 			return Cross()
 		}
 	}
@@ -82,38 +80,4 @@ func (m *Matrix) Save(path string) error {
 		return fmt.Errorf("writing the matrix: %w", err)
 	}
 	return f.Close()
-}
-
-// Save keeps the runner's own measurements of the run (an output
-// directory's stats.json): wall time, the client processes' summed wall
-// time and CPU time (in all and per client), the runner's setup and
-// teardown, and cpu, the runner process's CPU time (the fake APIs and the
-// analysis; the clients and lab servers are other processes).
-func (st Stats) Save(path string, cpu time.Duration) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("writing stats: %w", err)
-	}
-	by := map[string]float64{}
-	for who, d := range st.ClientCPUBy {
-		by[who] = d.Seconds()
-	}
-	err = table.JSON(f, map[string]any{
-		"runs": st.Runs, "skipped": st.Skipped, "failed": st.Failed, "interrupted": st.Interrupted,
-		"wall_s": st.Wall.Seconds(), "client_s": st.ClientTime.Seconds(), "runner_setup_teardown_s": st.RunnerTime.Seconds(),
-		"client_cpu_s": st.ClientCPU.Seconds(), "client_cpu_s_by_client": by,
-		"runner_cpu_s": cpu.Seconds(), "runner_cpu_share_of_wall": cpu.Seconds() / st.Wall.Seconds(),
-	})
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// Line is the one-line account of the run printed at its end, with cpu
-// the runner process's CPU time.
-func (st Stats) Line(cpu time.Duration) string {
-	return fmt.Sprintf("%d runs (%d skipped, %d failed, %d interrupted) in %s; client processes %s in all, client CPU %.1fs; runner setup+teardown %s in all; runner CPU %s (%.1f%% of wall)",
-		st.Runs, st.Skipped, st.Failed, st.Interrupted, st.Wall.Round(time.Millisecond), st.ClientTime.Round(time.Millisecond), st.ClientCPU.Seconds(),
-		st.RunnerTime.Round(time.Millisecond), cpu.Round(time.Millisecond), 100*cpu.Seconds()/st.Wall.Seconds())
 }

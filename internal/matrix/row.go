@@ -16,6 +16,9 @@ import (
 	"github.com/instrlab/instrlab/lab"
 )
 
+// ServerName is the lab server's name in client configs.
+const ServerName = "lab"
+
 // A Matrix is a list of rows and the defaults they share. Its JSON form is
 // the matrix file format of docs/matrix.md.
 type Matrix struct {
@@ -93,7 +96,7 @@ type Row struct {
 	// the client starts it behind "instrlab serve proxy" instead of the
 	// lab, and its texts are read from the proxy's log. Instr is then
 	// "none". The server's command is not in the row, which evidence
-	// keeps: the runner holds it (Runner.Servers).
+	// keeps: the runner holds it (runner.Runner.Servers).
 	Server string `json:"server,omitempty"`
 	// Servers, when set, run several lab servers in one session, in the
 	// client's config in this order, each with its own name and

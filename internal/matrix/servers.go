@@ -17,7 +17,7 @@ var nameCharsRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 // ForServers is the matrix of instrlab run -server and -config: one row
 // per user's server, the server as it is (its own instructions and tools,
 // behind the recording proxy). The server names are those of Row.Server
-// and Runner.Servers.
+// and runner.Runner.Servers.
 func ForServers(names []string) *Matrix {
 	m := &Matrix{Name: "servers", Description: "Your own servers through every client, as they are, behind the recording proxy.",
 		Repeats: 1, Prompt: serverPrompt}

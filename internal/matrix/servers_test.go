@@ -42,29 +42,6 @@ func TestHold(t *testing.T) {
 	}
 }
 
-// TestHeldUnanswered: a held server row whose session ended before the
-// proxy passed the reply on is the hold's doing; a row not held, or a
-// reply passed on, is not.
-func TestHeldUnanswered(t *testing.T) {
-	asked := []LabMessage{{Dir: lab.Recv, Kind: lab.KindRequest, Method: "initialize"}}
-	answered := append(asked, LabMessage{Dir: lab.Send, Kind: lab.KindResponse, Method: "initialize"})
-	held := Row{Name: "s-held8s", Instr: "none", Server: "s", InitDelay: "8s"}
-	for _, tc := range []struct {
-		row  Row
-		msgs []LabMessage
-		want bool
-	}{
-		{held, asked, true},
-		{held, answered, false},
-		{Row{Name: "s", Instr: "none", Server: "s"}, asked, false},
-		{Row{Name: "lab", Instr: "ascii:10", InitDelay: "8s"}, asked, false},
-	} {
-		if got := heldUnanswered(tc.row, tc.msgs); got != tc.want {
-			t.Errorf("row %s, %d messages: %v, want %v", tc.row.Name, len(tc.msgs), got, tc.want)
-		}
-	}
-}
-
 // TestServers24000Matrix: the example matrix of docs/clients.md ("Beyond
 // 6,500") loads, and its servers' texts pass 6,500 characters together,
 // with zeta alone over Claude Code 2.1.328's 4,096 and the others under it.
@@ -75,7 +52,7 @@ func TestServers24000Matrix(t *testing.T) {
 	}
 	for _, r := range m.Rows {
 		total := 0
-		for _, s := range r.labServers() {
+		for _, s := range r.LabServers() {
 			in, err := lab.ParseInstructions(s.Instr)
 			if err != nil {
 				t.Fatal(err)

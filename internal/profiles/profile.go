@@ -74,7 +74,7 @@ type Limit struct {
 	Note string `json:"note,omitempty"`
 
 	// Via, on tool descriptions, is how they reached the model in the
-	// measured runs, in the run analysis's words (matrix.ToolFacts.Via):
+	// measured runs, in the run analysis's words (analyze.ToolFacts.Via):
 	// "definition", "listing", "name only" or "server namespace"; ""
 	// when not measured. Wrapper is what a listing puts before a tool's
 	// line (its heading), when they came in one.

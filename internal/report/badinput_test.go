@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/table"
 )
 
@@ -35,7 +36,7 @@ func TestBadEvidenceStillRenders(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	m, results, _, err := Load(dir)
+	m, results, _, err := Load(clients.New, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestEmptyEvidenceMarkedInTable(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(run("en-5000"), "run.json"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, results, warnings, err := Load(dir)
+	m, results, warnings, err := Load(clients.New, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func TestEmptyEvidenceMarkedInTable(t *testing.T) {
 
 // TestLoadNoDirs: Load of no directory is an error, not an empty report.
 func TestLoadNoDirs(t *testing.T) {
-	if _, _, _, err := Load(); !errors.Is(err, errNoRuns) {
-		t.Errorf("Load() = %v, want errNoRuns", err)
+	if _, _, _, err := Load(clients.New); !errors.Is(err, errNoRuns) {
+		t.Errorf("Load(clients.New) = %v, want errNoRuns", err)
 	}
 }

@@ -6,7 +6,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 )
 
 // BenchmarkReport times report generation: from a run's analysed results
@@ -17,15 +19,15 @@ import (
 func BenchmarkReport(b *testing.B) {
 	dir := os.Getenv("INSTRLAB_BENCH_RUN")
 	var m *matrix.Matrix
-	var results []matrix.Result
+	var results []analyze.Result
 	if dir != "" {
 		var err error
-		if m, results, _, err = Load(dir); err != nil {
+		if m, results, _, err = Load(clients.New, dir); err != nil {
 			b.Fatal(err)
 		}
 	} else {
 		dir = diffDir + "/2.1.328"
-		mm, base, _, err := Load(dir)
+		mm, base, _, err := Load(clients.New, dir)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/tokens"
 )
 
@@ -52,7 +53,7 @@ const (
 var columns = []column{
 	{name: "runs", cell: (*summary).runs, file: fileRecord, fact: "runs", key: (*summary).runsKey},
 	{name: "server status", file: fileClient, cell: func(s *summary) string {
-		return s.join(func(r *matrix.Result) string { return r.Observation.ServerStatus })
+		return s.join(func(r *analyze.Result) string { return r.Observation.ServerStatus })
 	}},
 	{name: "server saw", cell: func(s *summary) string { return s.join(handshakeText) }, file: fileLabLog, fact: "probe"},
 	{name: "probe → initialize", cell: (*summary).probeDelay, file: fileLabLog},
@@ -60,11 +61,11 @@ var columns = []column{
 	{name: "placement (first request)", cell: func(s *summary) string { return s.join(placementText) }, file: fileRequests, fact: "placement"},
 	{name: "chars kept", cell: func(s *summary) string { return s.join(keptText) }, file: fileRequests, fact: factKept},
 	{name: "implied cap", cell: func(s *summary) string {
-		return s.join(func(r *matrix.Result) string { return capText(r, s.unit) })
+		return s.join(func(r *analyze.Result) string { return capText(r, s.unit) })
 	}, file: fileRequests, fact: factCap},
 	{name: "transcript says", cell: func(s *summary) string { return s.join(transcriptText) }, file: fileTranscript},
 	{name: "codewords from", cell: func(s *summary) string { return s.join(eraText) }, file: fileRequests},
-	{name: "reader's answer", cell: func(s *summary) string { return s.join(func(r *matrix.Result) string { return r.Reader.Line() }) }, file: fileRequests},
+	{name: "reader's answer", cell: func(s *summary) string { return s.join(func(r *analyze.Result) string { return r.Reader.Line() }) }, file: fileRequests},
 	{name: "client's answer", cell: func(s *summary) string { return s.join(answerText) }, file: fileClient},
 	{name: "first request chars / tokens*", cell: func(s *summary) string { return s.join(sizeText) }, file: fileRequests},
 	{name: "tools sent", cell: func(s *summary) string { return s.join(toolsText) }, file: fileRequests},
@@ -78,7 +79,7 @@ var columns = []column{
 
 // order lists the rows in matrix order, then any rows found only in the
 // results (a matrix changed between runs), with their labels.
-func order(m *matrix.Matrix, results []matrix.Result) ([]string, map[string]string) {
+func order(m *matrix.Matrix, results []analyze.Result) ([]string, map[string]string) {
 	labels := map[string]string{}
 	var names []string
 	if m != nil {
@@ -121,7 +122,7 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func notes(m *matrix.Matrix, results []matrix.Result) []string {
+func notes(m *matrix.Matrix, results []analyze.Result) []string {
 	n := []string{
 		fmt.Sprintf("* Token figures are estimates with the %s encoding (github.com/tiktoken-go/tokenizer) over the decoded request text; no public tokenizer matches Anthropic's models.", tokens.Encoding),
 		"Placement, chars kept, cap and codewords come from the recorded API requests; server saw from the lab's message log; debug log and server status from the client's own files. The reader's answer is what a perfect reader of the last request would reply.",
@@ -173,7 +174,7 @@ func notes(m *matrix.Matrix, results []matrix.Result) []string {
 }
 
 // join formats each repeat and collapses them when equal.
-func (s *summary) join(f func(r *matrix.Result) string) string {
+func (s *summary) join(f func(r *analyze.Result) string) string {
 	var vals []string
 	for _, r := range s.results {
 		v := f(r)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
-	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/unit"
 )
@@ -43,7 +43,7 @@ func (s *summary) same() string {
 	return fmt.Sprintf("no (%d variants)", len(keys))
 }
 
-func handshakeText(r *matrix.Result) string {
+func handshakeText(r *analyze.Result) string {
 	h := r.Handshake
 	if len(h.Methods) == 0 {
 		return "nothing"
@@ -136,7 +136,7 @@ func durRange(ds []time.Duration) string {
 	return a + "–" + b + " s"
 }
 
-func toolsText(r *matrix.Result) string {
+func toolsText(r *analyze.Result) string {
 	if r.First == nil {
 		return ""
 	}
@@ -153,7 +153,7 @@ func duration(ms float64) string {
 	return fmt.Sprintf("%.1f s", ms/1000)
 }
 
-func placementText(r *matrix.Result) string {
+func placementText(r *analyze.Result) string {
 	if len(r.Servers) > 0 {
 		return serversText(r.Servers)
 	}
@@ -179,7 +179,7 @@ func placementText(r *matrix.Result) string {
 
 func quote(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }
 
-func keptText(r *matrix.Result) string {
+func keptText(r *analyze.Result) string {
 	if r.Sent == 0 {
 		return "—"
 	}
@@ -192,13 +192,13 @@ func keptText(r *matrix.Result) string {
 		out += " (" + u + ")"
 	}
 	if !b.Full {
-		if strings.HasPrefix(b.Suffix, matrix.TruncationSuffix) {
-			out += " + " + quote(matrix.TruncationSuffix)
+		if strings.HasPrefix(b.Suffix, analyze.TruncationSuffix) {
+			out += " + " + quote(analyze.TruncationSuffix)
 		} else {
 			out += ", then " + quote(b.Suffix)
 		}
 		if r.ServerTexts != nil { // a user's server: name what was lost
-			out += "; " + matrix.LostTail(r.ServerTexts.Instructions[b.Era], b.Kept)
+			out += "; " + analyze.LostTail(r.ServerTexts.Instructions[b.Era], b.Kept)
 		}
 	}
 	return out
@@ -208,7 +208,7 @@ func keptText(r *matrix.Result) string {
 // descriptions in the first request: how many arrived whole, where and
 // how the tools reached the model (definitions, a listing, names alone),
 // each cut description with its lost tail, and the tools never sent.
-func toolDescriptionsText(r *matrix.Result) string {
+func toolDescriptionsText(r *analyze.Result) string {
 	if len(r.Tools) == 0 {
 		return "no tools listed"
 	}
@@ -249,17 +249,17 @@ func toolDescriptionsText(r *matrix.Result) string {
 }
 
 // toolPlace says how and where one tool reached the model.
-func toolPlace(t matrix.ToolFacts) string {
+func toolPlace(t analyze.ToolFacts) string {
 	where := string(t.Kind)
 	if t.Wrapper != "" {
 		where += ", after " + quote(t.Wrapper)
 	}
 	switch t.Via {
-	case matrix.ViaDefinition:
+	case analyze.ViaDefinition:
 		return "in tool definitions"
-	case matrix.ViaListing:
+	case analyze.ViaListing:
 		return "listed with the description in " + where
-	case matrix.ViaNamespace:
+	case analyze.ViaNamespace:
 		return "not named, only the server's namespace, in " + where
 	default:
 		return "named only, the description not sent, in " + where
@@ -277,7 +277,7 @@ func firstLine(s string) string {
 // a unit (f) other than code points, it is that unit's cap, which every
 // cut text fits (a text may keep one unit less where the next character
 // is two units wide); else the code points kept.
-func capText(r *matrix.Result, f unit.Finding) string {
+func capText(r *analyze.Result, f unit.Finding) string {
 	b := r.First.Best()
 	switch {
 	case r.Sent == 0 || b == nil:
@@ -293,7 +293,7 @@ func capText(r *matrix.Result, f unit.Finding) string {
 
 // transcriptText is what the client's transcript recorded adding: the
 // characters of the server's text in its instruction blocks.
-func transcriptText(r *matrix.Result) string {
+func transcriptText(r *analyze.Result) string {
 	if r.Sent == 0 && len(r.Observation.Instructions) == 0 {
 		return "—"
 	}
@@ -310,7 +310,7 @@ func transcriptText(r *matrix.Result) string {
 	return strings.Join(unique(parts), "; ")
 }
 
-func eraText(r *matrix.Result) string {
+func eraText(r *analyze.Result) string {
 	if r.Sent == 0 {
 		return "—"
 	}
@@ -330,7 +330,7 @@ func eraText(r *matrix.Result) string {
 }
 
 // answerText is the client's final answer, compared with the reader's.
-func answerText(r *matrix.Result) string {
+func answerText(r *analyze.Result) string {
 	switch {
 	case r.ModelAnswer == "":
 		return "none"
@@ -352,14 +352,14 @@ func firstRunesText(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-func sizeText(r *matrix.Result) string {
+func sizeText(r *analyze.Result) string {
 	if r.First == nil {
 		return "no request"
 	}
 	return fmt.Sprintf("%s / %s", table.Num(r.First.Chars), table.Num(r.First.Tokens))
 }
 
-func laterText(r *matrix.Result) string {
+func laterText(r *analyze.Result) string {
 	if len(r.Requests) < 2 {
 		return ""
 	}
@@ -382,7 +382,7 @@ func laterText(r *matrix.Result) string {
 	return strings.Join(parts, "; ")
 }
 
-func debugText(r *matrix.Result) string {
+func debugText(r *analyze.Result) string {
 	o := r.Observation
 	var parts []string
 	for _, t := range o.Truncations {
@@ -493,13 +493,13 @@ func (s *summary) waiting() string {
 
 // KeptCell, PlacementCell and ToolsCell are the "chars kept", "placement"
 // and "tools sent" cells of one run, for tests that compare or show them.
-func KeptCell(r *matrix.Result) string      { return keptText(r) }
-func PlacementCell(r *matrix.Result) string { return placementText(r) }
-func ToolsCell(r *matrix.Result) string     { return toolsText(r) }
+func KeptCell(r *analyze.Result) string      { return keptText(r) }
+func PlacementCell(r *analyze.Result) string { return placementText(r) }
+func ToolsCell(r *analyze.Result) string     { return toolsText(r) }
 
 // armText is the arm a run was in, how it was set, and the arm the
 // client's own output names, when it names one.
-func armText(r *matrix.Result) string {
+func armText(r *analyze.Result) string {
 	t := r.Arm.Name
 	if r.Arm.How != "" && r.Arm.How != "nothing set" {
 		t += " (" + r.Arm.How + ")"

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/matrix"
 )
 
@@ -65,7 +66,7 @@ func TestPageInChromium(t *testing.T) {
 		{"diff-2.1.285", filepath.Join(diffDir, "2.1.285"), nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, results, _, err := Load(tc.dir)
+			m, results, _, err := Load(clients.New, tc.dir)
 			if err != nil {
 				t.Fatal(err)
 			}

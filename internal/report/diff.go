@@ -13,6 +13,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/table"
 )
 
@@ -228,16 +229,16 @@ func (d Diff) Table() table.Table {
 	return t
 }
 
-// Open reads what diff compares: an evidence directory (re-analysed, as
-// Load), or a results.json written by run (with the matrix.json beside
-// it, when there is one).
-func Open(path string) (*Report, []string, error) {
+// Open reads what diff compares: an evidence directory (re-analysed with
+// clients, as Load), or a results.json written by run (with the
+// matrix.json beside it, when there is one).
+func Open(clients analyze.Clients, path string) (*Report, []string, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	if st.IsDir() {
-		m, results, warnings, err := Load(path)
+		m, results, warnings, err := Load(clients, path)
 		if err != nil {
 			return nil, nil, err
 		}

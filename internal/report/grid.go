@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/unit"
 )
@@ -19,7 +20,7 @@ import (
 // diff) reads a grid.
 type grid struct {
 	m       *matrix.Matrix
-	results []matrix.Result
+	results []analyze.Result
 	// root is the evidence directory the results' Dirs are under, for
 	// links relative to it; "" for no links.
 	root string
@@ -35,14 +36,14 @@ type grid struct {
 
 // summary holds the results of one row on one client.
 type summary struct {
-	results []*matrix.Result
+	results []*analyze.Result
 	delta   string
 	deltaN  float64
 	deltaOK bool
 	unit    unit.Finding // what the client's default cap counts
 }
 
-func newGrid(m *matrix.Matrix, results []matrix.Result, root string) *grid {
+func newGrid(m *matrix.Matrix, results []analyze.Result, root string) *grid {
 	g := &grid{m: m, results: results, root: root, by: map[string]map[string]*summary{}}
 	for i := range results {
 		r := &results[i]
@@ -70,11 +71,11 @@ func newGrid(m *matrix.Matrix, results []matrix.Result, root string) *grid {
 	}
 	g.units = map[string]unit.Finding{}
 	for _, c := range g.clients {
-		var all []*matrix.Result
+		var all []*analyze.Result
 		for _, s := range g.by[c] {
 			all = append(all, s.results...)
 		}
-		g.units[c] = matrix.UnitFinding(all)
+		g.units[c] = analyze.UnitFinding(all)
 		base := g.by[c][baseline]
 		for _, s := range g.by[c] {
 			s.delta = deltaText(s, base)
@@ -90,7 +91,7 @@ func (g *grid) at(client, row string) *summary { return g.by[client][row] }
 
 // Build makes the table of results, rows in the order of m, one column
 // group per client in the order first seen.
-func Build(m *matrix.Matrix, results []matrix.Result) table.Table {
+func Build(m *matrix.Matrix, results []analyze.Result) table.Table {
 	return newGrid(m, results, "").table()
 }
 
@@ -177,7 +178,7 @@ func (g *grid) cell(s *summary, col column) table.Cell {
 
 // evidenceFile resolves a column's file for one run: the client's own
 // files by what they hold, from those its observation read.
-func evidenceFile(r *matrix.Result, file string) string {
+func evidenceFile(r *analyze.Result, file string) string {
 	var hint string
 	switch file {
 	case fileDebug:
@@ -196,7 +197,7 @@ func evidenceFile(r *matrix.Result, file string) string {
 }
 
 // link is file of run r relative to the evidence root, "" without one.
-func (g *grid) link(r *matrix.Result, file string) string {
+func (g *grid) link(r *analyze.Result, file string) string {
 	if g.root == "" || file == "" {
 		return ""
 	}

@@ -10,16 +10,18 @@ import (
 
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 )
 
 // errNoRuns is Load's error for evidence without any finished run.
 var errNoRuns = errors.New("no runs found")
 
-// loadDir re-analyses every run under dir from its evidence. The matrix is
+// loadDir re-analyses every run under dir from its evidence, each client's
+// own files read by the client clients finds for it. The matrix is
 // read from dir's evidence.MatrixFile when present, for row order and baseline.
 // Runs without a record (interrupted) are skipped; a run whose record
 // cannot be read is kept as failed, with why, and warned about.
-func loadDir(dir string) (*matrix.Matrix, []matrix.Result, []string, error) {
+func loadDir(dir string, clients analyze.Clients) (*matrix.Matrix, []analyze.Result, []string, error) {
 	var m *matrix.Matrix
 	var warnings []string
 	out := evidence.OutDir(dir)
@@ -39,9 +41,9 @@ func loadDir(dir string) (*matrix.Matrix, []matrix.Result, []string, error) {
 	if len(runDirs) == 0 {
 		return nil, nil, nil, fmt.Errorf("%w (no %s under %s)", errNoRuns, evidence.RecordFile, dir)
 	}
-	var results []matrix.Result
+	var results []analyze.Result
 	for _, rd := range runDirs {
-		res, err := matrix.Analyze(string(rd))
+		res, err := analyze.Run(string(rd), clients)
 		if err != nil {
 			warnings = append(warnings, fmt.Sprintf("%s: %v", rd, err))
 			res = unreadable(dir, rd, err)
@@ -53,7 +55,7 @@ func loadDir(dir string) (*matrix.Matrix, []matrix.Result, []string, error) {
 
 // unreadable places a run whose record cannot be read by its directory,
 // client/row/repeat under dir.
-func unreadable(dir string, rd evidence.RunDir, cause error) matrix.Result {
+func unreadable(dir string, rd evidence.RunDir, cause error) analyze.Result {
 	client, row, repeat := "", "", 0
 	if rel, err := filepath.Rel(dir, string(rd)); err == nil {
 		if parts := strings.Split(filepath.ToSlash(rel), "/"); len(parts) == 3 {
@@ -61,15 +63,15 @@ func unreadable(dir string, rd evidence.RunDir, cause error) matrix.Result {
 			repeat, _ = strconv.Atoi(parts[2])
 		}
 	}
-	return matrix.Unreadable(string(rd), client, row, repeat, cause)
+	return analyze.Unreadable(string(rd), client, row, repeat, cause)
 }
 
 // Resumed is what a resumed run in dir reports: every run whose evidence
-// is in dir, the earlier ones included, as Load reads them, with the runs
+// is in dir, the earlier ones included, as Load reads them with clients, with the runs
 // just made (fresh) that left no record there (a full disk) added, and the
 // matrix of dir. A dir without any record gives fresh alone.
-func Resumed(dir string, m *matrix.Matrix, fresh []matrix.Result) (*matrix.Matrix, []matrix.Result, []string, error) {
-	dm, results, warnings, err := Load(dir)
+func Resumed(clients analyze.Clients, dir string, m *matrix.Matrix, fresh []analyze.Result) (*matrix.Matrix, []analyze.Result, []string, error) {
+	dm, results, warnings, err := Load(clients, dir)
 	if err != nil {
 		if !errors.Is(err, errNoRuns) {
 			return nil, nil, nil, err

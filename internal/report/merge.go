@@ -10,13 +10,15 @@ import (
 
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 )
 
 // ErrMixed reports evidence directories that cannot be merged into one
 // table: runs of different matrices, or the same run in two directories.
 var ErrMixed = errors.New("evidence directories cannot be merged")
 
-// Load re-analyses every run under dirs from its evidence: the matrix,
+// Load re-analyses every run under dirs from its evidence, each client's
+// own files read by the client clients finds for it (clients.New): the matrix,
 // the results and warnings about what could not be read (see loadDir).
 // Several directories (the shards of one run, made on several machines
 // with -shard k/n) load as one: the same matrix, the runs of all, ordered
@@ -24,21 +26,21 @@ var ErrMixed = errors.New("evidence directories cannot be merged")
 // byte for byte those of a single-machine run of the same evidence.
 // Directories of different matrices are refused, as is a run (client,
 // row, repeat) found in two of them.
-func Load(dirs ...string) (*matrix.Matrix, []matrix.Result, []string, error) {
+func Load(clients analyze.Clients, dirs ...string) (*matrix.Matrix, []analyze.Result, []string, error) {
 	switch len(dirs) {
 	case 0:
 		return nil, nil, nil, fmt.Errorf("%w (no evidence directory)", errNoRuns)
 	case 1:
-		return loadDir(dirs[0])
+		return loadDir(dirs[0], clients)
 	}
 	var m *matrix.Matrix
 	var mJSON []byte
-	var all []matrix.Result
+	var all []analyze.Result
 	var warnings []string
 	rel := map[string]string{} // result dir -> its path inside its evidence directory
 	seen := map[string]string{}
 	for _, dir := range dirs {
-		dm, results, w, err := loadDir(dir)
+		dm, results, w, err := loadDir(dir, clients)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("%s: %w", dir, err)
 		}

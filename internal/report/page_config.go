@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -29,11 +29,11 @@ type clientView struct {
 	Map          requestMap
 	Seq          sequence
 	Warnings     []string
-	run          *matrix.Result
+	run          *analyze.Result
 }
 
 // rowText is the text the lab sent in run r for an era.
-func rowText(r *matrix.Result, era string) (lab.Text, error) {
+func rowText(r *analyze.Result, era string) (lab.Text, error) {
 	in, err := lab.ParseInstructions(r.Instr)
 	if err != nil {
 		return lab.Text{}, err
@@ -47,7 +47,7 @@ func (g *grid) configs() []config {
 		c := config{Row: name, Label: g.labels[name]}
 		cutsByEra := map[string][]cut{}
 		var eras []string
-		var any *matrix.Result
+		var any *analyze.Result
 		for _, cl := range g.clients {
 			s := g.at(cl, name)
 			if s == nil {

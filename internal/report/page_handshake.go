@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/evidence"
-	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -41,8 +41,8 @@ const maxEvents = 14
 
 // handshakeSequence reads the lab's message log and the recorded requests
 // of r.
-func handshakeSequence(r *matrix.Result) sequence {
-	msgs, _, err := matrix.ReadLabLog(evidence.RunDir(r.Dir).LabLog())
+func handshakeSequence(r *analyze.Result) sequence {
+	msgs, _, err := analyze.ReadLabLog(evidence.RunDir(r.Dir).LabLog())
 	if err != nil {
 		return sequence{Why: err.Error()}
 	}
@@ -125,7 +125,7 @@ func handshakeSequence(r *matrix.Result) sequence {
 }
 
 // withText says whether a reply carried the row's text.
-func withText(r *matrix.Result, method string) string {
+func withText(r *analyze.Result, method string) string {
 	if r.Sent == 0 {
 		return ""
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
-	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 )
 
 // A requestMap is the first model request of one run, as the model reads
@@ -44,7 +44,7 @@ type textSpot struct {
 const mapWidth = 600.0
 
 // firstRequestMap draws the first model request of r from its parts.
-func firstRequestMap(r *matrix.Result) requestMap {
+func firstRequestMap(r *analyze.Result) requestMap {
 	if r.First == nil {
 		return requestMap{Why: "no model request was recorded"}
 	}

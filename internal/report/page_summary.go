@@ -5,7 +5,7 @@ import (
 	"html/template"
 	"sync"
 
-	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/table"
 )
 
@@ -50,7 +50,7 @@ func (g *grid) bars() []bar {
 				out = append(out, b)
 				continue
 			}
-			b.Arrived, b.Where, b.Cap = s.join(arrivedText), s.join(whereText), s.join(func(r *matrix.Result) string { return capWithUnit(r, s.unit) })
+			b.Arrived, b.Where, b.Cap = s.join(arrivedText), s.join(whereText), s.join(func(r *analyze.Result) string { return capWithUnit(r, s.unit) })
 			if p := r.First.Best(); p != nil {
 				b.Kept, b.Full = p.Kept, p.Full
 			} else if q := laterArrival(r); q != nil {
@@ -69,7 +69,7 @@ func (g *grid) bars() []bar {
 	return out
 }
 
-func barAlt(client string, r *matrix.Result, b bar) string {
+func barAlt(client string, r *analyze.Result, b bar) string {
 	switch {
 	case r.Sent == 0:
 		return client + ": the server sent no text"

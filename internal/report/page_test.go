@@ -6,13 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/testutil"
 )
 
 func fixturePage(t *testing.T) []byte {
 	t.Helper()
-	_, results, _, err := Load(fixtureDir)
+	_, results, _, err := Load(clients.New, fixtureDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func TestPageSelfContained(t *testing.T) {
 // TestPageEscapesServerText: text from the evidence reaches the page only
 // escaped.
 func TestPageEscapesServerText(t *testing.T) {
-	_, results, _, err := Load(fixtureDir)
+	_, results, _, err := Load(clients.New, fixtureDir)
 	if err != nil {
 		t.Fatal(err)
 	}

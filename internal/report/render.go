@@ -3,18 +3,18 @@ package report
 import (
 	"io"
 
-	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/table"
 )
 
 // ResultsFile is what results.json holds: the table and the per-run
 // results it was built from (what diff reads back).
 type ResultsFile struct {
-	Table   table.Table     `json:"table"`
-	Results []matrix.Result `json:"results"`
+	Table   table.Table      `json:"table"`
+	Results []analyze.Result `json:"results"`
 }
 
 // JSON writes the table and the per-run results it was built from.
-func JSON(w io.Writer, t table.Table, results []matrix.Result) error {
+func JSON(w io.Writer, t table.Table, results []analyze.Result) error {
 	return table.JSON(w, ResultsFile{t, results})
 }

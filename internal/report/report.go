@@ -8,6 +8,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/table"
 )
 
@@ -29,7 +30,7 @@ type Report struct {
 // New arranges results (of matrix m, which may be nil) for printing. dir
 // is the evidence directory the results' Dirs are under; cells link to
 // files relative to it ("" for no links).
-func New(m *matrix.Matrix, results []matrix.Result, dir string) *Report {
+func New(m *matrix.Matrix, results []analyze.Result, dir string) *Report {
 	g := newGrid(m, results, dir)
 	return &Report{g: g, Table: g.table()}
 }

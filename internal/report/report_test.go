@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/testutil"
 )
@@ -15,11 +17,11 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 // fixtureDir holds trimmed evidence of real runs of two Claude Code
-// versions (see ../matrix/testdata/trimrun.py).
-const fixtureDir = "../matrix/testdata/runs"
+// versions (see ../matrix/analyze/testdata/trimrun.py).
+const fixtureDir = "../matrix/analyze/testdata/runs"
 
 func TestTablesFromRealEvidence(t *testing.T) {
-	m, results, warnings, err := Load(fixtureDir)
+	m, results, warnings, err := Load(clients.New, fixtureDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +58,7 @@ func TestCells(t *testing.T) {
 		}
 	}
 	tok := func(n int, noDelta bool) *summary {
-		return &summary{results: []*matrix.Result{{Status: "ok", NoDelta: noDelta, First: &matrix.RequestFacts{Tokens: n}}}}
+		return &summary{results: []*analyze.Result{{Status: "ok", NoDelta: noDelta, First: &analyze.RequestFacts{Tokens: n}}}}
 	}
 	base := tok(1000, false)
 	for _, tt := range []struct {

@@ -5,15 +5,15 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/table"
 )
 
 // serversText is the placement cell of a row of several lab servers: the
 // servers whose text arrived, in the request's order, each with what it
 // kept of what it sent and where, then those that did not arrive.
-func serversText(servers []matrix.ServerResult) string {
-	in := make([]matrix.ServerResult, 0, len(servers))
+func serversText(servers []analyze.ServerResult) string {
+	in := make([]analyze.ServerResult, 0, len(servers))
 	var missing []string
 	for _, s := range servers {
 		if s.Order > 0 {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/unit"
 )
@@ -20,7 +20,7 @@ var summaryColumns = []struct {
 	{"where", func(s *summary) string { return s.join(whereText) }},
 	{"kept", func(s *summary) string { return s.join(keptShort) }},
 	{"cap", func(s *summary) string {
-		return s.join(func(r *matrix.Result) string { return capWithUnit(r, s.unit) })
+		return s.join(func(r *analyze.Result) string { return capWithUnit(r, s.unit) })
 	}},
 }
 
@@ -68,7 +68,7 @@ func (s *summary) failed() string {
 	return fmt.Sprintf("FAILED (%s): %s", plural(len(s.results), "run"), strings.Join(unique(reasons), "; "))
 }
 
-func arrivedText(r *matrix.Result) string {
+func arrivedText(r *analyze.Result) string {
 	switch b := r.First.Best(); {
 	case r.Sent == 0:
 		return "no text sent"
@@ -87,7 +87,7 @@ func arrivedText(r *matrix.Result) string {
 
 // laterArrival is the first main request after the first that holds the
 // server's text.
-func laterArrival(r *matrix.Result) *matrix.RequestFacts {
+func laterArrival(r *analyze.Result) *analyze.RequestFacts {
 	for i := range r.Requests {
 		q := &r.Requests[i]
 		if !q.Side && q.Best() != nil && (r.First == nil || q.Seq != r.First.Seq) {
@@ -97,7 +97,7 @@ func laterArrival(r *matrix.Result) *matrix.RequestFacts {
 	return nil
 }
 
-func whereText(r *matrix.Result) string {
+func whereText(r *analyze.Result) string {
 	b := r.First.Best()
 	if b == nil {
 		if q := laterArrival(r); q != nil {
@@ -110,7 +110,7 @@ func whereText(r *matrix.Result) string {
 	return string(b.Kind)
 }
 
-func keptShort(r *matrix.Result) string {
+func keptShort(r *analyze.Result) string {
 	if r.Sent == 0 {
 		return "—"
 	}
@@ -128,11 +128,11 @@ func keptShort(r *matrix.Result) string {
 
 // capWithUnit is capText with its unit always named: characters (code
 // points) unless the client's cut texts agree on another unit.
-func capWithUnit(r *matrix.Result, f unit.Finding) string {
+func capWithUnit(r *analyze.Result, f unit.Finding) string {
 	c := capText(r, f)
 	if c == "—" {
 		if q := laterArrival(r); q != nil {
-			c = capText(&matrix.Result{Sent: r.Sent, Instr: r.Instr, First: q}, f)
+			c = capText(&analyze.Result{Sent: r.Sent, Instr: r.Instr, First: q}, f)
 		}
 	}
 	if c == "—" {

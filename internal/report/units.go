@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/unit"
 )
@@ -25,7 +25,7 @@ func unitNotes(clients []string, findings map[string]unit.Finding) []string {
 
 // unitsText is the kept part of a cut text in every unit that differs from
 // code points, as in "UTF-16 units 4,096, bytes 8,170", or "".
-func unitsText(r *matrix.Result) string {
+func unitsText(r *analyze.Result) string {
 	s, ok := r.Sample()
 	if !ok || !s.Cut() {
 		return ""

@@ -12,8 +12,8 @@ import (
 
 // Observe implements client.Client. It reads the stream-json output, the
 // debug log and every transcript under the run's HOME.
-func (c *Claude) Observe(r *client.Run) client.Observation {
-	return Observe(r.Dir, r.Primary().Name)
+func (c *Claude) Observe(e client.Evidence) client.Observation {
+	return Observe(e.Dir, e.Primary())
 }
 
 // Observe reads the evidence of a Claude Code run kept under dir, for the

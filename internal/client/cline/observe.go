@@ -8,8 +8,8 @@ import (
 )
 
 // Observe implements client.Client.
-func (c *Cline) Observe(r *client.Run) client.Observation {
-	return Observe(r.Dir, r.Primary().Name)
+func (c *Cline) Observe(e client.Evidence) client.Observation {
+	return Observe(e.Dir, e.Primary())
 }
 
 // Observe reads the evidence of a Cline run kept under dir: the JSON Lines

@@ -11,8 +11,8 @@ import (
 )
 
 // Observe implements client.Client.
-func (c *Codex) Observe(r *client.Run) client.Observation {
-	return Observe(r.Dir, len(r.Servers))
+func (c *Codex) Observe(e client.Evidence) client.Observation {
+	return Observe(e.Dir, len(e.Servers))
 }
 
 // Observe reads the evidence of a Codex run kept under dir: the JSON

@@ -10,8 +10,8 @@ import (
 )
 
 // Observe implements client.Client.
-func (c *Continue) Observe(r *client.Run) client.Observation {
-	return Observe(r.Dir, r.Primary().Name)
+func (c *Continue) Observe(e client.Evidence) client.Observation {
+	return Observe(e.Dir, e.Primary())
 }
 
 // Observe reads the evidence of a Continue CLI run kept under dir: stdout

@@ -13,8 +13,8 @@ import (
 )
 
 // Observe implements client.Client.
-func (c *Copilot) Observe(r *client.Run) client.Observation {
-	return Observe(r.Dir, r.Primary().Name)
+func (c *Copilot) Observe(e client.Evidence) client.Observation {
+	return Observe(e.Dir, e.Primary())
 }
 
 // Observe reads the evidence of a Copilot CLI run kept under dir: the JSON

@@ -76,8 +76,8 @@ func (c *Client) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 
 // Observe implements client.Client: the output is in Claude Code's
 // stream-json format, so Claude Code's reader reads it.
-func (c *Client) Observe(r *client.Run) client.Observation {
-	return claudecode.Observe(r.Dir, r.Primary().Name)
+func (c *Client) Observe(e client.Evidence) client.Observation {
+	return claudecode.Observe(e.Dir, e.Primary())
 }
 
 // LabEnv marks a process started as the lab server.

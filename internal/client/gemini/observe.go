@@ -8,8 +8,8 @@ import (
 )
 
 // Observe implements client.Client.
-func (g *Gemini) Observe(r *client.Run) client.Observation {
-	return Observe(r.Dir, r.Primary().Name)
+func (g *Gemini) Observe(e client.Evidence) client.Observation {
+	return Observe(e.Dir, e.Primary())
 }
 
 // Observe reads the evidence of a Gemini CLI run kept under dir: the

@@ -61,7 +61,7 @@ func TestArmsReachTheRun(t *testing.T) {
 func TestArmRunSaysNoArm(t *testing.T) {
 	dir := testutil.RunDir(t, filepath.Join("testdata", "arm-timeout-1s"),
 		map[string]string{"stdout.txt": "client/stdout.txt", "stderr.txt": "client/stderr.txt"})
-	o := (&Kilo{}).Observe(&client.Run{Dir: dir, Servers: []client.Server{{Name: "lab"}}})
+	o := (&Kilo{}).Observe(client.Evidence{Dir: dir, Servers: []string{"lab"}})
 	if o.ArmSaid() != "" {
 		t.Errorf("Observe says arm %q, want none", o.ArmSaid())
 	}

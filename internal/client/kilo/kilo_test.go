@@ -54,7 +54,7 @@ func TestCommand(t *testing.T) {
 func TestObserveRealRun(t *testing.T) {
 	dir := testutil.RunDir(t, filepath.Join("testdata", "en-1000"),
 		map[string]string{"stdout.txt": "client/stdout.txt", "stderr.txt": "client/stderr.txt"})
-	o := (&Kilo{}).Observe(&client.Run{Dir: dir, Servers: []client.Server{{Name: "lab"}}})
+	o := (&Kilo{}).Observe(client.Evidence{Dir: dir, Servers: []string{"lab"}})
 	if diff := cmp.Diff([]string{"no error in log", "BEGIN=PINTAIL-8601 END=PINTAIL-3421 LAST=798", ""}, []string{o.ServerStatus, o.Answer, o.ResultError}); diff != "" {
 		t.Errorf("Observe mismatch (-want +got):\n%s", diff)
 	}

@@ -7,6 +7,6 @@ import (
 
 // Observe implements client.Client: Kilo prints opencode's JSON events and
 // log lines, so opencode.Observe reads them.
-func (k *Kilo) Observe(r *client.Run) client.Observation {
-	return opencode.Observe(r.Dir, r.Primary().Name)
+func (k *Kilo) Observe(e client.Evidence) client.Observation {
+	return opencode.Observe(e.Dir, e.Primary())
 }

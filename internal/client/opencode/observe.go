@@ -8,8 +8,8 @@ import (
 )
 
 // Observe implements client.Client.
-func (c *Opencode) Observe(r *client.Run) client.Observation {
-	return Observe(r.Dir, r.Primary().Name)
+func (c *Opencode) Observe(e client.Evidence) client.Observation {
+	return Observe(e.Dir, e.Primary())
 }
 
 // Observe reads the evidence of an opencode run kept under dir: the JSON

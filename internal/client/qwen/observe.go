@@ -14,8 +14,8 @@ import (
 )
 
 // Observe implements client.Client.
-func (q *Qwen) Observe(r *client.Run) client.Observation {
-	return Observe(r.Dir, r.Primary().Name)
+func (q *Qwen) Observe(e client.Evidence) client.Observation {
+	return Observe(e.Dir, e.Primary())
 }
 
 // Observe reads the evidence of a Qwen Code run kept under dir: the

@@ -7,6 +7,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/lab"
@@ -42,11 +43,11 @@ type Options struct {
 // requests. Runs made with a flag or another model are a variant of their
 // own. What the runs do not show is listed under Unmeasured. Results need
 // their Dir: the run records and recorded requests are read again.
-func Profiles(results []matrix.Result, o Options) ([]profiles.Profile, error) {
+func Profiles(results []analyze.Result, o Options) ([]profiles.Profile, error) {
 	if o.Evidence == nil {
 		o.Evidence = Dirs{}
 	}
-	byClient := map[string][]matrix.Result{}
+	byClient := map[string][]analyze.Result{}
 	var order []string
 	for _, r := range results {
 		if r.Status != "ok" {
@@ -69,7 +70,7 @@ func Profiles(results []matrix.Result, o Options) ([]profiles.Profile, error) {
 			}
 			if x != nil {
 				earlier = x
-				var joined []matrix.Result
+				var joined []analyze.Result
 				joined, ev = layer(x, byClient[id], ev)
 				byClient[id] = joined
 			}
@@ -111,7 +112,7 @@ func Profiles(results []matrix.Result, o Options) ([]profiles.Profile, error) {
 // set when the run changes nothing but the server's text and era beyond
 // what its group (the profile or a variant) is run with.
 type run struct {
-	matrix.Result
+	analyze.Result
 	Row     matrix.Row
 	isPlain bool
 }

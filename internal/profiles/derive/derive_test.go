@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/report"
 )
@@ -15,7 +17,7 @@ import (
 // for 2.1.285 en-1000-dual only (nothing cut).
 func fixtureProfiles(t *testing.T) map[string]profiles.Profile {
 	t.Helper()
-	_, results, _, err := report.Load(fixtureDir)
+	_, results, _, err := report.Load(clients.New, fixtureDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +120,7 @@ func TestProfileRoundTrip(t *testing.T) {
 // ever taken is not given a syntax.
 func TestDeriveSetting(t *testing.T) {
 	mk := func(env string, kept int, full bool) run {
-		return run{Result: matrix.Result{Sent: 20000, First: &matrix.RequestFacts{Placements: []matrix.Placement{{Kept: kept, Full: full}}}},
+		return run{Result: analyze.Result{Sent: 20000, First: &analyze.RequestFacts{Placements: []analyze.Placement{{Kept: kept, Full: full}}}},
 			Row: matrix.Row{Env: map[string]string{"CAP": env}}}
 	}
 	tests := []struct {
@@ -150,4 +152,4 @@ func hasPrefix(list []string, prefix string) bool {
 
 // fixtureDir holds trimmed evidence of real runs of two Claude Code
 // versions, shared with the report's tests.
-const fixtureDir = "../../matrix/testdata/runs"
+const fixtureDir = "../../matrix/analyze/testdata/runs"

@@ -12,6 +12,7 @@ import (
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 )
 
 // Evidence is what derive reads from a run beyond its Result: the row of
@@ -28,13 +29,13 @@ type Dirs struct{}
 
 // Row is the resolved row of the run's record.
 func (Dirs) Row(dir string) (matrix.Row, error) {
-	rec, err := matrix.ReadRecord(dir)
+	rec, err := analyze.ReadRecord(dir)
 	return rec.Row, err
 }
 
-// Segment is one text of a recorded request (matrix.SegmentText).
+// Segment is one text of a recorded request (analyze.SegmentText).
 func (Dirs) Segment(dir string, seq int, path string) (string, error) {
-	return matrix.SegmentText(dir, seq, path)
+	return analyze.SegmentText(dir, seq, path)
 }
 
 // Model is the model a recorded request named: the body's "model", or,
@@ -74,7 +75,7 @@ type Excerpt struct {
 	// Command made the run; Note says what the excerpt keeps.
 	Command  string                `json:"command,omitempty"`
 	Note     string                `json:"note"`
-	Results  []matrix.Result       `json:"results"`
+	Results  []analyze.Result      `json:"results"`
 	Rows     map[string]matrix.Row `json:"rows"`
 	Segments map[string]string     `json:"segments"`
 	Models   map[string]string     `json:"models"`
@@ -188,13 +189,13 @@ func (r *recorder) Model(dir string, seq int) (string, error) {
 // layer joins the finished runs of an earlier excerpt x before the run's
 // (results), leaving out the earlier runs of a row and arm the run made
 // again, and reads each from where it came: x, or ev.
-func layer(x *Excerpt, results []matrix.Result, ev Evidence) ([]matrix.Result, Evidence) {
+func layer(x *Excerpt, results []analyze.Result, ev Evidence) ([]analyze.Result, Evidence) {
 	again := map[string]bool{}
 	for _, r := range results {
 		again[runName(r.Dir)] = true
 	}
 	l := layered{x: x, ev: ev, fromX: map[string]bool{}}
-	var out []matrix.Result
+	var out []analyze.Result
 	for _, r := range x.Results {
 		if r.Status != "ok" || again[r.Dir] {
 			continue

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/unit"
@@ -41,13 +41,13 @@ func deriveLimit(runs []run, ev Evidence) (profiles.Limit, []string) {
 		return l, []string{"the cap on instructions (only a lower bound: no text was cut)", "what the cap counts", "the truncation marker", "the cap setting"}
 	}
 	var un []string
-	var samples []*matrix.Result
+	var samples []*analyze.Result
 	for i := range runs {
 		if runs[i].plain() {
 			samples = append(samples, &runs[i].Result)
 		}
 	}
-	f := matrix.UnitFinding(samples)
+	f := analyze.UnitFinding(samples)
 	u := f.Decided()
 	if u == "" {
 		u = unit.CodePoint

@@ -7,6 +7,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/lab"
@@ -177,7 +178,7 @@ func baselineRun(runs []run) *run {
 
 // transcriptPrefix is what the client's transcript records before the
 // server's text in its instructions block (a per-server heading).
-func transcriptPrefix(r matrix.Result, text string) string {
+func transcriptPrefix(r analyze.Result, text string) string {
 	for _, in := range r.Observation.Instructions {
 		if in.Server != "" && in.Server != matrix.ServerName {
 			continue

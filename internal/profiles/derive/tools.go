@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/unit"
@@ -84,7 +84,7 @@ func settingsOf(runs []run) []string {
 // A toolSeen is one tool of one run: what the run analysis found of its
 // description, and the description the server sent.
 type toolSeen struct {
-	matrix.ToolFacts
+	analyze.ToolFacts
 	text string
 }
 
@@ -191,7 +191,7 @@ func toolMarker(cut []toolSeen) string {
 }
 
 // serverTool is the description the server sent for tool name.
-func serverTool(r matrix.Result, name string) string {
+func serverTool(r analyze.Result, name string) string {
 	if r.ServerTexts == nil {
 		return ""
 	}
@@ -231,13 +231,13 @@ func viaList(vias map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
-// viaWords say how a tool reached the model (matrix.ToolFacts.Via).
+// viaWords say how a tool reached the model (analyze.ToolFacts.Via).
 var viaWords = map[string]string{
-	"":                   "not named in it",
-	matrix.ViaDefinition: "in tool definitions",
-	matrix.ViaListing:    "in a listing of the tools",
-	matrix.ViaNameOnly:   "named without the description",
-	matrix.ViaNamespace:  "not named, only the server's namespace",
+	"":                    "not named in it",
+	analyze.ViaDefinition: "in tool definitions",
+	analyze.ViaListing:    "in a listing of the tools",
+	analyze.ViaNameOnly:   "named without the description",
+	analyze.ViaNamespace:  "not named, only the server's namespace",
 }
 
 // toolSays is the tool descriptions' part of the evidence entry's line.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
 )
 
@@ -17,14 +18,14 @@ import (
 func TestDeriveTools(t *testing.T) {
 	emoji := strings.Repeat("\U0001F600", 100)
 	ascii := strings.Repeat("x", 1000)
-	tool := func(name, desc string, kept int, via, suffix string) (matrix.NamedText, matrix.ToolFacts) {
+	tool := func(name, desc string, kept int, via, suffix string) (analyze.NamedText, analyze.ToolFacts) {
 		n := len([]rune(desc))
-		f := matrix.ToolFacts{Name: name, Sent: n, Via: via, Found: via == matrix.ViaDefinition || via == matrix.ViaListing, Kept: kept, Suffix: suffix}
+		f := analyze.ToolFacts{Name: name, Sent: n, Via: via, Found: via == analyze.ViaDefinition || via == analyze.ViaListing, Kept: kept, Suffix: suffix}
 		f.Full = f.Found && kept == n
-		return matrix.NamedText{Name: name, Description: desc}, f
+		return analyze.NamedText{Name: name, Description: desc}, f
 	}
-	mk := func(env map[string]string, ts ...func() (matrix.NamedText, matrix.ToolFacts)) run {
-		r := run{Result: matrix.Result{First: &matrix.RequestFacts{}, ServerTexts: &matrix.ServerTexts{}}, Row: matrix.Row{Env: env}, isPlain: len(env) == 0}
+	mk := func(env map[string]string, ts ...func() (analyze.NamedText, analyze.ToolFacts)) run {
+		r := run{Result: analyze.Result{First: &analyze.RequestFacts{}, ServerTexts: &analyze.ServerTexts{}}, Row: matrix.Row{Env: env}, isPlain: len(env) == 0}
 		for _, f := range ts {
 			nt, tf := f()
 			r.ServerTexts.Tools = append(r.ServerTexts.Tools, nt)
@@ -32,28 +33,28 @@ func TestDeriveTools(t *testing.T) {
 		}
 		return r
 	}
-	def := func(name, desc string, kept int, via, suffix string) func() (matrix.NamedText, matrix.ToolFacts) {
-		return func() (matrix.NamedText, matrix.ToolFacts) { return tool(name, desc, kept, via, suffix) }
+	def := func(name, desc string, kept int, via, suffix string) func() (analyze.NamedText, analyze.ToolFacts) {
+		return func() (analyze.NamedText, analyze.ToolFacts) { return tool(name, desc, kept, via, suffix) }
 	}
-	short := def("ping", "Check the server.", 17, matrix.ViaListing, "")
+	short := def("ping", "Check the server.", 17, analyze.ViaListing, "")
 	tests := []struct {
 		name string
 		runs []run
 		want profiles.Limit
 	}{
 		{"cut in UTF-16 units", []run{
-			mk(nil, short, def("lookup", ascii, 157, matrix.ViaListing, "...\"\n- ping")),
-			mk(nil, short, def("lookup", emoji, 78, matrix.ViaListing, "...\"\n- ping")),
-		}, profiles.Limit{Cap: 157, Unit: "utf16", Marker: "...", Measured: true, Via: matrix.ViaListing}},
+			mk(nil, short, def("lookup", ascii, 157, analyze.ViaListing, "...\"\n- ping")),
+			mk(nil, short, def("lookup", emoji, 78, analyze.ViaListing, "...\"\n- ping")),
+		}, profiles.Limit{Cap: 157, Unit: "utf16", Marker: "...", Measured: true, Via: analyze.ViaListing}},
 		{"names only", []run{
-			mk(nil, def("ping", "Check the server.", 0, matrix.ViaNameOnly, ""), def("lookup", ascii, 0, matrix.ViaNameOnly, "")),
-		}, profiles.Limit{Unit: "codepoint", Measured: true, Via: matrix.ViaNameOnly, Unsent: true}},
+			mk(nil, def("ping", "Check the server.", 0, analyze.ViaNameOnly, ""), def("lookup", ascii, 0, analyze.ViaNameOnly, "")),
+		}, profiles.Limit{Unit: "codepoint", Measured: true, Via: analyze.ViaNameOnly, Unsent: true}},
 		{"names only, sent with a setting", []run{
-			mk(nil, def("lookup", ascii, 0, matrix.ViaNameOnly, "")),
-			mk(map[string]string{"TOOL_SEARCH": "off"}, def("lookup", ascii, 200, matrix.ViaDefinition, "[cut]")),
-		}, profiles.Limit{Cap: 200, Unit: "codepoint", Marker: "[cut]", Measured: true, Via: matrix.ViaNameOnly, Unsent: true}},
-		{"whole", []run{mk(nil, short, def("lookup", ascii, 1000, matrix.ViaDefinition, ""))},
-			profiles.Limit{AtLeast: 1000, Unit: "codepoint", Via: matrix.ViaDefinition}},
+			mk(nil, def("lookup", ascii, 0, analyze.ViaNameOnly, "")),
+			mk(map[string]string{"TOOL_SEARCH": "off"}, def("lookup", ascii, 200, analyze.ViaDefinition, "[cut]")),
+		}, profiles.Limit{Cap: 200, Unit: "codepoint", Marker: "[cut]", Measured: true, Via: analyze.ViaNameOnly, Unsent: true}},
+		{"whole", []run{mk(nil, short, def("lookup", ascii, 1000, analyze.ViaDefinition, ""))},
+			profiles.Limit{AtLeast: 1000, Unit: "codepoint", Via: analyze.ViaDefinition}},
 		{"no tools", []run{mk(nil)}, profiles.Limit{Unit: "codepoint"}},
 	}
 	for _, tt := range tests {
@@ -76,11 +77,11 @@ func TestToolDescriptionsFromExcerpts(t *testing.T) {
 		id   string
 		want profiles.Limit
 	}{
-		{"qwen@0.24.4", profiles.Limit{Cap: 157, Unit: "utf16", Marker: "...", Measured: true, Via: matrix.ViaListing}},
-		{"claude-code@2.1.285", profiles.Limit{Cap: 2048, Unit: "utf16", Marker: "… [truncated]", Measured: true, Via: matrix.ViaDefinition}},
-		{"claude-code@2.1.328", profiles.Limit{Cap: 4096, Unit: "utf16", Marker: "… [truncated]", Measured: true, Via: matrix.ViaNameOnly, Unsent: true}},
-		{"codex@0.169.0", profiles.Limit{Unit: "codepoint", Measured: true, Via: matrix.ViaNamespace, Unsent: true}},
-		{"gemini@0.61.0", profiles.Limit{AtLeast: 6000, Unit: "codepoint", Via: matrix.ViaDefinition}},
+		{"qwen@0.24.4", profiles.Limit{Cap: 157, Unit: "utf16", Marker: "...", Measured: true, Via: analyze.ViaListing}},
+		{"claude-code@2.1.285", profiles.Limit{Cap: 2048, Unit: "utf16", Marker: "… [truncated]", Measured: true, Via: analyze.ViaDefinition}},
+		{"claude-code@2.1.328", profiles.Limit{Cap: 4096, Unit: "utf16", Marker: "… [truncated]", Measured: true, Via: analyze.ViaNameOnly, Unsent: true}},
+		{"codex@0.169.0", profiles.Limit{Unit: "codepoint", Measured: true, Via: analyze.ViaNamespace, Unsent: true}},
+		{"gemini@0.61.0", profiles.Limit{AtLeast: 6000, Unit: "codepoint", Via: analyze.ViaDefinition}},
 	}
 	for _, tt := range tests {
 		x, err := ReadExcerpt("../data/evidence/" + tt.id + ".json")
@@ -113,7 +114,7 @@ func TestEarlierExcerpt(t *testing.T) {
 	}
 	earlier := *x
 	earlier.Results = nil
-	var added []matrix.Result
+	var added []analyze.Result
 	for _, r := range x.Results {
 		if x.Rows[r.Dir].ToolDesc != "" {
 			added = append(added, r)
@@ -126,7 +127,7 @@ func TestEarlierExcerpt(t *testing.T) {
 	}
 	// The first earlier run is made again: it must not count twice.
 	earlier.Results = append(earlier.Results[:1:1], earlier.Results...)
-	again := append([]matrix.Result{earlier.Results[0]}, added...)
+	again := append([]analyze.Result{earlier.Results[0]}, added...)
 	earlier.Results = earlier.Results[1:]
 	got, err := Profiles(again, Options{Ref: "x", Evidence: x, Earlier: func(string) (*Excerpt, error) { return &earlier, nil }})
 	if err != nil {

@@ -1,0 +1,118 @@
+package analyze
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/instrlab/instrlab/internal/jsonl"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// A LabMessage is one line of the lab server's message log, as far as the
+// analysis needs it.
+type LabMessage struct {
+	Time   time.Time       `json:"time"`
+	Dir    string          `json:"dir"`
+	Kind   string          `json:"kind"`
+	Method string          `json:"method"`
+	ID     json.RawMessage `json:"id"`
+	Meta   json.RawMessage `json:"meta"`
+	Error  *int            `json:"error"`
+	Note   string          `json:"note"`
+	Raw    string          `json:"raw"`
+	// Body is a whole reply, where the proxy kept it (lab.TextMethods).
+	Body json.RawMessage `json:"body"`
+}
+
+// ReadLabLog reads the lab's message log. A line that does not parse is a
+// warning "file:line: message".
+func ReadLabLog(path string) ([]LabMessage, []string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("opening lab log: %w", err)
+	}
+	defer f.Close()
+	msgs, warnings := jsonl.Decode[LabMessage](f, path)
+	return msgs, warnings, nil
+}
+
+// Handshake is what the lab's log says about how the client connected.
+type Handshake struct {
+	// Methods lists the methods the server received, in order.
+	Methods []string `json:"methods"`
+	// DiscoverAnswer says how the server answered the first
+	// server/discover: "result", "error -32601", or "none".
+	DiscoverAnswer string `json:"discover_answer,omitempty"`
+	// ProbeToFallbackMS is the time from the first server/discover to the
+	// first initialize, when both were received.
+	ProbeToFallbackMS *float64 `json:"probe_to_fallback_ms,omitempty"`
+	InitializeSent    bool     `json:"initialize_sent"`
+	// Ready is when the server sent the reply that completed the handshake
+	// (an initialize result, or a server/discover result); zero if never.
+	Ready time.Time `json:"ready,omitempty"`
+	// ProtocolVersions lists the protocol versions the client asked for,
+	// in _meta or initialize params, in order of first use.
+	ProtocolVersions []string `json:"protocol_versions,omitempty"`
+}
+
+// handshake summarises a message log.
+func handshake(msgs []LabMessage) Handshake {
+	h := Handshake{Methods: []string{}}
+	var probe, init time.Time
+	var probeID string
+	for _, m := range msgs {
+		switch m.Dir {
+		case "recv":
+			if m.Method == "" {
+				continue
+			}
+			h.Methods = append(h.Methods, m.Method)
+			switch m.Method {
+			case "server/discover":
+				if probe.IsZero() {
+					probe, probeID = m.Time, string(m.ID)
+					h.DiscoverAnswer = "none"
+				}
+			case "initialize":
+				h.InitializeSent = true
+				if init.IsZero() {
+					init = m.Time
+				}
+			}
+			var meta map[string]json.RawMessage
+			if json.Unmarshal(m.Meta, &meta) == nil {
+				var v string
+				if json.Unmarshal(meta["io.modelcontextprotocol/protocolVersion"], &v) == nil && v != "" && !contains(h.ProtocolVersions, v) {
+					h.ProtocolVersions = append(h.ProtocolVersions, v)
+				}
+			}
+		case "send":
+			if h.Ready.IsZero() && m.Error == nil && m.Kind != lab.KindError && (m.Method == "initialize" || m.Method == "server/discover") {
+				h.Ready = m.Time
+			}
+			if probeID != "" && string(m.ID) == probeID && h.DiscoverAnswer == "none" {
+				if m.Error != nil {
+					h.DiscoverAnswer = fmt.Sprintf("error %d", *m.Error)
+				} else {
+					h.DiscoverAnswer = "result"
+				}
+			}
+		}
+	}
+	if !probe.IsZero() && !init.IsZero() {
+		ms := float64(init.Sub(probe).Microseconds()) / 1000
+		h.ProbeToFallbackMS = &ms
+	}
+	return h
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,79 @@
+package analyze
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/fakeapi"
+)
+
+func TestLocate(t *testing.T) {
+	text := "BEGIN codeword: HERON-4821. abc [at 30] 部品 END codeword: OSPREY-3094."
+	cut := string([]rune(text)[:35])
+	ctx := fakeapi.Context{
+		{Kind: fakeapi.KindSystem, Path: "system", Text: "no text here"},
+		{Kind: fakeapi.KindSystemMessage, Path: "m1", Text: "# MCP Server Instructions\n\nintro\n\n## lab\n" + text + "\n\nmore"},
+		{Kind: fakeapi.KindUserTurn, Path: "m2", Text: "<system-reminder>\n## lab\n" + cut + "… [truncated]\n</system-reminder>"},
+		{Kind: fakeapi.KindToolDefinition, Path: "t0", Text: text},
+	}
+	got := locate(ctx, "initialize", text)
+	want := []Placement{
+		{Kind: fakeapi.KindSystemMessage, Path: "m1", Era: "initialize", Kept: 69, Full: true, Suffix: "\n\nmore", Wrapper: "# MCP Server Instructions … ## lab", Offset: 41},
+		{Kind: fakeapi.KindUserTurn, Path: "m2", Era: "initialize", Kept: 35, Suffix: "… [truncated]\n</syst", Wrapper: "<system-reminder> … ## lab", Offset: 25},
+		{Kind: fakeapi.KindToolDefinition, Path: "t0", Era: "initialize", Kept: 69, Full: true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("locate mismatch (-want +got):\n%s", diff)
+	}
+	if got := locate(ctx, "discover", "BEGIN codeword: OTHER-0001. x"); got != nil {
+		t.Errorf("found a text that is not there: %+v", got)
+	}
+	if got := locate(ctx, "initialize", ""); got != nil {
+		t.Errorf("found an empty text: %+v", got)
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	a := `{"metadata":{"user_id":"1"},"messages":[{"content":"cwd /out/r/1/work -out-r-1-work toolu_01ABC msg_9 at 127.0.0.1:4242 id 0f0e1f4c-1d5e-4ad0-9a5d-2b1f3c4d5e6f dev ` + strings.Repeat("a1", 32) + `"}]}`
+	b := `{"metadata":{"user_id":"2"},"messages":[{"content":"cwd /out/r/2/work -out-r-2-work toolu_02XYZ msg_7 at 127.0.0.1:5151 id 11111111-2222-3333-4444-555555555555 dev ` + strings.Repeat("b2", 32) + `"}]}`
+	na := string(Normalize([]byte(a), []string{"/out/r/1", escapedPath("/out/r/1")}))
+	nb := string(Normalize([]byte(b), []string{"/out/r/2", escapedPath("/out/r/2")}))
+	if na != nb {
+		t.Errorf("normalised bodies differ:\n%s\n%s", na, nb)
+	}
+	want := `{"messages":[{"content":"cwd $RUN/work $RUN-work toolu_<id> msg_<id> at 127.0.0.1:<port> id <uuid> dev <hex>"}]}`
+	if na != want {
+		t.Errorf("Normalize = %s\nwant        %s", na, want)
+	}
+	if requestKey([]byte(a), []string{"/out/r/1"}) == requestKey([]byte(`{"messages":[]}`), nil) {
+		t.Error("different requests share a key")
+	}
+}
+
+func TestHandshake(t *testing.T) {
+	code := -32601
+	msgs := []LabMessage{
+		{Time: at(0), Dir: "recv", Method: "server/discover", ID: []byte(`"server-discover-probe-1"`), Meta: []byte(`{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`)},
+		{Time: at(1), Dir: "send", Method: "server/discover", ID: []byte(`"server-discover-probe-1"`), Error: &code},
+		{Time: at(3050), Dir: "recv", Method: "initialize", ID: []byte(`0`)},
+		{Time: at(3051), Dir: "send", Method: "initialize", ID: []byte(`0`)},
+		{Time: at(3052), Dir: "recv", Method: "notifications/initialized"},
+		{Time: at(3053), Dir: "recv", Method: "tools/list", ID: []byte(`1`)},
+	}
+	ms := 3050.0
+	want := Handshake{Methods: []string{"server/discover", "initialize", "notifications/initialized", "tools/list"},
+		DiscoverAnswer: "error -32601", ProbeToFallbackMS: &ms, InitializeSent: true, Ready: at(3051), ProtocolVersions: []string{"2026-07-28"}}
+	if diff := cmp.Diff(want, handshake(msgs)); diff != "" {
+		t.Errorf("handshake mismatch (-want +got):\n%s", diff)
+	}
+	silent := handshake(msgs[:1])
+	if silent.DiscoverAnswer != "none" || silent.InitializeSent || silent.ProbeToFallbackMS != nil {
+		t.Errorf("unanswered probe: %+v", silent)
+	}
+}
+
+func at(ms int) time.Time {
+	return time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC).Add(time.Duration(ms) * time.Millisecond)
+}

@@ -1,0 +1,75 @@
+package analyze
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/evidence"
+	"github.com/instrlab/instrlab/internal/matrix"
+)
+
+// A run's statuses (Record.Status, Result.Status). The files of a run's
+// evidence are named by evidence.RunDir.
+const (
+	StatusOK     = "ok"
+	StatusFailed = "failed"
+)
+
+// A Record is what the runner knows of one run: what was asked, and how the
+// client process ended. It is written to RecordFile when the run ends.
+type Record struct {
+	Client client.Spec `json:"client"`
+	// Arm is the arm the client was run in, with how it was set.
+	Arm    client.Arm `json:"arm"`
+	Row    matrix.Row `json:"row"` // resolved
+	Repeat int        `json:"repeat"`
+	// Status is ok or failed; Reason says why a run failed (timeout,
+	// exit status, signal, a runner error).
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+	// Netns is set when the client ran in a loopback-only network
+	// namespace, with the names it asked in DNSLogFile.
+	Netns bool `json:"netns,omitempty"`
+	// Live is set when the fake forwarded to a real API.
+	Live     bool      `json:"live,omitempty"`
+	Upstream string    `json:"upstream,omitempty"`
+	Start    time.Time `json:"start"`
+	// SetupMS, ClientMS and TeardownMS split the run's wall time: before
+	// the client started, the client process, and after it ended.
+	SetupMS    float64 `json:"setup_ms"`
+	ClientMS   float64 `json:"client_ms"`
+	TeardownMS float64 `json:"teardown_ms"`
+	// ClientCPUMS is the CPU time (user and system) of the process the
+	// runner waited for, as its exit status reports it (ProcessCPU): on
+	// Linux and the BSDs that includes every descendant it waited for, so
+	// a jailed run counts the jail, the client and the lab servers the
+	// client reaped. 0 when the process did not start.
+	ClientCPUMS float64 `json:"client_cpu_ms"`
+	ExitCode    int     `json:"exit_code"`
+	// Binary is the client executable; Cmd its arguments.
+	Binary string   `json:"binary,omitempty"`
+	Args   []string `json:"args,omitempty"`
+}
+
+// ReadRecord reads the record of a run dir.
+func ReadRecord(dir string) (Record, error) {
+	var r Record
+	path := evidence.RunDir(dir).Record()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return r, fmt.Errorf("reading run record: %w", err)
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return r, fmt.Errorf("%s: %w", path, err)
+	}
+	return r, nil
+}
+
+// Evidence is what the client of the run in dir may read of it
+// (client.Observer).
+func (r Record) Evidence(dir string) client.Evidence {
+	return client.Evidence{Dir: dir, Servers: r.Row.ConfigNames(), Arm: r.Arm, Prompt: r.Row.Prompt, Model: r.Row.Model}
+}

@@ -1,0 +1,183 @@
+package analyze
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/redact"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// ServerTexts are a server's own texts as its replies carried them, taken
+// from the proxy's message log (lab.Entry.Body): the instructions per era
+// and each tool's and prompt's description.
+type ServerTexts struct {
+	Instructions map[string]string `json:"instructions,omitempty"` // lab.EraInitialize / lab.EraDiscover → text
+	Tools        []NamedText       `json:"tools,omitempty"`
+	Prompts      []NamedText       `json:"prompts,omitempty"`
+}
+
+// A NamedText is one tool's or prompt's description.
+type NamedText struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// serverTexts reads the first reply of each text method in the log.
+func serverTexts(msgs []LabMessage) ServerTexts {
+	st := ServerTexts{Instructions: map[string]string{}}
+	seen := map[string]bool{}
+	for _, m := range msgs {
+		if m.Dir != lab.Send || m.Kind != lab.KindResponse || len(m.Body) == 0 || seen[m.Method] {
+			continue
+		}
+		var reply struct {
+			Result struct {
+				Instructions string      `json:"instructions"`
+				Tools        []NamedText `json:"tools"`
+				Prompts      []NamedText `json:"prompts"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(m.Body, &reply) != nil {
+			continue
+		}
+		seen[m.Method] = true
+		switch m.Method {
+		case "initialize":
+			st.Instructions[lab.EraInitialize] = reply.Result.Instructions
+		case "server/discover":
+			st.Instructions[lab.EraDiscover] = reply.Result.Instructions
+		case "tools/list":
+			st.Tools = reply.Result.Tools
+		case "prompts/list":
+			st.Prompts = reply.Result.Prompts
+		}
+	}
+	return st
+}
+
+// LostTail names where text was cut after kept characters: the sentence
+// the cut falls in, and the headings (Markdown lines starting with #) lost
+// with it.
+func LostTail(text string, kept int) string {
+	if kept >= utf8.RuneCountInString(text) {
+		return ""
+	}
+	cut := len(text)
+	for i := range text { // the byte offset of rune number kept
+		if kept == 0 {
+			cut = i
+			break
+		}
+		kept--
+	}
+	start := 0
+	for _, sep := range []string{". ", ".\n", "\n"} {
+		if i := strings.LastIndex(text[:cut], sep); i >= 0 && i+len(sep) > start {
+			start = i + len(sep)
+		}
+	}
+	out := fmt.Sprintf("cut in %q", firstRunes(strings.TrimSpace(text[start:]), 50))
+	var headings []string
+	for _, line := range strings.Split(text[cut:], "\n")[1:] {
+		if h := strings.TrimSpace(line); strings.HasPrefix(h, "#") {
+			headings = append(headings, firstRunes(h, 40))
+		}
+	}
+	if len(headings) > 0 {
+		out += fmt.Sprintf("; lost %d heading(s) from %q", len(headings), headings[0])
+	}
+	return out
+}
+
+// StderrLines is how many lines of a server's or a client's stderr a
+// failure reason quotes.
+const StderrLines = 3
+
+// outsideSignals end a server without it failing on its own: another
+// process sent them (the proxy's own stop says so in its note instead).
+var outsideSignals = []string{"signal: terminated", "signal: killed", "signal: interrupt", "signal: hangup"}
+
+// serverFailure says why the proxy's log shows a failed server, or "": it
+// could not be started or reached, it ended while the client was
+// connected, it wrote what is not JSON-RPC, or it never answered the
+// handshake. The reason quotes the server's first stderr lines. lastModel
+// is the time of the last model request (zero when none): a server
+// stopped by a signal from outside after it is a client ending its
+// session (Copilot CLI 1.0.102 sends SIGTERM to its servers' processes),
+// which cannot have changed what the model saw; that is a warning, not a
+// failure.
+func serverFailure(msgs []LabMessage, lastModel time.Time) (reason, warning string) {
+	var why, stderr []string
+	var asked time.Time
+	answered := false
+	for _, m := range msgs {
+		switch {
+		case m.Dir == lab.ServerDir && m.Kind == lab.KindStderr && m.Raw != "":
+			if len(stderr) < StderrLines {
+				stderr = append(stderr, firstRunes(redact.String(m.Raw), 160))
+			}
+		case m.Dir == lab.ServerDir && m.Kind == lab.KindExit && strings.Contains(m.Note, "while the client was connected"):
+			if !lastModel.IsZero() && m.Time.After(lastModel) && slices.ContainsFunc(outsideSignals, func(s string) bool { return strings.Contains(m.Note, s) }) {
+				warning = "server: " + m.Note + ", after the last model request: a signal from outside the proxy, as a client stopping its servers sends; not counted as a failure"
+				continue
+			}
+			why = append(why, m.Note)
+		case m.Dir == lab.ServerDir && m.Kind == lab.KindFailure:
+			why = append(why, m.Note)
+		case m.Dir == lab.Send && m.Kind == lab.KindInvalid:
+			why = append(why, fmt.Sprintf("the server wrote a line that is not JSON-RPC: %q", firstRunes(redact.String(m.Raw), 60)))
+		case m.Dir == lab.Recv && (m.Method == "initialize" || m.Method == "server/discover"):
+			if asked.IsZero() {
+				asked = m.Time
+			}
+		case m.Dir == lab.Send && (m.Method == "initialize" || m.Method == "server/discover"):
+			answered = true
+		}
+	}
+	if !asked.IsZero() && !answered && len(why) == 0 {
+		never := "the server never answered the handshake"
+		if !lastModel.IsZero() && lastModel.After(asked) {
+			never += fmt.Sprintf(" (the client asked %.1f s before its last model request)", lastModel.Sub(asked).Seconds())
+		}
+		why = append(why, never)
+	}
+	if len(why) == 0 {
+		return "", warning
+	}
+	reason = "server: " + strings.Join(dedupe(why), "; ")
+	if len(stderr) > 0 {
+		reason += "; its stderr began: " + strings.Join(stderr, " | ")
+	}
+	return reason, warning
+}
+
+func dedupe(list []string) []string {
+	var out []string
+	for _, s := range list {
+		if !contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// heldUnanswered says the row's proxy holds the server's first reply
+// (init_delay on a server row) and the log shows no reply that completes
+// the handshake passed on: the session ended during the hold.
+func heldUnanswered(row matrix.Row, msgs []LabMessage) bool {
+	if row.Server == "" || row.InitDelay == "" {
+		return false
+	}
+	for _, m := range msgs {
+		if m.Dir == lab.Send && m.Kind == lab.KindResponse && (m.Method == lab.Legacy.Method() || m.Method == lab.Modern.Method()) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,304 @@
+package analyze
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/instrlab/instrlab/internal/fakeapi"
+)
+
+// How a tool reached the model (ToolFacts.Via). Clients that defer MCP
+// tools behind a search tool send no definition for them in the first
+// request: Claude Code names them, one a line, in a system message; Qwen
+// Code lists each name with its quoted description in a user turn. Both
+// are measured here, so that a deferred tool is not reported as lost.
+const (
+	ViaDefinition = "definition" // a tool definition of the request
+	ViaListing    = "listing"    // named, with its description, in a text of the request
+	ViaNameOnly   = "name only"  // named in a text of the request, its description not sent
+	// ViaNamespace: the tool is not named, only its server's namespace
+	// (Codex 0.169.0 lists "Deferred tool namespaces: - mcp__lab").
+	ViaNamespace = "server namespace"
+)
+
+// ToolFacts say what became of one tool's description in the first model
+// request.
+type ToolFacts struct {
+	Name string `json:"name"`
+	Sent int    `json:"sent"` // characters (code points) of the server's description
+	// Via says how the tool reached the model; empty when it did not.
+	Via string `json:"via,omitempty"`
+	// Kind and Wrapper are where: the segment's kind and the lines
+	// before the tool's line (see wrapper).
+	Kind    fakeapi.Kind `json:"kind,omitempty"`
+	Wrapper string       `json:"wrapper,omitempty"`
+	// Found is true when some of the description arrived (Via is a
+	// definition or a listing).
+	Found bool `json:"found"`
+	Kept  int  `json:"kept"` // characters kept from the start
+	Full  bool `json:"full"`
+	// Suffix is what follows the kept part, up to 20 characters (a
+	// truncation mark such as "...", if the client added one).
+	Suffix string `json:"suffix,omitempty"`
+	// Lost names where the description was cut, when it was.
+	Lost string `json:"lost,omitempty"`
+}
+
+// locateTools finds each tool's description in ctx: in the tool
+// definition named for it, or in a text that lists it by name, keeping
+// the place that kept the most; else its name alone; else the namespace
+// of its server (named server in the client's config) alone.
+func locateTools(ctx fakeapi.Context, tools []NamedText, server string) []ToolFacts {
+	var out []ToolFacts
+	for _, t := range tools {
+		f := ToolFacts{Name: t.Name, Sent: utf8.RuneCountInString(t.Description)}
+		found := func(kept int, rest, via string, s fakeapi.Segment, wrap string) {
+			if !f.Found || kept > f.Kept {
+				f.Found, f.Kept, f.Suffix, f.Via, f.Kind, f.Wrapper = true, kept, firstRunes(rest, 20), via, s.Kind, wrap
+			}
+		}
+		for _, s := range ctx {
+			if s.Kind == fakeapi.KindToolDefinition {
+				if !toolNamed(s.Name, t.Name) {
+					continue
+				}
+				desc, ok := definitionDescription(s.Text, t.Name)
+				if !ok {
+					desc = s.Text // a client that sends the description as the segment itself
+				}
+				kept, rest := commonPrefix(t.Description, desc)
+				found(kept, rest, ViaDefinition, s, "")
+				continue
+			}
+			if t.Description == "" {
+				continue
+			}
+			for _, form := range descriptionForms(t.Description) {
+				for i := range indexes(s.Text, firstRunes(form.text, headRunes)) {
+					if !namedBefore(s.Text, i, t.Name) {
+						continue
+					}
+					kept, rest := commonPrefix(form.text, s.Text[i:])
+					found(form.runes(kept), rest, ViaListing, s, wrapper(s.Text[:listStart(s.Text, i)]))
+				}
+			}
+		}
+		for _, alone := range []struct{ name, via string }{{t.Name, ViaNameOnly}, {"mcp__" + server, ViaNamespace}} {
+			for _, s := range ctx {
+				if f.Via != "" {
+					break
+				}
+				if i, ok := namedAlone(s.Text, alone.name); ok && s.Kind != fakeapi.KindToolDefinition {
+					f.Via, f.Kind, f.Wrapper = alone.via, s.Kind, wrapper(s.Text[:listStart(s.Text, i)])
+				}
+			}
+		}
+		f.Full = f.Found && f.Kept == f.Sent
+		if f.Full {
+			f.Suffix = ""
+		}
+		if f.Found && !f.Full {
+			f.Lost = LostTail(t.Description, f.Kept)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// A descForm is a description as a request may carry it inside a text:
+// as it is, or escaped as a JSON string (a listing that quotes it).
+type descForm struct{ text, raw string }
+
+// runes converts a count of the form's runes to the description's.
+func (f descForm) runes(n int) int {
+	if f.text == f.raw {
+		return n
+	}
+	kept, used := 0, 0
+	for _, r := range f.raw {
+		w := utf8.RuneCountInString(jsonEscape(string(r)))
+		if used+w > n {
+			break
+		}
+		used += w
+		kept++
+	}
+	return kept
+}
+
+func descriptionForms(d string) []descForm {
+	forms := []descForm{{d, d}}
+	if e := jsonEscape(d); e != d {
+		forms = append(forms, descForm{e, d})
+	}
+	return forms
+}
+
+// jsonEscape is s as inside a JSON string, without the quotes.
+func jsonEscape(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	out := strings.TrimSuffix(b.String(), "\n")
+	return out[1 : len(out)-1]
+}
+
+// indexes yields the byte offsets of every occurrence of sub in s.
+func indexes(s, sub string) func(func(int) bool) {
+	return func(yield func(int) bool) {
+		if sub == "" {
+			return
+		}
+		for from := 0; ; {
+			i := strings.Index(s[from:], sub)
+			if i < 0 || !yield(from+i) {
+				return
+			}
+			from += i + len(sub)
+		}
+	}
+}
+
+// headRunes is how much of a description's start is looked for in a text;
+// what follows is compared rune by rune, so a cut later is measured.
+const headRunes = 20
+
+// maxNameGap is how far before a description a listing may name its tool
+// (as in `"mcp__lab__echo": "` or `echo - `).
+const maxNameGap = 24
+
+// namedBefore reports whether a token naming the tool ends at most
+// maxNameGap bytes before offset i of text, with only punctuation and
+// space between.
+func namedBefore(text string, i int, name string) bool {
+	from := max(0, i-maxNameGap-len(name))
+	for j := range indexes(text[from:i], name) {
+		gap := text[from+j+len(name) : i]
+		if _, ok := tokenAt(text, from+j, name); ok && !strings.ContainsFunc(gap, unicode.IsLetter) && !strings.ContainsFunc(gap, unicode.IsDigit) {
+			return true
+		}
+	}
+	return false
+}
+
+// namedAlone finds the tool named in text the way a list of deferred
+// tools names it: behind a server prefix (mcp__lab__echo), or alone on its
+// line. A bare name inside a sentence (a server's instructions that
+// mention the tool) does not count.
+func namedAlone(text, name string) (int, bool) {
+	for j := range indexes(text, name) {
+		tok, ok := tokenAt(text, j, name)
+		if !ok {
+			continue
+		}
+		start := j + len(name) - len(tok)
+		if tok != name {
+			return start, true
+		}
+		end := strings.IndexByte(text[j:], '\n')
+		if end < 0 {
+			end = len(text) - j
+		}
+		line := text[lineStart(text, start) : j+end]
+		if strings.Trim(line, " \t-*•`\"'") == name {
+			return start, true
+		}
+	}
+	return 0, false
+}
+
+// tokenAt returns the name-like token that ends with name at offset j of
+// text, when the client's name it forms is the tool's (toolNamed).
+func tokenAt(text string, j int, name string) (string, bool) {
+	end := j + len(name)
+	if end < len(text) {
+		c := text[end]
+		next := byte(' ')
+		if end+1 < len(text) {
+			next = text[end+1]
+		}
+		if wordByte(c) || ((c == '.' || c == '/') && wordByte(next)) {
+			return "", false // the name goes on
+		}
+	}
+	k := j
+	for k > 0 && (wordByte(text[k-1]) || text[k-1] == '.' || text[k-1] == '/') {
+		k--
+	}
+	tok := text[k:end]
+	return tok, toolNamed(tok, name)
+}
+
+func wordByte(c byte) bool {
+	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// listStart is the offset of the first line of the list that holds
+// offset i: the lines before it up to a blank line, a heading or tag
+// (# or <) or a line ending in a colon, which the wrapper then names.
+func listStart(text string, i int) int {
+	start := lineStart(text, i)
+	for start > 0 {
+		prev := lineStart(text, start-1)
+		t := strings.TrimSpace(text[prev : start-1])
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "<") || strings.HasSuffix(t, ":") {
+			break
+		}
+		start = prev
+	}
+	return start
+}
+
+// lineStart is the offset of the start of the line holding offset i.
+func lineStart(text string, i int) int {
+	return strings.LastIndexByte(text[:i], '\n') + 1
+}
+
+// toolNamed reports whether a client's name for a tool is the server's
+// name, alone or behind a server prefix (mcp__lab__echo, lab_echo, lab.echo).
+func toolNamed(clientName, name string) bool {
+	if clientName == name {
+		return true
+	}
+	if !strings.HasSuffix(clientName, name) || len(clientName) == len(name) {
+		return false
+	}
+	sep := clientName[len(clientName)-len(name)-1]
+	return sep == '_' || sep == '.' || sep == '/' || sep == '-'
+}
+
+// definitionDescription finds the description of the tool named name in a
+// tool definition's JSON, at any depth (Anthropic's top level, OpenAI's
+// function object, a namespace's tools).
+func definitionDescription(text, name string) (string, bool) {
+	var v any
+	if json.Unmarshal([]byte(text), &v) != nil {
+		return "", false
+	}
+	var walk func(v any) (string, bool)
+	walk = func(v any) (string, bool) {
+		switch x := v.(type) {
+		case map[string]any:
+			n, _ := x["name"].(string)
+			if d, ok := x["description"].(string); ok && n != "" && toolNamed(n, name) {
+				return d, true
+			}
+			for _, c := range x {
+				if d, ok := walk(c); ok {
+					return d, true
+				}
+			}
+		case []any:
+			for _, c := range x {
+				if d, ok := walk(c); ok {
+					return d, true
+				}
+			}
+		}
+		return "", false
+	}
+	return walk(v)
+}

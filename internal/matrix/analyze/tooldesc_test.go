@@ -1,0 +1,129 @@
+package analyze
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/fakeapi"
+)
+
+// TestLocateToolsRealClients reads server-everything's tool descriptions
+// in excerpts of the first requests two real clients made (testdata/tools,
+// from run -server evidence): both defer MCP tools behind a search tool.
+// Claude Code 2.1.328 names them one a line in a system message, without
+// descriptions; Qwen Code 0.24.4 lists each with its quoted description,
+// cut to 157 characters and "...".
+func TestLocateToolsRealClients(t *testing.T) {
+	var tools []NamedText
+	data, err := os.ReadFile("testdata/tools/server-everything@2026.8.31.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &tools); err != nil {
+		t.Fatal(err)
+	}
+	segment := func(file string, kind fakeapi.Kind) fakeapi.Context {
+		text, err := os.ReadFile("testdata/tools/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fakeapi.Context{{Kind: kind, Path: "messages[1].content[0].text", Text: string(text)}}
+	}
+
+	claude := locateTools(segment("claude-code@2.1.328.txt", fakeapi.KindSystemMessage), tools, "lab")
+	for _, f := range claude {
+		if f.Via != ViaNameOnly || f.Found || f.Kind != fakeapi.KindSystemMessage || !strings.Contains(f.Wrapper, "The following deferred tools") {
+			t.Errorf("claude-code: %+v, want named only in the system message's deferred tools", f)
+		}
+	}
+
+	qwen := locateTools(segment("qwen@0.24.4.txt", fakeapi.KindUserTurn), tools, "lab")
+	whole := 0
+	for _, f := range qwen {
+		if f.Via != ViaListing || f.Kind != fakeapi.KindUserTurn || f.Wrapper != "<system-reminder> … #### lab" {
+			t.Errorf("qwen: %+v, want listed in the user turn under #### lab", f)
+		}
+		switch {
+		case f.Full:
+			whole++
+		case f.Kept != 157 || !strings.HasPrefix(f.Suffix, `..."`) || !strings.HasPrefix(f.Lost, "cut in ") || f.Sent <= 160:
+			t.Errorf("qwen: %s cut as %+v, want 157 characters kept, then ...", f.Name, f)
+		}
+	}
+	if whole != 12 {
+		t.Errorf("qwen: %d of %d descriptions whole, want 12 (the two longer than 160 characters cut)", whole, len(qwen))
+	}
+}
+
+func TestLocateTools(t *testing.T) {
+	tools := []NamedText{
+		{Name: "echo", Description: "Echoes back the input."},
+		{Name: "quote", Description: `Says "hi".` + "\nThen stops."},
+		{Name: "sum", Description: "Adds two numbers. Then more."},
+		{Name: "gone", Description: "Never sent."},
+	}
+	def := func(name, desc string) fakeapi.Segment {
+		b, _ := json.Marshal(map[string]string{"name": name, "description": desc})
+		return fakeapi.Segment{Kind: fakeapi.KindToolDefinition, Name: name, Text: string(b)}
+	}
+	tests := []struct {
+		name string
+		ctx  fakeapi.Context
+		want []ToolFacts
+	}{
+		{
+			name: "definitions, one cut",
+			ctx:  fakeapi.Context{def("mcp__lab__echo", "Echoes back the input."), def("mcp__lab__sum", "Adds two numbers. Th")},
+			want: []ToolFacts{
+				{Name: "echo", Sent: 22, Via: ViaDefinition, Kind: fakeapi.KindToolDefinition, Found: true, Kept: 22, Full: true},
+				{Name: "quote", Sent: 22},
+				{Name: "sum", Sent: 28, Via: ViaDefinition, Kind: fakeapi.KindToolDefinition, Found: true, Kept: 20, Lost: `cut in "Then more."`},
+				{Name: "gone", Sent: 11},
+			},
+		},
+		{
+			name: "a listing quotes descriptions as JSON strings",
+			ctx: fakeapi.Context{{Kind: fakeapi.KindUserTurn, Text: "Tools:\n" +
+				`- "lab_echo": "Echoes back the input."` + "\n" +
+				`- "lab_quote": "Says \"hi\".\nThen st..."` + "\n"}},
+			want: []ToolFacts{
+				{Name: "echo", Sent: 22, Via: ViaListing, Kind: fakeapi.KindUserTurn, Wrapper: "Tools:", Found: true, Kept: 22, Full: true},
+				{Name: "quote", Sent: 22, Via: ViaListing, Kind: fakeapi.KindUserTurn, Wrapper: "Tools:", Found: true, Kept: 18, Suffix: `..."` + "\n", Lost: `cut in "Then stops."`},
+				{Name: "sum", Sent: 28},
+				{Name: "gone", Sent: 11},
+			},
+		},
+		{
+			name: "a description under another tool's name, and names in prose, do not count",
+			ctx: fakeapi.Context{{Kind: fakeapi.KindSystem, Text: "Call echo or sum first.\n" +
+				"- other: Adds two numbers. Then more.\n\nDeferred:\nmcp__lab__gone\n"}},
+			want: []ToolFacts{
+				{Name: "echo", Sent: 22},
+				{Name: "quote", Sent: 22},
+				{Name: "sum", Sent: 28},
+				{Name: "gone", Sent: 11, Via: ViaNameOnly, Kind: fakeapi.KindSystem, Wrapper: "Call echo or sum first. … Deferred:"},
+			},
+		},
+		{
+			// Codex 0.169.0's developer message, as its first request had it.
+			name: "only the server's namespace",
+			ctx:  fakeapi.Context{{Kind: fakeapi.KindDeveloperMessage, Text: "<tools>\nDeferred tool namespaces:\n- mcp__lab\n</tools>"}},
+			want: []ToolFacts{
+				{Name: "echo", Sent: 22, Via: ViaNamespace, Kind: fakeapi.KindDeveloperMessage, Wrapper: "<tools> … Deferred tool namespaces:"},
+				{Name: "quote", Sent: 22, Via: ViaNamespace, Kind: fakeapi.KindDeveloperMessage, Wrapper: "<tools> … Deferred tool namespaces:"},
+				{Name: "sum", Sent: 28, Via: ViaNamespace, Kind: fakeapi.KindDeveloperMessage, Wrapper: "<tools> … Deferred tool namespaces:"},
+				{Name: "gone", Sent: 11, Via: ViaNamespace, Kind: fakeapi.KindDeveloperMessage, Wrapper: "<tools> … Deferred tool namespaces:"},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, locateTools(tt.ctx, tools, "lab")); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

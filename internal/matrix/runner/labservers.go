@@ -1,0 +1,24 @@
+package runner
+
+import (
+	"slices"
+
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/evidence"
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// labServers is the client's config of the row's lab servers, each
+// logging to its own file of files.
+func labServers(exe string, row matrix.Row, files evidence.RunDir) ([]client.Server, error) {
+	var out []client.Server
+	for i, s := range row.LabServers() {
+		a, err := row.LabFor(s, files.ServerLog(i, s.Name))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, client.Server{Name: s.Name, Command: exe, Args: append(slices.Clone(lab.Subcommand), a.Args()...)})
+	}
+	return out, nil
+}
