@@ -9,8 +9,8 @@ import (
 )
 
 // TestE2EEveryClient runs every pinned client (-client all: Claude Code,
-// Cline, Codex CLI, Continue CLI, Copilot CLI, Gemini CLI, Kilo Code CLI,
-// opencode, Qwen Code) on the no-instructions,
+// Cline, Codex CLI, Continue CLI, Copilot CLI, Droid, Gemini CLI, Kilo Code
+// CLI, opencode, Qwen Code) on the no-instructions,
 // 1,000 and 6,000 rows and two unit rows (emoji, combining accents) of the
 // cross-client matrix, offline against the
 // fakes, each client in a loopback-only network namespace when this

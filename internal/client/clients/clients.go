@@ -13,6 +13,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client/codex"
 	"github.com/instrlab/instrlab/internal/client/continuecli"
 	"github.com/instrlab/instrlab/internal/client/copilot"
+	"github.com/instrlab/instrlab/internal/client/droid"
 	"github.com/instrlab/instrlab/internal/client/gemini"
 	"github.com/instrlab/instrlab/internal/client/kilo"
 	"github.com/instrlab/instrlab/internal/client/opencode"
@@ -31,6 +32,7 @@ var known = map[string]func(version string) client.Client{
 	codex.Name:       codex.New,
 	continuecli.Name: continuecli.New,
 	copilot.Name:     copilot.New,
+	droid.Name:       droid.New,
 	gemini.Name:      gemini.New,
 	kilo.Name:        kilo.New,
 	opencode.Name:    opencode.New,

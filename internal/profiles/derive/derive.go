@@ -220,6 +220,7 @@ var names = map[string]string{
 	"codex":       "Codex CLI",
 	"continue":    "Continue CLI",
 	"copilot":     "GitHub Copilot CLI",
+	"droid":       "Droid",
 	"gemini":      "Gemini CLI",
 	"kilo":        "Kilo Code CLI",
 	"opencode":    "opencode",

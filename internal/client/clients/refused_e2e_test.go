@@ -1,0 +1,216 @@
+package clients
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/instrlab/instrlab/internal/client/npm"
+)
+
+// The clients below have no adapter: each test reproduces why (see
+// docs/clients.md, "Clients that cannot run offline") and fails the day
+// the reason no longer holds.
+
+// backend is a local stand-in for a vendor's service: it answers every
+// request 404 and keeps the method and path of each.
+type backend struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func startBackend(t *testing.T) (*backend, string) {
+	t.Helper()
+	b := &backend{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, io.LimitReader(r.Body, 1<<24))
+		b.mu.Lock()
+		b.calls = append(b.calls, r.Method+" "+r.URL.Path)
+		b.mu.Unlock()
+		http.Error(w, `{"error":"not here"}`, http.StatusNotFound)
+	}))
+	t.Cleanup(srv.Close)
+	return b, srv.URL
+}
+
+func (b *backend) seen() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.calls...)
+}
+
+// modelPaths are the paths of the model APIs instrlab fakes (Anthropic,
+// OpenAI Chat and Responses, Gemini): a client that calls one of them
+// itself could be driven against a fake.
+var modelPaths = []string{"/v1/messages", "/chat/completions", "/responses", ":generateContent", ":streamGenerateContent"}
+
+func callsModel(calls []string) string {
+	for _, c := range calls {
+		for _, p := range modelPaths {
+			if strings.Contains(c, p) {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// runRefused runs a client's headless command with a fresh HOME and the
+// given environment, bounded, and returns its combined output and error.
+func runRefused(t *testing.T, env []string, name string, args ...string) (string, error) {
+	t.Helper()
+	home, work := t.TempDir(), t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = work
+	cmd.Env = append([]string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "TMPDIR=" + t.TempDir(), "LANG=C.UTF-8", "TERM=dumb"}, env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.WaitDelay = 5 * time.Second
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("%s did not end within 3 minutes:\n%s", name, out.String())
+	}
+	return out.String(), err
+}
+
+// TestE2EAmpNeedsItsServer reproduces why Amp has no row: Amp's CLI
+// (@sourcegraph/amp, now @ampcode/cli) asks Amp's service who the user is
+// (getUserInfo) before anything else, and runs its agent on that service
+// (a thread actor) rather than calling a model API itself. Against a local
+// stand-in for the service with a dummy key it exits 1 on that first
+// call, having called no model API. It fails the day Amp runs without its
+// service, or calls a model API of its own.
+func TestE2EAmpNeedsItsServer(t *testing.T) {
+	if os.Getenv("INSTRLAB_E2E") != "1" {
+		t.Skip("set INSTRLAB_E2E=1 to install Amp from npm and run it against a local stand-in for its service")
+	}
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skip("the executable this test runs is @ampcode/cli-linux-x64's")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	// The newest @ampcode/cli npm serves (0.0.1790712063-gb89205) has no
+	// platform package there; this is the newest whose executable it serves.
+	bin, err := npm.EnsureFile(ctx, npm.Package{Client: "amp", Version: "0.0.1790142911-g7618fb", Name: "@sourcegraph/amp"}, io.Discard,
+		"binary", "node_modules/@ampcode/cli-linux-x64/amp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, url := startBackend(t)
+	out, err := runRefused(t, []string{"AMP_URL=" + url + "/", "AMP_API_KEY=dummy-key"},
+		bin, "--no-ide", "--no-notifications", "-x", "Reply with one word.", "--stream-json")
+	calls := b.seen()
+	if err == nil {
+		t.Fatalf("amp -x exited 0 without its service: it may now run offline; try an adapter and update docs/clients.md\n%s\ncalls: %q", out, calls)
+	}
+	if c := callsModel(calls); c != "" {
+		t.Errorf("amp called a model API itself (%s): it may now be driven against a fake; calls: %q", c, calls)
+	}
+	if !strings.Contains(out, "getUserInfo failed: 404") || len(calls) == 0 || calls[0] != "POST /api/internal" {
+		t.Errorf("amp failed, but not on its service's getUserInfo:\n%s\ncalls: %q", out, calls)
+	}
+}
+
+// TestE2EAuggieNeedsItsBackend reproduces why Augment's Auggie has no row:
+// it speaks only Augment's own service, which calls the model. With a
+// dummy session naming a local stand-in as its tenant, a headless run
+// reaches the service's chat endpoint (/chat-stream, the conversation,
+// tools and rules as Augment's request, not a model API's) and exits 1
+// when that fails. It fails the day Auggie calls a model API itself, or
+// succeeds without its service.
+func TestE2EAuggieNeedsItsBackend(t *testing.T) {
+	if os.Getenv("INSTRLAB_E2E") != "1" {
+		t.Skip("set INSTRLAB_E2E=1 to install Auggie from npm and run it against a local stand-in for its service")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	node, script, err := npm.NodeScript(ctx, npm.Package{Client: "auggie", Version: "0.36.0", Name: "@augmentcode/auggie"}, io.Discard,
+		"node_modules/@augmentcode/auggie/augment.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, url := startBackend(t)
+	session := `{"accessToken":"dummy-token","tenantURL":"` + url + `/","scopes":["email"]}`
+	out, err := runRefused(t, []string{"AUGMENT_SESSION_AUTH=" + session, "AUGMENT_DISABLE_AUTO_UPDATE=1"},
+		node, script, "--print", "-i", "Reply with one word.")
+	calls := b.seen()
+	if err == nil {
+		t.Fatalf("auggie --print exited 0 against a service that answers 404: update docs/clients.md\n%s\ncalls: %q", out, calls)
+	}
+	if c := callsModel(calls); c != "" {
+		t.Errorf("auggie called a model API itself (%s): it may now be driven against a fake; calls: %q", c, calls)
+	}
+	var chat bool
+	for _, c := range calls {
+		chat = chat || c == "POST /chat-stream"
+	}
+	if !chat || !strings.Contains(out, "API Error") {
+		t.Errorf("auggie failed, but not on its service's /chat-stream:\n%s\ncalls: %q", out, calls)
+	}
+}
+
+// TestE2EPyPIClientsCannotInstall reproduces why Mistral Vibe, fast-agent
+// and OpenHands CLI have no row: each is published on PyPI only, and PyPI
+// is not among the registries this project's machines reach; npm serves no
+// package under their names. It fails the day pip downloads one of them
+// or npm serves one.
+func TestE2EPyPIClientsCannotInstall(t *testing.T) {
+	if os.Getenv("INSTRLAB_E2E") != "1" {
+		t.Skip("set INSTRLAB_E2E=1 to try downloading the PyPI clients")
+	}
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 on PATH to run pip with")
+	}
+	if exec.Command(python, "-m", "pip", "--version").Run() != nil {
+		t.Skip("python3 has no pip")
+	}
+	npmBin, err := exec.LookPath("npm")
+	if err != nil {
+		t.Skip("no npm on PATH")
+	}
+	pkgs := []struct{ name, version string }{
+		{"mistral-vibe", "3.0.3"},
+		{"fast-agent-mcp", "0.10.48"},
+		{"openhands", "1.16.0"},
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	// One pip run for the three, from PyPI's own index whatever the
+	// machine's pip configuration says: it succeeds only if all three
+	// download.
+	dest := t.TempDir()
+	args := []string{"-m", "pip", "download", "--no-deps", "--no-cache-dir", "--retries", "0", "--timeout", "20",
+		"--index-url", "https://pypi.org/simple", "--dest", dest}
+	for _, p := range pkgs {
+		args = append(args, p.name+"=="+p.version)
+	}
+	out, err := exec.CommandContext(ctx, python, args...).CombinedOutput()
+	if err == nil {
+		t.Errorf("pip downloaded %v: PyPI is reachable; add these clients through a pinned virtual environment and update docs/clients.md", pkgs)
+	} else if files, _ := filepath.Glob(filepath.Join(dest, "*")); len(files) > 0 {
+		t.Errorf("pip failed but downloaded %v: PyPI is reachable", files)
+	} else if !strings.Contains(string(out), "No matching distribution") {
+		t.Errorf("pip download failed, but not for want of the index:\n%s", out)
+	}
+	for _, p := range pkgs {
+		view, err := exec.CommandContext(ctx, npmBin, "view", p.name, "name").CombinedOutput()
+		if err == nil {
+			t.Errorf("npm now serves a package named %s (%s): see whether it is the client", p.name, bytes.TrimSpace(view))
+		} else if !bytes.Contains(view, []byte("404")) {
+			t.Errorf("npm view %s failed, but not with 404:\n%s", p.name, view)
+		}
+	}
+}

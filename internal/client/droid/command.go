@@ -1,0 +1,110 @@
+package droid
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/client"
+)
+
+// SettingsFile and MCPFile are the copies of ~/.factory/settings.json and
+// ~/.factory/mcp.json kept in the client dir.
+const (
+	SettingsFile = "settings.json"
+	MCPFile      = "mcp.json"
+)
+
+// Provider is the custom model's provider: Droid's name for any OpenAI
+// Chat Completions API.
+const Provider = "generic-chat-completion-api"
+
+// Settings renders ~/.factory/settings.json for one run: the fake as the
+// one custom model (BYOK: no Factory account is asked for), and the arm's
+// settings on top.
+func Settings(r *client.Run, model string) ([]byte, error) {
+	cfg := map[string]any{
+		"customModels": []map[string]any{{
+			"model":           model,
+			"displayName":     model,
+			"baseUrl":         strings.TrimRight(r.APIURL, "/") + "/v1",
+			"apiKey":          r.APIKey,
+			"provider":        Provider,
+			"maxOutputTokens": 4096,
+		}},
+	}
+	if err := r.Arm.SetIn(cfg); err != nil {
+		return nil, err
+	}
+	return encode(cfg, SettingsFile)
+}
+
+// MCPConfig renders ~/.factory/mcp.json: the run's servers over stdio, in
+// the config's order, with the arm's per-server settings
+// (mcpServers.*.KEY) in each entry.
+func MCPConfig(servers []client.Server, arm client.Arm) ([]byte, error) {
+	entries, err := client.ServerObject(servers, func(s client.Server) (map[string]any, error) {
+		if s.URL != "" {
+			return nil, client.ErrHTTPServer
+		}
+		e := map[string]any{"type": "stdio", "command": s.Command, "args": s.Args}
+		if s.Args == nil {
+			e["args"] = []string{}
+		}
+		if len(s.Env) > 0 {
+			e["env"] = s.Env
+		}
+		maps.Copy(e, arm.ServerSettings("mcpServers"))
+		return e, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return encode(map[string]any{"mcpServers": entries}, MCPFile)
+}
+
+func encode(v any, name string) ([]byte, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding droid %s: %w", name, err)
+	}
+	return append(b, '\n'), nil
+}
+
+// Command implements client.Client: droid exec with the custom model,
+// stream-json events on stdout, auto-update off.
+func (d *Droid) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
+	if d.bin == "" {
+		return nil, fmt.Errorf("%s@%s is not provisioned", Name, d.version)
+	}
+	model := r.Model
+	if model == "" {
+		model = DefaultModel
+	}
+	dir := filepath.Join(r.Home, ".factory")
+	settings, err := Settings(r, model)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.WriteConfig(filepath.Join(dir, "settings.json"), SettingsFile, settings); err != nil {
+		return nil, err
+	}
+	mcp, err := MCPConfig(r.Servers, r.Arm)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.WriteConfig(filepath.Join(dir, "mcp.json"), MCPFile, mcp); err != nil {
+		return nil, err
+	}
+	args := []string{"exec", "-m", "custom:" + model, "-o", "stream-json"}
+	args = append(args, r.Flags...)
+	args = append(args, r.Prompt)
+	cmd := exec.CommandContext(ctx, d.bin, args...)
+	cmd.Dir = r.Work
+	cmd.Env = r.Environ(map[string]string{"FACTORY_DROID_AUTO_UPDATE_ENABLED": "false"})
+	return cmd, nil
+}

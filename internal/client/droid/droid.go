@@ -1,0 +1,63 @@
+package droid
+
+import (
+	"context"
+	"io"
+	"runtime"
+
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/npm"
+)
+
+// Name is the client's name in -client flags.
+const Name = "droid"
+
+// DefaultVersion is the version run when -client names no version.
+const DefaultVersion = "0.225.2"
+
+// DefaultModel is the model named to the fake when the row names none.
+const DefaultModel = "fake-model"
+
+// Droid is one version of Factory's Droid CLI.
+type Droid struct {
+	version string
+	bin     string
+}
+
+// New returns Droid at version, or DefaultVersion when version is empty.
+func New(version string) client.Client {
+	if version == "" {
+		version = DefaultVersion
+	}
+	return &Droid{version: version}
+}
+
+// Spec implements client.Client.
+func (d *Droid) Spec() client.Spec { return client.Spec{Name: Name, Version: d.version} }
+
+// API implements client.Client: a custom model of provider
+// generic-chat-completion-api speaks OpenAI Chat Completions.
+func (d *Droid) API() string { return "openai-chat" }
+
+// Package implements client.Published: the platform package this machine
+// runs. @factory/cli only points at it, and npm serves @factory/cli at
+// versions whose platform packages it does not serve (docs/clients.md), so
+// the platform package is the one installed and the one whose versions a
+// sweep lists.
+func (d *Droid) Package() string {
+	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+	return "@factory/cli-" + runtime.GOOS + "-" + arch
+}
+
+// Provision implements client.Client: npm installs the platform package,
+// whose executable is run directly.
+func (d *Droid) Provision(ctx context.Context, progress io.Writer) error {
+	pkg := d.Package()
+	bin, err := npm.EnsureFile(ctx, npm.Package{Client: Name, Version: d.version, Name: pkg}, progress, "binary",
+		"node_modules/"+pkg+"/bin/droid")
+	if err != nil {
+		return err
+	}
+	d.bin = bin
+	return nil
+}
