@@ -14,7 +14,7 @@ func TestNewClients(t *testing.T) {
 		{[]string{"claude-code"}, []string{"claude-code@2.1.328"}},
 		{[]string{"claude-code@2.1.285", "claude-code"}, []string{"claude-code@2.1.285", "claude-code@2.1.328"}},
 		{[]string{"codex"}, []string{"codex@0.169.0"}},
-		{[]string{"all"}, []string{"claude-code@2.1.328", "cline@3.0.65", "codex@0.169.0", "continue@1.5.47", "copilot@1.0.102", "gemini@0.61.0", "kilo@7.7.7", "opencode@1.18.33", "qwen@0.24.4"}},
+		{[]string{"all"}, []string{"claude-code@2.1.328", "cline@3.0.65", "codex@0.169.0", "continue@1.5.47", "copilot@1.0.102", "droid@0.225.2", "gemini@0.61.0", "kilo@7.7.7", "opencode@1.18.33", "qwen@0.24.4"}},
 	}
 	for _, tt := range tests {
 		cs, err := newClients(tt.specs)
