@@ -113,7 +113,7 @@ func TestObserveRealRun(t *testing.T) {
 		{"unreachable", "custom:Fake-0", "", "Connection error."},
 	} {
 		dir := testutil.RunDir(t, filepath.Join("testdata", tc.row), map[string]string{"stdout.txt": "client/stdout.txt"})
-		o := (&Droid{}).Observe(&client.Run{Dir: dir, Servers: []client.Server{{Name: "lab"}}})
+		o := (&Droid{}).Observe(client.Evidence{Dir: dir, Servers: []string{"lab"}})
 		if diff := cmp.Diff([]string{tc.model, tc.answer, tc.resultError, ""}, []string{o.Model, o.Answer, o.ResultError, o.ServerStatus}); diff != "" {
 			t.Errorf("%s: Observe mismatch (-want +got):\n%s", tc.row, diff)
 		}

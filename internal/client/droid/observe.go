@@ -8,8 +8,8 @@ import (
 )
 
 // Observe implements client.Client.
-func (d *Droid) Observe(r *client.Run) client.Observation {
-	return Observe(r.Dir)
+func (d *Droid) Observe(e client.Evidence) client.Observation {
+	return Observe(e.Dir)
 }
 
 // Observe reads the evidence of a Droid run kept under dir: the
