@@ -100,7 +100,26 @@ func (l *MessageLog) Log(e Entry) {
 // the log, when the lines may not be in it. A caller that passes a message
 // on only after LogAll returned nil never passes on one the log misses.
 func (l *MessageLog) LogAll(es ...Entry) error {
-	if l == nil || len(es) == 0 {
+	if l == nil {
+		return nil
+	}
+	return l.logAt(l.now(), es...)
+}
+
+// Started logs that the process serving the client started at start (a
+// KindStart entry stamped start, not now): the analysis measures the
+// server's start-up from it to the reply that completes the handshake,
+// which tells a server held on purpose from one slow to start on a loaded
+// machine. Its Note says how start was read (StartSource).
+func (l *MessageLog) Started(start time.Time, source string) error {
+	if l == nil {
+		return nil
+	}
+	return l.logAt(start, Entry{Dir: ServerDir, Kind: KindStart, Note: source})
+}
+
+func (l *MessageLog) logAt(now time.Time, es ...Entry) error {
+	if len(es) == 0 {
 		return nil
 	}
 	l.mu.Lock()
@@ -108,7 +127,7 @@ func (l *MessageLog) LogAll(es ...Entry) error {
 	if l.err != nil {
 		return fmt.Errorf("writing message log: %w", l.err)
 	}
-	now := l.now().UTC()
+	now = now.UTC()
 	for _, e := range es {
 		if err := l.appendLine(e, now); err != nil { // cannot happen for Entry's field types and a parsed Body
 			l.fail(err)

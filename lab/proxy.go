@@ -12,12 +12,14 @@ import (
 	"time"
 )
 
-// Dir of the entries the proxy writes about the server process itself (its
-// stderr, its exit, a failure to start or reach it), beside Recv and Send.
+// Dir of the entries the lab and the proxy write about the serving process
+// itself (its start; the proxy's server's stderr, its exit, a failure to
+// start or reach it), beside Recv and Send.
 const ServerDir = "server"
 
 // Kinds of the entries with Dir ServerDir.
 const (
+	KindStart   = "start"   // the process serving the client started: Time is its start (MessageLog.Started)
 	KindStderr  = "stderr"  // one line the server wrote to stderr (Raw)
 	KindExit    = "exit"    // the server ended; Note says how
 	KindFailure = "failure" // the proxy could not start or reach the server; Note says why

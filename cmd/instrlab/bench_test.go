@@ -67,10 +67,10 @@ func TestBenchLab(t *testing.T) {
 		t.Errorf("got %s with %d startups, %d throughput runs, peak %d bytes; want lab, 2, 1, a positive peak", r.Name, len(r.Startups), len(r.Throughput), r.PeakRSS)
 	}
 	if len(r.Throughput) == 1 {
-		// Every tools/list logged both ways, besides initialize (2 lines) and
-		// notifications/initialized (1).
+		// Every tools/list logged both ways, besides the lab's start (1 line),
+		// initialize (2) and notifications/initialized (1).
 		got := r.Throughput[0].Log
-		want := struct{ Lines, Recv, Sent int }{Lines: 2*300 + 3, Recv: 300, Sent: 300}
+		want := struct{ Lines, Recv, Sent int }{Lines: 2*300 + 4, Recv: 300, Sent: 300}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("message log mismatch (-want +got):\n%s", diff)
 		}

@@ -39,7 +39,15 @@ func readLog(t *testing.T, path string) []lab.Entry {
 		}
 		entries = append(entries, e)
 	}
-	return entries
+	// Every log begins with the serving process's start (lab.KindStart),
+	// stamped no later than what follows; the rest are the messages.
+	if len(entries) == 0 || entries[0].Dir != lab.ServerDir || entries[0].Kind != lab.KindStart {
+		t.Fatalf("%s: the log does not begin with the server's start entry: %+v", path, entries)
+	}
+	if len(entries) > 1 && entries[0].Time.After(entries[1].Time) {
+		t.Errorf("%s: start %v after the first entry %v", path, entries[0].Time, entries[1].Time)
+	}
+	return entries[1:]
 }
 
 // recvMethods lists the methods of the requests and notifications received.

@@ -21,8 +21,11 @@ type Timeline struct {
 	Versions []string `json:"versions"`
 	// Points are every probe, first attempts in version order, then
 	// confirmations.
-	Points   []Point   `json:"points"`
-	Changes  []Change  `json:"changes"`
+	Points  []Point  `json:"points"`
+	Changes []Change `json:"changes"`
+	// Races are neighbouring versions whose values differ only where a
+	// value is timing-sensitive (Prop.Timing): shown, never change points.
+	Races    []Change  `json:"races,omitempty"`
 	Segments []Segment `json:"segments"`
 	// Ran counts the distinct versions probed (each an install);
 	// CouldNotRun those of them the adapter could not drive.
@@ -47,6 +50,7 @@ type SweepInfo struct {
 func NewTimeline(client, selector string, versions []string, points []Point) Timeline {
 	t := Timeline{Client: client, Selector: selector, Versions: versions, Points: points}
 	t.Changes = changes(versions, points)
+	t.Races = raceChanges(versions, points)
 	t.Segments = segments(versions, points)
 	first, second := map[string]Point{}, map[string]Point{}
 	for _, p := range points {
@@ -65,7 +69,7 @@ func NewTimeline(client, selector string, versions []string, points []Point) Tim
 		b, bok := second[c.First]
 		switch {
 		case !aok || !bok:
-		case a.Props.Equal(first[c.Before].Props) && b.Props.Equal(first[c.First].Props):
+		case a.Props.Same(first[c.Before].Props) && b.Props.Same(first[c.First].Props):
 			t.Changes[i].Confirmed = true
 		default:
 			t.Changes[i].Flaky = true

@@ -107,7 +107,7 @@ func Bisect(ctx context.Context, versions []string, probe Prober, o BisectOption
 	}
 	var split func(a, b int)
 	split = func(a, b int) {
-		if ctx.Err() != nil || b-a < 2 || at(a).Props.Equal(at(b).Props) {
+		if ctx.Err() != nil || b-a < 2 || at(a).Props.Same(at(b).Props) {
 			return
 		}
 		m := nearestRunnable(a, b, at)

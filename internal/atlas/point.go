@@ -9,6 +9,11 @@ type Prop struct {
 	// Evidence is the run directory the value was read from, relative to
 	// the sweep's output directory.
 	Evidence string `json:"evidence,omitempty"`
+	// Timing, when set, says why the value depends on the order of the
+	// server's start-up and the client's first request
+	// (analyze.Timing.Why), or that repeats gave other values: a race the
+	// run won or lost, which no change point is ever made of.
+	Timing string `json:"timing,omitempty"`
 }
 
 // Props are a version's properties, in the order of the registry.
@@ -26,6 +31,34 @@ func (p Props) Equal(q Props) bool {
 		}
 	}
 	return true
+}
+
+// Same reports whether p and q hold the same values for the same names,
+// where a value that depends on timing (Prop.Timing) on either side
+// counts as the same: a race is not a change.
+func (p Props) Same(q Props) bool {
+	if len(p) != len(q) {
+		return false
+	}
+	for i := range p {
+		if p[i].Name != q[i].Name {
+			return false
+		}
+		if p[i].Value != q[i].Value && p[i].Timing == "" && q[i].Timing == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// find returns the property named name, or the zero Prop.
+func (p Props) find(name string) Prop {
+	for _, x := range p {
+		if x.Name == name {
+			return x
+		}
+	}
+	return Prop{}
 }
 
 // Get returns the value of the property named name, or "".
@@ -58,14 +91,33 @@ type Point struct {
 // Ran reports whether the point has properties.
 func (p Point) Ran() bool { return p.CouldNotRun == "" && p.Props != nil }
 
-// diff lists the properties whose values differ between a and b.
+// diff lists the properties whose values differ between a and b, neither
+// of them timing-sensitive: what changed.
 func diff(a, b Props) []PropChange {
 	var out []PropChange
 	for _, x := range b {
-		before := a.Get(x.Name)
-		if before != x.Value {
-			out = append(out, PropChange{Name: x.Name, Before: before, After: x.Value})
+		before := a.find(x.Name)
+		if before.Value != x.Value && before.Timing == "" && x.Timing == "" {
+			out = append(out, PropChange{Name: x.Name, Before: before.Value, After: x.Value})
 		}
+	}
+	return out
+}
+
+// races lists the properties whose values differ between a and b where
+// either value is timing-sensitive, each saying why.
+func races(a, b Props) []PropChange {
+	var out []PropChange
+	for _, x := range b {
+		before := a.find(x.Name)
+		if before.Value == x.Value || before.Timing == "" && x.Timing == "" {
+			continue
+		}
+		why := before.Timing
+		if why == "" {
+			why = x.Timing
+		}
+		out = append(out, PropChange{Name: x.Name, Before: before.Value, After: x.Value, Timing: why})
 	}
 	return out
 }
@@ -75,6 +127,8 @@ type PropChange struct {
 	Name   string `json:"name"`
 	Before string `json:"before"`
 	After  string `json:"after"`
+	// Timing, on a race, says why a value depends on timing.
+	Timing string `json:"timing,omitempty"`
 }
 
 func (c PropChange) String() string {

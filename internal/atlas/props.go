@@ -3,6 +3,7 @@ package atlas
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 
@@ -53,31 +54,68 @@ func hasRow(m *matrix.Matrix, name string) bool {
 }
 
 // Properties reads every property of probe matrix m from the results of
-// one version's runs of it. rel turns a run directory into the path recorded as evidence. A
-// row that is missing or failed makes the version not runnable: the error
-// says which row and why, and no property is guessed.
+// one version's runs of it. rel turns a run directory into the path
+// recorded as evidence. A row that is missing or failed makes the version
+// not runnable: the error says which row and why, and no property is
+// guessed. A value read from a timing-sensitive run (analyze.Timing) says
+// so in its Timing; a row run several times whose runs disagree gives the
+// rate of each value, as in "yes 3 of 5; no 2 of 5", and is
+// timing-sensitive: a client that does two things is racing.
 func Properties(m *matrix.Matrix, results []analyze.Result, rel func(dir string) string) (Props, error) {
-	byRow := map[string]analyze.Result{}
+	byRow := map[string][]analyze.Result{}
 	for _, r := range results {
-		if _, ok := byRow[r.Row]; !ok || r.Repeat < byRow[r.Row].Repeat {
-			byRow[r.Row] = r
-		}
+		byRow[r.Row] = append(byRow[r.Row], r)
 	}
 	var out Props
 	for _, p := range registry {
 		if !hasRow(m, p.row) {
 			continue
 		}
-		r, ok := byRow[p.row]
-		if !ok {
+		runs := byRow[p.row]
+		if len(runs) == 0 {
 			return nil, fmt.Errorf("row %s did not run", p.row)
 		}
-		if r.Status != "ok" {
-			return nil, fmt.Errorf("row %s failed: %s", p.row, oneLine(r.Reason))
+		sort.SliceStable(runs, func(i, j int) bool { return runs[i].Repeat < runs[j].Repeat })
+		var ok []analyze.Result
+		for _, r := range runs {
+			if r.Status == "ok" {
+				ok = append(ok, r)
+			}
 		}
-		out = append(out, Prop{Name: p.name, Value: p.read(r), Evidence: rel(r.Dir)})
+		if len(ok) == 0 {
+			return nil, fmt.Errorf("row %s failed: %s", p.row, oneLine(runs[0].Reason))
+		}
+		out = append(out, readRuns(p, ok, rel))
 	}
 	return out, nil
+}
+
+// readRuns reads one property from the finished runs of its row, in
+// repeat order.
+func readRuns(p property, runs []analyze.Result, rel func(string) string) Prop {
+	prop := Prop{Name: p.name, Value: p.read(runs[0]), Evidence: rel(runs[0].Dir)}
+	counts := map[string]int{}
+	var order []string
+	for _, r := range runs {
+		v := p.read(r)
+		if counts[v] == 0 {
+			order = append(order, v)
+		}
+		counts[v]++
+		if r.Timing.Sensitive && prop.Timing == "" {
+			prop.Timing = r.Timing.Why
+		}
+	}
+	if len(order) > 1 {
+		sort.SliceStable(order, func(i, j int) bool { return counts[order[i]] > counts[order[j]] })
+		var parts []string
+		for _, v := range order {
+			parts = append(parts, fmt.Sprintf("%s %d of %d", v, counts[v], len(runs)))
+		}
+		prop.Value = strings.Join(parts, "; ")
+		prop.Timing = fmt.Sprintf("%d runs disagree", len(runs))
+	}
+	return prop
 }
 
 func oneLine(s string) string {

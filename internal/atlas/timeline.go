@@ -33,13 +33,14 @@ type Segment struct {
 }
 
 // changes reads the change points from points (first attempts only):
-// consecutive runnable points, in version order, whose properties differ.
+// consecutive runnable points, in version order, whose properties differ
+// beyond timing (Props.Same).
 func changes(versions []string, points []Point) []Change {
 	order, ran := ranInOrder(versions, points)
 	var out []Change
 	for k := 1; k < len(ran); k++ {
 		a, b := ran[k-1], ran[k]
-		if a.Props.Equal(b.Props) {
+		if a.Props.Same(b.Props) {
 			continue
 		}
 		between := order[b.Version] - order[a.Version] - 1
@@ -48,13 +49,29 @@ func changes(versions []string, points []Point) []Change {
 	return out
 }
 
-// segments cuts the runnable first-attempt points into runs of equal
-// properties.
+// raceChanges lists the neighbouring runnable points whose values differ
+// only where a value is timing-sensitive: who won a race, never a change
+// point, kept to be shown as such.
+func raceChanges(versions []string, points []Point) []Change {
+	order, ran := ranInOrder(versions, points)
+	var out []Change
+	for k := 1; k < len(ran); k++ {
+		a, b := ran[k-1], ran[k]
+		if rs := races(a.Props, b.Props); len(rs) > 0 {
+			between := order[b.Version] - order[a.Version] - 1
+			out = append(out, Change{Before: a.Version, First: b.Version, Exact: between == 0, Between: between, Props: rs})
+		}
+	}
+	return out
+}
+
+// segments cuts the runnable first-attempt points into runs of the same
+// properties (Props.Same: a timing-sensitive value does not cut a run).
 func segments(versions []string, points []Point) []Segment {
 	_, ran := ranInOrder(versions, points)
 	var out []Segment
 	for _, p := range ran {
-		if n := len(out); n > 0 && out[n-1].Props.Equal(p.Props) {
+		if n := len(out); n > 0 && out[n-1].Props.Same(p.Props) {
 			out[n-1].To = p.Version
 			out[n-1].Probed = append(out[n-1].Probed, p.Version)
 			continue

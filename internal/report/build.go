@@ -58,6 +58,7 @@ var columns = []column{
 	{name: "server saw", cell: func(s *summary) string { return s.join(handshakeText) }, file: fileLabLog, fact: "probe"},
 	{name: "probe → initialize", cell: (*summary).probeDelay, file: fileLabLog},
 	{name: "server ready", cell: (*summary).ready, file: fileLabLog, fact: "waiting", key: (*summary).waiting},
+	{name: "timing", cell: (*summary).timing, file: fileLabLog},
 	{name: "placement (first request)", cell: func(s *summary) string { return s.join(placementText) }, file: fileRequests, fact: "placement"},
 	{name: "chars kept", cell: func(s *summary) string { return s.join(keptText) }, file: fileRequests, fact: factKept},
 	{name: "implied cap", cell: func(s *summary) string {

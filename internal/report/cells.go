@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -124,6 +125,49 @@ func (s *summary) ready() string {
 }
 
 // durRange formats the range of ds in seconds, to 0.1 s.
+// timing says which runs' results depend on the order of the server's
+// readiness and the first request (matrix.Timing), with the first one's
+// reason, and otherwise the server's own start-up and the load the runs
+// saw, as in "start-up 0.0–0.1 s; load 2.3–4.1".
+func (s *summary) timing() string {
+	var why string
+	n := 0
+	var startups []time.Duration
+	var loads []float64
+	for _, r := range s.results {
+		if r.Timing.Sensitive {
+			if n++; why == "" {
+				why = r.Timing.Why
+			}
+		}
+		if r.Timing.StartupMS != nil {
+			startups = append(startups, time.Duration(*r.Timing.StartupMS*float64(time.Millisecond)))
+		}
+		if r.Timing.Load != nil {
+			loads = append(loads, r.Timing.Load.Max())
+		}
+	}
+	if n > 0 {
+		return fmt.Sprintf("timing-sensitive in %d of %d: %s", n, len(s.results), why)
+	}
+	var parts []string
+	if len(startups) > 0 {
+		parts = append(parts, "start-up "+durRange(startups))
+	}
+	if len(loads) > 0 {
+		lo, hi := slices.Min(loads), slices.Max(loads)
+		l := fmt.Sprintf("load %.1f", lo)
+		if fmt.Sprintf("%.1f", hi) != fmt.Sprintf("%.1f", lo) {
+			l += fmt.Sprintf("–%.1f", hi)
+		}
+		parts = append(parts, l)
+	}
+	if len(parts) == 0 {
+		return "—"
+	}
+	return strings.Join(parts, "; ")
+}
+
 func durRange(ds []time.Duration) string {
 	lo, hi := ds[0], ds[0]
 	for _, d := range ds {

@@ -45,6 +45,10 @@ func serveLab(ctx context.Context, c cmdline, args []string, stdin io.Reader, st
 		if cfg.Log, err = lab.OpenMessageLog(a.Log); err != nil {
 			return err
 		}
+		if err := cfg.Log.Started(lab.ProcessStart()); err != nil {
+			cfg.Log.Close()
+			return err
+		}
 	}
 	l, err := lab.New(cfg)
 	if err != nil {

@@ -64,6 +64,10 @@ func serveProxy(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		if log, err = lab.OpenMessageLog(*logPath); err != nil {
 			return err
 		}
+		if err := log.Started(lab.ProcessStart()); err != nil {
+			log.Close()
+			return err
+		}
 	}
 	p := lab.NewProxy(log)
 	p.Hold = *hold

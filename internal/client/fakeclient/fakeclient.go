@@ -3,13 +3,21 @@
 // as the client and as the lab server, so the whole pipeline (fake API,
 // lab, evidence, analysis) runs without a real client installed.
 //
-// As a client it connects to the configured stdio server with initialize,
-// puts the instructions it gets, cut at FAKE_CAP characters, into a system
-// message under "## <server>", posts one streaming Anthropic Messages
-// request, and prints stream-json events like Claude Code's. FAKE_MODE
-// "hang" never ends, "crash" exits 3 after its init event, and "no-model"
-// exits 0 there, without a model request. FAKE_LAB_CPU (LabCPUEnv) has
-// the lab server it starts use that much CPU first.
+// As a client it connects to the configured stdio server with initialize
+// and tools/list, puts the instructions it gets, cut at FAKE_CAP
+// characters, into a system message under "## <server>" and offers the
+// server's tools as mcp__<server>__<tool> beside a tool of its own, posts
+// one streaming Anthropic Messages request, and prints stream-json events
+// like Claude Code's. It has a known wait budget when FAKE_WAIT is set: it
+// waits that long from starting the server, then sends without it
+// (FAKE_PAST=send, status "pending") or drops it (FAKE_PAST=drop, status
+// "failed"); with FAKE_TURNS=N it makes N requests, FAKE_GAP apart, and a server ready
+// after the first joins the next one with its instructions and tools
+// (FAKE_LATE=join) or its tools alone (FAKE_LATE=tools). Without
+// FAKE_WAIT it waits for the server as long as it takes. FAKE_MODE "hang"
+// never ends, "crash" exits 3 after its init event, and "no-model" exits 0
+// there, without a model request. FAKE_LAB_CPU (LabCPUEnv) has the lab
+// server it starts use that much CPU first.
 package fakeclient
 
 import (

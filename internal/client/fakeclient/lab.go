@@ -38,6 +38,7 @@ func serveLab() {
 		if cfg.Log, err = lab.OpenMessageLog(a.Log); err != nil {
 			os.Exit(1)
 		}
+		cfg.Log.Started(lab.ProcessStart())
 	}
 	l, err := lab.New(cfg)
 	if err != nil {

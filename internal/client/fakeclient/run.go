@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
 
@@ -20,15 +19,20 @@ func runClient() int {
 	if err := json.Unmarshal([]byte(os.Getenv("FAKE_SERVER")), &srv); err != nil {
 		return fail("server config: %v", err)
 	}
+	b, err := budgetFromEnv()
+	if err != nil {
+		return fail("%v", err)
+	}
 	emit := func(v any) {
 		b, _ := json.Marshal(v)
 		fmt.Println(string(b))
 	}
 	mode := os.Getenv("FAKE_MODE")
-	instr, status, shutdown := connect(srv)
+	conn := connect(srv)
 	// Like a real client, shut the server down before exiting: close its
 	// stdin and wait, so that it has logged everything it was sent.
-	defer shutdown()
+	defer conn.shutdown()
+	got, status := conn.wait(b)
 	emit(map[string]any{"type": "system", "subtype": "init", "session_id": "fake-session",
 		"mcp_servers": []map[string]string{{"name": srv.Name, "status": status}}})
 	switch mode {
@@ -43,83 +47,67 @@ func runClient() int {
 	case "no-model":
 		return 0
 	}
-	system := ""
-	if r := []rune(instr); len(r) > 0 {
-		if n := capFromEnv(); len(r) > n {
-			instr = string(r[:n]) + "… [truncated]"
+	var text string
+	isErr := false
+	for turn := 1; turn <= b.turns; turn++ {
+		if turn > 1 {
+			time.Sleep(b.gap)
 		}
-		system = "# MCP Server Instructions\n\n## " + srv.Name + "\n" + instr
+		if turn > 1 && got == nil && status == statusPending {
+			// A server that became ready since joins the session.
+			if late := conn.now(); late != nil {
+				got = late
+				if b.late == lateToolsOnly {
+					got = &ready{tools: late.tools}
+				}
+			}
+		}
+		if text, isErr, err = ask(srv.Name, got, turn); err != nil {
+			return fail("%v", err)
+		}
+	}
+	emit(map[string]any{"type": "result", "subtype": "success", "is_error": isErr, "result": text, "session_id": "fake-session"})
+	return 0
+}
+
+// ask posts one streaming Anthropic Messages request holding what the
+// server gave (nothing when got is nil) and returns the answer's text,
+// and whether the API answered with an error.
+func ask(server string, got *ready, turn int) (string, bool, error) {
+	system := ""
+	if got != nil {
+		if r := []rune(got.instructions); len(r) > 0 {
+			instr := got.instructions
+			if n := capFromEnv(); len(r) > n {
+				instr = string(r[:n]) + "… [truncated]"
+			}
+			system = "# MCP Server Instructions\n\n## " + server + "\n" + instr
+		}
 	}
 	msgs := []map[string]any{{"role": "user", "content": os.Getenv("FAKE_PROMPT")}}
+	if turn > 1 {
+		msgs = append(msgs, map[string]any{"role": "user", "content": fmt.Sprintf("turn %d", turn)})
+	}
 	if system != "" {
 		msgs = append(msgs, map[string]any{"role": "system", "content": system})
 	}
+	tools := []map[string]string{{"name": "Read", "description": "Read a file."}}
+	if got != nil {
+		for _, t := range got.tools {
+			tools = append(tools, map[string]string{"name": "mcp__" + server + "__" + t.Name, "description": t.Description})
+		}
+	}
 	body, _ := json.Marshal(map[string]any{"model": "fake-model", "stream": true, "max_tokens": 100,
-		"metadata": map[string]string{"user_id": fmt.Sprint(time.Now().UnixNano())}, "messages": msgs,
-		"tools": []map[string]string{{"name": "mcp__" + srv.Name + "__lookup_part"}}})
+		"metadata": map[string]string{"user_id": fmt.Sprint(time.Now().UnixNano())}, "messages": msgs, "tools": tools})
 	req, _ := http.NewRequest("POST", os.Getenv("ANTHROPIC_BASE_URL")+"/v1/messages?beta=true", bytes.NewReader(body))
 	req.Header.Set("x-api-key", os.Getenv("ANTHROPIC_API_KEY"))
 	req.Header.Set("content-type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return fail("posting: %v", err)
+		return "", false, fmt.Errorf("posting: %w", err)
 	}
 	defer resp.Body.Close()
-	text := readSSE(resp.Body)
-	emit(map[string]any{"type": "result", "subtype": "success", "is_error": resp.StatusCode != 200, "result": text, "session_id": "fake-session"})
-	return 0
-}
-
-// connect starts the server, sends initialize, and returns the
-// instructions, the server's status and a function that shuts it down.
-func connect(srv client.Server) (instr, status string, shutdown func()) {
-	shutdown = func() {}
-	if srv.URL != "" {
-		instr, status = connectHTTP(srv.URL)
-		return instr, status, shutdown
-	}
-	cmd := exec.Command(srv.Command, srv.Args...)
-	cmd.Env = append(os.Environ(), LabEnv+"=1", envRole+"=")
-	for k, v := range srv.Env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		return "", "failed", shutdown
-	}
-	shutdown = func() {
-		in.Close()
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			cmd.Process.Kill()
-		}
-	}
-	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"fake","version":"0"}}}`)
-	sc := bufio.NewScanner(out)
-	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
-	for sc.Scan() {
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Result struct {
-				Instructions string `json:"instructions"`
-			} `json:"result"`
-			Error json.RawMessage `json:"error"`
-		}
-		if json.Unmarshal(sc.Bytes(), &m) != nil || string(m.ID) != "0" {
-			continue
-		}
-		if m.Error != nil {
-			return "", "failed", shutdown
-		}
-		fmt.Fprintln(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-		return m.Result.Instructions, "connected", shutdown
-	}
-	return "", "failed", shutdown
+	return readSSE(resp.Body), resp.StatusCode != 200, nil
 }
 
 // readSSE joins the text deltas of an Anthropic stream.
@@ -143,51 +131,73 @@ func readSSE(r io.Reader) string {
 	return b.String()
 }
 
-// initializeRequest is the fake client's one request to a server.
-const initializeRequest = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"fake","version":"0"}}}`
+// The fake client's messages to a server: initialize, then initialized
+// and tools/list.
+const (
+	initializeRequest       = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"fake","version":"0"}}}`
+	initializedNotification = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+	toolsListRequest        = `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+)
 
-// connectHTTP initializes a Streamable HTTP server at url, reading its
-// answer as JSON or as SSE events.
-func connectHTTP(url string) (instr, status string) {
-	post := func(body, session string) (*http.Response, error) {
+// A reply is a server's answer to initialize or tools/list, as far as the
+// fake client reads it.
+type reply struct {
+	ID     json.RawMessage `json:"id"`
+	Result *struct {
+		Instructions string `json:"instructions"`
+		Tools        []tool `json:"tools"`
+	} `json:"result"`
+	Error json.RawMessage `json:"error"`
+}
+
+// connectHTTP initializes a Streamable HTTP server at url and lists its
+// tools, reading each answer as JSON or as SSE events; ok is false when
+// the handshake failed.
+func connectHTTP(url string) (got *ready, ok bool) {
+	session := ""
+	post := func(body string) ([]byte, bool) {
 		req, err := http.NewRequest("POST", url, strings.NewReader(body))
 		if err != nil {
-			return nil, err
+			return nil, false
 		}
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		if session != "" {
 			req.Header.Set("Mcp-Session-Id", session)
 		}
-		return http.DefaultClient.Do(req)
-	}
-	resp, err := post(initializeRequest, "")
-	if err != nil {
-		return "", "failed"
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		return "", "failed"
-	}
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		for _, line := range strings.Split(string(data), "\n") {
-			if d, ok := strings.CutPrefix(line, "data:"); ok {
-				data = []byte(strings.TrimSpace(d))
-				break
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return nil, false
+		}
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(resp.Body)
+		if session == "" {
+			session = resp.Header.Get("Mcp-Session-Id")
+		}
+		if resp.StatusCode/100 != 2 {
+			return nil, false
+		}
+		if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+			for _, line := range strings.Split(string(data), "\n") {
+				if d, ok := strings.CutPrefix(line, "data:"); ok {
+					return []byte(strings.TrimSpace(d)), true
+				}
 			}
 		}
+		return data, true
 	}
-	var m struct {
-		Result *struct {
-			Instructions string `json:"instructions"`
-		} `json:"result"`
+	var m reply
+	data, ok := post(initializeRequest)
+	if !ok || json.Unmarshal(data, &m) != nil || m.Result == nil {
+		return nil, false
 	}
-	if json.Unmarshal(data, &m) != nil || m.Result == nil {
-		return "", "failed"
+	got = &ready{instructions: m.Result.Instructions}
+	post(initializedNotification)
+	if data, ok := post(toolsListRequest); ok {
+		var t reply
+		if json.Unmarshal(data, &t) == nil && t.Result != nil {
+			got.tools = t.Result.Tools
+		}
 	}
-	if r, err := post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, resp.Header.Get("Mcp-Session-Id")); err == nil {
-		r.Body.Close()
-	}
-	return m.Result.Instructions, "connected"
+	return got, true
 }

@@ -177,6 +177,7 @@ func Run(dir string, clients Clients) (Result, error) {
 		}
 		res.Warnings = append(res.Warnings, res.Observation.Warnings...)
 	}
+	res.Timing = timing(rec, msgs, &res)
 	return res, nil
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/evidence"
+	"github.com/instrlab/instrlab/internal/load"
 	"github.com/instrlab/instrlab/internal/matrix"
 )
 
@@ -48,11 +49,23 @@ type Record struct {
 	// a jailed run counts the jail, the client and the lab servers the
 	// client reaped. 0 when the process did not start.
 	ClientCPUMS float64 `json:"client_cpu_ms"`
-	ExitCode    int     `json:"exit_code"`
+	// Load is the machine's load when the client started and when it
+	// ended; nil where the system does not tell it.
+	Load     *RunLoad `json:"load,omitempty"`
+	ExitCode int      `json:"exit_code"`
 	// Binary is the client executable; Cmd its arguments.
 	Binary string   `json:"binary,omitempty"`
 	Args   []string `json:"args,omitempty"`
 }
+
+// RunLoad is the machine's load around one run's client process.
+type RunLoad struct {
+	Start load.Sample `json:"start"`
+	End   load.Sample `json:"end"`
+}
+
+// Max is the higher of the two one-minute load averages.
+func (l *RunLoad) Max() float64 { return max(l.Start.One, l.End.One) }
 
 // ReadRecord reads the record of a run dir.
 func ReadRecord(dir string) (Record, error) {

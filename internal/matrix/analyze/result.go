@@ -65,7 +65,10 @@ type Result struct {
 	Netns        bool     `json:"netns,omitempty"`
 	OutsideNames []string `json:"outside_names,omitempty"`
 
-	Handshake   Handshake          `json:"handshake"`
+	Handshake Handshake `json:"handshake"`
+	// Timing is when the server became ready against the first request,
+	// and whether the result depends on it.
+	Timing      Timing             `json:"timing"`
 	Observation client.Observation `json:"observation"`
 	ClientMS    float64            `json:"client_ms"`
 	ClientCPUMS float64            `json:"client_cpu_ms,omitempty"` // Record.ClientCPUMS

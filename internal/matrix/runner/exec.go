@@ -19,6 +19,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/load"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/redact"
 	"github.com/instrlab/instrlab/internal/unit"
@@ -114,7 +115,11 @@ func (r *Runner) runOne(ctx context.Context, j job) (analyze.Result, analyze.Rec
 		defer cleanup()
 		c, rec.Netns = jc, true
 	}
+	before, measured := load.Now()
 	status, reason, code, clientDur, cmd := r.execute(ctx, c, run)
+	if after, ok := load.Now(); ok && measured {
+		rec.Load = &analyze.RunLoad{Start: before, End: after}
+	}
 	if cmd != nil {
 		rec.ClientCPUMS = float64(ProcessCPU(cmd.ProcessState).Microseconds()) / 1000
 	}

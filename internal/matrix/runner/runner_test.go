@@ -96,7 +96,7 @@ func TestRunnerWithFakeClient(t *testing.T) {
 			t.Errorf("%s #%d: status %q, answer %q", res.Row, res.Repeat, res.Observation.ServerStatus, res.ModelAnswer)
 		}
 	}
-	hs := "initialize notifications/initialized"
+	hs := "initialize notifications/initialized tools/list"
 	want := []row{
 		{"none", "ok", "", "BEGIN=NONE END=NONE LAST=NONE", hs, 0},
 		{"none", "ok", "", "BEGIN=NONE END=NONE LAST=NONE", hs, 0},

@@ -1,0 +1,88 @@
+package runner
+
+import (
+	"context"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/instrlab/instrlab/internal/client/fakeclient"
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
+)
+
+// TestRunTimesTheServer: every run records the server's start (the lab's
+// start entry), its readiness, the first request and the load, and a
+// result the lab's start-up decided is timing-sensitive. The fake client
+// waits 1 s for its server, then sends without it and lets a late server
+// join its second request.
+func TestRunTimesTheServer(t *testing.T) {
+	budget := map[string]string{"FAKE_WAIT": "1s", "FAKE_TURNS": "2"}
+	withEnv := func(extra map[string]string) map[string]string {
+		env := map[string]string{}
+		for k, v := range budget {
+			env[k] = v
+		}
+		for k, v := range extra {
+			env[k] = v
+		}
+		return env
+	}
+	m := testMatrix(
+		matrix.Row{Name: "quick", Label: "not held", Instr: "ascii:1000", Env: withEnv(nil)},
+		// Held well past the budget: the hold decides, not the start-up,
+		// unless the machine made the start-up itself long.
+		matrix.Row{Name: "held", Label: "held 2.5 s", Instr: "ascii:1000", InitDelay: "2500ms", Env: withEnv(map[string]string{"FAKE_GAP": "6s"})},
+		// A lab that burns 1.5 s of CPU before it serves starts later than
+		// the budget with no hold at all: the race the atlas must not
+		// take for a release.
+		matrix.Row{Name: "slow-start", Label: "slow start", Instr: "ascii:1000", Env: withEnv(map[string]string{fakeclient.LabCPUEnv: "1500ms"})},
+	)
+	m.Repeats = 1
+	r := newRunner(t, m, fakeClient("1", nil))
+	results, st, err := r.Run(context.Background())
+	if err != nil || st.Failed != 0 {
+		t.Fatalf("%v, stats %+v", err, st)
+	}
+	byRow := map[string]analyze.Result{}
+	for _, res := range results {
+		byRow[res.Row] = res
+		tm := res.Timing
+		if res.Row == "slow-start" {
+			continue // its lab may not have got as far as its log
+		}
+		if tm.ServerStart == nil || tm.ServerReady == nil || tm.FirstRequest == nil || tm.StartupMS == nil || tm.LeadMS == nil {
+			t.Fatalf("%s: timing not recorded: %+v", res.Row, tm)
+		}
+		if *tm.StartupMS < 0 {
+			t.Errorf("%s: start-up %v ms", res.Row, *tm.StartupMS)
+		}
+		if runtime.GOOS == "linux" && (tm.Load == nil || tm.Load.Start.CPUs < 1) {
+			t.Errorf("%s: load not recorded: %+v", res.Row, tm.Load)
+		}
+	}
+	quick := byRow["quick"].Timing
+	if startup := ms(*quick.StartupMS); startup < time.Second && (!quick.HadServer || quick.Sensitive) {
+		t.Errorf("quick: a lab up in %s of a 1 s budget: had it %v, sensitive %v (%s)", startup, quick.HadServer, quick.Sensitive, quick.Why)
+	}
+
+	held := byRow["held"]
+	if held.First.Best() != nil || held.Observation.ServerStatus != "pending" {
+		t.Errorf("held: text in the first request or status %q: the fake waits 1 s, the lab held 2.5 s", held.Observation.ServerStatus)
+	}
+	// A start-up over 10% of the hold could have changed the outcome.
+	if want := ms(*held.Timing.StartupMS) > 250*time.Millisecond; held.Timing.Sensitive != want {
+		t.Errorf("held: sensitive %v (%s) with a start-up of %v ms; want %v", held.Timing.Sensitive, held.Timing.Why, *held.Timing.StartupMS, want)
+	}
+	if len(held.Requests) != 2 || held.Requests[1].Best() == nil {
+		t.Errorf("held: %d requests, the second without the text: a late server joins the next request", len(held.Requests))
+	}
+
+	slow := byRow["slow-start"]
+	if !slow.Timing.Sensitive || slow.Timing.HadServer || slow.Observation.ServerStatus != "pending" {
+		t.Errorf("slow-start: a lab 1.5 s slow to start, unheld, past a 1 s budget: status %q, sensitive %v (%q)", slow.Observation.ServerStatus, slow.Timing.Sensitive, slow.Timing.Why)
+	}
+	if s := slow.Timing.StartupMS; s != nil && ms(*s) < 1500*time.Millisecond {
+		t.Errorf("slow-start: start-up %v ms, want the 1.5 s the lab burned at least", *s)
+	}
+}
