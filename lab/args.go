@@ -27,6 +27,7 @@ type Args struct {
 	Era           string        // -era: EraLegacy, EraDual or EraModern
 	InitDelay     time.Duration // -init-delay
 	DiscoverDelay time.Duration // -discover-delay
+	ReadyAfter    time.Duration // -ready-after
 	OnUnknown     string        // -on-unknown: UnknownError, UnknownCrash or UnknownHang
 	Log           string        // -log: the message log's path
 	HTTP          string        // -http: serve Streamable HTTP at this address
@@ -53,6 +54,7 @@ func (a *Args) flags() []argFlag {
 		{"era", &a.Era, EraLegacy, "protocol era: legacy, dual or modern"},
 		{"init-delay", &a.InitDelay, time.Duration(0), "hold the initialize reply this long"},
 		{"discover-delay", &a.DiscoverDelay, time.Duration(0), "hold the server/discover reply this long"},
+		{"ready-after", &a.ReadyAfter, time.Duration(0), "hold the reply that completes the handshake until this long after the process started (however long the start took, if less)"},
 		{"on-unknown", &a.OnUnknown, UnknownError, "an unknown method before the handshake: error (-32601), crash or hang"},
 		{"log", &a.Log, "", "append every message received and sent to this JSON Lines file"},
 		{"http", &a.HTTP, "", "serve Streamable HTTP at http://ADDR/mcp instead of stdio (a bare :PORT binds 127.0.0.1)"},
@@ -166,7 +168,7 @@ func (a Args) Config() (Config, error) { return a.config(true) }
 
 func (a Args) config(readFile bool) (Config, error) {
 	a = a.withDefaults()
-	cfg := Config{Era: a.Era, InitDelay: a.InitDelay, DiscoverDelay: a.DiscoverDelay, OnUnknown: a.OnUnknown}
+	cfg := Config{Era: a.Era, InitDelay: a.InitDelay, DiscoverDelay: a.DiscoverDelay, ReadyAfter: a.ReadyAfter, OnUnknown: a.OnUnknown}
 	var err error
 	switch {
 	case a.InstrFile == "":

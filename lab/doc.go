@@ -31,7 +31,8 @@
 //     method the server does not know (server/discover for a legacy server)
 //     arrives before the handshake. This is done in the transport wrapper,
 //     since the SDK answers unknown methods before middleware runs.
-//   - InitDelay and DiscoverDelay hold those replies, in middleware.
+//   - InitDelay and DiscoverDelay hold those replies, in middleware;
+//     ReadyAfter holds them until that long after the process started.
 //   - Era "modern" refuses initialize with -32022 and the supported versions.
 //
 // Two answers differ from the SDK's so that the lab stays a faithful test

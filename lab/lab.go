@@ -41,8 +41,16 @@ type Config struct {
 	Era             string        // EraLegacy (default), EraDual or EraModern
 	InitDelay       time.Duration // hold the initialize reply this long
 	DiscoverDelay   time.Duration // hold the server/discover reply this long
-	OnUnknown       string        // UnknownError (default), UnknownCrash or UnknownHang
-	Log             *MessageLog   // nil logs nothing
+	// ReadyAfter holds the reply that completes the handshake (initialize
+	// or server/discover) until this long after Started: the delay a
+	// client meets from starting the server is then the same however long
+	// the process took to start, as long as that was less.
+	ReadyAfter time.Duration
+	// Started is when the process started (ProcessStart); zero means when
+	// New was called.
+	Started   time.Time
+	OnUnknown string      // UnknownError (default), UnknownCrash or UnknownHang
+	Log       *MessageLog // nil logs nothing
 	// Exit ends the process for OnUnknown "crash"; nil means os.Exit.
 	Exit func(code int)
 	// Stderr receives the lab's own diagnostics; nil means os.Stderr.
@@ -83,7 +91,7 @@ func (cfg Config) Validate() error {
 	if cfg.OnUnknown != "" && !slices.Contains([]string{UnknownError, UnknownCrash, UnknownHang}, cfg.OnUnknown) {
 		return fmt.Errorf("unknown -on-unknown %q (want error, crash or hang)", cfg.OnUnknown)
 	}
-	if cfg.InitDelay < 0 || cfg.DiscoverDelay < 0 || cfg.SessionIdle < 0 || cfg.BodyTimeout < 0 {
+	if cfg.InitDelay < 0 || cfg.DiscoverDelay < 0 || cfg.ReadyAfter < 0 || cfg.SessionIdle < 0 || cfg.BodyTimeout < 0 {
 		return fmt.Errorf("delays and timeouts must not be negative")
 	}
 	return nil
@@ -99,6 +107,9 @@ func New(cfg Config) (*Lab, error) {
 	}
 	if cfg.OnUnknown == "" {
 		cfg.OnUnknown = UnknownError
+	}
+	if cfg.Started.IsZero() {
+		cfg.Started = time.Now()
 	}
 	if cfg.Exit == nil {
 		cfg.Exit = os.Exit
@@ -184,7 +195,7 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if l.cfg.Era == EraModern {
 				return nil, l.refuseInitialize(req)
 			}
-			if err := sleep(ctx, l.cfg.InitDelay); err != nil {
+			if err := l.hold(ctx, l.cfg.InitDelay); err != nil {
 				return nil, err
 			}
 			res, err := next(ctx, method, req)
@@ -202,7 +213,7 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if l.cfg.Era == EraLegacy {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: server/discover (this server is legacy)"}
 			}
-			if err := sleep(ctx, l.cfg.DiscoverDelay); err != nil {
+			if err := l.hold(ctx, l.cfg.DiscoverDelay); err != nil {
 				return nil, err
 			}
 			res, err := next(ctx, method, req)
@@ -254,6 +265,23 @@ func (l *Lab) refuseInitialize(req mcp.Request) error {
 		Message: "unsupported protocol version: this server speaks " + ModernVersion + " only, without initialize",
 		Data:    data,
 	}
+}
+
+// hold holds a handshake reply d, then until ReadyAfter past the
+// process's start.
+func (l *Lab) hold(ctx context.Context, d time.Duration) error {
+	if err := sleep(ctx, d); err != nil {
+		return err
+	}
+	if l.cfg.ReadyAfter <= 0 {
+		return nil
+	}
+	return sleep(ctx, time.Until(l.cfg.Started.Add(l.cfg.ReadyAfter)))
+}
+
+// maxHold is the longest a handshake reply may be held.
+func (c Config) maxHold() time.Duration {
+	return max(c.InitDelay, c.DiscoverDelay, c.ReadyAfter)
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

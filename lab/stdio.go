@@ -129,7 +129,7 @@ func (c *stdioConn) readLoop(lr *lineReader) {
 			}
 			// A client that closes stdin after its last request still gets
 			// the answers: wait for the SDK to finish what it was given.
-			c.drain(drainGrace + max(c.lab.cfg.InitDelay, c.lab.cfg.DiscoverDelay))
+			c.drain(drainGrace + c.lab.cfg.maxHold())
 			c.deliver(inMsg{err: err})
 			return
 		}

@@ -639,7 +639,13 @@ func TestLogSurvivesKill(t *testing.T) {
 	for i := range 2000 {
 		fmt.Fprintf(s.stdin, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", 10+i)
 	}
-	time.Sleep(50 * time.Millisecond)
+	// Kill it once it is logging the pings (the start entry, initialize
+	// both ways, a ping), however slowly a loaded machine lets it start.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if data, _ := os.ReadFile(s.log); bytes.Count(data, []byte("\n")) >= 4 || time.Now().After(deadline) {
+			break
+		}
+	}
 	s.cmd.Process.Kill()
 	s.cmd.Wait()
 	data, err := os.ReadFile(s.log)
@@ -648,7 +654,7 @@ func TestLogSurvivesKill(t *testing.T) {
 	}
 	lines := bytes.Split(data, []byte("\n"))
 	complete := lines[:len(lines)-1] // the text after the last newline is the line being written, if any
-	if len(complete) < 2 {
+	if len(complete) < 4 {
 		t.Fatalf("only %d log lines before the kill", len(complete))
 	}
 	for i, line := range complete {

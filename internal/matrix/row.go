@@ -75,9 +75,13 @@ type Row struct {
 	ToolDescFile string `json:"tool_description_file,omitempty"`
 	// Era is the lab's -era: legacy (default), dual or modern.
 	Era string `json:"era,omitempty"`
-	// InitDelay and DiscoverDelay hold the lab's replies, as in "8s".
+	// InitDelay and DiscoverDelay hold the lab's replies, as in "8s";
+	// ReadyAfter holds the reply that completes the handshake until that
+	// long after the lab's process started (lab.Config.ReadyAfter), so
+	// that the client meets the same delay however long the start took.
 	InitDelay     string `json:"init_delay,omitempty"`
 	DiscoverDelay string `json:"discover_delay,omitempty"`
+	ReadyAfter    string `json:"ready_after,omitempty"`
 	// OnUnknown is the lab's -on-unknown: error, crash or hang.
 	OnUnknown string `json:"on_unknown,omitempty"`
 	// Env and Flags are given to the client process.
@@ -189,8 +193,8 @@ func (m *Matrix) Validate() error {
 		if err := r.validateServers(); err != nil {
 			return err
 		}
-		if r.Server != "" && r.DiscoverDelay != "" {
-			return fmt.Errorf("row %q: a server row holds the server's first reply with init_delay; discover_delay is the lab's", r.Name)
+		if r.Server != "" && (r.DiscoverDelay != "" || r.ReadyAfter != "") {
+			return fmt.Errorf("row %q: a server row holds the server's first reply with init_delay; discover_delay and ready_after are the lab's", r.Name)
 		}
 		if r.Server != "" && (r.ToolDesc != "" || r.ToolDescFile != "") {
 			return fmt.Errorf("row %q: a server row serves the server's own tools, not tool_description", r.Name)
@@ -239,10 +243,10 @@ func (m *Matrix) Resolved(r Row) Row {
 }
 
 // Held is the longest time the row's lab holds a reply on purpose
-// (init_delay or discover_delay); 0 when it holds none.
+// (init_delay, discover_delay or ready_after); 0 when it holds none.
 func (r Row) Held() time.Duration {
 	var d time.Duration
-	for _, s := range []string{r.InitDelay, r.DiscoverDelay} {
+	for _, s := range []string{r.InitDelay, r.DiscoverDelay, r.ReadyAfter} {
 		if v, err := time.ParseDuration(s); err == nil && v > d {
 			d = v
 		}
@@ -298,7 +302,7 @@ func (r Row) ProxyArgs(logPath, commandFile string) []string {
 // era: no environment, flags or delays, so that what the client keeps is
 // its default.
 func (r Row) Plain() bool {
-	return len(r.Env) == 0 && len(r.Flags) == 0 && r.InitDelay == "" && r.DiscoverDelay == ""
+	return len(r.Env) == 0 && len(r.Flags) == 0 && r.Held() == 0
 }
 
 // Lab is the lab server's flags for the row, logging to logPath.
@@ -310,7 +314,7 @@ func (r Row) Lab(logPath string) (lab.Args, error) {
 	for _, d := range []struct {
 		s string
 		d *time.Duration
-	}{{r.InitDelay, &a.InitDelay}, {r.DiscoverDelay, &a.DiscoverDelay}} {
+	}{{r.InitDelay, &a.InitDelay}, {r.DiscoverDelay, &a.DiscoverDelay}, {r.ReadyAfter, &a.ReadyAfter}} {
 		if d.s == "" {
 			continue
 		}

@@ -41,11 +41,13 @@ func serveLab(ctx context.Context, c cmdline, args []string, stdin io.Reader, st
 		return cli.UsageError{Msg: c.prefix + err.Error()}
 	}
 	cfg.Stderr = stderr
+	start, how := lab.ProcessStart()
+	cfg.Started = start
 	if a.Log != "" {
 		if cfg.Log, err = lab.OpenMessageLog(a.Log); err != nil {
 			return err
 		}
-		if err := cfg.Log.Started(lab.ProcessStart()); err != nil {
+		if err := cfg.Log.Started(start, how); err != nil {
 			cfg.Log.Close()
 			return err
 		}

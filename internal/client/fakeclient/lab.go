@@ -34,11 +34,13 @@ func serveLab() {
 	if err != nil {
 		os.Exit(2)
 	}
+	var how string
+	cfg.Started, how = lab.ProcessStart()
 	if a.Log != "" {
 		if cfg.Log, err = lab.OpenMessageLog(a.Log); err != nil {
 			os.Exit(1)
 		}
-		cfg.Log.Started(lab.ProcessStart())
+		cfg.Log.Started(cfg.Started, how)
 	}
 	l, err := lab.New(cfg)
 	if err != nil {

@@ -30,10 +30,11 @@ type Timing struct {
 	FirstRequest *time.Time `json:"first_request,omitempty"`
 	// HeldMS is how long the row held the server's reply on purpose.
 	HeldMS float64 `json:"held_ms,omitempty"`
-	// StartupMS is the server's own start-up: from its process start to
-	// the handshake's reply, less the hold (to the client's first
-	// handshake message when no reply came); nil when ServerStart is
-	// unknown.
+	// StartupMS is what the server's own start-up added to the hold: from
+	// its process start to the handshake's reply, less the hold (to the
+	// client's first handshake message when no reply came); nil when
+	// ServerStart is unknown. StartupMS + HeldMS is the delay the client
+	// met from starting the server.
 	StartupMS *float64 `json:"startup_ms,omitempty"`
 	// LeadMS is how long before the first request the server became
 	// ready, negative when after it; nil when either is missing.
@@ -99,11 +100,17 @@ func timing(rec Record, msgs []LabMessage, res *Result) Timing {
 		t.FirstRequest = &q
 	}
 	if t.ServerStart != nil && !until.IsZero() {
+		// What the server's own start added to the hold: from its start
+		// to its reply, less the hold; with no reply, to the client's
+		// first message (less a hold counted from the start, ready_after).
 		d := until.Sub(*t.ServerStart)
-		if !ready.IsZero() {
+		switch ra, _ := time.ParseDuration(rec.Row.ReadyAfter); {
+		case !ready.IsZero():
 			d -= rec.Row.Held()
+		case ra > 0:
+			d -= ra
 		}
-		t.StartupMS = msp(d)
+		t.StartupMS = msp(max(d, 0))
 	}
 	if t.ServerReady != nil && t.FirstRequest != nil {
 		t.LeadMS = msp(t.FirstRequest.Sub(*t.ServerReady))
