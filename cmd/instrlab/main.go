@@ -37,6 +37,7 @@ func init() {
 		{"report", "rebuild the results table of a run from its evidence directory", runReport},
 		{"diff", "compare two runs (evidence directories or results.json): what changed per configuration and client", runDiff},
 		{"sweep", "probe every released version of a client and find where its handling of instructions changed", runSweep},
+		{"budget", "measure a client's budgets as numbers (how long it waits for a server), by bisection", runBudget},
 		{"check", "inspect an MCP server's instructions in both eras, as each client keeps them", runCheck},
 		{"serve", "run an MCP server (serve lab: the instrumented lab server)", runServe},
 		{"bench", "measure MCP servers over stdio: spawn to initialize, pipelined tools/list, memory", runBench},

@@ -28,6 +28,9 @@ type Profile struct {
 	ToolDescriptions Limit     `json:"tool_descriptions"`
 	Handshake        Handshake `json:"handshake"`
 	Startup          Startup   `json:"startup"`
+	// Budgets are the client's budgets measured as numbers (instrlab
+	// budget): how long it waits for a server, and what past it.
+	Budgets []Budget `json:"budgets,omitempty"`
 	// Evidence is where every value above came from.
 	Evidence []Evidence `json:"evidence"`
 	// Unmeasured lists what the evidence does not cover, in plain words.
@@ -220,6 +223,32 @@ type Startup struct {
 	Note    string `json:"note,omitempty"`
 }
 
+// A Budget is one of a client's budgets measured as a number by
+// bisection over runs (instrlab budget, internal/budget): it lies between
+// Within, the largest value met within it, and Past, the smallest met past
+// it. Below is set when the client was past it at the range's low end,
+// Above when within at its high end; then one side alone is known.
+type Budget struct {
+	Name   string  `json:"name"` // "wait"
+	Unit   string  `json:"unit"` // "s"
+	Within float64 `json:"within"`
+	Past   float64 `json:"past,omitempty"`
+	Below  bool    `json:"below,omitempty"`
+	Above  bool    `json:"above,omitempty"`
+	// PastBudget is what the client does past it; Late whether a server
+	// ready after the first request reaches a later one.
+	PastBudget string `json:"past_budget,omitempty"`
+	Late       string `json:"late,omitempty"`
+	// Settings are the environment it was measured under, beyond the
+	// client's defaults.
+	Settings map[string]string `json:"settings,omitempty"`
+	Runs     int               `json:"runs"`
+	// MaxLoad is the highest one-minute load average a run saw.
+	MaxLoad float64 `json:"max_load,omitempty"`
+	Date    string  `json:"date"`
+	Command string  `json:"command,omitempty"`
+}
+
 // Evidence is one source a profile's values come from.
 type Evidence struct {
 	Kind string `json:"kind"` // "article", "docs" or "instrlab-run"
@@ -320,6 +349,18 @@ func (p Profile) Validate() error {
 		}
 		if s := l.l.Setting; s != nil && s.Syntax != SyntaxPlainDigits {
 			return fmt.Errorf("profile %s: %s.setting.syntax %q is not supported (want %q)", p.ID(), l.name, s.Syntax, SyntaxPlainDigits)
+		}
+	}
+	for i, b := range p.Budgets {
+		switch {
+		case b.Name == "" || b.Unit == "" || b.Date == "":
+			return fmt.Errorf("profile %s: budgets[%d] needs name, unit and date", p.ID(), i)
+		case b.Runs < 1:
+			return fmt.Errorf("profile %s: budget %s was measured by no run", p.ID(), b.Name)
+		case b.Below && b.Above:
+			return fmt.Errorf("profile %s: budget %s is both below and above its range", p.ID(), b.Name)
+		case !b.Below && !b.Above && b.Past < b.Within:
+			return fmt.Errorf("profile %s: budget %s: past %v is less than within %v", p.ID(), b.Name, b.Past, b.Within)
 		}
 	}
 	for i, e := range p.Evidence {

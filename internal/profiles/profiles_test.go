@@ -315,3 +315,40 @@ func TestArmNeedsEvidence(t *testing.T) {
 		t.Errorf("the arm's handshake did not replace the profile's: %+v / %+v", ps[0].Handshake, ps[1].Handshake)
 	}
 }
+
+// TestBudgetsValidate: a measured budget round-trips through Encode and
+// Parse; one without runs, with its sides reversed, or both below and
+// above its range is refused.
+func TestBudgetsValidate(t *testing.T) {
+	p := claudeCode(t)
+	good := Budget{Name: "wait", Unit: "s", Within: 1.9, Past: 2.1, PastBudget: "sends the first request without the server (status pending)",
+		Late: "instructions lost for the session, tools from request 2 (3 requests)", Runs: 8, MaxLoad: 0.4, Date: "2026-12-02",
+		Settings: map[string]string{"CLAUDE_CODE_MCP_STARTUP_WAIT_MS": "5000"}}
+	p.Budgets = []Budget{good}
+	data, err := Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(p.Budgets, got.Budgets); diff != "" {
+		t.Errorf("budgets mismatch (-want +got):\n%s", diff)
+	}
+	for name, change := range map[string]func(b *Budget){
+		"no runs":        func(b *Budget) { b.Runs = 0 },
+		"sides reversed": func(b *Budget) { b.Within, b.Past = 2.1, 1.9 },
+		"below and above": func(b *Budget) {
+			b.Below, b.Above = true, true
+		},
+		"no date": func(b *Budget) { b.Date = "" },
+	} {
+		b := good
+		change(&b)
+		p.Budgets = []Budget{b}
+		if err := p.Validate(); err == nil {
+			t.Errorf("%s: Validate accepted %+v", name, b)
+		}
+	}
+}

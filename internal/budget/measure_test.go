@@ -1,0 +1,55 @@
+package budget
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/instrlab/instrlab/internal/client/fakeclient"
+)
+
+// TestMain lets this test binary act as the fake client and as the lab
+// server it starts (see fakeclient).
+func TestMain(m *testing.M) {
+	fakeclient.Main()
+	os.Exit(m.Run())
+}
+
+// TestMeasureWaitOnASyntheticClient: the fake client waits 700 ms for its
+// server (FAKE_WAIT), then sends without it and lets it join its second
+// request. Bisecting holds from 0 to 60 s through the runner, lab and
+// fake API finds that budget within the resolution (10% or 100 ms), in
+// at most ceil(log2(range/resolution)) + 2 runs, and says what the client
+// does past it.
+func TestMeasureWaitOnASyntheticClient(t *testing.T) {
+	const budget = 700 * time.Millisecond
+	exe, _ := os.Executable()
+	c := &fakeclient.Client{Exe: exe, Version: "1", Env: map[string]string{"FAKE_WAIT": budget.String(), "FAKE_TURNS": "2", "FAKE_GAP": "0s"}}
+	progress := new(strings.Builder)
+	o := Options{Client: c, Out: t.TempDir(), Lab: exe, Timeout: 30 * time.Second, Progress: progress}
+	ms, err := Measure(context.Background(), o, []string{Wait})
+	if err != nil || len(ms) != 1 {
+		t.Fatalf("%v, %d measurements; progress:\n%s", err, len(ms), progress)
+	}
+	m := ms[0]
+	t.Logf("wait budget %s (%d runs, load up to %.1f)\n%s", m.Text(), m.Runs, m.MaxLoad, progress)
+	if m.Failed != "" || m.Below || m.Above {
+		t.Fatalf("failed %q, below %v, above %v", m.Failed, m.Below, m.Above)
+	}
+	b := budget.Seconds()
+	res := WaitSearch().Resolution(b)
+	// The fake's clock starts when it has started the server, a little
+	// after the process the lab's start entry dates; so the edge may
+	// show up to a resolution off, never more.
+	if m.Within > b+res || m.Past < b-res || m.Past-m.Within > WaitSearch().Resolution(m.Within)+1e-9 {
+		t.Errorf("budget %v s: found %v–%v s (resolution %v)", b, m.Within, m.Past, res)
+	}
+	if max := WaitSearch().MaxRuns(); m.Runs > max {
+		t.Errorf("%d runs, want at most ceil(log2(range/resolution)) + 2 = %d", m.Runs, max)
+	}
+	if !strings.HasPrefix(m.PastBudget, PastSends) || !strings.Contains(m.PastBudget, "pending") {
+		t.Errorf("past the budget: %q, want %q (status pending)", m.PastBudget, PastSends)
+	}
+}

@@ -1,0 +1,66 @@
+package budget
+
+import (
+	"fmt"
+	"maps"
+	"os"
+
+	"github.com/instrlab/instrlab/internal/profiles"
+)
+
+// Profile is m as a profile carries it, measured on date by command.
+func (m Measurement) Profile(date, command string) profiles.Budget {
+	return profiles.Budget{Name: m.Budget, Unit: m.Unit, Within: m.Within, Past: m.Past, Below: m.Below, Above: m.Above,
+		PastBudget: m.PastBudget, Late: m.Late, Settings: m.Settings, Runs: m.Runs, MaxLoad: m.MaxLoad, Date: date, Command: command}
+}
+
+// UpdateProfile writes the measurements of the profile's client version
+// into the profile file at path, each in place of one of the same budget
+// and settings: a measurement that failed or of another client version
+// is refused, and the file is left as it was.
+func UpdateProfile(path string, ms []Measurement, date, command string) error {
+	p, err := readProfile(path)
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		if m.Client != p.ID() {
+			return fmt.Errorf("%s is the profile of %s, not %s", path, p.ID(), m.Client)
+		}
+		if m.Failed != "" {
+			return fmt.Errorf("%s budget of %s not measured (%s): the profile is left as it was", m.Budget, m.Client, m.Failed)
+		}
+		b := m.Profile(date, command)
+		replaced := false
+		for i, old := range p.Budgets {
+			if old.Name == b.Name && maps.Equal(old.Settings, b.Settings) {
+				p.Budgets[i], replaced = b, true
+			}
+		}
+		if !replaced {
+			p.Budgets = append(p.Budgets, b)
+		}
+	}
+	out, err := profiles.Encode(p)
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, out, 0o644); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing profile: %w", err)
+	}
+	return os.Rename(tmp, path)
+}
+
+func readProfile(path string) (profiles.Profile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return profiles.Profile{}, fmt.Errorf("reading profile: %w", err)
+	}
+	p, err := profiles.Parse(data)
+	if err != nil {
+		return profiles.Profile{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
+}

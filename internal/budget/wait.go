@@ -1,0 +1,117 @@
+package budget
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
+)
+
+// The wait budget's range: a server held from 0 to 60 s.
+const (
+	waitMax   = 60.0
+	waitFloor = 0.1 // seconds: the finest resolution
+)
+
+// WaitSearch is the wait budget's search: holds from 0 to 60 s, bisected
+// to 10% of the budget or 100 ms, whichever is larger.
+func WaitSearch() Search {
+	return Search{Lo: 0, Hi: waitMax, Resolution: Relative(0.1, waitFloor), Next: Geometric(waitFloor)}
+}
+
+// waitOutcome reads one run of the wait budget: within when the first
+// request shows the server (its text, a tool of its, or the client's word
+// that it was connected), at the delay the client met (the server's own
+// start-up and the hold, from its start: analyze.Timing).
+func waitOutcome(v float64, r analyze.Result) Outcome {
+	o := Outcome{Value: v, At: v, Dir: r.Dir, Within: r.Timing.HadServer}
+	if r.Status != "ok" {
+		o.Failed = r.Reason
+	}
+	if s := r.Timing.StartupMS; s != nil {
+		o.At = (*s + r.Timing.HeldMS) / 1000
+	}
+	return o
+}
+
+// Past-budget behaviours, in a user's words.
+const (
+	PastBlocks = "blocks the first request until the server is ready"
+	PastSends  = "sends the first request without the server"
+	PastDrops  = "drops the server"
+)
+
+// pastBudget says what the client did with a server past its budget, from
+// the runs past it: it sent without it and kept it pending, or dropped it
+// (another status), or (Above) waited for it however long.
+func pastBudget(f Found, past []analyze.Result) string {
+	if f.Above {
+		return fmt.Sprintf("%s (it waited %s)", PastBlocks, seconds(f.Within))
+	}
+	var says []string
+	for _, r := range past {
+		s := r.Observation.ServerStatus
+		switch {
+		case s == "":
+			s = PastSends + " (it reports no status for it)"
+		case slices.Contains([]string{"pending", "connecting", "starting"}, s):
+			s = PastSends + " (status " + s + ")"
+		default:
+			s = PastDrops + " (status " + s + ")"
+		}
+		if !slices.Contains(says, s) {
+			says = append(says, s)
+		}
+	}
+	if len(says) == 0 {
+		return "not measured"
+	}
+	return strings.Join(says, "; ")
+}
+
+// lateServer says whether a server ready after the first request reached a
+// later one, from the runs past the budget: its instructions and its tools
+// "from request N" or "lost for the session".
+func lateServer(past []analyze.Result) string {
+	best := ""
+	longest := 1
+	for _, r := range past {
+		var main []analyze.RequestFacts
+		for _, q := range r.Requests {
+			if !q.Side {
+				main = append(main, q)
+			}
+		}
+		if len(main) < 2 || len(main) < longest {
+			continue
+		}
+		longest = len(main)
+		text, tools := "lost for the session", "lost for the session"
+		if r.Sent == 0 {
+			text = "none sent"
+		}
+		for i := len(main) - 1; i >= 1; i-- {
+			if main[i].Best() != nil {
+				text = fmt.Sprintf("from request %d", i+1)
+			}
+			if main[i].OffersLabTool() {
+				tools = fmt.Sprintf("from request %d", i+1)
+			}
+		}
+		best = fmt.Sprintf("instructions %s, tools %s (%d requests)", text, tools, len(main))
+	}
+	if best == "" {
+		return "not measured: no run past the budget made a second request (give a probe row whose script makes one, as -matrix and -row)"
+	}
+	return best
+}
+
+// seconds writes a number of seconds to a tenth, or in milliseconds below
+// one second.
+func seconds(v float64) string {
+	if v < 1 {
+		return fmt.Sprintf("%.0f ms", v*1000)
+	}
+	return fmt.Sprintf("%.1f s", v)
+}
