@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/budget"
+	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/netjail"
 )
 
 // runBudget is "instrlab budget": a client's budgets measured as numbers,
@@ -55,24 +57,25 @@ func runBudget(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case err != nil:
 		return usageError{Msg: err.Error()}
 	}
-	if c.Clients, err = newClients(clientFlags); err != nil {
-		return err
+	if c.Clients, err = clients.NewList(clientFlags); err != nil {
+		return usageError{Msg: "-client: " + err.Error()}
 	}
 	if err := c.Check(); err != nil {
 		return usageError{Msg: err.Error()}
 	}
-	var ok bool
-	if c.Matrix, ok = matrix.Builtin(*matrixPath); !ok {
-		if c.Matrix, err = matrix.Load(*matrixPath); err != nil {
-			return usageError{Msg: "-matrix: " + err.Error()}
-		}
+	if c.Matrix, err = matrix.Named(*matrixPath, matrix.Atlas()); err != nil {
+		return usageError{Msg: "-matrix: " + err.Error()}
 	}
 	if c.Lab == "" {
 		if c.Lab, err = os.Executable(); err != nil {
 			return fmt.Errorf("finding this executable for the lab server: %w", err)
 		}
 	}
-	if c.Netns, err = useNetns(*netns, false, stderr); err != nil {
+	mode, err := netjail.ParseMode(*netns)
+	if err != nil {
+		return usageError{Msg: err.Error()}
+	}
+	if c.Netns, err = mode.Use(false, stderr); err != nil {
 		return err
 	}
 	c.Progress = stderr

@@ -59,9 +59,9 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		o := derive.Options{Ref: ref, Command: *profileCommand}
 		if *profileEarlier != "" {
-			o.Earlier = earlierExcerpt(*profileEarlier)
+			o.Earlier = derive.EarlierIn(*profileEarlier)
 		}
-		if err := writeProfiles(*profileOut, o, results, stderr); err != nil {
+		if err := derive.Write(*profileOut, results, o, stderr); err != nil {
 			return err
 		}
 	}

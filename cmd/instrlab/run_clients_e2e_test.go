@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/netjail"
 )
@@ -28,9 +29,9 @@ func TestE2EEveryClient(t *testing.T) {
 		"-row", "emoji-6000", "-row", "combining-6000", "-lab", binary, "-j", "2", "-timeout", "240s")
 	isolated := netjail.Supported() == nil
 	kept := map[string]map[string]int{} // client → row → chars kept
-	clients := map[string]bool{}
+	ran := map[string]bool{}
 	for _, r := range results {
-		clients[r.Client] = true
+		ran[r.Client] = true
 		name := r.Client + " " + r.Row
 		if r.Status != "ok" {
 			t.Errorf("%s: status %q (%s)", name, r.Status, r.Reason)
@@ -79,12 +80,12 @@ func TestE2EEveryClient(t *testing.T) {
 			kept[r.Client][r.Row] = best.Kept
 		}
 	}
-	pinned, err := newClients([]string{"all"})
+	pinned, err := clients.NewList([]string{clients.All})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(clients) != len(pinned) {
-		t.Errorf("%d clients ran, want the %d pinned ones: %v", len(clients), len(pinned), clients)
+	if len(ran) != len(pinned) {
+		t.Errorf("%d clients ran, want the %d pinned ones: %v", len(ran), len(pinned), ran)
 	}
 	checkUnits(t, results)
 	// A client keeps at least as much of a longer text, up to its cap.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
@@ -32,7 +33,7 @@ func TestE2EServers(t *testing.T) {
 		t.Fatal("the cross matrix has no servers row")
 	}
 	results := runE2E(t, "-client", "all", "-matrix", "cross", "-row", row.Name, "-lab", binary, "-j", "2", "-timeout", "360s")
-	pinned, err := newClients([]string{"all"})
+	pinned, err := clients.NewList([]string{clients.All})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,6 +78,8 @@ func TestRunUsageErrors(t *testing.T) {
 		{[]string{"-matrix", "/no/such/file.json"}, "-matrix: reading matrix"},
 		{[]string{"-live-price", "cheap"}, "-live-price"},
 		{[]string{"-live", "-client", "fake@1"}, "-live needs ANTHROPIC_API_KEY"},
+		{[]string{"-netns", "sometimes"}, `-netns "sometimes": want auto, on or off`},
+		{[]string{"-netns", "on", "-live"}, "-netns on conflicts with -live"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	}
 	for _, tt := range tests {

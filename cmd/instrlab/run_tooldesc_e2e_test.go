@@ -53,7 +53,7 @@ func TestE2EToolDescription(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pinned, err := newClients([]string{"all"})
+	pinned, err := clients.NewList([]string{clients.All})
 	if err != nil {
 		t.Fatal(err)
 	}

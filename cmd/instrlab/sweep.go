@@ -16,26 +16,46 @@ import (
 	"github.com/instrlab/instrlab/internal/client/npm"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/netjail"
 )
+
+// sweepOptions are the flags of "instrlab sweep", and what validate makes
+// of them.
+type sweepOptions struct {
+	clients                                            listFlag
+	out, shard, matrix, format, cacheLimit, lab, netns string
+	jobs, grid                                         int
+	timeout                                            time.Duration
+	confirm                                            bool
+
+	sweep   atlas.Sweep
+	targets []atlas.Target
+	sh      matrix.Shard
+	mode    netjail.Mode
+}
+
+func (o *sweepOptions) flags(fs *flag.FlagSet) {
+	fs.Var(&o.clients, "client", "client and versions, as in claude-code@2.1.200..2.1.332, claude-code@all, codex@latest, gemini@'>=0.50 <0.62', or all for every client at all versions (repeatable; required)")
+	fs.StringVar(&o.out, "out", "", "the sweep's evidence directory (required; a sweep resumes from what it holds)")
+	fs.IntVar(&o.jobs, "j", 2, "runs at once within one version")
+	fs.DurationVar(&o.timeout, "timeout", 2*time.Minute, "time limit of one client run")
+	fs.IntVar(&o.grid, "grid", 0, "probe this many evenly spaced intervals before bisecting (0: log2 of the number of versions); a change that reverts within one interval is not seen")
+	fs.BoolVar(&o.confirm, "confirm", true, "probe both neighbours of every change point a second time")
+	fs.StringVar(&o.shard, "shard", "", "sweep only part k of n of each client's versions, as in 2/4 (merge the shards with instrlab report DIR...)")
+	fs.StringVar(&o.matrix, "matrix", "atlas", "probe matrix: a matrix file, or a built-in matrix")
+	fs.StringVar(&o.format, "format", "md", "atlas format on stdout: "+atlas.StdoutFormats.String())
+	fs.StringVar(&o.cacheLimit, "cache-limit", "", "keep the client installs within this size, evicting the least recently used (as in 20GiB; default $"+npm.LimitEnv+", else no limit)")
+	fs.StringVar(&o.lab, "lab", "", "instrlab executable the clients start as the lab server (default: this one)")
+	fs.StringVar(&o.netns, "netns", "auto", "run each client in a loopback-only network namespace: auto (when root), on or off")
+}
 
 // runSweep is "instrlab sweep": every selected version of a client probed
 // by bisection, and the atlas of its change points.
 func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var o sweepOptions
 	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var clientFlags listFlag
-	fs.Var(&clientFlags, "client", "client and versions, as in claude-code@2.1.200..2.1.332, claude-code@all, codex@latest, gemini@'>=0.50 <0.62', or all for every client at all versions (repeatable; required)")
-	out := fs.String("out", "", "the sweep's evidence directory (required; a sweep resumes from what it holds)")
-	jobs := fs.Int("j", 2, "runs at once within one version")
-	timeout := fs.Duration("timeout", 2*time.Minute, "time limit of one client run")
-	grid := fs.Int("grid", 0, "probe this many evenly spaced intervals before bisecting (0: log2 of the number of versions); a change that reverts within one interval is not seen")
-	confirm := fs.Bool("confirm", true, "probe both neighbours of every change point a second time")
-	shard := fs.String("shard", "", "sweep only part k of n of each client's versions, as in 2/4 (merge the shards with instrlab report DIR...)")
-	matrixPath := fs.String("matrix", "atlas", "probe matrix: a matrix file, or a built-in matrix")
-	format := fs.String("format", "md", "atlas format on stdout: "+atlas.StdoutFormats.String())
-	cacheLimit := fs.String("cache-limit", "", "keep the client installs within this size, evicting the least recently used (as in 20GiB; default $"+npm.LimitEnv+", else no limit)")
-	labBin := fs.String("lab", "", "instrlab executable the clients start as the lab server (default: this one)")
-	netns := fs.String("netns", "auto", "run each client in a loopback-only network namespace: auto (when root), on or off")
+	o.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: instrlab sweep -client NAME@VERSIONS -out DIR [flags]\n\nInstalls versions of a client as needed, runs a small probe matrix on each and finds,\nby bisection over the published versions, every version where what the client does\nwith a server's instructions changed. Writes DIR/atlas.json, DIR/atlas.md and DIR/atlas.html.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -43,80 +63,73 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := o.validate(fs.Args()); err != nil {
+		return err
+	}
+	return o.run(ctx, "instrlab sweep "+strings.Join(args, " "), stdout, stderr)
+}
+
+// validate checks the flags and reads the targets and the probe matrix.
+func (o *sweepOptions) validate(rest []string) error {
 	switch {
-	case fs.NArg() > 0:
-		return usageError{Msg: fmt.Sprintf("sweep: unexpected argument %q", fs.Arg(0))}
-	case len(clientFlags) == 0:
+	case len(rest) > 0:
+		return usageError{Msg: fmt.Sprintf("sweep: unexpected argument %q", rest[0])}
+	case len(o.clients) == 0:
 		return usageError{Msg: "sweep: -client is required, as in -client claude-code@2.1.200..2.1.332"}
-	case *out == "":
+	case o.out == "":
 		return usageError{Msg: "sweep: -out is required (a sweep is long and resumes from its directory)"}
-	case *jobs < 1:
+	case o.jobs < 1:
 		return usageError{Msg: "-j must be at least 1"}
-	case *timeout <= 0:
+	case o.timeout <= 0:
 		return usageError{Msg: "-timeout must be positive"}
-	case *grid < 0:
+	case o.grid < 0:
 		return usageError{Msg: "-grid must be 0 or more"}
-	case atlas.StdoutFormats.Check(*format) != nil:
-		return usageError{Msg: atlas.StdoutFormats.Check(*format).Error()}
 	}
-	sh, err := matrix.ParseShard(*shard)
-	if err != nil {
+	if err := atlas.StdoutFormats.Check(o.format); err != nil {
 		return usageError{Msg: err.Error()}
 	}
-	if *cacheLimit != "" {
-		if _, err := npm.ParseSize(*cacheLimit); err != nil {
-			return usageError{Msg: "-cache-limit: " + err.Error()}
-		}
-		os.Setenv(npm.LimitEnv, *cacheLimit)
-	} else if _, err := npm.LimitFromEnv(); err != nil {
+	if err := npm.SetLimit(o.cacheLimit); err != nil {
 		return usageError{Msg: err.Error()}
 	}
-	var targets []atlas.Target
-	for _, c := range clientFlags {
-		if c == "all" {
-			for _, n := range clients.Names() {
-				t, _ := atlas.ParseTarget(n)
-				targets = append(targets, t)
-			}
-			continue
-		}
-		t, err := atlas.ParseTarget(c)
-		if err != nil {
-			return usageError{Msg: err.Error()}
-		}
-		if _, err := clients.New(t.Client); err != nil {
-			return usageError{Msg: "-client: " + err.Error()}
-		}
-		targets = append(targets, t)
+	var err error
+	if o.sh, err = matrix.ParseShard(o.shard); err != nil {
+		return usageError{Msg: err.Error()}
 	}
-	m, ok := matrix.Builtin(*matrixPath)
-	if !ok {
-		if m, err = matrix.Load(*matrixPath); err != nil {
-			return usageError{Msg: "-matrix: " + err.Error()}
-		}
+	if o.mode, err = netjail.ParseMode(o.netns); err != nil {
+		return usageError{Msg: err.Error()}
 	}
-	if *labBin == "" {
-		if *labBin, err = os.Executable(); err != nil {
-			return fmt.Errorf("finding this executable for the lab server: %w", err)
-		}
+	o.sweep = atlas.Sweep{Out: o.out, Lab: o.lab, Jobs: o.jobs, Timeout: o.timeout, Grid: o.grid, Confirm: o.confirm,
+		NewClient: clients.New}
+	if o.targets, err = o.sweep.Targets(o.clients, clients.Names()); err != nil {
+		return usageError{Msg: err.Error()}
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", *out, err)
+	if o.sweep.Matrix, err = matrix.Named(o.matrix, nil); err != nil {
+		return usageError{Msg: "-matrix: " + err.Error()}
 	}
-	s := &atlas.Sweep{Out: *out, Lab: *labBin, Jobs: *jobs, Timeout: *timeout, Grid: *grid, Confirm: *confirm,
-		Matrix: m, NewClient: clients.New, Progress: stderr}
-	if s.Netns, err = useNetns(*netns, false, stderr); err != nil {
+	return nil
+}
+
+// run sweeps the targets and prints the atlas; command is the command line
+// the atlas records.
+func (o *sweepOptions) run(ctx context.Context, command string, stdout, stderr io.Writer) error {
+	s := &o.sweep
+	if err := os.MkdirAll(s.Out, 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", s.Out, err)
+	}
+	s.Progress = stderr
+	var err error
+	if s.Netns, err = o.mode.Use(false, stderr); err != nil {
 		return err
 	}
-	a, err := s.Atlas(ctx, targets, sh, publishedVersions, "instrlab sweep "+strings.Join(args, " "))
-	if err != nil {
-		if errors.Is(err, atlas.ErrNoMatch) {
-			return usageError{Msg: err.Error()}
-		}
+	a, err := s.Atlas(ctx, o.targets, o.sh, publishedVersions, command)
+	if errors.Is(err, atlas.ErrNoMatch) {
+		return usageError{Msg: err.Error()}
+	} else if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "atlas in %s, %s and %s\n", evidence.SweepDir(*out).Atlas(), evidence.SweepDir(*out).AtlasMD(), evidence.SweepDir(*out).AtlasHTML())
-	return a.Write(stdout, *format)
+	out := evidence.SweepDir(s.Out)
+	fmt.Fprintf(stderr, "atlas in %s, %s and %s\n", out.Atlas(), out.AtlasMD(), out.AtlasHTML())
+	return a.Write(stdout, o.format)
 }
 
 // publishedVersions lists what npm serves of a client's package.

@@ -36,6 +36,31 @@ func ParseTarget(s string) (Target, error) {
 	return Target{Client: name, Selector: p}, nil
 }
 
+// Targets parses a sweep's -client values (ParseTarget), "all" standing
+// for every client named in all; a client NewClient does not know is an
+// error.
+func (s *Sweep) Targets(specs, all []string) ([]Target, error) {
+	var targets []Target
+	for _, spec := range specs {
+		if spec == "all" {
+			for _, n := range all {
+				t, _ := ParseTarget(n) // a client name alone: all its versions
+				targets = append(targets, t)
+			}
+			continue
+		}
+		t, err := ParseTarget(spec)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := s.NewClient(t.Client); err != nil {
+			return nil, fmt.Errorf("-client: %w", err)
+		}
+		targets = append(targets, t)
+	}
+	return targets, nil
+}
+
 // Atlas sweeps every target and writes the atlas (atlas.json, atlas.md and
 // atlas.html) into Out. published lists the versions npm serves of a client. With a shard,
 // only this shard's contiguous part of each client's versions is swept;

@@ -52,3 +52,15 @@ func Builtin(name string) (*Matrix, bool) {
 	}
 	return nil, false
 }
+
+// Named returns the matrix a -matrix flag names: a built-in matrix
+// (Builtin), else the matrix file at name; def when name is "".
+func Named(name string, def *Matrix) (*Matrix, error) {
+	if m, ok := Builtin(name); ok {
+		return m, nil
+	}
+	if name == "" {
+		return def, nil
+	}
+	return Load(name)
+}

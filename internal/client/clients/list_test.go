@@ -1,6 +1,10 @@
 package clients
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
 
 // TestNewList: All expands to every client that pins a version, in name
 // order, between the clients named around it; an unknown name is an error.
@@ -28,5 +32,32 @@ func TestNewList(t *testing.T) {
 	}
 	if _, err := NewList([]string{"claude-code", "nosuch"}); err == nil {
 		t.Error("NewList accepted an unknown client")
+	}
+}
+
+// TestNewListPinned: the clients -client names, each at the version its
+// adapter pins.
+func TestNewListPinned(t *testing.T) {
+	tests := []struct {
+		specs []string
+		want  []string
+	}{
+		{[]string{"claude-code"}, []string{"claude-code@2.1.328"}},
+		{[]string{"claude-code@2.1.285", "claude-code"}, []string{"claude-code@2.1.285", "claude-code@2.1.328"}},
+		{[]string{"codex"}, []string{"codex@0.169.0"}},
+		{[]string{"all"}, []string{"claude-code@2.1.328", "cline@3.0.65", "codex@0.169.0", "continue@1.5.47", "copilot@1.0.102", "droid@0.225.2", "gemini@0.61.0", "kilo@7.7.7", "opencode@1.18.33", "qwen@0.24.4"}},
+	}
+	for _, tt := range tests {
+		cs, err := NewList(tt.specs)
+		if err != nil {
+			t.Fatalf("NewList(%q): %v", tt.specs, err)
+		}
+		var got []string
+		for _, c := range cs {
+			got = append(got, c.Spec().String())
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("NewList(%q) mismatch (-want +got):\n%s", tt.specs, diff)
+		}
 	}
 }

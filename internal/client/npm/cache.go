@@ -68,6 +68,20 @@ func LimitFromEnv() (int64, error) {
 	return n, nil
 }
 
+// SetLimit bounds the installs of this process and of the processes it
+// starts by s, as ParseSize reads it (sweep's -cache-limit), through
+// LimitEnv; an empty s keeps the environment's bound, which must read.
+func SetLimit(s string) error {
+	if s == "" {
+		_, err := LimitFromEnv()
+		return err
+	}
+	if _, err := ParseSize(s); err != nil {
+		return fmt.Errorf("-cache-limit: %w", err)
+	}
+	return os.Setenv(LimitEnv, s)
+}
+
 // MarkUsed records that the install in dir was used now, and counts its
 // size if that was not done yet.
 func MarkUsed(dir string) error {

@@ -188,3 +188,20 @@ func TestParseSize(t *testing.T) {
 		}
 	}
 }
+
+func TestSetLimit(t *testing.T) {
+	t.Setenv(LimitEnv, "")
+	if err := SetLimit("2GiB"); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := LimitFromEnv(); err != nil || n != 2<<30 {
+		t.Errorf("after SetLimit(2GiB): LimitFromEnv() = %d, %v", n, err)
+	}
+	if err := SetLimit("lots"); err == nil || !strings.Contains(err.Error(), "-cache-limit") {
+		t.Errorf("SetLimit(lots) = %v, want an error naming -cache-limit", err)
+	}
+	t.Setenv(LimitEnv, "lots")
+	if err := SetLimit(""); err == nil || !strings.Contains(err.Error(), LimitEnv) {
+		t.Errorf("SetLimit(\"\") with a bad %s = %v, want an error naming it", LimitEnv, err)
+	}
+}

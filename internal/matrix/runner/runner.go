@@ -28,7 +28,8 @@ type Runner struct {
 	Resume bool
 	// Timeout bounds each run.
 	Timeout time.Duration
-	// Lab is the executable started as "Lab serve lab ..." by the client.
+	// Lab is the executable started as "Lab serve lab ..." by the client;
+	// empty is this one.
 	Lab string
 	// Upstream, when set, makes every fake forward to a real API (live).
 	Upstream *fakeapi.Upstream
@@ -107,10 +108,14 @@ func (r *Runner) plan() []job {
 // the results of every finished run, in plan order.
 func (r *Runner) Run(ctx context.Context) ([]analyze.Result, Stats, error) {
 	var st Stats
-	start := time.Now()
-	progress := r.Progress
-	if progress == nil {
-		progress = io.Discard
+	start, cpu := time.Now(), selfCPU()
+	progress := r.progress()
+	if r.Lab == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, st, fmt.Errorf("finding this executable for the lab server: %w", err)
+		}
+		r.Lab = exe
 	}
 	for _, c := range r.Clients {
 		if err := c.Provision(ctx, progress); err != nil {
@@ -179,7 +184,7 @@ func (r *Runner) Run(ctx context.Context) ([]analyze.Result, Stats, error) {
 	}
 	waiting, busy := splitWaiting(jobs, todo)
 	schedule(ctx, n, waiting, busy, runJob)
-	st.Wall = time.Since(start)
+	st.Wall, st.RunnerCPU = time.Since(start), selfCPU()-cpu
 	var out []analyze.Result
 	for _, res := range results {
 		if res != nil {

@@ -1,4 +1,4 @@
-package main
+package derive
 
 import (
 	"errors"
@@ -11,16 +11,16 @@ import (
 
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
-	"github.com/instrlab/instrlab/internal/profiles/derive"
 )
 
-// writeProfiles derives one profile per client@version in results and
+// Write derives one profile per client@version in results (Profiles) and
 // writes each to dir as client@version.json, the format check reads with
 // -profile FILE and the files under internal/profiles/data, and the
-// evidence excerpt it came from to dir/evidence/client@version.json.
-func writeProfiles(dir string, o derive.Options, results []analyze.Result, stderr io.Writer) error {
-	o.Excerpts = map[string]*derive.Excerpt{}
-	ps, err := derive.Profiles(results, o)
+// evidence excerpt it came from to dir/evidence/client@version.json. It
+// names each profile written on progress.
+func Write(dir string, results []analyze.Result, o Options, progress io.Writer) error {
+	o.Excerpts = map[string]*Excerpt{}
+	ps, err := Profiles(results, o)
 	if err != nil {
 		return fmt.Errorf("deriving profiles: %w", err)
 	}
@@ -45,19 +45,19 @@ func writeProfiles(dir string, o derive.Options, results []analyze.Result, stder
 		if err := os.WriteFile(name, b, 0o644); err != nil {
 			return fmt.Errorf("writing profile: %w", err)
 		}
-		fmt.Fprintf(stderr, "profile %s in %s\n", p.ID(), name)
+		fmt.Fprintf(progress, "profile %s in %s\n", p.ID(), name)
 	}
 	return nil
 }
 
-// earlierExcerpt reads the excerpt named by pattern, {id} standing for
-// the client@version; a missing file is no excerpt.
-func earlierExcerpt(pattern string) func(id string) (*derive.Excerpt, error) {
-	return func(id string) (*derive.Excerpt, error) {
+// EarlierIn is Options.Earlier for the excerpts named by pattern, {id}
+// standing for the client@version; a missing file is no excerpt.
+func EarlierIn(pattern string) func(id string) (*Excerpt, error) {
+	return func(id string) (*Excerpt, error) {
 		name := strings.ReplaceAll(pattern, "{id}", id)
 		if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
-		return derive.ReadExcerpt(name)
+		return ReadExcerpt(name)
 	}
 }

@@ -1,0 +1,65 @@
+package runner
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/instrlab/instrlab/internal/cli"
+	"github.com/instrlab/instrlab/internal/evidence"
+	"github.com/instrlab/instrlab/internal/matrix"
+)
+
+// TestPrepare: a fresh directory gets the matrix; a second run into it is
+// refused without -resume; a resume keeps the earlier matrix and may run
+// fewer rows, never others; no -out is a temporary directory that cleanup
+// removes.
+func TestPrepare(t *testing.T) {
+	out := t.TempDir()
+	two := testMatrix(matrix.Row{Name: "a", Instr: "none"}, matrix.Row{Name: "b", Instr: "ascii:1000"})
+	r := &Runner{Matrix: two, Out: out}
+	earlier, cleanup, err := r.Prepare()
+	cleanup()
+	if err != nil || earlier != nil {
+		t.Fatalf("fresh directory: earlier %v, %v", earlier, err)
+	}
+	if _, err := matrix.Load(evidence.OutDir(out).Matrix()); err != nil {
+		t.Fatalf("the fresh directory's matrix.json: %v", err)
+	}
+	for _, tc := range []struct {
+		resume bool
+		rows   []string
+		want   string // part of the usage error; "" for none
+	}{
+		{false, nil, "holds an earlier run: add -resume"},
+		{true, []string{"b"}, ""},
+		{true, []string{"c"}, `rows "c" are not in the earlier run's matrix`},
+	} {
+		m := testMatrix(matrix.Row{Name: "b", Instr: "ascii:1000"}, matrix.Row{Name: "c", Instr: "none"})
+		if err := m.Select(tc.rows, 0); err != nil {
+			t.Fatal(err)
+		}
+		r := &Runner{Matrix: m, Out: out, Resume: tc.resume}
+		earlier, cleanup, err := r.Prepare()
+		cleanup()
+		if tc.want == "" {
+			if err != nil || earlier == nil || len(earlier.Rows) != 2 || earlier.Rows[0].Name != "a" {
+				t.Errorf("resume %v rows %q: earlier %+v, %v; want the earlier matrix", tc.resume, tc.rows, earlier, err)
+			}
+			continue
+		}
+		if !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("resume %v rows %q: %v, want a usage error with %q", tc.resume, tc.rows, err, tc.want)
+		}
+	}
+	r = &Runner{Matrix: two}
+	_, cleanup, err = r.Prepare()
+	if err != nil || r.Out == "" {
+		t.Fatalf("no -out: Out %q, %v", r.Out, err)
+	}
+	cleanup()
+	if _, err := os.Stat(r.Out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the temporary directory %s is left after cleanup: %v", r.Out, err)
+	}
+}

@@ -1,0 +1,175 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/instrlab/instrlab/internal/cli"
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// UserServers are a user's own servers (instrlab run -server and -config),
+// by name, in order: a stdio server's command, or a Streamable HTTP
+// server's endpoint. Neither goes into the evidence, since either may
+// carry a credential: Use hands them to the runner.
+type UserServers struct {
+	names    []string
+	commands map[string]lab.ServerCommand
+	http     map[string]HTTPServer
+}
+
+// ParseServers reads run's -server and -config: "-server -- CMD ARGS" (the
+// flag's value is then "--" and the command follows, in rest), -server URL,
+// or -config FILE with -server NAME (every stdio and HTTP server of the
+// file when no name). It returns nil when neither flag is given; its
+// errors are usage errors.
+func ParseServers(server, config string, rest []string) (*UserServers, error) {
+	us := &UserServers{commands: map[string]lab.ServerCommand{}, http: map[string]HTTPServer{}}
+	switch {
+	case config == "" && server == "":
+		return nil, nil
+	case config == "" && server == "--":
+		if len(rest) == 0 {
+			return nil, cli.UsageError{Msg: "-server --: name the server's command after --"}
+		}
+		us.add(probe.CommandName(rest[0], rest[1:]), lab.ServerCommand{Command: rest[0], Args: rest[1:]})
+		return us, nil
+	case config == "" && (strings.HasPrefix(server, "http://") || strings.HasPrefix(server, "https://")):
+		if len(rest) > 0 {
+			return nil, cli.UsageError{Msg: fmt.Sprintf("run: unexpected argument %q", rest[0])}
+		}
+		u, err := url.Parse(server)
+		if err != nil || u.Host == "" {
+			return nil, cli.UsageError{Msg: "-server URL: not a URL"} // the URL itself may hold a secret: not quoted
+		}
+		us.names = append(us.names, urlName(u))
+		us.http[us.names[0]] = HTTPServer{URL: server}
+		return us, nil
+	case config == "":
+		return nil, cli.UsageError{Msg: fmt.Sprintf("-server %q: give -server -- CMD [ARGS], or -config FILE -server NAME", server)}
+	case len(rest) > 0:
+		return nil, cli.UsageError{Msg: fmt.Sprintf("run: unexpected argument %q", rest[0])}
+	}
+	data, err := os.ReadFile(config)
+	if err != nil {
+		return nil, cli.UsageError{Msg: "-config: " + err.Error()}
+	}
+	targets, err := probe.ParseConfig(data, config, os.LookupEnv)
+	if err != nil {
+		return nil, cli.UsageError{Msg: "-config: " + err.Error()}
+	}
+	if server != "" {
+		if targets, err = probe.Select(targets, server); err != nil {
+			return nil, cli.UsageError{Msg: "-config: " + err.Error()}
+		}
+	}
+	for _, t := range targets {
+		if t.Transport == probe.TransportHTTP && t.URL != "" {
+			us.names = append(us.names, t.Name)
+			us.http[t.Name] = HTTPServer{URL: t.URL, Headers: t.Headers}
+			continue
+		}
+		if t.Transport != probe.TransportStdio {
+			if server != "" {
+				return nil, cli.UsageError{Msg: fmt.Sprintf("-config: server %q is %s; only stdio and Streamable HTTP servers are run", t.Name, t.Transport)}
+			}
+			continue
+		}
+		dir := t.Dir
+		if dir == "" {
+			dir = filepath.Dir(config) // a project's .mcp.json starts its servers in the project
+		}
+		us.add(t.Name, lab.ServerCommand{Command: t.Command, Args: t.Args, Env: t.Env, Dir: dir})
+	}
+	if len(us.names) == 0 {
+		return nil, cli.UsageError{Msg: "-config: no stdio or HTTP server to run in " + config}
+	}
+	return us, nil
+}
+
+// urlName names an HTTP server after its URL's path without "mcp"
+// (http://127.0.0.1:8080/notes/mcp is notes), else "http-server"; never
+// after the query or user info, which may hold a credential.
+func urlName(u *url.URL) string {
+	parts := strings.FieldsFunc(u.Path, func(r rune) bool { return r == '/' })
+	for i := len(parts) - 1; i >= 0; i-- {
+		if p := parts[i]; p != "mcp" && p != "sse" && p != "v1" {
+			return p
+		}
+	}
+	return "http-server"
+}
+
+func (us *UserServers) add(name string, sc lab.ServerCommand) {
+	us.names = append(us.names, name)
+	us.commands[name] = sc
+}
+
+// Use gives r the servers: each stdio server's command in a file of its
+// own (mode 0600) in a temporary directory outside the evidence, which
+// cleanup removes, and each HTTP server's endpoint. Clients of an HTTP
+// server run outside the network namespace, said on r.Progress: the client
+// must reach the recording proxy, and the proxy the user's server, on this
+// machine's loopback.
+func (us *UserServers) Use(r *Runner) (cleanup func(), err error) {
+	dir, err := TempDir(TempServers)
+	if err != nil {
+		return nil, fmt.Errorf("creating a directory for the server commands: %w", err)
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	if r.Servers, err = us.write(dir); err != nil {
+		cleanup()
+		return nil, err
+	}
+	r.HTTPServers = us.http
+	if r.Netns && len(us.http) > 0 {
+		fmt.Fprintln(r.progress(), "note: clients of an HTTP server run outside the network namespace")
+		r.Netns = false
+	}
+	return cleanup, nil
+}
+
+// write puts each server's command in a file of its own under dir (mode
+// 0600, outside the evidence), and returns the files by server name.
+func (us *UserServers) write(dir string) (map[string]string, error) {
+	files := map[string]string{}
+	for i, name := range us.names {
+		if _, ok := us.commands[name]; !ok {
+			continue // an HTTP server
+		}
+		data, err := json.Marshal(us.commands[name])
+		if err != nil {
+			return nil, err
+		}
+		path := filepath.Join(dir, fmt.Sprintf("server-%d.json", i+1))
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			return nil, fmt.Errorf("writing the server command: %w", err)
+		}
+		files[name] = path
+	}
+	return files, nil
+}
+
+// Matrix is the default matrix for the servers (matrix.ForServers); with
+// hold, each stdio server also has a row with its first reply held that
+// long.
+func (us *UserServers) Matrix(hold time.Duration) *matrix.Matrix {
+	m := matrix.ForServers(us.names)
+	if hold > 0 {
+		var stdio []string
+		for _, n := range us.names {
+			if _, ok := us.commands[n]; ok {
+				stdio = append(stdio, n)
+			}
+		}
+		m.Hold(stdio, hold)
+	}
+	return m
+}
