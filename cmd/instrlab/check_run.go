@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/instrlab/instrlab/schema"
 	"io"
 	"strings"
 	"sync"
@@ -58,10 +59,11 @@ func jsonFlag(args []string) bool {
 }
 
 // writeJSONError prints the error object check's -json gives instead of a
-// report: {"error": {"exit_code": 2, "kind": "usage", "message": "..."}}.
+// report: {"$schema": schema.Check, "error": {"exit_code": 2, "kind":
+// "usage", "message": "..."}}.
 func writeJSONError(w io.Writer, code int, err error) {
 	kind := map[int]string{exitUsage: "usage", exitFailure: "failure", exitNoConnect: "unreachable"}[code]
-	data, _ := json.MarshalIndent(map[string]any{"error": map[string]any{
+	data, _ := json.MarshalIndent(map[string]any{"$schema": schema.Check, "error": map[string]any{
 		"exit_code": code, "kind": kind, "message": err.Error(),
 	}}, "", "  ")
 	w.Write(append(data, '\n'))

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/instrlab/instrlab/schema"
+	"github.com/instrlab/instrlab/schema/schematest"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -110,6 +112,9 @@ func TestCheckGolden(t *testing.T) {
 			if tt.json {
 				out, _, _ := runCheckTest(t, append([]string{"-json"}, args...)...)
 				golden(t, tt.name+".json", out)
+				if err := schematest.Validate(schema.Check, []byte(out)); err != nil {
+					t.Errorf("check -json does not follow its schema: %v", err)
+				}
 			}
 		})
 	}

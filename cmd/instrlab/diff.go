@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/instrlab/instrlab/schema"
 	"io"
 
 	"github.com/instrlab/instrlab/internal/client/clients"
@@ -82,7 +83,7 @@ func printDiff(w io.Writer, a, b *report.Report, nameA, nameB string, o diffOpti
 	d.A, d.B = nameA, nameB
 	var err error
 	if o.json {
-		err = table.JSON(w, d)
+		err = table.JSON(w, schema.Named(schema.Diff, d))
 	} else {
 		err = table.Text(w, d.Table())
 	}

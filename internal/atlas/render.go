@@ -3,6 +3,7 @@ package atlas
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/instrlab/instrlab/schema"
 	"io"
 	"strings"
 
@@ -32,9 +33,9 @@ func (a *Atlas) Write(w io.Writer, format string) error {
 	return Formats.Check(format)
 }
 
-// JSON writes the atlas as indented JSON.
+// JSON writes the atlas as indented JSON, named as schema.Atlas.
 func (a *Atlas) JSON(w io.Writer) error {
-	b, err := json.MarshalIndent(a, "", "  ")
+	b, err := json.MarshalIndent(schema.Named(schema.Atlas, a), "", "  ")
 	if err != nil {
 		return err
 	}

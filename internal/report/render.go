@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/instrlab/instrlab/schema"
 	"io"
 
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
@@ -14,7 +15,8 @@ type ResultsFile struct {
 	Results []analyze.Result `json:"results"`
 }
 
-// JSON writes the table and the per-run results it was built from.
+// JSON writes the table and the per-run results it was built from,
+// named as schema.Results.
 func JSON(w io.Writer, t table.Table, results []analyze.Result) error {
-	return table.JSON(w, ResultsFile{t, results})
+	return table.JSON(w, schema.Named(schema.Results, ResultsFile{t, results}))
 }

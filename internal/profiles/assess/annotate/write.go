@@ -3,6 +3,7 @@ package annotate
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/instrlab/instrlab/schema"
 	"io"
 
 	"github.com/instrlab/instrlab/internal/profiles/assess"
@@ -22,7 +23,7 @@ func Write(w io.Writer, rep assess.Report, format string, show bool, version str
 	case "text":
 		return assess.WriteText(w, rep, show)
 	case "json":
-		data, err := json.MarshalIndent(rep, "", "  ")
+		data, err := json.MarshalIndent(schema.Named(schema.Check, rep), "", "  ")
 		if err != nil {
 			return fmt.Errorf("encoding the report: %w", err)
 		}

@@ -1,0 +1,174 @@
+package schema_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/instrlab/instrlab/internal/atlas"
+	"github.com/instrlab/instrlab/internal/report"
+	"github.com/instrlab/instrlab/internal/table"
+	"github.com/instrlab/instrlab/schema"
+	"github.com/instrlab/instrlab/schema/schematest"
+)
+
+// fixtures are outputs of real runs, kept as they were written (how each
+// was made: testdata/README.md). A version's promise is that what it
+// wrote then still follows its schema now.
+var fixtures = []struct {
+	file string
+	id   string
+}{
+	{"testdata/check.json", schema.Check},
+	{"testdata/check-config.json", schema.Check},
+	{"testdata/check-unreachable.json", schema.Check},
+	{"testdata/check-usage-error.json", schema.Check},
+	{"testdata/results.json", schema.Results},
+	{"testdata/results-server.json", schema.Results},
+	{"testdata/diff.json", schema.Diff},
+	{"../atlas/atlas.json", schema.Atlas},
+}
+
+func TestFixturesFollowSchemas(t *testing.T) {
+	for _, f := range fixtures {
+		t.Run(filepath.Base(f.file), func(t *testing.T) {
+			b, err := os.ReadFile(f.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var named struct {
+				Schema string `json:"$schema"`
+			}
+			if err := json.Unmarshal(b, &named); err != nil {
+				t.Fatal(err)
+			}
+			if named.Schema != f.id {
+				t.Errorf("names schema %q, want %q", named.Schema, f.id)
+			}
+			if err := schematest.Validate(f.id, b); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// TestOutputsFollowSchemas validates what the code writes now, from the
+// real (trimmed) evidence of internal/report/testdata/diff and the
+// committed atlas, with the same writers the commands use.
+func TestOutputsFollowSchemas(t *testing.T) {
+	dir := "../internal/report/testdata/diff"
+	var reps []*report.Report
+	for _, run := range []string{"2.1.285", "2.1.328"} {
+		m, results, _, err := report.Load(filepath.Join(dir, run))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := report.New(m, results, filepath.Join(dir, run)).Write(&b, "json"); err != nil {
+			t.Fatal(err)
+		}
+		if err := schematest.Validate(schema.Results, b.Bytes()); err != nil {
+			t.Errorf("results of %s: %v", run, err)
+		}
+		rep, _, err := report.Open(filepath.Join(dir, run))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps = append(reps, rep)
+	}
+	d := report.Compare(reps[0], reps[1], 0.1)
+	var b bytes.Buffer
+	if err := table.JSON(&b, schema.Named(schema.Diff, d)); err != nil {
+		t.Fatal(err)
+	}
+	if err := schematest.Validate(schema.Diff, b.Bytes()); err != nil {
+		t.Errorf("diff: %v", err)
+	}
+	if len(d.Changes) == 0 {
+		t.Error("the diff fixture changed nothing: the test would not see a change's shape")
+	}
+	a, err := atlas.Read("../atlas/atlas.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	if err := a.JSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := schematest.Validate(schema.Atlas, b.Bytes()); err != nil {
+		t.Errorf("atlas: %v", err)
+	}
+}
+
+// TestSchemasReject: each schema refuses an output that breaks it, so the
+// tests above can fail.
+func TestSchemasReject(t *testing.T) {
+	tests := []struct {
+		name, file, id string
+		edit           func(m map[string]any)
+		want           string
+	}{
+		{"another schema named", "testdata/diff.json", schema.Diff,
+			func(m map[string]any) { m["$schema"] = schema.Results }, "$schema"},
+		{"a required member missing", "testdata/diff.json", schema.Diff,
+			func(m map[string]any) { delete(m, "changes") }, "changes"},
+		{"a member of the wrong type", "testdata/results.json", schema.Results,
+			func(m map[string]any) { m["results"].([]any)[0].(map[string]any)["repeat"] = "one" }, "repeat"},
+		{"an unknown error kind", "testdata/check-usage-error.json", schema.Check,
+			func(m map[string]any) { m["error"].(map[string]any)["kind"] = "oops" }, "kind"},
+		{"a change point without its version", "../atlas/atlas.json", schema.Atlas,
+			func(m map[string]any) {
+				delete(m["timelines"].([]any)[0].(map[string]any)["changes"].([]any)[0].(map[string]any), "first")
+			}, "first"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := os.ReadFile(tt.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m map[string]any
+			if err := json.Unmarshal(b, &m); err != nil {
+				t.Fatal(err)
+			}
+			tt.edit(m)
+			b, _ = json.Marshal(m)
+			err = schematest.Validate(tt.id, b)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("validation error %v, want one naming %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestBreaking: what the schema test refuses as a break of a published
+// version, and what it takes as an addition.
+func TestBreaking(t *testing.T) {
+	obj := func(required []any, props map[string]any) map[string]any {
+		return map[string]any{"$defs": map[string]any{"x.T": map[string]any{"type": "object", "required": required, "properties": props}}}
+	}
+	str := map[string]any{"type": "string"}
+	strOrNull := map[string]any{"type": []any{"string", "null"}}
+	old := obj([]any{"a"}, map[string]any{"a": str, "b": str})
+	tests := []struct {
+		name string
+		new  map[string]any
+		want int
+	}{
+		{"the same", obj([]any{"a"}, map[string]any{"a": str, "b": str}), 0},
+		{"a property added", obj([]any{"a", "c"}, map[string]any{"a": str, "b": str, "c": str}), 0},
+		{"an optional property made required", obj([]any{"a", "b"}, map[string]any{"a": str, "b": str}), 0},
+		{"a property gone", obj([]any{"a"}, map[string]any{"a": str}), 1},
+		{"a required property made optional", obj([]any{}, map[string]any{"a": str, "b": str}), 1},
+		{"a type widened", obj([]any{"a"}, map[string]any{"a": strOrNull, "b": str}), 1},
+		{"a definition gone", map[string]any{"$defs": map[string]any{}}, 1},
+	}
+	for _, tt := range tests {
+		if got := breaking(old, tt.new); len(got) != tt.want {
+			t.Errorf("%s: %d breaks %v, want %d", tt.name, len(got), got, tt.want)
+		}
+	}
+}

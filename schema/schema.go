@@ -1,0 +1,67 @@
+// Package schema is instrlab's output contract: the JSON Schemas (draft
+// 2020-12) of what its commands write for machines to read, embedded, and
+// the identifier each output names in its "$schema" field.
+//
+// An identifier carries its major version (check.v1.json). Within a major
+// version a field is only ever added; one removed, renamed, retyped or made
+// optional is a new major version under a new identifier (docs/schema.md).
+package schema
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+)
+
+// Base is where the schemas are published (the atlas site serves them,
+// instrlab report -format site), and the prefix of every identifier.
+const Base = "https://instrlab.github.io/instrlab/schema/"
+
+// The identifiers of the outputs, each an output's "$schema" value.
+const (
+	// Check is check -json (and -format json): the report, or the error
+	// object check prints instead of one.
+	Check = Base + "check.v1.json"
+	// Results is run's and report's results.json (and -format json).
+	Results = Base + "results.v1.json"
+	// Diff is diff -json.
+	Diff = Base + "diff.v1.json"
+	// Atlas is a sweep's atlas.json (and report -format json on a sweep).
+	Atlas = Base + "atlas.v1.json"
+)
+
+// Files holds the schemas, named as their identifiers end.
+//
+//go:embed *.json
+var Files embed.FS
+
+// All are the identifiers of every schema, in a fixed order.
+var All = []string{Check, Results, Diff, Atlas}
+
+// File is the name under Files of the schema id names.
+func File(id string) string { return id[len(Base):] }
+
+// Named wraps v, a value that encodes as a JSON object, so that it encodes
+// with "$schema": id as its first member: how each output names its schema.
+func Named(id string, v any) json.Marshaler { return named{id, v} }
+
+type named struct {
+	id string
+	v  any
+}
+
+func (n named) MarshalJSON() ([]byte, error) {
+	body, err := json.Marshal(n.v)
+	if err != nil {
+		return nil, err
+	}
+	if len(body) < 2 || body[0] != '{' {
+		return nil, fmt.Errorf("naming schema %s: the output is not a JSON object", n.id)
+	}
+	id, _ := json.Marshal(n.id)
+	out := append([]byte(`{"$schema":`), id...)
+	if string(body) != "{}" {
+		out = append(out, ',')
+	}
+	return append(out, body[1:]...), nil
+}

@@ -1,0 +1,266 @@
+package schema_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"reflect"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/instrlab/instrlab/internal/atlas"
+	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/profiles/assess"
+	"github.com/instrlab/instrlab/internal/report"
+	"github.com/instrlab/instrlab/schema"
+)
+
+var update = flag.Bool("update", false, "rewrite the schemas from the Go types (refused for a change that breaks a published version)")
+
+// custom are the types in outputs that encode themselves.
+var custom = map[reflect.Type]map[string]any{
+	reflect.TypeFor[probe.Millis](): {"type": "number", "description": "a duration in milliseconds, one decimal"},
+}
+
+// documents generates every schema from the Go types its output is
+// written from.
+func documents() (map[string]map[string]any, error) {
+	docs := map[string]map[string]any{}
+	add := func(id, title, desc string, root func(g *generator) (map[string]any, error)) error {
+		g := newGenerator(custom)
+		r, err := root(g)
+		if err != nil {
+			return fmt.Errorf("%s: %w", id, err)
+		}
+		docs[id] = g.document(id, title, desc, r)
+		return nil
+	}
+	errs := []error{
+		add(schema.Check, "instrlab check -json",
+			"What check -json (-format json) prints: the report, or, when check could not make one, an error object with the exit code.",
+			func(g *generator) (map[string]any, error) {
+				rep, err := g.named(schema.Check, reflect.TypeFor[assess.Report]())
+				if err != nil {
+					return nil, err
+				}
+				return map[string]any{"anyOf": []any{rep, checkError}}, nil
+			}),
+		add(schema.Results, "instrlab run results.json",
+			"results.json of run and report (and their -format json): the results table and every run's result it was built from.",
+			func(g *generator) (map[string]any, error) {
+				return g.named(schema.Results, reflect.TypeFor[report.ResultsFile]())
+			}),
+		add(schema.Diff, "instrlab diff -json",
+			"What diff -json prints: per configuration and client, what changed between two runs.",
+			func(g *generator) (map[string]any, error) {
+				return g.named(schema.Diff, reflect.TypeFor[report.Diff]())
+			}),
+		add(schema.Atlas, "instrlab atlas.json",
+			"A sweep's atlas.json (and report -format json on sweeps): per client, the versions probed, what each showed, and where it changed.",
+			func(g *generator) (map[string]any, error) {
+				return g.named(schema.Atlas, reflect.TypeFor[atlas.Atlas]())
+			}),
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return docs, nil
+}
+
+// checkError is the object check -json prints instead of a report.
+var checkError = map[string]any{
+	"type":     "object",
+	"required": []string{"$schema", "error"},
+	"properties": map[string]any{
+		"$schema": map[string]any{"const": schema.Check},
+		"error": map[string]any{
+			"type":     "object",
+			"required": []string{"exit_code", "kind", "message"},
+			"properties": map[string]any{
+				"exit_code": map[string]any{"type": "integer", "enum": []any{1, 2, 3}},
+				"kind":      map[string]any{"type": "string", "enum": []any{"failure", "usage", "unreachable"}},
+				"message":   map[string]any{"type": "string"},
+			},
+		},
+	},
+}
+
+func encode(doc map[string]any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	enc.Encode(doc)
+	return b.Bytes()
+}
+
+// TestSchemasCurrent holds each committed schema to the Go types of its
+// output: a field added to an output is added to its schema by -update;
+// a field removed, retyped or made optional is refused, since the
+// published version promised it (a new version is a new identifier).
+func TestSchemasCurrent(t *testing.T) {
+	docs, err := documents()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range schema.All {
+		file := schema.File(id)
+		got := encode(docs[id])
+		old, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var committed map[string]any
+		if err := json.Unmarshal(old, &committed); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		var generated map[string]any
+		if err := json.Unmarshal(got, &generated); err != nil {
+			t.Fatal(err)
+		}
+		if breaks := breaking(committed, generated); len(breaks) > 0 {
+			t.Errorf("%s: the outputs' Go types break what the published schema promises; keep the field, or publish a new major version under a new identifier (docs/schema.md):\n%s", file, join(breaks))
+			continue
+		}
+		if *update {
+			if err := os.WriteFile(file, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if !bytes.Equal(old, got) {
+			t.Errorf("%s is not what the Go types give (go test ./schema -run SchemasCurrent -update) (-want +got):\n%s", file, cmp.Diff(string(old), string(got)))
+		}
+	}
+}
+
+func join(s []string) string {
+	var b bytes.Buffer
+	for _, x := range s {
+		b.WriteString("  " + x + "\n")
+	}
+	return b.String()
+}
+
+// breaking lists what new takes away from old: a definition or property
+// gone, a property no longer required, a type that allows a value it did
+// not (a consumer reads what the version promised; a narrower type keeps
+// the promise). An empty old ({}: not yet generated) promises nothing.
+func breaking(old, new map[string]any) []string {
+	if len(old) == 0 {
+		return nil
+	}
+	out := breakingObject("(root)", old, new)
+	oldDefs, _ := old["$defs"].(map[string]any)
+	newDefs, _ := new["$defs"].(map[string]any)
+	names := make([]string, 0, len(oldDefs))
+	for n := range oldDefs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		nd, ok := newDefs[n]
+		if !ok {
+			out = append(out, "$defs/"+n+": gone")
+			continue
+		}
+		out = append(out, breakingObject("$defs/"+n, oldDefs[n], nd)...)
+	}
+	return out
+}
+
+func breakingObject(path string, old, new any) []string {
+	o, _ := old.(map[string]any)
+	n, _ := new.(map[string]any)
+	var out []string
+	if !narrower(types(n), types(o)) {
+		out = append(out, fmt.Sprintf("%s: type %v is now %v", path, types(o), types(n)))
+	}
+	if r, ok := o["$ref"]; ok && r != n["$ref"] {
+		out = append(out, fmt.Sprintf("%s: %v is now %v", path, r, n["$ref"]))
+	}
+	nreq := map[string]bool{}
+	if rs, ok := n["required"].([]any); ok {
+		for _, r := range rs {
+			nreq[r.(string)] = true
+		}
+	}
+	if rs, ok := o["required"].([]any); ok {
+		for _, r := range rs {
+			if !nreq[r.(string)] {
+				out = append(out, fmt.Sprintf("%s: %s is no longer required", path, r))
+			}
+		}
+	}
+	op, _ := o["properties"].(map[string]any)
+	np, _ := n["properties"].(map[string]any)
+	keys := make([]string, 0, len(op))
+	for k := range op {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		nv, ok := np[k]
+		if !ok {
+			out = append(out, fmt.Sprintf("%s: property %s gone", path, k))
+			continue
+		}
+		out = append(out, breakingObject(path+"/"+k, op[k], nv)...)
+	}
+	if oa, ok := o["anyOf"].([]any); ok {
+		na, _ := n["anyOf"].([]any)
+		for i := range oa {
+			if i >= len(na) {
+				out = append(out, fmt.Sprintf("%s/anyOf/%d: gone", path, i))
+				continue
+			}
+			out = append(out, breakingObject(fmt.Sprintf("%s/anyOf/%d", path, i), oa[i], na[i])...)
+		}
+	}
+	if oi, ok := o["items"]; ok {
+		out = append(out, breakingObject(path+"/items", oi, n["items"])...)
+	}
+	if oa, ok := o["additionalProperties"].(map[string]any); ok {
+		out = append(out, breakingObject(path+"/*", oa, n["additionalProperties"])...)
+	}
+	return out
+}
+
+// types is a schema's "type" as a sorted list (nil when it has none).
+func types(s map[string]any) []string {
+	switch t := s["type"].(type) {
+	case string:
+		return []string{t}
+	case []any:
+		var out []string
+		for _, x := range t {
+			out = append(out, x.(string))
+		}
+		sort.Strings(out)
+		return out
+	}
+	return nil
+}
+
+// narrower reports whether every type n allows, o allowed (nil: any).
+func narrower(n, o []string) bool {
+	if o == nil {
+		return true
+	}
+	if n == nil {
+		return false
+	}
+	for _, x := range n {
+		if !slices.Contains(o, x) {
+			return false
+		}
+	}
+	return true
+}
