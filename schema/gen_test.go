@@ -123,7 +123,7 @@ func (g *generator) schemaOf(t reflect.Type) (map[string]any, error) {
 		}
 		name, ok := g.names[t]
 		if !ok {
-			name = defName(t)
+			name = g.defName(t)
 			g.names[t] = name
 			g.defs[name] = nil // taken, so a type that holds itself ends
 			s, err := g.object(t)
@@ -196,7 +196,13 @@ func (g *generator) object(t reflect.Type) (map[string]any, error) {
 	return map[string]any{"type": "object", "properties": props, "required": required}, nil
 }
 
-func defName(t reflect.Type) string {
+// defName names t's definition by its Go name, with its package's where
+// two types of one name meet (the comparison of versions does not read
+// these names: it follows the $refs).
+func (g *generator) defName(t reflect.Type) string {
+	if _, taken := g.defs[t.Name()]; !taken {
+		return t.Name()
+	}
 	pkg := t.PkgPath()
 	return pkg[strings.LastIndex(pkg, "/")+1:] + "." + t.Name()
 }

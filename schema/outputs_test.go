@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/instrlab/instrlab/internal/atlas"
+	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/report"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/schema"
@@ -62,7 +63,7 @@ func TestOutputsFollowSchemas(t *testing.T) {
 	dir := "../internal/report/testdata/diff"
 	var reps []*report.Report
 	for _, run := range []string{"2.1.285", "2.1.328"} {
-		m, results, _, err := report.Load(filepath.Join(dir, run))
+		m, results, _, err := report.Load(clients.New, filepath.Join(dir, run))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +74,7 @@ func TestOutputsFollowSchemas(t *testing.T) {
 		if err := schematest.Validate(schema.Results, b.Bytes()); err != nil {
 			t.Errorf("results of %s: %v", run, err)
 		}
-		rep, _, err := report.Open(filepath.Join(dir, run))
+		rep, _, err := report.Open(clients.New, filepath.Join(dir, run))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,9 +148,11 @@ func TestSchemasReject(t *testing.T) {
 // TestBreaking: what the schema test refuses as a break of a published
 // version, and what it takes as an addition.
 func TestBreaking(t *testing.T) {
-	obj := func(required []any, props map[string]any) map[string]any {
-		return map[string]any{"$defs": map[string]any{"x.T": map[string]any{"type": "object", "required": required, "properties": props}}}
+	def := func(name string, required []any, props map[string]any) map[string]any {
+		return map[string]any{"$ref": "#/$defs/" + name,
+			"$defs": map[string]any{name: map[string]any{"type": "object", "required": required, "properties": props}}}
 	}
+	obj := func(required []any, props map[string]any) map[string]any { return def("T", required, props) }
 	str := map[string]any{"type": "string"}
 	strOrNull := map[string]any{"type": []any{"string", "null"}}
 	old := obj([]any{"a"}, map[string]any{"a": str, "b": str})
@@ -164,7 +167,8 @@ func TestBreaking(t *testing.T) {
 		{"a property gone", obj([]any{"a"}, map[string]any{"a": str}), 1},
 		{"a required property made optional", obj([]any{}, map[string]any{"a": str, "b": str}), 1},
 		{"a type widened", obj([]any{"a"}, map[string]any{"a": strOrNull, "b": str}), 1},
-		{"a definition gone", map[string]any{"$defs": map[string]any{}}, 1},
+		{"a definition gone", map[string]any{"$ref": "#/$defs/T", "$defs": map[string]any{}}, 1},
+		{"a definition renamed (its Go type moved)", def("other.T", []any{"a"}, map[string]any{"a": str, "b": str}), 0},
 	}
 	for _, tt := range tests {
 		if got := breaking(old, tt.new); len(got) != tt.want {

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -157,34 +158,48 @@ func breaking(old, new map[string]any) []string {
 	if len(old) == 0 {
 		return nil
 	}
-	out := breakingObject("(root)", old, new)
-	oldDefs, _ := old["$defs"].(map[string]any)
-	newDefs, _ := new["$defs"].(map[string]any)
-	names := make([]string, 0, len(oldDefs))
-	for n := range oldDefs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		nd, ok := newDefs[n]
-		if !ok {
-			out = append(out, "$defs/"+n+": gone")
-			continue
-		}
-		out = append(out, breakingObject("$defs/"+n, oldDefs[n], nd)...)
-	}
-	return out
+	c := comparison{old: old, new: new, seen: map[[2]string]bool{}}
+	c.object("(root)", old, new)
+	return c.out
 }
 
-func breakingObject(path string, old, new any) []string {
+// A comparison walks an old and a new schema side by side from their
+// roots, following each side's $refs into its own $defs, so that a
+// definition renamed or moved (a Go type now in another package) is no
+// break; what a reader can rely on is compared, not how it is spelled.
+type comparison struct {
+	old, new map[string]any
+	seen     map[[2]string]bool
+	out      []string
+}
+
+func (c *comparison) resolve(doc, s map[string]any) (map[string]any, string) {
+	ref, _ := s["$ref"].(string)
+	if ref == "" {
+		return s, ""
+	}
+	defs, _ := doc["$defs"].(map[string]any)
+	d, _ := defs[strings.TrimPrefix(ref, "#/$defs/")].(map[string]any)
+	return d, ref
+}
+
+func (c *comparison) object(path string, old, new any) {
 	o, _ := old.(map[string]any)
 	n, _ := new.(map[string]any)
-	var out []string
-	if !narrower(types(n), types(o)) {
-		out = append(out, fmt.Sprintf("%s: type %v is now %v", path, types(o), types(n)))
+	o, oref := c.resolve(c.old, o)
+	n, nref := c.resolve(c.new, n)
+	if oref != "" {
+		if c.seen[[2]string{oref, nref}] {
+			return
+		}
+		c.seen[[2]string{oref, nref}] = true
 	}
-	if r, ok := o["$ref"]; ok && r != n["$ref"] {
-		out = append(out, fmt.Sprintf("%s: %v is now %v", path, r, n["$ref"]))
+	if n == nil {
+		c.out = append(c.out, path+": gone")
+		return
+	}
+	if !narrower(types(n), types(o)) {
+		c.out = append(c.out, fmt.Sprintf("%s: type %v is now %v", path, types(o), types(n)))
 	}
 	nreq := map[string]bool{}
 	if rs, ok := n["required"].([]any); ok {
@@ -195,7 +210,7 @@ func breakingObject(path string, old, new any) []string {
 	if rs, ok := o["required"].([]any); ok {
 		for _, r := range rs {
 			if !nreq[r.(string)] {
-				out = append(out, fmt.Sprintf("%s: %s is no longer required", path, r))
+				c.out = append(c.out, fmt.Sprintf("%s: %s is no longer required", path, r))
 			}
 		}
 	}
@@ -209,28 +224,27 @@ func breakingObject(path string, old, new any) []string {
 	for _, k := range keys {
 		nv, ok := np[k]
 		if !ok {
-			out = append(out, fmt.Sprintf("%s: property %s gone", path, k))
+			c.out = append(c.out, fmt.Sprintf("%s: property %s gone", path, k))
 			continue
 		}
-		out = append(out, breakingObject(path+"/"+k, op[k], nv)...)
+		c.object(path+"/"+k, op[k], nv)
 	}
 	if oa, ok := o["anyOf"].([]any); ok {
 		na, _ := n["anyOf"].([]any)
 		for i := range oa {
 			if i >= len(na) {
-				out = append(out, fmt.Sprintf("%s/anyOf/%d: gone", path, i))
+				c.out = append(c.out, fmt.Sprintf("%s/anyOf/%d: gone", path, i))
 				continue
 			}
-			out = append(out, breakingObject(fmt.Sprintf("%s/anyOf/%d", path, i), oa[i], na[i])...)
+			c.object(fmt.Sprintf("%s/anyOf/%d", path, i), oa[i], na[i])
 		}
 	}
 	if oi, ok := o["items"]; ok {
-		out = append(out, breakingObject(path+"/items", oi, n["items"])...)
+		c.object(path+"/items", oi, n["items"])
 	}
 	if oa, ok := o["additionalProperties"].(map[string]any); ok {
-		out = append(out, breakingObject(path+"/*", oa, n["additionalProperties"])...)
+		c.object(path+"/*", oa, n["additionalProperties"])
 	}
-	return out
 }
 
 // types is a schema's "type" as a sorted list (nil when it has none).
