@@ -69,6 +69,13 @@ func (g *generator) schemaOf(t reflect.Type) (map[string]any, error) {
 	if s, ok := g.custom[t]; ok {
 		return clone(s), nil
 	}
+	if t.Kind() == reflect.Pointer {
+		s, err := g.schemaOf(t.Elem())
+		if err != nil {
+			return nil, err
+		}
+		return nullable(s), nil
+	}
 	if t.Implements(marshaler) || reflect.PointerTo(t).Implements(marshaler) {
 		return nil, fmt.Errorf("%s has its own MarshalJSON: give its schema in custom", t)
 	}
@@ -76,12 +83,6 @@ func (g *generator) schemaOf(t reflect.Type) (map[string]any, error) {
 		return map[string]any{"type": "string"}, nil
 	}
 	switch t.Kind() {
-	case reflect.Pointer:
-		s, err := g.schemaOf(t.Elem())
-		if err != nil {
-			return nil, err
-		}
-		return nullable(s), nil
 	case reflect.String:
 		return map[string]any{"type": "string"}, nil
 	case reflect.Bool:

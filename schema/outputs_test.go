@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/instrlab/instrlab/internal/atlas"
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/report"
@@ -174,5 +176,23 @@ func TestBreaking(t *testing.T) {
 		if got := breaking(old, tt.new); len(got) != tt.want {
 			t.Errorf("%s: %d breaks %v, want %d", tt.name, len(got), got, tt.want)
 		}
+	}
+}
+
+// TestAddedMembersOptional: a member the Go types gained since a version
+// was published is written optional, since that version's earlier
+// outputs lack it; the members it promised stay required.
+func TestAddedMembersOptional(t *testing.T) {
+	str := map[string]any{"type": "string"}
+	doc := func(required []any, props map[string]any) map[string]any {
+		return map[string]any{"$ref": "#/$defs/T",
+			"$defs": map[string]any{"T": map[string]any{"type": "object", "required": required, "properties": props}}}
+	}
+	old := doc([]any{"a"}, map[string]any{"a": str})
+	new := doc([]any{"a", "timing"}, map[string]any{"a": str, "timing": str})
+	keepRequired(old, new)
+	got := new["$defs"].(map[string]any)["T"].(map[string]any)["required"]
+	if diff := cmp.Diff([]any{"a"}, got); diff != "" {
+		t.Errorf("required mismatch (-want +got):\n%s", diff)
 	}
 }
