@@ -39,16 +39,23 @@ var arms = map[string][]client.Arm{
 		{Name: "reminder", Env: map[string]string{"CLAUDE_CODE_MODEL_CAPABILITIES": "-mid_conv_system"},
 			Says: "every model without the mid_conv_system capability: added context goes into the first user turn as a <system-reminder> instead of role \"system\" messages"},
 	},
-	"2.1.328": {
-		{Name: "v2", Default: true,
-			Says: "MCP runtime v2 (no flag any more); stdio servers probed with server/discover"},
-		{Name: "v1-compat", Env: map[string]string{"MCP_SDK_GENERATION": "v1"},
-			Says: "the v2 client with the older handshake, source env_v1_compat"},
-		{Name: "legacy", Env: map[string]string{"MCP_PROTOCOL_NEGOTIATION": "legacy"},
-			Says: "no server/discover probe"},
-		{Name: "reminder", Env: map[string]string{"CLAUDE_CODE_MODEL_CAPABILITIES": "-mid_conv_system"},
-			Says: "every model without the mid_conv_system capability: added context goes into the first user turn as a <system-reminder> instead of role \"system\" messages"},
-	},
+	"2.1.328": v2Only,
+	// 2.1.332: the same three switches, read in its executable
+	// (MCP_SDK_GENERATION v1 as env_v1_compat, MCP_PROTOCOL_NEGOTIATION legacy
+	// or auto, CLAUDE_CODE_MODEL_CAPABILITIES).
+	"2.1.332": v2Only,
+}
+
+// v2Only are the arms of the versions whose MCP runtime is always v2.
+var v2Only = []client.Arm{
+	{Name: "v2", Default: true,
+		Says: "MCP runtime v2 (no flag any more); stdio servers probed with server/discover"},
+	{Name: "v1-compat", Env: map[string]string{"MCP_SDK_GENERATION": "v1"},
+		Says: "the v2 client with the older handshake, source env_v1_compat"},
+	{Name: "legacy", Env: map[string]string{"MCP_PROTOCOL_NEGOTIATION": "legacy"},
+		Says: "no server/discover probe"},
+	{Name: "reminder", Env: map[string]string{"CLAUDE_CODE_MODEL_CAPABILITIES": "-mid_conv_system"},
+		Says: "every model without the mid_conv_system capability: added context goes into the first user turn as a <system-reminder> instead of role \"system\" messages"},
 }
 
 // Arms implements client.Armed.

@@ -2,13 +2,15 @@ package claudecode
 
 import (
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/pins"
 )
 
 // Name is the client's name in -client flags.
 const Name = "claude-code"
 
-// DefaultVersion is the version run when -client names no version.
-const DefaultVersion = "2.1.328"
+// DefaultVersion is the version run when -client names no version: its
+// pin in internal/client/pins.
+var DefaultVersion = pins.Version(Name)
 
 // Claude is one version of Claude Code.
 type Claude struct {

@@ -17,24 +17,31 @@ import (
 // line shows; a key with a "*" segment is set for every server of the
 // run. Codex logs none of them, so a run's arm is what instrlab set.
 var arms = map[string][]client.Arm{
-	"0.169.0": {
-		{Name: "default", Default: true,
-			Says: "the built-in feature defaults `codex features list` prints with an empty config"},
-		{Name: "mcp-2026", Settings: map[string]any{"features.mcp_2026_07_28": true},
-			Says: "feature mcp_2026_07_28 (under development, default false): HTTP servers probed with server/discover (2026-07-28), no initialize; stdio servers unchanged"},
-		{Name: "lazy-stdio", Settings: map[string]any{"features.mcp_lazy_stdio_startup": true},
-			Says: "feature mcp_lazy_stdio_startup (under development, default false): stdio servers started lazily"},
-		{Name: "no-deferred-world-state", Settings: map[string]any{"features.deferred_tool_world_state": false},
-			Says: "feature deferred_tool_world_state (stable, default true) off: where the deferred MCP tool namespaces are listed"},
-		{Name: "ready-catalog", Settings: map[string]any{"mcp_servers.*.startup_readiness": "catalog"},
-			Says: "per-server key startup_readiness (connection or catalog): what a server must reach before it counts as started"},
-		{Name: "ready-connection", Settings: map[string]any{"mcp_servers.*.startup_readiness": "connection"},
-			Says: "per-server key startup_readiness (connection or catalog): what a server must reach before it counts as started"},
-		{Name: "startup-20s", Settings: map[string]any{"mcp_servers.*.startup_timeout_sec": 20},
-			Says: "per-server key startup_timeout_sec: how long a server may take to start"},
-		{Name: "no-incremental-tools", Settings: map[string]any{"features.incremental_tools": false},
-			Says: "feature incremental_tools (stable, default true) off"},
-	},
+	"0.169.0": featureArms,
+	// 0.171.0: the same features at the same stages and defaults (`codex
+	// features list`; it adds features under development and turns
+	// incremental_tools_legacy on), and the same per-server keys.
+	"0.171.0": featureArms,
+}
+
+// featureArms are the arms of 0.169.0 and 0.171.0.
+var featureArms = []client.Arm{
+	{Name: "default", Default: true,
+		Says: "the built-in feature defaults `codex features list` prints with an empty config"},
+	{Name: "mcp-2026", Settings: map[string]any{"features.mcp_2026_07_28": true},
+		Says: "feature mcp_2026_07_28 (under development, default false): HTTP servers probed with server/discover (2026-07-28), no initialize; stdio servers unchanged"},
+	{Name: "lazy-stdio", Settings: map[string]any{"features.mcp_lazy_stdio_startup": true},
+		Says: "feature mcp_lazy_stdio_startup (under development, default false): stdio servers started lazily"},
+	{Name: "no-deferred-world-state", Settings: map[string]any{"features.deferred_tool_world_state": false},
+		Says: "feature deferred_tool_world_state (stable, default true) off: where the deferred MCP tool namespaces are listed"},
+	{Name: "ready-catalog", Settings: map[string]any{"mcp_servers.*.startup_readiness": "catalog"},
+		Says: "per-server key startup_readiness (connection or catalog): what a server must reach before it counts as started"},
+	{Name: "ready-connection", Settings: map[string]any{"mcp_servers.*.startup_readiness": "connection"},
+		Says: "per-server key startup_readiness (connection or catalog): what a server must reach before it counts as started"},
+	{Name: "startup-20s", Settings: map[string]any{"mcp_servers.*.startup_timeout_sec": 20},
+		Says: "per-server key startup_timeout_sec: how long a server may take to start"},
+	{Name: "no-incremental-tools", Settings: map[string]any{"features.incremental_tools": false},
+		Says: "feature incremental_tools (stable, default true) off"},
 }
 
 // Arms implements client.Armed.

@@ -6,13 +6,15 @@ import (
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/npm"
+	"github.com/instrlab/instrlab/internal/client/pins"
 )
 
 // Name is the client's name in -client flags.
 const Name = "continue"
 
-// DefaultVersion is the version run when -client names no version.
-const DefaultVersion = "1.5.47"
+// DefaultVersion is the version run when -client names no version: its
+// pin in internal/client/pins.
+var DefaultVersion = pins.Version(Name)
 
 // Package is its npm package.
 const Package = "@continuedev/cli"

@@ -7,13 +7,15 @@ import (
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/npm"
+	"github.com/instrlab/instrlab/internal/client/pins"
 )
 
 // Name is the client's name in -client flags.
 const Name = "droid"
 
-// DefaultVersion is the version run when -client names no version.
-const DefaultVersion = "0.225.2"
+// DefaultVersion is the version run when -client names no version: its
+// pin in internal/client/pins.
+var DefaultVersion = pins.Version(Name)
 
 // DefaultModel is the model named to the fake when the row names none.
 const DefaultModel = "fake-model"

@@ -6,13 +6,15 @@ import (
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/npm"
+	"github.com/instrlab/instrlab/internal/client/pins"
 )
 
 // Name is the client's name in -client flags.
 const Name = "gemini"
 
-// DefaultVersion is the version run when -client names no version.
-const DefaultVersion = "0.61.0"
+// DefaultVersion is the version run when -client names no version: its
+// pin in internal/client/pins.
+var DefaultVersion = pins.Version(Name)
 
 // Floor is the oldest version the adapter drives: runs read
 // --output-format stream-json, which 0.1.1 and 0.2.1 do not know (swept,

@@ -7,14 +7,16 @@ import (
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/npm"
+	"github.com/instrlab/instrlab/internal/client/pins"
 )
 
 // Name is the client's name in -client flags.
 const Name = "kilo"
 
-// DefaultVersion is the version run when -client names no version: the
-// newest whose platform package npm serves (see docs/clients.md).
-const DefaultVersion = "7.7.7"
+// DefaultVersion is the version run when -client names no version: its
+// pin in internal/client/pins, the newest whose platform package npm
+// serves (see docs/clients.md).
+var DefaultVersion = pins.Version(Name)
 
 // Package is its npm package.
 const Package = "@kilocode/cli"

@@ -6,13 +6,15 @@ import (
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/npm"
+	"github.com/instrlab/instrlab/internal/client/pins"
 )
 
 // Name is the client's name in -client flags.
 const Name = "qwen"
 
-// DefaultVersion is the version run when -client names no version.
-const DefaultVersion = "0.24.4"
+// DefaultVersion is the version run when -client names no version: its
+// pin in internal/client/pins.
+var DefaultVersion = pins.Version(Name)
 
 // Floor is the oldest version the adapter drives: runs read
 // --output-format stream-json, which 0.1.3 refuses (its choices are text
