@@ -102,7 +102,7 @@ func TestRunAndReport(t *testing.T) {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
 	table := stdout.String()
-	for _, want := range []string{"Client: fake@1", "| 5,000 characters, English | 2 ok | connected |", "2,048 of 5,000 + `… [truncated]`", "BEGIN=WARBLER-6225 END=NONE LAST=1806", "o200k_base"} {
+	for _, want := range []string{"Client: fake@1", "| 5,000 characters, English | 2 ok | connected |", "2,048 of 5,000 + \"… [truncated]\"", "BEGIN=WARBLER-6225 END=NONE LAST=1806", "o200k_base"} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}
@@ -134,7 +134,10 @@ func TestRunAndReport(t *testing.T) {
 	if err := run(context.Background(), []string{"report", "-format", "summary", out}, &summary, new(bytes.Buffer)); err != nil {
 		t.Fatalf("report -format summary: %v", err)
 	}
-	if want := "en-5000        fake@1  cut           system-message  2,048 of 5,000  2,048 characters\n"; !strings.Contains(summary.String(), want) {
+	if want := "Client: fake@1\n\nconfiguration  arrived       where           kept            cap\n"; !strings.HasPrefix(summary.String(), want) {
+		t.Errorf("summary does not begin with %q:\n%s", want, summary.String())
+	}
+	if want := "en-5000        cut           system-message  2,048 of 5,000  2,048 chars\n"; !strings.Contains(summary.String(), want) {
 		t.Errorf("summary lacks %q:\n%s", want, summary.String())
 	}
 	// The same matrix again, compared with the first run: nothing changed.

@@ -60,7 +60,7 @@ func TestBadEvidenceStillRenders(t *testing.T) {
 		row, col, text, link string
 	}{
 		{"en-1000", "server saw", "not recorded: no lab.jsonl", "claude-code@2.1.328/en-1000/1/lab.jsonl"},
-		{"en-5000", "chars kept", "4,096 of 5,000 + `… [truncated]` (2 lines unreadable in requests.jsonl)", "claude-code@2.1.328/en-5000/1/api/requests.jsonl"},
+		{"en-5000", "chars kept", "4,096 of 5,000 + \"… [truncated]\" (2 lines unreadable in requests.jsonl)", "claude-code@2.1.328/en-5000/1/api/requests.jsonl"},
 		{"en-1000-dual", "runs", "0 ok, 1 FAILED: timed out after 2m0s", "claude-code@2.1.328/en-1000-dual/1/run.json"},
 	} {
 		if c := cell(tt.row, tt.col); c.Text != tt.text || c.Link != tt.link {
@@ -83,7 +83,7 @@ func TestBadEvidenceStillRenders(t *testing.T) {
 			t.Errorf("page lacks %q", want)
 		}
 	}
-	if !strings.Contains(summary.String(), "claude-code@2.1.328  FAILED (1 run): timed out after 2m0s*") {
+	if !strings.Contains(summary.String(), "en-1000-dual   FAILED (1 run): timed out after 2m0s*") {
 		t.Errorf("summary:\n%s", summary.String())
 	}
 }

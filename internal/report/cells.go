@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -221,7 +222,10 @@ func placementText(r *analyze.Result) string {
 	return out
 }
 
-func quote(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }
+// quote shows a client's or server's text in a cell, in double quotes
+// with Go escapes: plain text in every format, no Markdown syntax that
+// would show as itself in HTML.
+func quote(s string) string { return strconv.Quote(s) }
 
 func keptText(r *analyze.Result) string {
 	if r.Sent == 0 {

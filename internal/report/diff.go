@@ -210,12 +210,21 @@ func findRow(m *matrix.Matrix, name string) *matrix.Row {
 // be compared as notes.
 func (d Diff) Table() table.Table {
 	t := table.Table{Title: fmt.Sprintf("Changes from %s to %s", d.A, d.B), Columns: []table.Column{{Name: "configuration"}, {Name: "client"}, {Name: "fact"}, {Name: "before"}, {Name: "after"}}}
+	// With one pair of clients, the note names it, not a column.
+	one := len(d.Pairs) == 1
+	if one {
+		t.Columns = slices.Delete(t.Columns, 1, 2)
+	}
 	for _, c := range d.Changes {
 		fact := c.Fact
 		if c.Follows != "" {
 			fact += " (follows " + c.Follows + ")"
 		}
-		t.Rows = append(t.Rows, []table.Cell{{Text: c.Row}, {Text: c.Client}, {Text: fact}, {Text: c.Before}, {Text: c.After}})
+		row := []table.Cell{{Text: c.Row}, {Text: c.Client}, {Text: fact}, {Text: c.Before}, {Text: c.After}}
+		if one {
+			row = slices.Delete(row, 1, 2)
+		}
+		t.Rows = append(t.Rows, row)
 	}
 	var compared []string
 	for _, p := range d.Pairs {

@@ -20,27 +20,41 @@ var summaryColumns = []struct {
 	{"where", func(s *summary) string { return s.join(whereText) }},
 	{"kept", func(s *summary) string { return s.join(keptShort) }},
 	{"cap", func(s *summary) string {
-		return s.join(func(r *analyze.Result) string { return capWithUnit(r, s.unit) })
+		return s.join(func(r *analyze.Result) string {
+			return strings.Replace(capWithUnit(r, s.unit), " characters", " chars", 1)
+		})
 	}},
 }
 
-// summaryTable is the short table run prints on a terminal.
+// summaryTable is the short table run prints on a terminal: with one
+// client, a line per configuration under the client's name; with
+// several, each configuration's name on a line of its own, then a line
+// per client, indented, so that the names share a column.
 func (g *grid) summaryTable() table.Table {
-	t := table.Table{Columns: []table.Column{{Name: "configuration"}, {Name: "client"}}}
+	one := len(g.clients) == 1
+	t := table.Table{Columns: []table.Column{{Name: "configuration"}}}
+	note := "configuration: the matrix row (-row NAME), each client run in it indented under it"
+	if one {
+		t.Title, note = "Client: "+g.clients[0], "configuration: the matrix row (-row NAME)"
+	}
 	for _, c := range summaryColumns {
 		t.Columns = append(t.Columns, table.Column{Name: c.name})
 	}
 	for _, name := range g.rows {
-		label := name
+		if !one {
+			t.Rows = append(t.Rows, []table.Cell{{Text: name, Span: true}})
+		}
 		for _, c := range g.clients {
 			s := g.at(c, name)
 			if s == nil {
 				continue
 			}
-			row := []table.Cell{{Text: label}, {Text: c}}
-			label = ""
+			row := []table.Cell{{Text: "  " + c}}
+			if one {
+				row[0].Text = name
+			}
 			if f := s.failed(); f != "" {
-				row = append(row, table.Cell{Text: f, Strong: true})
+				row = append(row, table.Cell{Text: f, Strong: true, Span: true})
 				t.Rows = append(t.Rows, row)
 				continue
 			}
@@ -50,7 +64,7 @@ func (g *grid) summaryTable() table.Table {
 			t.Rows = append(t.Rows, row)
 		}
 	}
-	t.Notes = []string{"configuration: the matrix row (-row NAME); kept in characters (Unicode code points) of the server's text, cap in the unit the client's cut texts agree on (characters when they do not tell); full tables in the output directory or with -format md|csv|json|html."}
+	t.Notes = []string{note + "; kept in characters (chars, Unicode code points) of the server's text, cap in the unit the client's cut texts agree on (chars when they do not tell); full tables in the output directory or with -format md|csv|json|html."}
 	return t
 }
 

@@ -25,6 +25,10 @@ type Cell struct {
 	Diff   bool   `json:"diff,omitempty"`
 	Strong bool   `json:"strong,omitempty"`
 	Link   string `json:"link,omitempty"`
+	// Span, on the last cell of a row shorter than the table, makes it
+	// take the row's remaining columns in text, as a failure's reason
+	// does in place of the values it has none of.
+	Span bool `json:"span,omitempty"`
 }
 
 // Groups reports how many distinct column groups t has.
