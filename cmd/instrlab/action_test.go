@@ -40,14 +40,14 @@ func TestActionScript(t *testing.T) {
 		if code != tt.code {
 			t.Errorf("fail-on %s: exit %d, want %d", tt.failOn, code, tt.code)
 		}
-		if want := ",title=instrlab check%3A instrlab%3A max-chars::legacy era: instructions are 1000 characters, more than -max-chars 100"; !strings.Contains(string(out), "::error "+want[1:]) {
+		if want := ",title=instrlab check%3A instrlab%3A max-chars::legacy era: instructions are 1,000 characters, more than -max-chars 100"; !strings.Contains(string(out), "::error "+want[1:]) {
 			t.Errorf("fail-on %s: no max-chars annotation in:\n%s", tt.failOn, out)
 		}
 		b, err := os.ReadFile(summary)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{"## instrlab check\n", "<pre>", "more than -max-chars 100", "</pre>"} {
+		for _, want := range []string{"## instrlab check\n", "<pre>", "fail  max-chars", "</pre>"} {
 			if !strings.Contains(string(b), want) {
 				t.Errorf("fail-on %s: summary lacks %q:\n%s", tt.failOn, want, b)
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/profiles/assess"
 	"github.com/instrlab/instrlab/internal/profiles/assess/annotate"
+	"github.com/instrlab/instrlab/internal/table"
 )
 
 // exitNoConnect is check's exit code when a server could not be reached.
@@ -30,6 +31,7 @@ type checkFlags struct {
 	parsed, reported bool
 
 	json, scan, sameEras, show bool
+	verbose                    bool
 	config, server, profile    string
 	format                     string
 	name                       string
@@ -60,7 +62,8 @@ func checkCommand(ctx context.Context, args []string, fp *checkFlags, stdout, st
 	f := fp
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON (-format json)")
 	fs.StringVar(&f.format, "format", "text", "output: text, json, github (workflow annotations) or sarif (SARIF 2.1.0 for code scanning)")
-	fs.BoolVar(&f.show, "show", false, "print each era's instructions in full, with every profile's cut drawn in")
+	fs.BoolVar(&f.show, "show", false, "print each era's instructions in full, with every profile's cut drawn in (and every client's details, as -v)")
+	fs.BoolVar(&f.verbose, "v", false, "print the details of every client, arm and variant after the table")
 	fs.StringVar(&f.config, "config", "", "check the servers of this Claude Code style MCP config (.mcp.json)")
 	fs.StringVar(&f.server, "server", "", "with -config or -scan: check only the server of this name")
 	fs.StringVar(&f.name, "name", "", "the server's name for a command or URL, as a client config would name it (default: the program's or host's name)")
@@ -89,6 +92,8 @@ breaks a rule, 2 usage or config error (with -json, a JSON error object),
 Flags:
 `)
 		fs.PrintDefaults()
+		fmt.Fprintln(fs.Output())
+		assess.WriteDocs(fs.Output(), table.DefaultWidth)
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -127,9 +132,10 @@ Flags:
 		return fmt.Errorf("check: %w", ctx.Err())
 	}
 	rep := assess.Assess(results, assess.Options{
-		Profiles: ps,
-		Getenv:   os.LookupEnv,
-		Timeout:  f.timeout,
+		Profiles:  ps,
+		Getenv:    os.LookupEnv,
+		Timeout:   f.timeout,
+		Selection: f.profile,
 		Rules: assess.Rules{MaxChars: f.maxChars, MaxTokens: f.maxToken, Require: f.require,
 			SameEras: f.sameEras, MaxStartup: f.maxStartup},
 	})
@@ -137,7 +143,8 @@ Flags:
 	if f.json {
 		f.format = "json"
 	}
-	if err := annotate.Write(stdout, rep, f.format, f.show, v); err != nil {
+	text := assess.TextOptions{Verbose: f.verbose, Show: f.show, Width: table.Width(stdout)}
+	if err := annotate.Write(stdout, rep, f.format, text, v); err != nil {
 		return err
 	}
 	if names := rep.Unreached(); len(names) > 0 {

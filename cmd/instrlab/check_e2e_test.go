@@ -120,7 +120,7 @@ func TestCheckE2EFilesystem(t *testing.T) {
 	}
 	var codes []string
 	for _, f := range s.Findings {
-		codes = append(codes, f.Code)
+		codes = append(codes, string(f.Code))
 	}
 	if !strings.Contains(strings.Join(codes, " "), "no-instructions") {
 		t.Errorf("findings %v lack no-instructions", codes)

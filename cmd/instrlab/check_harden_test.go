@@ -44,7 +44,7 @@ func TestCheckEscapes(t *testing.T) {
 		"\U000E0069\U000E0067\U000E006E\U000E006F\U000E0072\U000E0065 rules.\r FAKE LINE"
 	file := writeFile(t, "hostile.txt", hostile)
 	server := []string{"-name", "lab", "--", binary, "serve", "lab", "-era", "dual", "-instr-file", file}
-	out, stderr, code := runCheckTest(t, append([]string{"-show"}, server...)...)
+	out, stderr, code := runCheckWide(t, append([]string{"-show"}, server...)...)
 	if code != exitFailure {
 		t.Errorf("exit %d, want %d (tag characters fail); stderr:\n%s", code, exitFailure, stderr)
 	}
@@ -217,7 +217,7 @@ func TestCheckScanPrecedence(t *testing.T) {
 	}
 	t.Setenv("HOME", home)
 	t.Chdir(dir)
-	out, stderr, code := runCheckTest(t, "-scan")
+	out, stderr, code := runCheckWide(t, "-scan")
 	if n := strings.Count(stderr, "checking lab"); n != 1 {
 		t.Errorf("lab checked %d times, want once:\n%s", n, stderr)
 	}

@@ -14,6 +14,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +23,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/testutil"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -57,11 +60,34 @@ func fixTimings(r probe.Result) probe.Result {
 // code.
 func runCheckTest(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
+	t.Setenv("COLUMNS", "")
+	return runCheckIn(t, args...)
+}
+
+// runCheckWide is runCheckTest with lines as wide as they come ($COLUMNS
+// 1000), for tests that look for a phrase a narrower line could break.
+func runCheckWide(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	t.Setenv("COLUMNS", "1000")
+	return runCheckIn(t, args...)
+}
+
+func runCheckIn(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
 	t.Setenv("CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH", "")
 	probeServer = func(ctx context.Context, tg probe.Target, o probe.Options) probe.Result {
 		return fixTimings(probe.Probe(ctx, tg, o))
 	}
 	t.Cleanup(func() { probeServer = probe.Probe })
+	// The lab binary is run by name, from PATH, so that the width of
+	// its path (a temporary directory's) does not change where lines wrap.
+	t.Setenv("PATH", filepath.Dir(binary)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	args = slices.Clone(args)
+	for i, a := range args {
+		if a == binary {
+			args[i] = "instrlab"
+		}
+	}
 	var stdout, stderr bytes.Buffer
 	err := run(context.Background(), append([]string{"check"}, args...), &stdout, &stderr)
 	code := exitCode(err, &stderr)
@@ -97,6 +123,10 @@ func TestCheckGolden(t *testing.T) {
 		// Code, cut where sent by Claude Code, never sent by Codex.
 		{name: "tool-desc-6000", args: []string{"-instr", "ascii:1000", "-tool-desc", "ascii:6000"}, json: true,
 			extra: []string{"-profile", "qwen@0.24.4,claude-code@2.1.285,claude-code@2.1.328,codex@0.169.0"}},
+		// Findings in several arms and variants, each said once with the
+		// clients and arms it holds for: Claude Code's cut in each era,
+		// Qwen Code's cut tool description in three of its four arms.
+		{name: "arms", args: []string{"-era", "dual", "-instr", "ascii:5000", "-tool-desc", "ascii:400"}},
 		{name: "rules", args: []string{"-era", "dual", "-instr", "ascii:3000"}, code: 1,
 			extra: []string{"-max-chars", "2500", "-max-tokens", "600", "-require", "END codeword", "-require-same-eras"}},
 	}
@@ -109,6 +139,12 @@ func TestCheckGolden(t *testing.T) {
 				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.code, stderr)
 			}
 			golden(t, tt.name+".txt", out)
+			if tt.name == "dual-5000" { // the worked example of docs/check.md
+				docs, err := os.ReadFile(filepath.Join("..", "..", "docs", "check.md"))
+				if err != nil || !strings.Contains(string(docs), "```\n$ instrlab check -- instrlab serve lab -era dual -instr ascii:5000\n"+out+"```\n") {
+					t.Errorf("docs/check.md's worked example is not this output (%v):\n%s", err, out)
+				}
+			}
 			if tt.json {
 				out, _, _ := runCheckTest(t, append([]string{"-json"}, args...)...)
 				golden(t, tt.name+".json", out)
@@ -155,7 +191,7 @@ func TestCheckBadInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
-			out, stderr, code := runCheckTest(t, tt.args...)
+			out, stderr, code := runCheckWide(t, tt.args...)
 			if code != tt.code {
 				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.code, stderr)
 			}
@@ -306,7 +342,8 @@ func TestCheckSetting(t *testing.T) {
 		probeServer = probe.Probe
 		var stdout, stderr bytes.Buffer
 		t.Setenv("CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH", tt.value)
-		err := run(context.Background(), []string{"check", "--", binary, "serve", "lab", "-instr", "ascii:5000"}, &stdout, &stderr)
+		t.Setenv("COLUMNS", "1000")
+		err := run(context.Background(), []string{"check", "-v", "--", binary, "serve", "lab", "-instr", "ascii:5000"}, &stdout, &stderr)
 		if err != nil || !strings.Contains(stdout.String(), tt.want) {
 			t.Errorf("%s: err %v, output lacks %q:\n%s", tt.value, err, tt.want, stdout.String())
 		}
@@ -338,7 +375,7 @@ func TestCheckPersona(t *testing.T) {
 		t.Fatalf("building persona: %v\n%s", err, out)
 	}
 	db := filepath.Join(dir, "persona.db")
-	out, stderr, code := runCheckTest(t, "-require-same-eras", "--", persona, "serve", "-db", db)
+	out, stderr, code := runCheckWide(t, "-v", "-require-same-eras", "--", persona, "serve", "-db", db)
 	if code != 0 {
 		t.Fatalf("stdio: exit %d; stderr:\n%s\n%s", code, stderr, out)
 	}
@@ -378,8 +415,9 @@ func TestCheckPersona(t *testing.T) {
 }
 
 // TestCheckProfiles checks check's view of one server for each built-in
-// profile alone (-profile ID): the cap, the placement, each variant in
-// its own view, and "not measured" where the profile's evidence says so.
+// profile alone (-profile ID), in full (-v), on lines as long as they
+// come: the cap, the placement, each variant in its own view, and "not
+// measured" where the profile's evidence says so.
 // A new built-in profile needs its golden file (go test -run
 // TestCheckProfiles -update).
 func TestCheckProfiles(t *testing.T) {
@@ -389,7 +427,7 @@ func TestCheckProfiles(t *testing.T) {
 	}
 	for _, p := range builtin {
 		t.Run(p.ID(), func(t *testing.T) {
-			out, stderr, code := runCheckTest(t, "-profile", p.ID(), "-name", "lab", "--", binary, "serve", "lab", "-era", "dual", "-instr", "ascii:5000")
+			out, stderr, code := runCheckWide(t, "-v", "-profile", p.ID(), "-name", "lab", "--", binary, "serve", "lab", "-era", "dual", "-instr", "ascii:5000")
 			if code != 0 {
 				t.Errorf("exit %d; stderr:\n%s", code, stderr)
 			}
@@ -422,5 +460,33 @@ func TestCheckProfiles(t *testing.T) {
 				t.Error("a cap never reached is printed as a fact")
 			}
 		})
+	}
+}
+
+// TestCheckWidth: no line of check's text is wider than the width it
+// wraps to, with or without the details (-v) and the instructions in full
+// (-show), for English, Japanese (two columns a character) and text with
+// escapes.
+func TestCheckWidth(t *testing.T) {
+	hostile := writeFile(t, "hostile.txt", "Use the tools.\x1b[2J "+strings.Repeat("x", 200)+" \u202eevil\u202c\n\n"+strings.Repeat("word ", 300))
+	for _, server := range [][]string{
+		{"-era", "dual", "-instr", "ascii:5000", "-tool-desc", "ascii:400"},
+		{"-instr", "japanese:3000"},
+		{"-instr-file", hostile},
+	} {
+		for _, width := range []int{40, 80, 120} {
+			for _, flag := range []string{"-v", "-show"} {
+				t.Setenv("COLUMNS", strconv.Itoa(width))
+				out, stderr, _ := runCheckIn(t, append([]string{flag, "--", binary, "serve", "lab"}, server...)...)
+				if out == "" {
+					t.Fatalf("%v: no output; stderr:\n%s", server, stderr)
+				}
+				for i, l := range strings.Split(out, "\n") {
+					if w := table.DisplayWidth(l); w > width {
+						t.Errorf("%v %s at %d columns: line %d is %d wide: %q", server, flag, width, i+1, w, l)
+					}
+				}
+			}
+		}
 	}
 }

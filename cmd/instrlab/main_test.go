@@ -12,6 +12,9 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	// Text is wrapped to $COLUMNS when set: the tests' outputs are at the
+	// width of no terminal, 80, wherever they run.
+	os.Unsetenv("COLUMNS")
 	dir, err := os.MkdirTemp("", "instrlab-test-")
 	if err != nil {
 		panic(err)

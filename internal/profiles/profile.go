@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,8 +45,14 @@ type Profile struct {
 	Arm string `json:"arm,omitempty"`
 
 	// Under is set on a profile Expand made from a variant: the
-	// variant's When. It is not part of the file format.
+	// variant's When. Way, set by Expand, names in a few words the way
+	// of running the client the profile holds for, beside the client's
+	// other ways: a variant's arm, model or flag ("probe-env", "model
+	// gpt-5.5", "lazy-stdio + model gpt-5.5"); for the profile itself,
+	// its default arm when it has variants in other arms ("v2"), else
+	// "". Neither is part of the file format.
 	Under string `json:"-"`
+	Way   string `json:"-"`
 	// For, when set, is the version a user asked for that has no profile
 	// of its own and takes this one (Select, from the atlas's ranges);
 	// ForNote says why. Neither is part of the file format.
@@ -126,6 +133,34 @@ type Render struct {
 	Note   string `json:"note,omitempty"`
 }
 
+// places are the short names of the placements derive writes, by the
+// words they begin with.
+var places = []struct{ words, short string }{
+	{"the top-level system prompt", "system prompt"},
+	{`a role "system" message`, "system message"},
+	{`a role "developer" message`, "developer message"},
+	{"a user turn", "user turn"},
+	{"a tool definition", "tool definition"},
+	{"nowhere", "nowhere"},
+	{"not measured", "not measured"},
+}
+
+// Where is Placement in a word or two, for a table: "system prompt",
+// "system message", "developer message", "user turn", "tool
+// definition", "nowhere" or "not measured"; another placement up to its
+// first parenthesis.
+func (r Render) Where() string {
+	for _, p := range places {
+		if strings.HasPrefix(r.Placement, p.words) {
+			return p.short
+		}
+	}
+	if i := strings.Index(r.Placement, " ("); i > 0 {
+		return r.Placement[:i]
+	}
+	return r.Placement
+}
+
 // A Variant is how the client treats a server's text when it runs
 // another way, as measured in runs made that way. Its values replace the
 // profile's; what it does not hold (tool descriptions when nil, handshake) is the
@@ -159,11 +194,15 @@ type Variant struct {
 func Expand(ps []Profile) []Profile {
 	var out []Profile
 	for _, p := range ps {
-		out = append(out, p)
+		base := p
+		if p.Arm != "" && slices.ContainsFunc(p.Variants, func(v Variant) bool { return v.Arm != "" }) {
+			base.Way = p.Arm
+		}
+		out = append(out, base)
 		for _, v := range p.Variants {
 			q := p
 			q.Variants = nil
-			q.Under = v.When
+			q.Under, q.Way = v.When, v.way(p.Model)
 			if v.Model != "" {
 				q.Model = v.Model
 			}
@@ -258,16 +297,43 @@ type Evidence struct {
 	Says string `json:"says"` // what it established, in plain words
 }
 
+// way is the variant's short name beside its client's other ways: its
+// arm, its model when not the profile's, its flags and settings, as in
+// "lazy-stdio + model gpt-5.5"; When when it sets none of these.
+func (v Variant) way(model string) string {
+	var parts []string
+	if v.Arm != "" {
+		parts = append(parts, v.Arm)
+	}
+	if v.Model != "" && v.Model != model {
+		parts = append(parts, "model "+v.Model)
+	}
+	parts = append(parts, v.Flags...)
+	for _, k := range slices.Sorted(maps.Keys(v.Env)) {
+		parts = append(parts, k+"="+v.Env[k])
+	}
+	if len(parts) == 0 {
+		return v.When
+	}
+	return strings.Join(parts, " + ")
+}
+
+// Named is the display name with the version (and the version asked
+// for, when it is another): the Title without the way.
+func (p Profile) Named() string {
+	if p.For != "" {
+		return p.Name + " " + p.For + " (as " + p.Version + ")"
+	}
+	return p.Name + " " + p.Version
+}
+
 // ID is the profile's short name, client@version.
 func (p Profile) ID() string { return p.Client + "@" + p.Version }
 
 // Title is the display name with the version, the version asked for
 // when it is another (For), and the variant (Under).
 func (p Profile) Title() string {
-	t := p.Name + " " + p.Version
-	if p.For != "" {
-		t = p.Name + " " + p.For + " (as " + p.Version + ")"
-	}
+	t := p.Named()
 	switch {
 	case strings.HasPrefix(p.Under, "in arm "):
 		t += " " + p.Under

@@ -352,3 +352,52 @@ func TestBudgetsValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestWhere: every placement of a built-in profile and its variants has a
+// short name from the list (a new placement's wording needs one there).
+func TestWhere(t *testing.T) {
+	builtin, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	for _, p := range places {
+		known[p.short] = true
+	}
+	for _, p := range Expand(builtin) {
+		if w := p.Render.Where(); !known[w] {
+			t.Errorf("%s: placement %q has no short name (got %q)", p.Title(), p.Render.Placement, w)
+		}
+	}
+	if got := (Render{Placement: `a role "developer" message (input[2].content[3].text), a section among the client's own text there`}).Where(); got != "developer message" {
+		t.Errorf("Where = %q, want developer message", got)
+	}
+}
+
+// TestWay: Expand names each way of running a client in a few words.
+func TestWay(t *testing.T) {
+	builtin, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := Select(builtin, []string{"claude-code@2.1.285", "codex@0.169.0", "copilot@1.0.102"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, p := range Expand(ps) {
+		got[p.Title()] = p.Way
+	}
+	for title, want := range map[string]string{
+		"Claude Code 2.1.285 in arm v2":                                            "v2",
+		"Claude Code 2.1.285 in arm probe-env (env MCP_PROTOCOL_NEGOTIATION=auto)": "probe-env",
+		"Codex CLI 0.169.0":                    "",
+		"Codex CLI 0.169.0 with model gpt-5.5": "model gpt-5.5",
+		"Codex CLI 0.169.0 in arm lazy-stdio (settings features.mcp_lazy_stdio_startup=true) model local-model": "lazy-stdio + model local-model",
+		"GitHub Copilot CLI 1.0.102 with --allow-all-mcp-server-instructions":                                   "--allow-all-mcp-server-instructions",
+	} {
+		if got[title] != want {
+			t.Errorf("%s: Way %q, want %q", title, got[title], want)
+		}
+	}
+}

@@ -19,6 +19,9 @@ type Options struct {
 	Rules  Rules
 	// Timeout is the probe's timeout, named in findings about silence.
 	Timeout time.Duration
+	// Selection is how the profiles were asked for (check's -profile),
+	// "" for every built-in one.
+	Selection string
 }
 
 // Rules are the limits a user sets for CI; a broken rule is a failing
@@ -35,7 +38,9 @@ type Rules struct {
 type Report struct {
 	Tokenizer string       `json:"tokenizer"`
 	Profiles  []ProfileRef `json:"profiles"`
-	Servers   []Server     `json:"servers"`
+	// Selection is how the profiles were asked for (Options.Selection).
+	Selection string   `json:"profile_selection,omitempty"`
+	Servers   []Server `json:"servers"`
 	// Combined is, per profile, the block all servers' instructions make
 	// together, when more than one server sent instructions.
 	Combined []Combined `json:"combined,omitempty"`
@@ -80,6 +85,15 @@ type Text struct {
 type View struct {
 	Profile string `json:"profile"`
 	Title   string `json:"title"`
+	// Client is the client version's name (the Title without the way);
+	// Way the way of running it this view is for, in a few words, ""
+	// for the profile's own when the client has no arms
+	// (profiles.Profile.Way).
+	Client string `json:"client"`
+	Way    string `json:"way,omitempty"`
+	// Arm is the client's arm the view holds in, when the client
+	// declares arms ("" for its default otherwise).
+	Arm string `json:"arm,omitempty"`
 	// ProfileNote says why the profile stands for another version, when
 	// it does (profiles.Profile.ForNote).
 	ProfileNote string    `json:"profile_note,omitempty"`
@@ -96,7 +110,10 @@ type View struct {
 	Chars     int    `json:"chars"`
 	KeptChars int    `json:"kept_chars"`
 	LostChars int    `json:"lost_chars"`
-	Truncated bool   `json:"truncated"`
+	// Units and KeptUnits are Chars and KeptChars counted in CapUnit.
+	Units     int  `json:"units,omitempty"`
+	KeptUnits int  `json:"kept_units,omitempty"`
+	Truncated bool `json:"truncated"`
 	// Before and After are the text just before and after the cut.
 	Before string `json:"before,omitempty"`
 	After  string `json:"after,omitempty"`
@@ -125,11 +142,16 @@ type View struct {
 	// when it measured how the client sends them (ToolDescriptions.Via)
 	// or documents a cap.
 	Tools []ToolFate `json:"tools,omitempty"`
+	// Where is where the block goes, in a word or two
+	// (profiles.Render.Where).
+	Where string `json:"where"`
 	// Marker is what the profile appends to a cut text; Placement where
-	// it puts the block, in plain words. They are the profile's, carried
-	// for printing, and not repeated in JSON.
+	// it puts the block, in plain words; ToolsVia how the tools reached
+	// the model (profiles.Limit.Via). They are the profile's, carried for
+	// printing, and not repeated in JSON.
 	Marker    string `json:"-"`
 	Placement string `json:"-"`
+	ToolsVia  string `json:"-"`
 
 	kept  string
 	block string
@@ -138,6 +160,8 @@ type View struct {
 // A ToolView is a tool description longer than a profile's cap.
 type ToolView struct {
 	Profile string    `json:"profile"`
+	Client  string    `json:"client"`
+	Way     string    `json:"way,omitempty"`
 	Era     probe.Era `json:"era"`
 	Tool    string    `json:"tool"`
 	Chars   int       `json:"chars"`
@@ -203,7 +227,7 @@ func Assess(results []probe.Result, o Options) Report {
 	if o.Getenv == nil {
 		o.Getenv = func(string) (string, bool) { return "", false }
 	}
-	rep := Report{Tokenizer: tokens.Label}
+	rep := Report{Tokenizer: tokens.Label, Selection: o.Selection}
 	for _, p := range o.Profiles {
 		ref := ProfileRef{ID: p.ID(), Title: p.Title()}
 		for _, e := range p.Evidence {
@@ -287,7 +311,7 @@ func clientEra(p profiles.Profile, r probe.Result) (e probe.EraResult, why strin
 }
 
 func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)) View {
-	v := View{Profile: p.ID(), Title: p.Title(), ProfileNote: p.ForNote, Marker: p.Instructions.Marker, Placement: p.Render.Placement,
+	v := View{Profile: p.ID(), Title: p.Title(), Client: p.Named(), Way: p.Way, Arm: p.Arm, ProfileNote: p.ForNote, Marker: p.Instructions.Marker, Placement: p.Render.Placement, Where: p.Render.Where(), ToolsVia: p.ToolDescriptions.Via,
 		Unused: p.Render.Unused, AtLeast: p.Instructions.AtLeast, CapMeasured: p.Instructions.Measured, Facts: Facts(p)}
 	e, why := clientEra(p, r)
 	v.Era, v.Why = e.Era, why
@@ -311,7 +335,7 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 	}
 	c := p.Instructions.Apply(*e.Instructions, v.Cap)
 	v.Chars, v.KeptChars, v.LostChars, v.Truncated = c.Chars, c.KeptChars, c.LostChars, c.Truncated
-	v.CapUnit = string(c.Unit)
+	v.CapUnit, v.Units, v.KeptUnits = string(c.Unit), c.Units, c.Unit.Count(c.Kept)
 	v.kept = c.Kept
 	v.KeptTokens = tokens.Count(c.Kept)
 	if c.Truncated {
@@ -340,9 +364,10 @@ func markSame(vs []View) {
 	}
 }
 
-// sameView reports whether two views differ in nothing but their title.
+// sameView reports whether two views differ in nothing but their title,
+// way and arm.
 func sameView(a, b View) bool {
-	a.Title, b.Title = "", ""
+	a.Title, b.Title, a.Way, b.Way, a.Arm, b.Arm = "", "", "", "", "", ""
 	return reflect.DeepEqual(a, b)
 }
 
@@ -355,7 +380,7 @@ func toolsOver(p profiles.Profile, r probe.Result, getenv func(string) (string, 
 	var out []ToolView
 	for _, t := range e.Tools {
 		if c := p.ToolDescriptions.Apply(t.Description, limit); c.Truncated {
-			out = append(out, ToolView{Profile: p.ID(), Era: e.Era, Tool: t.Name, Chars: c.Chars, Cap: c.Cap, Measured: p.ToolDescriptions.Measured})
+			out = append(out, ToolView{Profile: p.ID(), Client: p.Named(), Way: p.Way, Era: e.Era, Tool: t.Name, Chars: c.Chars, Cap: c.Cap, Measured: p.ToolDescriptions.Measured})
 		}
 	}
 	return out

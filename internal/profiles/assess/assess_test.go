@@ -50,7 +50,7 @@ type fshape struct{ Level, Code, Rule string }
 func codes(fs []Finding) []fshape {
 	var out []fshape
 	for _, f := range fs {
-		out = append(out, fshape{f.Level, f.Code, f.Rule})
+		out = append(out, fshape{f.Level, string(f.Code), f.Rule})
 	}
 	return out
 }
@@ -71,28 +71,28 @@ func TestAssessFindings(t *testing.T) {
 			[]fshape{{Info, "probe-ok", ""}}, ""},
 		{"cut and rules", result(ok(probe.Legacy, str(long)), notFound(), legacySrv, 5*time.Millisecond),
 			Rules{MaxChars: 1000, MaxTokens: 100, Require: []string{"Never guess", "CALL lookup", "absent phrase"}, MaxStartup: time.Millisecond}, nil,
-			[]fshape{{Info, "probe-ok", ""}, {Warn, "truncated", ""},
-				{Fail, "max-chars", "-max-chars"}, {Fail, "max-tokens", "-max-tokens"},
-				{Fail, "require", "-require"}, // Never guess: cut off
+			[]fshape{{Fail, "max-chars", "-max-chars"}, {Fail, "max-tokens", "-max-tokens"},
 				{Fail, "require", "-require"}, // absent phrase: legacy era
-				{Fail, "max-startup", "-max-startup"}}, ""},
+				{Fail, "require", "-require"}, // Never guess: cut off
+				{Fail, "max-startup", "-max-startup"},
+				{Warn, "truncated", ""}, {Info, "probe-ok", ""}}, ""},
 		{"setting raises the cap", result(ok(probe.Legacy, str(long)), notFound(), legacySrv, 5*time.Millisecond),
 			Rules{}, map[string]string{"CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH": "25000"},
 			[]fshape{{Info, "probe-ok", ""}, {Info, "setting", ""}}, ""},
 		{"setting ignored", result(ok(probe.Legacy, str(long)), notFound(), legacySrv, 5*time.Millisecond),
 			Rules{}, map[string]string{"CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH": "25,000"},
-			[]fshape{{Info, "probe-ok", ""}, {Warn, "setting-ignored", ""}, {Warn, "truncated", ""}}, ""},
+			[]fshape{{Warn, "setting-ignored", ""}, {Warn, "truncated", ""}, {Info, "probe-ok", ""}}, ""},
 		{"dual differs", result(ok(probe.Legacy, str("A")), ok(probe.Modern, str("B")), probe.Survival{Verdict: probe.SurvivalModern}, 5*time.Millisecond),
 			Rules{SameEras: true}, nil,
-			[]fshape{{Warn, "eras-differ", ""}, {Fail, "eras-differ", "-require-same-eras"}}, ""},
+			[]fshape{{Fail, "eras-differ", "-require-same-eras"}, {Warn, "eras-differ", ""}}, ""},
 		{"crash on probe", result(ok(probe.Legacy, nil), probe.EraResult{Era: probe.Modern, Outcome: probe.OutcomeExit, Detail: "exited"},
 			probe.Survival{Verdict: probe.SurvivalExit, Detail: "exited"}, 5*time.Millisecond), Rules{}, nil,
 			[]fshape{{Fail, "probe-exit", ""}, {Info, "no-instructions", ""}}, ""},
 		{"slow", result(ok(probe.Legacy, nil), notFound(), legacySrv, 20*time.Second), Rules{}, nil,
-			[]fshape{{Info, "probe-ok", ""}, {Info, "no-instructions", ""}, {Warn, "startup-slow", ""}}, ""},
+			[]fshape{{Warn, "startup-slow", ""}, {Info, "probe-ok", ""}, {Info, "no-instructions", ""}}, ""},
 		{"long tool", result(ok(probe.Legacy, nil, probe.Tool{Name: "t", Description: strings.Repeat("d", 3000)}), notFound(), legacySrv, 5*time.Millisecond),
 			Rules{}, nil,
-			[]fshape{{Info, "probe-ok", ""}, {Info, "no-instructions", ""}, {Warn, "tool-truncated", ""}}, ""},
+			[]fshape{{Warn, "tool-truncated", ""}, {Info, "probe-ok", ""}, {Info, "no-instructions", ""}}, ""},
 		{"unreachable", result(probe.EraResult{Era: probe.Legacy, Outcome: probe.OutcomeNoStart, Detail: "cannot start"},
 			probe.EraResult{Era: probe.Modern, Outcome: probe.OutcomeNoStart}, probe.Survival{Verdict: probe.SurvivalNoStart}, 0), Rules{}, nil,
 			[]fshape{{Fail, "unreachable", ""}}, ""},
@@ -149,8 +149,9 @@ func TestCombined(t *testing.T) {
 }
 
 // TestSameArmView: an arm whose view of a server says nothing the default
-// arm's does not is one line naming it, with no findings or cut marks of
-// its own; an arm that puts the text elsewhere keeps its own view.
+// arm's does not is one line naming it, with no cut marks of its own; an
+// arm that puts the text elsewhere keeps its own view. The finding they
+// share is one, naming all three, and so is the mark where they cut.
 func TestSameArmView(t *testing.T) {
 	p := builtin(t)[0]
 	p.Variants = nil
@@ -170,25 +171,28 @@ func TestSameArmView(t *testing.T) {
 	if s.Views[0].SameAs != "" || s.Views[1].SameAs != s.Views[0].Title || s.Views[2].SameAs != "" {
 		t.Errorf("same as: %q, %q, %q; want only arm v1 the same as %q", s.Views[0].SameAs, s.Views[1].SameAs, s.Views[2].SameAs, s.Views[0].Title)
 	}
-	truncated := 0
+	var truncated []Finding
 	for _, f := range s.Findings {
-		if f.Code == "truncated" {
-			truncated++
+		if f.Code == Truncated {
+			truncated = append(truncated, f)
 		}
 	}
-	if truncated != 2 {
-		t.Errorf("%d truncated findings, want 2 (the default arm and arm reminder)", truncated)
+	want := []Holder{{Client: p.Named(), Profile: p.ID(), Ways: []string{p.Arm, "v1", "reminder"}, Summary: "every way measured"}}
+	if len(truncated) != 1 {
+		t.Errorf("%d truncated findings, want 1", len(truncated))
+	} else if diff := cmp.Diff(want, truncated[0].For); diff != "" {
+		t.Errorf("truncated holds for: mismatch (-want +got):\n%s", diff)
 	}
 	var b strings.Builder
-	if err := WriteText(&b, rep, true); err != nil {
+	if err := WriteText(&b, rep, TextOptions{Show: true, Width: 300}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
 	if want := "  " + s.Views[1].Title + ": the same as " + s.Views[0].Title + "\n"; !strings.Contains(out, want) {
 		t.Errorf("output lacks %q:\n%s", want, out)
 	}
-	if n := strings.Count(out, " cuts here: "); n != 2 {
-		t.Errorf("%d cut marks, want 2:\n%s", n, out)
+	if n := strings.Count(out, " cuts here: "); n != 1 || !strings.Contains(out, "✂ "+p.Named()+" (every way measured) cuts here") {
+		t.Errorf("%d cut marks, want 1 naming every arm:\n%s", n, out)
 	}
 	if !strings.Contains(out, "as the first user turn, in a <system-reminder>") {
 		t.Errorf("arm reminder's own view is missing:\n%s", out)

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
@@ -17,10 +18,29 @@ import (
 type Finding struct {
 	// Level is "fail" (breaks a rule: check exits 1), "warn" or "info".
 	Level string `json:"level"`
-	Code  string `json:"code"`
+	Code  Code   `json:"code"`
 	// Rule is the flag whose rule the finding breaks, if any.
 	Rule    string `json:"rule,omitempty"`
 	Message string `json:"message"`
+	// For names the clients the finding holds for, when it is about what
+	// clients do with the server; Message says what, For for whom.
+	For []Holder `json:"for,omitempty"`
+
+	// about tells this finding from another of its code for the same
+	// clients (an era, a tool, a phrase): with them, what identifies it
+	// from one check to the next (Fingerprint).
+	about string
+}
+
+// A Holder is one client version a finding holds for, and the ways of
+// running it (View.Way) it holds in.
+type Holder struct {
+	Client  string   `json:"client"`
+	Profile string   `json:"profile"`
+	Ways    []string `json:"ways,omitempty"`
+	// Summary says the ways in words, as few as it can: "every arm but
+	// seed", "every way measured"; "" when the client has one way.
+	Summary string `json:"summary,omitempty"`
 }
 
 // Finding levels.
@@ -55,19 +75,32 @@ func (r Report) Unreached() []string {
 
 type findingList []Finding
 
-func (l *findingList) add(level, code, format string, args ...any) {
-	*l = append(*l, Finding{Level: level, Code: code, Message: fmt.Sprintf(format, args...)})
+func (l *findingList) add(code Code, format string, args ...any) {
+	l.at(code.Doc().Level, code, "", format, args...)
 }
 
-func (l *findingList) rule(rule, code, format string, args ...any) {
-	*l = append(*l, Finding{Level: Fail, Code: code, Rule: rule, Message: fmt.Sprintf(format, args...)})
+// at adds a finding of code at level, told from others of its code by
+// about.
+func (l *findingList) at(level string, code Code, about, format string, args ...any) {
+	*l = append(*l, Finding{Level: level, Code: code, Message: fmt.Sprintf(format, args...), about: about})
+}
+
+// of adds a finding about what the client of view v does.
+func (l *findingList) of(v View, code Code, about, format string, args ...any) {
+	*l = append(*l, Finding{Level: code.Doc().Level, Code: code, Message: fmt.Sprintf(format, args...), about: about,
+		For: []Holder{{Client: v.Client, Profile: v.Profile, Ways: []string{v.Way}}}})
+}
+
+// rule adds the failure of the rule flag asks for.
+func (l *findingList) rule(flag string, code Code, about, format string, args ...any) {
+	*l = append(*l, Finding{Level: Fail, Code: code, Rule: flag, Message: fmt.Sprintf(format, args...), about: about})
 }
 
 func findings(s Server, o Options) []Finding {
 	var l findingList
 	r := s.Result
 	for _, v := range r.Target.Unset {
-		l.add(Warn, "unset-var", "${%s} in the config is not set and has no default: Claude Code passes it to the server as written, \"${%s}\", and reports it as an error", v, v)
+		l.at(Warn, UnsetVar, v, "${%s} in the config is not set and has no default: Claude Code passes it to the server as written, \"${%s}\", and reports it as an error", v, v)
 	}
 	if !s.Reached {
 		unreachable(&l, r, o)
@@ -76,27 +109,25 @@ func findings(s Server, o Options) []Finding {
 	connection(&l, r, o)
 	for _, e := range []probe.EraResult{r.Legacy, r.Modern} {
 		for _, p := range e.Problems {
-			l.add(Warn, "schema", "%s reply: %s", e.Method, p)
+			l.at(Warn, Schema, string(e.Era)+" "+p, "%s reply: %s", e.Method, p)
 		}
 		tools(&l, e)
 	}
 	invisible(&l, r)
 	eras(&l, s)
 	for _, v := range s.Views {
-		if v.SameAs == "" { // said once, for the view it is the same as
-			cuts(&l, v)
-		}
+		cuts(&l, v)
 	}
 	for _, t := range s.Tools {
-		msg := "%s cuts the description of tool %s: %d characters, cap %d"
+		msg := "cuts the description of tool %s: %s characters, cap %s"
 		if !t.Measured {
 			msg += " (the cap is from the client's documentation, not measured)"
 		}
-		l.add(Warn, "tool-truncated", msg, t.Profile, t.Tool, t.Chars, t.Cap)
+		l.of(View{Client: t.Client, Profile: t.Profile, Way: t.Way}, ToolTruncated, t.Tool, msg, t.Tool, table.Num(t.Chars), table.Num(t.Cap))
 	}
 	startup(&l, s, o)
 	rules(&l, s, o.Rules)
-	return l
+	return merge(l, s.Views)
 }
 
 // unreachable says why neither era got a reply, and, when check gave up
@@ -108,11 +139,11 @@ func unreachable(l *findingList, r probe.Result, o Options) {
 	}
 	switch {
 	case r.Survival.Verdict == probe.SurvivalExitAtStart:
-		l.add(Fail, "unreachable", "exits at start, whatever it is sent (initialize and server/discover, each on a fresh process): %s", detail)
+		l.add(Unreachable, "exits at start, whatever it is sent (initialize and server/discover, each on a fresh process): %s", detail)
 	case r.Legacy.Outcome == probe.OutcomeSilent && r.Modern.Outcome == probe.OutcomeSilent:
-		l.add(Fail, "unreachable", "no reply in either era within check's -timeout %v%s", o.Timeout, beyond(o))
+		l.add(Unreachable, "no reply in either era within check's -timeout %v%s", o.Timeout, beyond(o))
 	default:
-		l.add(Fail, "unreachable", "no JSON-RPC reply in either era: %s", detail)
+		l.add(Unreachable, "no JSON-RPC reply in either era: %s", detail)
 	}
 }
 
@@ -149,10 +180,10 @@ func tools(l *findingList, e probe.EraResult) {
 		return
 	}
 	if !slices.Contains(e.Capabilities, "tools") && strings.Contains(e.ToolsError, "error -32601") {
-		l.add(Info, "no-tools", "%s era: no tools capability, and tools/list answers -32601", e.Era)
+		l.at(Info, NoTools, string(e.Era), "%s era: no tools capability, and tools/list answers -32601", e.Era)
 		return
 	}
-	l.add(Fail, "tools-failed", "%s era: %s: a client gets no tools from this server", e.Era, e.ToolsError)
+	l.at(Fail, ToolsFailed, string(e.Era), "%s era: %s: a client gets no tools from this server", e.Era, e.ToolsError)
 }
 
 // invisible reports invisible characters in what the model is shown:
@@ -197,7 +228,7 @@ func invisible(l *findingList, r probe.Result) {
 			if len(fs) > 4 {
 				parts = append(parts, fmt.Sprintf("and %d more runs", len(fs)-4))
 			}
-			l.add(level, "invisible", "%s (%s era): %d invisible character(s) a reader does not see and a model reads: %s", p.where, e.Era, n, strings.Join(parts, "; "))
+			l.at(level, Invisible, p.where+" "+string(e.Era), "%s (%s era): %d invisible character(s) a reader does not see and a model reads: %s", p.where, e.Era, n, strings.Join(parts, "; "))
 		}
 	}
 }
@@ -206,48 +237,47 @@ func invisible(l *findingList, r probe.Result) {
 func connection(l *findingList, r probe.Result, o Options) {
 	stray := append(append([]string(nil), r.Legacy.Stray...), r.Modern.Stray...)
 	if len(stray) > 0 {
-		l.add(Fail, "stdout-garbage", "stdout carries lines that are not JSON-RPC, e.g. %q: clients may drop the connection; log to stderr", stray[0])
+		l.add(StdoutGarbage, "stdout carries lines that are not JSON-RPC, e.g. %q: clients may drop the connection; log to stderr", stray[0])
 	}
 	if !r.Legacy.OK() {
 		switch {
 		case r.Legacy.Error != nil && r.Legacy.Error.Code == -32022:
-			l.add(Warn, "legacy-refused", "initialize refused with -32022: clients that do not probe with server/discover cannot use this server")
+			l.add(LegacyRefused, "initialize refused with -32022: clients that do not probe with server/discover cannot use this server")
 		default:
-			l.add(Warn, "legacy-failed", "initialize: %s", r.Legacy.Detail)
+			l.add(LegacyFailed, "initialize: %s", r.Legacy.Detail)
 		}
 	}
 	sv := r.Survival
 	switch sv.Verdict {
 	case probe.SurvivalMethodNotFound:
-		l.add(Info, "probe-ok", "legacy server: answers server/discover with -32601 in %v, so probing clients fall back at once", ms(sv.Wait.D()))
+		l.add(ProbeOK, "legacy server: answers server/discover with -32601 in %v, so probing clients fall back at once", ms(sv.Wait.D()))
 	case probe.SurvivalOtherError:
-		l.add(Info, "probe-other-error", "server/discover: %s; clients fall back to initialize on any error, though -32601 is the usual answer", sv.Detail)
+		l.add(ProbeOtherError, "server/discover: %s; clients fall back to initialize on any error, though -32601 is the usual answer", sv.Detail)
 	case probe.SurvivalExit:
 		if r.Target.Transport == probe.TransportHTTP {
-			l.add(Fail, "probe-exit", "server/discover brings the server down (%s): every client that probes (Claude Code 2.1.285 does for HTTP servers, by its documentation) loses it; answer -32601 instead", sv.Detail)
+			l.add(ProbeExit, "server/discover brings the server down (%s): every client that probes (Claude Code 2.1.285 does for HTTP servers, by its documentation) loses it; answer -32601 instead", sv.Detail)
 			break
 		}
-		l.add(Fail, "probe-exit", "exits on server/discover (%s): a client that probes on the same process (Claude Code 2.1.285 did in 20 of 20 runs) loses the server; answer -32601 instead", sv.Detail)
+		l.add(ProbeExit, "exits on server/discover (%s): a client that probes on the same process (Claude Code 2.1.285 did in 20 of 20 runs) loses the server; answer -32601 instead", sv.Detail)
 	case probe.SurvivalSilent:
-		l.add(Warn, "probe-silent", "no answer to server/discover within check's -timeout %v (not measured beyond it): a probing client waits out its whole probe timeout, then falls back to initialize", o.Timeout)
+		l.add(ProbeSilent, "no answer to server/discover within check's -timeout %v (not measured beyond it): a probing client waits out its whole probe timeout, then falls back to initialize", o.Timeout)
 	case probe.SurvivalInvalid:
-		l.add(Warn, "probe-invalid", "server/discover: %s", sv.Detail)
+		l.add(ProbeInvalid, "server/discover: %s", sv.Detail)
 	}
 	if f := sv.Fallback; f != nil && f.Outcome != probe.OutcomeOK {
-		l.add(Fail, "fallback-failed", "initialize after the server/discover probe, on the same process, as probing clients send it: %s", f.Detail)
+		l.add(FallbackFailed, "initialize after the server/discover probe, on the same process, as probing clients send it: %s", f.Detail)
 	}
 }
 
 func eras(l *findingList, s Server) {
 	for _, t := range s.Texts {
 		if !t.Present {
-			l.add(Info, "no-instructions", "%s era: the reply has no instructions field", t.Era)
+			l.at(Info, NoInstructions, string(t.Era), "%s era: the reply has no instructions field", t.Era)
 		}
 	}
 	if s.SameEras != nil && !*s.SameEras {
-		msg := "initialize and server/discover return different instructions (%d and %d characters): a client that gets a DiscoverResult never sends initialize, so it sees only the server/discover text"
-		f := Finding{Level: Warn, Code: "eras-differ", Message: fmt.Sprintf(msg, chars(s.Legacy), chars(s.Modern))}
-		*l = append(*l, f)
+		msg := "initialize and server/discover return different instructions (%s and %s characters): a client that gets a DiscoverResult never sends initialize, so it sees only the server/discover text"
+		l.add(ErasDiffer, msg, table.Num(chars(s.Legacy)), table.Num(chars(s.Modern)))
 	}
 }
 
@@ -256,26 +286,28 @@ func chars(e probe.EraResult) int { return utf8.RuneCountInString(text(e)) }
 func cuts(l *findingList, v View) {
 	switch v.CapSource {
 	case "ignored":
-		l.add(Warn, "setting-ignored", "%s: %s is not a positive whole number in plain digits, so %s ignores it and keeps the default cap of %d", v.Profile, v.Setting, v.Title, v.Cap)
+		l.of(v, SettingIgnored, v.Setting, "%s is not a positive whole number in plain digits, so the client ignores it and keeps the default cap of %s", v.Setting, table.Num(v.Cap))
 	case "set":
-		l.add(Info, "setting", "%s: cap %d from %s", v.Profile, v.Cap, v.Setting)
+		l.of(v, Setting, v.Setting, "cap %s from %s", table.Num(v.Cap), v.Setting)
 	}
 	if v.Unused && v.Present {
-		l.add(Warn, "unused", "%s puts none of the instructions in the model's context: all %d characters lost (measured)", v.Title, v.Chars)
+		l.of(v, Unused, "", "puts none of the instructions in the model's context: all %s characters lost (measured)", table.Num(v.Chars))
 	}
 	if !v.Truncated {
 		return
 	}
-	var lost []string
-	if v.Loss.Cut != nil {
-		lost = append(lost, fmt.Sprintf("%q loses %d of %d characters", v.Loss.Cut.Title, v.Loss.CutLost, v.Loss.Cut.Chars()))
+	kept := fmt.Sprintf("keeps %s of %s characters (%s era, cap %s)", table.Num(v.KeptChars), table.Num(v.Chars), v.Era, table.Num(v.Cap))
+	if v.Loss.Cut == nil || v.Loss.Cut.Start == 0 && len(v.Loss.Whole) == 0 {
+		l.of(v, Truncated, string(v.Era), "%s; the last %s are lost, silently", kept, table.Num(v.LostChars))
+	} else {
+		lost := []string{fmt.Sprintf("%q loses %s of %s characters", v.Loss.Cut.Title, table.Num(v.Loss.CutLost), table.Num(v.Loss.Cut.Chars()))}
+		if n := len(v.Loss.Whole); n > 0 {
+			lost = append(lost, fmt.Sprintf("%d section(s) lost whole", n))
+		}
+		l.of(v, Truncated, string(v.Era), "%s; %s lost, silently: %s", kept, table.Num(v.LostChars), strings.Join(lost, "; "))
 	}
-	if n := len(v.Loss.Whole); n > 0 {
-		lost = append(lost, fmt.Sprintf("%d section(s) lost whole", n))
-	}
-	l.add(Warn, "truncated", "%s keeps %d of %d characters (%s era, cap %d); %d lost, silently: %s", v.Title, v.KeptChars, v.Chars, v.Era, v.Cap, v.LostChars, strings.Join(lost, "; "))
 	if n := nonBMP(v.kept); n > 0 {
-		l.add(Warn, "non-bmp", "%s: %d character(s) before the cut are outside the Basic Multilingual Plane (emoji?); if the client counts UTF-16 units it cuts earlier (not measured)", v.Profile, n)
+		l.of(v, NonBMP, string(v.Era), "%d character(s) before the cut are outside the Basic Multilingual Plane (emoji?); if the client counts UTF-16 units it cuts earlier (not measured)", n)
 	}
 }
 
@@ -291,10 +323,10 @@ func nonBMP(s string) int {
 
 func startup(l *findingList, s Server, o Options) {
 	worst := s.Startup.Worst()
-	for _, p := range o.Profiles {
+	for i, p := range o.Profiles {
 		w := startupWait(p, o.Getenv)
-		if w.d > 0 && worst > w.d/2 {
-			l.add(Warn, "startup-slow", "first reply after %v, more than half of %s's startup wait, %v", ms(worst), p.Title(), w)
+		if w.d > 0 && worst > w.d/2 && i < len(s.Views) {
+			l.of(s.Views[i], StartupSlow, "", "first reply after %v, more than half of the client's startup wait, %v", ms(worst), w)
 		}
 	}
 }
@@ -302,20 +334,20 @@ func startup(l *findingList, s Server, o Options) {
 func rules(l *findingList, s Server, r Rules) {
 	for _, t := range s.Texts {
 		if r.MaxChars > 0 && t.Chars > r.MaxChars {
-			l.rule("-max-chars", "max-chars", "%s era: instructions are %d characters, more than -max-chars %d", t.Era, t.Chars, r.MaxChars)
+			l.rule("-max-chars", MaxChars, string(t.Era), "%s era: instructions are %s characters, more than -max-chars %s", t.Era, table.Num(t.Chars), table.Num(r.MaxChars))
 		}
 		if r.MaxTokens > 0 && t.Tokens > r.MaxTokens {
-			l.rule("-max-tokens", "max-tokens", "%s era: instructions are about %d tokens (estimate), more than -max-tokens %d", t.Era, t.Tokens, r.MaxTokens)
+			l.rule("-max-tokens", MaxTokens, string(t.Era), "%s era: instructions are about %s tokens (estimate), more than -max-tokens %s", t.Era, table.Num(t.Tokens), table.Num(r.MaxTokens))
 		}
 	}
 	for _, phrase := range r.Require {
 		require(l, s, phrase)
 	}
 	if r.SameEras && s.SameEras != nil && !*s.SameEras {
-		l.rule("-require-same-eras", "eras-differ", "initialize and server/discover return different instructions")
+		l.rule("-require-same-eras", ErasDiffer, "", "initialize and server/discover return different instructions")
 	}
 	if r.MaxStartup > 0 && s.Startup.Worst() > r.MaxStartup {
-		l.rule("-max-startup", "max-startup", "first reply after %v, more than -max-startup %v", ms(s.Startup.Worst()), r.MaxStartup)
+		l.rule("-max-startup", MaxStartup, "", "first reply after %v, more than -max-startup %v", ms(s.Startup.Worst()), r.MaxStartup)
 	}
 }
 
@@ -324,16 +356,22 @@ func rules(l *findingList, s Server, r Rules) {
 func require(l *findingList, s Server, phrase string) {
 	for _, e := range []probe.EraResult{s.Legacy, s.Modern} {
 		if e.OK() && !strings.Contains(text(e), phrase) {
-			l.rule("-require", "require", "%q is not in the %s era's instructions", phrase, e.Era)
+			l.rule("-require", Require, phrase+" "+string(e.Era), "%q is not in the %s era's instructions", phrase, e.Era)
 		}
 	}
 	for _, v := range s.Views {
-		if v.Era == "" || !v.Present || v.SameAs != "" || !strings.Contains(text(eraOf(s, v.Era)), phrase) {
-			continue // reported above, nothing to keep, or said for the view it is the same as
+		if v.Era == "" || !v.Present || !strings.Contains(text(eraOf(s, v.Era)), phrase) {
+			continue // reported above, or nothing to keep
 		}
-		if !strings.Contains(v.kept, phrase) {
-			l.rule("-require", "require", "%q is cut off by %s (%s era, cap %d)", phrase, v.Title, v.Era, v.Cap)
+		switch {
+		case v.Unused:
+			l.of(v, Require, phrase+" unused", "%q never reaches the model: the client puts none of the text in its context", phrase)
+		case !strings.Contains(v.kept, phrase):
+			l.of(v, Require, phrase+" "+string(v.Era), "%q is cut off (%s era, cap %s)", phrase, v.Era, table.Num(v.Cap))
+		default:
+			continue
 		}
+		(*l)[len(*l)-1].Level, (*l)[len(*l)-1].Rule = Fail, "-require"
 	}
 }
 

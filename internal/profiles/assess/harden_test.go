@@ -23,7 +23,7 @@ func TestAssessToolsFailed(t *testing.T) {
 		rep := Assess([]probe.Result{result(l, notFound(), probe.Survival{Verdict: probe.SurvivalMethodNotFound}, 0)}, Options{Profiles: builtin(t)})
 		var got []string
 		for _, f := range rep.Servers[0].Findings {
-			got = append(got, f.Level+" "+f.Code)
+			got = append(got, f.Level+" "+string(f.Code))
 		}
 		if !strings.Contains(strings.Join(got, ","), tt.want) {
 			t.Errorf("%q: findings %q lack %q", tt.err, got, tt.want)

@@ -1,8 +1,6 @@
 package assess
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -12,87 +10,131 @@ import (
 
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/table"
-	"github.com/instrlab/instrlab/internal/unit"
 	"github.com/instrlab/instrlab/internal/untrusted"
 	"github.com/instrlab/instrlab/lab"
 )
 
-// WriteText writes the report for people; show adds each era's
-// instructions with every profile's cut marked. Every text a server or a
-// config controls is escaped (line by line where it is shown on one
-// line), and the whole output once more, so no control character or
-// invisible character reaches the terminal as it is.
-func WriteText(w io.Writer, rep Report, show bool) error {
-	var out bytes.Buffer
-	b := bufio.NewWriter(&out)
+// TextOptions say how much of the report WriteText prints.
+type TextOptions struct {
+	// Verbose adds, after each server's table of clients, what every
+	// view of every client predicts, in full.
+	Verbose bool
+	// Show adds each era's instructions with every profile's cut drawn
+	// in, and the views in full.
+	Show bool
+	// Width is the width lines are wrapped to; 0 is table.DefaultWidth.
+	Width int
+}
+
+// WriteText writes the report for people: per server, what each era
+// sent, a table with a line per client (and per way of running it that
+// changes something for this server), then the findings, each once with
+// the clients it holds for; the views in full with Verbose or Show. No
+// line is wider than o.Width. Every text a server or a config controls
+// is escaped (line by line where it is shown on one line), and the whole
+// output once more, so no control character or invisible character
+// reaches the terminal as it is.
+func WriteText(w io.Writer, rep Report, o TextOptions) error {
+	if o.Width <= 0 {
+		o.Width = table.DefaultWidth
+	}
+	p := &printer{width: o.Width}
 	for i, s := range rep.Servers {
 		if i > 0 {
-			fmt.Fprintln(b)
+			p.b.WriteString("\n")
 		}
-		printServer(b, s, show)
+		p.server(s, o)
 	}
 	for _, c := range rep.Combined {
-		fmt.Fprintf(b, "\nall servers together in %s: %s characters, ~%s tokens (%s)\n", c.Profile, table.Num(c.Chars), table.Num(c.Tokens), line(strings.Join(c.Servers, ", ")))
+		p.b.WriteString("\n")
+		p.hang("", fmt.Sprintf("all servers together in %s: %s characters, ~%s tokens (%s)", c.Profile, table.Num(c.Chars), table.Num(c.Tokens), line(strings.Join(c.Servers, ", "))))
 		if c.Assumed != "" {
-			fmt.Fprintf(b, "  assumed: %s\n", c.Assumed)
+			p.hang("  assumed: ", c.Assumed)
 		}
 	}
-	fmt.Fprintf(b, "\ntokens: %s\n", rep.Tokenizer)
-	b.Flush()
-	_, err := io.WriteString(w, untrusted.Escape(out.String()))
+	p.b.WriteString("\n")
+	p.hang("tokens: ", rep.Tokenizer)
+	_, err := io.WriteString(w, untrusted.Escape(p.b.String()))
 	return err
 }
+
+// A printer writes lines wrapped to its width.
+type printer struct {
+	b     strings.Builder
+	width int
+}
+
+// hang writes text after prefix, wrapped, its lines indented under the
+// text.
+func (p *printer) hang(prefix, text string) { p.b.WriteString(table.Hang(prefix, text, p.width)) }
 
 // line escapes a server's or config's text shown on one line.
 func line(s string) string { return untrusted.EscapeLine(s) }
 
-func printServer(b *bufio.Writer, s Server, show bool) {
-	fmt.Fprintf(b, "%s  %s\n", line(s.Target.Name), line(s.Target.String()))
+// eraIndent is where the text of a server's lines starts.
+const eraIndent = "           "
+
+func (p *printer) server(s Server, o TextOptions) {
+	p.hang(line(s.Target.Name)+"  ", line(s.Target.String()))
 	if s.Target.Source != "" {
-		fmt.Fprintf(b, "  from %s\n", line(s.Target.Source))
+		p.hang("  from ", line(s.Target.Source))
 	}
 	for _, sh := range s.Target.Shadowed {
-		fmt.Fprintf(b, "  not used %s (a server of the same name; the scope above wins)\n", line(sh))
+		p.hang("  not used ", line(sh)+" (a server of the same name; the scope above wins)")
 	}
 	for _, e := range []probe.EraResult{s.Legacy, s.Modern} {
-		printEra(b, e, s.Texts)
+		p.era(e, s.Texts)
 	}
-	printSurvival(b, s.Survival)
+	p.survival(s.Survival)
 	if st := s.Startup; st.Legacy.N+st.Modern.N > 0 {
 		from := "spawn"
 		if s.Target.Transport == probe.TransportHTTP {
 			from = "first request"
 		}
-		fmt.Fprintf(b, "  startup  %s to first reply: %s\n", from, startupLine(s))
+		p.hang("  startup  ", from+" to first reply: "+startupLine(s))
 	}
 	if s.SameEras != nil {
 		if *s.SameEras {
-			fmt.Fprintf(b, "  eras     both send the same instructions\n")
+			p.hang("  eras     ", "both send the same instructions")
 		} else {
-			fmt.Fprintf(b, "  eras     the instructions differ between initialize and server/discover\n")
+			p.hang("  eras     ", "the instructions differ between initialize and server/discover")
 			if d := s.EraDiff; d != nil {
-				fmt.Fprintf(b, "           from character %s: initialize %q, server/discover %q\n", table.Num(d.At), oneLine(d.Legacy), oneLine(d.Modern))
+				p.hang(eraIndent, fmt.Sprintf("from character %s: initialize %q, server/discover %q", table.Num(d.At), oneLine(d.Legacy), oneLine(d.Modern)))
 			}
 		}
 	}
-	for _, v := range s.Views {
-		printView(b, v)
+	p.clients(s)
+	if o.Verbose || o.Show {
+		p.b.WriteString("\n")
+		for _, v := range s.Views {
+			p.view(v)
+		}
 	}
-	if show {
-		printCutTexts(b, s)
+	if o.Show {
+		p.cutTexts(s)
 	}
-	if len(s.Findings) > 0 {
-		fmt.Fprintf(b, "  findings\n")
-		for _, f := range s.Findings {
-			fmt.Fprintf(b, "    %-4s  %-16s %s\n", f.Level, f.Code, line(f.Message))
+	p.findings(s.Findings)
+}
+
+// findings writes each finding once, with the clients it holds for.
+func (p *printer) findings(fs []Finding) {
+	if len(fs) == 0 {
+		return
+	}
+	p.b.WriteString("\nfindings\n")
+	for _, f := range fs {
+		head := fmt.Sprintf("  %-4s  %-17s ", f.Level, f.Code)
+		p.hang(head, line(f.Message))
+		if w := f.Whom(); w != "" {
+			p.hang(strings.Repeat(" ", len(head)), "for "+line(w))
 		}
 	}
 }
 
-func printEra(b *bufio.Writer, e probe.EraResult, texts []Text) {
-	fmt.Fprintf(b, "  %-7s  %s → ", e.Era, e.Method)
+func (p *printer) era(e probe.EraResult, texts []Text) {
+	head := fmt.Sprintf("  %-7s  ", e.Era)
 	if !e.OK() {
-		fmt.Fprintf(b, "%s: %s\n", e.Outcome, line(e.Detail))
+		p.hang(head, fmt.Sprintf("%s → %s: %s", e.Method, e.Outcome, line(e.Detail)))
 		return
 	}
 	var parts []string
@@ -110,21 +152,21 @@ func printEra(b *bufio.Writer, e probe.EraResult, texts []Text) {
 	} else {
 		parts = append(parts, plural(len(e.Tools), "tool"))
 	}
-	fmt.Fprintf(b, "ok in %s: %s\n", dur(e.FirstReply.D()), strings.Join(parts, ", "))
+	p.hang(head, fmt.Sprintf("%s → ok in %s: %s", e.Method, dur(e.FirstReply.D()), strings.Join(parts, ", ")))
 	for _, t := range texts {
 		if t.Era != e.Era {
 			continue
 		}
 		if !t.Present {
-			fmt.Fprintf(b, "           instructions: none (no field)\n")
+			p.hang(eraIndent, "instructions: none (no field)")
 			continue
 		}
-		fmt.Fprintf(b, "           instructions: %s characters, %s bytes, ~%s tokens (%s chars/token), %s\n",
-			table.Num(t.Chars), table.Num(t.Bytes), table.Num(t.Tokens), strconv.FormatFloat(t.CharsPerToken, 'f', 2, 64), sections(len(t.Sections)))
+		p.hang(eraIndent, fmt.Sprintf("instructions: %s characters, %s bytes, ~%s tokens (%s chars/token), %s",
+			table.Num(t.Chars), table.Num(t.Bytes), table.Num(t.Tokens), strconv.FormatFloat(t.CharsPerToken, 'f', 2, 64), sections(len(t.Sections))))
 	}
 }
 
-func printSurvival(b *bufio.Writer, sv probe.Survival) {
+func (p *printer) survival(sv probe.Survival) {
 	var msg string
 	switch sv.Verdict {
 	case probe.SurvivalModern:
@@ -142,13 +184,13 @@ func printSurvival(b *bufio.Writer, sv probe.Survival) {
 	default:
 		return
 	}
-	fmt.Fprintf(b, "  probe    server/discover: %s\n", msg)
+	p.hang("  probe    ", "server/discover: "+msg)
 	if f := sv.Fallback; f != nil {
-		fmt.Fprintf(b, "           then initialize on the same process: %s", f.Outcome)
+		msg := "then initialize on the same process: " + string(f.Outcome)
 		if f.Detail != "" {
-			fmt.Fprintf(b, " (%s)", line(f.Detail))
+			msg += " (" + line(f.Detail) + ")"
 		}
-		fmt.Fprintln(b)
+		p.hang(eraIndent, msg)
 	}
 }
 
@@ -165,105 +207,42 @@ func startupLine(s Server) string {
 	return strings.Join(parts, "; ")
 }
 
-func printView(b *bufio.Writer, v View) {
-	fmt.Fprintf(b, "  %s", line(v.Title))
-	if v.SameAs != "" {
-		fmt.Fprintf(b, ": the same as %s\n", line(v.SameAs))
-		return
-	}
-	defer func() {
-		if v.ProfileNote != "" {
-			fmt.Fprintf(b, "           profile: %s\n", v.ProfileNote)
-		}
-	}()
-	if v.Era == "" {
-		fmt.Fprintf(b, ": nothing (%s)\n", v.Why)
-		return
-	}
-	fmt.Fprintf(b, ": %s era (%s)\n", v.Era, v.Why)
-	defer func() {
-		for _, l := range factLines(v.Facts) {
-			fmt.Fprintf(b, "           %s\n", l)
-		}
-		for _, l := range toolLines(v.Tools) {
-			fmt.Fprintf(b, "           %s\n", l)
-		}
-	}()
-	if !v.Present {
-		fmt.Fprintf(b, "           no instructions, so no block in the model's context\n")
-		return
-	}
-	if v.Unused {
-		fmt.Fprintf(b, "           puts none of the %s characters in the model's context (measured: no model request held the text)\n", table.Num(v.Chars))
-		return
-	}
-	capNote := v.CapSource
-	if v.Setting != "" {
-		capNote += ", " + v.Setting
-	}
-	capText := table.Num(v.Cap)
-	if u, err := unit.Parse(v.CapUnit); err == nil && u != unit.CodePoint {
-		capText += " " + u.Plural()
-	}
-	switch {
-	case !v.Truncated && v.Cap == 0 && v.AtLeast >= v.Chars:
-		fmt.Fprintf(b, "           keeps all %s characters (no text was cut up to %s; a cap above that %s)\n", table.Num(v.Chars), table.Num(v.AtLeast), NotMeasured)
-	case !v.Truncated && v.Cap == 0 && v.AtLeast > 0:
-		fmt.Fprintf(b, "           keeps all %s characters as far as measured: no text longer than %s was run (%s beyond it)\n", table.Num(v.Chars), table.Num(v.AtLeast), NotMeasured)
-	case !v.Truncated && v.Cap == 0 && !v.CapMeasured:
-		fmt.Fprintf(b, "           keeps all %s characters (cap %s)\n", table.Num(v.Chars), NotMeasured)
-	case !v.Truncated:
-		fmt.Fprintf(b, "           keeps all %s characters (cap %s, %s)\n", table.Num(v.Chars), capText, capNote)
-	default:
-		fmt.Fprintf(b, "           keeps %s of %s characters (cap %s, %s), then %q; loses %s\n",
-			table.Num(v.KeptChars), table.Num(v.Chars), capText, capNote, v.Marker, table.Num(v.LostChars))
-		fmt.Fprintf(b, "           cut: …%s ✂ %s…\n", oneLine(v.Before), oneLine(v.After))
-		if v.Loss.Cut != nil && v.Loss.Cut.Start == 0 && len(v.Loss.Whole) == 0 {
-			fmt.Fprintf(b, "           lost: the last %s characters (the text has no headings or paragraphs to name)\n", table.Num(v.LostChars))
-		} else if v.Loss.Cut != nil {
-			fmt.Fprintf(b, "           lost: %q loses %s of %s characters\n", v.Loss.Cut.Title, table.Num(v.Loss.CutLost), table.Num(v.Loss.Cut.Chars()))
-		}
-		if n := len(v.Loss.Whole); n > 0 {
-			var titles []string
-			for _, s := range v.Loss.Whole {
-				titles = append(titles, strconv.Quote(s.Title))
-			}
-			if n > 5 {
-				titles = append(titles[:5], fmt.Sprintf("and %d more", n-5))
-			}
-			fmt.Fprintf(b, "           lost whole: %s\n", strings.Join(titles, ", "))
-		}
-	}
-	fmt.Fprintf(b, "           in context: %s characters, ~%s tokens, as %s\n", table.Num(v.BlockChars), table.Num(v.BlockTokens), v.Placement)
-}
-
-// printCutTexts prints each era's instructions with every profile's cut.
-func printCutTexts(b *bufio.Writer, s Server) {
+// cutTexts writes each era's instructions with every profile's cut: one
+// mark where clients cut, naming them.
+func (p *printer) cutTexts(s Server) {
 	for _, e := range []probe.EraResult{s.Legacy, s.Modern} {
 		if !e.OK() || e.Instructions == nil {
 			continue
 		}
-		type mark struct {
-			at    int
-			title string
-		}
-		var marks []mark
+		var at []int
+		var cut []Finding // who cuts at each point, as a finding names them
 		for _, v := range s.Views {
-			if v.Era == e.Era && v.Truncated && v.SameAs == "" {
-				marks = append(marks, mark{v.KeptChars, v.Title})
+			if v.Era != e.Era || !v.Truncated {
+				continue
 			}
+			i := slices.Index(at, v.KeptChars)
+			if i < 0 {
+				at, cut = append(at, v.KeptChars), append(cut, Finding{})
+				i = len(at) - 1
+			}
+			cut[i].For = append(cut[i].For, Holder{Client: v.Client, Profile: v.Profile, Ways: []string{v.Way}})
 		}
-		slices.SortStableFunc(marks, func(a, b mark) int { return a.at - b.at })
-		fmt.Fprintf(b, "  --- %s instructions (%s) ---\n", e.Era, e.Method)
+		order := make([]int, len(at))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return at[a] - at[b] })
+		p.hang("  ", fmt.Sprintf("--- %s instructions (%s) ---", e.Era, e.Method))
 		runes := []rune(*e.Instructions)
 		from := 0
-		for _, m := range marks {
-			b.WriteString(string(runes[from:m.at]))
-			fmt.Fprintf(b, "\n  ✂ %s cuts here: %s characters follow\n", m.title, table.Num(len(runes)-m.at))
-			from = m.at
+		for _, i := range order {
+			who := merge(cut[i:i+1], s.Views)[0].Whom()
+			p.hang("", string(runes[from:at[i]]))
+			p.hang("  ✂ ", fmt.Sprintf("%s cuts here: %s characters follow", who, table.Num(len(runes)-at[i])))
+			from = at[i]
 		}
-		b.WriteString(string(runes[from:]))
-		fmt.Fprintf(b, "\n  --- end of %s instructions ---\n", e.Era)
+		p.hang("", string(runes[from:]))
+		p.hang("  ", fmt.Sprintf("--- end of %s instructions ---", e.Era))
 	}
 }
 

@@ -38,12 +38,19 @@ func TestToolFates(t *testing.T) {
 			t.Errorf("%s: mismatch (-want +got):\n%s", v.Title, diff)
 		}
 	}
-	if diff := cmp.Diff([]ToolView{{Profile: "x@cut", Era: probe.Legacy, Tool: "long", Chars: 200, Cap: 157, Measured: true}}, s.Tools); diff != "" {
+	if diff := cmp.Diff([]ToolView{{Profile: "x@cut", Client: "X cut", Era: probe.Legacy, Tool: "long", Chars: 200, Cap: 157, Measured: true}}, s.Tools); diff != "" {
 		t.Errorf("tools over cap: a client that sends no description cuts none; mismatch (-want +got):\n%s", diff)
 	}
 	var b strings.Builder
-	if err := WriteText(&b, rep, false); err != nil {
+	if err := WriteText(&b, rep, TextOptions{Verbose: true, Width: 200}); err != nil {
 		t.Fatal(err)
+	}
+	var cells []string
+	for _, row := range Clients(s).Rows {
+		cells = append(cells, row[0].Text+": "+row[4].Text)
+	}
+	if diff := cmp.Diff([]string{"X cut: 1 of 2 cut", "X names: names only", "X whole: 2 whole (1 past measured)", "X none: not measured"}, cells); diff != "" {
+		t.Errorf("tools in the table of clients: mismatch (-want +got):\n%s", diff)
 	}
 	for _, line := range []string{
 		"tools: 1 of 2 descriptions kept whole",

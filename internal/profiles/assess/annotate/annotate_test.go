@@ -23,7 +23,8 @@ func report() assess.Report {
 			Result: probe.Result{Target: probe.Target{Name: "docs,a:b", Source: "/proj/.mcp.json (project)"}},
 			Findings: []assess.Finding{
 				{Level: assess.Fail, Code: "max-chars", Rule: "-max-chars", Message: "instructions are 2,500 characters, over -max-chars 2000"},
-				{Level: assess.Warn, Code: "truncated", Message: "claude-code cuts 100% of line 2:\r\nsecond line \x1b[31mred"},
+				{Level: assess.Warn, Code: "truncated", Message: "cuts 100% of line 2:\r\nsecond line \x1b[31mred",
+					For: []assess.Holder{{Client: "Claude Code 2.1.285", Profile: "claude-code@2.1.285", Ways: []string{"v2", "reminder"}, Summary: "v2, reminder"}}},
 			},
 		},
 		{
@@ -52,7 +53,7 @@ func TestWriteSARIF(t *testing.T) {
 		t.Fatal(err)
 	}
 	testutil.Golden(t, "testdata/sarif.json", b.Bytes(), *update)
-	checkSARIFShape(t, b.Bytes())
+	checkSARIFShape(t, b.Bytes(), 2)
 }
 
 func TestWriteSARIFNoFindings(t *testing.T) {
@@ -60,19 +61,25 @@ func TestWriteSARIFNoFindings(t *testing.T) {
 	if err := WriteSARIF(&b, assess.Report{}, ""); err != nil {
 		t.Fatal(err)
 	}
-	checkSARIFShape(t, b.Bytes())
+	checkSARIFShape(t, b.Bytes(), 0)
 }
 
 // checkSARIFShape checks what the SARIF 2.1.0 schema requires of the parts
-// we write: version and runs; each run's tool.driver.name; each result's
-// message.text; rule ids unique, every ruleId among them and ruleIndex
-// pointing at it; levels from the schema's enumeration.
-func checkSARIFShape(t *testing.T, data []byte) {
+// we write, and what code scanning needs: version and runs, a run per
+// server, each with a category of its own (automationDetails.id, ending
+// in "/"); each run's tool.driver.name; each result's message.text; rule
+// ids unique, each with help, every ruleId among them and ruleIndex
+// pointing at it; levels from the schema's enumeration; a partial
+// fingerprint on every result.
+func checkSARIFShape(t *testing.T, data []byte, servers int) {
 	t.Helper()
 	var log struct {
 		Schema  string `json:"$schema"`
 		Version string `json:"version"`
 		Runs    []struct {
+			AutomationDetails *struct {
+				ID string `json:"id"`
+			} `json:"automationDetails"`
 			Tool *struct {
 				Driver *struct {
 					Name  string `json:"name"`
@@ -85,10 +92,11 @@ func checkSARIFShape(t *testing.T, data []byte) {
 				} `json:"driver"`
 			} `json:"tool"`
 			Results *[]struct {
-				RuleID    string `json:"ruleId"`
-				RuleIndex int    `json:"ruleIndex"`
-				Level     string `json:"level"`
-				Message   *struct {
+				RuleID              string            `json:"ruleId"`
+				RuleIndex           int               `json:"ruleIndex"`
+				Level               string            `json:"level"`
+				PartialFingerprints map[string]string `json:"partialFingerprints"`
+				Message             *struct {
 					Text string `json:"text"`
 				} `json:"message"`
 			} `json:"results"`
@@ -97,32 +105,43 @@ func checkSARIFShape(t *testing.T, data []byte) {
 	if err := json.Unmarshal(data, &log); err != nil {
 		t.Fatalf("not JSON: %v", err)
 	}
-	if log.Version != "2.1.0" || log.Schema == "" || len(log.Runs) != 1 {
-		t.Fatalf("version %q, $schema %q, %d runs; want 2.1.0, a schema, one run", log.Version, log.Schema, len(log.Runs))
+	if log.Version != "2.1.0" || log.Schema == "" || len(log.Runs) != max(servers, 1) {
+		t.Fatalf("version %q, $schema %q, %d runs; want 2.1.0, a schema, a run per server (%d)", log.Version, log.Schema, len(log.Runs), servers)
 	}
-	run := log.Runs[0]
-	if run.Tool == nil || run.Tool.Driver == nil || run.Tool.Driver.Name == "" {
-		t.Fatal("run without tool.driver.name")
-	}
-	if run.Results == nil {
-		t.Fatal("run without results (an empty array is required when there are none)")
-	}
-	ids := map[string]int{}
-	for i, r := range run.Tool.Driver.Rules {
-		if _, dup := ids[r.ID]; dup || r.ID == "" || r.Help == nil || r.Help.Text == "" {
-			t.Errorf("rule %d: id %q duplicate or empty, or without help text", i, r.ID)
+	categories := map[string]bool{}
+	for _, run := range log.Runs {
+		if servers > 0 {
+			if run.AutomationDetails == nil || !strings.HasSuffix(run.AutomationDetails.ID, "/") || categories[run.AutomationDetails.ID] {
+				t.Errorf("run without a category of its own: %+v", run.AutomationDetails)
+			} else {
+				categories[run.AutomationDetails.ID] = true
+			}
 		}
-		ids[r.ID] = i
-	}
-	for i, r := range *run.Results {
-		idx, ok := ids[r.RuleID]
-		switch {
-		case !ok || idx != r.RuleIndex:
-			t.Errorf("result %d: ruleId %q, ruleIndex %d: not a rule of the driver", i, r.RuleID, r.RuleIndex)
-		case r.Message == nil || r.Message.Text == "":
-			t.Errorf("result %d: no message.text", i)
-		case !strings.Contains(" none note warning error ", " "+r.Level+" "):
-			t.Errorf("result %d: level %q", i, r.Level)
+		if run.Tool == nil || run.Tool.Driver == nil || run.Tool.Driver.Name == "" {
+			t.Fatal("run without tool.driver.name")
+		}
+		if run.Results == nil {
+			t.Fatal("run without results (an empty array is required when there are none)")
+		}
+		ids := map[string]int{}
+		for i, r := range run.Tool.Driver.Rules {
+			if _, dup := ids[r.ID]; dup || r.ID == "" || r.Help == nil || r.Help.Text == "" {
+				t.Errorf("rule %d: id %q duplicate or empty, or without help text", i, r.ID)
+			}
+			ids[r.ID] = i
+		}
+		for i, r := range *run.Results {
+			idx, ok := ids[r.RuleID]
+			switch {
+			case !ok || idx != r.RuleIndex:
+				t.Errorf("result %d: ruleId %q, ruleIndex %d: not a rule of the driver", i, r.RuleID, r.RuleIndex)
+			case r.Message == nil || r.Message.Text == "":
+				t.Errorf("result %d: no message.text", i)
+			case !strings.Contains(" none note warning error ", " "+r.Level+" "):
+				t.Errorf("result %d: level %q", i, r.Level)
+			case r.PartialFingerprints[fingerprintKey] == "":
+				t.Errorf("result %d: no partial fingerprint", i)
+			}
 		}
 	}
 }

@@ -27,7 +27,7 @@ func WriteGitHub(w io.Writer, r assess.Report) error {
 				props = append(props, "file="+githubProperty(file))
 			}
 			props = append(props, "title="+githubProperty(fmt.Sprintf("instrlab check: %s: %s", s.Target.Name, f.Code)))
-			if _, err := fmt.Fprintf(w, "::%s %s::%s\n", level, strings.Join(props, ","), githubData(f.Message)); err != nil {
+			if _, err := fmt.Fprintf(w, "::%s %s::%s\n", level, strings.Join(props, ","), githubData(f.Text())); err != nil {
 				return err
 			}
 		}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
-	"sort"
+	"strings"
 
 	"github.com/instrlab/instrlab/internal/profiles/assess"
 	"github.com/instrlab/instrlab/internal/untrusted"
@@ -19,8 +19,12 @@ type (
 		Runs    []sarifRun `json:"runs"`
 	}
 	sarifRun struct {
-		Tool    sarifTool     `json:"tool"`
-		Results []sarifResult `json:"results"`
+		Tool              sarifTool        `json:"tool"`
+		AutomationDetails *sarifAutomation `json:"automationDetails,omitempty"`
+		Results           []sarifResult    `json:"results"`
+	}
+	sarifAutomation struct {
+		ID string `json:"id"`
 	}
 	sarifTool struct {
 		Driver sarifDriver `json:"driver"`
@@ -32,19 +36,25 @@ type (
 		Rules          []sarifRule `json:"rules"`
 	}
 	sarifRule struct {
-		ID               string       `json:"id"`
-		ShortDescription sarifMessage `json:"shortDescription"`
-		Help             sarifMessage `json:"help"`
+		ID                   string       `json:"id"`
+		ShortDescription     sarifMessage `json:"shortDescription"`
+		FullDescription      sarifMessage `json:"fullDescription"`
+		Help                 sarifMessage `json:"help"`
+		HelpURI              string       `json:"helpUri"`
+		DefaultConfiguration struct {
+			Level string `json:"level"`
+		} `json:"defaultConfiguration"`
 	}
 	sarifMessage struct {
 		Text string `json:"text"`
 	}
 	sarifResult struct {
-		RuleID    string          `json:"ruleId"`
-		RuleIndex int             `json:"ruleIndex"`
-		Level     string          `json:"level"`
-		Message   sarifMessage    `json:"message"`
-		Locations []sarifLocation `json:"locations,omitempty"`
+		RuleID              string            `json:"ruleId"`
+		RuleIndex           int               `json:"ruleIndex"`
+		Level               string            `json:"level"`
+		Message             sarifMessage      `json:"message"`
+		Locations           []sarifLocation   `json:"locations,omitempty"`
+		PartialFingerprints map[string]string `json:"partialFingerprints"`
 	}
 	sarifLocation struct {
 		PhysicalLocation *sarifPhysical `json:"physicalLocation,omitempty"`
@@ -64,29 +74,49 @@ type (
 // sarifLevel maps a finding's level to a SARIF result level.
 var sarifLevel = map[string]string{assess.Fail: "error", assess.Warn: "warning", assess.Info: "note"}
 
-// WriteSARIF writes r as a SARIF 2.1.0 log: one rule per finding code
-// present, with its help text, and one result per finding, located in the
-// server's config file when it came from one and named by the server.
+// helpURI is where each rule is documented.
+const helpURI = "https://github.com/instrlab/instrlab/blob/main/docs/check.md#findings"
+
+// fingerprintKey names the partial fingerprint check writes, and its
+// version: a new way of identifying findings is a new key.
+const fingerprintKey = "instrlabFinding/v1"
+
+// WriteSARIF writes r as a SARIF 2.1.0 log: one run per server, its
+// category (automationDetails) the server and the profiles asked for, so
+// that code scanning keeps each server's and profile selection's results
+// apart; every code of assess.Docs as a rule, with its help, in the same
+// order in every run (stable ruleIndex); one result per finding, with the
+// clients it holds for in its message, located in the server's config
+// file when it came from one and named by the server, and a partial
+// fingerprint that stays the same from one check to the next.
 func WriteSARIF(w io.Writer, r assess.Report, version string) error {
-	codes := map[string]int{}
+	driver := sarifDriver{Name: "instrlab check", Version: version, InformationURI: "https://github.com/instrlab/instrlab", Rules: []sarifRule{}}
+	index := map[assess.Code]int{}
+	rule := func(d assess.Doc) {
+		index[d.Code] = len(driver.Rules)
+		r := sarifRule{ID: string(d.Code), ShortDescription: sarifMessage{d.Short + "."}, FullDescription: sarifMessage{d.Help},
+			Help: sarifMessage{d.Help + " Level: " + d.Levels() + "."}, HelpURI: helpURI}
+		r.DefaultConfiguration.Level = sarifLevel[d.Level]
+		driver.Rules = append(driver.Rules, r)
+	}
+	for _, d := range assess.Docs {
+		rule(d)
+	}
 	for _, s := range r.Servers {
 		for _, f := range s.Findings {
-			codes[f.Code] = 0
+			if _, ok := index[f.Code]; !ok {
+				rule(f.Code.Doc()) // none, as TestEveryCodeHasDoc checks; reported all the same
+			}
 		}
 	}
-	ids := make([]string, 0, len(codes))
-	for c := range codes {
-		ids = append(ids, c)
+	selection := r.Selection
+	if selection == "" {
+		selection = "all"
 	}
-	sort.Strings(ids)
-	driver := sarifDriver{Name: "instrlab check", Version: version, InformationURI: "https://github.com/instrlab/instrlab", Rules: []sarifRule{}}
-	for i, id := range ids {
-		codes[id] = i
-		h := helpFor(id)
-		driver.Rules = append(driver.Rules, sarifRule{ID: id, ShortDescription: sarifMessage{h}, Help: sarifMessage{h}})
-	}
-	run := sarifRun{Tool: sarifTool{driver}, Results: []sarifResult{}}
+	var runs []sarifRun
 	for _, s := range r.Servers {
+		run := sarifRun{Tool: sarifTool{driver}, Results: []sarifResult{},
+			AutomationDetails: &sarifAutomation{ID: "instrlab-check/" + categoryPart(s.Target.Name) + "/" + categoryPart(selection) + "/"}}
 		for _, f := range s.Findings {
 			level, ok := sarifLevel[f.Level]
 			if !ok {
@@ -97,13 +127,32 @@ func WriteSARIF(w io.Writer, r assess.Report, version string) error {
 				loc.PhysicalLocation = &sarifPhysical{}
 				loc.PhysicalLocation.ArtifactLocation.URI = fileURI(file)
 			}
-			run.Results = append(run.Results, sarifResult{RuleID: f.Code, RuleIndex: codes[f.Code], Level: level,
-				Message: sarifMessage{untrusted.EscapeLine(s.Target.Name) + ": " + untrusted.Escape(f.Message)}, Locations: []sarifLocation{loc}})
+			run.Results = append(run.Results, sarifResult{RuleID: string(f.Code), RuleIndex: index[f.Code], Level: level,
+				Message:             sarifMessage{untrusted.EscapeLine(s.Target.Name) + ": " + untrusted.Escape(f.Text())},
+				Locations:           []sarifLocation{loc},
+				PartialFingerprints: map[string]string{fingerprintKey: f.Fingerprint(s.Target.Name)}})
 		}
+		runs = append(runs, run)
+	}
+	if len(runs) == 0 {
+		runs = []sarifRun{{Tool: sarifTool{driver}, Results: []sarifResult{}}}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: runs})
+}
+
+// categoryPart is a name as a part of a SARIF category: letters, digits
+// and ._@+- kept, anything else (a slash, which parts the category)
+// written as -.
+func categoryPart(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', strings.ContainsRune("._@+-,", r):
+			return r
+		}
+		return '-'
+	}, s)
 }
 
 // fileURI is a SARIF artifact URI for path: relative paths as they are

@@ -15,13 +15,12 @@ import (
 // annotations) and sarif (SARIF 2.1.0 for code scanning).
 var Formats = table.Formats{"text", "json", "github", "sarif"}
 
-// Write prints rep in one of Formats. show adds, to text, each era's
-// instructions with every profile's cut drawn in; version is instrlab's
-// own, named in SARIF.
-func Write(w io.Writer, rep assess.Report, format string, show bool, version string) error {
+// Write prints rep in one of Formats. text says how much the text
+// format prints; version is instrlab's own, named in SARIF.
+func Write(w io.Writer, rep assess.Report, format string, text assess.TextOptions, version string) error {
 	switch format {
 	case "text":
-		return assess.WriteText(w, rep, show)
+		return assess.WriteText(w, rep, text)
 	case "json":
 		data, err := json.MarshalIndent(schema.Named(schema.Check, rep), "", "  ")
 		if err != nil {

@@ -1,0 +1,215 @@
+package assess
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/table"
+)
+
+// A Code names one kind of finding. It is stable: scripts, SARIF (its
+// ruleId) and the docs use it, so a code is never renamed.
+type Code string
+
+// The codes check reports. Each has its Doc in Docs.
+const (
+	Unreachable     Code = "unreachable"
+	StdoutGarbage   Code = "stdout-garbage"
+	ToolsFailed     Code = "tools-failed"
+	ProbeExit       Code = "probe-exit"
+	FallbackFailed  Code = "fallback-failed"
+	Invisible       Code = "invisible"
+	MaxChars        Code = "max-chars"
+	MaxTokens       Code = "max-tokens"
+	Require         Code = "require"
+	MaxStartup      Code = "max-startup"
+	ErasDiffer      Code = "eras-differ"
+	Truncated       Code = "truncated"
+	Unused          Code = "unused"
+	ToolTruncated   Code = "tool-truncated"
+	NonBMP          Code = "non-bmp"
+	SettingIgnored  Code = "setting-ignored"
+	StartupSlow     Code = "startup-slow"
+	LegacyRefused   Code = "legacy-refused"
+	LegacyFailed    Code = "legacy-failed"
+	ProbeSilent     Code = "probe-silent"
+	ProbeInvalid    Code = "probe-invalid"
+	Schema          Code = "schema"
+	UnsetVar        Code = "unset-var"
+	ProbeOK         Code = "probe-ok"
+	ProbeOtherError Code = "probe-other-error"
+	NoTools         Code = "no-tools"
+	NoInstructions  Code = "no-instructions"
+	Setting         Code = "setting"
+)
+
+// A Doc says what one code means, the way a go vet analyzer carries its
+// name and its documentation: check -h, the SARIF rules and the findings
+// section of docs/check.md are all made from Docs.
+type Doc struct {
+	Code Code
+	// Level is the level the finding is reported at; a rule's finding
+	// (Rule set) is always Fail.
+	Level string
+	// Fails, when set, says when a finding of a lower Level fails
+	// instead.
+	Fails string
+	// Rule is the flag that asks for the finding, for the codes that
+	// are rules.
+	Rule string
+	// Short is one line: what was found.
+	Short string
+	// Help is what it means for a client and what to do about it.
+	Help string
+}
+
+// Docs documents every code: failures first, then warnings, then notes.
+var Docs = []Doc{
+	{Code: Unreachable, Level: Fail,
+		Short: "neither era got a JSON-RPC reply",
+		Help:  "Neither initialize nor server/discover, each sent to a fresh process or connection, got a JSON-RPC reply: the command was not found, the server exited at start, the HTTP endpoint refused, answered with an HTML page or a redirect, or stayed silent for all of -timeout. No client can use the server; check exits 3. Where a profile waits longer than -timeout, the finding says so."},
+	{Code: StdoutGarbage, Level: Fail,
+		Short: "stdout carries lines that are not JSON-RPC",
+		Help:  "Over stdio, standard output is the protocol channel: a line that is not JSON-RPC (a banner, a log line) can make a client drop the connection. Log to standard error instead."},
+	{Code: ToolsFailed, Level: Fail,
+		Short: "tools/list failed",
+		Help:  "tools/list answered with an error or no valid result, so a client gets no tools from the server. A -32601 from a server that declares no tools capability is the note no-tools instead."},
+	{Code: ProbeExit, Level: Fail,
+		Short: "the server exits on server/discover",
+		Help:  "The server exited when sent server/discover, the modern era's first request. A client that probes on the same process (Claude Code 2.1.285 did in 20 of 20 runs) loses the server; over HTTP, every probing client does. Answer a method you do not know with -32601 (method not found)."},
+	{Code: FallbackFailed, Level: Fail,
+		Short: "initialize fails after the probe, on the same process",
+		Help:  "After server/discover got an error or no answer, initialize on the same process, as a probing client sends it next, did not succeed: probing clients cannot fall back to the legacy era."},
+	{Code: Invisible, Level: Warn, Fails: "when the text holds Unicode tag characters",
+		Short: "invisible characters in text the model reads",
+		Help:  "The instructions, a tool's name or description, or the server's name hold characters a reader does not see and a model reads: zero-width characters, bidirectional controls and other format characters warn; Unicode tag characters, invisible ASCII that can spell hidden text, fail. The finding spells out which, and where."},
+	{Code: MaxChars, Level: Fail, Rule: "-max-chars",
+		Short: "instructions longer than -max-chars",
+		Help:  "An era's instructions are longer than -max-chars characters (Unicode code points)."},
+	{Code: MaxTokens, Level: Fail, Rule: "-max-tokens",
+		Short: "instructions estimated above -max-tokens",
+		Help:  "An era's instructions are estimated at more tokens than -max-tokens. The estimate is tiktoken o200k_base, not the client's tokenizer."},
+	{Code: Require, Level: Fail, Rule: "-require",
+		Short: "a -require phrase is missing or cut off",
+		Help:  "A -require phrase is not in an era's instructions, or a client profile cuts the text before the phrase ends."},
+	{Code: MaxStartup, Level: Fail, Rule: "-max-startup",
+		Short: "the first reply is slower than -max-startup",
+		Help:  "The slowest first reply (from spawn; over HTTP, from the first request) came later than -max-startup."},
+	{Code: ErasDiffer, Level: Warn, Fails: "with -require-same-eras",
+		Short: "initialize and server/discover send different instructions",
+		Help:  "A client that gets a DiscoverResult never sends initialize, so it sees only the server/discover text; a client that does not probe sees only the initialize text. -require-same-eras makes this a failure."},
+	{Code: Truncated, Level: Warn,
+		Short: "a client cuts the instructions",
+		Help:  "A client keeps only part of the instructions, by its profile: the rest never reaches the model, and the client says nothing. The finding names the clients and arms, what they keep and the sections lost. Put what matters first, or shorten the text."},
+	{Code: Unused, Level: Warn,
+		Short: "a client puts none of the instructions in the model's context",
+		Help:  "The profile measured that the client received the instructions and that no model request held any of them: for that client the text is lost whole. What the model must know belongs in tool descriptions too."},
+	{Code: ToolTruncated, Level: Warn,
+		Short: "a client cuts a tool description",
+		Help:  "A tool's description is longer than a client profile's cap on tool descriptions; the rest never reaches the model. The finding says when the cap comes from the client's documentation rather than a measurement."},
+	{Code: NonBMP, Level: Warn,
+		Short: "characters outside the BMP before a cut",
+		Help:  "The kept part holds characters outside the Basic Multilingual Plane (emoji, rare CJK). A client that counts UTF-16 units counts each as two and cuts earlier than a count of characters says; not measured unless the profile's unit is UTF-16."},
+	{Code: SettingIgnored, Level: Warn,
+		Short: "a cap setting the client ignores",
+		Help:  "The environment sets a client's cap setting (as CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH) to a value the client does not accept as it parses it (25,000 is not plain digits), so its default cap holds."},
+	{Code: StartupSlow, Level: Warn,
+		Short: "the first reply takes over half a client's startup wait",
+		Help:  "The slowest first reply took more than half of how long a client waits for a server to start (Claude Code: MCP_TIMEOUT, 30 s by default): on a loaded machine the client may give up on the server."},
+	{Code: LegacyRefused, Level: Warn,
+		Short: "initialize refused with -32022",
+		Help:  "The server refused initialize with -32022: clients that do not probe with server/discover cannot use it."},
+	{Code: LegacyFailed, Level: Warn,
+		Short: "initialize failed",
+		Help:  "The legacy handshake (initialize, protocol 2025-11-25) did not succeed: clients that do not probe cannot use the server."},
+	{Code: ProbeSilent, Level: Warn,
+		Short: "no answer to server/discover within -timeout",
+		Help:  "A probing client waits out its whole probe timeout before it falls back to initialize (check did not wait beyond -timeout). Answer a method you do not know with -32601."},
+	{Code: ProbeInvalid, Level: Warn,
+		Short: "server/discover got a reply that is not JSON-RPC",
+		Help:  "The reply to server/discover is not a JSON-RPC response a client can read; what a client does next was not measured."},
+	{Code: Schema, Level: Warn,
+		Short: "a reply departs from its era's schema",
+		Help:  "An initialize result or a DiscoverResult lacks a field its era requires or holds one in a form the schema does not allow (ttlMs, cacheScope, resultType, _meta server info); a strict client may refuse it."},
+	{Code: UnsetVar, Level: Warn,
+		Short: "a ${VAR} in the config is not set",
+		Help:  "The config names ${VAR} without a default and the variable is not set: Claude Code passes it to the server as written, \"${VAR}\", and reports an error."},
+	{Code: ProbeOK, Level: Info,
+		Short: "server/discover answered -32601",
+		Help:  "A legacy server answers server/discover with -32601 (method not found), so a probing client falls back to initialize at once: the behaviour to have."},
+	{Code: ProbeOtherError, Level: Info,
+		Short: "server/discover answered another error",
+		Help:  "Clients fall back to initialize on any error, though -32601 (method not found) is the usual answer."},
+	{Code: NoTools, Level: Info,
+		Short: "no tools capability, and tools/list answers -32601",
+		Help:  "The server declares no tools capability and answers tools/list with -32601, which is consistent: a client lists no tools."},
+	{Code: NoInstructions, Level: Info,
+		Short: "an era's reply has no instructions field",
+		Help:  "The era's reply holds no instructions, so no client puts any of the server's text in the model's context for it."},
+	{Code: Setting, Level: Info,
+		Short: "a cap setting in the environment changes a client's cap",
+		Help:  "The environment check runs in sets a client's cap setting to a value the client accepts; the views use that cap instead of the default."},
+}
+
+// Doc is the code's documentation; a code without one (none, as a test
+// checks) gets a Doc that says so.
+func (c Code) Doc() Doc {
+	for _, d := range Docs {
+		if d.Code == c {
+			return d
+		}
+	}
+	return Doc{Code: c, Level: Warn, Short: string(c), Help: "No documentation for the finding " + string(c) + "."}
+}
+
+// Levels is how the doc's levels read: "fail", or "warn (fail with
+// -require-same-eras)".
+func (d Doc) Levels() string {
+	if d.Fails != "" {
+		return d.Level + " (fail " + d.Fails + ")"
+	}
+	return d.Level
+}
+
+// WriteDocs lists every code for check -h: its level, code and short
+// line, wrapped to width.
+func WriteDocs(w io.Writer, width int) error {
+	var b strings.Builder
+	b.WriteString("Findings (docs/check.md, Findings, says more of each):\n")
+	for _, d := range Docs {
+		head := fmt.Sprintf("  %-4s  %-18s ", d.Level, d.Code)
+		short := d.Short
+		if d.Fails != "" {
+			short += "; fails " + d.Fails
+		}
+		b.WriteString(table.Hang(head, short, width))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// The markers of the findings section of docs/check.md, which
+// WriteDocsMarkdown writes.
+const (
+	docsBegin = "<!-- findings: written by go test ./internal/profiles/assess -run DocsFindings -update -->\n"
+	docsEnd   = "<!-- end of findings -->\n"
+)
+
+// WriteDocsMarkdown writes the table of every code for docs/check.md:
+// code, level (and when it fails), and its help.
+func WriteDocsMarkdown(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("\n| code | level | what it means |\n|---|---|---|\n")
+	for _, d := range Docs {
+		level := d.Levels()
+		if d.Rule != "" {
+			level += " (rule `" + d.Rule + "`)"
+		}
+		help := strings.ReplaceAll(d.Help, "|", `\|`)
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", d.Code, level, help)
+	}
+	b.WriteString("\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,125 @@
+package assess
+
+import (
+	"bytes"
+	"flag"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/instrlab/instrlab/internal/testutil"
+)
+
+var update = flag.Bool("update", false, "rewrite the findings section of docs/check.md")
+
+// TestEveryCodeHasDoc reads the package's source for every constant of
+// type Code and checks that each has one Doc with a level, a short line
+// and help, and that Docs documents no code that is not declared.
+func TestEveryCodeHasDoc(t *testing.T) {
+	declared := map[Code]bool{}
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range g.Specs {
+				v := spec.(*ast.ValueSpec)
+				if id, ok := v.Type.(*ast.Ident); !ok || id.Name != "Code" {
+					continue
+				}
+				for _, val := range v.Values {
+					lit, ok := val.(*ast.BasicLit)
+					if !ok {
+						t.Fatalf("%s: a Code constant that is not a string literal", fset.Position(val.Pos()))
+					}
+					declared[Code(strings.Trim(lit.Value, `"`))] = true
+				}
+			}
+		}
+	}
+	if len(declared) < 20 {
+		t.Fatalf("found %d Code constants; the parse is wrong", len(declared))
+	}
+	documented := map[Code]int{}
+	kebab := regexp.MustCompile(`^[a-z]+(-[a-z]+)*$`)
+	for _, d := range Docs {
+		documented[d.Code]++
+		switch {
+		case !declared[d.Code]:
+			t.Errorf("Docs documents %q, which is not a declared Code", d.Code)
+		case d.Short == "" || d.Help == "":
+			t.Errorf("%s: no short line or no help", d.Code)
+		case d.Level != Fail && d.Level != Warn && d.Level != Info:
+			t.Errorf("%s: level %q", d.Code, d.Level)
+		case d.Rule != "" && d.Level != Fail:
+			t.Errorf("%s: a rule that does not fail", d.Code)
+		case !kebab.MatchString(string(d.Code)):
+			t.Errorf("%s: not a lower-case-dashed code", d.Code)
+		case strings.HasSuffix(d.Short, "."), !strings.HasSuffix(d.Help, "."):
+			t.Errorf("%s: the short line is not a fragment, or the help not sentences", d.Code)
+		}
+	}
+	for c := range declared {
+		if documented[c] != 1 {
+			t.Errorf("code %q has %d docs, want 1", c, documented[c])
+		}
+	}
+}
+
+// TestWriteDocs: check -h lists every code, within 80 columns.
+func TestWriteDocs(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteDocs(&b, 80); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range Docs {
+		if !strings.Contains(b.String(), " "+string(d.Code)+" ") {
+			t.Errorf("check -h does not list %s", d.Code)
+		}
+	}
+	for _, l := range strings.Split(b.String(), "\n") {
+		if len([]rune(l)) > 80 {
+			t.Errorf("line over 80 columns: %q", l)
+		}
+	}
+}
+
+// TestDocsFindings holds the findings section of docs/check.md to what
+// Docs says (go test ./internal/profiles/assess -run DocsFindings -update
+// rewrites it).
+func TestDocsFindings(t *testing.T) {
+	path := filepath.Join("..", "..", "..", "docs", "check.md")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	begin, end := []byte(docsBegin), []byte(docsEnd)
+	i, j := bytes.Index(data, begin), bytes.Index(data, end)
+	if i < 0 || j < i {
+		t.Fatalf("%s has no section between %q and %q", path, docsBegin, docsEnd)
+	}
+	var section bytes.Buffer
+	if err := WriteDocsMarkdown(&section); err != nil {
+		t.Fatal(err)
+	}
+	got := append(append(append([]byte{}, data[:i+len(begin)]...), section.Bytes()...), data[j:]...)
+	testutil.Golden(t, path, got, *update)
+}

@@ -1,0 +1,214 @@
+package assess
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"strings"
+)
+
+// merge makes one finding of those that say the same (level, code, rule,
+// message) of different clients or ways of running them, naming them
+// all, and drops repeats of a finding about the server; failures first,
+// then warnings, then notes, each in the order found.
+func merge(l []Finding, views []View) []Finding {
+	type key struct{ level, code, rule, message, about string }
+	var out []Finding
+	at := map[key]int{}
+	for _, f := range l {
+		k := key{f.Level, string(f.Code), f.Rule, f.Message, f.about}
+		i, seen := at[k]
+		if !seen {
+			i = len(out)
+			at[k] = i
+			holders := f.For
+			f.For = nil
+			out = append(out, f)
+			f.For = holders
+		}
+		for _, h := range f.For {
+			j := slices.IndexFunc(out[i].For, func(g Holder) bool { return g.Profile == h.Profile && g.Client == h.Client })
+			if j < 0 {
+				out[i].For = append(out[i].For, Holder{Client: h.Client, Profile: h.Profile})
+				j = len(out[i].For) - 1
+			}
+			for _, w := range h.Ways {
+				if !slices.Contains(out[i].For[j].Ways, w) {
+					out[i].For[j].Ways = append(out[i].For[j].Ways, w)
+				}
+			}
+		}
+	}
+	for i := range out {
+		for j := range out[i].For {
+			h := &out[i].For[j]
+			h.Summary = waysSummary(h.Ways, waysOf(views, h.Profile, h.Client))
+		}
+	}
+	rank := map[string]int{Fail: 0, Warn: 1, Info: 2}
+	slices.SortStableFunc(out, func(a, b Finding) int { return rank[a.Level] - rank[b.Level] })
+	return out
+}
+
+// Whom names the clients a finding holds for, each with the ways it
+// holds in: "Claude Code 2.1.285 (v2, reminder); Codex CLI 0.169.0"; ""
+// for a finding about the server alone.
+func (f Finding) Whom() string {
+	var parts []string
+	for _, h := range f.For {
+		parts = append(parts, h.String())
+	}
+	return strings.Join(parts, "; ")
+}
+
+// String is the client with the ways it holds in, in words: "Claude
+// Code 2.1.285 (v2, reminder)"; the client alone when it has one way.
+func (h Holder) String() string {
+	if h.Summary == "" {
+		return h.Client
+	}
+	return h.Client + " (" + h.Summary + ")"
+}
+
+// A way is a way of running a client as a view shows it: its name
+// (View.Way), its arm and the rest (a model, a flag), each "" for the
+// client's default.
+type way struct{ name, arm, rest string }
+
+// waysOf lists the ways of the views of one client version, in order.
+func waysOf(views []View, profile, client string) []way {
+	var u []way
+	for _, v := range views {
+		if v.Profile == profile && v.Client == client {
+			rest := v.Way
+			if v.Arm != "" && strings.HasPrefix(rest, v.Arm) {
+				rest = strings.TrimPrefix(strings.TrimPrefix(rest, v.Arm), " + ")
+			}
+			u = append(u, way{v.Way, v.Arm, rest})
+		}
+	}
+	return u
+}
+
+// waysSummary says in words in which of the client's ways u the ways
+// named hold: "" when the client has one way; "every way measured" when
+// all; else, per rest (a model, a flag), the arms it holds in ("every
+// arm", "every arm but" the few others, or a list), rests with the same
+// arms said together ("every arm but seed, with the default or model
+// gpt-5.5").
+func waysSummary(names []string, u []way) string {
+	if len(u) <= 1 {
+		return ""
+	}
+	switch {
+	case len(names) == len(u):
+		return "every way measured"
+	case len(names) == 1 && names[0] != "":
+		return names[0]
+	}
+	var arms, rests []string
+	for _, w := range u {
+		if !slices.Contains(arms, w.arm) {
+			arms = append(arms, w.arm)
+		}
+		if !slices.Contains(rests, w.rest) {
+			rests = append(rests, w.rest)
+		}
+	}
+	var phrases, withs []string
+	for _, r := range rests {
+		var in, all []string
+		for _, w := range u {
+			if w.rest != r {
+				continue
+			}
+			all = append(all, w.arm)
+			if slices.Contains(names, w.name) {
+				in = append(in, w.arm)
+			}
+		}
+		if len(in) == 0 {
+			continue
+		}
+		ph := armsPhrase(in, all, len(arms) > 1)
+		if i := slices.Index(phrases, ph); i >= 0 {
+			withs[i] += " or " + restName(r)
+			continue
+		}
+		phrases, withs = append(phrases, ph), append(withs, restName(r))
+	}
+	var parts []string
+	for i, ph := range phrases {
+		switch {
+		case len(rests) == 1:
+			parts = append(parts, ph)
+		case ph == "":
+			parts = append(parts, strings.TrimPrefix(withs[i], "the "))
+		default:
+			parts = append(parts, ph+", with "+withs[i])
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// armsPhrase names the arms in, of all: every one, every one but a few,
+// or a list; "" when the client declares no arms.
+func armsPhrase(in, all []string, hasArms bool) string {
+	switch {
+	case !hasArms:
+		return ""
+	case len(in) == len(all) && len(all) > 1:
+		return "every arm"
+	case len(in) > 2 && 2*(len(all)-len(in)) < len(in):
+		var out []string
+		for _, a := range all {
+			if !slices.Contains(in, a) {
+				out = append(out, armName(a))
+			}
+		}
+		return "every arm but " + strings.Join(out, ", ")
+	}
+	names := make([]string, len(in))
+	for i, a := range in {
+		names[i] = armName(a)
+	}
+	return strings.Join(names, ", ")
+}
+
+func armName(a string) string {
+	if a == "" {
+		return "default"
+	}
+	return a
+}
+
+func restName(r string) string {
+	if r == "" {
+		return "the default"
+	}
+	return r
+}
+
+// Text is the finding's message with the clients it holds for first, as
+// one line: "Codex CLI 0.169.0 (default, model gpt-5.5): keeps 247 of
+// ...".
+func (f Finding) Text() string {
+	if w := f.Whom(); w != "" {
+		return w + ": " + f.Message
+	}
+	return f.Message
+}
+
+// Fingerprint identifies the finding on server from one check to the
+// next, whatever its numbers (a time, a length): its code, rule, the
+// clients and ways it holds for, and what tells it from another finding
+// of its code for them (an era, a tool, a phrase).
+func (f Finding) Fingerprint(server string) string {
+	h := sha256.New()
+	parts := []string{"v1", server, string(f.Code), f.Rule, f.about}
+	for _, c := range f.For {
+		parts = append(parts, c.Profile, strings.Join(c.Ways, ","))
+	}
+	h.Write([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(h.Sum(nil))
+}
