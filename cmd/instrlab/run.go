@@ -24,7 +24,7 @@ type runOptions struct {
 	matrix, arms, out, shard, format     string
 	lab, netns, server, config, baseline string
 	upstream, price                      string
-	repeats, jobs                        int
+	repeats, jobs, repeatSensitive       int
 	resume, live                         bool
 	timeout, hold                        time.Duration
 	bound                                fakeapi.Bound
@@ -42,6 +42,7 @@ func (o *runOptions) flags(fs *flag.FlagSet) {
 	fs.Var(&o.rows, "row", "run only this row of the matrix (repeatable)")
 	fs.StringVar(&o.arms, "arms", "", "run every row in these arms of each client: default, all, or arm names separated by commas (docs/clients.md lists each client's arms; default: the matrix's arms, else each client's default arm)")
 	fs.IntVar(&o.repeats, "repeats", 0, "override every row's number of repeats")
+	fs.IntVar(&o.repeatSensitive, "repeat-sensitive", 0, "run a row whose result is timing-sensitive (the server's start raced the first request) again until it has this many runs, and report rates")
 	fs.StringVar(&o.out, "out", "", "keep all evidence and the full tables (table.md, table.html, results.json, results.csv) in this directory (default: a temporary directory, removed)")
 	fs.IntVar(&o.jobs, "j", 2, "runs at once")
 	fs.StringVar(&o.shard, "shard", "", "run only part k of n of the planned runs, as in 2/4, for several machines (merge their -out directories with instrlab report DIR...)")
@@ -110,6 +111,8 @@ func (o *runOptions) validate(rest []string, stderr io.Writer) error {
 		return usageError{Msg: "-timeout must be positive"}
 	case o.repeats < 0:
 		return usageError{Msg: "-repeats must be at least 1"}
+	case o.repeatSensitive < 0:
+		return usageError{Msg: "-repeat-sensitive must not be negative"}
 	}
 	if err := report.Formats.Check(o.format); err != nil {
 		return usageError{Msg: err.Error()}
@@ -161,7 +164,7 @@ func (o *runOptions) runner(progress io.Writer) (*runner.Runner, error) {
 		return nil, usageError{Msg: err.Error()}
 	}
 	return &runner.Runner{Clients: cs, Matrix: m, Arms: arms, Shard: o.sh, Jobs: o.jobs, Resume: o.resume,
-		Timeout: o.timeout, Lab: o.lab, Progress: progress}, nil
+		Timeout: o.timeout, Lab: o.lab, RepeatSensitive: o.repeatSensitive, Progress: progress}, nil
 }
 
 // plan is the matrix to run: -matrix, else the user's servers', else the

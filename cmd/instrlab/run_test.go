@@ -71,6 +71,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{[]string{"-j", "0"}, "-j must be at least 1"},
 		{[]string{"-resume"}, "-resume needs -out"},
 		{[]string{"-timeout", "0s"}, "-timeout must be positive"},
+		{[]string{"-repeat-sensitive", "-1"}, "-repeat-sensitive must not be negative"},
 		{[]string{"-format", "pdf"}, `-format "pdf"`},
 		{[]string{"-client", "nope@1"}, `-client: client "nope": unknown`},
 		{[]string{"-client", "claude code"}, "-client: client"},

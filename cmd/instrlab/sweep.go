@@ -24,7 +24,7 @@ import (
 type sweepOptions struct {
 	clients                                            listFlag
 	out, shard, matrix, format, cacheLimit, lab, netns string
-	jobs, grid                                         int
+	jobs, grid, repeatSensitive                        int
 	timeout                                            time.Duration
 	confirm                                            bool
 
@@ -41,6 +41,7 @@ func (o *sweepOptions) flags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.timeout, "timeout", 2*time.Minute, "time limit of one client run")
 	fs.IntVar(&o.grid, "grid", 0, "probe this many evenly spaced intervals before bisecting (0: log2 of the number of versions); a change that reverts within one interval is not seen")
 	fs.BoolVar(&o.confirm, "confirm", true, "probe both neighbours of every change point a second time")
+	fs.IntVar(&o.repeatSensitive, "repeat-sensitive", 0, "run a probe row whose result is timing-sensitive again until it has this many runs: its properties become rates, never change points")
 	fs.StringVar(&o.shard, "shard", "", "sweep only part k of n of each client's versions, as in 2/4 (merge the shards with instrlab report DIR...)")
 	fs.StringVar(&o.matrix, "matrix", "atlas", "probe matrix: a matrix file, or a built-in matrix")
 	fs.StringVar(&o.format, "format", "md", "atlas format on stdout: "+atlas.StdoutFormats.String())
@@ -84,6 +85,8 @@ func (o *sweepOptions) validate(rest []string) error {
 		return usageError{Msg: "-timeout must be positive"}
 	case o.grid < 0:
 		return usageError{Msg: "-grid must be 0 or more"}
+	case o.repeatSensitive < 0:
+		return usageError{Msg: "-repeat-sensitive must not be negative"}
 	}
 	if err := atlas.StdoutFormats.Check(o.format); err != nil {
 		return usageError{Msg: err.Error()}
@@ -98,7 +101,7 @@ func (o *sweepOptions) validate(rest []string) error {
 	if o.mode, err = netjail.ParseMode(o.netns); err != nil {
 		return usageError{Msg: err.Error()}
 	}
-	o.sweep = atlas.Sweep{Out: o.out, Lab: o.lab, Jobs: o.jobs, Timeout: o.timeout, Grid: o.grid, Confirm: o.confirm,
+	o.sweep = atlas.Sweep{Out: o.out, Lab: o.lab, Jobs: o.jobs, Timeout: o.timeout, Grid: o.grid, Confirm: o.confirm, RepeatSensitive: o.repeatSensitive,
 		NewClient: clients.New}
 	if o.targets, err = o.sweep.Targets(o.clients, clients.Names()); err != nil {
 		return usageError{Msg: err.Error()}

@@ -21,6 +21,7 @@ func TestSweepUsageErrors(t *testing.T) {
 		{[]string{"sweep", "-client", "fake@all", "-out", out, "-cache-limit", "lots"}, "-cache-limit"},
 		{[]string{"sweep", "-client", "fake@all", "-out", out, "-format", "csv"}, "want md or json"},
 		{[]string{"sweep", "-client", "fake@all", "-out", out, "-grid", "-1"}, "-grid"},
+		{[]string{"sweep", "-client", "fake@all", "-out", out, "-repeat-sensitive", "-2"}, "-repeat-sensitive must not be negative"},
 	} {
 		var stderr bytes.Buffer
 		err := run(context.Background(), tt.args, new(bytes.Buffer), &stderr)

@@ -39,6 +39,10 @@ type Sweep struct {
 	// Grid and Confirm are passed to Bisect.
 	Grid    int
 	Confirm bool
+	// RepeatSensitive runs a probe row whose result is timing-sensitive
+	// again until it has this many runs (runner.Runner.RepeatSensitive):
+	// its properties are then rates.
+	RepeatSensitive int
 	// Matrix is the probe matrix; nil means the built-in atlas matrix.
 	Matrix *matrix.Matrix
 	// NewClient makes the adapter for name@version.
@@ -107,7 +111,7 @@ func (s *Sweep) probe(ctx context.Context, name, version string, attempt int) Po
 		}
 	}
 	fmt.Fprintf(s.progress(), "%s: probing (attempt %d)\n", spec, attempt)
-	r := &runner.Runner{Clients: []client.Client{c}, Matrix: s.Matrix, Out: out, Jobs: s.Jobs, Resume: true,
+	r := &runner.Runner{Clients: []client.Client{c}, Matrix: s.Matrix, Out: out, Jobs: s.Jobs, Resume: true, RepeatSensitive: s.RepeatSensitive,
 		Timeout: s.Timeout, Lab: s.Lab, Netns: s.Netns, Progress: s.progress()}
 	results, _, err := r.Run(ctx)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"sort"
 	"sync"
 	"time"
 
@@ -49,6 +51,11 @@ type Runner struct {
 	// endpoint: each run puts a recording proxy (lab.Proxy.HTTPHandler) in
 	// front of it on a loopback port, and the client connects to that.
 	HTTPServers map[string]HTTPServer
+	// RepeatSensitive, when above a row's repeats, runs a row whose
+	// result was timing-sensitive (analyze.Timing), or whose runs
+	// disagreed on whether the first request had the server, again until
+	// it has this many runs: its result is then a rate.
+	RepeatSensitive int
 	// Progress receives one line per finished run.
 	Progress io.Writer
 }
@@ -127,8 +134,32 @@ func (r *Runner) Run(ctx context.Context) ([]analyze.Result, Stats, error) {
 	}
 	CleanTemp()
 	jobs := r.plan()
-	results := make([]*analyze.Result, len(jobs))
 	p := newProgress(progress, len(jobs), start)
+	results := r.runJobs(ctx, jobs, &st, p)
+	if more := r.sensitiveRepeats(jobs, results); len(more) > 0 && ctx.Err() == nil {
+		fmt.Fprintf(progress, "repeating %d runs of rows whose results are timing-sensitive, to %d runs each (-repeat-sensitive)\n", len(more), r.RepeatSensitive)
+		p.total += len(more)
+		jobs = append(jobs, more...)
+		results = append(results, r.runJobs(ctx, more, &st, p)...)
+	}
+	st.Wall, st.RunnerCPU = time.Since(start), selfCPU()-cpu
+	var out []analyze.Result
+	for _, i := range planOrder(jobs) {
+		if res := results[i]; res != nil {
+			out = append(out, *res)
+		}
+	}
+	if ctx.Err() != nil {
+		return out, st, fmt.Errorf("interrupted after %d of %d runs: %w", st.Runs+st.Skipped, len(jobs), ctx.Err())
+	}
+	return out, st, nil
+}
+
+// runJobs runs jobs, Jobs at a time (those of a resumed run that finished
+// ok are read, not run), counting them in st, and returns their results
+// by the jobs' index (nil for a run interrupted).
+func (r *Runner) runJobs(ctx context.Context, jobs []job, st *Stats, p *progress) []*analyze.Result {
+	results := make([]*analyze.Result, len(jobs))
 	var todo []int
 	for i, j := range jobs {
 		if r.Resume {
@@ -184,17 +215,76 @@ func (r *Runner) Run(ctx context.Context) ([]analyze.Result, Stats, error) {
 	}
 	waiting, busy := splitWaiting(jobs, todo)
 	schedule(ctx, n, waiting, busy, runJob)
-	st.Wall, st.RunnerCPU = time.Since(start), selfCPU()-cpu
-	var out []analyze.Result
-	for _, res := range results {
-		if res != nil {
-			out = append(out, *res)
+	return results
+}
+
+// sensitiveRepeats plans the runs -repeat-sensitive adds: for every
+// client, arm and row with a timing-sensitive result among its runs (or
+// runs that disagree on whether the first request had the server), more
+// runs up to RepeatSensitive in all, so that its result is a rate.
+func (r *Runner) sensitiveRepeats(jobs []job, results []*analyze.Result) []job {
+	if r.RepeatSensitive <= 0 {
+		return nil
+	}
+	type group struct {
+		last      job
+		sensitive bool
+		had       map[bool]bool
+	}
+	var order []string
+	groups := map[string]*group{}
+	for i, j := range jobs {
+		key := filepath.Dir(j.dir) // the row's directory
+		g, ok := groups[key]
+		if !ok {
+			g = &group{had: map[bool]bool{}}
+			groups[key] = g
+			order = append(order, key)
+		}
+		if j.repeat > g.last.repeat {
+			g.last = j
+		}
+		if res := results[i]; res != nil && res.Status == analyze.StatusOK {
+			g.sensitive = g.sensitive || res.Timing.Sensitive
+			g.had[res.Timing.HadServer] = true
 		}
 	}
-	if ctx.Err() != nil {
-		return out, st, fmt.Errorf("interrupted after %d of %d runs: %w", st.Runs+st.Skipped, len(jobs), ctx.Err())
+	var more []job
+	for _, key := range order {
+		g := groups[key]
+		if !g.sensitive && len(g.had) < 2 {
+			continue
+		}
+		for i := g.last.repeat + 1; i <= r.RepeatSensitive; i++ {
+			j := g.last
+			j.repeat, j.dir = i, filepath.Join(key, fmt.Sprint(i))
+			more = append(more, j)
+		}
 	}
-	return out, st, nil
+	return more
+}
+
+// planOrder lists the indexes of jobs in plan order (client, arm, row,
+// repeat): the first jobs are planned in that order, and a repeat added
+// later goes after the last run of its row.
+func planOrder(jobs []job) []int {
+	idx := make([]int, len(jobs))
+	first := map[string]int{}
+	for i, j := range jobs {
+		idx[i] = i
+		if _, ok := first[filepath.Dir(j.dir)]; !ok {
+			first[filepath.Dir(j.dir)] = i
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		ja, jb := jobs[idx[a]], jobs[idx[b]]
+		ga, gb := first[filepath.Dir(ja.dir)], first[filepath.Dir(jb.dir)]
+		if ga != gb {
+			return ga < gb
+		}
+		return ja.repeat < jb.repeat
+	})
+	return idx
 }
 
 // waitingThreshold is how long a server must hold its reply on purpose

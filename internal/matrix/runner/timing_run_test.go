@@ -2,10 +2,12 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/client/fakeclient"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
@@ -84,5 +86,40 @@ func TestRunTimesTheServer(t *testing.T) {
 	}
 	if s := slow.Timing.StartupMS; s != nil && ms(*s) < 1500*time.Millisecond {
 		t.Errorf("slow-start: start-up %v ms, want the 1.5 s the lab burned at least", *s)
+	}
+}
+
+// TestRepeatSensitive: -repeat-sensitive runs again only the rows whose
+// result was timing-sensitive, until they have that many runs, and returns
+// every run in plan order.
+func TestRepeatSensitive(t *testing.T) {
+	env := map[string]string{"FAKE_WAIT": "300ms"}
+	m := testMatrix(
+		matrix.Row{Name: "quick", Label: "not held", Instr: "ascii:1000"},
+		// A lab slow to start, unheld, past the budget: sensitive.
+		matrix.Row{Name: "slow-start", Label: "slow start", Instr: "ascii:1000", Env: map[string]string{fakeclient.LabCPUEnv: "600ms"}},
+	)
+	m.Repeats = 1
+	r := newRunner(t, m, fakeClient("1", env))
+	r.RepeatSensitive = 3
+	results, st, err := r.Run(context.Background())
+	if err != nil || st.Failed != 0 {
+		t.Fatalf("%v, stats %+v", err, st)
+	}
+	var got []string
+	for _, res := range results {
+		got = append(got, fmt.Sprintf("%s #%d", res.Row, res.Repeat))
+	}
+	want := []string{"quick #1", "slow-start #1", "slow-start #2", "slow-start #3"}
+	if results[0].Timing.Sensitive {
+		// The quick lab itself was slower than the budget on this
+		// machine: it is repeated too, and that is right.
+		want = []string{"quick #1", "quick #2", "quick #3", "slow-start #1", "slow-start #2", "slow-start #3"}
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("runs mismatch (-want +got):\n%s", d)
+	}
+	if st.Runs != len(want) {
+		t.Errorf("stats count %d runs, want %d", st.Runs, len(want))
 	}
 }
