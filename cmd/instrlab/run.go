@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/instrlab/instrlab/internal/budget"
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/fakeapi"
@@ -26,7 +27,7 @@ type runOptions struct {
 	upstream, price                      string
 	repeats, jobs, repeatSensitive       int
 	resume, live                         bool
-	timeout, hold                        time.Duration
+	timeout, hold, loadWait              time.Duration
 	bound                                fakeapi.Bound
 	diff                                 diffOptions
 
@@ -42,6 +43,7 @@ func (o *runOptions) flags(fs *flag.FlagSet) {
 	fs.Var(&o.rows, "row", "run only this row of the matrix (repeatable)")
 	fs.StringVar(&o.arms, "arms", "", "run every row in these arms of each client: default, all, or arm names separated by commas (docs/clients.md lists each client's arms; default: the matrix's arms, else each client's default arm)")
 	fs.IntVar(&o.repeats, "repeats", 0, "override every row's number of repeats")
+	fs.DurationVar(&o.loadWait, "load-wait", 0, "when the machine is too loaded for servers to start well under the smallest wait budget even one run at a time, wait up to this long for the load to fall before each run")
 	fs.IntVar(&o.repeatSensitive, "repeat-sensitive", 0, "run a row whose result is timing-sensitive (the server's start raced the first request) again until it has this many runs, and report rates")
 	fs.StringVar(&o.out, "out", "", "keep all evidence and the full tables (table.md, table.html, results.json, results.csv) in this directory (default: a temporary directory, removed)")
 	fs.IntVar(&o.jobs, "j", 2, "runs at once")
@@ -113,6 +115,8 @@ func (o *runOptions) validate(rest []string, stderr io.Writer) error {
 		return usageError{Msg: "-repeats must be at least 1"}
 	case o.repeatSensitive < 0:
 		return usageError{Msg: "-repeat-sensitive must not be negative"}
+	case o.loadWait < 0:
+		return usageError{Msg: "-load-wait must not be negative"}
 	}
 	if err := report.Formats.Check(o.format); err != nil {
 		return usageError{Msg: err.Error()}
@@ -164,7 +168,7 @@ func (o *runOptions) runner(progress io.Writer) (*runner.Runner, error) {
 		return nil, usageError{Msg: err.Error()}
 	}
 	return &runner.Runner{Clients: cs, Matrix: m, Arms: arms, Shard: o.sh, Jobs: o.jobs, Resume: o.resume,
-		Timeout: o.timeout, Lab: o.lab, RepeatSensitive: o.repeatSensitive, Progress: progress}, nil
+		Timeout: o.timeout, Lab: o.lab, RepeatSensitive: o.repeatSensitive, Gate: budget.Gate(cs, o.jobs, o.loadWait, progress), Progress: progress}, nil
 }
 
 // plan is the matrix to run: -matrix, else the user's servers', else the

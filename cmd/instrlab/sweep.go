@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/atlas"
+	"github.com/instrlab/instrlab/internal/budget"
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/client/npm"
@@ -124,6 +125,13 @@ func (o *sweepOptions) run(ctx context.Context, command string, stdout, stderr i
 	if s.Netns, err = o.mode.Use(false, stderr); err != nil {
 		return err
 	}
+	var pinned []client.Client // each client's pinned version, whose budgets bound the load
+	for _, t := range o.targets {
+		if c, err := clients.New(t.Client); err == nil {
+			pinned = append(pinned, c)
+		}
+	}
+	s.Gate = budget.Gate(pinned, o.jobs, 0, stderr)
 	a, err := s.Atlas(ctx, o.targets, o.sh, publishedVersions, command)
 	if errors.Is(err, atlas.ErrNoMatch) {
 		return usageError{Msg: err.Error()}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/evidence"
+	"github.com/instrlab/instrlab/internal/load"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/runner"
 )
@@ -43,6 +44,9 @@ type Sweep struct {
 	// again until it has this many runs (runner.Runner.RepeatSensitive):
 	// its properties are then rates.
 	RepeatSensitive int
+	// Gate bounds the runs at once by how long their servers take to
+	// start (load.Gate), across every version swept.
+	Gate *load.Gate
 	// Matrix is the probe matrix; nil means the built-in atlas matrix.
 	Matrix *matrix.Matrix
 	// NewClient makes the adapter for name@version.
@@ -111,7 +115,7 @@ func (s *Sweep) probe(ctx context.Context, name, version string, attempt int) Po
 		}
 	}
 	fmt.Fprintf(s.progress(), "%s: probing (attempt %d)\n", spec, attempt)
-	r := &runner.Runner{Clients: []client.Client{c}, Matrix: s.Matrix, Out: out, Jobs: s.Jobs, Resume: true, RepeatSensitive: s.RepeatSensitive,
+	r := &runner.Runner{Clients: []client.Client{c}, Matrix: s.Matrix, Out: out, Jobs: s.Jobs, Resume: true, RepeatSensitive: s.RepeatSensitive, Gate: s.Gate,
 		Timeout: s.Timeout, Lab: s.Lab, Netns: s.Netns, Progress: s.progress()}
 	results, _, err := r.Run(ctx)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/load"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 )
@@ -56,6 +57,9 @@ type Runner struct {
 	// disagreed on whether the first request had the server, again until
 	// it has this many runs: its result is then a rate.
 	RepeatSensitive int
+	// Gate, when set, bounds the runs at once by how long their servers
+	// take to start (load.Gate): a loaded machine runs fewer at once.
+	Gate *load.Gate
 	// Progress receives one line per finished run.
 	Progress io.Writer
 }
@@ -186,8 +190,20 @@ func (r *Runner) runJobs(ctx context.Context, jobs []job, st *Stats, p *progress
 	var mu sync.Mutex
 	runJob := func(i int) {
 		j := jobs[i]
+		if r.Gate != nil {
+			if r.Gate.Acquire(ctx) != nil {
+				return
+			}
+		}
 		p.start(j)
 		res, rec, err := r.runOne(ctx, j)
+		if r.Gate != nil {
+			startup, known := time.Duration(0), res.Timing.StartupMS != nil
+			if known {
+				startup = ms(*res.Timing.StartupMS)
+			}
+			r.Gate.Release(startup, known)
+		}
 		mu.Lock()
 		switch {
 		case errors.Is(err, errInterrupted):

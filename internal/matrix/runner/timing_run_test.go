@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/client/fakeclient"
+	"github.com/instrlab/instrlab/internal/load"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 )
@@ -121,5 +123,46 @@ func TestRepeatSensitive(t *testing.T) {
 	}
 	if st.Runs != len(want) {
 		t.Errorf("stats count %d runs, want %d", st.Runs, len(want))
+	}
+}
+
+// TestGateLowersParallelism: servers slower to start than a quarter of
+// the smallest budget lower the runs at once to one, and the runner says
+// so; the runs after that do not overlap.
+func TestGateLowersParallelism(t *testing.T) {
+	slow := map[string]string{fakeclient.LabCPUEnv: "400ms"} // a start-up of 400 ms at least
+	var rows []matrix.Row
+	for _, n := range []string{"a", "b", "c", "d", "e"} {
+		rows = append(rows, matrix.Row{Name: n, Label: n, Instr: "ascii:100", Env: slow})
+	}
+	m := testMatrix(rows...)
+	m.Repeats = 1
+	r := newRunner(t, m, fakeClient("1", nil))
+	var said strings.Builder
+	r.Gate = load.NewGate(2, 400*time.Millisecond, 0, &said) // start-ups held under 100 ms
+	results, st, err := r.Run(context.Background())
+	if err != nil || st.Failed != 0 || len(results) != 5 {
+		t.Fatalf("%v, stats %+v", err, st)
+	}
+	if r.Gate.Allowed() != 1 || !strings.Contains(said.String(), "1 run(s) at once from now") {
+		t.Fatalf("allowed %d; said:\n%s", r.Gate.Allowed(), said.String())
+	}
+	// The last three began after the first two ended (one at a time from
+	// the first slow start): none overlaps another.
+	type span struct{ from, to time.Time }
+	var spans []span
+	for _, res := range results[2:] {
+		rec, err := analyze.ReadRecord(res.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spans = append(spans, span{rec.Start, rec.Start.Add(time.Duration((rec.SetupMS + rec.ClientMS + rec.TeardownMS) * float64(time.Millisecond)))})
+	}
+	for i := range spans {
+		for j := range spans {
+			if i != j && spans[i].from.Before(spans[j].from) && spans[j].from.Before(spans[i].to) {
+				t.Errorf("runs %d and %d overlap at one run at a time", i+3, j+3)
+			}
+		}
 	}
 }

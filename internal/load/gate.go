@@ -1,0 +1,140 @@
+package load
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// A Gate bounds how many runs go at once by how long the servers they
+// start take to start: a measured start-up must stay well under the
+// smallest budget the runs measure (Limit, a quarter of it), or which side
+// of that budget a run lands on is the machine's doing. A run whose server
+// took longer than Limit to start lowers the bound by one, down to one; a
+// run whose server started in under half of it raises it again, up to Max.
+// With Wait set, a run about to start while the bound is one and the last
+// start-up was over Limit first waits, up to Wait, for the load average to
+// fall to at most one task per CPU. Every change is said on Say.
+type Gate struct {
+	Max   int
+	Limit time.Duration
+	Wait  time.Duration
+	Say   io.Writer
+	// now and sample are the clock and the load, for tests.
+	sample func() (Sample, bool)
+	pause  func(ctx context.Context, d time.Duration) error
+
+	mu      sync.Mutex
+	cond    *sync.Cond
+	allowed int
+	running int
+	slow    bool // the last start-up measured was over Limit
+}
+
+// NewGate is a gate for max runs at once that keeps start-ups under a
+// quarter of budget, waiting up to wait for the load to fall when it
+// cannot; say receives what it does.
+func NewGate(max int, budget, wait time.Duration, say io.Writer) *Gate {
+	g := &Gate{Max: max, Limit: budget / 4, Wait: wait, Say: say, allowed: max, sample: Now, pause: sleep}
+	g.cond = sync.NewCond(&g.mu)
+	if say == nil {
+		g.Say = io.Discard
+	}
+	return g
+}
+
+// Acquire waits for a run's turn: until fewer than the bound run, and,
+// when the machine was found too loaded at one run at a time, for the
+// load to fall (up to Wait).
+func (g *Gate) Acquire(ctx context.Context) error {
+	g.mu.Lock()
+	for g.running >= g.allowed {
+		if ctx.Err() != nil {
+			g.mu.Unlock()
+			return ctx.Err()
+		}
+		g.cond.Wait()
+	}
+	g.running++
+	waitLoad := g.slow && g.allowed == 1 && g.Wait > 0
+	g.mu.Unlock()
+	if waitLoad {
+		g.waitForLoad(ctx)
+	}
+	return ctx.Err()
+}
+
+// waitForLoad polls the load average until it is at most one task per
+// CPU, or Wait has passed, and says which.
+func (g *Gate) waitForLoad(ctx context.Context) {
+	deadline := time.Now().Add(g.Wait)
+	s, ok := g.sample()
+	if !ok || s.PerCPU() <= 1 {
+		return
+	}
+	fmt.Fprintf(g.Say, "load: %s, the lab starting slower than %s: waiting up to %s for it to fall\n", s, g.Limit, g.Wait)
+	for time.Now().Before(deadline) {
+		if g.pause(ctx, 5*time.Second) != nil {
+			return
+		}
+		if s, ok = g.sample(); ok && s.PerCPU() <= 1 {
+			fmt.Fprintf(g.Say, "load: %s: going on\n", s)
+			return
+		}
+	}
+	fmt.Fprintf(g.Say, "load: still %s after %s: going on; runs that land near a budget are marked timing-sensitive\n", s, g.Wait)
+}
+
+// Release ends a run whose server took startup to start (known false
+// when the run did not measure it) and adjusts the bound.
+func (g *Gate) Release(startup time.Duration, known bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.running--
+	defer g.cond.Broadcast()
+	if !known {
+		return
+	}
+	switch {
+	case startup > g.Limit:
+		g.slow = true
+		if g.allowed > 1 {
+			g.allowed--
+			fmt.Fprintf(g.Say, "load: a server took %s to start, over %s (a quarter of the smallest budget measured; %s): %d run(s) at once from now\n",
+				startup.Round(time.Millisecond), g.Limit, loadText(g.sample), g.allowed)
+		}
+	case startup < g.Limit/2:
+		g.slow = false
+		if g.allowed < g.Max {
+			g.allowed++
+			fmt.Fprintf(g.Say, "load: a server started in %s: %d run(s) at once from now\n", startup.Round(time.Millisecond), g.allowed)
+		}
+	}
+}
+
+// Allowed is how many runs may go at once now.
+func (g *Gate) Allowed() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.allowed
+}
+
+func loadText(sample func() (Sample, bool)) string {
+	if s, ok := sample(); ok {
+		return s.String()
+	}
+	return "load average not measured"
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
