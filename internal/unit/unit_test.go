@@ -1,6 +1,7 @@
 package unit
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -126,5 +127,52 @@ func TestInferUndecided(t *testing.T) {
 	samples = append(samples, Sample{Text: ts[0][:5000], Kept: ts[0][:5000]})
 	if f := Infer(samples); len(f.Units) != 0 {
 		t.Errorf("contradicting samples: Infer = %v, want no unit", f.Units)
+	}
+}
+
+// TestInferSingleCut: one emoji text cut by a client that counts UTF-16
+// units (3,000 code points of "🚀x", 4,096 units kept, one short of an
+// emoji pair) fits several units by its cut alone. The client's log names
+// the unit (its cap is what was kept in UTF-16 units, its length the
+// text's); without a log, UTF-16 is the one unit where a round number is a
+// cap that keeps that cut. An ASCII cut is round in every unit and stays
+// undecided.
+func TestInferSingleCut(t *testing.T) {
+	text := strings.Repeat("🚀x", 1500)
+	kept := UTF16.Prefix(text, 4096)
+	for _, tc := range []struct {
+		name string
+		s    Sample
+		by   string
+	}{
+		{"log", Sample{Text: text, Kept: kept, Said: &Said{From: 4500, To: 4096}}, ByLog},
+		{"log of another length", Sample{Text: text, Kept: kept, Said: &Said{From: 4472, To: 4096}}, ByLog},
+		{"round", Sample{Text: text, Kept: kept}, ByRound},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := Infer([]Sample{tc.s})
+			if f.Decided() != UTF16 || f.Caps[UTF16] != 4096 || f.By != tc.by {
+				t.Errorf("Infer = %v, caps %v, by %q; want utf16 at 4096 by %q", f.Units, f.Caps, f.By, tc.by)
+			}
+			if !strings.Contains(f.String(), "UTF-16 units, by "+tc.by+": a cap of 4096") {
+				t.Errorf("String = %q", f.String())
+			}
+		})
+	}
+	// A log that names a cap no unit kept decides nothing; the cut is
+	// then read as it is round.
+	if f := Infer([]Sample{{Text: text, Kept: kept, Said: &Said{From: 9, To: 2000}}}); f.By != ByRound {
+		t.Errorf("a log of a cap nothing kept: by %q, want %q", f.By, ByRound)
+	}
+	ascii, err := lab.Generate(lab.English, 6000, lab.EraInitialize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := Infer([]Sample{{Text: ascii.Text, Kept: ascii.Text[:4096]}}); f.Decided() != "" || f.By != "" {
+		t.Errorf("an ASCII cut round in every unit: Infer = %v by %q, want undecided", f.Units, f.By)
+	}
+	// A cut that is round in no unit stays undecided too.
+	if f := Infer([]Sample{{Text: text, Kept: UTF16.Prefix(text, 4001)}}); f.Decided() != "" {
+		t.Errorf("a cut round in no unit: Infer = %v by %q, want undecided", f.Units, f.By)
 	}
 }

@@ -148,21 +148,34 @@ func layout(ctx fakeapi.Context) []Part {
 }
 
 // Sample is the server text of the first request's best placement and
-// what arrived of it, for unit.Infer; ok is false when no text arrived.
+// what arrived of it, for unit.Infer, with the client's own report of the
+// cut when it logged one; ok is false when no text arrived. The text is
+// the lab's generated one, or, for a user's server or a file, what the
+// server's reply carried (ServerTexts).
 func (r *Result) Sample() (unit.Sample, bool) {
 	b := r.First.Best()
 	if b == nil {
 		return unit.Sample{}, false
 	}
-	in, err := lab.ParseInstructions(r.Instr)
-	if err != nil {
+	text, ok := "", false
+	if r.ServerTexts != nil {
+		text, ok = r.ServerTexts.Instructions[b.Era]
+	} else if in, err := lab.ParseInstructions(r.Instr); err == nil {
+		if t, err := in.For(b.Era); err == nil {
+			text, ok = t.Text, true
+		}
+	}
+	if !ok || text == "" {
 		return unit.Sample{}, false
 	}
-	t, err := in.For(b.Era)
-	if err != nil {
-		return unit.Sample{}, false
+	s := unit.Sample{Text: text, Kept: unit.CodePoint.Prefix(text, b.Kept)}
+	if s.Cut() && len(r.Observation.Truncations) == 1 {
+		// One report of one cut: the client's, of this text (a run of
+		// several servers is not a plain run).
+		t := r.Observation.Truncations[0]
+		s.Said = &unit.Said{From: t.From, To: t.To}
 	}
-	return unit.Sample{Text: t.Text, Kept: unit.CodePoint.Prefix(t.Text, b.Kept)}, true
+	return s, true
 }
 
 // UnitFinding is what a client's default cap counts: unit.Infer over the
