@@ -53,8 +53,12 @@ type Found struct {
 	// at a value another run was past at, or the reverse): the edge is a
 	// race there, and Within and Past are what the runs that agree show.
 	Disagree int
-	// Failed says why the search stopped before it could bracket.
-	Failed string
+	// Failed says why the search stopped before it could bracket;
+	// Unresolved is set when it ran out of runs (MaxRuns) before the two
+	// sides came within the resolution (runs that landed outside the
+	// bracket, or disagreed).
+	Failed     string
+	Unresolved bool
 }
 
 // Resolution is how far apart the two sides are.
@@ -120,6 +124,7 @@ func Bisect(ctx context.Context, s Search, probe Probe) Found {
 			f.Past = min(f.Past, o.At)
 		}
 	}
+	f.Unresolved = f.Past-f.Within > s.Resolution(f.Within)
 	return f
 }
 

@@ -36,7 +36,7 @@ func TestBisectFindsTheBudget(t *testing.T) {
 				return Outcome{Value: v, At: at, Within: at < tc.budget}
 			}
 			f := Bisect(context.Background(), s, probe)
-			if f.Failed != "" || f.Disagree != 0 {
+			if f.Failed != "" || f.Disagree != 0 || f.Unresolved {
 				t.Fatalf("failed %q, %d disagreeing", f.Failed, f.Disagree)
 			}
 			if f.Below != tc.below || f.Above != tc.above {
@@ -70,7 +70,7 @@ func TestBisectCountsDisagreement(t *testing.T) {
 		}
 		return Outcome{Value: v, Within: v < 2}
 	})
-	if f.Disagree != 1 || !(f.Within < 2 && 2 <= f.Past) {
+	if f.Disagree != 1 || f.Unresolved || !(f.Within < 2 && 2 <= f.Past) {
 		t.Errorf("disagree %d, bracket %v–%v; want 1 and 2 s inside", f.Disagree, f.Within, f.Past)
 	}
 	f = Bisect(context.Background(), WaitSearch(), func(ctx context.Context, v float64) Outcome {
@@ -81,5 +81,20 @@ func TestBisectCountsDisagreement(t *testing.T) {
 	})
 	if f.Failed != "timed out after 2m0s" || len(f.Steps) != 3 {
 		t.Errorf("failed %q after %d runs, want the run's reason after 3", f.Failed, len(f.Steps))
+	}
+}
+
+// TestBisectSaysUnresolved: a server whose start-up adds 3 s to every
+// other hold (a loaded machine) makes runs land outside the bracket; the
+// search runs out of runs and says it did not resolve the budget.
+func TestBisectSaysUnresolved(t *testing.T) {
+	n := 0
+	f := Bisect(context.Background(), WaitSearch(), func(ctx context.Context, v float64) Outcome {
+		n++
+		at := v + float64(1-n%2)*3
+		return Outcome{Value: v, At: at, Within: at < 2}
+	})
+	if len(f.Steps) != WaitSearch().MaxRuns() || !f.Unresolved || f.Below || f.Above {
+		t.Errorf("%d runs, unresolved %v (%v–%v), want %d runs and unresolved", len(f.Steps), f.Unresolved, f.Within, f.Past, WaitSearch().MaxRuns())
 	}
 }

@@ -67,9 +67,11 @@ type Measurement struct {
 	Settings map[string]string `json:"settings,omitempty"`
 	Runs     int               `json:"runs"`
 	// Disagree counts runs that contradicted the others: the edge is a
-	// race there (Note says so).
-	Disagree int    `json:"disagree,omitempty"`
-	Failed   string `json:"failed,omitempty"`
+	// race there. Unresolved is set when the runs ran out before the two
+	// sides came within the resolution.
+	Disagree   int    `json:"disagree,omitempty"`
+	Unresolved bool   `json:"unresolved,omitempty"`
+	Failed     string `json:"failed,omitempty"`
 	// MaxLoad is the highest one-minute load average a run saw; 0 when
 	// not measured.
 	MaxLoad float64   `json:"max_load,omitempty"`
@@ -86,6 +88,8 @@ func (m Measurement) Text() string {
 		return "under " + seconds(m.Past)
 	case m.Above:
 		return "at least " + seconds(m.Within)
+	case m.Unresolved:
+		return seconds(m.Within) + "–" + seconds(m.Past) + " (not resolved to 10%: the runs ran out)"
 	}
 	return seconds(m.Within) + "–" + seconds(m.Past)
 }
@@ -164,7 +168,7 @@ func (o Options) wait(ctx context.Context, m *matrix.Matrix, tmpl matrix.Row) (M
 	}
 	f := Bisect(ctx, WaitSearch(), probe)
 	ms := Measurement{Client: spec, Budget: Wait, Unit: "s", Within: f.Within, Past: f.Past, Below: f.Below, Above: f.Above,
-		Settings: o.Env, Runs: len(f.Steps), Disagree: f.Disagree, Failed: f.Failed, Steps: f.Steps}
+		Settings: o.Env, Runs: len(f.Steps), Disagree: f.Disagree, Unresolved: f.Unresolved, Failed: f.Failed, Steps: f.Steps}
 	if !f.Below && !f.Above && f.Failed == "" {
 		ms.Resolution = f.Resolution()
 	}
