@@ -42,7 +42,7 @@ func TestBudgetUsageErrors(t *testing.T) {
 }
 
 // TestBudgetWritesTheProfile: instrlab budget measures the fake client's
-// wait budget, given as a setting (-env FAKE_WAIT=400ms), prints it and
+// wait budget, given as a setting (-env FAKE_WAIT=1500ms), prints it and
 // writes it into the client version's profile.
 func TestBudgetWritesTheProfile(t *testing.T) {
 	src, err := os.ReadFile("../../internal/profiles/data/claude-code@2.1.328.json")
@@ -61,7 +61,7 @@ func TestBudgetWritesTheProfile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "fake@1.json")
 	os.WriteFile(path, data, 0o644)
 	var stdout, stderr bytes.Buffer
-	args := []string{"budget", "-client", "fake@1", "-env", "FAKE_WAIT=400ms", "-out", t.TempDir(), "-lab", binary, "-format", "json", "-profile", path, "-netns", "off"}
+	args := []string{"budget", "-client", "fake@1", "-env", "FAKE_WAIT=1500ms", "-out", t.TempDir(), "-lab", binary, "-format", "json", "-profile", path, "-netns", "off"}
 	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("budget: %v\n%s", err, stderr.String())
 	}
@@ -70,8 +70,8 @@ func TestBudgetWritesTheProfile(t *testing.T) {
 		t.Fatalf("%v, %d measurements:\n%s", err, len(ms), stdout.String())
 	}
 	m := ms[0]
-	if m.Failed != "" || !(m.Within < 0.4+0.1 && 0.4-0.1 < m.Past) || m.Settings["FAKE_WAIT"] != "400ms" {
-		t.Errorf("measured %+v, want 400 ms inside, within 100 ms, under FAKE_WAIT=400ms", m)
+	if m.Failed != "" || !(m.Within < 1.5+0.15 && 1.5-0.15 < m.Past) || m.Settings["FAKE_WAIT"] != "1500ms" {
+		t.Errorf("measured %+v, want 1.5 s inside, within 150 ms, under FAKE_WAIT=1500ms", m)
 	}
 	after, err := os.ReadFile(path)
 	if err != nil {

@@ -35,7 +35,8 @@ type Options struct {
 	// Env is a setting the budget is measured under (as
 	// CLAUDE_CODE_MCP_STARTUP_WAIT_MS=5000), added to the row's.
 	Env map[string]string
-	// Out is the evidence directory: one subdirectory per budget and run.
+	// Out is the evidence directory: one subdirectory per budget and run,
+	// each holding the run of each client as instrlab run lays it out.
 	Out     string
 	Lab     string
 	Timeout time.Duration

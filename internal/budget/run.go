@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -58,7 +57,7 @@ func (c Command) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	var all []Measurement
 	o := c.Options
 	for _, cl := range c.Clients {
-		o.Client, o.Out = cl, filepath.Join(c.Out, cl.Spec().String())
+		o.Client = cl // its runs go under Out/BUDGET/STEP/CLIENT/...
 		ms, err := Measure(ctx, o, c.Budgets)
 		all = append(all, ms...)
 		if err != nil {
