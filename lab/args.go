@@ -24,7 +24,7 @@ type Args struct {
 	ToolDesc      string        // -tool-desc: KIND:N generated text as lookup_part's description
 	ToolDescFile  string        // -tool-desc-file: a file's text as lookup_part's description
 	Seed          string        // -seed: mixed into the generated texts' codewords
-	Era           string        // -era: EraLegacy, EraDual or EraModern
+	Era           Mode          // -era: ModeLegacy, ModeDual or ModeModern
 	InitDelay     time.Duration // -init-delay
 	DiscoverDelay time.Duration // -discover-delay
 	ReadyAfter    time.Duration // -ready-after
@@ -51,7 +51,7 @@ func (a *Args) flags() []argFlag {
 		{"tool-desc", &a.ToolDesc, "", "describe the tool lookup_part with KIND:N code points of generated text (as -instr) instead of its own description"},
 		{"tool-desc-file", &a.ToolDescFile, "", "describe the tool lookup_part with this file's text, unchanged"},
 		{"seed", &a.Seed, "", "mix this into the codewords of the generated texts, so that several labs in one client's session serve texts told apart by their codewords"},
-		{"era", &a.Era, EraLegacy, "protocol era: legacy, dual or modern"},
+		{"era", (*string)(&a.Era), string(ModeLegacy), "protocol era: legacy, dual or modern"},
 		{"init-delay", &a.InitDelay, time.Duration(0), "hold the initialize reply this long"},
 		{"discover-delay", &a.DiscoverDelay, time.Duration(0), "hold the server/discover reply this long"},
 		{"ready-after", &a.ReadyAfter, time.Duration(0), "hold the reply that completes the handshake until this long after the process started (however long the start took, if less)"},
@@ -197,7 +197,7 @@ func (a Args) config(readFile bool) (Config, error) {
 		if err != nil {
 			return Config{}, fmt.Errorf("-tool-desc: %w", err)
 		}
-		t, err := desc.For(EraInitialize)
+		t, err := desc.For(ReplyInitialize)
 		if err != nil {
 			return Config{}, fmt.Errorf("-tool-desc: %w", err)
 		}
@@ -209,7 +209,7 @@ func (a Args) config(readFile bool) (Config, error) {
 	if a.InstrFile != "" && !readFile {
 		return cfg, nil
 	}
-	if _, err := cfg.Instructions.For(EraInitialize); err != nil {
+	if _, err := cfg.Instructions.For(ReplyInitialize); err != nil {
 		return Config{}, err
 	}
 	return cfg, nil

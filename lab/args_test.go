@@ -11,7 +11,7 @@ import (
 // TestArgsRoundTrip: what Args writes, ParseArgs reads back, for every
 // field set away from its default.
 func TestArgsRoundTrip(t *testing.T) {
-	a := Args{Instr: "japanese:1200", ToolDesc: "ascii:3000", Era: EraDual, InitDelay: 1500 * time.Millisecond, DiscoverDelay: 2 * time.Second,
+	a := Args{Instr: "japanese:1200", ToolDesc: "ascii:3000", Era: ModeDual, InitDelay: 1500 * time.Millisecond, DiscoverDelay: 2 * time.Second,
 		ReadyAfter: 700 * time.Millisecond, OnUnknown: UnknownHang, Log: "/x/lab.jsonl", HTTP: "127.0.0.1:0", AllowRemote: true, Seed: "b"}
 	got, err := ParseArgs(a.Args())
 	if err != nil {
@@ -21,7 +21,7 @@ func TestArgsRoundTrip(t *testing.T) {
 		t.Errorf("round trip mismatch (-want +got):\n%s", diff)
 	}
 	want := []string{"-instr", "ascii:1000", "-era", "legacy", "-init-delay", "8s", "-log", "/x/lab.jsonl"}
-	if diff := cmp.Diff(want, Args{Instr: "ascii:1000", Era: EraLegacy, InitDelay: 8 * time.Second, Log: "/x/lab.jsonl"}.Args()); diff != "" {
+	if diff := cmp.Diff(want, Args{Instr: "ascii:1000", Era: ModeLegacy, InitDelay: 8 * time.Second, Log: "/x/lab.jsonl"}.Args()); diff != "" {
 		t.Errorf("Args mismatch (-want +got):\n%s", diff)
 	}
 }
@@ -71,7 +71,7 @@ func TestArgsZeroIsDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Instructions != wantCfg.Instructions || got.Era != EraLegacy || got.OnUnknown != UnknownError {
+	if got.Instructions != wantCfg.Instructions || got.Era != ModeLegacy || got.OnUnknown != UnknownError {
 		t.Errorf("Args{}.Config() = %+v, want the flags' defaults %+v", got, wantCfg)
 	}
 }

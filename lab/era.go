@@ -26,38 +26,47 @@ func (e Era) Method() string {
 	return "initialize"
 }
 
-// Reply is the name evidence gives the era's reply (EraInitialize or
-// EraDiscover): a text, its codewords and where a client put it are kept
-// under it.
-func (e Era) Reply() string {
+// Reply is the era's reply that carries a server's text: a text, its
+// codewords and where a client put it are kept under its name.
+func (e Era) Reply() Reply {
 	if e == Modern {
-		return EraDiscover
+		return ReplyDiscover
 	}
-	return EraInitialize
+	return ReplyInitialize
 }
 
-// The replies a text is generated for, one an era: each gets its own pair
-// of codewords, so that an answer proves which reply the client delivered.
+// A Reply names the reply of an era that carries a server's text. A text
+// is generated for one reply: each gets its own pair of codewords, so that
+// an answer proves which reply the client delivered. Evidence keeps it
+// under the JSON name "era".
+type Reply string
+
+// The two replies, one an era.
 const (
-	EraInitialize = "initialize" // Legacy.Reply()
-	EraDiscover   = "discover"   // Modern.Reply()
+	ReplyInitialize Reply = "initialize" // Legacy.Reply()
+	ReplyDiscover   Reply = "discover"   // Modern.Reply()
 )
 
-// The eras a lab server can speak (its -era, Config.Era, a matrix row's
-// era).
+// Replies lists both replies, the legacy era's first.
+func Replies() []Reply { return []Reply{ReplyInitialize, ReplyDiscover} }
+
+// A Mode is which eras a lab server speaks: its -era (Args.Era,
+// Config.Era, a matrix row's era). The zero Mode is ModeLegacy.
+type Mode string
+
+// The lab's modes.
 const (
-	EraLegacy = string(Legacy) // initialize only; server/discover is an unknown method
-	EraDual   = "dual"         // both, with a different text (and codewords) in each
-	EraModern = string(Modern) // server/discover only; initialize is refused
+	ModeLegacy Mode = Mode(Legacy) // initialize only; server/discover is an unknown method
+	ModeDual   Mode = "dual"       // both, with a different text (and codewords) in each
+	ModeModern Mode = Mode(Modern) // server/discover only; initialize is refused
 )
 
-// Speaks reports whether a lab of -era mode ("" is EraLegacy) answers e's
-// first request.
-func Speaks(mode string, e Era) bool {
-	switch mode {
-	case EraDual:
+// Speaks reports whether a lab in mode m answers e's first request.
+func (m Mode) Speaks(e Era) bool {
+	switch m {
+	case ModeDual:
 		return true
-	case EraModern:
+	case ModeModern:
 		return e == Modern
 	}
 	return e == Legacy

@@ -8,15 +8,18 @@ func TestEra(t *testing.T) {
 	if Legacy.Method() != "initialize" || Modern.Method() != "server/discover" {
 		t.Errorf("methods %q, %q", Legacy.Method(), Modern.Method())
 	}
-	if Legacy.Reply() != EraInitialize || Modern.Reply() != EraDiscover {
+	if Legacy.Reply() != ReplyInitialize || Modern.Reply() != ReplyDiscover {
 		t.Errorf("replies %q, %q", Legacy.Reply(), Modern.Reply())
 	}
+	if got := Replies(); len(got) != 2 || got[0] != Legacy.Reply() || got[1] != Modern.Reply() {
+		t.Errorf("Replies() = %q, want the legacy era's reply, then the modern's", got)
+	}
 	for _, tt := range []struct {
-		mode           string
+		mode           Mode
 		legacy, modern bool
-	}{{"", true, false}, {EraLegacy, true, false}, {EraDual, true, true}, {EraModern, false, true}} {
-		if Speaks(tt.mode, Legacy) != tt.legacy || Speaks(tt.mode, Modern) != tt.modern {
-			t.Errorf("-era %q: speaks legacy %v, modern %v; want %v, %v", tt.mode, Speaks(tt.mode, Legacy), Speaks(tt.mode, Modern), tt.legacy, tt.modern)
+	}{{"", true, false}, {ModeLegacy, true, false}, {ModeDual, true, true}, {ModeModern, false, true}} {
+		if tt.mode.Speaks(Legacy) != tt.legacy || tt.mode.Speaks(Modern) != tt.modern {
+			t.Errorf("-era %q: speaks legacy %v, modern %v; want %v, %v", tt.mode, tt.mode.Speaks(Legacy), tt.mode.Speaks(Modern), tt.legacy, tt.modern)
 		}
 	}
 }

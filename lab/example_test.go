@@ -18,7 +18,7 @@ func ExampleParseInstructions() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, era := range []string{lab.EraInitialize, lab.EraDiscover} {
+	for _, era := range lab.Replies() {
 		t, err := in.For(era)
 		if err != nil {
 			log.Fatal(err)
@@ -39,13 +39,13 @@ func ExampleParseInstructions() {
 // Lengths count characters (code points), not bytes, in every language; the
 // codewords are deterministic, so Codeword checks a run without the server.
 func ExampleGenerate() {
-	t, err := lab.Generate(lab.Japanese, 300, lab.EraInitialize)
+	t, err := lab.Generate(lab.Japanese, 300, lab.ReplyInitialize)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(t.Length(), "characters,", len(t.Text), "bytes")
 	fmt.Println(t.Begin, t.End)
-	fmt.Println(t.End == lab.Codeword(lab.Japanese, 300, lab.EraInitialize, "end"))
+	fmt.Println(t.End == lab.Codeword(lab.Japanese, 300, lab.ReplyInitialize, "end"))
 	// Output:
 	// 300 characters, 642 bytes
 	// QUETZAL-1019 KINGLET-2056
@@ -66,7 +66,7 @@ func ExampleParseInstructions_errors() {
 // The command line that starts the lab, as it goes into a client's MCP
 // config, and the same flags parsed back into a Config.
 func ExampleArgs() {
-	a := lab.Args{Instr: "japanese:2000", Era: lab.EraDual, Log: "lab.jsonl"}
+	a := lab.Args{Instr: "japanese:2000", Era: lab.ModeDual, Log: "lab.jsonl"}
 	argv := append(append([]string{"instrlab"}, lab.Subcommand...), a.Args()...)
 	fmt.Println(strings.Join(argv, " "))
 
@@ -99,7 +99,7 @@ func ExampleLab_Server() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	l, err := lab.New(lab.Config{Instructions: in, Era: lab.EraDual})
+	l, err := lab.New(lab.Config{Instructions: in, Era: lab.ModeDual})
 	if err != nil {
 		log.Fatal(err)
 	}

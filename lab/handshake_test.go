@@ -159,7 +159,7 @@ func TestHandshakeGolden(t *testing.T) {
 func configFromArgs(args []string) (Config, error) {
 	fs := flag.NewFlagSet("golden", flag.ContinueOnError)
 	instr := fs.String("instr", "ascii:100", "")
-	era := fs.String("era", EraLegacy, "")
+	era := fs.String("era", string(ModeLegacy), "")
 	unknown := fs.String("on-unknown", UnknownError, "")
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
@@ -168,7 +168,7 @@ func configFromArgs(args []string) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	return Config{Instructions: in, Era: *era, OnUnknown: *unknown}, nil
+	return Config{Instructions: in, Era: Mode(*era), OnUnknown: *unknown}, nil
 }
 
 func TestMessageLogRecordsHandshake(t *testing.T) {

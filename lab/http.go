@@ -29,7 +29,7 @@ func (l *Lab) Handler() http.Handler {
 	// Mcp-Param headers of tools/call).
 	l.awaitTools()
 	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return l.server },
-		&mcp.StreamableHTTPOptions{Stateless: l.cfg.Era != EraLegacy, SessionTimeout: l.cfg.SessionIdle})
+		&mcp.StreamableHTTPOptions{Stateless: l.cfg.Era != ModeLegacy, SessionTimeout: l.cfg.SessionIdle})
 	return &httpHandler{lab: l, inner: inner}
 }
 
@@ -141,7 +141,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				h.logSent(&track, session, data)
 				w.Header().Set("Content-Type", "application/json")
 				status := http.StatusOK
-				if h.lab.cfg.Era != EraLegacy {
+				if h.lab.cfg.Era != ModeLegacy {
 					status = http.StatusNotFound // 2026-07-28: unknown methods are 404 with -32601
 				}
 				w.WriteHeader(status)

@@ -61,14 +61,14 @@ func (in Instructions) String() string {
 	return "none"
 }
 
-// For returns the text served in the given era (EraInitialize or
-// EraDiscover). A user's file is the same in both.
-func (in Instructions) For(era string) (Text, error) {
+// For returns the text served in reply r. A user's file is the same in
+// both replies.
+func (in Instructions) For(r Reply) (Text, error) {
 	switch {
 	case in.File != "":
-		return Text{Text: in.text, Era: era}, nil
+		return Text{Text: in.text, Reply: r}, nil
 	case in.Language != "":
-		return GenerateSeeded(in.Seed, in.Language, in.Length, era)
+		return GenerateSeeded(in.Seed, in.Language, in.Length, r)
 	}
-	return Text{Era: era}, nil
+	return Text{Reply: r}, nil
 }

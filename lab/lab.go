@@ -38,7 +38,7 @@ type Config struct {
 	// ToolDescription, when set, describes the tool lookup_part instead
 	// of its own description.
 	ToolDescription string
-	Era             string        // EraLegacy (default), EraDual or EraModern
+	Era             Mode          // ModeLegacy (default), ModeDual or ModeModern
 	InitDelay       time.Duration // hold the initialize reply this long
 	DiscoverDelay   time.Duration // hold the server/discover reply this long
 	// ReadyAfter holds the reply that completes the handshake (initialize
@@ -85,7 +85,7 @@ type Lab struct {
 
 // Validate reports what is wrong with cfg, without building anything.
 func (cfg Config) Validate() error {
-	if cfg.Era != "" && !slices.Contains([]string{EraLegacy, EraDual, EraModern}, cfg.Era) {
+	if cfg.Era != "" && !slices.Contains([]Mode{ModeLegacy, ModeDual, ModeModern}, cfg.Era) {
 		return fmt.Errorf("unknown era %q (want legacy, dual or modern)", cfg.Era)
 	}
 	if cfg.OnUnknown != "" && !slices.Contains([]string{UnknownError, UnknownCrash, UnknownHang}, cfg.OnUnknown) {
@@ -103,7 +103,7 @@ func New(cfg Config) (*Lab, error) {
 		return nil, err
 	}
 	if cfg.Era == "" {
-		cfg.Era = EraLegacy
+		cfg.Era = ModeLegacy
 	}
 	if cfg.OnUnknown == "" {
 		cfg.OnUnknown = UnknownError
@@ -125,10 +125,10 @@ func New(cfg Config) (*Lab, error) {
 	}
 	l := &Lab{cfg: cfg, log: cfg.Log, tools: newToolsCache()}
 	var err error
-	if l.init, err = cfg.Instructions.For(EraInitialize); err != nil {
+	if l.init, err = cfg.Instructions.For(ReplyInitialize); err != nil {
 		return nil, err
 	}
-	if l.discover, err = cfg.Instructions.For(EraDiscover); err != nil {
+	if l.discover, err = cfg.Instructions.For(ReplyDiscover); err != nil {
 		return nil, err
 	}
 	l.server = mcp.NewServer(&mcp.Implementation{Name: Name, Version: Version}, &mcp.ServerOptions{
@@ -168,12 +168,12 @@ func (l *Lab) Server() *mcp.Server {
 	return l.server
 }
 
-func versionsFor(era string) []string {
+func versionsFor(mode Mode) []string {
 	all := mcp.SupportedProtocolVersions()
-	switch era {
-	case EraModern:
+	switch mode {
+	case ModeModern:
 		return []string{ModernVersion}
-	case EraLegacy:
+	case ModeLegacy:
 		return slices.DeleteFunc(all, func(v string) bool { return v >= ModernVersion })
 	}
 	return all
@@ -192,14 +192,14 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		switch method {
 		case "initialize":
-			if l.cfg.Era == EraModern {
+			if l.cfg.Era == ModeModern {
 				return nil, l.refuseInitialize(req)
 			}
 			if err := l.hold(ctx, l.cfg.InitDelay); err != nil {
 				return nil, err
 			}
 			res, err := next(ctx, method, req)
-			if err != nil && l.cfg.Era == EraDual {
+			if err != nil && l.cfg.Era == ModeDual {
 				// The SDK refuses initialize once server/discover has set up
 				// the session; a dual server answers it all the same, so
 				// that a client that sends both shows which text it keeps.
@@ -210,7 +210,7 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			return res, err
 		case "server/discover":
-			if l.cfg.Era == EraLegacy {
+			if l.cfg.Era == ModeLegacy {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: server/discover (this server is legacy)"}
 			}
 			if err := l.hold(ctx, l.cfg.DiscoverDelay); err != nil {
@@ -322,7 +322,7 @@ func (l *Lab) onUnknown(m message, handshaken bool) string {
 	if m.kind != KindRequest {
 		return ""
 	}
-	legacyProbe := m.method == "server/discover" && l.cfg.Era == EraLegacy
+	legacyProbe := m.method == "server/discover" && l.cfg.Era == ModeLegacy
 	if !legacyProbe && (handshaken || slices.Contains(knownMethods, m.method)) {
 		return ""
 	}

@@ -86,7 +86,7 @@ type Text struct {
 	End      string // the codeword of the last sentence
 	Markers  []int  // the rune offset of each "[at N]" marker's '['; N equals it
 	Language Language
-	Era      string
+	Reply    Reply // the reply it is served in
 }
 
 // Length reports the length of the text in characters (runes).
@@ -102,21 +102,21 @@ var codewordWords = [...]string{
 }
 
 // Codeword derives the codeword at one end ("begin" or "end") of the text of
-// the given language, length and era. It is deterministic, so a run can be
-// checked against it later without the server.
-func Codeword(lang Language, n int, era, end string) string {
-	return SeededCodeword("", lang, n, era, end)
+// the given language and length served in reply r. It is deterministic, so
+// a run can be checked against it later without the server.
+func Codeword(lang Language, n int, r Reply, end string) string {
+	return SeededCodeword("", lang, n, r, end)
 }
 
 // SeededCodeword is Codeword of a lab started with -seed: the seed is mixed
 // into the hash, so several labs in one run, each with its own seed, serve
 // texts whose codewords tell them apart. The empty seed is Codeword.
-func SeededCodeword(seed string, lang Language, n int, era, end string) string {
+func SeededCodeword(seed string, lang Language, n int, r Reply, end string) string {
 	h := fnv.New64a()
 	if seed != "" {
 		fmt.Fprintf(h, "%s/", seed)
 	}
-	fmt.Fprintf(h, "%s/%d/%s/%s", lang, n, era, end)
+	fmt.Fprintf(h, "%s/%d/%s/%s", lang, n, r, end)
 	sum := h.Sum64()
 	word := codewordWords[sum%uint64(len(codewordWords))]
 	return fmt.Sprintf("%s-%04d", word, (sum/uint64(len(codewordWords)))%10000)
@@ -129,28 +129,28 @@ func endSentence(code string) string   { return " END codeword: " + code + "." }
 var MinLength = utf8.RuneCountInString(beginSentence("WAXWING-0000") + endSentence("WAXWING-0000"))
 
 // Generate makes the instructions text of language lang that is exactly n
-// characters long, for the given era (EraInitialize or EraDiscover).
-func Generate(lang Language, n int, era string) (Text, error) {
-	return GenerateSeeded("", lang, n, era)
+// characters long, served in reply r.
+func Generate(lang Language, n int, r Reply) (Text, error) {
+	return GenerateSeeded("", lang, n, r)
 }
 
 // GenerateSeeded is Generate with the codewords of SeededCodeword.
-func GenerateSeeded(seed string, lang Language, n int, era string) (Text, error) {
+func GenerateSeeded(seed string, lang Language, n int, r Reply) (Text, error) {
 	filler, sep, ok := filler(lang)
 	if !ok {
 		return Text{}, fmt.Errorf("unknown language %q (want %s)", lang, languageList())
 	}
-	if era != EraInitialize && era != EraDiscover {
-		return Text{}, fmt.Errorf("unknown era %q (want %q or %q)", era, EraInitialize, EraDiscover)
+	if r != ReplyInitialize && r != ReplyDiscover {
+		return Text{}, fmt.Errorf("unknown era %q (want %q or %q)", r, ReplyInitialize, ReplyDiscover)
 	}
 	if n < MinLength {
 		return Text{}, fmt.Errorf("%s text of %d characters is too short: the two codeword sentences alone take %d", lang, n, MinLength)
 	}
 	t := Text{
-		Begin:    SeededCodeword(seed, lang, n, era, "begin"),
-		End:      SeededCodeword(seed, lang, n, era, "end"),
+		Begin:    SeededCodeword(seed, lang, n, r, "begin"),
+		End:      SeededCodeword(seed, lang, n, r, "end"),
 		Language: lang,
-		Era:      era,
+		Reply:    r,
 	}
 	head, tail := beginSentence(t.Begin), endSentence(t.End)
 	bodyEnd := n - utf8.RuneCountInString(tail) // rune offset where the tail starts

@@ -14,7 +14,7 @@ var markerRE = regexp.MustCompile(`\[at (\d+)\]`)
 func TestGenerateLengthsAndMarkers(t *testing.T) {
 	for _, lang := range Languages() {
 		for _, n := range []int{MinLength, 249, 250, 1000, 2048, 4096, 20000} {
-			for _, era := range []string{EraInitialize, EraDiscover} {
+			for _, era := range Replies() {
 				t.Run(fmt.Sprintf("%s/%d/%s", lang, n, era), func(t *testing.T) {
 					txt, err := Generate(lang, n, era)
 					if err != nil {
@@ -71,7 +71,7 @@ func TestGenerateLengthsAndMarkers(t *testing.T) {
 }
 
 func TestGenerateTooShort(t *testing.T) {
-	_, err := Generate(English, MinLength-1, EraInitialize)
+	_, err := Generate(English, MinLength-1, ReplyInitialize)
 	if err == nil || !strings.Contains(err.Error(), "too short") {
 		t.Fatalf("Generate(%d) error = %v, want a too-short error", MinLength-1, err)
 	}
@@ -82,13 +82,13 @@ func TestGenerateTooShort(t *testing.T) {
 
 func TestCodewordsStableAndDistinct(t *testing.T) {
 	// Stable: these values are what earlier runs and reports refer to.
-	if got, want := Codeword(English, 1000, EraInitialize, "begin"), Codeword(English, 1000, EraInitialize, "begin"); got != want {
+	if got, want := Codeword(English, 1000, ReplyInitialize, "begin"), Codeword(English, 1000, ReplyInitialize, "begin"); got != want {
 		t.Fatalf("Codeword not deterministic: %q then %q", got, want)
 	}
 	seen := map[string]string{}
 	for _, lang := range Languages() {
 		for _, n := range []int{MinLength, 249, 250, 1000, 2048, 3000, 4096, 5000, 6000, 20000} {
-			for _, era := range []string{EraInitialize, EraDiscover} {
+			for _, era := range Replies() {
 				txt, err := Generate(lang, n, era)
 				if err != nil {
 					t.Fatal(err)
@@ -111,7 +111,7 @@ func TestCodewordsStableAndDistinct(t *testing.T) {
 func TestGenerateMatchesGolden(t *testing.T) {
 	// A fixed text pins the generator: a change to it changes every
 	// codeword and marker that recorded evidence refers to.
-	txt, err := Generate(English, 300, EraInitialize)
+	txt, err := Generate(English, 300, ReplyInitialize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,22 +152,22 @@ func TestSeededTextsDiffer(t *testing.T) {
 	// Two labs in one session tell their texts apart by the codewords
 	// alone: same kind and length, other seed, other codewords; the text
 	// between them is the same, and no seed is the unseeded text.
-	plain, err := Generate(English, 1000, EraInitialize)
+	plain, err := Generate(English, 1000, ReplyInitialize)
 	if err != nil {
 		t.Fatal(err)
 	}
-	unseeded, err := GenerateSeeded("", English, 1000, EraInitialize)
+	unseeded, err := GenerateSeeded("", English, 1000, ReplyInitialize)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if unseeded.Text != plain.Text {
 		t.Errorf("GenerateSeeded with no seed = %q, want Generate's %q", unseeded.Text, plain.Text)
 	}
-	a, err := GenerateSeeded("alpha", English, 1000, EraInitialize)
+	a, err := GenerateSeeded("alpha", English, 1000, ReplyInitialize)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := GenerateSeeded("beta", English, 1000, EraInitialize)
+	b, err := GenerateSeeded("beta", English, 1000, ReplyInitialize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestSeededTextsDiffer(t *testing.T) {
 			t.Errorf("seed %s: %d characters, want 1000", name, txt.Length())
 		}
 	}
-	if a.Begin != SeededCodeword("alpha", English, 1000, EraInitialize, "begin") {
+	if a.Begin != SeededCodeword("alpha", English, 1000, ReplyInitialize, "begin") {
 		t.Errorf("seed alpha's begin codeword %s is not SeededCodeword's", a.Begin)
 	}
 	strip := func(txt Text) string {
@@ -203,14 +203,14 @@ func TestSeedFlagReachesTexts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	txt, err := cfg.Instructions.For(EraInitialize)
+	txt, err := cfg.Instructions.For(ReplyInitialize)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := SeededCodeword("two", English, 1000, EraInitialize, "begin"); txt.Begin != want {
+	if want := SeededCodeword("two", English, 1000, ReplyInitialize, "begin"); txt.Begin != want {
 		t.Errorf("-seed two: begin codeword %s, want %s", txt.Begin, want)
 	}
-	if want := SeededCodeword("two", English, 600, EraInitialize, "begin"); !strings.Contains(cfg.ToolDescription, want) {
+	if want := SeededCodeword("two", English, 600, ReplyInitialize, "begin"); !strings.Contains(cfg.ToolDescription, want) {
 		t.Errorf("-seed two: tool description lacks codeword %s:\n%s", want, cfg.ToolDescription)
 	}
 }

@@ -17,16 +17,16 @@ import (
 func TestToolsListFastPath(t *testing.T) {
 	toolsList2 := strings.Replace(toolsListModern, `"id":2`, `"id":3`, 1)
 	tests := []struct {
-		era    string
+		era    Mode
 		client []string
 	}{
-		{EraLegacy, []string{initialize, initialized, toolsList, strings.Replace(toolsList, `"id":2`, `"id":3`, 1)}},
-		{EraDual, []string{probe, toolsListModern, toolsList2}},
-		{EraDual, []string{initialize, initialized, toolsList}},
-		{EraModern, []string{probe, toolsListModern, toolsList2}},
+		{ModeLegacy, []string{initialize, initialized, toolsList, strings.Replace(toolsList, `"id":2`, `"id":3`, 1)}},
+		{ModeDual, []string{probe, toolsListModern, toolsList2}},
+		{ModeDual, []string{initialize, initialized, toolsList}},
+		{ModeModern, []string{probe, toolsListModern, toolsList2}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.era, func(t *testing.T) {
+		t.Run(string(tt.era), func(t *testing.T) {
 			input := strings.Join(tt.client, "\n") + "\n"
 			fast, l := serveLines(t, tt.era, input, true)
 			sdk, _ := serveLines(t, tt.era, input, false)
@@ -52,7 +52,7 @@ func TestToolsListFastPath(t *testing.T) {
 // serveLines serves input on a lab of the given era, with or without the
 // tools/list fast path, and returns its output lines sorted (the SDK answers
 // requests concurrently, so their order may vary).
-func serveLines(t *testing.T, era, input string, fast bool) ([]string, *Lab) {
+func serveLines(t *testing.T, era Mode, input string, fast bool) ([]string, *Lab) {
 	t.Helper()
 	l, err := New(Config{Instructions: Instructions{Language: English, Length: 300}, Era: era})
 	if err != nil {

@@ -353,7 +353,7 @@ func TestCheckSetting(t *testing.T) {
 // TestCheckHTTP checks the lab over Streamable HTTP in process.
 func TestCheckHTTP(t *testing.T) {
 	in, _ := lab.ParseInstructions("ascii:1000")
-	l, err := lab.New(lab.Config{Instructions: in, Era: lab.EraDual})
+	l, err := lab.New(lab.Config{Instructions: in, Era: lab.ModeDual})
 	if err != nil {
 		t.Fatal(err)
 	}

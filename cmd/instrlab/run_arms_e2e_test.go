@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // TestE2EClaudeCodeSeedArm runs the dual-era row on Claude Code 2.1.285 in
@@ -36,10 +37,10 @@ func TestE2EClaudeCodeSeedArm(t *testing.T) {
 		userTurn := best.Kind == fakeapi.KindUserTurn
 		said := r.Observation.ArmSaid()
 		wantSaid := map[bool]string{true: "v2 (source: growthbook)", false: "v2 (source: default)"}[seed]
-		if probed != seed || (best.Era == "discover") != seed || userTurn != seed || said != wantSaid ||
+		if probed != seed || (best.Reply == lab.ReplyDiscover) != seed || userTurn != seed || said != wantSaid ||
 			seed && slices.Contains(r.Handshake.Methods, "initialize") {
 			t.Errorf("%s: methods %v, text from %s at %s, client says %q; want the seed's observations only in arm seed",
-				r.Who(), r.Handshake.Methods, best.Era, best.Path, said)
+				r.Who(), r.Handshake.Methods, best.Reply, best.Path, said)
 		}
 	}
 }

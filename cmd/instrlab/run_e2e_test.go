@@ -11,6 +11,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/report"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // e2eClient is the Claude Code the end-to-end tests run: INSTRLAB_E2E_CLIENT,
@@ -86,7 +87,7 @@ func TestE2EClaudeCode(t *testing.T) {
 	if none.First.Best() != nil || none.Reader.Line() != "BEGIN=NONE END=NONE LAST=NONE" {
 		t.Errorf("no instructions: placement %+v, reader %s", none.First.Best(), none.Reader.Line())
 	}
-	if b := en1000.First.Best(); b == nil || !b.Full || b.Kept != 1000 || b.Era != "initialize" || en1000.Reader.End == "" {
+	if b := en1000.First.Best(); b == nil || !b.Full || b.Kept != 1000 || b.Reply != "initialize" || en1000.Reader.End == "" {
 		t.Errorf("1,000: placement %+v, reader %s", b, en1000.Reader.Line())
 	}
 	if en1000.First.Tokens <= none.First.Tokens {
@@ -107,8 +108,8 @@ func TestE2EClaudeCode(t *testing.T) {
 	if !dual.Handshake.InitializeSent {
 		wantEra = "discover"
 	}
-	if d.Era != wantEra {
-		t.Errorf("dual era: codewords from %s, but the server's log says initialize sent = %v", d.Era, dual.Handshake.InitializeSent)
+	if d.Reply != lab.Reply(wantEra) {
+		t.Errorf("dual era: codewords from %s, but the server's log says initialize sent = %v", d.Reply, dual.Handshake.InitializeSent)
 	}
 }
 

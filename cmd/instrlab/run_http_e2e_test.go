@@ -61,7 +61,7 @@ func TestE2EUserHTTPServer(t *testing.T) {
 		t.Fatalf("results: %+v", results)
 	}
 	r := results[0]
-	text := r.ServerTexts.Instructions[lab.EraInitialize]
+	text := r.ServerTexts.Instructions[lab.ReplyInitialize]
 	if text == "" || len(r.Tools) == 0 {
 		t.Fatalf("the proxy's log holds no instructions or tools of server-everything: %+v", r.ServerTexts)
 	}

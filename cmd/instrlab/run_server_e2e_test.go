@@ -77,9 +77,9 @@ func testUserServer(t *testing.T, name string, command ...string) {
 		// The text of the era the client was in: Claude Code 2.1.328
 		// probes server/discover, which context7-mcp 4.1.1 answers, so it
 		// never sends initialize; server-everything does not answer it.
-		text := r.ServerTexts.Instructions[lab.EraInitialize]
+		text := r.ServerTexts.Instructions[lab.ReplyInitialize]
 		if text == "" {
-			text = r.ServerTexts.Instructions[lab.EraDiscover]
+			text = r.ServerTexts.Instructions[lab.ReplyDiscover]
 		}
 		if text == "" {
 			t.Fatalf("%s: the proxy's log holds no instructions of %s in either era", r.Client, name)
@@ -137,11 +137,11 @@ func TestE2EInstrFileSameAsRealServer(t *testing.T) {
 		t.Fatalf("run -server: %v\n%s", err, stderr.String())
 	}
 	rs := readResults(t, srvOut)
-	if len(rs) != 1 || rs[0].ServerTexts == nil || rs[0].ServerTexts.Instructions[lab.EraInitialize] == "" {
+	if len(rs) != 1 || rs[0].ServerTexts == nil || rs[0].ServerTexts.Instructions[lab.ReplyInitialize] == "" {
 		t.Fatalf("no instructions of server-everything in the proxy's log: %+v", rs)
 	}
 	mdir := t.TempDir()
-	os.WriteFile(filepath.Join(mdir, "everything.md"), []byte(rs[0].ServerTexts.Instructions[lab.EraInitialize]), 0o644)
+	os.WriteFile(filepath.Join(mdir, "everything.md"), []byte(rs[0].ServerTexts.Instructions[lab.ReplyInitialize]), 0o644)
 	mpath := filepath.Join(mdir, "m.json")
 	os.WriteFile(mpath, []byte(`{"name":"t","repeats":1,"prompt":"say OK","rows":[{"name":"everything","label":"its text","instr_file":"everything.md"}]}`), 0o644)
 	if err := run(context.Background(), append([]string{"run", "-matrix", mpath, "-out", labOut}, common...), new(bytes.Buffer), &stderr); err != nil {

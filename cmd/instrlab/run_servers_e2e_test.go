@@ -156,7 +156,7 @@ func serverText(t *testing.T, row matrix.Row, name string) string {
 		t.Fatal(err)
 	}
 	in.Seed = name
-	txt, err := in.For(lab.EraInitialize)
+	txt, err := in.For(lab.ReplyInitialize)
 	if err != nil {
 		t.Fatal(err)
 	}

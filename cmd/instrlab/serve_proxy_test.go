@@ -23,11 +23,11 @@ import (
 // of serve lab gets the lab's texts, and the proxy's log names the same
 // messages in the same order as the lab's own log, with the same sizes.
 func TestProxyStdioSameLogAsLab(t *testing.T) {
-	for _, era := range []string{lab.EraLegacy, lab.EraDual} {
-		t.Run(era, func(t *testing.T) {
+	for _, era := range []lab.Mode{lab.ModeLegacy, lab.ModeDual} {
+		t.Run(string(era), func(t *testing.T) {
 			dir := t.TempDir()
 			labLog, proxyLog := filepath.Join(dir, "lab.jsonl"), filepath.Join(dir, "proxy.jsonl")
-			cmd := exec.Command(binary, "serve", "proxy", "-log", proxyLog, "--", binary, "serve", "lab", "-era", era, "-instr", "ascii:3000", "-log", labLog)
+			cmd := exec.Command(binary, "serve", "proxy", "-log", proxyLog, "--", binary, "serve", "lab", "-era", string(era), "-instr", "ascii:3000", "-log", labLog)
 			ctx := context.Background()
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 			if err != nil {
@@ -37,7 +37,7 @@ func TestProxyStdioSameLogAsLab(t *testing.T) {
 			if err != nil || len(tools.Tools) == 0 {
 				t.Fatalf("tools/list through the proxy: %v", err)
 			}
-			initText, discoverText := texts(t, "ascii:3000", era)
+			initText, discoverText := texts(t, "ascii:3000", string(era))
 			if got := cs.InitializeResult().Instructions; got != initText.Text && got != discoverText.Text {
 				t.Errorf("instructions through the proxy are not the lab's: %.80q", got)
 			}

@@ -66,7 +66,7 @@ func texts(t *testing.T, instr, era string) (initialize, discover lab.Text) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := lab.New(lab.Config{Instructions: in, Era: era})
+	l, err := lab.New(lab.Config{Instructions: in, Era: lab.Mode(era)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,17 +79,17 @@ func TestGoSDKClientStdio(t *testing.T) {
 	for _, tc := range []struct {
 		era, instr  string
 		forceLegacy bool
-		wantEra     string // which text the client must hold: initialize or discover
+		wantEra     lab.Reply // which text the client must hold: initialize or discover
 		wantMethods []string
 		wantErr     string
 	}{
-		{era: "legacy", instr: "ascii:1000", wantEra: lab.EraInitialize,
+		{era: "legacy", instr: "ascii:1000", wantEra: lab.ReplyInitialize,
 			wantMethods: []string{"server/discover", "initialize", "notifications/initialized", "tools/list"}},
-		{era: "dual", instr: "ascii:1000", wantEra: lab.EraDiscover,
+		{era: "dual", instr: "ascii:1000", wantEra: lab.ReplyDiscover,
 			wantMethods: []string{"server/discover", "tools/list"}},
-		{era: "dual", instr: "japanese:3000", forceLegacy: true, wantEra: lab.EraInitialize,
+		{era: "dual", instr: "japanese:3000", forceLegacy: true, wantEra: lab.ReplyInitialize,
 			wantMethods: []string{"initialize", "notifications/initialized", "tools/list"}},
-		{era: "modern", instr: "ascii:5000", wantEra: lab.EraDiscover,
+		{era: "modern", instr: "ascii:5000", wantEra: lab.ReplyDiscover,
 			wantMethods: []string{"server/discover", "tools/list"}},
 		{era: "modern", instr: "ascii:5000", forceLegacy: true, wantErr: "unsupported protocol version"},
 		{era: "legacy", instr: "none", wantEra: "",
@@ -132,11 +132,11 @@ func TestGoSDKClientStdio(t *testing.T) {
 			cmd.Wait()
 
 			initText, discoverText := texts(t, tc.instr, tc.era)
-			want := map[string]string{lab.EraInitialize: initText.Text, lab.EraDiscover: discoverText.Text, "": ""}[tc.wantEra]
+			want := map[lab.Reply]string{lab.ReplyInitialize: initText.Text, lab.ReplyDiscover: discoverText.Text, "": ""}[tc.wantEra]
 			if got != want {
 				t.Errorf("client holds instructions %.80q…, want the %s text %.80q…", got, tc.wantEra, want)
 			}
-			if tc.wantEra == lab.EraDiscover && initText.Begin != "" && strings.Contains(got, initText.Begin) {
+			if tc.wantEra == lab.ReplyDiscover && initText.Begin != "" && strings.Contains(got, initText.Begin) {
 				t.Errorf("the discover text carries the initialize codeword %s", initText.Begin)
 			}
 			if diff := cmp.Diff(tc.wantMethods, recvMethods(readLog(t, logPath))); diff != "" {
@@ -180,11 +180,11 @@ func startHTTP(t *testing.T, args ...string) string {
 func TestGoSDKClientHTTP(t *testing.T) {
 	for _, tc := range []struct {
 		era     string
-		wantEra string
+		wantEra lab.Reply
 	}{
-		{"legacy", lab.EraInitialize},
-		{"dual", lab.EraDiscover},
-		{"modern", lab.EraDiscover},
+		{"legacy", lab.ReplyInitialize},
+		{"dual", lab.ReplyDiscover},
+		{"modern", lab.ReplyDiscover},
 	} {
 		t.Run(tc.era, func(t *testing.T) {
 			logPath := filepath.Join(t.TempDir(), "log.jsonl")
@@ -202,7 +202,7 @@ func TestGoSDKClientHTTP(t *testing.T) {
 			got := cs.InitializeResult().Instructions
 			cs.Close()
 			initText, discoverText := texts(t, "ascii:2048", tc.era)
-			want := map[string]string{lab.EraInitialize: initText.Text, lab.EraDiscover: discoverText.Text}[tc.wantEra]
+			want := map[lab.Reply]string{lab.ReplyInitialize: initText.Text, lab.ReplyDiscover: discoverText.Text}[tc.wantEra]
 			if got != want {
 				t.Errorf("client holds %.60q…, want the %s text %.60q…", got, tc.wantEra, want)
 			}

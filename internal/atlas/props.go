@@ -217,7 +217,7 @@ func readDual(r analyze.Result) string {
 	b := best(r)
 	kept := "no text used"
 	if b != nil {
-		kept = b.Era + " text used"
+		kept = string(b.Reply) + " text used"
 	}
 	sent := "initialize sent"
 	if !r.Handshake.InitializeSent {

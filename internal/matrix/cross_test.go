@@ -47,7 +47,7 @@ func TestCrossUnitLabels(t *testing.T) {
 		if err != nil || !in.Present() {
 			continue
 		}
-		txt, err := in.For(lab.EraInitialize)
+		txt, err := in.For(lab.ReplyInitialize)
 		if err != nil {
 			t.Fatal(err)
 		}

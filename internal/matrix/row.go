@@ -74,7 +74,7 @@ type Row struct {
 	ToolDesc     string `json:"tool_description,omitempty"`
 	ToolDescFile string `json:"tool_description_file,omitempty"`
 	// Era is the lab's -era: legacy (default), dual or modern.
-	Era string `json:"era,omitempty"`
+	Era lab.Mode `json:"era,omitempty"`
 	// InitDelay and DiscoverDelay hold the lab's replies, as in "8s";
 	// ReadyAfter holds the reply that completes the handshake until that
 	// long after the lab's process started (lab.Config.ReadyAfter), so
@@ -237,7 +237,7 @@ func (m *Matrix) Resolved(r Row) Row {
 		r.Repeats = 1
 	}
 	if r.Era == "" {
-		r.Era = lab.EraLegacy
+		r.Era = lab.ModeLegacy
 	}
 	return r
 }

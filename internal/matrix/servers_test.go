@@ -57,7 +57,7 @@ func TestServers24000Matrix(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tx, err := in.For(lab.EraInitialize)
+			tx, err := in.For(lab.ReplyInitialize)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -47,7 +47,7 @@ func serveForTest(args []string) int {
 	}
 	fs := flag.NewFlagSet("lab", flag.ExitOnError)
 	instr := fs.String("instr", "ascii:1000", "")
-	era := fs.String("era", lab.EraLegacy, "")
+	era := fs.String("era", string(lab.ModeLegacy), "")
 	initDelay := fs.Duration("init-delay", 0, "")
 	discoverDelay := fs.Duration("discover-delay", 0, "")
 	onUnknown := fs.String("on-unknown", lab.UnknownError, "")
@@ -57,7 +57,7 @@ func serveForTest(args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	l, err := lab.New(lab.Config{Instructions: in, Era: *era, InitDelay: *initDelay,
+	l, err := lab.New(lab.Config{Instructions: in, Era: lab.Mode(*era), InitDelay: *initDelay,
 		DiscoverDelay: *discoverDelay, OnUnknown: *onUnknown})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

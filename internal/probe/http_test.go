@@ -17,7 +17,7 @@ import (
 	"github.com/instrlab/instrlab/lab"
 )
 
-func labHTTP(t *testing.T, era string) Target {
+func labHTTP(t *testing.T, era lab.Mode) Target {
 	t.Helper()
 	in, _ := lab.ParseInstructions("ascii:1000")
 	l, err := lab.New(lab.Config{Instructions: in, Era: era})
@@ -30,21 +30,21 @@ func labHTTP(t *testing.T, era string) Target {
 }
 
 func TestProbeHTTPLab(t *testing.T) {
-	initText := labCodeword(lab.English, 1000, lab.EraInitialize)
-	discText := labCodeword(lab.English, 1000, lab.EraDiscover)
+	initText := labCodeword(lab.English, 1000, lab.ReplyInitialize)
+	discText := labCodeword(lab.English, 1000, lab.ReplyDiscover)
 	tests := []struct {
-		era  string
+		era  lab.Mode
 		want shape
 	}{
-		{lab.EraLegacy, shape{Legacy: OutcomeOK, Modern: OutcomeError, ModernCode: -32601, Survival: SurvivalMethodNotFound,
+		{lab.ModeLegacy, shape{Legacy: OutcomeOK, Modern: OutcomeError, ModernCode: -32601, Survival: SurvivalMethodNotFound,
 			LegacyText: initText, ModernText: "none", LegacyTools: 3}},
-		{lab.EraDual, shape{Legacy: OutcomeOK, Modern: OutcomeOK, Survival: SurvivalModern,
+		{lab.ModeDual, shape{Legacy: OutcomeOK, Modern: OutcomeOK, Survival: SurvivalModern,
 			LegacyText: initText, ModernText: discText, LegacyTools: 3, ModernTools: 3}},
-		{lab.EraModern, shape{Legacy: OutcomeError, LegacyCode: -32022, Modern: OutcomeOK, Survival: SurvivalModern,
+		{lab.ModeModern, shape{Legacy: OutcomeError, LegacyCode: -32022, Modern: OutcomeOK, Survival: SurvivalModern,
 			LegacyText: "none", ModernText: discText, ModernTools: 3}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.era, func(t *testing.T) {
+		t.Run(string(tt.era), func(t *testing.T) {
 			r := Probe(context.Background(), labHTTP(t, tt.era), quick)
 			if diff := cmp.Diff(tt.want, shapeOf(r)); diff != "" {
 				t.Errorf("mismatch (-want +got):\n%s\nlegacy: %s\nmodern: %s", diff, r.Legacy.Detail, r.Modern.Detail)

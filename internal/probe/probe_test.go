@@ -48,13 +48,13 @@ func codewords(e EraResult) string {
 	return begin + "/" + strconv.Itoa(utf8.RuneCountInString(t))
 }
 
-func labCodeword(lang lab.Language, n int, era string) string {
-	return lab.Codeword(lang, n, era, "begin") + "/" + strconv.Itoa(n)
+func labCodeword(lang lab.Language, n int, reply lab.Reply) string {
+	return lab.Codeword(lang, n, reply, "begin") + "/" + strconv.Itoa(n)
 }
 
 func TestProbeStdioLab(t *testing.T) {
-	initText := labCodeword(lab.English, 1000, lab.EraInitialize)
-	discText := labCodeword(lab.English, 1000, lab.EraDiscover)
+	initText := labCodeword(lab.English, 1000, lab.ReplyInitialize)
+	discText := labCodeword(lab.English, 1000, lab.ReplyDiscover)
 	tests := []struct {
 		name, args string
 		want       shape
@@ -76,7 +76,7 @@ func TestProbeStdioLab(t *testing.T) {
 				LegacyText: "none", ModernText: "none", LegacyTools: 3, ModernTools: 3}},
 		{"japanese", "-era legacy -instr japanese:3000",
 			shape{Legacy: OutcomeOK, Modern: OutcomeError, ModernCode: -32601, Survival: SurvivalMethodNotFound, Fallback: OutcomeOK,
-				LegacyText: labCodeword(lab.Japanese, 3000, lab.EraInitialize), ModernText: "none", LegacyTools: 3}},
+				LegacyText: labCodeword(lab.Japanese, 3000, lab.ReplyInitialize), ModernText: "none", LegacyTools: 3}},
 		{"short delays", "-era dual -init-delay 100ms -discover-delay 100ms",
 			shape{Legacy: OutcomeOK, Modern: OutcomeOK, Survival: SurvivalModern,
 				LegacyText: initText, ModernText: discText, LegacyTools: 3, ModernTools: 3}},
@@ -151,7 +151,7 @@ func TestProbeSilence(t *testing.T) {
 	o := Options{Timeout: 2 * time.Second}
 	r := Probe(context.Background(), testServer(t, "-era legacy -on-unknown hang"), o)
 	want := shape{Legacy: OutcomeOK, Modern: OutcomeSilent, Survival: SurvivalSilent, Fallback: OutcomeOK,
-		LegacyText: labCodeword(lab.English, 1000, lab.EraInitialize), ModernText: "none", LegacyTools: 3}
+		LegacyText: labCodeword(lab.English, 1000, lab.ReplyInitialize), ModernText: "none", LegacyTools: 3}
 	if diff := cmp.Diff(want, shapeOf(r)); diff != "" {
 		t.Errorf("hang: mismatch (-want +got):\n%s", diff)
 	}

@@ -246,7 +246,7 @@ func keptText(r *analyze.Result) string {
 			out += ", then " + quote(b.Suffix)
 		}
 		if r.ServerTexts != nil { // a user's server: name what was lost
-			out += "; " + analyze.LostTail(r.ServerTexts.Instructions[b.Era], b.Kept)
+			out += "; " + analyze.LostTail(r.ServerTexts.Instructions[b.Reply], b.Kept)
 		}
 	}
 	return out
@@ -365,8 +365,8 @@ func eraText(r *analyze.Result) string {
 	var eras []string
 	for _, q := range r.Requests {
 		for _, p := range q.Placements {
-			if !contains(eras, p.Era) {
-				eras = append(eras, p.Era)
+			if !slices.Contains(eras, string(p.Reply)) {
+				eras = append(eras, string(p.Reply))
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"html/template"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -32,21 +33,21 @@ type clientView struct {
 	run          *analyze.Result
 }
 
-// rowText is the text the lab sent in run r for an era.
-func rowText(r *analyze.Result, era string) (lab.Text, error) {
+// rowText is the text the lab sent in run r in reply.
+func rowText(r *analyze.Result, reply lab.Reply) (lab.Text, error) {
 	in, err := lab.ParseInstructions(r.Instr)
 	if err != nil {
 		return lab.Text{}, err
 	}
-	return in.For(era)
+	return in.For(reply)
 }
 
 func (g *grid) configs() []config {
 	var out []config
 	for _, name := range g.rows {
 		c := config{Row: name, Label: g.labels[name]}
-		cutsByEra := map[string][]cut{}
-		var eras []string
+		cutsByEra := map[lab.Reply][]cut{}
+		var eras []lab.Reply
 		var any *analyze.Result
 		for _, cl := range g.clients {
 			s := g.at(cl, name)
@@ -66,7 +67,7 @@ func (g *grid) configs() []config {
 			if r.Sent == 0 || v.Failed != "" {
 				continue
 			}
-			era, at := lab.EraInitialize, 0
+			era, at := lab.ReplyInitialize, 0
 			b := r.First.Best()
 			if b == nil {
 				if q := laterArrival(r); q != nil {
@@ -74,9 +75,9 @@ func (g *grid) configs() []config {
 				}
 			}
 			if b != nil {
-				era, at = b.Era, b.Kept
+				era, at = b.Reply, b.Kept
 			}
-			if !contains(eras, era) {
+			if !slices.Contains(eras, era) {
 				eras = append(eras, era)
 			}
 			cutsByEra[era] = append(cutsByEra[era], cut{client: cl, at: at})

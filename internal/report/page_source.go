@@ -7,7 +7,7 @@ const configSource = `{{range .}}
 <section class="config" id="row-{{.Row}}">
 <h3>{{.Label}} <small>row {{.Row}}</small></h3>
 {{range .Texts}}<figure class="text">
-<figcaption>The server's text ({{.Era}} reply, {{num .Chars}} characters){{if .Cuts}} with each client's cut{{else}}, kept whole by every client that received it{{end}}. <span class="key"><span class="kept">kept by all</span> <span class="some">kept by some</span> <span class="lost">lost by all</span> <span class="mark">[at N]</span> marker <span class="code">CODEWORD</span></span></figcaption>
+<figcaption>The server's text ({{.Reply}} reply, {{num .Chars}} characters){{if .Cuts}} with each client's cut{{else}}, kept whole by every client that received it{{end}}. <span class="key"><span class="kept">kept by all</span> <span class="some">kept by some</span> <span class="lost">lost by all</span> <span class="mark">[at N]</span> marker <span class="code">CODEWORD</span></span></figcaption>
 {{range .Cuts}}<p class="cutnote">✂ <b>{{.Client}}</b> keeps {{num .At}} characters and loses {{num .Lost}}. First lost sentence: “{{.Sentence}}”</p>
 {{end}}<div class="textbox" tabindex="0">{{range .Pieces}}{{if .Cut}}<span class="cut" role="note">✂ {{.Cut}}</span>{{else if .Elided}}<span class="elided">[… {{num .Elided}} characters not shown …]</span>{{else}}<span class="{{.Class}}">{{.Text}}</span>{{end}}{{end}}</div>
 </figure>

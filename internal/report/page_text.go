@@ -8,11 +8,11 @@ import (
 	"github.com/instrlab/instrlab/lab"
 )
 
-// A cutText is the server's text of one era with every client's cut
+// A cutText is the server's text of one reply with every client's cut
 // drawn on it: pieces kept by every client, by some, by none; markers and
 // codewords set apart; the first lost sentence of each cut named.
 type cutText struct {
-	Era    string
+	Reply  lab.Reply
 	Chars  int
 	Pieces []piece
 	Cuts   []cutNote
@@ -86,7 +86,7 @@ type cut struct {
 func drawCuts(t lab.Text, cuts []cut) cutText {
 	runes := []rune(t.Text)
 	n := len(runes)
-	ct := cutText{Era: t.Era, Chars: n}
+	ct := cutText{Reply: t.Reply, Chars: n}
 	sort.SliceStable(cuts, func(i, j int) bool { return cuts[i].at < cuts[j].at })
 	// special spans: markers "[at N]" and the two codewords.
 	var specials []span

@@ -36,8 +36,8 @@ func TestSingleCutNamesItsUnit(t *testing.T) {
 	}
 	for _, truncations := range [][]client.Truncation{{{Server: "emoji", From: 4500, To: 4096}}, nil} {
 		r := analyze.Result{Client: "claude-code@2.1.328", Row: "emoji", Status: "ok", Plain: true, Sent: 3000, Instr: "none", Server: "emoji",
-			ServerTexts: &analyze.ServerTexts{Instructions: map[string]string{lab.EraInitialize: text}},
-			First:       &analyze.RequestFacts{Placements: []analyze.Placement{{Era: lab.EraInitialize, Kept: unit.CodePoint.Count(kept)}}},
+			ServerTexts: &analyze.ServerTexts{Instructions: map[lab.Reply]string{lab.ReplyInitialize: text}},
+			First:       &analyze.RequestFacts{Placements: []analyze.Placement{{Reply: lab.ReplyInitialize, Kept: unit.CodePoint.Count(kept)}}},
 			Observation: client.Observation{Truncations: truncations}}
 		g := newGrid(nil, []analyze.Result{r}, "")
 		var b strings.Builder

@@ -118,9 +118,9 @@ func printTexts(w io.Writer, l *lab.Lab, cfg lab.Config) error {
 		return nil
 	}
 	switch cfg.Era {
-	case lab.EraLegacy:
+	case lab.ModeLegacy:
 		show("initialize", initText)
-	case lab.EraModern:
+	case lab.ModeModern:
 		show("server/discover", discoverText)
 	default:
 		show("initialize", initText)

@@ -80,7 +80,7 @@ func TestCountMatchesReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for era, e := range map[string]string{"initialize": lab.EraInitialize, "discover": lab.EraDiscover} {
+		for era, e := range map[string]lab.Reply{"initialize": lab.ReplyInitialize, "discover": lab.ReplyDiscover} {
 			text, err := in.For(e)
 			if err != nil {
 				t.Fatal(err)
@@ -182,7 +182,7 @@ func TestParseVocabRefusesDamage(t *testing.T) {
 
 func BenchmarkCount(b *testing.B) {
 	in, _ := lab.ParseInstructions("ascii:8000")
-	text, _ := in.For(lab.EraInitialize)
+	text, _ := in.For(lab.ReplyInitialize)
 	b.SetBytes(int64(len(text.Text)))
 	for b.Loop() {
 		count(text.Text)
@@ -194,7 +194,7 @@ func BenchmarkCount(b *testing.B) {
 // than memoSize texts are kept.
 func TestCountRemembers(t *testing.T) {
 	in, _ := lab.ParseInstructions("ascii:8000")
-	text, _ := in.For(lab.EraInitialize)
+	text, _ := in.For(lab.ReplyInitialize)
 	long := text.Text
 	want := count(long)
 	if got := Count(long); got != want {
@@ -255,7 +255,7 @@ func BenchmarkReferenceLoad(b *testing.B) {
 
 func BenchmarkReferenceCount(b *testing.B) {
 	in, _ := lab.ParseInstructions("ascii:8000")
-	text, _ := in.For(lab.EraInitialize)
+	text, _ := in.For(lab.ReplyInitialize)
 	c := reference(b)
 	b.SetBytes(int64(len(text.Text)))
 	for b.Loop() {

@@ -62,7 +62,7 @@ func TestPrefixNeverSplits(t *testing.T) {
 func texts(t *testing.T) []string {
 	var out []string
 	for _, lang := range lab.Languages() {
-		txt, err := lab.Generate(lang, 6000, lab.EraInitialize)
+		txt, err := lab.Generate(lang, 6000, lab.ReplyInitialize)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +106,7 @@ func TestInferLoneSurrogate(t *testing.T) {
 }
 
 func TestInferUndecided(t *testing.T) {
-	ascii, err := lab.Generate(lab.English, 6000, lab.EraInitialize)
+	ascii, err := lab.Generate(lab.English, 6000, lab.ReplyInitialize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestInferSingleCut(t *testing.T) {
 	if f := Infer([]Sample{{Text: text, Kept: kept, Said: &Said{From: 9, To: 2000}}}); f.By != ByRound {
 		t.Errorf("a log of a cap nothing kept: by %q, want %q", f.By, ByRound)
 	}
-	ascii, err := lab.Generate(lab.English, 6000, lab.EraInitialize)
+	ascii, err := lab.Generate(lab.English, 6000, lab.ReplyInitialize)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,28 +32,28 @@ func Run(dir string, clients Clients) (Result, error) {
 		Status: rec.Status, Reason: rec.Reason, Live: rec.Live, Instr: rec.Row.Instr, Era: rec.Row.Era,
 		NoDelta: rec.Row.NoDelta, Plain: rec.Row.Plain(), ClientMS: rec.ClientMS, ClientCPUMS: rec.ClientCPUMS, Requests: []RequestFacts{}}
 
-	texts := map[string]string{}
+	texts := map[lab.Reply]string{}
 	if rec.Row.InstrFile != "" {
 		// read from the lab's log below
 	} else if in, err := lab.ParseInstructions(rec.Row.Instr); err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: row instr: %v", evidence.RecordFile, err))
 	} else if in.Present() {
-		for _, era := range []string{lab.EraInitialize, lab.EraDiscover} {
-			t, err := in.For(era)
+		for _, reply := range lab.Replies() {
+			t, err := in.For(reply)
 			if err != nil {
-				res.Warnings = append(res.Warnings, fmt.Sprintf("generating the %s text: %v", era, err))
+				res.Warnings = append(res.Warnings, fmt.Sprintf("generating the %s text: %v", reply, err))
 				continue
 			}
-			texts[era] = t.Text
+			texts[reply] = t.Text
 		}
-		res.Sent = utf8.RuneCountInString(texts[lab.EraInitialize])
+		res.Sent = utf8.RuneCountInString(texts[lab.ReplyInitialize])
 	}
 
 	if len(rec.Row.Servers) > 0 {
 		// The first of several lab servers, whose codewords are seeded
 		// with its name.
 		if t, err := labServerText(rec.Row.LabServers()[0]); err == nil {
-			texts, res.Sent = t, utf8.RuneCountInString(t[lab.EraInitialize])
+			texts, res.Sent = t, utf8.RuneCountInString(t[lab.ReplyInitialize])
 		}
 	}
 
@@ -70,9 +70,9 @@ func Run(dir string, clients Clients) (Result, error) {
 		st := serverTexts(msgs)
 		res.Server, res.ServerTexts = rec.Row.Server, &st
 		texts = st.Instructions
-		res.Sent = utf8.RuneCountInString(texts[lab.EraInitialize])
+		res.Sent = utf8.RuneCountInString(texts[lab.ReplyInitialize])
 		if res.Sent == 0 {
-			res.Sent = utf8.RuneCountInString(texts[lab.EraDiscover])
+			res.Sent = utf8.RuneCountInString(texts[lab.ReplyDiscover])
 		}
 		if rec.Row.InstrFile != "" {
 			res.Instr = "file:" + filepath.Base(rec.Row.InstrFile)
@@ -104,8 +104,8 @@ func Run(dir string, clients Clients) (Result, error) {
 				f.Tools = append(f.Tools, s.Name)
 			}
 		}
-		for _, era := range []string{lab.EraInitialize, lab.EraDiscover} {
-			f.Placements = append(f.Placements, locate(ctx, era, texts[era])...)
+		for _, reply := range lab.Replies() {
+			f.Placements = append(f.Placements, locate(ctx, reply, texts[reply])...)
 		}
 		res.Requests = append(res.Requests, f)
 		bodies = append(bodies, q.Body)
@@ -172,8 +172,8 @@ func Run(dir string, clients Clients) (Result, error) {
 		for _, b := range res.Observation.Instructions {
 			blocks = append(blocks, fakeapi.Segment{Kind: fakeapi.Kind("role " + b.Role), Path: b.Where, Text: b.Text})
 		}
-		for _, era := range []string{lab.EraInitialize, lab.EraDiscover} {
-			res.Transcript = append(res.Transcript, locate(blocks, era, texts[era])...)
+		for _, reply := range lab.Replies() {
+			res.Transcript = append(res.Transcript, locate(blocks, reply, texts[reply])...)
 		}
 		res.Warnings = append(res.Warnings, res.Observation.Warnings...)
 	}

@@ -83,7 +83,7 @@ func TestAnalyzeFacts(t *testing.T) {
 			got := facts{Methods: strings.Join(res.Handshake.Methods, " "), InitSent: res.Handshake.InitializeSent,
 				Status: res.Observation.ServerStatus, Reader: res.Reader.Line(), Truncations: len(res.Observation.Truncations)}
 			if b := res.First.Best(); b != nil {
-				got.Placement, got.Kept, got.Full, got.Era = string(b.Kind), b.Kept, b.Full, b.Era
+				got.Placement, got.Kept, got.Full, got.Era = string(b.Kind), b.Kept, b.Full, string(b.Reply)
 				if !b.Full {
 					got.Suffix = firstRunes(b.Suffix, 13)
 				}

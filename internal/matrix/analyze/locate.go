@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // TruncationSuffix is the suffix a client may append where it cut a text;
@@ -16,8 +17,8 @@ type Placement struct {
 	// Kind is the segment's kind; Path its place in the body.
 	Kind fakeapi.Kind `json:"kind"`
 	Path string       `json:"path"`
-	// Era is the era of the text found (initialize or discover).
-	Era string `json:"era"`
+	// Reply is the reply whose text was found (initialize or discover).
+	Reply lab.Reply `json:"era"`
 	// Kept is how many characters of the server's text arrived, from its
 	// start; Full when all of them did.
 	Kept int  `json:"kept"`
@@ -32,9 +33,9 @@ type Placement struct {
 	Offset int `json:"offset"`
 }
 
-// locate finds text (with its begin codeword) in ctx. It returns every
-// place the text's first sentence occurs.
-func locate(ctx fakeapi.Context, era, text string) []Placement {
+// locate finds text, served in reply (with its begin codeword), in ctx. It
+// returns every place the text's first sentence occurs.
+func locate(ctx fakeapi.Context, reply lab.Reply, text string) []Placement {
 	if text == "" {
 		return nil
 	}
@@ -52,7 +53,7 @@ func locate(ctx fakeapi.Context, era, text string) []Placement {
 			}
 			i += from
 			kept, rest := commonPrefix(text, s.Text[i:])
-			p := Placement{Kind: s.Kind, Path: s.Path, Era: era, Kept: kept, Full: kept == utf8.RuneCountInString(text),
+			p := Placement{Kind: s.Kind, Path: s.Path, Reply: reply, Kept: kept, Full: kept == utf8.RuneCountInString(text),
 				Suffix: firstRunes(rest, 20), Wrapper: wrapper(s.Text[:i]), Offset: utf8.RuneCountInString(s.Text[:i])}
 			out = append(out, p)
 			from = i + len(head)

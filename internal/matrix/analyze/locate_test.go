@@ -20,9 +20,9 @@ func TestLocate(t *testing.T) {
 	}
 	got := locate(ctx, "initialize", text)
 	want := []Placement{
-		{Kind: fakeapi.KindSystemMessage, Path: "m1", Era: "initialize", Kept: 69, Full: true, Suffix: "\n\nmore", Wrapper: "# MCP Server Instructions … ## lab", Offset: 41},
-		{Kind: fakeapi.KindUserTurn, Path: "m2", Era: "initialize", Kept: 35, Suffix: "… [truncated]\n</syst", Wrapper: "<system-reminder> … ## lab", Offset: 25},
-		{Kind: fakeapi.KindToolDefinition, Path: "t0", Era: "initialize", Kept: 69, Full: true},
+		{Kind: fakeapi.KindSystemMessage, Path: "m1", Reply: "initialize", Kept: 69, Full: true, Suffix: "\n\nmore", Wrapper: "# MCP Server Instructions … ## lab", Offset: 41},
+		{Kind: fakeapi.KindUserTurn, Path: "m2", Reply: "initialize", Kept: 35, Suffix: "… [truncated]\n</syst", Wrapper: "<system-reminder> … ## lab", Offset: 25},
+		{Kind: fakeapi.KindToolDefinition, Path: "t0", Reply: "initialize", Kept: 69, Full: true},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("locate mismatch (-want +got):\n%s", diff)

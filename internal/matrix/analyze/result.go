@@ -26,7 +26,7 @@ type Result struct {
 	Reason string   `json:"reason,omitempty"`
 	Live   bool     `json:"live,omitempty"`
 	Instr  string   `json:"instr"`
-	Era    string   `json:"era"` // the lab's -era
+	Era    lab.Mode `json:"era"` // the lab's -era
 	Sent   int      `json:"sent"`
 	// Server names a user's server (Row.Server); ServerTexts are its texts
 	// from the proxy's log, and Tools what became of each tool's
@@ -159,9 +159,9 @@ func (r *Result) Sample() (unit.Sample, bool) {
 	}
 	text, ok := "", false
 	if r.ServerTexts != nil {
-		text, ok = r.ServerTexts.Instructions[b.Era]
+		text, ok = r.ServerTexts.Instructions[b.Reply]
 	} else if in, err := lab.ParseInstructions(r.Instr); err == nil {
-		if t, err := in.For(b.Era); err == nil {
+		if t, err := in.For(b.Reply); err == nil {
 			text, ok = t.Text, true
 		}
 	}

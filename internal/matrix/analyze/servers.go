@@ -29,8 +29,8 @@ type ServerResult struct {
 // errNoText is the error of a server that sends no instructions.
 var errNoText = errors.New("no instructions")
 
-// labServerText returns the texts of lab server s of a row, by era.
-func labServerText(s matrix.LabServer) (map[string]string, error) {
+// labServerText returns the texts of lab server s of a row, by reply.
+func labServerText(s matrix.LabServer) (map[lab.Reply]string, error) {
 	in, err := lab.ParseInstructions(s.Instr)
 	if err != nil {
 		return nil, err
@@ -39,13 +39,13 @@ func labServerText(s matrix.LabServer) (map[string]string, error) {
 		return nil, errNoText
 	}
 	in.Seed = s.Name
-	texts := map[string]string{}
-	for _, era := range []string{lab.EraInitialize, lab.EraDiscover} {
-		t, err := in.For(era)
+	texts := map[lab.Reply]string{}
+	for _, reply := range lab.Replies() {
+		t, err := in.For(reply)
 		if err != nil {
 			return nil, err
 		}
-		texts[era] = t.Text
+		texts[reply] = t.Text
 	}
 	return texts, nil
 }
@@ -64,10 +64,10 @@ func locateServers(row matrix.Row, ctx fakeapi.Context) ([]ServerResult, []strin
 		if err != nil && !errors.Is(err, errNoText) {
 			warns = append(warns, fmt.Sprintf("server %s: %v", s.Name, err))
 		}
-		res.Sent = utf8.RuneCountInString(texts[lab.EraInitialize])
+		res.Sent = utf8.RuneCountInString(texts[lab.ReplyInitialize])
 		for i := range ctx {
-			for _, era := range []string{lab.EraInitialize, lab.EraDiscover} {
-				for _, p := range locate(ctx[i:i+1], era, texts[era]) {
+			for _, reply := range lab.Replies() {
+				for _, p := range locate(ctx[i:i+1], reply, texts[reply]) {
 					if _, ok := first[len(out)]; !ok {
 						first[len(out)] = at{i, p.Offset}
 					}

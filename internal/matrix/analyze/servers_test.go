@@ -25,10 +25,10 @@ func TestLocateServers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cut := string([]rune(alpha[lab.EraInitialize])[:300])
+	cut := string([]rune(alpha[lab.ReplyInitialize])[:300])
 	ctx := fakeapi.Context{
 		{Kind: fakeapi.KindSystem, Path: "system[0]", Text: "You are a coding agent."},
-		{Kind: fakeapi.KindSystem, Path: "system[1]", Text: "## alpha\n" + cut + "… [truncated]\n\n## beta\n" + beta[lab.EraInitialize]},
+		{Kind: fakeapi.KindSystem, Path: "system[1]", Text: "## alpha\n" + cut + "… [truncated]\n\n## beta\n" + beta[lab.ReplyInitialize]},
 	}
 	got, warns := locateServers(twoLabs, ctx)
 	if len(warns) > 0 {
@@ -57,7 +57,7 @@ func TestLocateServers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gamma[lab.EraInitialize] == beta[lab.EraInitialize] {
+	if gamma[lab.ReplyInitialize] == beta[lab.ReplyInitialize] {
 		t.Error("servers beta and gamma serve the same text")
 	}
 }

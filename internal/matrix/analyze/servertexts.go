@@ -17,9 +17,9 @@ import (
 // from the proxy's message log (lab.Entry.Body): the instructions per era
 // and each tool's and prompt's description.
 type ServerTexts struct {
-	Instructions map[string]string `json:"instructions,omitempty"` // lab.EraInitialize / lab.EraDiscover → text
-	Tools        []NamedText       `json:"tools,omitempty"`
-	Prompts      []NamedText       `json:"prompts,omitempty"`
+	Instructions map[lab.Reply]string `json:"instructions,omitempty"`
+	Tools        []NamedText          `json:"tools,omitempty"`
+	Prompts      []NamedText          `json:"prompts,omitempty"`
 }
 
 // A NamedText is one tool's or prompt's description.
@@ -30,7 +30,7 @@ type NamedText struct {
 
 // serverTexts reads the first reply of each text method in the log.
 func serverTexts(msgs []LabMessage) ServerTexts {
-	st := ServerTexts{Instructions: map[string]string{}}
+	st := ServerTexts{Instructions: map[lab.Reply]string{}}
 	seen := map[string]bool{}
 	for _, m := range msgs {
 		if m.Dir != lab.Send || m.Kind != lab.KindResponse || len(m.Body) == 0 || seen[m.Method] {
@@ -49,9 +49,9 @@ func serverTexts(msgs []LabMessage) ServerTexts {
 		seen[m.Method] = true
 		switch m.Method {
 		case "initialize":
-			st.Instructions[lab.EraInitialize] = reply.Result.Instructions
+			st.Instructions[lab.ReplyInitialize] = reply.Result.Instructions
 		case "server/discover":
-			st.Instructions[lab.EraDiscover] = reply.Result.Instructions
+			st.Instructions[lab.ReplyDiscover] = reply.Result.Instructions
 		case "tools/list":
 			st.Tools = reply.Result.Tools
 		case "prompts/list":

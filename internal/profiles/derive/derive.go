@@ -117,13 +117,13 @@ type run struct {
 	isPlain bool
 }
 
-// text is the server text of the run's row in era, or "".
-func (r run) text(era string) string {
+// text is the server text of the run's row in reply, or "".
+func (r run) text(reply lab.Reply) string {
 	in, err := lab.ParseInstructions(r.Row.Instr)
 	if err != nil || !in.Present() {
 		return ""
 	}
-	t, err := in.For(era)
+	t, err := in.For(reply)
 	if err != nil {
 		return ""
 	}

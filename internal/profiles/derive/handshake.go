@@ -23,7 +23,7 @@ func deriveHandshake(runs []run) (profiles.Handshake, []string) {
 		if first {
 			probed++
 		}
-		if r.Row.Era == lab.EraDual {
+		if r.Row.Era == lab.ModeDual {
 			dual++
 			if first && h.DiscoverAnswer == "result" && !h.InitializeSent {
 				discoverOnly++

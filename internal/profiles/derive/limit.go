@@ -136,7 +136,7 @@ func countOver(whole []run, cap int, u unit.Unit) int {
 func deriveMarker(c run, whole []run, bl *run, ev Evidence) (string, string) {
 	b := c.First.Best()
 	seg, err := ev.Segment(c.Dir, c.First.Seq, b.Path)
-	text := c.text(b.Era)
+	text := c.text(b.Reply)
 	if err != nil || text == "" {
 		return b.Suffix, ", with what followed it: the request could not be read again"
 	}
@@ -152,7 +152,7 @@ func deriveMarker(c run, whole []run, bl *run, ev Evidence) (string, string) {
 			continue
 		}
 		wseg, err := ev.Segment(w.Dir, w.First.Seq, wb.Path)
-		wtext := w.text(wb.Era)
+		wtext := w.text(wb.Reply)
 		j := strings.Index(wseg, wtext)
 		if err != nil || wtext == "" || j < 0 {
 			continue

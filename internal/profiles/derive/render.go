@@ -38,7 +38,7 @@ func deriveRender(runs []run, ev Evidence) (profiles.Render, []string, error) {
 	if err != nil {
 		return none, nil, err
 	}
-	text := ref.text(b.Era)
+	text := ref.text(b.Reply)
 	if cutRef {
 		text = string([]rune(text)[:b.Kept])
 	}
@@ -131,7 +131,7 @@ func deriveRender(runs []run, ev Evidence) (profiles.Render, []string, error) {
 func refRun(runs []run, whole bool) *run {
 	var ref *run
 	for i, r := range runs {
-		if b := r.First.Best(); r.plain() && b != nil && b.Full == whole && (ref == nil || r.Sent < ref.Sent || r.Sent == ref.Sent && ref.Row.Era == lab.EraDual && r.Row.Era != lab.EraDual) {
+		if b := r.First.Best(); r.plain() && b != nil && b.Full == whole && (ref == nil || r.Sent < ref.Sent || r.Sent == ref.Sent && ref.Row.Era == lab.ModeDual && r.Row.Era != lab.ModeDual) {
 			ref = &runs[i]
 		}
 	}
