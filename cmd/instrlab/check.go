@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -33,6 +34,7 @@ type checkFlags struct {
 	json, scan, sameEras, show bool
 	verbose                    bool
 	config, server, profile    string
+	serverJSON                 string
 	format                     string
 	name                       string
 	timeout, maxStartup        time.Duration
@@ -65,6 +67,7 @@ func checkCommand(ctx context.Context, args []string, fp *checkFlags, stdout, st
 	fs.BoolVar(&f.show, "show", false, "print each era's instructions in full, with every profile's cut drawn in (and every client's details, as -v)")
 	fs.BoolVar(&f.verbose, "v", false, "print the details of every client, arm and variant after the table")
 	fs.StringVar(&f.config, "config", "", "check the servers of this Claude Code style MCP config (.mcp.json)")
+	fs.StringVar(&f.serverJSON, "server-json", "", "check the server an MCP registry server.json describes: its npm packages started through npx, its remotes by URL (what cannot start here is named)")
 	fs.StringVar(&f.server, "server", "", "with -config or -scan: check only the server of this name")
 	fs.StringVar(&f.name, "name", "", "the server's name for a command or URL, as a client config would name it (default: the program's or host's name)")
 	fs.BoolVar(&f.scan, "scan", false, "check the servers configured for Claude Code here: ./.mcp.json, and the user and local scopes of $HOME/.claude.json")
@@ -83,6 +86,7 @@ func checkCommand(ctx context.Context, args []string, fp *checkFlags, stdout, st
 	instrlab check [flags] URL                    a Streamable HTTP server
 	instrlab check [flags] -config FILE [-server NAME]
 	instrlab check [flags] -scan [-server NAME]
+	instrlab check [flags] -server-json server.json
 
 Check shows what an MCP server sends in each protocol era and what each
 client profile keeps of its instructions. Exit status: 0 clean, 1 a finding
@@ -107,9 +111,12 @@ Flags:
 		return usageError{Msg: "check: " + annotate.Formats.Check(f.format).Error()}
 	}
 	f.parsed = true
-	targets, err := checkTargets(fs, args, *f)
+	targets, skipped, err := checkTargets(fs, args, *f)
 	if err != nil {
 		return err
+	}
+	for _, s := range skipped {
+		fmt.Fprintf(stderr, "instrlab: %s: not checked: %s\n", f.serverJSON, s)
 	}
 	builtin, err := profiles.Builtin()
 	if err != nil {
@@ -158,67 +165,77 @@ Flags:
 
 // checkTargets validates the flags and arguments and returns the servers to
 // check, before any of them is started.
-func checkTargets(fs *flag.FlagSet, args []string, f checkFlags) ([]probe.Target, error) {
+func checkTargets(fs *flag.FlagSet, args []string, f checkFlags) ([]probe.Target, []string, error) {
 	rest := fs.Args()
 	dashdash := len(args) > len(rest) && args[len(args)-len(rest)-1] == "--"
 	switch {
 	case f.repeat < 1:
-		return nil, usageError{Msg: "check: -repeat must be at least 1"}
+		return nil, nil, usageError{Msg: "check: -repeat must be at least 1"}
 	case f.timeout <= 0:
-		return nil, usageError{Msg: "check: -timeout must be positive"}
+		return nil, nil, usageError{Msg: "check: -timeout must be positive"}
 	case f.maxChars < 0 || f.maxToken < 0 || f.maxStartup < 0:
-		return nil, usageError{Msg: "check: -max-chars, -max-tokens and -max-startup must not be negative"}
+		return nil, nil, usageError{Msg: "check: -max-chars, -max-tokens and -max-startup must not be negative"}
+	case f.serverJSON != "" && (f.config != "" || f.scan || len(rest) > 0):
+		return nil, nil, usageError{Msg: "check: -server-json names the server: no -config, -scan, command or URL with it"}
 	case f.config != "" && f.scan:
-		return nil, usageError{Msg: "check: -config and -scan are exclusive"}
+		return nil, nil, usageError{Msg: "check: -config and -scan are exclusive"}
 	case (f.config != "" || f.scan) && len(rest) > 0:
-		return nil, usageError{Msg: fmt.Sprintf("check: unexpected argument %q with -config or -scan", rest[0])}
+		return nil, nil, usageError{Msg: fmt.Sprintf("check: unexpected argument %q with -config or -scan", rest[0])}
 	case f.name != "" && (f.config != "" || f.scan):
-		return nil, usageError{Msg: "check: -name is for a command or URL; -config and -scan name their servers"}
+		return nil, nil, usageError{Msg: "check: -name is for a command or URL; -config and -scan name their servers"}
+	case f.name != "" && f.serverJSON != "":
+		return nil, nil, usageError{Msg: "check: -name is for a command or URL; -server-json names its server"}
 	case f.server != "" && f.config == "" && !f.scan:
-		return nil, usageError{Msg: "check: -server needs -config or -scan"}
-	case f.config == "" && !f.scan && len(rest) == 0:
-		return nil, usageError{Msg: "check: name a server: -- COMMAND [ARGS...], a URL, -config FILE or -scan"}
+		return nil, nil, usageError{Msg: "check: -server needs -config or -scan"}
+	case f.config == "" && !f.scan && f.serverJSON == "" && len(rest) == 0:
+		return nil, nil, usageError{Msg: "check: name a server: -- COMMAND [ARGS...], a URL, -config FILE, -scan or -server-json FILE"}
 	}
 	for _, r := range f.require {
 		if r == "" {
-			return nil, usageError{Msg: "check: -require needs a non-empty phrase"}
+			return nil, nil, usageError{Msg: "check: -require needs a non-empty phrase"}
 		}
 	}
 	var ts []probe.Target
+	var skipped []string
 	switch {
+	case f.serverJSON != "":
+		var err error
+		if ts, skipped, err = probe.ReadServerJSON(f.serverJSON, os.LookupEnv, exec.LookPath); err != nil {
+			return nil, nil, configError(fmt.Errorf("check: -server-json: %w", err))
+		}
 	case dashdash:
 		ts = []probe.Target{{Name: probe.CommandName(rest[0], rest[1:]), Transport: probe.TransportStdio, Command: rest[0], Args: rest[1:]}}
 	case len(rest) > 0:
 		u, err := url.Parse(rest[0])
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, usageError{Msg: fmt.Sprintf("check: %q is not an http(s) URL; to check a command, put it after --: instrlab check -- %s", rest[0], strings.Join(rest, " "))}
+			return nil, nil, usageError{Msg: fmt.Sprintf("check: %q is not an http(s) URL; to check a command, put it after --: instrlab check -- %s", rest[0], strings.Join(rest, " "))}
 		}
 		if len(rest) > 1 {
-			return nil, usageError{Msg: fmt.Sprintf("check: unexpected argument %q after the URL (flags go before it)", rest[1])}
+			return nil, nil, usageError{Msg: fmt.Sprintf("check: unexpected argument %q after the URL (flags go before it)", rest[1])}
 		}
 		ts = []probe.Target{{Name: u.Host, Transport: probe.TransportHTTP, URL: rest[0]}}
 	case f.config != "":
 		data, err := os.ReadFile(f.config)
 		if err != nil {
-			return nil, configError(fmt.Errorf("check: reading -config: %w", err))
+			return nil, nil, configError(fmt.Errorf("check: reading -config: %w", err))
 		}
 		if ts, err = probe.ParseConfig(data, f.config, os.LookupEnv); err != nil {
-			return nil, configError(fmt.Errorf("check: -config: %w", err))
+			return nil, nil, configError(fmt.Errorf("check: -config: %w", err))
 		}
 	default:
 		dir, err := os.Getwd()
 		if err != nil {
-			return nil, fmt.Errorf("check: -scan: %w", err)
+			return nil, nil, fmt.Errorf("check: -scan: %w", err)
 		}
 		home, err := os.UserHomeDir()
 		if err != nil {
-			return nil, fmt.Errorf("check: -scan: %w", err)
+			return nil, nil, fmt.Errorf("check: -scan: %w", err)
 		}
 		if ts, err = probe.Scan(dir, home, os.LookupEnv); err != nil {
-			return nil, configError(fmt.Errorf("check: -scan: %w", err))
+			return nil, nil, configError(fmt.Errorf("check: -scan: %w", err))
 		}
 		if len(ts) == 0 {
-			return nil, configError(fmt.Errorf("check: -scan: no MCP servers configured for Claude Code in %s or %s (user and local scopes)",
+			return nil, nil, configError(fmt.Errorf("check: -scan: no MCP servers configured for Claude Code in %s or %s (user and local scopes)",
 				filepath.Join(dir, ".mcp.json"), filepath.Join(home, ".claude.json")))
 		}
 	}
@@ -228,13 +245,13 @@ func checkTargets(fs *flag.FlagSet, args []string, f checkFlags) ([]probe.Target
 	if f.server != "" {
 		var err error
 		if ts, err = probe.Select(ts, f.server); err != nil {
-			return nil, usageError{Msg: "check: -server: " + err.Error()}
+			return nil, nil, usageError{Msg: "check: -server: " + err.Error()}
 		}
 	}
 	if len(ts) == 0 {
-		return nil, configError(errors.New("check: no MCP servers configured"))
+		return nil, nil, configError(errors.New("check: no MCP servers configured"))
 	}
-	return ts, nil
+	return ts, skipped, nil
 }
 
 // configError is a config that cannot be read as a client would: exit
