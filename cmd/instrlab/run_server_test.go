@@ -81,14 +81,14 @@ func TestRunServerSameAsLab(t *testing.T) {
 // secret in its command line reaches no evidence.
 func TestRunServerFails(t *testing.T) {
 	for _, tc := range []struct{ name, script, want string }{
-		{"exits", "echo 'Error: cannot find module ./build/index.js' >&2; echo second >&2; exit 4", "exit status 4 while the client was connected; its stderr began: Error: cannot find module ./build/index.js | second"},
+		{"exits", "echo 'Error: cannot find module ./build/index.js' >&2; echo second >&2; exit 4", "exit status 4 while the client was connected; its stderr: Error: cannot find module ./build/index.js ⏎ second"},
 		{"garbage", "echo 'listening on 3000'; exec " + binary + " serve lab -instr ascii:1000", "the server wrote a line that is not JSON-RPC: \"listening on 3000\""},
 		// A server that answers the handshake and then ends is not run
 		// here: the fake client may close its input first, which makes
 		// the test race; TestServerFailureOutsideSignal covers the log.
 		// The fake client waits for initialize without a limit, so the
 		// run times out; the reason says why the server is to blame.
-		{"never answers", "echo 'loading' >&2; exec cat >/dev/null", "timed out after 10s; server: the server never answered the handshake; its stderr began: loading"},
+		{"never answers", "echo 'loading' >&2; exec cat >/dev/null", "timed out after 10s; server: the server never answered the handshake; its stderr: loading"},
 		{"fails to start", "", "starting the server: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

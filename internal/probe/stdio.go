@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/instrlab/instrlab/internal/stderr"
 )
 
 // discoverID is the id of the modern probe: the one Claude Code 2.1.285 was
@@ -151,33 +153,10 @@ func exitDetail(code *int, p *proc) string {
 	if n := p.strayCount(); n > 0 {
 		fmt.Fprintf(&b, "; stdout had %d line(s) that are not JSON-RPC", n)
 	}
-	if s := stderrLines(p.stderr.String()); s != "" {
+	if s := stderr.Quote(p.stderr.String()); s != "" {
 		fmt.Fprintf(&b, "; stderr: %s", s)
 	}
 	return b.String()
-}
-
-// stderrLines gives the first lines a server wrote to stderr, where the
-// cause usually is, and its last line, where a usage line or the final
-// error usually is: each line clipped, joined by " ⏎ ".
-func stderrLines(s string) string {
-	var lines []string
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	const first = 3
-	var out []string
-	for i, l := range lines {
-		switch {
-		case i < first, i == first && i == len(lines)-1:
-			out = append(out, clip(l, 160))
-		case i == len(lines)-1:
-			out = append(out, fmt.Sprintf("… %d more …", i-first), clip(l, 160))
-		}
-	}
-	return strings.Join(out, " ⏎ ")
 }
 
 func startDetail(t Target, err error) string {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/redact"
+	"github.com/instrlab/instrlab/internal/stderr"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -95,10 +96,6 @@ func LostTail(text string, kept int) string {
 	return out
 }
 
-// StderrLines is how many lines of a server's or a client's stderr a
-// failure reason quotes.
-const StderrLines = 3
-
 // outsideSignals end a server without it failing on its own: another
 // process sent them (the proxy's own stop says so in its note instead).
 var outsideSignals = []string{"signal: terminated", "signal: killed", "signal: interrupt", "signal: hangup"}
@@ -106,21 +103,23 @@ var outsideSignals = []string{"signal: terminated", "signal: killed", "signal: i
 // serverFailure says why the proxy's log shows a failed server, or "": it
 // could not be started or reached, it ended while the client was
 // connected, it wrote what is not JSON-RPC, or it never answered the
-// handshake. The reason quotes the server's first stderr lines. lastModel
+// handshake. The reason quotes the lines of the server's stderr that say
+// why (stderr.Lines). lastModel
 // is the time of the last model request (zero when none): a server
 // stopped by a signal from outside after it is a client ending its
 // session (Copilot CLI 1.0.102 sends SIGTERM to its servers' processes),
 // which cannot have changed what the model saw; that is a warning, not a
 // failure.
 func serverFailure(msgs []LabMessage, lastModel time.Time) (reason, warning string) {
-	var why, stderr []string
+	var why []string
+	var stderrText strings.Builder
 	var asked time.Time
 	answered := false
 	for _, m := range msgs {
 		switch {
 		case m.Dir == lab.ServerDir && m.Kind == lab.KindStderr && m.Raw != "":
-			if len(stderr) < StderrLines {
-				stderr = append(stderr, firstRunes(redact.String(m.Raw), 160))
+			if stderrText.Len() < stderr.MaxRead {
+				stderrText.WriteString(m.Raw + "\n")
 			}
 		case m.Dir == lab.ServerDir && m.Kind == lab.KindExit && strings.Contains(m.Note, "while the client was connected"):
 			if !lastModel.IsZero() && m.Time.After(lastModel) && slices.ContainsFunc(outsideSignals, func(s string) bool { return strings.Contains(m.Note, s) }) {
@@ -151,8 +150,8 @@ func serverFailure(msgs []LabMessage, lastModel time.Time) (reason, warning stri
 		return "", warning
 	}
 	reason = "server: " + strings.Join(dedupe(why), "; ")
-	if len(stderr) > 0 {
-		reason += "; its stderr began: " + strings.Join(stderr, " | ")
+	if q := stderr.Quote(stderrText.String()); q != "" {
+		reason += "; its stderr: " + redact.String(q)
 	}
 	return reason, warning
 }

@@ -9,10 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -22,7 +20,7 @@ import (
 	"github.com/instrlab/instrlab/internal/load"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/redact"
-	"github.com/instrlab/instrlab/internal/unit"
+	"github.com/instrlab/instrlab/internal/stderr"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -241,40 +239,25 @@ func (r *Runner) execute(ctx context.Context, c client.Client, run *client.Run) 
 
 // stderrQuote quotes what a client that failed wrote on stderr ("; its
 // stderr: ..."), so that a version the adapter cannot drive says why (a
-// flag it lacks, an output format it does not know): up to
-// analyze.StderrLines lines from the first that reads as an error (a usage
-// text often comes first and the complaint last), else from the first
-// line. The jail's own line about the exit status is left out.
+// flag it lacks, an output format it does not know): the lines that say
+// why, by stderr.Lines. The jail's own line about the exit status is left
+// out.
 func stderrQuote(path string) string {
 	f, err := os.Open(path)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
-	var lines []string
-	first := -1
-	sc := bufio.NewScanner(io.LimitReader(f, 256<<10))
+	var b strings.Builder
+	sc := bufio.NewScanner(io.LimitReader(f, stderr.MaxRead))
 	for sc.Scan() {
-		l := strings.TrimSpace(sc.Text())
-		if l == "" || strings.HasPrefix(l, "instrlab: jail:") {
-			continue
+		if l := sc.Text(); !strings.HasPrefix(strings.TrimSpace(l), "instrlab: jail:") {
+			b.WriteString(l + "\n")
 		}
-		if first < 0 && errorLineRE().MatchString(l) {
-			first = len(lines)
-		}
-		lines = append(lines, l)
 	}
-	if len(lines) == 0 {
+	q := stderr.Quote(b.String())
+	if q == "" {
 		return ""
 	}
-	lines = lines[max(first, 0):]
-	lines = lines[:min(len(lines), analyze.StderrLines)]
-	for i, l := range lines {
-		lines[i] = unit.CodePoint.Prefix(redact.String(l), 160)
-	}
-	return "; its stderr: " + strings.Join(lines, " | ")
+	return "; its stderr: " + redact.String(q)
 }
-
-var errorLineRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(error|invalid|unknown|cannot|can't|missing|unexpected|unsupported|not found|failed)\b`)
-})

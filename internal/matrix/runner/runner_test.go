@@ -255,10 +255,10 @@ func TestStderrQuotesTheComplaint(t *testing.T) {
 	for _, tt := range []struct{ stderr, want string }{
 		{"", ""},
 		{"instrlab: jail: the client exited with status 1\n", ""},
-		{"segfault at 0\n\nbye\n", "; its stderr: segfault at 0 | bye"},
+		{"segfault at 0\n\nbye\n", "; its stderr: segfault at 0 ⏎ bye"},
 		// qwen 0.1.3: the complaint first, then the usage.
 		{"Invalid values:\n  Argument: output-format, Given: \"stream-json\", Choices: \"text\", \"json\"\nUsage: qwen [options]\n  -p\n",
-			"; its stderr: Invalid values: | Argument: output-format, Given: \"stream-json\", Choices: \"text\", \"json\" | Usage: qwen [options]"},
+			"; its stderr: Invalid values: ⏎ Argument: output-format, Given: \"stream-json\", Choices: \"text\", \"json\" ⏎ Usage: qwen [options] ⏎ -p"},
 		// gemini 0.1.1: the usage first, the complaint last, then the jail's line.
 		{"Options:\n  -m, --model  Model\n\nUnknown arguments: output-format, outputFormat\ninstrlab: jail: the client exited with status 1\n",
 			"; its stderr: Unknown arguments: output-format, outputFormat"},
