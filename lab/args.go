@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -29,6 +30,8 @@ type Args struct {
 	DiscoverDelay time.Duration // -discover-delay
 	ReadyAfter    time.Duration // -ready-after
 	OnUnknown     string        // -on-unknown: UnknownError, UnknownCrash or UnknownHang
+	Fail          string        // -fail: methods answered with an error, separated by commas (FailMethods)
+	ToolMeta      string        // -tool-meta: a JSON object, lookup_part's _meta
 	Log           string        // -log: the message log's path
 	HTTP          string        // -http: serve Streamable HTTP at this address
 	AllowRemote   bool          // -allow-remote: let HTTP bind beyond loopback
@@ -56,6 +59,8 @@ func (a *Args) flags() []argFlag {
 		{"discover-delay", &a.DiscoverDelay, time.Duration(0), "hold the server/discover reply this long"},
 		{"ready-after", &a.ReadyAfter, time.Duration(0), "hold the reply that completes the handshake until this long after the process started (however long the start took, if less)"},
 		{"on-unknown", &a.OnUnknown, UnknownError, "an unknown method before the handshake: error (-32601), crash or hang"},
+		{"fail", &a.Fail, "", "answer these methods with a JSON-RPC error (-32603), as a broken server does: tools/list, initialize or server/discover, separated by commas"},
+		{"tool-meta", &a.ToolMeta, "", "give the tool lookup_part this _meta, a JSON object, as in {\"anthropic/alwaysLoad\":true}"},
 		{"log", &a.Log, "", "append every message received and sent to this JSON Lines file"},
 		{"http", &a.HTTP, "", "serve Streamable HTTP at http://ADDR/mcp instead of stdio (a bare :PORT binds 127.0.0.1)"},
 		{"allow-remote", &a.AllowRemote, false, "let -http bind an address beyond loopback (the lab then serves whoever can reach it)"},
@@ -170,6 +175,14 @@ func (a Args) config(readFile bool) (Config, error) {
 	a = a.withDefaults()
 	cfg := Config{Era: a.Era, InitDelay: a.InitDelay, DiscoverDelay: a.DiscoverDelay, ReadyAfter: a.ReadyAfter, OnUnknown: a.OnUnknown}
 	var err error
+	if a.Fail != "" {
+		cfg.Fail = strings.Split(a.Fail, ",")
+	}
+	if a.ToolMeta != "" {
+		if err := json.Unmarshal([]byte(a.ToolMeta), &cfg.ToolMeta); err != nil || cfg.ToolMeta == nil {
+			return Config{}, fmt.Errorf("-tool-meta %q: want a JSON object, as in {\"anthropic/alwaysLoad\":true}", a.ToolMeta)
+		}
+	}
 	switch {
 	case a.InstrFile == "":
 		cfg.Instructions, err = ParseInstructions(a.Instr)

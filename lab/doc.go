@@ -34,6 +34,9 @@
 //   - InitDelay and DiscoverDelay hold those replies, in middleware;
 //     ReadyAfter holds them until that long after the process started.
 //   - Era "modern" refuses initialize with -32022 and the supported versions.
+//   - Fail answers tools/list, initialize or server/discover with a
+//     JSON-RPC error (-32603), in middleware: what a client does with a
+//     server whose listing or handshake breaks.
 //
 // Two answers differ from the SDK's so that the lab stays a faithful test
 // bench: a legacy lab answers server/discover with -32601 (the SDK would

@@ -243,3 +243,90 @@ const (
 	initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 	toolsList   = `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
 )
+
+// TestFail: -fail answers each method it names with error -32603 and
+// leaves the others alone, in the era that serves them.
+func TestFail(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   Args
+		script string
+		failed string // the method whose reply is the error
+	}{
+		{"tools/list", Args{Fail: "tools/list"}, initialize + "\n!silent " + initialized + "\n" + toolsList, "tools/list"},
+		{"initialize", Args{Fail: "initialize"}, initialize, "initialize"},
+		{"server/discover", Args{Era: ModeDual, Fail: "server/discover"}, probe + "\n" + initialize, "server/discover"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.args.Instr = "ascii:100"
+			cfg, err := tt.args.Config()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			cfg.Log = NewMessageLog(&buf)
+			runScript(t, cfg, tt.script)
+			replies := map[string]string{}
+			for _, e := range parseLog(t, buf.Bytes()) {
+				if e.Dir == Send {
+					replies[e.Method] = string(e.Kind)
+				}
+			}
+			want := map[string]string{tt.failed: string(KindError)}
+			if tt.failed != "initialize" {
+				want["initialize"] = string(KindResponse)
+			}
+			if diff := cmp.Diff(want, replies); diff != "" {
+				t.Errorf("replies by method mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+	for _, a := range []Args{{Fail: "prompts/list"}, {Fail: "server/discover"}, {Era: ModeModern, Fail: "initialize"}} {
+		if err := a.Validate(); err == nil {
+			t.Errorf("Validate(%+v): no error", a)
+		}
+	}
+}
+
+// TestToolMeta: -tool-meta puts its object in lookup_part's _meta in the
+// tools/list reply, and only there; a value that is not a JSON object is
+// refused.
+func TestToolMeta(t *testing.T) {
+	cfg, err := Args{Instr: "none", ToolMeta: `{"anthropic/alwaysLoad":true}`}.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	cfg.Log = NewMessageLog(&buf)
+	runScript(t, cfg, initialize+"\n!silent "+initialized+"\n"+toolsList)
+	got := map[string]string{}
+	for _, e := range parseLog(t, buf.Bytes()) {
+		if e.Method != "tools/list" || e.Dir != Send {
+			continue
+		}
+		var reply struct {
+			Result struct {
+				Tools []struct {
+					Name string
+					Meta json.RawMessage `json:"_meta"`
+				}
+			}
+		}
+		if err := json.Unmarshal(e.Body, &reply); err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range reply.Result.Tools {
+			got[tool.Name] = string(tool.Meta)
+		}
+	}
+	want := map[string]string{"lookup_part": `{"anthropic/alwaysLoad":true}`, "list_bins": "", "lab_ping": ""}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("_meta by tool mismatch (-want +got):\n%s", diff)
+	}
+	for _, v := range []string{"true", "[1]", "{", "null"} {
+		if _, err := (Args{ToolMeta: v}).Config(); err == nil || !strings.HasPrefix(err.Error(), "-tool-meta") {
+			t.Errorf("Config with -tool-meta %s: %v", v, err)
+		}
+	}
+}

@@ -28,6 +28,13 @@ const (
 	UnknownHang  = "hang"  // never answer
 )
 
+// FailMethods are the methods Config.Fail may name.
+var FailMethods = []string{"tools/list", "initialize", "server/discover"}
+
+// CodeFailed is the error code of a method Config.Fail names: -32603,
+// internal error, as a server whose handler failed answers.
+const CodeFailed = -32603
+
 // CodeUnsupportedProtocolVersion is the 2026-07-28 error for a version the
 // server does not speak; its data names the supported versions.
 const CodeUnsupportedProtocolVersion = -32022
@@ -49,8 +56,14 @@ type Config struct {
 	// Started is when the process started (ProcessStart); zero means when
 	// New was called.
 	Started   time.Time
-	OnUnknown string      // UnknownError (default), UnknownCrash or UnknownHang
-	Log       *MessageLog // nil logs nothing
+	OnUnknown string // UnknownError (default), UnknownCrash or UnknownHang
+	// Fail lists methods (FailMethods) the lab answers with a JSON-RPC
+	// error, CodeFailed, instead of a result: a server whose tools/list,
+	// initialize or server/discover breaks, for what a client then does.
+	Fail []string
+	// ToolMeta, when set, is the tool lookup_part's _meta.
+	ToolMeta map[string]any
+	Log      *MessageLog // nil logs nothing
 	// Exit ends the process for OnUnknown "crash"; nil means os.Exit.
 	Exit func(code int)
 	// Stderr receives the lab's own diagnostics; nil means os.Stderr.
@@ -90,6 +103,16 @@ func (cfg Config) Validate() error {
 	}
 	if cfg.OnUnknown != "" && !slices.Contains([]string{UnknownError, UnknownCrash, UnknownHang}, cfg.OnUnknown) {
 		return fmt.Errorf("unknown -on-unknown %q (want error, crash or hang)", cfg.OnUnknown)
+	}
+	for _, m := range cfg.Fail {
+		switch {
+		case !slices.Contains(FailMethods, m):
+			return fmt.Errorf("-fail %q: want %s", m, strings.Join(FailMethods, ", "))
+		case m == "server/discover" && (cfg.Era == "" || cfg.Era == ModeLegacy):
+			return fmt.Errorf("-fail server/discover needs -era dual or modern: a legacy lab answers it -32601 already")
+		case m == "initialize" && cfg.Era == ModeModern:
+			return fmt.Errorf("-fail initialize: a modern lab refuses initialize already (-32022)")
+		}
 	}
 	if cfg.InitDelay < 0 || cfg.DiscoverDelay < 0 || cfg.ReadyAfter < 0 || cfg.SessionIdle < 0 || cfg.BodyTimeout < 0 {
 		return fmt.Errorf("delays and timeouts must not be negative")
@@ -144,7 +167,7 @@ func New(cfg Config) (*Lab, error) {
 	l.toolsAdded = make(chan struct{})
 	go func() {
 		defer close(l.toolsAdded)
-		addLabTools(l.server, cfg.ToolDescription)
+		addLabTools(l.server, cfg.ToolDescription, cfg.ToolMeta)
 	}()
 	l.server.AddReceivingMiddleware(l.middleware)
 	return l, nil
@@ -189,6 +212,9 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			// the same (conformance: server-stateless, prompts declared in
 			// discover).
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: " + method + " (the lab has tools only)"}
+		}
+		if slices.Contains(l.cfg.Fail, method) {
+			return nil, &jsonrpc.Error{Code: CodeFailed, Message: "lab: " + method + " fails on purpose (-fail " + method + ")"}
 		}
 		switch method {
 		case "initialize":

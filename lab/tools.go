@@ -42,15 +42,21 @@ type pingOut struct {
 	Reply  string `json:"reply"`
 }
 
+// MetaTool is the tool that -tool-meta gives a _meta, and that
+// -tool-desc describes.
+const MetaTool = "lookup_part"
+
 // addTools adds the lab's tools; lookupDesc, when not empty, describes
-// lookup_part (a matrix row's tool_description).
-func addTools(s *mcp.Server, lookupDesc string) {
+// lookup_part (a matrix row's tool_description), and meta, when not nil,
+// is its _meta.
+func addTools(s *mcp.Server, lookupDesc string, meta map[string]any) {
 	if lookupDesc == "" {
 		lookupDesc = "Look up one part by its part number: its name, the bin it is kept in, and the units in stock."
 	}
 	mcp.AddTool(s, &mcp.Tool{
-		Name:        "lookup_part",
+		Name:        MetaTool,
 		Description: lookupDesc,
+		Meta:        meta,
 	}, lookupPart)
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "list_bins",

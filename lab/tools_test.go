@@ -14,9 +14,9 @@ import (
 // and then answer as usual.
 func TestToolsAwaited(t *testing.T) {
 	release := make(chan struct{})
-	addLabTools = func(s *mcp.Server, desc string) {
+	addLabTools = func(s *mcp.Server, desc string, meta map[string]any) {
 		<-release
-		addTools(s, desc)
+		addTools(s, desc, meta)
 	}
 	t.Cleanup(func() { addLabTools = addTools })
 	p := startPipeServer(t, Config{})

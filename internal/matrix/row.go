@@ -84,6 +84,11 @@ type Row struct {
 	ReadyAfter    string `json:"ready_after,omitempty"`
 	// OnUnknown is the lab's -on-unknown: error, crash or hang.
 	OnUnknown string `json:"on_unknown,omitempty"`
+	// Fail is the lab's -fail: methods it answers with a JSON-RPC error
+	// (tools/list, initialize, server/discover), separated by commas.
+	Fail string `json:"fail,omitempty"`
+	// ToolMeta is the lab's -tool-meta: lookup_part's _meta, a JSON object.
+	ToolMeta json.RawMessage `json:"tool_meta,omitempty"`
 	// Env and Flags are given to the client process.
 	Env   map[string]string `json:"env,omitempty"`
 	Flags []string          `json:"flags,omitempty"`
@@ -196,8 +201,8 @@ func (m *Matrix) Validate() error {
 		if r.Server != "" && (r.DiscoverDelay != "" || r.ReadyAfter != "") {
 			return fmt.Errorf("row %q: a server row holds the server's first reply with init_delay; discover_delay and ready_after are the lab's", r.Name)
 		}
-		if r.Server != "" && (r.ToolDesc != "" || r.ToolDescFile != "") {
-			return fmt.Errorf("row %q: a server row serves the server's own tools, not tool_description", r.Name)
+		if r.Server != "" && (r.ToolDesc != "" || r.ToolDescFile != "" || r.Fail != "" || len(r.ToolMeta) > 0) {
+			return fmt.Errorf("row %q: a server row serves the server's own tools and replies, not tool_description, tool_meta or fail", r.Name)
 		}
 		if r.Prompt == "" && m.Prompt == "" {
 			return fmt.Errorf("row %q: no prompt (set the matrix's prompt or the row's)", r.Name)
@@ -299,15 +304,16 @@ func (r Row) ProxyArgs(logPath, commandFile string) []string {
 }
 
 // Plain reports whether the row changes nothing but the server's text and
-// era: no environment, flags or delays, so that what the client keeps is
+// era: no environment, flags, delays, failures or tool _meta, so that what the client keeps is
 // its default.
 func (r Row) Plain() bool {
-	return len(r.Env) == 0 && len(r.Flags) == 0 && r.Held() == 0
+	return len(r.Env) == 0 && len(r.Flags) == 0 && r.Held() == 0 && r.Fail == "" && len(r.ToolMeta) == 0
 }
 
 // Lab is the lab server's flags for the row, logging to logPath.
 func (r Row) Lab(logPath string) (lab.Args, error) {
-	a := lab.Args{Instr: r.Instr, ToolDesc: r.ToolDesc, ToolDescFile: r.ToolDescFile, Era: r.Era, OnUnknown: r.OnUnknown, Log: logPath}
+	a := lab.Args{Instr: r.Instr, ToolDesc: r.ToolDesc, ToolDescFile: r.ToolDescFile, Era: r.Era, OnUnknown: r.OnUnknown,
+		Fail: r.Fail, ToolMeta: string(r.ToolMeta), Log: logPath}
 	if r.InstrFile != "" {
 		a.Instr, a.InstrFile = "", r.InstrFile
 	}

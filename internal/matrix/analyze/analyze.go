@@ -63,7 +63,7 @@ func Run(dir string, clients Clients) (Result, error) {
 	if err != nil {
 		labWarns = append(labWarns, err.Error())
 	}
-	if rec.Row.Server != "" || rec.Row.InstrFile != "" || rec.Row.ToolDesc != "" || rec.Row.ToolDescFile != "" {
+	if rec.Row.Server != "" || rec.Row.InstrFile != "" || rec.Row.ToolDesc != "" || rec.Row.ToolDescFile != "" || len(rec.Row.ToolMeta) > 0 || rec.Row.Fail != "" {
 		// A user's server behind the proxy, or the lab serving the user's
 		// file: the texts are what the replies carried (both logs keep
 		// them), and a server that failed fails the run.
