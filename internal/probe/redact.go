@@ -72,7 +72,7 @@ func (e EraResult) redacted(r *redact.Redactor) EraResult {
 	if e.Tools != nil {
 		tools := make([]Tool, len(e.Tools))
 		for i, t := range e.Tools {
-			tools[i] = Tool{Name: r.Prose(t.Name), Description: r.Prose(t.Description)}
+			tools[i] = Tool{Name: r.Prose(t.Name), Description: r.Prose(t.Description), Meta: t.Meta}
 		}
 		e.Tools = tools
 	}

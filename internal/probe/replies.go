@@ -91,6 +91,7 @@ func parseTools(result json.RawMessage, modern bool) (tools []Tool, next string,
 		var t struct {
 			Name        json.RawMessage `json:"name"`
 			Description json.RawMessage `json:"description"`
+			Meta        json.RawMessage `json:"_meta"`
 		}
 		if json.Unmarshal(raw, &t) != nil {
 			problems = append(problems, fmt.Sprintf("tools[%d] is not an object", i))
@@ -99,6 +100,9 @@ func parseTools(result json.RawMessage, modern bool) (tools []Tool, next string,
 		name := stringField(t.Name, fmt.Sprintf("tools[%d].name", i), true, &problems)
 		desc := optionalString(t.Description, fmt.Sprintf("tools[%d].description", i), &problems)
 		tool := Tool{Name: name}
+		if t.Meta != nil && string(t.Meta) != "null" && json.Unmarshal(t.Meta, &tool.Meta) != nil {
+			problems = append(problems, fmt.Sprintf("tools[%d]._meta is not an object", i))
+		}
 		if desc != nil {
 			tool.Description = *desc
 		}

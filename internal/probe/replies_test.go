@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -52,18 +53,19 @@ func TestParseInitialize(t *testing.T) {
 }
 
 func TestParseTools(t *testing.T) {
-	tools, next, problems, err := parseTools([]byte(`{"tools":[{"name":"a","description":"d"},{"name":"b"},7],"nextCursor":"p2"}`), true)
+	tools, next, problems, err := parseTools([]byte(`{"tools":[{"name":"a","description":"d","_meta":{"anthropic/alwaysLoad":true}},{"name":"b","_meta":5},7],"nextCursor":"p2"}`), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]Tool{{"a", "d"}, {"b", ""}}, tools); diff != "" {
+	want := []Tool{{Name: "a", Description: "d", Meta: map[string]json.RawMessage{"anthropic/alwaysLoad": json.RawMessage("true")}}, {Name: "b"}}
+	if diff := cmp.Diff(want, tools); diff != "" {
 		t.Errorf("tools mismatch (-want +got):\n%s", diff)
 	}
 	if next != "p2" {
 		t.Errorf("next = %q", next)
 	}
-	want := []string{"tools[2] is not an object", "ListToolsResult has no ttlMs", "ListToolsResult has no cacheScope"}
-	if diff := cmp.Diff(want, problems); diff != "" {
+	wantProblems := []string{"tools[1]._meta is not an object", "tools[2] is not an object", "ListToolsResult has no ttlMs", "ListToolsResult has no cacheScope"}
+	if diff := cmp.Diff(wantProblems, problems); diff != "" {
 		t.Errorf("problems mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -86,6 +86,9 @@ type Implementation struct {
 type Tool struct {
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
+	// Meta is the tool's _meta object, by key (a profile may say what a
+	// client does with a key: profiles.Limit.Meta).
+	Meta map[string]json.RawMessage `json:"_meta,omitempty"`
 }
 
 // A Result is everything probe learnt of one server.

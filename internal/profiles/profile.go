@@ -32,6 +32,10 @@ type Profile struct {
 	// Budgets are the client's budgets measured as numbers (instrlab
 	// budget): how long it waits for a server, and what past it.
 	Budgets []Budget `json:"budgets,omitempty"`
+	// Failures are what the client did when the server answered one of
+	// its methods with an error, per method measured (FailureMethods);
+	// a method not listed was not measured.
+	Failures []Failure `json:"failures,omitempty"`
 	// Evidence is where every value above came from.
 	Evidence []Evidence `json:"evidence"`
 	// Unmeasured lists what the evidence does not cover, in plain words.
@@ -90,11 +94,86 @@ type Limit struct {
 	// line (its heading), when they came in one.
 	Via     string `json:"via,omitempty"`
 	Wrapper string `json:"wrapper,omitempty"`
+	// Meta, on tool descriptions, is what became of a tool whose _meta
+	// held a key, per key measured: the limit of that tool alone, in
+	// runs that gave one tool the key (its other fields are as above).
+	// A key not listed was not measured.
+	Meta []MetaLimit `json:"meta,omitempty"`
 	// Unsent, on tool descriptions, is set when the runs measured that
 	// none reached the model (Via says what did): there is then no cap
 	// to apply, and Cap, if set, is what was measured or documented for
 	// a way of running the client that sends them (Note says which).
 	Unsent bool `json:"unsent,omitempty"`
+}
+
+// A MetaLimit is what a client does with the description of a tool whose
+// _meta holds Key with Value.
+type MetaLimit struct {
+	Key   string          `json:"key"`
+	Value json.RawMessage `json:"value"`
+	// Runs is how many runs measured it.
+	Runs  int   `json:"runs"`
+	Limit Limit `json:"limit"`
+}
+
+// MetaOf is the limit of a tool whose _meta is meta: that of the first
+// key the profile measured with the value meta holds, else l itself.
+func (l Limit) MetaOf(meta map[string]json.RawMessage) (Limit, string) {
+	for _, m := range l.Meta {
+		if v, ok := meta[m.Key]; ok && bytes.Equal(compact(v), compact(m.Value)) {
+			return m.Limit, m.Key
+		}
+	}
+	return l, ""
+}
+
+func compact(v json.RawMessage) []byte {
+	var b bytes.Buffer
+	if json.Compact(&b, v) != nil {
+		return v
+	}
+	return b.Bytes()
+}
+
+// FailureMethods are the methods a profile's Failures may name: the
+// methods a server may fail before a client can use it.
+var FailureMethods = []string{"initialize", "server/discover", "tools/list"}
+
+// A Failure is what a client did, in measured runs, when a server answered
+// Method with a JSON-RPC error (the lab's -fail) and everything else as
+// usual.
+type Failure struct {
+	Method string `json:"method"`
+	// Runs is how many runs measured it; Sent how many of them sent the
+	// method at all (a client that does not probe never sends
+	// server/discover), Tries the most times one run sent it.
+	Runs  int `json:"runs"`
+	Sent  int `json:"sent"`
+	Tries int `json:"tries,omitempty"`
+	// Exits is set when the client ended its session on the failure in
+	// every run that sent the method: no model request, or a failed exit.
+	Exits bool `json:"exits,omitempty"`
+	// Instructions and Tools say whether the server's instructions, and
+	// any of its tools, reached the first model request after the
+	// failure, in every run that sent the method.
+	Instructions bool `json:"instructions"`
+	Tools        bool `json:"tools"`
+	// Reply is the reply whose instructions reached the model,
+	// "initialize" or "discover" (server/discover failed: "initialize"
+	// when the client fell back); its JSON name is "era", as in run's
+	// placements.
+	Reply string `json:"era,omitempty"`
+	Note  string `json:"note"`
+}
+
+// Failure is what p measured of a failure of method, nil when it did not.
+func (p Profile) Failure(method string) *Failure {
+	for i := range p.Failures {
+		if p.Failures[i].Method == method {
+			return &p.Failures[i]
+		}
+	}
+	return nil
 }
 
 // A Setting is an environment variable that changes a cap.
@@ -184,8 +263,12 @@ type Variant struct {
 	// ToolDescriptions, when set, is what the variant's runs showed of
 	// tool descriptions (not measured, when they recorded none); when
 	// nil, the profile's applies.
-	ToolDescriptions *Limit   `json:"tool_descriptions,omitempty"`
-	Unmeasured       []string `json:"unmeasured,omitempty"`
+	ToolDescriptions *Limit `json:"tool_descriptions,omitempty"`
+	// Failures are the variant's own (Profile.Failures): a failure the
+	// runs made this way did not measure is not measured for it, so the
+	// profile's do not apply.
+	Failures   []Failure `json:"failures,omitempty"`
+	Unmeasured []string  `json:"unmeasured,omitempty"`
 }
 
 // Expand returns each profile followed by one profile per variant, its
@@ -216,9 +299,15 @@ func Expand(ps []Profile) []Profile {
 			if v.ToolDescriptions != nil {
 				q.ToolDescriptions = *v.ToolDescriptions
 			}
+			q.Failures = v.Failures
 			q.Unmeasured = append(slices.Clip(slices.DeleteFunc(slices.Clone(p.Unmeasured), func(u string) bool {
 				return unmeasuredInVariant(u, v.ToolDescriptions != nil)
 			})), v.Unmeasured...)
+			for _, m := range FailureMethods {
+				if p.Failure(m) != nil && q.Failure(m) == nil {
+					q.Unmeasured = append(q.Unmeasured, FailureUnmeasured(m))
+				}
+			}
 			out = append(out, q)
 		}
 	}
@@ -238,6 +327,12 @@ func unmeasuredInVariant(u string, tools bool) bool {
 		}
 	}
 	return false
+}
+
+// FailureUnmeasured is the Unmeasured item of a failure of method a
+// profile did not measure.
+func FailureUnmeasured(method string) string {
+	return "what it does when a server's " + method + " fails"
 }
 
 // Handshake is which era a client ends up in.
@@ -413,6 +508,11 @@ func (p Profile) Validate() error {
 		if _, err := unit.Parse(l.l.Unit); l.l.Cap > 0 && err != nil {
 			return fmt.Errorf("profile %s: %s.unit: %w", p.ID(), l.name, err)
 		}
+		for _, m := range l.l.Meta {
+			if m.Key == "" || m.Runs == 0 || len(m.Value) == 0 {
+				return fmt.Errorf("profile %s: %s.meta needs key, value and runs", p.ID(), l.name)
+			}
+		}
 		if s := l.l.Setting; s != nil && s.Syntax != SyntaxPlainDigits {
 			return fmt.Errorf("profile %s: %s.setting.syntax %q is not supported (want %q)", p.ID(), l.name, s.Syntax, SyntaxPlainDigits)
 		}
@@ -427,6 +527,16 @@ func (p Profile) Validate() error {
 			return fmt.Errorf("profile %s: budget %s is both below and above its range", p.ID(), b.Name)
 		case !b.Below && !b.Above && b.Past < b.Within:
 			return fmt.Errorf("profile %s: budget %s: past %v is less than within %v", p.ID(), b.Name, b.Past, b.Within)
+		}
+	}
+	for i, f := range p.Failures {
+		switch {
+		case !slices.Contains(FailureMethods, f.Method):
+			return fmt.Errorf("profile %s: failures[%d]: method %q is not one of %s", p.ID(), i, f.Method, strings.Join(FailureMethods, ", "))
+		case f.Runs == 0 || f.Sent > f.Runs:
+			return fmt.Errorf("profile %s: failure of %s states what the client does with %d runs, %d of which sent it", p.ID(), f.Method, f.Runs, f.Sent)
+		case slices.ContainsFunc(p.Failures[:i], func(g Failure) bool { return g.Method == f.Method }):
+			return fmt.Errorf("profile %s: failure of %s listed twice", p.ID(), f.Method)
 		}
 	}
 	for i, e := range p.Evidence {

@@ -135,6 +135,10 @@ type View struct {
 	// (another arm or variant) that says all this view says; check then
 	// prints this one as a line naming it.
 	SameAs string `json:"same_as,omitempty"`
+	// Failure is what the profile says the client does with a method
+	// the server failed on the way to Era (Why says it too); nil when
+	// none failed.
+	Failure *FailureView `json:"failure,omitempty"`
 	// Facts are the profile's other properties, each marked measured
 	// or not.
 	Facts []Fact `json:"facts"`
@@ -166,6 +170,8 @@ type ToolView struct {
 	Tool    string    `json:"tool"`
 	Chars   int       `json:"chars"`
 	Cap     int       `json:"cap"`
+	// CapUnit is what Cap counts (a unit.Unit).
+	CapUnit string `json:"cap_unit"`
 	// Measured is false when the profile's cap on tool descriptions comes
 	// from documentation only.
 	Measured bool `json:"measured"`
@@ -187,6 +193,9 @@ type ToolFate struct {
 	Beyond bool   `json:"beyond_measured,omitempty"`
 	Before string `json:"before,omitempty"`
 	After  string `json:"after,omitempty"`
+	// Meta is the _meta key whose measured limit applied to this tool
+	// (profiles.Limit.Meta), "" when the profile's own did.
+	Meta string `json:"meta,omitempty"`
 }
 
 // Combined is one profile's block for all servers together.
@@ -288,12 +297,16 @@ func describe(e probe.EraResult) Text {
 	return t
 }
 
-// clientEra is the era a client following p ends up in with this server.
-func clientEra(p profiles.Profile, r probe.Result) (e probe.EraResult, why string) {
+// clientEra is the era a client following p ends up in with this server,
+// and, when the server failed a method on its way there, what p says the
+// client does then (nil when nothing failed): a client that drops the
+// server, or ends its session, ends up in no era.
+func clientEra(p profiles.Profile, r probe.Result) (e probe.EraResult, why string, fv *FailureView) {
 	probes := p.Handshake.ProbeStdio
+	var httpNote string
 	if r.Target.Transport == probe.TransportHTTP {
 		if p.NotMeasured("probe_http") {
-			defer func() { why += "; over HTTP not measured: the profile's handshake there is a placeholder" }()
+			httpNote = "; over HTTP not measured: the profile's handshake there is a placeholder"
 		}
 		probes = p.Handshake.ProbeHTTP
 	}
@@ -307,14 +320,22 @@ func clientEra(p profiles.Profile, r probe.Result) (e probe.EraResult, why strin
 	default:
 		why = "no era it speaks answered"
 	}
-	return e, why
+	if m := failed(p, r, probes, e); m != "" {
+		var drops bool
+		fv, drops = failureView(p, m)
+		why += "; " + fv.Note
+		if drops {
+			e = probe.EraResult{}
+		}
+	}
+	return e, why + httpNote, fv
 }
 
 func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)) View {
 	v := View{Profile: p.ID(), Title: p.Title(), Client: p.Named(), Way: p.Way, Arm: p.Arm, ProfileNote: p.ForNote, Marker: p.Instructions.Marker, Placement: p.Render.Placement, Where: p.Render.Where(), ToolsVia: p.ToolDescriptions.Via,
 		Unused: p.Render.Unused, AtLeast: p.Instructions.AtLeast, CapMeasured: p.Instructions.Measured, Facts: Facts(p)}
-	e, why := clientEra(p, r)
-	v.Era, v.Why = e.Era, why
+	e, why, fv := clientEra(p, r)
+	v.Era, v.Why, v.Failure = e.Era, why, fv
 	var value string
 	var set bool
 	if st := p.Instructions.Setting; st != nil {
@@ -372,49 +393,50 @@ func sameView(a, b View) bool {
 }
 
 func toolsOver(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)) []ToolView {
-	e, _ := clientEra(p, r)
-	if p.ToolDescriptions.Unsent {
-		return nil // no description reaches the model to be cut
-	}
-	limit := toolCap(p, getenv)
+	e, _, _ := clientEra(p, r)
 	var out []ToolView
 	for _, t := range e.Tools {
-		if c := p.ToolDescriptions.Apply(t.Description, limit); c.Truncated {
-			out = append(out, ToolView{Profile: p.ID(), Client: p.Named(), Way: p.Way, Era: e.Era, Tool: t.Name, Chars: c.Chars, Cap: c.Cap, Measured: p.ToolDescriptions.Measured})
+		l, _ := p.ToolDescriptions.MetaOf(t.Meta)
+		if l.Unsent {
+			continue // no description reaches the model to be cut
+		}
+		if c := l.Apply(t.Description, toolCap(l, getenv)); c.Truncated {
+			out = append(out, ToolView{Profile: p.ID(), Client: p.Named(), Way: p.Way, Era: e.Era, Tool: t.Name, Chars: c.Chars, Cap: c.Cap, CapUnit: string(c.Unit), Measured: l.Measured})
 		}
 	}
 	return out
 }
 
-// toolCap is the cap on tool descriptions with the client's environment.
-func toolCap(p profiles.Profile, getenv func(string) (string, bool)) int {
+// toolCap is the cap of l, a limit on tool descriptions, with the
+// client's environment.
+func toolCap(l profiles.Limit, getenv func(string) (string, bool)) int {
 	var value string
 	var set bool
-	if st := p.ToolDescriptions.Setting; st != nil {
+	if st := l.Setting; st != nil {
 		value, set = getenv(st.Env)
 	}
-	limit, _ := p.ToolDescriptions.EffectiveCap(value, set)
+	limit, _ := l.EffectiveCap(value, set)
 	return limit
 }
 
 // toolFates predicts what becomes of each tool description of era e
 // under p, when p measured how the client sends them or documents a cap;
-// nil otherwise (the fact then says the cap was not measured).
+// nil otherwise (the fact then says the cap was not measured). A tool
+// whose _meta holds a key p measured gets that key's limit.
 func toolFates(p profiles.Profile, e probe.EraResult, getenv func(string) (string, bool)) []ToolFate {
-	l := p.ToolDescriptions
-	if l.Via == "" && l.Cap == 0 && !l.Unsent {
+	if l := p.ToolDescriptions; l.Via == "" && l.Cap == 0 && !l.Unsent {
 		return nil
 	}
-	limit := toolCap(p, getenv)
 	var out []ToolFate
 	for _, t := range e.Tools {
+		l, key := p.ToolDescriptions.MetaOf(t.Meta)
 		n := utf8.RuneCountInString(t.Description)
-		f := ToolFate{Tool: t.Name, Chars: n}
+		f := ToolFate{Tool: t.Name, Chars: n, Meta: key}
 		switch {
 		case l.Unsent:
 			f.Unsent = true
 		default:
-			c := l.Apply(t.Description, limit)
+			c := l.Apply(t.Description, toolCap(l, getenv))
 			f.KeptChars, f.Truncated = c.KeptChars, c.Truncated
 			f.Beyond = c.Cap == 0 && l.AtLeast > 0 && n > l.AtLeast
 			if c.Truncated {

@@ -17,6 +17,8 @@ const (
 	Unreachable     Code = "unreachable"
 	StdoutGarbage   Code = "stdout-garbage"
 	ToolsFailed     Code = "tools-failed"
+	EndsSession     Code = "ends-session"
+	DropsServer     Code = "drops-server"
 	ProbeExit       Code = "probe-exit"
 	FallbackFailed  Code = "fallback-failed"
 	Invisible       Code = "invisible"
@@ -75,6 +77,9 @@ var Docs = []Doc{
 	{Code: ToolsFailed, Level: Fail,
 		Short: "tools/list failed",
 		Help:  "tools/list answered with an error or no valid result, so a client gets no tools from the server. A -32601 from a server that declares no tools capability is the note no-tools instead."},
+	{Code: EndsSession, Level: Fail,
+		Short: "a client ends its whole session when a method fails",
+		Help:  "The server answered initialize, server/discover or tools/list with an error, and a client profile measured that its client then ends its whole session (Continue CLI 1.5.47 exits 1 when initialize fails: \"MCP server(s) failed to load\"), with every other server. Answer the method."},
 	{Code: ProbeExit, Level: Fail,
 		Short: "the server exits on server/discover",
 		Help:  "The server exited when sent server/discover, the modern era's first request. A client that probes on the same process (Claude Code 2.1.285 did in 20 of 20 runs) loses the server; over HTTP, every probing client does. Answer a method you do not know with -32601 (method not found)."},
@@ -108,6 +113,9 @@ var Docs = []Doc{
 	{Code: ToolTruncated, Level: Warn,
 		Short: "a client cuts a tool description",
 		Help:  "A tool's description is longer than a client profile's cap on tool descriptions; the rest never reaches the model. The finding says when the cap comes from the client's documentation rather than a measurement."},
+	{Code: DropsServer, Level: Warn,
+		Short: "a client drops the whole server when a method fails",
+		Help:  "The server answered tools/list (or server/discover) with an error, and a client profile measured that its client then drops the whole server: its instructions do not reach the model either (Codex CLI 0.169.0 and opencode when tools/list fails). Other clients keep the instructions; the views say which."},
 	{Code: NonBMP, Level: Warn,
 		Short: "characters outside the BMP before a cut",
 		Help:  "The kept part holds characters outside the Basic Multilingual Plane (emoji, rare CJK). A client that counts UTF-16 units counts each as two and cuts earlier than a count of characters says; not measured unless the profile's unit is UTF-16."},

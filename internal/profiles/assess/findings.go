@@ -10,6 +10,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/table"
+	"github.com/instrlab/instrlab/internal/unit"
 	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
@@ -123,8 +124,9 @@ func findings(s Server, o Options) []Finding {
 		if !t.Measured {
 			msg += " (the cap is from the client's documentation, not measured)"
 		}
-		l.of(View{Client: t.Client, Profile: t.Profile, Way: t.Way}, ToolTruncated, t.Tool, msg, t.Tool, table.Num(t.Chars), table.Num(t.Cap))
+		l.of(View{Client: t.Client, Profile: t.Profile, Way: t.Way}, ToolTruncated, t.Tool, msg, t.Tool, table.Num(t.Chars), capWords(t.Cap, t.CapUnit))
 	}
+	failures(&l, s.Views)
 	startup(&l, s, o)
 	rules(&l, s, o.Rules)
 	return merge(l, s.Views)
@@ -296,7 +298,7 @@ func cuts(l *findingList, v View) {
 	if !v.Truncated {
 		return
 	}
-	kept := fmt.Sprintf("keeps %s of %s characters (%s era, cap %s)", table.Num(v.KeptChars), table.Num(v.Chars), v.Era, table.Num(v.Cap))
+	kept := fmt.Sprintf("keeps %s of %s characters (%s era, cap %s)", table.Num(v.KeptChars), table.Num(v.Chars), v.Era, capWords(v.Cap, v.CapUnit))
 	if v.Loss.Cut == nil || v.Loss.Cut.Start == 0 && len(v.Loss.Whole) == 0 {
 		l.of(v, Truncated, string(v.Era), "%s; the last %s are lost, silently", kept, table.Num(v.LostChars))
 	} else {
@@ -308,6 +310,30 @@ func cuts(l *findingList, v View) {
 	}
 	if n := nonBMP(v.kept); n > 0 {
 		l.of(v, NonBMP, string(v.Era), "%d character(s) before the cut are outside the Basic Multilingual Plane (emoji?); if the client counts UTF-16 units it cuts earlier (not measured)", n)
+	}
+}
+
+// capWords is a cap with its unit when it is not code points, which
+// "characters" names: "2,048", "2,048 UTF-16 units".
+func capWords(cap int, u string) string {
+	if x, err := unit.Parse(u); err == nil && x != unit.CodePoint {
+		return table.Num(cap) + " " + x.Plural()
+	}
+	return table.Num(cap)
+}
+
+// failures reports the views whose client ends its session on a failed
+// method (failing: a client breaks on it), and those whose client drops
+// the server; merge names the clients of each.
+func failures(l *findingList, vs []View) {
+	for _, v := range vs {
+		switch f := v.Failure; {
+		case f == nil:
+		case f.Effect == EffectExits:
+			l.of(v, EndsSession, f.Method, "%s fails, and the client ends its whole session on it, with every other server (measured): answer %s", f.Method, f.Method)
+		case f.Effect == EffectDrops:
+			l.of(v, DropsServer, f.Method, "%s fails, and the client drops the whole server: its instructions do not reach the model either (measured)", f.Method)
+		}
 	}
 }
 
@@ -367,7 +393,7 @@ func require(l *findingList, s Server, phrase string) {
 		case v.Unused:
 			l.of(v, Require, phrase+" unused", "%q never reaches the model: the client puts none of the text in its context", phrase)
 		case !strings.Contains(v.kept, phrase):
-			l.of(v, Require, phrase+" "+string(v.Era), "%q is cut off (%s era, cap %s)", phrase, v.Era, table.Num(v.Cap))
+			l.of(v, Require, phrase+" "+string(v.Era), "%q is cut off (%s era, cap %s)", phrase, v.Era, capWords(v.Cap, v.CapUnit))
 		default:
 			continue
 		}

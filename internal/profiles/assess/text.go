@@ -276,11 +276,12 @@ func toolLines(ts []ToolFate) []string {
 	if len(ts) == 0 {
 		return nil
 	}
-	var whole, beyond []string
+	var whole, beyond, unsent []string
 	var out []string
 	for _, t := range ts {
 		switch {
 		case t.Unsent:
+			unsent = append(unsent, line(t.Tool))
 		case t.Truncated:
 			out = append(out, fmt.Sprintf("  tool %s keeps %s of %s characters; cut: …%s ✂ %s…", line(t.Tool), table.Num(t.KeptChars), table.Num(t.Chars), oneLine(t.Before), oneLine(t.After)))
 		case t.Beyond:
@@ -288,13 +289,19 @@ func toolLines(ts []ToolFate) []string {
 		default:
 			whole = append(whole, line(t.Tool))
 		}
+		if t.Meta != "" {
+			out = append(out, fmt.Sprintf("  tool %s: as measured for a tool whose _meta holds %s", line(t.Tool), line(t.Meta)))
+		}
 	}
-	if ts[0].Unsent {
+	if len(unsent) == len(ts) {
 		return []string{fmt.Sprintf("tools: no description of the %s reaches the model", plural(len(ts), "tool"))}
 	}
 	head := fmt.Sprintf("tools: %d of %s kept whole", len(whole)+len(beyond), plural(len(ts), "description"))
 	if len(beyond) > 0 {
 		head += fmt.Sprintf(" (%s longer than any measured: whole as far as measured)", strings.Join(beyond, ", "))
+	}
+	if len(unsent) > 0 {
+		head += fmt.Sprintf("; not sent: %s", strings.Join(unsent, ", "))
 	}
 	return append([]string{head}, out...)
 }

@@ -38,7 +38,7 @@ func TestToolFates(t *testing.T) {
 			t.Errorf("%s: mismatch (-want +got):\n%s", v.Title, diff)
 		}
 	}
-	if diff := cmp.Diff([]ToolView{{Profile: "x@cut", Client: "X cut", Era: probe.Legacy, Tool: "long", Chars: 200, Cap: 157, Measured: true}}, s.Tools); diff != "" {
+	if diff := cmp.Diff([]ToolView{{Profile: "x@cut", Client: "X cut", Era: probe.Legacy, Tool: "long", Chars: 200, Cap: 157, CapUnit: "utf16", Measured: true}}, s.Tools); diff != "" {
 		t.Errorf("tools over cap: a client that sends no description cuts none; mismatch (-want +got):\n%s", diff)
 	}
 	var b strings.Builder

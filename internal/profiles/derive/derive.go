@@ -2,6 +2,7 @@ package derive
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -50,10 +51,7 @@ func Profiles(results []analyze.Result, o Options) ([]profiles.Profile, error) {
 	byClient := map[string][]analyze.Result{}
 	var order []string
 	for _, r := range results {
-		if r.Status != "ok" {
-			continue
-		}
-		if _, ok := byClient[r.Client]; !ok {
+		if r.Status == "ok" && !slices.Contains(order, r.Client) {
 			order = append(order, r.Client)
 		}
 		byClient[r.Client] = append(byClient[r.Client], r)
@@ -75,18 +73,24 @@ func Profiles(results []analyze.Result, o Options) ([]profiles.Profile, error) {
 				byClient[id] = joined
 			}
 		}
+		under := ev
 		var rec *recorder
 		if o.Excerpts != nil {
 			rec = newRecorder(ev)
 			ev = rec
 		}
 		var runs []run
+		var kept []analyze.Result
 		for _, r := range byClient[id] {
+			if r.Status != "ok" && !failedOnPurpose(under, r.Dir) {
+				continue
+			}
 			row, err := ev.Row(r.Dir)
 			if err != nil {
 				return nil, err
 			}
 			runs = append(runs, run{Result: r, Row: row})
+			kept = append(kept, r)
 		}
 		p, err := derive(id, runs, o, ev)
 		if err != nil {
@@ -97,7 +101,7 @@ func Profiles(results []analyze.Result, o Options) ([]profiles.Profile, error) {
 			if earlier != nil && earlier.Command != "" && earlier.Command != o.Command {
 				rec.x.Command = earlier.Command + "; with " + o.Command
 			}
-			for _, r := range byClient[id] {
+			for _, r := range kept {
 				r.Dir = runName(r.Dir)
 				rec.x.Results = append(rec.x.Results, r)
 			}
@@ -106,6 +110,15 @@ func Profiles(results []analyze.Result, o Options) ([]profiles.Profile, error) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// failedOnPurpose reports whether the failed run in dir is one of a row
+// whose server failed a method on purpose (fail): what the client did
+// then, ending its session included, is what the row measures
+// (deriveFailures), so the run is evidence. Other failed runs are not.
+func failedOnPurpose(ev Evidence, dir string) bool {
+	row, err := ev.Row(dir)
+	return err == nil && row.Fail != ""
 }
 
 // A run is one finished run: its result and its resolved row. isPlain is
@@ -157,6 +170,9 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	p.Unmeasured = append(p.Unmeasured, un...)
 	p.ToolDescriptions, un = deriveTools(base)
 	p.Unmeasured = append(p.Unmeasured, un...)
+	p.ToolDescriptions.Meta = deriveToolMeta(base)
+	p.Failures, un = deriveFailures(base)
+	p.Unmeasured = append(p.Unmeasured, un...)
 	p.Handshake, un = deriveHandshake(defaultArm(all))
 	p.Unmeasured = append(p.Unmeasured, un...)
 	p.Startup, un = deriveStartup(base)
@@ -178,8 +194,10 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 		v.Startup, un = deriveStartup(g.runs)
 		v.Unmeasured = append(v.Unmeasured, un...)
 		td, un := deriveTools(g.runs)
+		td.Meta = deriveToolMeta(g.runs)
 		v.ToolDescriptions = &td
 		v.Unmeasured = append(v.Unmeasured, un...)
+		v.Failures, _ = deriveFailures(g.runs)
 		p.Variants = append(p.Variants, v)
 	}
 	ref := strings.ReplaceAll(o.Ref, "{id}", id)

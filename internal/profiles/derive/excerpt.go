@@ -197,8 +197,8 @@ func layer(x *Excerpt, results []analyze.Result, ev Evidence) ([]analyze.Result,
 	l := layered{x: x, ev: ev, fromX: map[string]bool{}}
 	var out []analyze.Result
 	for _, r := range x.Results {
-		if r.Status != "ok" || again[r.Dir] {
-			continue
+		if (r.Status != "ok" && x.Rows[r.Dir].Fail == "") || again[r.Dir] {
+			continue // a failed run is evidence only of a failure on purpose (failedOnPurpose)
 		}
 		l.fromX[r.Dir] = true
 		out = append(out, r)

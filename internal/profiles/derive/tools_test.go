@@ -1,6 +1,7 @@
 package derive
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -93,7 +94,7 @@ func TestToolDescriptionsFromExcerpts(t *testing.T) {
 			t.Fatalf("%s: %d profiles, %v", tt.id, len(ps), err)
 		}
 		got := ps[0].ToolDescriptions
-		got.Note, got.UnitNote, got.Wrapper = "", "", ""
+		got.Note, got.UnitNote, got.Wrapper, got.Meta = "", "", "", nil
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("%s: mismatch (-want +got):\n%s", tt.id, diff)
 		}
@@ -141,5 +142,36 @@ func TestEarlierExcerpt(t *testing.T) {
 	}
 	if w, g := want[0].Evidence[0].Runs, got[0].Evidence[0].Runs; w != g {
 		t.Errorf("%d runs, want %d: a run made again counts once", g, w)
+	}
+}
+
+// TestToolMetaFromExcerpts: the tool marked anthropic/alwaysLoad is read
+// alone from the committed evidence: Claude Code 2.1.328, which names the
+// other tools only, sent it as a whole definition; Codex still names its
+// server only; Qwen Code cuts it at 157 in its listing, as the others.
+func TestToolMetaFromExcerpts(t *testing.T) {
+	tests := []struct {
+		id     string
+		via    string
+		unsent bool
+		cap    int
+	}{
+		{"claude-code@2.1.328", analyze.ViaDefinition, false, 0},
+		{"codex@0.169.0", analyze.ViaNamespace, true, 0},
+		{"qwen@0.24.4", analyze.ViaListing, false, 157},
+	}
+	for _, tt := range tests {
+		x, err := ReadExcerpt("../data/evidence/" + tt.id + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := Profiles(x.Results, Options{Ref: "x", Evidence: x})
+		if err != nil || len(ps) != 1 {
+			t.Fatalf("%s: %d profiles, %v", tt.id, len(ps), err)
+		}
+		l, key := ps[0].ToolDescriptions.MetaOf(map[string]json.RawMessage{"anthropic/alwaysLoad": json.RawMessage("true")})
+		if key != "anthropic/alwaysLoad" || l.Via != tt.via || l.Unsent != tt.unsent || l.Cap != tt.cap {
+			t.Errorf("%s: alwaysLoad tool %q via %q, unsent %v, cap %d; want via %q, unsent %v, cap %d", tt.id, key, l.Via, l.Unsent, l.Cap, tt.via, tt.unsent, tt.cap)
+		}
 	}
 }
