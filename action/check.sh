@@ -8,6 +8,14 @@
 set -uo pipefail
 
 instrlab=${INSTRLAB:-instrlab}
+fail_on=${INPUT_FAIL_ON:-rule}
+case "$fail_on" in
+  rule | unreachable | never) ;;
+  *)
+    echo "::error title=instrlab check::fail-on $fail_on: want rule, unreachable or never in mode check"
+    exit 2
+    ;;
+esac
 args=()
 if [ -n "${INPUT_CONFIG:-}" ]; then
   args+=(-config "$INPUT_CONFIG")
@@ -41,7 +49,7 @@ code=$?
   echo "</pre>"
 } >>"$summary"
 
-case "${INPUT_FAIL_ON:-rule}" in
+case "$fail_on" in
   never) exit 0 ;;
   unreachable) [ "$code" -ge 2 ] && exit "$code"; exit 0 ;;
   *) exit "$code" ;;

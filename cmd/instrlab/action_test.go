@@ -60,41 +60,64 @@ func TestActionScript(t *testing.T) {
 	if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(out), "::error title=instrlab check::set one of the inputs command, url or config") {
 		t.Errorf("no server input: %v, %s", err, out)
 	}
+	code, msg, _ := actionScript(t, "check.sh", "INSTRLAB="+binary, "INPUT_COMMAND="+binary+" serve lab", "INPUT_FAIL_ON=change")
+	if code != 2 || !strings.Contains(msg, "::error title=instrlab check::fail-on change: want rule, unreachable or never in mode check") {
+		t.Errorf("fail-on of the run mode: exit %d, %s", code, msg)
+	}
 }
 
 // TestActionShape checks action.yml without a YAML parser: a composite
-// action whose every input is passed to the script as INPUT_<NAME> and
-// read there (actionlint lints workflows, not a composite action's file).
+// action whose every input is passed to one of its scripts as
+// INPUT_<NAME> and read there, or used by action.yml itself. actionlint
+// parses action.yml (and checks the inputs given to it) only where a
+// workflow uses it as a local action: .github/workflows/action.yml does,
+// in both modes, and CI lints it.
 func TestActionShape(t *testing.T) {
 	yml, err := os.ReadFile("../../action.yml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	script, err := os.ReadFile("../../action/check.sh")
+	self, err := os.ReadFile("../../.github/workflows/action.yml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(yml), "\n  using: composite\n") {
-		t.Error("action.yml is not a composite action")
+	for _, want := range []string{"uses: ./\n", "mode: check\n", "mode: run\n"} {
+		if !strings.Contains(string(self), want) {
+			t.Errorf(".github/workflows/action.yml lacks %q", want)
+		}
+	}
+	var scripts string
+	for _, name := range []string{"check.sh", "run.sh", "install.sh"} {
+		b, err := os.ReadFile(filepath.Join("../../action", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		scripts += string(b)
+	}
+	for _, want := range []string{"\n  using: composite\n", "\nbranding:\n  icon: ", "\n  color: "} {
+		if !strings.Contains(string(yml), want) {
+			t.Errorf("action.yml lacks %q", want)
+		}
 	}
 	_, rest, _ := strings.Cut(string(yml), "\ninputs:\n")
-	inputs, _, _ := strings.Cut(rest, "\nruns:\n")
+	inputs, _, _ := strings.Cut(rest, "\noutputs:\n")
 	var names []string
 	for _, line := range strings.Split(inputs, "\n") {
 		if name, ok := strings.CutSuffix(line, ":"); ok && strings.HasPrefix(name, "  ") && !strings.HasPrefix(name, "   ") {
 			names = append(names, strings.TrimSpace(name))
 		}
 	}
-	if len(names) < 7 {
-		t.Fatalf("inputs %v, want command, url, config, rules, profiles, args, fail-on", names)
+	if len(names) < 12 {
+		t.Fatalf("inputs %v, want mode, command, url, config, rules, profiles, clients, baseline, args, fail-on, version, artifact", names)
 	}
 	for _, n := range names {
 		env := "INPUT_" + strings.ToUpper(strings.ReplaceAll(n, "-", "_"))
-		if !strings.Contains(string(yml), env+": ${{ inputs."+n+" }}") {
-			t.Errorf("input %s is not passed to the script as %s", n, env)
+		passed := strings.Contains(string(yml), env+": ${{ inputs."+n)
+		if passed && !strings.Contains(scripts, env) {
+			t.Errorf("input %s is passed as %s, which no script reads", n, env)
 		}
-		if !strings.Contains(string(script), env) {
-			t.Errorf("action/check.sh does not read %s", env)
+		if !passed && strings.Count(string(yml), "inputs."+n+" ") == 0 {
+			t.Errorf("input %s is neither passed to a script nor used in action.yml", n)
 		}
 	}
 }
