@@ -31,6 +31,10 @@ type Arm struct {
 	// Says is what the client's code says the arm does, read from its
 	// shipped code; not a measurement.
 	Says string `json:"says,omitempty"`
+	// Direct marks the direct arm (DirectArmName): the client talks to
+	// Hosts, its vendor's own, with no base URL.
+	Direct bool     `json:"direct,omitempty"`
+	Hosts  []string `json:"hosts,omitempty"`
 }
 
 // An Armed client knows the arms it can be in, at its version.
@@ -41,14 +45,19 @@ type Armed interface {
 // DefaultArmName names the one arm of a client that declares none.
 const DefaultArmName = "default"
 
-// ArmsOf lists the arms of c: the ones it declares, or its default alone.
+// ArmsOf lists the arms of c: the ones it declares, or its default alone,
+// then its direct arm when it can run in one (DirectArm).
 func ArmsOf(c Client) []Arm {
+	arms := []Arm{{Name: DefaultArmName, Default: true}}
 	if a, ok := c.(Armed); ok {
-		if arms := a.Arms(); len(arms) > 0 {
-			return arms
+		if declared := a.Arms(); len(declared) > 0 {
+			arms = slices.Clone(declared)
 		}
 	}
-	return []Arm{{Name: DefaultArmName, Default: true}}
+	if d, ok := DirectArm(c); ok {
+		arms = append(arms, d)
+	}
+	return arms
 }
 
 // DefaultArm is the arm c runs in when nothing is set.
@@ -65,6 +74,9 @@ func DefaultArm(c Client) Arm {
 // How says how the arm is set, as "env MCP_SDK_GENERATION=v1; cached
 // tengu_x=true", or "nothing set" for the default arm.
 func (a Arm) How() string {
+	if a.Direct {
+		return a.directHow()
+	}
 	var parts []string
 	for _, k := range slices.Sorted(maps.Keys(a.Env)) {
 		parts = append(parts, "env "+k+"="+a.Env[k])

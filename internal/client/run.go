@@ -17,8 +17,14 @@ type Run struct {
 	// HOME, TMPDIR and working directory, all fresh and under Dir.
 	Dir, Home, Tmp, Work string
 	// APIURL is the base URL of the fake model API; APIKey the dummy key
-	// the client is given.
+	// the client is given. In the direct arm (Arm.Direct) APIURL is
+	// empty: the client is given no base URL and talks to its vendor's
+	// host, which the jail resolves to the fake.
 	APIURL, APIKey string
+	// Trust is the environment that makes the client trust the run's
+	// certificate authority in the direct arm (TrustEnv); the client's
+	// environment has it after the arm's, before the row's.
+	Trust map[string]string
 	// Servers are the MCP servers to configure, in the config's order,
 	// each named by its Name (unique); Primary is the first.
 	Servers []Server

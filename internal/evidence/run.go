@@ -14,6 +14,9 @@ const (
 	APIDir       = "api"                // the fake model API's recordings
 	RequestsName = "requests.jsonl"     // the fake API's requests, in APIDir
 	RequestsFile = "api/requests.jsonl" // RequestsName in APIDir
+	TLSName      = "tls.jsonl"          // the fake API's TLS handshakes (the direct arm), in APIDir
+	TLSFile      = "api/tls.jsonl"      // TLSName in APIDir
+	CAFile       = "jail/ca.pem"        // the run's certificate authority (the direct arm), which the client trusts
 	ClientDir    = "client"             // the client's configs, debug logs and output
 	StdoutFile   = "client/stdout.txt"  // the client's standard output
 	StderrFile   = "client/stderr.txt"  // the client's standard error
@@ -65,6 +68,14 @@ func (d RunDir) API() string { return d.File(APIDir) }
 
 // Requests is the fake model API's record of requests.
 func (d RunDir) Requests() string { return d.File(RequestsFile) }
+
+// TLSLog is the fake model API's record of TLS handshakes (the direct
+// arm).
+func (d RunDir) TLSLog() string { return d.File(TLSFile) }
+
+// CA is the certificate of the run's certificate authority (the direct
+// arm): PEM, no key.
+func (d RunDir) CA() string { return d.File(CAFile) }
 
 // Client is where a client keeps its own evidence (configs, debug logs).
 func (d RunDir) Client(name ...string) string {

@@ -3,6 +3,7 @@ package fakeapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -16,8 +17,12 @@ import (
 
 // RequestsFile is the name of the file, under a recorder's directory, that
 // holds the recorded requests as JSON Lines; in a run dir the recorder's
-// directory is evidence.APIDir.
-const RequestsFile = evidence.RequestsName
+// directory is evidence.APIDir. TLSFile, beside it, holds the TLS
+// handshakes (Handshake), when there were any.
+const (
+	RequestsFile = evidence.RequestsName
+	TLSFile      = evidence.TLSName
+)
 
 // A Request is one recorded HTTP request and what the fake answered.
 type Request struct {
@@ -27,6 +32,10 @@ type Request struct {
 	Path   string      `json:"path"`
 	Query  string      `json:"query,omitempty"`
 	Header http.Header `json:"header"`
+	// Host is the host a request over TLS was addressed to (the direct
+	// arm: the vendor's own host); empty for plain HTTP to the loopback
+	// address the client was given.
+	Host string `json:"host,omitempty"`
 	// Body holds the body when it is JSON; BodyText holds any other body.
 	Body     json.RawMessage `json:"body,omitempty"`
 	BodyText string          `json:"body_text,omitempty"`
@@ -58,17 +67,22 @@ func Redact(h http.Header) http.Header {
 // A Recorder keeps recorded requests in memory and appends them to
 // RequestsFile under its directory. It is safe for concurrent use.
 type Recorder struct {
-	mu   sync.Mutex
-	seq  int
-	reqs []Request
-	f    *os.File
-	err  error
+	mu    sync.Mutex
+	dir   string
+	seq   int
+	reqs  []Request
+	hands []Handshake
+	f     *os.File
+	tf    *os.File // TLSFile, opened at the first handshake
+	err   error
+	// closed is set by Close: what comes later stays in memory.
+	closed bool
 }
 
 // NewRecorder returns a recorder writing under dir, or only to memory when
 // dir is empty.
 func NewRecorder(dir string) (*Recorder, error) {
-	r := &Recorder{}
+	r := &Recorder{dir: dir}
 	if dir == "" {
 		return r, nil
 	}
@@ -114,6 +128,33 @@ func (r *Recorder) Add(req Request) {
 	}
 }
 
+// addHandshake records h, in memory and on file.
+func (r *Recorder) addHandshake(h Handshake) {
+	line, err := json.Marshal(h)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.hands = append(r.hands, h)
+	if r.dir == "" || r.closed {
+		return
+	}
+	if err == nil && r.tf == nil {
+		r.tf, err = os.OpenFile(filepath.Join(r.dir, TLSFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	}
+	if err == nil {
+		_, err = r.tf.Write(append(line, '\n'))
+	}
+	if err != nil && r.err == nil {
+		r.err = fmt.Errorf("recording a TLS handshake: %w", err)
+	}
+}
+
+// Handshakes returns the recorded TLS handshakes in arrival order.
+func (r *Recorder) Handshakes() []Handshake {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Handshake(nil), r.hands...)
+}
+
 // Requests returns the recorded requests in arrival order.
 func (r *Recorder) Requests() []Request {
 	r.mu.Lock()
@@ -127,11 +168,14 @@ func (r *Recorder) Requests() []Request {
 func (r *Recorder) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.f != nil {
-		if err := r.f.Close(); err != nil && r.err == nil {
-			r.err = err
+	r.closed = true
+	for _, f := range []**os.File{&r.f, &r.tf} {
+		if *f != nil {
+			if err := (*f).Close(); err != nil && r.err == nil {
+				r.err = err
+			}
+			*f = nil
 		}
-		r.f = nil
 	}
 	return r.err
 }
@@ -142,6 +186,21 @@ func sortBySeq(reqs []Request) {
 			reqs[j], reqs[j-1] = reqs[j-1], reqs[j]
 		}
 	}
+}
+
+// ReadHandshakes reads a TLSFile; a line that does not parse is a warning
+// "file:line: message". A file that does not exist holds none.
+func ReadHandshakes(path string) ([]Handshake, []string, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("opening recorded handshakes: %w", err)
+	}
+	defer f.Close()
+	h, w := jsonl.Decode[Handshake](f, path)
+	return h, w, nil
 }
 
 // ReadRequests reads a RequestsFile. A line that does not parse is reported

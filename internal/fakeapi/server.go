@@ -79,6 +79,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	seq := s.Recorder.next()
 	body, rerr := io.ReadAll(io.LimitReader(r.Body, 256<<20))
 	rec := Request{Seq: seq, Time: start, Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header}
+	if r.TLS != nil {
+		rec.Host = r.Host
+	}
 	if json.Valid(body) {
 		rec.Body = json.RawMessage(bytes.Clone(body))
 	} else if len(body) > 0 {

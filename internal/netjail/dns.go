@@ -3,6 +3,7 @@ package netjail
 import (
 	"encoding/binary"
 	"errors"
+	"net"
 	"strconv"
 	"strings"
 )
@@ -80,11 +81,24 @@ func readName(msg []byte, off int) (string, int, error) {
 
 // NXDomain builds the answer "no such name" to query msg, repeating its
 // question. It reports false when msg is not a query it can answer.
-func NXDomain(msg []byte) ([]byte, bool) {
+func NXDomain(msg []byte) ([]byte, bool) { return Reply(msg, nil) }
+
+// Query types the resolver answers for a name it knows.
+const (
+	typeA    = 1
+	typeAAAA = 28
+)
+
+// Reply builds the answer to query msg, repeating its question: with ip
+// nil, "no such name" (NXDOMAIN); else, for a question of type A, one
+// record naming ip, and for any other type none ("no data", so that a
+// client asking AAAA first goes on to A). It reports false when msg is not
+// a query it can answer.
+func Reply(msg []byte, ip net.IP) ([]byte, bool) {
 	if len(msg) < 12 || msg[2]&0x80 != 0 {
 		return nil, false
 	}
-	_, _, err := ParseQuery(msg)
+	_, q, err := ParseQuery(msg)
 	if err != nil {
 		return nil, false
 	}
@@ -92,12 +106,22 @@ func NXDomain(msg []byte) ([]byte, bool) {
 	if err != nil || end+4 > len(msg) {
 		return nil, false
 	}
-	out := make([]byte, end+4)
+	out := make([]byte, end+4, end+4+16)
 	copy(out, msg[:end+4])
 	out[2] = 0x80 | msg[2]&0x79 // QR, the query's opcode and RD
 	out[3] = 0x80 | 3           // RA, RCODE 3 (NXDOMAIN)
 	binary.BigEndian.PutUint16(out[4:], 1)
 	clear(out[6:12]) // no answers, authorities or additionals
+	if ip == nil {
+		return out, true
+	}
+	out[2] |= 0x04 // AA: the jail's own names
+	out[3] = 0x80  // RA, RCODE 0
+	if v4 := ip.To4(); v4 != nil && q.Type == typeA {
+		binary.BigEndian.PutUint16(out[6:], 1)
+		out = append(out, 0xc0, 12, 0, typeA, 0, 1, 0, 0, 0, 60, 0, 4)
+		out = append(out, v4...)
+	}
 	return out, true
 }
 

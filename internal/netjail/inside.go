@@ -14,22 +14,31 @@ import (
 )
 
 // Main is "instrlab jail": it runs inside the namespaces Wrap made, sets
-// them up (loopback, resolver, forwarder to the fake), runs the client and
+// them up (loopback, resolver, forwarders to the fake), runs the client and
 // exits with its status. It returns only on a setup error; off Linux, at
 // once with ErrNotLinux.
 func Main(args []string, stderr io.Writer) (int, error) {
 	fs := flag.NewFlagSet("jail", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	api := fs.String("api", "", "loopback address of the fake API inside the jail")
-	sock := fs.String("socket", "", "Unix socket of the fake API outside")
+	var forwards, hosts listFlag
+	fs.Var(&forwards, "forward", "ADDR=SOCKET: forward the loopback address ADDR inside the jail to the Unix socket SOCKET outside (repeatable)")
+	fs.Var(&hosts, "host", "a name the resolver answers with 127.0.0.1 (repeatable)")
 	logPath := fs.String("log", "", "resolver log file")
 	dir := fs.String("dir", "", "directory for the jail's resolv.conf and nsswitch.conf")
 	if err := fs.Parse(args); err != nil {
 		return 2, err
 	}
 	argv := fs.Args()
-	if len(argv) == 0 || *api == "" || *sock == "" || *logPath == "" || *dir == "" {
-		return 2, errors.New("jail: want -api, -socket, -log, -dir and a command after --")
+	if len(argv) == 0 || len(forwards) == 0 || *logPath == "" || *dir == "" {
+		return 2, errors.New("jail: want -forward, -log, -dir and a command after --")
+	}
+	var fw []Forward
+	for _, f := range forwards {
+		addr, sock, ok := strings.Cut(f, "=")
+		if !ok || addr == "" || sock == "" {
+			return 2, fmt.Errorf("jail: -forward %q: want ADDR=SOCKET", f)
+		}
+		fw = append(fw, Forward{Addr: addr, Socket: sock})
 	}
 	if err := host.setUp(*dir); err != nil {
 		return 1, err
@@ -39,16 +48,18 @@ func Main(args []string, stderr io.Writer) (int, error) {
 		return 1, fmt.Errorf("jail: opening resolver log: %w", err)
 	}
 	defer logf.Close()
-	res, err := ListenResolver("127.0.0.1:53", logf)
+	res, err := ListenResolver("127.0.0.1:53", logf, hosts...)
 	if err != nil {
 		return 1, err
 	}
 	defer res.Close()
-	fwd, err := Forward(*api, *sock)
-	if err != nil {
-		return 1, err
+	for _, f := range fw {
+		fwd, err := ForwardTo(f.Addr, f.Socket)
+		if err != nil {
+			return 1, err
+		}
+		defer fwd.Close()
 	}
-	defer fwd.Close()
 
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
@@ -92,8 +103,8 @@ func HostsFilesDNS(conf string) string {
 // A Forwarder accepts TCP connections and pipes each to a Unix socket.
 type Forwarder struct{ ln net.Listener }
 
-// Forward listens on the TCP address addr and forwards to sock.
-func Forward(addr, sock string) (*Forwarder, error) {
+// ForwardTo listens on the TCP address addr and forwards to sock.
+func ForwardTo(addr, sock string) (*Forwarder, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("jail: forwarder: %w", err)
@@ -138,3 +149,9 @@ func pipe(c net.Conn, sock string) {
 	<-done
 	<-done
 }
+
+// listFlag is a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }

@@ -144,7 +144,7 @@ func TestForward(t *testing.T) {
 	})}
 	go srv.Serve(ln)
 	defer srv.Close()
-	f, err := Forward("127.0.0.1:0", sock)
+	f, err := ForwardTo("127.0.0.1:0", sock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,8 +172,10 @@ func TestHostsFilesDNS(t *testing.T) {
 }
 
 func TestWrapArgs(t *testing.T) {
-	o := Options{Self: "/bin/instrlab", API: "127.0.0.1:4321", Socket: "/tmp/s", Log: "/r/dns.jsonl", Dir: "/r/jail"}
-	want := []string{"jail", "-api", "127.0.0.1:4321", "-socket", "/tmp/s", "-log", "/r/dns.jsonl", "-dir", "/r/jail", "--", "/bin/codex", "exec"}
+	o := Options{Self: "/bin/instrlab", Forwards: []Forward{{"127.0.0.1:4321", "/tmp/s"}, {"127.0.0.1:443", "/tmp/t"}},
+		Hosts: []string{"api.openai.com"}, Log: "/r/dns.jsonl", Dir: "/r/jail"}
+	want := []string{"jail", "-forward", "127.0.0.1:4321=/tmp/s", "-forward", "127.0.0.1:443=/tmp/t", "-host", "api.openai.com",
+		"-log", "/r/dns.jsonl", "-dir", "/r/jail", "--", "/bin/codex", "exec"}
 	if diff := cmp.Diff(want, o.Args([]string{"/bin/codex", "exec"})); diff != "" {
 		t.Errorf("Args mismatch (-want +got):\n%s", diff)
 	}

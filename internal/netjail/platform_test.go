@@ -31,7 +31,7 @@ func TestNoNamespaces(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var stderr bytes.Buffer
-	args := Options{API: "127.0.0.1:1", Socket: filepath.Join(dir, "s"), Log: filepath.Join(dir, "dns.jsonl"), Dir: dir}.
+	args := Options{Forwards: []Forward{{"127.0.0.1:1", filepath.Join(dir, "s")}}, Log: filepath.Join(dir, "dns.jsonl"), Dir: dir}.
 		Args([]string{"true"})
 	code, err := Main(args[1:], &stderr)
 	if code != 1 || !errors.Is(err, ErrNotLinux) {

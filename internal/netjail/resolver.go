@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,18 +22,32 @@ type Lookup struct {
 	Name  string    `json:"name"`
 	Type  string    `json:"type"`
 	Proto string    `json:"proto"`
+	// Answer is what a name the jail knows was answered: Loopback for a
+	// question of type A, NoData for any other. A name the jail does not
+	// know has none: it was answered NXDOMAIN.
+	Answer string `json:"answer,omitempty"`
 }
 
-// A Resolver answers every DNS question NXDOMAIN and logs it.
+// What the log says a known name was answered (Lookup.Answer).
+const (
+	Loopback = "127.0.0.1"
+	NoData   = "no data"
+)
+
+// A Resolver answers the names it knows (the direct arm's vendor hosts)
+// with 127.0.0.1, every other DNS question NXDOMAIN, and logs each.
 type Resolver struct {
-	mu  sync.Mutex
-	log io.Writer
-	udp net.PacketConn
-	tcp net.Listener
+	mu    sync.Mutex
+	log   io.Writer
+	hosts map[string]bool
+	udp   net.PacketConn
+	tcp   net.Listener
 }
 
-// ListenResolver serves DNS on addr (UDP and TCP), logging to log.
-func ListenResolver(addr string, log io.Writer) (*Resolver, error) {
+// ListenResolver serves DNS on addr (UDP and TCP), logging to log; the
+// names of hosts (in any case, with or without the final dot) resolve to
+// 127.0.0.1.
+func ListenResolver(addr string, log io.Writer, hosts ...string) (*Resolver, error) {
 	udp, err := net.ListenPacket("udp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("resolver: %w", err)
@@ -42,7 +57,10 @@ func ListenResolver(addr string, log io.Writer) (*Resolver, error) {
 		udp.Close()
 		return nil, fmt.Errorf("resolver: %w", err)
 	}
-	r := &Resolver{log: log, udp: udp, tcp: tcp}
+	r := &Resolver{log: log, hosts: map[string]bool{}, udp: udp, tcp: tcp}
+	for _, h := range hosts {
+		r.hosts[hostKey(h)] = true
+	}
 	go r.serveUDP()
 	go r.serveTCP()
 	return r, nil
@@ -97,11 +115,22 @@ func (r *Resolver) serveTCP() {
 	}
 }
 
-// answer logs msg's question and returns the NXDOMAIN reply, or nil.
+// hostKey is a name as the resolver compares it: lower case, without the
+// final dot.
+func hostKey(name string) string { return strings.ToLower(strings.TrimSuffix(name, ".")) }
+
+// answer logs msg's question and returns the reply, or nil.
 func (r *Resolver) answer(msg []byte, proto string) []byte {
-	out, ok := NXDomain(msg)
 	_, q, err := ParseQuery(msg)
 	l := Lookup{Time: time.Now().UTC(), Name: q.Name, Type: TypeName(q.Type), Proto: proto}
+	var ip net.IP
+	if err == nil && r.hosts[hostKey(q.Name)] {
+		ip, l.Answer = net.IPv4(127, 0, 0, 1), NoData
+		if q.Type == typeA {
+			l.Answer = Loopback
+		}
+	}
+	out, ok := Reply(msg, ip)
 	if err != nil {
 		l.Name, l.Type = "", "unreadable: "+err.Error()
 	}
@@ -133,9 +162,28 @@ func ReadLookups(path string) ([]Lookup, []string, error) {
 // Names lists the distinct names of lookups, without the final dot, in
 // the order first asked.
 func Names(lookups []Lookup) []string {
+	return names(lookups, func(Lookup) bool { return true })
+}
+
+// Outside lists the distinct names the jail did not know (answered
+// NXDOMAIN), as Names does.
+func Outside(lookups []Lookup) []string {
+	return names(lookups, func(l Lookup) bool { return l.Answer == "" })
+}
+
+// Resolved lists the distinct names the jail resolved to the fake (the
+// direct arm's vendor hosts), as Names does.
+func Resolved(lookups []Lookup) []string {
+	return names(lookups, func(l Lookup) bool { return l.Answer != "" })
+}
+
+func names(lookups []Lookup, keep func(Lookup) bool) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, l := range lookups {
+		if !keep(l) {
+			continue
+		}
 		n := l.Name
 		if len(n) > 1 && n[len(n)-1] == '.' {
 			n = n[:len(n)-1]

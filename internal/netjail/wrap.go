@@ -20,18 +20,41 @@ var ErrNotLinux = fmt.Errorf("%w: %s has no network namespaces, so runs here are
 type Options struct {
 	// Self is an instrlab executable; the jail runs as "Self jail ...".
 	Self string
-	// API is the loopback address the client was told (as in
-	// 127.0.0.1:41234) and Socket the Unix socket of the fake behind it.
-	API, Socket string
+	// Forwards are the loopback addresses inside the jail that lead to
+	// Unix sockets outside: the fake API's (the address the client was
+	// told), its TLS port for the direct arm (127.0.0.1:443), an HTTP
+	// server's.
+	Forwards []Forward
+	// Hosts are the names the jail's resolver answers with 127.0.0.1 (the
+	// direct arm's vendor hosts); it answers every other name NXDOMAIN.
+	Hosts []string
 	// Log is the resolver's log file (JSON Lines of Lookup).
 	Log string
 	// Dir holds the jail's resolv.conf and nsswitch.conf.
 	Dir string
 }
 
+// A Forward leads connections to Addr, a loopback address inside the
+// jail, to the Unix socket Socket outside it: a path in the file system
+// crosses the namespace, TCP does not.
+type Forward struct {
+	Addr, Socket string
+}
+
+// String is the forward as -forward takes it: ADDR=SOCKET.
+func (f Forward) String() string { return f.Addr + "=" + f.Socket }
+
 // Args are the arguments of "Self jail" that run argv under o.
 func (o Options) Args(argv []string) []string {
-	return append([]string{"jail", "-api", o.API, "-socket", o.Socket, "-log", o.Log, "-dir", o.Dir, "--"}, argv...)
+	args := []string{"jail"}
+	for _, f := range o.Forwards {
+		args = append(args, "-forward", f.String())
+	}
+	for _, h := range o.Hosts {
+		args = append(args, "-host", h)
+	}
+	args = append(args, "-log", o.Log, "-dir", o.Dir, "--")
+	return append(args, argv...)
 }
 
 // Wrap returns a command that runs cmd in new network and mount

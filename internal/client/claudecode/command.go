@@ -67,12 +67,16 @@ func (c *Claude) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 	args = append(args, r.Flags...)
 	cmd := exec.CommandContext(ctx, c.bin, args...)
 	cmd.Dir = r.Work
-	cmd.Env = r.Environ(map[string]string{
+	env := map[string]string{
 		"ANTHROPIC_BASE_URL":                       r.APIURL,
 		"ANTHROPIC_API_KEY":                        r.APIKey,
 		"DISABLE_TELEMETRY":                        "1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-	})
+	}
+	if r.Arm.Direct {
+		delete(env, "ANTHROPIC_BASE_URL") // the vendor's host (Vendor)
+	}
+	cmd.Env = r.Environ(env)
 	return cmd, nil
 }
 

@@ -68,9 +68,13 @@ func (c *Client) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 	}
 	cmd := exec.CommandContext(ctx, c.Exe)
 	cmd.Dir = r.Work
+	base := r.APIURL
+	if r.Arm.Direct {
+		base = "https://" + DirectHost
+	}
 	env := map[string]string{
 		envRole:              "client",
-		"ANTHROPIC_BASE_URL": r.APIURL,
+		"ANTHROPIC_BASE_URL": base,
 		"ANTHROPIC_API_KEY":  r.APIKey,
 		"FAKE_SERVER":        string(server),
 		"FAKE_PROMPT":        r.Prompt,
@@ -80,6 +84,25 @@ func (c *Client) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 	}
 	cmd.Env = r.Environ(env)
 	return cmd, nil
+}
+
+// DirectHost is the vendor host of a Direct fake client; FAKE_HOST, when
+// set, names another that it posts to instead (one its vendor does not
+// list, as a client of an unknown host would).
+const DirectHost = "api.anthropic.com"
+
+// A Direct fake client can run in the direct arm: it posts to
+// https://DirectHost with Go's own TLS, which trusts the CA file that
+// SSL_CERT_FILE names when Trust lists it (nil: it trusts no CA of the
+// run's, and refuses its certificate).
+type Direct struct {
+	*Client
+	Trust []string
+}
+
+// Vendor implements client.Direct.
+func (d Direct) Vendor() client.Vendor {
+	return client.Vendor{Hosts: []string{DirectHost}, TrustEnv: d.Trust, Says: "the fake client posts to https://" + DirectHost}
 }
 
 // Observe implements client.Client: the output is in Claude Code's

@@ -99,7 +99,11 @@ func ask(server string, got *ready, turn int) (string, bool, error) {
 	}
 	body, _ := json.Marshal(map[string]any{"model": "fake-model", "stream": true, "max_tokens": 100,
 		"metadata": map[string]string{"user_id": fmt.Sprint(time.Now().UnixNano())}, "messages": msgs, "tools": tools})
-	req, _ := http.NewRequest("POST", os.Getenv("ANTHROPIC_BASE_URL")+"/v1/messages?beta=true", bytes.NewReader(body))
+	base := os.Getenv("ANTHROPIC_BASE_URL")
+	if h := os.Getenv("FAKE_HOST"); h != "" {
+		base = "https://" + h
+	}
+	req, _ := http.NewRequest("POST", base+"/v1/messages?beta=true", bytes.NewReader(body))
 	req.Header.Set("x-api-key", os.Getenv("ANTHROPIC_API_KEY"))
 	req.Header.Set("content-type", "application/json")
 	resp, err := http.DefaultClient.Do(req)

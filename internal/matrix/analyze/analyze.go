@@ -159,7 +159,7 @@ func Run(dir string, clients Clients) (Result, error) {
 	if rec.Netns {
 		var warns []string
 		res.Netns = true
-		res.OutsideNames, warns = outsideNames(dir)
+		res.OutsideNames, res.VendorHosts, warns = outsideNames(dir)
 		res.Warnings = append(res.Warnings, warns...)
 	}
 

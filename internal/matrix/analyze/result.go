@@ -61,9 +61,11 @@ type Result struct {
 
 	// Netns is set when the client ran in a loopback-only network
 	// namespace; OutsideNames lists the names it asked the namespace's
-	// resolver (none resolved), in the order first asked.
+	// resolver that it answered "no such host", in the order first asked;
+	// VendorHosts those it resolved to the fake (the direct arm).
 	Netns        bool     `json:"netns,omitempty"`
 	OutsideNames []string `json:"outside_names,omitempty"`
+	VendorHosts  []string `json:"vendor_hosts,omitempty"`
 
 	Handshake Handshake `json:"handshake"`
 	// Timing is when the server became ready against the first request,

@@ -104,8 +104,12 @@ func (r *Runner) runOne(ctx context.Context, j job) (analyze.Result, analyze.Rec
 	}
 
 	c := j.client
+	if j.arm.Direct && !r.Netns {
+		fake.Close()
+		return analyze.Result{}, rec, errors.New("the direct arm needs the network jail (-netns)")
+	}
 	if r.Netns {
-		jc, cleanup, err := r.jail(c, fake, dir)
+		jc, cleanup, err := r.jail(c, fake, run)
 		if err != nil {
 			fake.Close()
 			return analyze.Result{}, rec, fmt.Errorf("preparing the network namespace: %w", err)
@@ -139,6 +143,11 @@ func (r *Runner) runOne(ctx context.Context, j job) (analyze.Result, analyze.Rec
 	case rec.Status == analyze.StatusOK && len(fake.Recorder.Requests()) == 0:
 		// Nothing the model saw was measured: not a run that worked.
 		rec.Status, rec.Reason = analyze.StatusFailed, reasonNoModelRequest
+	}
+	if j.arm.Direct {
+		if why := directFailure(fake, files, rec.Status != analyze.StatusOK); why != "" {
+			rec.Status, rec.Reason = analyze.StatusFailed, joinReasons(rec.Reason, why)
+		}
 	}
 	rec.SetupMS = float64(t1.Sub(t0).Microseconds()-clientDur.Microseconds()) / 1000
 	if err := syncEvidence(files); err != nil {

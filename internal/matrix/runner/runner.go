@@ -137,6 +137,9 @@ func (r *Runner) Run(ctx context.Context) ([]analyze.Result, Stats, error) {
 		return nil, st, fmt.Errorf("creating %s: %w", r.Out, err)
 	}
 	CleanTemp()
+	if err := r.dropDirect(progress); err != nil {
+		return nil, st, err
+	}
 	jobs := r.plan()
 	p := newProgress(progress, len(jobs), start)
 	results := r.runJobs(ctx, jobs, &st, p)
