@@ -56,6 +56,10 @@ type Record struct {
 	// Binary is the client executable; Cmd its arguments.
 	Binary string   `json:"binary,omitempty"`
 	Args   []string `json:"args,omitempty"`
+	// EnvKeys names the variables of the client's environment, sorted:
+	// what a run was given (as no ANTHROPIC_BASE_URL in the direct arm)
+	// without the values, which may hold keys.
+	EnvKeys []string `json:"env_keys,omitempty"`
 }
 
 // RunLoad is the machine's load around one run's client process.

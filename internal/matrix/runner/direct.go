@@ -120,3 +120,14 @@ func joinReasons(reason, why string) string {
 	}
 	return reason + ": " + why
 }
+
+// envKeys names the variables of env (KEY=VALUE), sorted.
+func envKeys(env []string) []string {
+	keys := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,6 +68,15 @@ func TestRunnerDirect(t *testing.T) {
 	}
 	if res.Arm.How != "vendor host api.anthropic.com, no base URL" {
 		t.Errorf("arm how %q", res.Arm.How)
+	}
+	rec, err := analyze.ReadRecord(string(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fake client's base URL is https://api.anthropic.com in this arm;
+	// the trust variable is set, and only names are recorded.
+	if !slices.Contains(rec.EnvKeys, "SSL_CERT_FILE") || !slices.IsSorted(rec.EnvKeys) || slices.ContainsFunc(rec.EnvKeys, func(k string) bool { return strings.Contains(k, "=") }) {
+		t.Errorf("env keys %v: want sorted names with SSL_CERT_FILE", rec.EnvKeys)
 	}
 	reqs, _, err := fakeapi.ReadRequests(dir.Requests())
 	if err != nil || len(reqs) != 1 || reqs[0].Host != fakeclient.DirectHost {

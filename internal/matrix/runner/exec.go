@@ -130,7 +130,7 @@ func (r *Runner) runOne(ctx context.Context, j job) (analyze.Result, analyze.Rec
 	rec.ClientMS = float64(clientDur.Microseconds()) / 1000
 	rec.Status, rec.Reason, rec.ExitCode = status, reason, code
 	if cmd != nil {
-		rec.Binary, rec.Args = cmd.Path, cmd.Args[1:]
+		rec.Binary, rec.Args, rec.EnvKeys = cmd.Path, cmd.Args[1:], envKeys(cmd.Env)
 	}
 	t1 := time.Now()
 	ferr := fake.Close()
