@@ -155,6 +155,10 @@ type ServerCommand struct {
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
 	Dir     string            `json:"dir,omitempty"` // the working directory; empty: the proxy's
+	// Environ, when not nil, is the environment the server starts with
+	// (before Env) instead of the proxy's, which is the client's: the
+	// caller's, as the user's shell would give it.
+	Environ []string `json:"environ,omitempty"`
 }
 
 // ReadServerCommand reads a ServerCommand from a JSON file.
@@ -173,10 +177,14 @@ func ReadServerCommand(path string) (ServerCommand, error) {
 	return sc, nil
 }
 
-// Cmd returns the command, with Env added to the environment env.
+// Cmd returns the command, with Env added to Environ, or to the
+// environment env when Environ is nil.
 func (sc ServerCommand) Cmd(env []string) *exec.Cmd {
 	cmd := exec.Command(sc.Command, sc.Args...)
 	cmd.Dir = sc.Dir
+	if sc.Environ != nil {
+		env = sc.Environ
+	}
 	cmd.Env = slices.Clone(env)
 	for k, v := range sc.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)

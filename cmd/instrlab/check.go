@@ -222,6 +222,11 @@ func checkTargets(fs *flag.FlagSet, args []string, f checkFlags) ([]probe.Target
 		if ts, err = probe.ParseConfig(data, f.config, os.LookupEnv); err != nil {
 			return nil, nil, configError(fmt.Errorf("check: -config: %w", err))
 		}
+		for i := range ts {
+			if ts[i].Dir, err = probe.StartDir(ts[i], f.config); err != nil {
+				return nil, nil, configError(fmt.Errorf("check: -config: %w", err))
+			}
+		}
 	default:
 		dir, err := os.Getwd()
 		if err != nil {

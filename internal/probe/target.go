@@ -2,6 +2,7 @@ package probe
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -41,4 +42,23 @@ func (t Target) String() string {
 		return "http: " + t.URL
 	}
 	return fmt.Sprintf("%s: %s", t.Transport, t.URL)
+}
+
+// StartDir is the directory t starts in, as run and check both start it:
+// its own cwd (relative to the config's directory), else the directory
+// of the config file config (a project's .mcp.json starts its servers in
+// the project), absolute so that it does not depend on who starts it.
+func StartDir(t Target, config string) (string, error) {
+	dir := t.Dir
+	switch {
+	case dir == "":
+		dir = filepath.Dir(config)
+	case !filepath.IsAbs(dir):
+		dir = filepath.Join(filepath.Dir(config), dir)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("server %q: its directory: %w", t.Name, err)
+	}
+	return abs, nil
 }

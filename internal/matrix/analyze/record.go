@@ -53,6 +53,9 @@ type Record struct {
 	// ended; nil where the system does not tell it.
 	Load     *RunLoad `json:"load,omitempty"`
 	ExitCode int      `json:"exit_code"`
+	// Server is where the user's stdio server (Row.Server) was started
+	// and the names of the variables it was given; nil for the lab.
+	Server *ServerStart `json:"server_start,omitempty"`
 	// Binary is the client executable; Cmd its arguments.
 	Binary string   `json:"binary,omitempty"`
 	Args   []string `json:"args,omitempty"`
@@ -60,6 +63,15 @@ type Record struct {
 	// what a run was given (as no ANTHROPIC_BASE_URL in the direct arm)
 	// without the values, which may hold keys.
 	EnvKeys []string `json:"env_keys,omitempty"`
+}
+
+// A ServerStart is where a user's stdio server started (behind the
+// recording proxy), and the names of the variables of its environment:
+// the caller's, and its config's env. Values are never recorded: one may
+// be a credential.
+type ServerStart struct {
+	Dir string   `json:"dir"`
+	Env []string `json:"env"`
 }
 
 // RunLoad is the machine's load around one run's client process.

@@ -94,6 +94,9 @@ func (r *Runner) runOne(ctx context.Context, j job) (analyze.Result, analyze.Rec
 			return analyze.Result{}, rec, fmt.Errorf("row %q: no command for server %q", j.row.Name, j.row.Server)
 		}
 		server.Args = j.row.ProxyArgs(files.LabLog(), file)
+		if st, ok := r.ServerStarts[j.row.Server]; ok {
+			rec.Server = &st
+		}
 	}
 	run.Servers = []client.Server{server}
 	if len(j.row.Servers) > 0 {

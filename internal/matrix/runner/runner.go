@@ -48,6 +48,9 @@ type Runner struct {
 	// holding its command (lab.ServerCommand), outside the evidence, since
 	// a command line may carry a credential.
 	Servers map[string]string
+	// ServerStarts is where each of them starts, with which variables
+	// (names only), for the run's record.
+	ServerStarts map[string]analyze.ServerStart
 	// HTTPServers maps the name of a user's Streamable HTTP server to its
 	// endpoint: each run puts a recording proxy (lab.Proxy.HTTPHandler) in
 	// front of it on a loopback port, and the client connects to that.

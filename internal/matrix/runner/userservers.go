@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -39,7 +42,11 @@ func ParseServers(server, config string, rest []string) (*UserServers, error) {
 		if len(rest) == 0 {
 			return nil, cli.UsageError{Msg: "-server --: name the server's command after --"}
 		}
-		us.add(probe.CommandName(rest[0], rest[1:]), lab.ServerCommand{Command: rest[0], Args: rest[1:]})
+		dir, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("-server: the working directory: %w", err)
+		}
+		us.add(probe.CommandName(rest[0], rest[1:]), lab.ServerCommand{Command: lookPath(rest[0]), Args: rest[1:], Dir: dir, Environ: os.Environ()})
 		return us, nil
 	case config == "" && (strings.HasPrefix(server, "http://") || strings.HasPrefix(server, "https://")):
 		if len(rest) > 0 {
@@ -82,16 +89,31 @@ func ParseServers(server, config string, rest []string) (*UserServers, error) {
 			}
 			continue
 		}
-		dir := t.Dir
-		if dir == "" {
-			dir = filepath.Dir(config) // a project's .mcp.json starts its servers in the project
+		dir, err := probe.StartDir(t, config)
+		if err != nil {
+			return nil, fmt.Errorf("-config: %w", err)
 		}
-		us.add(t.Name, lab.ServerCommand{Command: t.Command, Args: t.Args, Env: t.Env, Dir: dir})
+		us.add(t.Name, lab.ServerCommand{Command: lookPath(t.Command), Args: t.Args, Env: t.Env, Dir: dir, Environ: os.Environ()})
 	}
 	if len(us.names) == 0 {
 		return nil, cli.UsageError{Msg: "-config: no stdio or HTTP server to run in " + config}
 	}
 	return us, nil
+}
+
+// lookPath is command found on the caller's PATH, as the caller's shell
+// finds it (the proxy's PATH is the client's, a fixed one), or command
+// when it names a path or is not found (the proxy then says so).
+func lookPath(command string) string {
+	if strings.ContainsRune(command, '/') || strings.ContainsRune(command, filepath.Separator) {
+		return command
+	}
+	if p, err := exec.LookPath(command); err == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs
+		}
+	}
+	return command
 }
 
 // urlName names an HTTP server after its URL's path without "mcp"
@@ -112,6 +134,31 @@ func (us *UserServers) add(name string, sc lab.ServerCommand) {
 	us.commands[name] = sc
 }
 
+// Started is where and with which variables each stdio server starts
+// (names only: a value may be a credential), by server name.
+func (us *UserServers) Started() map[string]analyze.ServerStart {
+	m := map[string]analyze.ServerStart{}
+	for name, sc := range us.commands {
+		st := analyze.ServerStart{Dir: sc.Dir}
+		for _, kv := range append(slices.Clone(sc.Environ), envList(sc.Env)...) {
+			if k, _, ok := strings.Cut(kv, "="); ok && k != "" && !slices.Contains(st.Env, k) {
+				st.Env = append(st.Env, k)
+			}
+		}
+		slices.Sort(st.Env)
+		m[name] = st
+	}
+	return m
+}
+
+func envList(env map[string]string) []string {
+	var out []string
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
 // Use gives r the servers: each stdio server's command in a file of its
 // own (mode 0600) in a temporary directory outside the evidence, which
 // cleanup removes, and each HTTP server's endpoint. Clients of an HTTP
@@ -129,6 +176,7 @@ func (us *UserServers) Use(r *Runner) (cleanup func(), err error) {
 		return nil, err
 	}
 	r.HTTPServers = us.http
+	r.ServerStarts = us.Started()
 	if r.Netns && len(us.http) > 0 {
 		fmt.Fprintln(r.progress(), "note: clients of an HTTP server run outside the network namespace")
 		r.Netns = false
