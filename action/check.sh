@@ -23,14 +23,16 @@ fi
 if [ -n "${INPUT_PROFILES:-}" ]; then
   args+=(-profile "$INPUT_PROFILES")
 fi
-# Rules and extra arguments are split on white space, as a shell would.
-read -r -a rules <<<"${INPUT_RULES:-}"
-read -r -a extra <<<"${INPUT_ARGS:-}"
+# Rules, extra arguments and the command are split on white space, line
+# breaks included (a YAML block gives one rule a line), as a shell would.
+words() { read -r -d '' -a "$1" <<<"${2:-}" || true; }
+words rules "${INPUT_RULES:-}"
+words extra "${INPUT_ARGS:-}"
 args+=("${rules[@]}" "${extra[@]}")
 if [ -n "${INPUT_URL:-}" ]; then
   args+=("$INPUT_URL")
 elif [ -n "${INPUT_COMMAND:-}" ]; then
-  read -r -a server <<<"$INPUT_COMMAND"
+  words server "$INPUT_COMMAND"
   args+=(-- "${server[@]}")
 elif [ -z "${INPUT_CONFIG:-}" ]; then
   echo "::error title=instrlab check::set one of the inputs command, url or config"

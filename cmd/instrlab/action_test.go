@@ -121,3 +121,29 @@ func TestActionShape(t *testing.T) {
 		}
 	}
 }
+
+// TestActionMultiline: rules, args and command given as YAML blocks (one
+// item a line) reach instrlab check whole, not only their first line.
+func TestActionMultiline(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	script, err := filepath.Abs("../../action/check.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", script)
+	cmd.Env = append(os.Environ(), "INSTRLAB="+binary, "GITHUB_STEP_SUMMARY="+filepath.Join(t.TempDir(), "s.md"),
+		"INPUT_COMMAND="+binary+"\nserve\nlab\n", "INPUT_RULES=-max-tokens 10\n-max-chars 100\n", "INPUT_ARGS=-profile\nclaude-code\n", "INPUT_FAIL_ON=never")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	// A lost line of args leaves -profile without its value: a usage
+	// error and no annotation at all; of the command, no server.
+	for _, want := range []string{"%3A max-tokens::", "%3A max-chars::"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("annotations lack %q (a line of a block was lost):\n%s", want, out)
+		}
+	}
+}

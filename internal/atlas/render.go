@@ -1,11 +1,11 @@
 package atlas
 
 import (
-	"encoding/json"
 	"fmt"
-	"github.com/instrlab/instrlab/schema"
 	"io"
 	"strings"
+
+	"github.com/instrlab/instrlab/schema"
 
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/untrusted"
@@ -35,12 +35,7 @@ func (a *Atlas) Write(w io.Writer, format string) error {
 
 // JSON writes the atlas as indented JSON, named as schema.Atlas.
 func (a *Atlas) JSON(w io.Writer) error {
-	b, err := json.MarshalIndent(schema.Named(schema.Atlas, a), "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return untrusted.JSON(w, schema.Named(schema.Atlas, a))
 }
 
 // Markdown writes the atlas for people: per client, what was swept, the
@@ -139,10 +134,5 @@ func (a *Atlas) Markdown(w io.Writer, links string) error {
 }
 
 // cell makes a value safe inside a markdown table cell: the client's own
-// text (a wrapper, a marker) is untrusted, so controls are escaped, pipes
-// and backticks neutralised, and newlines shown as ⏎.
-func cell(s string) string {
-	s = untrusted.Escape(s)
-	s = strings.NewReplacer("|", "\\|", "\n", "⏎", "`", "'", "<", "&lt;", ">", "&gt;", "[", "\\[", "]", "\\]").Replace(s)
-	return s
-}
+// text (a wrapper, a marker) is untrusted (see untrusted.Markdown).
+func cell(s string) string { return untrusted.Markdown(s) }

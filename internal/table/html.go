@@ -4,6 +4,8 @@ import (
 	"html/template"
 	"io"
 	"sync"
+
+	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
 // htmlTable is the fragment HTML writes; parsed on first use.
@@ -39,8 +41,11 @@ type htmlGroup struct {
 // HTML writes t as an HTML table fragment (no page around it): a caption,
 // a header row of groups over a header row of columns when t has groups,
 // rows whose first cell is their header, linked cells, and the notes as
-// paragraphs. Every text is escaped.
+// paragraphs. Every text goes through untrusted.HTMLLine (control and
+// invisible characters shown as escapes) and html/template escapes its
+// markup.
 func HTML(w io.Writer, t Table) error {
+	t = shownHTML(t)
 	v := struct {
 		Table
 		Lead, Grouped []Column
@@ -59,4 +64,28 @@ func HTML(w io.Writer, t Table) error {
 		v.Groups = append(v.Groups, htmlGroup{Name: c.Group, Span: 1})
 	}
 	return htmlTable().Execute(w, v)
+}
+
+// shownHTML returns a copy of t with every text as untrusted.HTMLLine
+// shows it.
+func shownHTML(t Table) Table {
+	t.Title = untrusted.HTMLLine(t.Title)
+	t.Columns = append([]Column(nil), t.Columns...)
+	for i, c := range t.Columns {
+		t.Columns[i] = Column{Group: untrusted.HTMLLine(c.Group), Name: untrusted.HTMLLine(c.Name)}
+	}
+	rows := make([][]Cell, len(t.Rows))
+	for i, row := range t.Rows {
+		rows[i] = make([]Cell, len(row))
+		for j, c := range row {
+			c.Text = untrusted.HTMLLine(c.Text)
+			rows[i][j] = c
+		}
+	}
+	t.Rows = rows
+	t.Notes = append([]string(nil), t.Notes...)
+	for i, n := range t.Notes {
+		t.Notes[i] = untrusted.HTMLLine(n)
+	}
+	return t
 }

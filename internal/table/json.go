@@ -1,13 +1,12 @@
 package table
 
 import (
-	"encoding/json"
 	"io"
+
+	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
-// JSON writes v (a Table, or a value holding tables) as indented JSON.
-func JSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
+// JSON writes v (a Table, or a value holding tables) as indented JSON,
+// through untrusted.JSON: valid UTF-8 whatever a server sent, nothing raw
+// to show when printed.
+func JSON(w io.Writer, v any) error { return untrusted.JSON(w, v) }

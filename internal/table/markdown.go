@@ -3,29 +3,34 @@ package table
 import (
 	"io"
 	"strings"
+
+	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
 // Markdown writes t as a GitHub-flavoured markdown table under a "###"
 // heading (none when the title is empty). With one column group the
 // group is named above the table; with several, each header names its
 // group. Differing and strong cells are bold; notes follow as paragraphs.
+// Every text (title, group, heading, cell, note) goes through
+// untrusted.Markdown: a server's tool name or stderr in a cell shows as
+// text and cannot end the cell or the row, start a heading or open HTML.
 func Markdown(w io.Writer, t Table) error {
 	var b strings.Builder
 	if t.Title != "" {
-		b.WriteString("### " + t.Title + "\n\n")
+		b.WriteString("### " + untrusted.Markdown(t.Title) + "\n\n")
 	}
 	groups := t.Groups()
 	if groups == 1 {
 		for _, c := range t.Columns {
 			if c.Group != "" {
-				b.WriteString("Client: " + c.Group + "\n\n")
+				b.WriteString("Client: " + untrusted.Markdown(c.Group) + "\n\n")
 				break
 			}
 		}
 	}
 	b.WriteString("|")
 	for i := range t.Columns {
-		b.WriteString(" " + mdEscape(t.Heading(i, groups)) + " |")
+		b.WriteString(" " + untrusted.Markdown(t.Heading(i, groups)) + " |")
 	}
 	b.WriteString("\n|")
 	for range t.Columns {
@@ -35,7 +40,7 @@ func Markdown(w io.Writer, t Table) error {
 	for _, row := range t.Rows {
 		b.WriteString("|")
 		for _, c := range row {
-			text := mdEscape(c.Text)
+			text := untrusted.Markdown(c.Text)
 			if c.Diff || c.Strong {
 				text = "**" + text + "**"
 			}
@@ -46,14 +51,9 @@ func Markdown(w io.Writer, t Table) error {
 	if len(t.Notes) > 0 {
 		b.WriteString("\n")
 		for _, n := range t.Notes {
-			b.WriteString(n + "\n\n")
+			b.WriteString(untrusted.Markdown(n) + "\n\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func mdEscape(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(s, "\n", " ")
 }

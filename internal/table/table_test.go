@@ -33,11 +33,11 @@ func TestRenderers(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	wantMD := "### T\n\n| row | a@1: kept | b@2: kept |\n|---|---|---|\n| one | 1,000 | **2,048** |\n| two\\|pipe | x\x1b[31mred line | <b> |\n\na note\n\n"
+	wantMD := "### T\n\n| row | a@1: kept | b@2: kept |\n|---|---|---|\n| one | 1,000 | **2,048** |\n| two\\|pipe | x\\\\x1b\\[31mred\\\\nline | \\<b\\> |\n\na note\n\n"
 	if diff := cmp.Diff(wantMD, md.String()); diff != "" {
 		t.Errorf("Markdown mismatch (-want +got):\n%s", diff)
 	}
-	wantCSV := "row,a@1: kept,b@2: kept\none,\"1,000\",\"2,048\"\ntwo|pipe,\"x\x1b[31mred\nline\",<b>\n"
+	wantCSV := "row,a@1: kept,b@2: kept\none,\"1,000\",\"2,048\"\ntwo|pipe,x\\x1b[31mred\\nline,<b>\n"
 	if diff := cmp.Diff(wantCSV, csv.String()); diff != "" {
 		t.Errorf("CSV mismatch (-want +got):\n%s", diff)
 	}
@@ -49,12 +49,12 @@ func TestRenderers(t *testing.T) {
 	if diff := cmp.Diff(wantText, text.String()); diff != "" {
 		t.Errorf("Text mismatch (-want +got):\n%s", diff)
 	}
-	for _, want := range []string{`<th class="group" scope="colgroup" colspan="1">a@1</th>`, `<a href="a/1/api/requests.jsonl">1,000</a>`, `<td class="diff">2,048 <span class="mark"`, "&lt;b&gt;", `<th scope="row">two|pipe</th>`} {
+	for _, want := range []string{`<th class="group" scope="colgroup" colspan="1">a@1</th>`, `<a href="a/1/api/requests.jsonl">1,000</a>`, `<td class="diff">2,048 <span class="mark"`, "&lt;b&gt;", `<th scope="row">two|pipe</th>`, `<td>x\x1b[31mred\nline</td>`} {
 		if !strings.Contains(html.String(), want) {
 			t.Errorf("HTML lacks %q:\n%s", want, html.String())
 		}
 	}
-	if strings.Contains(html.String(), "<b>") {
+	if strings.Contains(html.String(), "<b>") || strings.Contains(html.String(), "\x1b") {
 		t.Error("HTML did not escape a cell")
 	}
 }

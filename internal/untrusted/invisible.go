@@ -12,7 +12,7 @@ const (
 	KindTag       = "tag"                // U+E0000–U+E007F: invisible copies of ASCII
 	KindZeroWidth = "zero-width"         // U+200B–U+200D, U+2060, U+FEFF, ...
 	KindBidi      = "bidi"               // embeddings, overrides and isolates: reorder what is shown
-	KindVariation = "variation-selector" // U+E0100–U+E01EF: can carry bytes after any character
+	KindVariation = "variation-selector" // U+FE00–U+FE0F, U+E0100–U+E01EF: can carry bytes after any character
 	KindFormat    = "format"             // other Unicode format (Cf) characters and fillers
 )
 
@@ -64,7 +64,7 @@ func Invisible(s string) []Finding {
 	}
 	index := 0
 	for i, r := range s {
-		k := kindOf(r)
+		k := kindAt(s, i, r)
 		if k == "" || (cur != nil && cur.Kind != k) {
 			flush()
 		}
@@ -89,8 +89,8 @@ func Invisible(s string) []Finding {
 func HasInvisible(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			for _, r := range s[i:] {
-				if kindOf(r) != "" {
+			for j, r := range s[i:] {
+				if kindAt(s, i+j, r) != "" {
 					return true
 				}
 			}
@@ -98,6 +98,38 @@ func HasInvisible(s string) bool {
 		}
 	}
 	return false
+}
+
+// kindAt names the kind of the character r at byte i of s, or "" for a
+// visible one. It is kindOf, but for the one use of a variation selector
+// that shows rather than hides: a single emoji or text presentation
+// selector (U+FE0F, U+FE0E) right after a character it applies to, as in
+// "❤️" or the keycap "1️⃣" (see presentable).
+// Any other selector, or a run of them, is hidden text: the 256 selectors
+// can spell a byte each after any character, and U+FE00–U+FE0F half a byte.
+func kindAt(s string, i int, r rune) string {
+	k := kindOf(r)
+	if r != 0xfe0e && r != 0xfe0f || i == 0 {
+		return k
+	}
+	prev, n := utf8.DecodeLastRuneInString(s[:i])
+	if prev == utf8.RuneError && n <= 1 || !presentable(prev) {
+		return k
+	}
+	if next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):]); next != utf8.RuneError && kindOf(next) == KindVariation {
+		return k
+	}
+	return ""
+}
+
+// presentable reports a character that an emoji or text presentation
+// selector may follow: a visible one beyond ASCII (❤, ©, ☀), or a keycap's
+// digit, # or *.
+func presentable(r rune) bool {
+	if r < 0x80 {
+		return r >= '0' && r <= '9' || r == '#' || r == '*'
+	}
+	return !isControl(r) && kindOf(r) == ""
 }
 
 // kindOf names the kind of an invisible character, or "" for any other.
@@ -111,7 +143,7 @@ func kindOf(r rune) string {
 		return KindZeroWidth
 	case r == 0x200e, r == 0x200f, r == 0x061c, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
 		return KindBidi
-	case r >= 0xe0100 && r <= 0xe01ef:
+	case r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef:
 		return KindVariation
 	case r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0, r == 0x034f:
 		return KindFormat

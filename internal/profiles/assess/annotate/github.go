@@ -35,16 +35,8 @@ func WriteGitHub(w io.Writer, r assess.Report) error {
 	return nil
 }
 
-// githubData escapes a command's message: %, CR and LF, as GitHub's
-// toolkit does; other control characters are escaped as check escapes
-// them for a terminal.
-func githubData(s string) string {
-	s = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-	return untrusted.EscapeLine(s)
-}
-
-// githubProperty escapes a property value: as data, and : and , too.
-func githubProperty(s string) string {
-	s = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-	return untrusted.EscapeLine(s)
-}
+// githubData and githubProperty are untrusted's workflow command escapers.
+var (
+	githubData     = untrusted.WorkflowData
+	githubProperty = untrusted.WorkflowProperty
+)

@@ -1,7 +1,6 @@
 package annotate
 
 import (
-	"encoding/json"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -137,9 +136,7 @@ func WriteSARIF(w io.Writer, r assess.Report, version string) error {
 	if len(runs) == 0 {
 		runs = []sarifRun{{Tool: sarifTool{driver}, Results: []sarifResult{}}}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: runs})
+	return untrusted.JSON(w, sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: runs})
 }
 
 // categoryPart is a name as a part of a SARIF category: letters, digits

@@ -1,13 +1,14 @@
 package annotate
 
 import (
-	"encoding/json"
 	"fmt"
-	"github.com/instrlab/instrlab/schema"
 	"io"
+
+	"github.com/instrlab/instrlab/schema"
 
 	"github.com/instrlab/instrlab/internal/profiles/assess"
 	"github.com/instrlab/instrlab/internal/table"
+	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
 // Formats are the formats check prints its report in: text for people
@@ -22,12 +23,10 @@ func Write(w io.Writer, rep assess.Report, format string, text assess.TextOption
 	case "text":
 		return assess.WriteText(w, rep, text)
 	case "json":
-		data, err := json.MarshalIndent(schema.Named(schema.Check, rep), "", "  ")
-		if err != nil {
+		if err := untrusted.JSON(w, schema.Named(schema.Check, rep)); err != nil {
 			return fmt.Errorf("encoding the report: %w", err)
 		}
-		_, err = w.Write(append(data, '\n'))
-		return err
+		return nil
 	case "github":
 		return WriteGitHub(w, rep)
 	case "sarif":

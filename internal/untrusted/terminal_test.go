@@ -22,7 +22,11 @@ func TestEscape(t *testing.T) {
 		{"bidi override", "abc\u202eevil\u202c", `abc\u202eevil\u202c`, `abc\u202eevil\u202c`},
 		{"tags", "hi\U000E0041\U000E0042", `hi\U000e0041\U000e0042`, `hi\U000e0041\U000e0042`},
 		{"line separator", "a\u2028b", `a\u2028b`, `a\u2028b`},
-		{"Japanese and emoji stay", "日本語 ❤️ é", "日本語 ❤️ é", "日本語 ❤️ é"},
+		{"Japanese and emoji stay", "日本語 ❤️ é 1️⃣", "日本語 ❤️ é 1️⃣", "日本語 ❤️ é 1️⃣"},
+		{"variation selectors hide", "a\ufe01\ufe0fb❤\ufe0f\ufe0f\U000e0100", `a\ufe01\ufe0fb❤\ufe0f\ufe0f\U000e0100`, `a\ufe01\ufe0fb❤\ufe0f\ufe0f\U000e0100`},
+		{"selector after a letter", "x\ufe0f", `x\ufe0f`, `x\ufe0f`},
+		{"workflow command at a line start", "::add-mask::x\n \u3000::stop-commands::t\nok :: fine", "\\x3a:add-mask::x\n \u3000\\x3a:stop-commands::t\nok :: fine", `\x3a:add-mask::x\n 　::stop-commands::t\nok :: fine`},
+		{"old workflow command anywhere", "see ##[add-mask]x and ###[", `see #\x23[add-mask]x and ##\x23[`, `see #\x23[add-mask]x and ##\x23[`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := Escape(tc.in); got != tc.text {
@@ -36,12 +40,13 @@ func TestEscape(t *testing.T) {
 }
 
 func TestInvisible(t *testing.T) {
-	in := "Hi\u200b\u200c there\U000E0069\U000E0067\U000E006E\u202e!\u00ad"
+	in := "Hi\u200b\u200c there\U000E0069\U000E0067\U000E006E\u202e!\u00ad ❤️x\ufe00\ufe0f"
 	want := []Finding{
 		{Kind: KindZeroWidth, Offset: 2, Index: 2, Count: 2, Runes: "U+200B U+200C"},
 		{Kind: KindTag, Offset: 14, Index: 10, Count: 3, Runes: "U+E0069 U+E0067 U+E006E", Decoded: "ign"},
 		{Kind: KindBidi, Offset: 26, Index: 13, Count: 1, Runes: "U+202E"},
 		{Kind: KindFormat, Offset: 30, Index: 15, Count: 1, Runes: "U+00AD"},
+		{Kind: KindVariation, Offset: 40, Index: 20, Count: 2, Runes: "U+FE00 U+FE0F"},
 	}
 	got := Invisible(in)
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -59,30 +64,16 @@ func TestInvisible(t *testing.T) {
 }
 
 // FuzzEscape checks that no input gets a control character, an invisible
-// character or invalid UTF-8 past Escape, and that EscapeLine adds no line
-// break; and that Invisible finds exactly what Escape had to escape.
+// character, invalid UTF-8 or a workflow command past Escape, and that
+// EscapeLine adds no line break; and that Invisible finds exactly what
+// Escape had to escape.
 func FuzzEscape(f *testing.F) {
-	for _, s := range []string{"", "plain", "\x1b[2J\x1b]0;t\x07", "a\u202eb\U000E0041", "\xff\xfe", "a\r\nb\rc", "\u009b\u2028"} {
-		f.Add(s)
-	}
+	addSeeds(f)
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, line := range []bool{false, true} {
-			out := escape(s, line)
-			if !utf8.ValidString(out) {
-				t.Fatalf("escape(%q, %v) = %q: invalid UTF-8", s, line, out)
-			}
-			for i, r := range out {
-				bad := (r < 0x20 && r != '\n' && r != '\t' && r != '\r') || r == 0x7f || isControl(r) || kindOf(r) != ""
-				if line && (r == '\n' || r == '\t' || r == '\r') {
-					bad = true
-				}
-				if r == '\r' && !line && !strings.HasPrefix(out[i:], "\r\n") {
-					bad = true
-				}
-				if bad {
-					t.Fatalf("escape(%q, %v) = %q: %U at %d", s, line, out, r, i)
-				}
-			}
+		shown(t, "Escape", s, Escape(s), true)
+		shown(t, "EscapeLine", s, EscapeLine(s), false)
+		if Escape(Escape(s)) != Escape(s) {
+			t.Fatalf("Escape is not idempotent on %q", s)
 		}
 		if (len(Invisible(s)) > 0) != HasInvisible(s) {
 			t.Fatalf("Invisible and HasInvisible disagree on %q", s)
@@ -90,13 +81,14 @@ func FuzzEscape(f *testing.F) {
 		n := 0
 		for _, f := range Invisible(s) {
 			n += f.Count
-			if f.Offset < 0 || f.Offset >= len(s) || kindOf([]rune(s[f.Offset:])[0]) != f.Kind {
+			r, _ := utf8.DecodeRuneInString(s[f.Offset:])
+			if f.Offset < 0 || f.Offset >= len(s) || kindAt(s, f.Offset, r) != f.Kind {
 				t.Fatalf("Invisible(%q): finding %+v does not point at its kind", s, f)
 			}
 		}
 		m := 0
-		for _, r := range s {
-			if kindOf(r) != "" {
+		for i, r := range s {
+			if kindAt(s, i, r) != "" {
 				m++
 			}
 		}

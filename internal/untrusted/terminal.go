@@ -3,6 +3,7 @@ package untrusted
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -12,7 +13,12 @@ import (
 // UTF-8 is written as a Go-style escape (\x1b, \u200b, \U000e0041). The ESC
 // that starts a CSI or OSC sequence is escaped, so the sequence is printed
 // as text and does nothing. "\r\n" is kept as a line break; a lone "\r",
-// which moves the cursor back over the line, is escaped.
+// which moves the cursor back over the line, is escaped. A terminal's
+// output is often a CI log, so what a runner would read as a workflow
+// command is defused too, on stdout and stderr alike: "::" after nothing
+// but white space on a line (a GitHub Actions runner trims the line, then
+// looks for "::") is written "\x3a:", and "##[" (its older form, found
+// anywhere in a line) "#\x23[".
 func Escape(s string) string { return escape(s, false) }
 
 // EscapeLine is Escape for text shown on one line (a name, an error
@@ -25,13 +31,20 @@ func escape(s string, line bool) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
+	lineStart := true // only spaces since the start of the line
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
+		start := lineStart
+		lineStart = false
 		switch {
 		case r == utf8.RuneError && size <= 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\n' && !line, r == '\t' && !line:
-			b.WriteRune(r)
+		case r == '\n' && !line:
+			b.WriteByte('\n')
+			lineStart = true
+		case r == '\t' && !line:
+			b.WriteByte('\t')
+			lineStart = start
 		case r == '\r' && !line && i+1 < len(s) && s[i+1] == '\n':
 			b.WriteByte('\r')
 		case r == '\n':
@@ -42,8 +55,16 @@ func escape(s string, line bool) string {
 			b.WriteString(`\t`)
 		case r < 0x20 || r == 0x7f:
 			fmt.Fprintf(&b, `\x%02x`, r)
-		case isControl(r) || kindOf(r) != "":
+		case isControl(r) || kindAt(s, i, r) != "":
 			writeRune(&b, r)
+		case r == ':' && start && strings.HasPrefix(s[i:], "::"):
+			b.WriteString(`\x3a`)
+		case r == '#' && strings.HasPrefix(s[i:], "##["):
+			b.WriteString(`#\x23`)
+			size = 2
+		case unicode.IsSpace(r) || unicode.Is(unicode.Zs, r):
+			b.WriteString(s[i : i+size])
+			lineStart = start
 		default:
 			b.WriteString(s[i : i+size])
 		}
@@ -53,17 +74,25 @@ func escape(s string, line bool) string {
 }
 
 // isPlain reports whether s is printable ASCII (with line breaks and tabs
-// unless line), the common case that needs no copy.
+// unless line) holding nothing a CI runner reads as a command, the common
+// case that needs no copy.
 func isPlain(s string, line bool) bool {
+	start := true // only spaces since the start of the line
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x20 && c < 0x7f {
+		switch {
+		case c == ':' && start && strings.HasPrefix(s[i:], "::"),
+			c == '#' && strings.HasPrefix(s[i:], "##["):
+			return false
+		case c == ' ', c == '\t' && !line:
 			continue
-		}
-		if !line && (c == '\n' || c == '\t') {
+		case c == '\n' && !line:
+			start = true
 			continue
+		case c < 0x20 || c >= 0x7f:
+			return false
 		}
-		return false
+		start = false
 	}
 	return true
 }

@@ -1,0 +1,96 @@
+package untrusted
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"unicode/utf8"
+)
+
+// JSON writes v as indented JSON followed by a newline, made safe by
+// SafeJSON: every output instrlab writes in JSON goes through it.
+func JSON(w io.Writer, v any) error {
+	b, err := Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// Marshal is json.MarshalIndent (two spaces) made safe by SafeJSON.
+func Marshal(v any) ([]byte, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return SafeJSON(b), nil
+}
+
+// RawJSON returns data, a JSON value a server sent (an error's data, a
+// result), as a value that may be copied into instrlab's JSON: data made
+// safe by SafeJSON when it is valid JSON, and otherwise the text of data
+// as a JSON string, so that nothing a server sends can make the output
+// invalid.
+func RawJSON(data []byte) json.RawMessage {
+	if len(data) == 0 {
+		return nil
+	}
+	if json.Valid(data) {
+		return SafeJSON(data)
+	}
+	b, _ := json.Marshal(string(data))
+	return SafeJSON(b)
+}
+
+// SafeJSON returns the JSON text b with the same value, written so that it
+// is valid UTF-8 and shows nothing raw when printed: a byte of invalid
+// UTF-8 (which encoding/json copies from a json.RawMessage) becomes
+// \ufffd, as encoding/json writes it in a string; DEL, C1 controls, line
+// separators and invisible characters (see Invisible) become \u escapes;
+// and the "#" of "##[" becomes \u0023, so that no line is a CI workflow
+// command. Outside its strings JSON is ASCII, so every change falls inside
+// a string. b must be valid JSON apart from its UTF-8.
+func SafeJSON(b []byte) []byte {
+	if safeJSON(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	s := string(b)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			out = append(out, `\ufffd`...)
+		case r == 0x7f || isControl(r) || kindAt(s, i, r) != "":
+			out = appendJSONRune(out, r)
+		case r == '#' && i+2 < len(s) && s[i+1] == '#' && s[i+2] == '[':
+			out = append(out, `\u0023`...)
+		default:
+			out = append(out, s[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
+
+// safeJSON reports JSON text that SafeJSON leaves as it is.
+func safeJSON(b []byte) bool {
+	for i, c := range b {
+		if c >= utf8.RuneSelf || c == 0x7f || c == '#' && bytes.HasPrefix(b[i:], []byte("##[")) {
+			return false
+		}
+	}
+	return true
+}
+
+// appendJSONRune appends r as a JSON \u escape (a surrogate pair above
+// U+FFFF).
+func appendJSONRune(out []byte, r rune) []byte {
+	if r > 0xffff {
+		r -= 0x10000
+		return fmt.Appendf(out, `\u%04x\u%04x`, 0xd800+(r>>10), 0xdc00+(r&0x3ff))
+	}
+	return fmt.Appendf(out, `\u%04x`, r)
+}

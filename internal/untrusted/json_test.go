@@ -1,0 +1,83 @@
+package untrusted
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestRawJSON(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"a":1}`, `{"a":1}`},
+		{`{"a":"` + "\xff" + `"}`, `{"a":"\ufffd"}`},
+		{`"` + "\u009b2J\u202e" + `"`, `"\u009b2J\u202e"`},
+		{`"##[add-mask]x"`, `"\u0023#[add-mask]x"`},
+		{"not json \xff", `"not json \ufffd"`},
+		{`"❤️ \ufe0f"`, `"❤️ \ufe0f"`},
+		{"", ""},
+	} {
+		if got := string(RawJSON([]byte(tc.in))); got != tc.want {
+			t.Errorf("RawJSON(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// FuzzJSON builds instrlab JSON around untrusted text (as a string, and
+// as an error reply's raw data) and checks that it is valid JSON in valid
+// UTF-8 with nothing raw to show, and that it keeps the value: the string
+// decodes to what the server sent (invalid UTF-8 as U+FFFD, as
+// encoding/json does), raw data that was valid JSON to the same value.
+func FuzzJSON(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		type reply struct {
+			Message string          `json:"message"`
+			Data    json.RawMessage `json:"data,omitempty"`
+		}
+		var b strings.Builder
+		if err := JSON(&b, reply{Message: s, Data: RawJSON([]byte(s))}); err != nil {
+			t.Fatalf("JSON with %q: %v", s, err)
+		}
+		out := b.String()
+		if !json.Valid([]byte(out)) || !utf8.ValidString(out) {
+			t.Fatalf("JSON with %q: invalid output %q", s, out)
+		}
+		for i, r := range out {
+			if r < 0x20 && r != '\n' || r == 0x7f || isControl(r) || kindAt(out, i, r) != "" {
+				t.Fatalf("JSON with %q = %q: raw %U at %d", s, out, r, i)
+			}
+		}
+		if l, ok := runnerCommand(out); ok {
+			t.Fatalf("JSON with %q = %q: a runner reads %q as a workflow command", s, out, l)
+		}
+		var got struct {
+			Message string
+			Data    any
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Message != validRunes(s) {
+			t.Fatalf("JSON with %q: message decodes to %q", s, got.Message)
+		}
+		var want any
+		if utf8.ValidString(s) && json.Unmarshal([]byte(s), &want) == nil {
+			if diff := cmp.Diff(want, got.Data); diff != "" {
+				t.Fatalf("RawJSON(%q) changed the value (-want +got):\n%s", s, diff)
+			}
+		}
+	})
+}
+
+// validRunes is s with each byte of invalid UTF-8 replaced by U+FFFD, as
+// encoding/json writes a string.
+func validRunes(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteRune(r)
+	}
+	return b.String()
+}
