@@ -9,6 +9,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/table"
+	"github.com/instrlab/instrlab/internal/untrusted"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -56,7 +57,7 @@ func (g *grid) configs() []config {
 			}
 			r := s.results[0]
 			any = r
-			v := clientView{Client: cl, Failed: s.failed(), RunLink: g.link(r, fileRecord), RequestsLink: g.link(r, fileRequests), LabLink: g.link(r, fileLabLog), run: r}
+			v := clientView{Client: cl, Failed: untrusted.HTMLLine(s.failed()), RunLink: g.link(r, fileRecord), RequestsLink: g.link(r, fileRequests), LabLink: g.link(r, fileLabLog), run: r}
 			for _, x := range s.results {
 				v.Warnings = append(v.Warnings, x.Warnings...)
 			}

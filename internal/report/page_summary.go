@@ -7,6 +7,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/table"
+	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
 // A bar is one client's line of the page's summary: characters sent
@@ -46,7 +47,7 @@ func (g *grid) bars() []bar {
 			b := bar{Label: label, Row: name, Client: c, RunLink: g.link(r, fileRecord), Link: g.link(r, fileRequests), Sent: r.Sent, CapX: -1}
 			label = ""
 			if f := s.failed(); f != "" {
-				b.Failed = f
+				b.Failed = untrusted.HTMLLine(f) // quotes the server's stderr
 				out = append(out, b)
 				continue
 			}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
+	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
 // progress prints one line per finished run: done/total, the run, its
@@ -51,6 +52,7 @@ func (p *progress) done(j job, res analyze.Result, err error) {
 	if err != nil {
 		outcome = err.Error()
 	}
+	outcome = untrusted.EscapeLine(outcome) // a failed run's reason quotes the server's stderr
 	eta := "?"
 	if ran := p.finished - p.skipped; ran > 0 {
 		left := p.total - p.finished
