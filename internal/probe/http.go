@@ -68,6 +68,9 @@ func httpConnect(ctx context.Context, t Target, o Options, version string) (*mcp
 			HTTPClient:           &http.Client{Transport: hr, CheckRedirect: noRedirects},
 			MaxRetries:           -1,
 			DisableStandaloneSSE: true,
+			// Set, not left 0: the SDK's streamable client passes 0 on as
+			// no limit at all, not as its documented default.
+			MaxEventSize: MaxAnswer,
 		},
 		rec:              rec,
 		refuseInitialize: version == ModernVersion,
@@ -111,6 +114,8 @@ func (r *EraResult) httpRecord(rec *recording, hr *httpRecorder, method string, 
 	switch {
 	case seen && x.err != nil && errors.Is(x.err, context.DeadlineExceeded):
 		r.Outcome, r.Detail = OutcomeSilent, fmt.Sprintf("no reply within %v", timeout)
+	case seen && errors.Is(x.err, errAnswerTooLong):
+		r.Outcome, r.Detail = OutcomeInvalid, x.err.Error()
 	case seen && x.err != nil && isDial(x.err):
 		r.Outcome, r.Detail = OutcomeNoStart, fmt.Sprintf("cannot reach %s: %v", x.url, rootCause(x.err))
 	case seen && x.err != nil:

@@ -188,3 +188,51 @@ func TestProbeHTTPSilentOneTimeout(t *testing.T) {
 		t.Errorf("%d timeouts waited one after the other, want 1", alone)
 	}
 }
+
+// TestProbeHTTPLongAnswers: a JSON answer longer than MaxAnswer, and one
+// SSE event that never ends, each fail their era with the limit named, not
+// "unexpected EOF", and without reading more than the limit.
+func TestProbeHTTPLongAnswers(t *testing.T) {
+	var sent sync.Map // URL path: bytes the server could write
+	long := func(sse bool) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			if r.Method != http.MethodPost {
+				http.Error(w, "no", http.StatusMethodNotAllowed)
+				return
+			}
+			chunk := []byte(strings.Repeat("x", 64<<10))
+			if sse {
+				w.Header().Set("Content-Type", "text/event-stream")
+				w.Write([]byte(`data: {"jsonrpc":"2.0","id":1,"result":{"s":"`))
+			} else {
+				w.Header().Set("Content-Type", "application/json")
+				w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{"s":"`))
+			}
+			n := 0
+			for ; n < 64<<20; n += len(chunk) { // 64 MiB at most: the test's bound, not the probe's
+				if _, err := w.Write(chunk); err != nil {
+					break
+				}
+			}
+			sent.Store(r.URL.Path, n)
+		}
+	}
+	for _, sse := range []bool{false, true} {
+		srv := httptest.NewServer(long(sse))
+		r := Probe(context.Background(), Target{Name: "x", Transport: TransportHTTP, URL: srv.URL + "/mcp"}, Options{Timeout: 20 * time.Second})
+		srv.Close()
+		want := "longer than 8388608 bytes"
+		if sse {
+			want = "exceeded 8388608 bytes"
+		}
+		for _, e := range []EraResult{r.Legacy, r.Modern} {
+			if !strings.Contains(e.Detail, want) || strings.Contains(e.Detail, "unexpected EOF") {
+				t.Errorf("sse %v: %s: %s: %s, want the limit named (%q)", sse, e.Era, e.Outcome, e.Detail, want)
+			}
+		}
+		if n, _ := sent.Load("/mcp"); n.(int) >= 64<<20 {
+			t.Errorf("sse %v: the probe read all %d bytes the server wrote", sse, n)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package probe
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -38,6 +39,14 @@ type exchange struct {
 // bodyHead is how much of each response body is kept.
 const bodyHead = 4096
 
+// MaxAnswer is the most check reads of one answer of an HTTP server: a JSON
+// body, or one SSE event (the SDK transport's MaxEventSize). A longer one
+// fails its era with an error that names this limit.
+const MaxAnswer = 8 << 20
+
+// errAnswerTooLong is the error of an answer longer than MaxAnswer.
+var errAnswerTooLong = fmt.Errorf("the server's answer is longer than %d bytes (8 MiB), the most check reads", MaxAnswer)
+
 func (h *httpRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx, cancel := context.WithCancel(req.Context())
 	stop := context.AfterFunc(h.life, cancel)
@@ -60,13 +69,16 @@ func (h *httpRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		if !strings.HasPrefix(x.contentType, "text/event-stream") {
 			// Read a JSON or error body whole (bounded), keep its head,
 			// and hand the SDK the same bytes.
-			data, rerr := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+			data, rerr := io.ReadAll(io.LimitReader(resp.Body, MaxAnswer+1))
 			resp.Body.Close()
-			if rerr != nil {
-				return nil, rerr
+			if rerr == nil && len(data) > MaxAnswer {
+				rerr = errAnswerTooLong
 			}
 			x.body = data[:min(len(data), bodyHead)]
 			resp.Body = io.NopCloser(bytes.NewReader(data))
+			if rerr != nil {
+				x.err, resp, err = rerr, nil, rerr
+			}
 		}
 	}
 	h.mu.Lock()
