@@ -91,6 +91,22 @@ func LoopbackOrigin(origin string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// LoopbackHost reports whether a request's Host names a loopback host
+// (localhost, 127.0.0.0/8, ::1), with or without a port: a request whose
+// Host names anything else came by another name (DNS rebinding) and is
+// refused.
+func LoopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !LoopbackOrigin(r.Header.Get("Origin")) {
 		http.Error(w, "forbidden: Origin "+r.Header.Get("Origin")+" is not a loopback origin", http.StatusForbidden)
@@ -154,13 +170,16 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
-	tw := &tapWriter{ResponseWriter: w, sent: func(data []byte) {
-		s := session
-		if s == "" {
-			s = w.Header().Get("Mcp-Session-Id")
+	sessionOf := func() string {
+		if session != "" {
+			return session
 		}
-		h.logSent(&track, s, data)
-	}}
+		return w.Header().Get("Mcp-Session-Id")
+	}
+	tw := &tapWriter{ResponseWriter: w,
+		sent: func(data []byte) { h.logSent(&track, sessionOf(), data) },
+		long: func(size int, start []byte) { h.lab.log.Log(longEntry(sessionOf(), size, start)) },
+	}
 	h.inner.ServeHTTP(tw, r)
 	tw.finish()
 }
@@ -169,70 +188,4 @@ func (h *httpHandler) logSent(track *tracker, session string, data []byte) {
 	e := track.sentEntry(data)
 	e.Transport, e.Session = "http", session
 	h.lab.log.Log(e)
-}
-
-// A tapWriter passes a response through and reports each JSON-RPC message
-// in it: the whole body for application/json, each event's data for
-// text/event-stream.
-type tapWriter struct {
-	http.ResponseWriter
-	sent func([]byte)
-	mu   sync.Mutex
-	buf  []byte
-}
-
-func (t *tapWriter) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	t.buf = append(t.buf, p...)
-	if t.isSSE() {
-		t.drainEvents()
-	}
-	t.mu.Unlock()
-	return t.ResponseWriter.Write(p)
-}
-
-func (t *tapWriter) Flush() {
-	if f, ok := t.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-func (t *tapWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }
-
-func (t *tapWriter) isSSE() bool {
-	return strings.HasPrefix(t.Header().Get("Content-Type"), "text/event-stream")
-}
-
-// drainEvents reports each complete event in buf and keeps the rest.
-func (t *tapWriter) drainEvents() {
-	for {
-		i := bytes.Index(t.buf, []byte("\n\n"))
-		if i < 0 {
-			return
-		}
-		event := t.buf[:i]
-		t.buf = t.buf[i+2:]
-		var data [][]byte
-		for _, line := range bytes.Split(event, []byte("\n")) {
-			if d, ok := bytes.CutPrefix(line, []byte("data:")); ok {
-				data = append(data, bytes.TrimPrefix(d, []byte(" ")))
-			}
-		}
-		if len(data) > 0 {
-			t.sent(bytes.Join(data, []byte("\n")))
-		}
-	}
-}
-
-// finish reports a JSON body once the handler is done.
-func (t *tapWriter) finish() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.isSSE() {
-		return
-	}
-	body := bytes.TrimSpace(t.buf)
-	if len(body) > 0 && strings.HasPrefix(t.Header().Get("Content-Type"), "application/json") {
-		t.sent(body)
-	}
 }

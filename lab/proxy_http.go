@@ -24,9 +24,13 @@ var hopHeaders = []string{
 // each request to it is sent to upstream with the same method, headers and
 // body, and the answer comes back with the same status, headers and body,
 // streamed (SSE events are passed on as they arrive). Requests whose Origin
-// is not a loopback origin get 403. Every message is logged like the stdio
+// is not a loopback origin, or whose Host is not a loopback host, get 403;
+// an upstream's redirect is not followed but answered with 502. Every
+// message is logged like the stdio
 // relay's: each request body, and each message of the answer (a JSON body,
-// or each SSE event). Mount it at /mcp. An upstream that cannot be reached
+// or each SSE event, whose lines may end in CRLF, LF or CR), holding at
+// most 8 MiB of one message: a longer one is passed on whole and logged by
+// its size and start. Mount it at /mcp. An upstream that cannot be reached
 // gets a 502 and a KindFailure entry; the upstream's URL is in neither,
 // since it may carry a credential.
 func (p *Proxy) HTTPHandler(upstream string) (http.Handler, error) {
@@ -40,7 +44,10 @@ func (p *Proxy) HTTPHandler(upstream string) (http.Handler, error) {
 		DisableCompression:  true,
 		MaxIdleConnsPerHost: 16,
 	}
-	return &httpProxy{p: p, upstream: u.String(), header: p.UpstreamHeader.Clone(), client: &http.Client{Transport: tr}}, nil
+	// A redirect is never followed: it would carry the config's headers
+	// (a credential) and the body to wherever the upstream points.
+	client := &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return &httpProxy{p: p, upstream: u.String(), header: p.UpstreamHeader.Clone(), client: client}, nil
 }
 
 type httpProxy struct {
@@ -53,6 +60,10 @@ type httpProxy struct {
 func (h *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !LoopbackOrigin(r.Header.Get("Origin")) {
 		http.Error(w, "forbidden: Origin "+r.Header.Get("Origin")+" is not a loopback origin", http.StatusForbidden)
+		return
+	}
+	if !LoopbackHost(r.Host) {
+		http.Error(w, "forbidden: Host "+r.Host+" is not a loopback host", http.StatusForbidden)
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
@@ -93,6 +104,12 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 && resp.Header.Get("Location") != "" {
+		why := fmt.Sprintf("the upstream answered HTTP %d, a redirect, which the proxy does not follow: it would send the request's headers and body elsewhere", resp.StatusCode)
+		h.p.logServer(KindFailure, why)
+		http.Error(w, "proxy: "+why, http.StatusBadGateway)
+		return
+	}
 	for k, v := range resp.Header {
 		w.Header()[k] = v
 	}
@@ -105,20 +122,13 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sent := func(data []byte) {
 		h.p.log.Log(t.entry(Entry{Dir: Send, Transport: "http", Session: session, Bytes: len(data)}, data))
 	}
+	long := func(size int, start []byte) { h.p.log.Log(longEntry(session, size, start)) }
 	w.WriteHeader(resp.StatusCode)
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
-		// One message: log it whole before passing it on.
-		data, err := io.ReadAll(resp.Body)
-		if t := bytes.TrimSpace(data); len(t) > 0 {
-			sent(t)
-		}
-		w.Write(data)
-		if err != nil {
-			h.p.logServer(KindFailure, "reading the upstream's answer: "+err.Error())
-		}
+		h.passJSON(w, resp.Body, sent, long)
 		return
 	}
-	tw := &tapWriter{ResponseWriter: w, sent: sent} // SSE: each event is logged before it is passed on
+	tw := &tapWriter{ResponseWriter: w, sent: sent, long: long} // SSE: each event is logged before it is passed on
 	buf := make([]byte, 32<<10)
 	for {
 		n, rerr := resp.Body.Read(buf)
@@ -134,5 +144,28 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			return
 		}
+	}
+}
+
+// passJSON passes on a JSON answer. One of up to maxKeptBody is logged whole
+// before it is passed on; a longer one is passed on as it comes, holding
+// no more than its start, and logged by its size and start after.
+func (h *httpProxy) passJSON(w io.Writer, body io.Reader, sent func([]byte), long func(int, []byte)) {
+	data, err := io.ReadAll(io.LimitReader(body, maxKeptBody+1))
+	if len(data) <= maxKeptBody {
+		if t := bytes.TrimSpace(data); len(t) > 0 {
+			sent(t)
+		}
+		w.Write(data)
+	} else {
+		start := bytes.Clone(data[:maxRaw])
+		w.Write(data)
+		data = nil
+		var n int64
+		n, err = io.Copy(w, body)
+		long(maxKeptBody+1+int(n), start)
+	}
+	if err != nil {
+		h.p.logServer(KindFailure, "reading the upstream's answer: "+err.Error())
 	}
 }

@@ -196,7 +196,9 @@ func TestProxyHTTPUnreachable(t *testing.T) {
 	var logBuf bytes.Buffer
 	h, _ := NewProxy(NewMessageLog(&logBuf)).HTTPHandler(url)
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("POST", "/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)))
+	req := httptest.NewRequest("POST", "/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	req.Host = "127.0.0.1:8080"
+	h.ServeHTTP(rec, req)
 	if rec.Code != http.StatusBadGateway {
 		t.Errorf("status %d, want 502", rec.Code)
 	}
