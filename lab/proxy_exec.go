@@ -9,7 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"time"
+
+	"github.com/instrlab/instrlab/internal/proctree"
 )
 
 // stopGrace is how long a server has to end after its stdin closes, and
@@ -28,35 +31,53 @@ var ErrServerExited = errors.New("server exited")
 // ServeCommand starts cmd (whose stdin, stdout and stderr it sets) and
 // relays the client on stdin and stdout to it until either side ends. The
 // server's stderr is copied to stderr (nil discards it) and its first lines
-// are logged. When the client closes stdin, the server's stdin is closed and
-// it has stopGrace to end before SIGTERM, and stopGrace more before SIGKILL;
-// the same happens when ctx is done. Everything the server wrote before it
-// ended is relayed and logged, and how it ended is logged last.
+// are logged. The server ends when the client closes stdin (its stdin is
+// closed), when it closes its stdout (it can answer no more), or when ctx
+// is done: it has stopGrace to end before SIGTERM, and stopGrace more
+// before SIGKILL, sent to its whole process tree (see proctree). Whatever
+// it started that still holds its stdout or stderr once it has ended (a
+// daemon) is ended too, and named in the log when it survives. Everything
+// the server wrote before it ended is relayed and logged, and how it ended
+// is logged last.
 func (p *Proxy) ServeCommand(ctx context.Context, cmd *exec.Cmd, stdin io.Reader, stdout, stderr io.Writer) error {
 	toServer, err := cmd.StdinPipe()
 	if err != nil {
 		return err
 	}
-	fromServer, err := cmd.StdoutPipe()
+	// Pipes of our own, not StdoutPipe's, which Wait closes: the server's
+	// last lines are read after it has ended, and a daemon holding them
+	// is seen as such.
+	fromServer, outW, err := os.Pipe()
 	if err != nil {
 		return err
 	}
-	errPipe, err := cmd.StderrPipe()
+	errPipe, errW, err := os.Pipe()
 	if err != nil {
+		fromServer.Close()
+		outW.Close()
 		return err
 	}
-	setProcessGroup(cmd)
-	if err := cmd.Start(); err != nil {
+	cmd.Stdout, cmd.Stderr = outW, errW
+	tree := proctree.Prepare(cmd)
+	err = cmd.Start()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		fromServer.Close()
+		errPipe.Close()
 		p.logServer(KindFailure, "starting the server: "+err.Error())
 		return fmt.Errorf("starting the server: %w", err)
 	}
+	exited := make(chan struct{})
+	var werr error
+	go func() { werr = cmd.Wait(); close(exited) }()
 	stderrDone := make(chan struct{})
 	go func() { p.LogStderr(errPipe, stderr); close(stderrDone) }()
 	clientDone := make(chan struct{})
 	inputClosed := testHookInputClosed
 	go func() {
 		// Only the client's end of input is the client leaving; a write
-		// that fails means the server is gone, which serverDone reports.
+		// that fails means the server is gone, which exited reports.
 		// The client's leaving is noted before the server's input is
 		// closed: a server that ends at once at the end of its input
 		// must not be taken for one that ended on its own.
@@ -66,26 +87,46 @@ func (p *Proxy) ServeCommand(ctx context.Context, cmd *exec.Cmd, stdin io.Reader
 			inputClosed()
 		}
 	}()
-	serverDone := make(chan struct{})
+	serverDone := make(chan struct{}) // the server's stdout ended
 	go func() {
 		p.Relay(Send, fromServer, stdout)
 		close(serverDone)
 	}()
 
 	select {
+	case <-exited:
 	case <-serverDone:
 	case <-clientDone:
 	case <-ctx.Done():
 		toServer.Close()
 	}
-	clientLeft := isClosed(clientDone)
+	clientLeft, closedOut := isClosed(clientDone), isClosed(serverDone) && !isClosed(exited)
 	stopped := ""
-	if !isClosed(serverDone) {
-		stopped = stop(cmd, serverDone)
+	if !isClosed(exited) {
+		why := "its input closed"
+		if closedOut && !clientLeft {
+			why = "it closed its stdout"
+		}
+		stopped = stop(tree, exited, why)
 	}
-	<-stderrDone
+	// The server has ended; what it started may still hold its stdout or
+	// stderr. They have stopGrace to let go, then the tree is ended, and
+	// the pipes closed whatever holds them.
+	held := !waitAll(stopGrace, serverDone, stderrDone)
+	var left []string
+	if held {
+		left = tree.End(stopGrace)
+		if !waitAll(stopGrace, serverDone, stderrDone) {
+			fromServer.Close()
+			errPipe.Close()
+		}
+	} else {
+		left = tree.End(stopGrace)
+	}
 	<-serverDone
-	werr := cmd.Wait()
+	<-stderrDone
+	fromServer.Close()
+	errPipe.Close()
 	how := describeExit(cmd, werr)
 	switch {
 	case stopped != "":
@@ -97,6 +138,12 @@ func (p *Proxy) ServeCommand(ctx context.Context, cmd *exec.Cmd, stdin io.Reader
 	default:
 		how += " while the client was connected"
 	}
+	if held {
+		how += "; a process it started held its stdout or stderr after it ended, and was ended"
+	}
+	if len(left) > 0 {
+		how += "; still running after SIGKILL: " + strings.Join(left, ", ")
+	}
 	p.logServer(KindExit, how)
 	if (clientLeft || ctx.Err() != nil) && (werr == nil || stopped != "") {
 		return nil
@@ -104,28 +151,34 @@ func (p *Proxy) ServeCommand(ctx context.Context, cmd *exec.Cmd, stdin io.Reader
 	return fmt.Errorf("%w: %s", ErrServerExited, how)
 }
 
-// stop waits stopGrace for done (the server's stdout closing), then sends
-// SIGTERM, then SIGKILL, to the server's process group. It says what it
-// had to do, or "" when the server ended on its own.
-func stop(cmd *exec.Cmd, done <-chan struct{}) string {
-	wait := func() bool {
+// stop waits stopGrace for the server to exit, then sends SIGTERM, then
+// SIGKILL, to its process tree. It says what it had to do (after why), or
+// "" when the server ended on its own.
+func stop(tree *proctree.Tree, exited <-chan struct{}, why string) string {
+	if waitAll(stopGrace, exited) {
+		return ""
+	}
+	tree.Terminate()
+	if waitAll(stopGrace, exited) {
+		return "terminated after " + why
+	}
+	tree.Kill()
+	<-exited
+	return "killed after " + why + ": it ignored SIGTERM"
+}
+
+// waitAll waits up to d for every channel to close, and reports whether
+// they did.
+func waitAll(d time.Duration, chans ...<-chan struct{}) bool {
+	timeout := time.After(d)
+	for _, c := range chans {
 		select {
-		case <-done:
-			return true
-		case <-time.After(stopGrace):
+		case <-c:
+		case <-timeout:
 			return false
 		}
 	}
-	if wait() {
-		return ""
-	}
-	terminateProcessGroup(cmd)
-	if wait() {
-		return "terminated after its input closed"
-	}
-	killProcessGroup(cmd)
-	<-done
-	return "killed: it ignored SIGTERM"
+	return true
 }
 
 func isClosed(c <-chan struct{}) bool {

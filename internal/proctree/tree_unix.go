@@ -1,0 +1,34 @@
+//go:build unix && !linux
+
+package proctree
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+func setSession(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+}
+
+// signal signals the server's process group; a process that left it is
+// not seen here.
+func (t *Tree) signal(kill bool) {
+	if t.cmd.Process == nil {
+		return
+	}
+	sig := syscall.SIGTERM
+	if kill {
+		sig = syscall.SIGKILL
+	}
+	syscall.Kill(-t.cmd.Process.Pid, sig)
+}
+
+// members cannot list the tree here: it reports the group's leader while
+// the group can be signalled.
+func (t *Tree) members() []member {
+	if t.cmd.Process == nil || syscall.Kill(-t.cmd.Process.Pid, 0) != nil {
+		return nil
+	}
+	return []member{{pid: t.cmd.Process.Pid, name: "process group"}}
+}
