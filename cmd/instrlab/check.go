@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/profiles/assess"
@@ -111,7 +112,7 @@ Flags:
 		return usageError{Msg: "check: " + annotate.Formats.Check(f.format).Error()}
 	}
 	f.parsed = true
-	targets, skipped, err := checkTargets(fs, args, *f)
+	targets, skipped, err := checkTargets(ctx, fs, args, *f)
 	if err != nil {
 		return err
 	}
@@ -165,7 +166,7 @@ Flags:
 
 // checkTargets validates the flags and arguments and returns the servers to
 // check, before any of them is started.
-func checkTargets(fs *flag.FlagSet, args []string, f checkFlags) ([]probe.Target, []string, error) {
+func checkTargets(ctx context.Context, fs *flag.FlagSet, args []string, f checkFlags) ([]probe.Target, []string, error) {
 	rest := fs.Args()
 	dashdash := len(args) > len(rest) && args[len(args)-len(rest)-1] == "--"
 	switch {
@@ -215,7 +216,7 @@ func checkTargets(fs *flag.FlagSet, args []string, f checkFlags) ([]probe.Target
 		}
 		ts = []probe.Target{{Name: u.Host, Transport: probe.TransportHTTP, URL: rest[0]}}
 	case f.config != "":
-		data, err := os.ReadFile(f.config)
+		data, err := cli.ReadFile(ctx, f.config, cli.MaxConfig)
 		if err != nil {
 			return nil, nil, configError(fmt.Errorf("check: reading -config: %w", err))
 		}
@@ -236,7 +237,7 @@ func checkTargets(fs *flag.FlagSet, args []string, f checkFlags) ([]probe.Target
 		if err != nil {
 			return nil, nil, fmt.Errorf("check: -scan: %w", err)
 		}
-		if ts, err = probe.Scan(dir, home, os.LookupEnv); err != nil {
+		if ts, err = probe.Scan(ctx, dir, home, os.LookupEnv); err != nil {
 			return nil, nil, configError(fmt.Errorf("check: -scan: %w", err))
 		}
 		if len(ts) == 0 {

@@ -15,7 +15,8 @@ import (
 type Func func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // Main runs run with os.Args and ends the process. SIGINT and SIGTERM
-// cancel run's context; once run has returned (and cleaned up) the process
+// cancel run's context, and a second one ends the process at once, by that
+// signal; once run has returned (and cleaned up) the process
 // dies by the signal it caught, so that whoever waits for it sees the
 // signal and not a failure: a client that stops its servers with SIGTERM
 // sees them terminated, and the proxy's log says "signal: terminated"
@@ -27,9 +28,18 @@ func Main(prog string, run Func) {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	caught := make(chan os.Signal, 1)
 	go func() {
+		s, ok := <-sigs
+		if !ok {
+			return
+		}
+		caught <- s
+		cancel()
+		// A second signal ends the process at once: the command may be
+		// stuck where cancellation does not reach.
 		if s, ok := <-sigs; ok {
-			caught <- s
-			cancel()
+			signal.Stop(sigs)
+			dieBy(s)
+			os.Exit(ExitFailure)
 		}
 	}()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)

@@ -2,6 +2,7 @@ package probe
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/instrlab/instrlab/internal/cli"
 )
 
 // A config entry as Claude Code writes it in .mcp.json and ~/.claude.json.
@@ -184,12 +187,13 @@ func expand(s string, getenv func(string) (string, bool)) (out string, missing [
 // once, as Claude Code uses it: local over project over user; the others
 // are listed in its Shadowed. Servers come out in that order of scopes,
 // sorted by name in each. A missing file is no error, nor is a file with
-// no servers; every server names its file and scope.
-func Scan(dir, home string, getenv func(string) (string, bool)) ([]Target, error) {
+// no servers; every server names its file and scope. Each file is read
+// bounded and cancellable (cli.ReadFile).
+func Scan(ctx context.Context, dir, home string, getenv func(string) (string, bool)) ([]Target, error) {
 	project := filepath.Join(dir, ".mcp.json")
 	user := filepath.Join(home, ".claude.json")
 	var scopes [3][]Target // local, project, user
-	if data, err := os.ReadFile(project); err == nil {
+	if data, err := cli.ReadFile(ctx, project, cli.MaxConfig); err == nil {
 		servers, err := parseServers(data, project)
 		if err != nil && !errors.Is(err, ErrNoServers) {
 			return nil, err
@@ -200,7 +204,7 @@ func Scan(dir, home string, getenv func(string) (string, bool)) ([]Target, error
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("scanning: %w", err)
 	}
-	data, err := os.ReadFile(user)
+	data, err := cli.ReadFile(ctx, user, cli.MaxConfig)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("scanning: %w", err)
 	}

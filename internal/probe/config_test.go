@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,7 +63,7 @@ func TestScan(t *testing.T) {
 	write(filepath.Join(dir, ".mcp.json"), `{"mcpServers":{"proj":{"command":"p"},"both":{"command":"from-project"},"all":{"command":"from-project"}}}`)
 	write(filepath.Join(home, ".claude.json"), `{"mcpServers":{"user":{"command":"u"},"both":{"command":"from-user"},"all":{"command":"from-user"}},
 	  "projects":{"`+dir+`":{"mcpServers":{"local":{"command":"l"},"all":{"command":"from-local"}}},"/elsewhere":{"mcpServers":{"other":{"command":"o"}}}}}`)
-	got, err := Scan(dir, home, env(nil))
+	got, err := Scan(context.Background(), dir, home, env(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestScan(t *testing.T) {
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
-	if got, err := Scan(t.TempDir(), t.TempDir(), env(nil)); err != nil || len(got) != 0 {
+	if got, err := Scan(context.Background(), t.TempDir(), t.TempDir(), env(nil)); err != nil || len(got) != 0 {
 		t.Errorf("Scan of nothing = %v, %v", got, err)
 	}
 }

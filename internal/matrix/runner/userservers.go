@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -64,7 +65,8 @@ func ParseServers(server, config string, rest []string) (*UserServers, error) {
 	case len(rest) > 0:
 		return nil, cli.UsageError{Msg: fmt.Sprintf("run: unexpected argument %q", rest[0])}
 	}
-	data, err := os.ReadFile(config)
+	// Bounded; a FIFO that blocks gives way to a second signal (cli.Main).
+	data, err := cli.ReadFile(context.Background(), config, cli.MaxConfig)
 	if err != nil {
 		return nil, cli.UsageError{Msg: "-config: " + err.Error()}
 	}

@@ -1,0 +1,87 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// mkfifo makes a FIFO that nobody writes: opening it to read blocks.
+func mkfifo(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skip("no FIFO:", err)
+	}
+	return path
+}
+
+// startSignalled starts instrlab with args and sends it sigs, a second
+// apart once it has had a second to start, and returns how it ended, or
+// fails when it has not ended within 20 s of the last signal.
+func startSignalled(t *testing.T, args []string, sigs ...syscall.Signal) (*os.ProcessState, string) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	for _, s := range sigs {
+		select {
+		case <-done:
+			t.Fatalf("instrlab %s ended before %v: %v\n%s", strings.Join(args, " "), s, cmd.ProcessState, stderr.String())
+		case <-time.After(time.Second):
+		}
+		cmd.Process.Signal(s)
+	}
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("instrlab %s did not end after %v", strings.Join(args, " "), sigs)
+	}
+	return cmd.ProcessState, stderr.String()
+}
+
+// TestCheckConfigFIFO: check -config on a FIFO nobody writes ends at the
+// first SIGINT, as it would on a file (on main the read blocked forever).
+func TestCheckConfigFIFO(t *testing.T) {
+	st, stderr := startSignalled(t, []string{"check", "-config", mkfifo(t)}, syscall.SIGINT)
+	if ws := st.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGINT {
+		t.Errorf("ended with %v, want killed by SIGINT; stderr:\n%s", st, stderr)
+	}
+}
+
+// TestCheckConfigEndless: check -config /dev/zero stops at the limit and
+// says so, a usage error (on main it read 5 GB in 10 s).
+func TestCheckConfigEndless(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	_, stderr, code := runCheckTest(t, "-config", "/dev/zero")
+	if code != exitUsage || !strings.Contains(stderr, "longer than 67108864 bytes") {
+		t.Errorf("exit %d, stderr %q; want %d naming the limit", code, stderr, exitUsage)
+	}
+}
+
+// TestSecondSignalExits: a command stuck where its context does not reach
+// (diff opening a FIFO) ends at once at a second SIGINT, killed by it; on
+// main the second signal was swallowed.
+func TestSecondSignalExits(t *testing.T) {
+	fifo := mkfifo(t)
+	st, stderr := startSignalled(t, []string{"diff", fifo, fifo}, syscall.SIGINT, syscall.SIGINT)
+	if ws := st.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGINT {
+		t.Errorf("ended with %v, want killed by SIGINT; stderr:\n%s", st, stderr)
+	}
+}
