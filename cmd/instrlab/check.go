@@ -147,6 +147,7 @@ Flags:
 		Rules: assess.Rules{MaxChars: f.maxChars, MaxTokens: f.maxToken, Require: f.require,
 			SameEras: f.sameEras, MaxStartup: f.maxStartup},
 	})
+	rep = rep.Redacted() // measured above on what the servers sent; printed redacted
 	f.reported = true
 	if f.json {
 		f.format = "json"

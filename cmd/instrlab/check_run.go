@@ -20,8 +20,9 @@ import (
 const maxParallel = 4
 
 // probeAll checks the targets concurrently, at most maxParallel at once,
-// and returns their results in order, with every credential hidden. A
-// progress line for each goes to stderr, redacted and escaped.
+// and returns their results in order, as measured: the report is redacted
+// when it is printed (assess.Report.Redacted). A progress line for each
+// goes to stderr, redacted and escaped.
 func probeAll(ctx context.Context, ts []probe.Target, o probe.Options, stderr io.Writer) []probe.Result {
 	results := make([]probe.Result, len(ts))
 	sem := make(chan struct{}, maxParallel)
@@ -37,7 +38,7 @@ func probeAll(ctx context.Context, ts []probe.Target, o probe.Options, stderr io
 			mu.Lock()
 			fmt.Fprintf(stderr, "instrlab: checking %s (%s)\n", untrusted.EscapeLine(shown.Name), untrusted.EscapeLine(shown.String()))
 			mu.Unlock()
-			results[i] = probeServer(ctx, t, o).Redacted()
+			results[i] = probeServer(ctx, t, o)
 		}()
 	}
 	wg.Wait()

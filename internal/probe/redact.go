@@ -2,19 +2,29 @@ package probe
 
 import (
 	"encoding/json"
+	"net/url"
 
 	"github.com/instrlab/instrlab/internal/redact"
 )
 
-// Redactor returns what hides t's credentials wherever they appear: its
-// env values and headers, and the values of its credential arguments.
+// Redactor returns what hides t's credentials wherever they appear: every
+// env and header value its config gives and every query value of its URL,
+// whatever their names (the user gave them; a server may echo any of them),
+// and the values of its credential arguments.
 func (t Target) Redactor() *redact.Redactor {
 	r := redact.New()
-	for k, v := range t.Env {
-		r.Add(k, v)
+	for _, v := range t.Env {
+		r.AddSecret(v)
 	}
-	for k, v := range t.Headers {
-		r.Add(k, v)
+	for _, v := range t.Headers {
+		r.AddSecret(v)
+	}
+	if u, err := url.Parse(t.URL); err == nil {
+		for _, vs := range u.Query() {
+			for _, v := range vs {
+				r.AddSecret(v)
+			}
+		}
 	}
 	r.AddArgs(t.Args)
 	return r

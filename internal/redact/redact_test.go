@@ -138,3 +138,22 @@ func FuzzRedact(f *testing.F) {
 		}
 	})
 }
+
+// TestHelpTextKept: a help text keeps its ordinary --flag=value options and
+// every bracket; only a credential flag's value is hidden (issue 28).
+func TestHelpTextKept(t *testing.T) {
+	for in, want := range map[string]string{
+		"usage: agent [--agent-provider=openrouter] [--api-key=KEY] [--model=gpt-x]": "usage: agent [--agent-provider=openrouter] [--api-key=" + Mask + "] [--model=gpt-x]",
+		"(token=abc123) {password: hunter22} <secret=s3>":                            "(token=" + Mask + ") {password: hunter22} <secret=" + Mask + ">",
+	} {
+		if got := String(in); got != want {
+			t.Errorf("String(%q) =\n %q, want\n %q", in, got, want)
+		}
+	}
+	r := New()
+	r.AddSecret("postgres-prod-host-77")
+	r.AddSecret("1") // too short to hide wherever it appears
+	if got := r.String("connecting to postgres-prod-host-77 on port 1"); got != "connecting to "+Mask+" on port 1" {
+		t.Errorf("AddSecret: %q", got)
+	}
+}

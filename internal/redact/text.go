@@ -48,6 +48,24 @@ func (r *Redactor) Add(name, value string) {
 	sort.Slice(r.values, func(i, j int) bool { return len(r.values[i]) > len(r.values[j]) })
 }
 
+// AddSecret makes r hide value wherever it appears, whatever its name: a
+// value the user gave a server (a config's env or header value, a query
+// value of its URL), which only the user knows not to be a secret.
+// Values shorter than six bytes are hidden only where String hides them,
+// so that "1" or "true" does not cut words out of a text.
+func (r *Redactor) AddSecret(value string) {
+	if len(value) < minKnown || value == Mask {
+		return
+	}
+	for _, k := range r.values {
+		if k == value {
+			return
+		}
+	}
+	r.values = append(r.values, value)
+	sort.Slice(r.values, func(i, j int) bool { return len(r.values[i]) > len(r.values[j]) })
+}
+
 // Args is the package's Args, also hiding r's values.
 func (r *Redactor) Args(args []string) []string {
 	out := make([]string, len(args))
@@ -94,9 +112,11 @@ var (
 		return regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>` + "`" + `]+`)
 	})
 	// assignPattern is name=value and "name": "value"; a bare name: value
-	// is prose ("reading key.json: no such file"), not an assignment.
+	// is prose ("reading key.json: no such file"), not an assignment. A
+	// value ends before a closing bracket, as in a help text's
+	// "[--api-key=KEY]".
 	assignPattern = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`("?)([A-Za-z0-9_.-]+)("?\s*[:=]\s*"?)([^\s"'&,;]+)`)
+		return regexp.MustCompile(`("?)([A-Za-z0-9_.-]+)("?\s*[:=]\s*"?)([^\s"'&,;\])}>]+)`)
 	})
 	schemePattern = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(bearer|basic|token)(\s+)([A-Za-z0-9+/_.~=-]{8,})`)

@@ -68,6 +68,16 @@ type Server struct {
 	Views    []View     `json:"views,omitempty"`
 	Findings []Finding  `json:"findings"`
 	Tools    []ToolView `json:"tools_over_cap,omitempty"`
+	// shown is, once the report is redacted, each era's instructions cut
+	// where the views cut them, each piece redacted on its own.
+	shown map[probe.Era]shownText
+}
+
+// shownText is an era's instructions as -show prints them: the pieces
+// between the cuts, and the length of the text sent.
+type shownText struct {
+	pieces []string
+	total  int
 }
 
 // A Text describes one era's instructions.

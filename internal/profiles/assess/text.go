@@ -207,41 +207,65 @@ func startupLine(s Server) string {
 	return strings.Join(parts, "; ")
 }
 
+// A cutMark is where clients cut an era's instructions, and who cuts there.
+type cutMark struct {
+	at  int     // in code points of the text sent
+	who Finding // the clients and ways that cut there, as a finding names them
+}
+
+// cutMarks are the cuts of era's instructions, one per point, in order.
+func cutMarks(s Server, era probe.Era) []cutMark {
+	var marks []cutMark
+	for _, v := range s.Views {
+		if v.Era != era || !v.Truncated {
+			continue
+		}
+		i := slices.IndexFunc(marks, func(m cutMark) bool { return m.at == v.KeptChars })
+		if i < 0 {
+			marks = append(marks, cutMark{at: v.KeptChars})
+			i = len(marks) - 1
+		}
+		marks[i].who.For = append(marks[i].who.For, Holder{Client: v.Client, Profile: v.Profile, Ways: []string{v.Way}})
+	}
+	slices.SortStableFunc(marks, func(a, b cutMark) int { return a.at - b.at })
+	return marks
+}
+
+// cutPieces splits text at the marks: one piece before each mark, and the
+// rest; it returns the pieces and the text's length in code points.
+func cutPieces(text string, marks []cutMark) ([]string, int) {
+	runes := []rune(text)
+	var pieces []string
+	from := 0
+	for _, m := range marks {
+		at := min(max(m.at, from), len(runes))
+		pieces = append(pieces, string(runes[from:at]))
+		from = at
+	}
+	return append(pieces, string(runes[from:])), len(runes)
+}
+
 // cutTexts writes each era's instructions with every profile's cut: one
-// mark where clients cut, naming them.
+// mark where clients cut, naming them. The pieces between the cuts are of
+// the text sent, each redacted on its own when the report is
+// (Report.Redacted), so the cuts stay where they were measured.
 func (p *printer) cutTexts(s Server) {
 	for _, e := range []probe.EraResult{s.Legacy, s.Modern} {
 		if !e.OK() || e.Instructions == nil {
 			continue
 		}
-		var at []int
-		var cut []Finding // who cuts at each point, as a finding names them
-		for _, v := range s.Views {
-			if v.Era != e.Era || !v.Truncated {
-				continue
-			}
-			i := slices.Index(at, v.KeptChars)
-			if i < 0 {
-				at, cut = append(at, v.KeptChars), append(cut, Finding{})
-				i = len(at) - 1
-			}
-			cut[i].For = append(cut[i].For, Holder{Client: v.Client, Profile: v.Profile, Ways: []string{v.Way}})
+		marks := cutMarks(s, e.Era)
+		pieces, total := cutPieces(*e.Instructions, marks)
+		if sh, ok := s.shown[e.Era]; ok {
+			pieces, total = sh.pieces, sh.total
 		}
-		order := make([]int, len(at))
-		for i := range order {
-			order[i] = i
-		}
-		slices.SortStableFunc(order, func(a, b int) int { return at[a] - at[b] })
 		p.hang("  ", fmt.Sprintf("--- %s instructions (%s) ---", e.Era, e.Method))
-		runes := []rune(*e.Instructions)
-		from := 0
-		for _, i := range order {
-			who := merge(cut[i:i+1], s.Views)[0].Whom()
-			p.hang("", string(runes[from:at[i]]))
-			p.hang("  ✂ ", fmt.Sprintf("%s cuts here: %s characters follow", who, table.Num(len(runes)-at[i])))
-			from = at[i]
+		for i, m := range marks {
+			who := merge([]Finding{m.who}, s.Views)[0].Whom()
+			p.hang("", pieces[i])
+			p.hang("  ✂ ", fmt.Sprintf("%s cuts here: %s characters follow", who, table.Num(total-m.at)))
 		}
-		p.hang("", string(runes[from:]))
+		p.hang("", pieces[len(pieces)-1])
 		p.hang("  ", fmt.Sprintf("--- end of %s instructions ---", e.Era))
 	}
 }

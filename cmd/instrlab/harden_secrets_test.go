@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestCheckMeasuresBeforeRedacting: instructions of 2,100 characters that
+// hold two key-shaped examples break -max-chars 2048: the length, the cut
+// and the verdict are of what the server sent; only the printed text hides
+// the keys. On main the text was redacted first and passed.
+func TestCheckMeasuresBeforeRedacting(t *testing.T) {
+	key := "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+	text := "Authenticate with a token such as " + key + " or " + strings.Replace(key, "16C7", "99Zz", 1) + ". "
+	text += strings.Repeat("x", 2100-len([]rune(text)))
+	file := writeFile(t, "keys.txt", text)
+	out, stderr, code := runCheckTest(t, "-max-chars", "2048", "-show", "--", binary, "serve", "lab", "-era", "dual", "-instr-file", file)
+	if code != exitFailure || !strings.Contains(out, "instructions are 2100 characters, more than -max-chars 2048") {
+		t.Errorf("exit %d, want %d with the 2,100 characters sent measured:\n%s\n%s", code, exitFailure, out, stderr)
+	}
+	if strings.Contains(out, key) || !strings.Contains(out, "such as *** or ***") {
+		t.Errorf("the keys are not hidden where the text is printed:\n%s", out)
+	}
+}
+
+// TestCheckHidesKnownValues: a config's env value whose name says nothing
+// of a credential, and a query value of a server's URL, are hidden when the
+// server echoes them, in text and JSON. On main both were printed.
+func TestCheckHidesKnownValues(t *testing.T) {
+	const envValue, queryValue = "postgres-prod-host-77", "acme-tenant-4242"
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "unknown tenant "+r.URL.Query().Get("tenant"), http.StatusInternalServerError)
+	}))
+	defer echo.Close()
+	cfg := fmt.Sprintf(`{"mcpServers": {
+  "db": {"command": "sh", "args": ["-c", "echo \"connecting to $DB_HOST\" >&2; exit 1"], "env": {"DB_HOST": %q}},
+  "web": {"url": %q}
+}}`, envValue, echo.URL+"/mcp?tenant="+queryValue)
+	path := writeFile(t, ".mcp.json", cfg)
+	for _, args := range [][]string{{"-config", path}, {"-json", "-config", path}} {
+		out, stderr, _ := runCheckTest(t, args...)
+		for _, secret := range []string{envValue, queryValue} {
+			if strings.Contains(out+stderr, secret) {
+				t.Errorf("%q: %q printed:\n%s\n%s", args, secret, out, stderr)
+			}
+		}
+		if !strings.Contains(out, "connecting to ***") || !strings.Contains(out, "unknown tenant ***") {
+			t.Errorf("%q: the echoes are not shown redacted:\n%s", args, out)
+		}
+	}
+}
