@@ -11,8 +11,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/instrlab/instrlab/internal/proctree"
 )
 
 // stopGrace is how long a server has to end after its stdin closes, and
@@ -34,7 +32,7 @@ var ErrServerExited = errors.New("server exited")
 // are logged. The server ends when the client closes stdin (its stdin is
 // closed), when it closes its stdout (it can answer no more), or when ctx
 // is done: it has stopGrace to end before SIGTERM, and stopGrace more
-// before SIGKILL, sent to its whole process tree (see proctree). Whatever
+// before SIGKILL, sent to its whole process tree (see ProcessTree). Whatever
 // it started that still holds its stdout or stderr once it has ended (a
 // daemon) is ended too, and named in the log when it survives. Everything
 // the server wrote before it ended is relayed and logged, and how it ended
@@ -58,7 +56,7 @@ func (p *Proxy) ServeCommand(ctx context.Context, cmd *exec.Cmd, stdin io.Reader
 		return err
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
-	tree := proctree.Prepare(cmd)
+	tree := PrepareTree(cmd)
 	err = cmd.Start()
 	outW.Close()
 	errW.Close()
@@ -154,7 +152,7 @@ func (p *Proxy) ServeCommand(ctx context.Context, cmd *exec.Cmd, stdin io.Reader
 // stop waits stopGrace for the server to exit, then sends SIGTERM, then
 // SIGKILL, to its process tree. It says what it had to do (after why), or
 // "" when the server ended on its own.
-func stop(tree *proctree.Tree, exited <-chan struct{}, why string) string {
+func stop(tree *ProcessTree, exited <-chan struct{}, why string) string {
 	if waitAll(stopGrace, exited) {
 		return ""
 	}

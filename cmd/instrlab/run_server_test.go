@@ -88,7 +88,9 @@ func TestRunServerFails(t *testing.T) {
 		// the test race; TestServerFailureOutsideSignal covers the log.
 		// The fake client waits for initialize without a limit, so the
 		// run times out; the reason says why the server is to blame.
-		{"never answers", "echo 'loading' >&2; exec cat >/dev/null", "timed out after 10s; server: the server never answered the handshake; its stderr: loading"},
+		// The server keeps its stdout open: one that closes it is ended
+		// at once (TestServeCommandServerLetsGo).
+		{"never answers", "echo 'loading' >&2; exec sleep 60", "timed out after 10s; server: the server never answered the handshake; its stderr: loading"},
 		{"fails to start", "", "starting the server: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/instrlab/instrlab/internal/proctree"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // maxLine bounds one line read from a server's stdout (the Go SDK's limit
@@ -27,7 +27,7 @@ const exitGrace = 500 * time.Millisecond
 // A proc is one spawned server and the raw conversation with it.
 type proc struct {
 	cmd    *exec.Cmd
-	tree   *proctree.Tree
+	tree   *lab.ProcessTree
 	stdin  io.WriteCloser
 	start  time.Time
 	lines  chan line     // closed when stdout ends
@@ -56,7 +56,7 @@ func spawn(t Target) (*proc, error) {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}
 	}
-	p := &proc{cmd: cmd, tree: proctree.Prepare(cmd), lines: make(chan line, 64), exited: make(chan struct{}), done: make(chan struct{}), stderr: newTail(4096)}
+	p := &proc{cmd: cmd, tree: lab.PrepareTree(cmd), lines: make(chan line, 64), exited: make(chan struct{}), done: make(chan struct{}), stderr: newTail(4096)}
 	cmd.Stderr = p.stderr
 	// stdout is a pipe of our own rather than StdoutPipe, whose reader Wait
 	// closes: a server that replies and exits at once must still be heard.
@@ -248,7 +248,7 @@ func (p *proc) exitCode() *int {
 	}
 }
 
-// stop kills the server and its process tree (see proctree: a daemon it
+// stop kills the server and its process tree (see lab.ProcessTree: a daemon it
 // started with setsid too) and waits for it.
 func (p *proc) stop() {
 	close(p.done)

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package proctree
+package lab
 
 import (
 	"os/exec"
@@ -13,7 +13,7 @@ func setSession(cmd *exec.Cmd) {
 
 // signal signals the server's process group; a process that left it is
 // not seen here.
-func (t *Tree) signal(kill bool) {
+func (t *ProcessTree) signal(kill bool) {
 	if t.cmd.Process == nil {
 		return
 	}
@@ -26,9 +26,9 @@ func (t *Tree) signal(kill bool) {
 
 // members cannot list the tree here: it reports the group's leader while
 // the group can be signalled.
-func (t *Tree) members() []member {
+func (t *ProcessTree) members() []treeMember {
 	if t.cmd.Process == nil || syscall.Kill(-t.cmd.Process.Pid, 0) != nil {
 		return nil
 	}
-	return []member{{pid: t.cmd.Process.Pid, name: "process group"}}
+	return []treeMember{{pid: t.cmd.Process.Pid, name: "process group"}}
 }

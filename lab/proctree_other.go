@@ -1,16 +1,16 @@
 //go:build !unix
 
-package proctree
+package lab
 
 import "os/exec"
 
 func setSession(*exec.Cmd) {}
 
 // signal kills the server; what it started is not seen here.
-func (t *Tree) signal(bool) {
+func (t *ProcessTree) signal(bool) {
 	if t.cmd.Process != nil {
 		t.cmd.Process.Kill()
 	}
 }
 
-func (t *Tree) members() []member { return nil }
+func (t *ProcessTree) members() []treeMember { return nil }

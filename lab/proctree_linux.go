@@ -1,4 +1,4 @@
-package proctree
+package lab
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ func setSession(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 }
 
-func (t *Tree) signal(kill bool) {
+func (t *ProcessTree) signal(kill bool) {
 	if t.cmd.Process == nil {
 		return
 	}
@@ -29,7 +29,7 @@ func (t *Tree) signal(kill bool) {
 
 // members lists, from /proc, the live processes (not zombies) of the
 // server's session or process group, or carrying its marker.
-func (t *Tree) members() []member {
+func (t *ProcessTree) members() []treeMember {
 	if t.cmd.Process == nil {
 		return nil
 	}
@@ -40,7 +40,7 @@ func (t *Tree) members() []member {
 		return nil
 	}
 	self := os.Getpid()
-	var out []member
+	var out []treeMember
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil || pid == self {
@@ -65,7 +65,7 @@ func (t *Tree) members() []member {
 			in = err == nil && hasVar(env, marker)
 		}
 		if in {
-			out = append(out, member{pid: pid, name: string(stat[open+1 : close])})
+			out = append(out, treeMember{pid: pid, name: string(stat[open+1 : close])})
 		}
 	}
 	return out

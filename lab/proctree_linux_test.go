@@ -1,4 +1,4 @@
-package proctree
+package lab
 
 import (
 	"bufio"
@@ -20,7 +20,7 @@ func TestEndSetsidDaemon(t *testing.T) {
 	}
 	script := `sleep 300 & echo $!; setsid sh -c 'sleep 301 & echo $!; wait' & sleep 302`
 	cmd := exec.Command("sh", "-c", script)
-	tree := Prepare(cmd)
+	tree := PrepareTree(cmd)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
