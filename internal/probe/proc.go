@@ -253,7 +253,7 @@ func (p *proc) exitCode() *int {
 func (p *proc) stop() {
 	close(p.done)
 	p.stdin.Close()
-	p.tree.Kill()
+	p.tree.End(0) // SIGTERM, then SIGKILL at once, and waits (1 s at most) for the tree to be gone
 	select {
 	case <-p.exited:
 	case <-time.After(5 * time.Second):
