@@ -103,7 +103,7 @@ func TestRunAndReport(t *testing.T) {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
 	table := stdout.String()
-	for _, want := range []string{"Client: fake@1", "| 5,000 characters, English | 2 ok | connected |", "2,048 of 5,000 + \"… [truncated]\"", "BEGIN=WARBLER-6225 END=NONE LAST=1806", "o200k_base"} {
+	for _, want := range []string{"Client: fake@1", "| 5,000 characters, English | 2 ok | connected |", "2,048 of 5,000 + \"… \\[truncated]\"", "BEGIN=WARBLER-6225 END=NONE LAST=1806", "o200k_base"} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}
