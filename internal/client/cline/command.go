@@ -20,23 +20,48 @@ const (
 	GlobalFile    = "global-settings.json"
 )
 
-// Provider is the provider id the settings configure.
-const Provider = "openai-compatible"
+// Provider is the provider id the settings configure; DirectProvider and
+// DirectModel are the direct arm's.
+const (
+	Provider       = "openai-compatible"
+	DirectProvider = "anthropic"
+	DirectModel    = "claude-sonnet-4-5"
+)
+
+// Vendor implements client.Direct: the provider anthropic with no baseUrl
+// goes to https://api.anthropic.com (its SDK's default). Cline's hosted
+// default, the provider cline, needs an account. The executable is a Bun
+// build, which reads NODE_EXTRA_CA_CERTS.
+func (c *Cline) Vendor() client.Vendor {
+	return client.Vendor{
+		Hosts:    []string{"api.anthropic.com"},
+		TrustEnv: []string{"NODE_EXTRA_CA_CERTS"},
+		Says:     "the provider anthropic (model " + DirectModel + ") with no baseUrl, instead of openai-compatible at the fake",
+	}
+}
 
 // Providers renders ~/.cline/data/settings/providers.json for one run: the
 // fake as an OpenAI-compatible provider, in the shape "cline auth" writes.
 func Providers(r *client.Run, model string) ([]byte, error) {
+	provider, settings := Provider, map[string]any{
+		"provider": Provider,
+		"apiKey":   r.APIKey,
+		"model":    model,
+		"baseUrl":  strings.TrimRight(r.APIURL, "/") + "/v1",
+	}
+	if r.Arm.Direct {
+		// The built-in provider anthropic with no baseUrl (Vendor).
+		if model == DefaultModel {
+			model = DirectModel
+		}
+		provider, settings = DirectProvider, map[string]any{"provider": DirectProvider, "apiKey": r.APIKey, "model": model}
+	}
 	cfg := map[string]any{
 		"version":          1,
-		"lastUsedProvider": Provider,
+		"lastUsedProvider": provider,
 		"modes":            map[string]any{},
-		"providers": map[string]any{Provider: map[string]any{
-			"settings": map[string]any{
-				"provider": Provider,
-				"apiKey":   r.APIKey,
-				"model":    model,
-				"baseUrl":  strings.TrimRight(r.APIURL, "/") + "/v1",
-			},
+		"providers": map[string]any{provider: map[string]any{
+			"settings": settings,
 			// Without updatedAt the entry is ignored and the hosted
 			// "cline" provider is used.
 			"updatedAt":   "2026-12-01T00:00:00.000Z",

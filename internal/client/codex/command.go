@@ -46,6 +46,29 @@ func (c *Codex) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	cmd.Dir = r.Work
 	// RUST_LOG=info makes Codex log its MCP tool catalog, the only
 	// place it says a server connected.
-	cmd.Env = r.Environ(map[string]string{"CODEX_HOME": home, KeyVar: r.APIKey, "RUST_LOG": "info"})
+	env := map[string]string{"CODEX_HOME": home, KeyVar: r.APIKey, "RUST_LOG": "info"}
+	if r.Arm.Direct {
+		delete(env, KeyVar)
+		env[DirectKeyVar] = r.APIKey
+	}
+	cmd.Env = r.Environ(env)
 	return cmd, nil
+}
+
+// DirectKeyVar holds the (dummy) key in the direct arm: the variable
+// Codex's exec reads an API key from for its built-in provider.
+const DirectKeyVar = "CODEX_API_KEY"
+
+// Vendor implements client.Direct. With no model_provider, Codex uses its
+// built-in provider "openai" at https://api.openai.com/v1 (the Responses
+// API) with an API key (CODEX_API_KEY; a ChatGPT sign-in would go to
+// chatgpt.com instead), read in 0.171.0's executable. It is a Rust build
+// whose HTTP client loads a custom CA bundle from its own
+// CODEX_CA_CERTIFICATE (else SSL_CERT_FILE), as its custom_ca code says.
+func (c *Codex) Vendor() client.Vendor {
+	return client.Vendor{
+		Hosts:    []string{"api.openai.com"},
+		TrustEnv: []string{"CODEX_CA_CERTIFICATE"},
+		Says:     "no model_provider: the built-in provider openai at api.openai.com, its key in CODEX_API_KEY",
+	}
 }

@@ -24,11 +24,15 @@ func Config(r *client.Run, model string) string {
 	if model != "" {
 		fmt.Fprintf(&b, "model = %s\n", tomlString(model))
 	}
-	fmt.Fprintf(&b, "model_provider = %s\n", tomlString(ProviderID))
+	if !r.Arm.Direct { // else Codex's built-in provider "openai" (Vendor)
+		fmt.Fprintf(&b, "model_provider = %s\n", tomlString(ProviderID))
+	}
 	b.WriteString("approval_policy = \"never\"\nsandbox_mode = \"read-only\"\n\n")
 	b.WriteString("[analytics]\nenabled = false\n\n[feedback]\nenabled = false\n\n")
-	fmt.Fprintf(&b, "[model_providers.%s]\nname = %s\nbase_url = %s\nenv_key = %s\nwire_api = \"responses\"\n\n",
-		ProviderID, tomlString("instrlab fake"), tomlString(strings.TrimRight(r.APIURL, "/")+"/v1"), tomlString(KeyVar))
+	if !r.Arm.Direct {
+		fmt.Fprintf(&b, "[model_providers.%s]\nname = %s\nbase_url = %s\nenv_key = %s\nwire_api = \"responses\"\n\n",
+			ProviderID, tomlString("instrlab fake"), tomlString(strings.TrimRight(r.APIURL, "/")+"/v1"), tomlString(KeyVar))
+	}
 	for i, s := range r.Servers {
 		if i > 0 {
 			b.WriteByte('\n')

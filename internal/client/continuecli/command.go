@@ -33,17 +33,10 @@ func Config(r *client.Run, model string) ([]byte, error) {
 		servers[i] = mcpServer{Name: s.Name, Type: "stdio", Command: s.Command, Args: s.Args, Env: s.Env}
 	}
 	cfg := map[string]any{
-		"name":    "instrlab",
-		"version": "1.0.0",
-		"schema":  "v1",
-		"models": []map[string]any{{
-			"name":     "fake",
-			"provider": "openai",
-			"model":    model,
-			"apiKey":   r.APIKey,
-			"apiBase":  strings.TrimRight(r.APIURL, "/") + "/v1/",
-			"roles":    []string{"chat"},
-		}},
+		"name":       "instrlab",
+		"version":    "1.0.0",
+		"schema":     "v1",
+		"models":     []map[string]any{modelEntry(r, model)},
 		"mcpServers": servers,
 	}
 	b, err := json.MarshalIndent(cfg, "", "  ")
@@ -78,4 +71,40 @@ func (c *Continue) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error
 	cmd.Dir = r.Work
 	cmd.Env = r.Environ(map[string]string{"CONTINUE_METRICS_ENABLED": "0", "CONTINUE_CLI_ENABLE_TELEMETRY": "0"})
 	return cmd, nil
+}
+
+// DirectProvider and DirectModel are the model of the direct arm.
+const (
+	DirectProvider = "anthropic"
+	DirectModel    = "claude-sonnet-4-5"
+)
+
+// modelEntry is the config's one model: the fake as an OpenAI provider,
+// or, in the direct arm, the provider anthropic with no apiBase (Vendor).
+func modelEntry(r *client.Run, model string) map[string]any {
+	if r.Arm.Direct {
+		if model == DefaultModel {
+			model = DirectModel
+		}
+		return map[string]any{"name": "anthropic", "provider": DirectProvider, "model": model, "apiKey": r.APIKey, "roles": []string{"chat"}}
+	}
+	return map[string]any{
+		"name":     "fake",
+		"provider": "openai",
+		"model":    model,
+		"apiKey":   r.APIKey,
+		"apiBase":  strings.TrimRight(r.APIURL, "/") + "/v1/",
+		"roles":    []string{"chat"},
+	}
+}
+
+// Vendor implements client.Direct: a model of the provider anthropic with
+// no apiBase goes to https://api.anthropic.com (the SDK's default). It
+// runs on Node, which reads NODE_EXTRA_CA_CERTS.
+func (c *Continue) Vendor() client.Vendor {
+	return client.Vendor{
+		Hosts:    []string{"api.anthropic.com"},
+		TrustEnv: []string{"NODE_EXTRA_CA_CERTS"},
+		Says:     "a model of the provider anthropic (" + DirectModel + ") with no apiBase, instead of an OpenAI provider at the fake",
+	}
 }

@@ -40,7 +40,7 @@ func (g *Gemini) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 	args = append(args, r.Flags...)
 	cmd := exec.CommandContext(ctx, g.node, args...)
 	cmd.Dir = r.Work
-	cmd.Env = r.Environ(map[string]string{
+	env := map[string]string{
 		"GEMINI_API_KEY":             r.APIKey,
 		"GOOGLE_GEMINI_BASE_URL":     r.APIURL,
 		"GEMINI_CLI_TRUST_WORKSPACE": "true",
@@ -48,6 +48,23 @@ func (g *Gemini) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 		// (--max-old-space-size): the same run, one full start-up less
 		// (docs/clients.md, Gemini CLI).
 		"GEMINI_CLI_NO_RELAUNCH": "true",
-	})
+	}
+	if r.Arm.Direct {
+		delete(env, "GOOGLE_GEMINI_BASE_URL") // the vendor's host (Vendor)
+	}
+	cmd.Env = r.Environ(env)
 	return cmd, nil
+}
+
+// Vendor implements client.Direct. Without GOOGLE_GEMINI_BASE_URL, the
+// @google/genai SDK in Gemini CLI's bundle posts to
+// https://generativelanguage.googleapis.com/ (its baseUrl for an API key,
+// read in 0.61.0's bundle). It runs on Node, which reads
+// NODE_EXTRA_CA_CERTS.
+func (g *Gemini) Vendor() client.Vendor {
+	return client.Vendor{
+		Hosts:    []string{"generativelanguage.googleapis.com"},
+		TrustEnv: []string{"NODE_EXTRA_CA_CERTS"},
+		Says:     "no GOOGLE_GEMINI_BASE_URL: the Gemini API at generativelanguage.googleapis.com with the same dummy GEMINI_API_KEY",
+	}
 }

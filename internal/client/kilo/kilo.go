@@ -7,6 +7,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/npm"
+	"github.com/instrlab/instrlab/internal/client/opencode"
 	"github.com/instrlab/instrlab/internal/client/pins"
 )
 
@@ -58,3 +59,7 @@ func (k *Kilo) Provision(ctx context.Context, progress io.Writer) error {
 	k.bin = bin
 	return nil
 }
+
+// Vendor implements client.Direct: Kilo writes opencode's config, so its
+// direct arm is opencode's (opencode.DirectVendor).
+func (k *Kilo) Vendor() client.Vendor { return opencode.DirectVendor }

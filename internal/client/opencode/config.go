@@ -9,11 +9,24 @@ import (
 	"github.com/instrlab/instrlab/internal/client"
 )
 
-// ProviderID and DefaultModel name the provider and model the config adds.
+// ProviderID and DefaultModel name the provider and model the config adds;
+// DirectProvider and DirectModel those of the direct arm.
 const (
-	ProviderID   = "instrlab"
-	DefaultModel = "fake-model"
+	ProviderID     = "instrlab"
+	DefaultModel   = "fake-model"
+	DirectProvider = "anthropic"
+	DirectModel    = "claude-sonnet-4-5"
 )
+
+// DirectVendor is the direct arm of opencode and its forks: the provider
+// anthropic through @ai-sdk/anthropic (bundled in the executable) with no
+// baseURL, so the SDK's default https://api.anthropic.com/v1. opencode is
+// a Bun build, which reads NODE_EXTRA_CA_CERTS.
+var DirectVendor = client.Vendor{
+	Hosts:    []string{"api.anthropic.com"},
+	TrustEnv: []string{"NODE_EXTRA_CA_CERTS"},
+	Says:     "the provider anthropic (@ai-sdk/anthropic, model " + DirectModel + ") with no baseURL, instead of an OpenAI-compatible provider at the fake",
+}
 
 // KeyEnv is the variable opencode's config reads the API key from, and
 // KeyRef how the config names it.
@@ -48,17 +61,31 @@ func Config(r *client.Run, model, key string, extra map[string]any) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
+	provider, entry := ProviderID, map[string]any{
+		"npm":     "@ai-sdk/openai-compatible",
+		"name":    "instrlab fake",
+		"options": map[string]any{"baseURL": strings.TrimRight(r.APIURL, "/") + "/v1", "apiKey": key},
+		"models":  map[string]any{model: map[string]any{"name": model}},
+	}
+	if r.Arm.Direct {
+		// The built-in provider anthropic through its own SDK, with no
+		// baseURL: the SDK's default, api.anthropic.com (Vendor).
+		if model == DefaultModel {
+			model = DirectModel
+		}
+		provider, entry = DirectProvider, map[string]any{
+			"npm":     "@ai-sdk/anthropic",
+			"name":    "Anthropic",
+			"options": map[string]any{"apiKey": key},
+			"models":  map[string]any{model: map[string]any{"name": model}},
+		}
+	}
 	cfg := map[string]any{
-		"model":      ProviderID + "/" + model,
+		"model":      provider + "/" + model,
 		"autoupdate": false,
 		"share":      "disabled",
-		"provider": map[string]any{ProviderID: map[string]any{
-			"npm":     "@ai-sdk/openai-compatible",
-			"name":    "instrlab fake",
-			"options": map[string]any{"baseURL": strings.TrimRight(r.APIURL, "/") + "/v1", "apiKey": key},
-			"models":  map[string]any{model: map[string]any{"name": model}},
-		}},
-		"mcp": mcp,
+		"provider":   map[string]any{provider: entry},
+		"mcp":        mcp,
 	}
 	maps.Copy(cfg, extra)
 	if err := r.Arm.SetIn(cfg); err != nil {

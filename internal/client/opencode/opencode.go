@@ -69,3 +69,6 @@ func (c *Opencode) Provision(ctx context.Context, progress io.Writer) error {
 	c.bin = bin
 	return nil
 }
+
+// Vendor implements client.Direct (DirectVendor).
+func (c *Opencode) Vendor() client.Vendor { return DirectVendor }

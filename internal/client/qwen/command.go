@@ -65,7 +65,7 @@ func (q *Qwen) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	args = append(args, r.Prompt)
 	cmd := exec.CommandContext(ctx, q.node, args...)
 	cmd.Dir = r.Work
-	cmd.Env = r.Environ(map[string]string{
+	env := map[string]string{
 		"OPENAI_API_KEY":  r.APIKey,
 		"OPENAI_BASE_URL": strings.TrimRight(r.APIURL, "/") + "/v1",
 		"OPENAI_MODEL":    model,
@@ -73,6 +73,25 @@ func (q *Qwen) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 		// larger heap): the same run, one full start-up less
 		// (docs/clients.md, Qwen Code).
 		"QWEN_CODE_NO_RELAUNCH": "true",
-	})
+	}
+	if r.Arm.Direct {
+		delete(env, "OPENAI_BASE_URL") // the vendor's host (Vendor)
+	}
+	cmd.Env = r.Environ(env)
 	return cmd, nil
+}
+
+// Vendor implements client.Direct. With its "openai" auth and no
+// OPENAI_BASE_URL, Qwen Code posts to its own vendor, Alibaba Cloud's
+// DashScope (https://dashscope.aliyuncs.com/compatible-mode/v1, the
+// default of its OpenAI-compatible provider; its code also tells
+// DashScope's hosts from others, read in 0.24.4's bundle; measured: the
+// first direct run asked the jail for dashscope.aliyuncs.com, not
+// api.openai.com). It runs on Node, which reads NODE_EXTRA_CA_CERTS.
+func (q *Qwen) Vendor() client.Vendor {
+	return client.Vendor{
+		Hosts:    []string{"dashscope.aliyuncs.com"},
+		TrustEnv: []string{"NODE_EXTRA_CA_CERTS"},
+		Says:     "no OPENAI_BASE_URL: DashScope's OpenAI-compatible API at dashscope.aliyuncs.com with the same dummy OPENAI_API_KEY and model",
+	}
 }
