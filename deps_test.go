@@ -24,6 +24,8 @@ var never = []struct{ from, to, why string }{
 		"presentation and profiles read what a run left; they never run one"},
 	{"./internal/atlas", "./internal/client/*",
 		"a sweep runs the clients the command makes (atlas.Sweep.NewClient)"},
+	{"./internal/atlas", "./internal/budget ./internal/profiles",
+		"a sweep measures budgets through the measurer the command gives it (atlas.Sweep.MeasureBudget); profiles' tests read the atlas"},
 
 	// The experiment, by job: planning, then running, then analysis.
 	{"./internal/matrix", "./internal/matrix/runner ./internal/matrix/analyze ./internal/client/*",

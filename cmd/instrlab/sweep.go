@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,7 +24,7 @@ import (
 // sweepOptions are the flags of "instrlab sweep", and what validate makes
 // of them.
 type sweepOptions struct {
-	clients                                            listFlag
+	clients, budgets                                   listFlag
 	out, shard, matrix, format, cacheLimit, lab, netns string
 	jobs, grid, repeatSensitive                        int
 	timeout                                            time.Duration
@@ -42,6 +43,7 @@ func (o *sweepOptions) flags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.timeout, "timeout", 2*time.Minute, "time limit of one client run")
 	fs.IntVar(&o.grid, "grid", 0, "probe this many evenly spaced intervals before bisecting (0: log2 of the number of versions); a change that reverts within one interval is not seen")
 	fs.BoolVar(&o.confirm, "confirm", true, "probe both neighbours of every change point a second time")
+	fs.Var(&o.budgets, "budget", "also measure this budget of every version probed, as a number on the timeline (a change point is a change beyond its resolution): "+strings.Join(budget.Names, ", ")+" (repeatable; about 8 runs a version each)")
 	fs.IntVar(&o.repeatSensitive, "repeat-sensitive", 0, "run a probe row whose result is timing-sensitive again until it has this many runs: its properties become rates, never change points")
 	fs.StringVar(&o.shard, "shard", "", "sweep only part k of n of each client's versions, as in 2/4 (merge the shards with instrlab report DIR...)")
 	fs.StringVar(&o.matrix, "matrix", "atlas", "probe matrix: a matrix file, or a built-in matrix")
@@ -89,6 +91,11 @@ func (o *sweepOptions) validate(rest []string) error {
 	case o.repeatSensitive < 0:
 		return usageError{Msg: "-repeat-sensitive must not be negative"}
 	}
+	for _, b := range o.budgets {
+		if !slices.Contains(budget.Names, b) {
+			return usageError{Msg: fmt.Sprintf("-budget %q: want one of %s", b, strings.Join(budget.Names, ", "))}
+		}
+	}
 	if err := atlas.StdoutFormats.Check(o.format); err != nil {
 		return usageError{Msg: err.Error()}
 	}
@@ -102,7 +109,7 @@ func (o *sweepOptions) validate(rest []string) error {
 	if o.mode, err = netjail.ParseMode(o.netns); err != nil {
 		return usageError{Msg: err.Error()}
 	}
-	o.sweep = atlas.Sweep{Out: o.out, Lab: o.lab, Jobs: o.jobs, Timeout: o.timeout, Grid: o.grid, Confirm: o.confirm, RepeatSensitive: o.repeatSensitive,
+	o.sweep = atlas.Sweep{Out: o.out, Lab: o.lab, Jobs: o.jobs, Timeout: o.timeout, Grid: o.grid, Confirm: o.confirm, RepeatSensitive: o.repeatSensitive, Budgets: o.budgets, MeasureBudget: budget.AtlasProperty,
 		NewClient: clients.New}
 	if o.targets, err = o.sweep.Targets(o.clients, clients.Names()); err != nil {
 		return usageError{Msg: err.Error()}

@@ -22,6 +22,7 @@ func TestSweepUsageErrors(t *testing.T) {
 		{[]string{"sweep", "-client", "fake@all", "-out", out, "-format", "csv"}, "want md or json"},
 		{[]string{"sweep", "-client", "fake@all", "-out", out, "-grid", "-1"}, "-grid"},
 		{[]string{"sweep", "-client", "fake@all", "-out", out, "-repeat-sensitive", "-2"}, "-repeat-sensitive must not be negative"},
+		{[]string{"sweep", "-client", "fake@all", "-out", out, "-budget", "patience"}, `-budget "patience"`},
 	} {
 		var stderr bytes.Buffer
 		err := run(context.Background(), tt.args, new(bytes.Buffer), &stderr)

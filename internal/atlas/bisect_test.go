@@ -72,8 +72,8 @@ func firsts(cs []Change) []string {
 	return out
 }
 
-// budget is the bound on versions run: 4 (k+1) log2 n.
-func budget(k, n int) int { return int(4 * float64(k+1) * math.Log2(float64(n))) }
+// versionBound is the bound on versions run: 4 (k+1) log2 n.
+func versionBound(k, n int) int { return int(4 * float64(k+1) * math.Log2(float64(n))) }
 
 func TestBisectFindsEveryChange(t *testing.T) {
 	// 473 versions, as npm serves of Claude Code: a cap that doubles at
@@ -90,8 +90,8 @@ func TestBisectFindsEveryChange(t *testing.T) {
 	if diff := cmp.Diff(want, firsts(tl.Changes)); diff != "" {
 		t.Fatalf("changes mismatch (-want +got):\n%s", diff)
 	}
-	t.Logf("%d versions run for 3 changes in 473 (bound %d)", h.installs(), budget(3, 473))
-	if got, max := h.installs(), budget(3, 473); got > max {
+	t.Logf("%d versions run for 3 changes in 473 (bound %d)", h.installs(), versionBound(3, 473))
+	if got, max := h.installs(), versionBound(3, 473); got > max {
 		t.Errorf("ran %d versions, over the bound 4(k+1)log2(n) = %d", got, max)
 	}
 	if tl.Ran != h.installs() {
@@ -287,10 +287,10 @@ func TestBisectBoundOnRandomHistories(t *testing.T) {
 			t.Fatalf("n=%d changes at %v: changes mismatch (-want +got):\n%s", n, at, diff)
 		}
 		// log2 of 2 versions is 1: the bound is never below 4 (k+1).
-		if got, max := h.installs(), max(budget(k, n), 4*(k+1)); got > max {
+		if got, max := h.installs(), max(versionBound(k, n), 4*(k+1)); got > max {
 			t.Errorf("n=%d k=%d changes at %v: ran %d versions, over the bound 4(k+1)log2(n) = %d", n, k, at, got, max)
 		}
-		worst = math.Max(worst, float64(h.installs())/float64(max(budget(k, n), 4*(k+1))))
+		worst = math.Max(worst, float64(h.installs())/float64(max(versionBound(k, n), 4*(k+1))))
 	}
 	t.Logf("the most any history ran: %.0f%% of its bound", 100*worst)
 }
@@ -369,8 +369,8 @@ func TestBisectFindsChangesBehindVersionsThatCannotRun(t *testing.T) {
 		t.Errorf("segments %+v: want the timeline from %s, the oldest that runs, to %s, the newest", tl.Segments, h.versions[10], h.versions[92])
 	}
 	// Finding each edge is a bisection too: the bound still holds.
-	if got, max := h.installs(), budget(2, 100); got > max {
+	if got, max := h.installs(), versionBound(2, 100); got > max {
 		t.Errorf("ran %d versions, over the bound 4(k+1)log2(n) = %d", got, max)
 	}
-	t.Logf("%d versions probed (bound %d)", h.installs(), budget(2, 100))
+	t.Logf("%d versions probed (bound %d)", h.installs(), versionBound(2, 100))
 }

@@ -14,6 +14,38 @@ type Prop struct {
 	// (analyze.Timing.Why), or that repeats gave other values: a race the
 	// run won or lost, which no change point is ever made of.
 	Timing string `json:"timing,omitempty"`
+	// Span, on a budget measured as a number (instrlab sweep -budget),
+	// brackets it: two values are the same unless their spans lie apart
+	// by more than the resolution.
+	Span *Span `json:"span,omitempty"`
+}
+
+// A Span is a number known to lie above Lo and at most Hi: a budget
+// bracketed by bisection, between the largest value met within it and the
+// smallest met past it. Hi 0 means unbounded (within it still at the
+// range's end).
+type Span struct {
+	Lo float64 `json:"lo"`
+	Hi float64 `json:"hi,omitempty"`
+}
+
+// apart reports whether the numbers of a and b differ beyond the
+// resolution: one span lies above the other by more than 10% of the lower
+// number or 0.1, whichever is larger (a wait budget's resolution).
+func (a Span) apart(b Span) bool {
+	above := func(lo, hi Span) bool { // lo's number below hi's, certainly and by enough
+		return lo.Hi > 0 && hi.Lo-lo.Hi > max(0.1, 0.1*lo.Hi)
+	}
+	return above(a, b) || above(b, a)
+}
+
+// sameValue reports whether two readings of a property hold the same
+// value: the same text, or spans not apart.
+func sameValue(a, b Prop) bool {
+	if a.Span != nil && b.Span != nil {
+		return !a.Span.apart(*b.Span)
+	}
+	return a.Value == b.Value
 }
 
 // Props are a version's properties, in the order of the registry.
@@ -44,7 +76,7 @@ func (p Props) Same(q Props) bool {
 		if p[i].Name != q[i].Name {
 			return false
 		}
-		if p[i].Value != q[i].Value && p[i].Timing == "" && q[i].Timing == "" {
+		if !sameValue(p[i], q[i]) && p[i].Timing == "" && q[i].Timing == "" {
 			return false
 		}
 	}
@@ -97,7 +129,7 @@ func diff(a, b Props) []PropChange {
 	var out []PropChange
 	for _, x := range b {
 		before := a.find(x.Name)
-		if before.Value != x.Value && before.Timing == "" && x.Timing == "" {
+		if !sameValue(before, x) && before.Timing == "" && x.Timing == "" {
 			out = append(out, PropChange{Name: x.Name, Before: before.Value, After: x.Value})
 		}
 	}
@@ -110,7 +142,7 @@ func races(a, b Props) []PropChange {
 	var out []PropChange
 	for _, x := range b {
 		before := a.find(x.Name)
-		if before.Value == x.Value || before.Timing == "" && x.Timing == "" {
+		if sameValue(before, x) || before.Timing == "" && x.Timing == "" {
 			continue
 		}
 		why := before.Timing

@@ -47,6 +47,11 @@ type Sweep struct {
 	// Gate bounds the runs at once by how long their servers take to
 	// start (load.Gate), across every version swept.
 	Gate *load.Gate
+	// Budgets are measured as numbers on every version probed, by
+	// MeasureBudget (budget.AtlasProperty), each a property whose change
+	// point is a change of the number beyond its resolution (Span).
+	Budgets       []string
+	MeasureBudget func(ctx context.Context, r BudgetRun) (Prop, error)
 	// Matrix is the probe matrix; nil means the built-in atlas matrix.
 	Matrix *matrix.Matrix
 	// NewClient makes the adapter for name@version.
@@ -124,13 +129,61 @@ func (s *Sweep) probe(ctx context.Context, name, version string, attempt int) Po
 		return p
 	}
 	p.Dir = filepath.ToSlash(relPath(s.Out, filepath.Join(out, c.Spec().String())))
-	p.Props, err = Properties(s.Matrix, results, func(dir string) string { return filepath.ToSlash(relPath(s.Out, dir)) })
+	rel := func(dir string) string { return filepath.ToSlash(relPath(s.Out, dir)) }
+	p.Props, err = Properties(s.Matrix, results, rel)
 	if err != nil {
 		p.Props = nil
 		p.CouldNotRun = err.Error()
 		fmt.Fprintf(s.progress(), "%s: could not run: %s\n", spec, p.CouldNotRun)
+		return p
+	}
+	for _, b := range s.Budgets {
+		bp, err := s.measure(ctx, c, b, filepath.Join(out, c.Spec().String(), "budget"), rel)
+		if err != nil {
+			p.Props, p.CouldNotRun = nil, err.Error()
+			return p
+		}
+		p.Props = append(p.Props, bp)
 	}
 	return p
+}
+
+// BudgetProperty names the property of budget b on the timeline.
+func BudgetProperty(b string) string { return b + " budget" }
+
+// A BudgetRun is one budget to measure on one client version, as a
+// property: its runs go under Out, their directories become evidence
+// paths through Rel.
+type BudgetRun struct {
+	Client   client.Client
+	Budget   string
+	Out, Lab string
+	Timeout  time.Duration
+	Netns    bool
+	Progress io.Writer
+	Rel      func(dir string) string
+}
+
+// measure measures budget b of c into out as a property.
+func (s *Sweep) measure(ctx context.Context, c client.Client, b, out string, rel func(string) string) (Prop, error) {
+	if s.MeasureBudget == nil {
+		return Prop{}, fmt.Errorf("the %s budget: the sweep has no way to measure budgets", b)
+	}
+	p, err := s.MeasureBudget(ctx, BudgetRun{Client: c, Budget: b, Out: out, Lab: s.Lab, Timeout: s.Timeout, Netns: s.Netns, Progress: s.progress(), Rel: rel})
+	if ctx.Err() != nil {
+		return Prop{}, ctx.Err()
+	}
+	return p, err
+}
+
+// propertyNames are the properties a sweep reads: its probe matrix's, then
+// its budgets'.
+func (s *Sweep) propertyNames() []string {
+	names := PropertyNames(s.Matrix)
+	for _, b := range s.Budgets {
+		names = append(names, BudgetProperty(b))
+	}
+	return names
 }
 
 func relPath(base, path string) string {

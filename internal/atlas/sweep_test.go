@@ -105,7 +105,7 @@ func TestSweepFakeClientFindsChangeAndChangeBack(t *testing.T) {
 			first++
 		}
 	}
-	if max := budget(2, 40); first > max {
+	if max := versionBound(2, 40); first > max {
 		t.Errorf("ran %d versions, over 4(k+1)log2(n) = %d", first, max)
 	}
 	// Every value links to a run directory that exists.

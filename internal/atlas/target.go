@@ -69,7 +69,7 @@ func (s *Sweep) Atlas(ctx context.Context, targets []Target, shard matrix.Shard,
 	if s.Matrix == nil {
 		s.Matrix = defaultMatrix()
 	}
-	a := &Atlas{Date: time.Now().UTC().Format("2006-01-02"), Command: command, Matrix: s.Matrix.Name, Properties: PropertyNames(s.Matrix), Shard: shard.String()}
+	a := &Atlas{Date: time.Now().UTC().Format("2006-01-02"), Command: command, Matrix: s.Matrix.Name, Properties: s.propertyNames(), Shard: shard.String()}
 	type planned struct {
 		t        Target
 		versions []string

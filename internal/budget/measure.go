@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/instrlab/instrlab/internal/atlas"
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
@@ -223,4 +224,39 @@ func (o Options) progress() io.Writer {
 		return io.Discard
 	}
 	return o.Progress
+}
+
+// AtlasProperty measures one budget of a client version for a sweep
+// (atlas.Sweep.MeasureBudget) and reads it as a property: its value the
+// budget as a user reads it, its span the bracket found, timing-sensitive
+// when runs disagreed near the edge or did not resolve it. A budget that
+// could not be measured reads "not measured" with why, and compares as
+// text.
+func AtlasProperty(ctx context.Context, r atlas.BudgetRun) (atlas.Prop, error) {
+	ms, err := Measure(ctx, Options{Client: r.Client, Out: r.Out, Lab: r.Lab, Timeout: r.Timeout, Netns: r.Netns, Progress: r.Progress}, []string{r.Budget})
+	if err != nil || len(ms) != 1 {
+		return atlas.Prop{}, fmt.Errorf("measuring the %s budget: %v", r.Budget, err)
+	}
+	m := ms[0]
+	prop := atlas.Prop{Name: atlas.BudgetProperty(r.Budget), Value: m.Text()}
+	if n := len(m.Steps); n > 0 && m.Steps[n-1].Dir != "" && r.Rel != nil {
+		prop.Evidence = r.Rel(filepath.Dir(m.Steps[n-1].Dir))
+	}
+	switch {
+	case m.Failed != "":
+		return prop, nil
+	case m.Below:
+		prop.Span = &atlas.Span{Lo: 0, Hi: m.Past}
+	case m.Above:
+		prop.Span = &atlas.Span{Lo: m.Within}
+	default:
+		prop.Span = &atlas.Span{Lo: m.Within, Hi: m.Past}
+	}
+	switch {
+	case m.Disagree > 0:
+		prop.Timing = fmt.Sprintf("%d of its %d runs disagreed near the edge", m.Disagree, m.Runs)
+	case m.Unresolved:
+		prop.Timing = "not resolved to its resolution: the runs' start-ups wandered"
+	}
+	return prop, nil
 }
