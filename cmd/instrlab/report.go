@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/instrlab/instrlab/internal/atlas"
 	"github.com/instrlab/instrlab/internal/client/clients"
@@ -21,7 +21,8 @@ import (
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", "md", "output format: "+report.Formats.String()+" (summary: one line per configuration and client; a sweep: "+atlas.Formats.String()+")")
+	format := fs.String("format", "md", "output format: "+report.Formats.String()+" (summary: one line per configuration and client; a sweep: "+atlas.Formats.String()+", or site with -out)")
+	out := fs.String("out", "", "with -format site (sweep directories only): write the atlas as a static site into this directory, evidence linked where it lies")
 	profileOut := fs.String("profile-out", "", "also write a client profile (client@version.json, the format of check -profile) for each client in the run to this directory")
 	profileRef := fs.String("profile-ref", "", "the profiles' evidence ref: where this run's summary is kept; {id} stands for client@version (default: DIR)")
 	profileCommand := fs.String("profile-command", "", "the command that made the run, kept in each profile's evidence excerpt (PROFILE-OUT/evidence/client@version.json)")
@@ -37,7 +38,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{Msg: "report: want an evidence directory (or several: the shards of one run or sweep)"}
 	}
 	if isSweep(fs.Args()) {
-		return reportAtlas(fs.Args(), *format, stdout)
+		return reportAtlas(fs.Args(), *format, *out, stdout)
 	}
 	if err := report.Formats.Check(*format); err != nil {
 		return usageError{Msg: err.Error()}
@@ -78,22 +79,20 @@ func isSweep(dirs []string) bool {
 	return true
 }
 
-// reportAtlas merges the atlases of a sweep's shards and prints the whole.
-func reportAtlas(dirs []string, format string, stdout io.Writer) error {
-	var as []*atlas.Atlas
-	for _, d := range dirs {
-		a, err := atlas.Read(evidence.SweepDir(d).Atlas())
-		if err != nil {
-			return err
-		}
-		if len(dirs) > 1 {
-			a.Rebase(filepath.ToSlash(d))
-		}
-		as = append(as, a)
+// reportAtlas merges the atlases of a sweep's shards and prints the
+// whole, or writes it as a site into out.
+func reportAtlas(dirs []string, format, out string, stdout io.Writer) error {
+	if site := format == "site"; site != (out != "") {
+		return usageError{Msg: "report: -format site and -out go together (the site is a directory)"}
 	}
-	a, err := atlas.Merge(as)
-	if err != nil {
+	a, err := atlas.ReadSweeps(dirs, out)
+	if errors.Is(err, atlas.ErrMismatch) {
 		return usageError{Msg: err.Error()}
+	} else if err != nil {
+		return err
+	}
+	if out != "" {
+		return a.Site(out)
 	}
 	if err := atlas.Formats.Check(format); err != nil {
 		return usageError{Msg: err.Error() + " (a sweep's atlas)"}

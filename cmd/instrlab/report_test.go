@@ -88,3 +88,32 @@ func TestReportSweepHTML(t *testing.T) {
 		t.Errorf("-format csv on a sweep: %v, want a usage error", err)
 	}
 }
+
+// TestReportSite: report -format site -out DIR on the committed atlas
+// writes the site with evidence linked from DIR back to the atlas; either
+// flag without the other is a usage error, before anything is written.
+func TestReportSite(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	var stdout, stderr bytes.Buffer
+	for _, args := range [][]string{{"-format", "site"}, {"-out", out}, {"-format", "html", "-out", out}} {
+		err := run(context.Background(), append(append([]string{"report"}, args...), "../../atlas"), &stdout, &stderr)
+		if !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "-format site and -out go together") {
+			t.Errorf("%q: %v, want a usage error", args, err)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("written after a usage error: %v", err)
+	}
+	if err := run(context.Background(), []string{"report", "-format", "site", "-out", out, "../../atlas"}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	b, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs("../../atlas")
+	rel, _ := filepath.Rel(out, abs)
+	if link := `<a href="` + filepath.ToSlash(rel) + `/claude-code@`; !strings.Contains(string(b), link) {
+		t.Errorf("index.html lacks a link to the evidence from %s: %s", out, link)
+	}
+}

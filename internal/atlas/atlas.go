@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
+
+	"github.com/instrlab/instrlab/internal/evidence"
 )
 
 // ErrMismatch reports evidence that cannot be merged: sweeps of different
@@ -157,6 +160,47 @@ func Read(path string) (*Atlas, error) {
 		return nil, fmt.Errorf("reading atlas %s: %w", path, err)
 	}
 	return &a, nil
+}
+
+// ReadSweeps reads the atlases of sweep directories and merges them, each
+// one's evidence paths rebased so they resolve from linkFrom (the
+// directory a site is written to), or, without linkFrom and with several
+// directories, from the working directory. An error that wraps
+// ErrMismatch is the user's: sweeps that cannot be merged.
+func ReadSweeps(dirs []string, linkFrom string) (*Atlas, error) {
+	var as []*Atlas
+	for _, d := range dirs {
+		a, err := Read(evidence.SweepDir(d).Atlas())
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case linkFrom != "":
+			rel, err := linkPath(linkFrom, d)
+			if err != nil {
+				return nil, err
+			}
+			a.Rebase(rel)
+		case len(dirs) > 1:
+			a.Rebase(filepath.ToSlash(d))
+		}
+		as = append(as, a)
+	}
+	return Merge(as)
+}
+
+// linkPath is dir as a slash path relative to from, both made absolute.
+func linkPath(from, dir string) (string, error) {
+	f, err := filepath.Abs(from)
+	if err != nil {
+		return "", err
+	}
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(f, d)
+	return filepath.ToSlash(rel), err
 }
 
 // Merge joins the atlases of a sweep's shards into one: per client, the

@@ -2,18 +2,16 @@ package report
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/testutil"
 )
 
 // probeScript is put in a copy of the page (the page itself has no
@@ -38,19 +36,7 @@ window.addEventListener("load", () => {
 // installs the Debian package chromium); screenshots go to
 // $INSTRLAB_ARTIFACTS/report when that is set.
 func TestPageInChromium(t *testing.T) {
-	if os.Getenv("INSTRLAB_E2E") != "1" {
-		t.Skip("set INSTRLAB_E2E=1 to open the page in headless Chromium")
-	}
-	bin := ""
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			bin = p
-			break
-		}
-	}
-	if bin == "" {
-		t.Fatal("chromium not found (.ci/run installs the Debian package chromium)")
-	}
+	bin := testutil.ChromiumPath(t)
 	out := t.TempDir()
 	if a := os.Getenv("INSTRLAB_ARTIFACTS"); a != "" {
 		out = filepath.Join(a, "report")
@@ -88,11 +74,11 @@ func TestPageInChromium(t *testing.T) {
 				t.Fatal(err)
 			}
 			shot := filepath.Join(out, tc.name+".png")
-			chromium(t, bin, "--window-size=1280,2000", "--screenshot="+shot, "file://"+pagePath)
+			testutil.Chromium(t, bin, "--window-size=1280,2000", "--screenshot="+shot, "file://"+pagePath)
 			if st, err := os.Stat(shot); err != nil || st.Size() < 10000 {
 				t.Errorf("screenshot %s: %v", shot, err)
 			}
-			dom := chromium(t, bin, "--window-size=1280,900", "--dump-dom", "file://"+probePath)
+			dom := testutil.Chromium(t, bin, "--window-size=1280,900", "--dump-dom", "file://"+probePath)
 			mm := regexp.MustCompile(`<pre id="probe">([^<]*)</pre>`).FindStringSubmatch(dom)
 			if mm == nil {
 				t.Fatalf("no probe in the dumped DOM:\n%.2000s", dom)
@@ -118,22 +104,4 @@ func TestPageInChromium(t *testing.T) {
 			}
 		})
 	}
-}
-
-// chromium runs headless Chromium with a fresh profile and no network of
-// its own, and returns its standard output.
-func chromium(t *testing.T, bin string, args ...string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	profile := t.TempDir()
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--user-data-dir=" + profile}
-	cmd := exec.CommandContext(ctx, bin, append(base, args...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s %q: %v\n%s", bin, args, err, stderr.String())
-	}
-	return stdout.String()
 }

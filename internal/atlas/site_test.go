@@ -1,0 +1,192 @@
+package atlas
+
+import (
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/testutil"
+)
+
+// siteFiles lists the files under dir, slash paths, sorted.
+func siteFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out = append(out, filepath.ToSlash(rel))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestSite writes the site of a small atlas whose client sent markup as
+// its wrapper: an index with the newest segment's values, linked to their
+// evidence, a page per client, atlas.json and a badge that is well-formed
+// SVG; the markup is escaped everywhere and nothing is fetched from
+// outside a page.
+func TestSite(t *testing.T) {
+	root := t.TempDir()
+	a := pageAtlas("<script>alert(1)</script>")
+	for _, d := range []string{"fake@1.0.0", "fake@1.0.1", "fake@1.0.2", "fake@1.0.3", "fake@1.0.5"} {
+		if err := os.MkdirAll(filepath.Join(root, "sweep", d, "en-1000", "1"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a.Rebase("../sweep")
+	site := filepath.Join(root, "site")
+	if err := a.Site(site); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"atlas.json", "badges/fake.svg", "fake.html", "index.html"}, siteFiles(t, site)); diff != "" {
+		t.Errorf("files mismatch (-want +got):\n%s", diff)
+	}
+	index := readFile(t, filepath.Join(site, "index.html"))
+	for _, want := range []string{
+		`<a href="fake.html">fake</a>`,
+		// the newest segment is 1.0.5 alone, its wrapper linked to its run
+		`<td>1.0.5</td><td><a href="../sweep/fake@1.0.5/en-1000/1">yes</a></td><td><a href="../sweep/fake@1.0.5/en-1000/1">## {name}</a></td>`,
+		`aria-label="fake 1.0.5: cap not measured"`, `<code>badges/fake.svg</code>`,
+	} {
+		if !strings.Contains(index, want) {
+			t.Errorf("index.html lacks %q", want)
+		}
+	}
+	page := readFile(t, filepath.Join(site, "fake.html"))
+	for _, want := range []string{`<a href="index.html">All clients</a>`, `aria-label="Timeline of fake"`, `&lt;script&gt;alert(1)&lt;/script&gt;`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("fake.html lacks %q", want)
+		}
+	}
+	for name, p := range map[string]string{"index.html": index, "fake.html": page} {
+		if bad := testutil.SelfContained(p, site); len(bad) > 0 {
+			t.Errorf("%s: %q", name, bad)
+		}
+		if strings.Contains(p, "<script>") {
+			t.Errorf("%s holds the client's markup unescaped", name)
+		}
+	}
+	var svg struct {
+		XMLName xml.Name
+		Title   string   `xml:"title"`
+		Texts   []string `xml:"g>text"`
+	}
+	if err := xml.Unmarshal([]byte(readFile(t, filepath.Join(site, "badges", "fake.svg"))), &svg); err != nil {
+		t.Fatalf("badge: %v", err)
+	}
+	if diff := cmp.Diff([]string{"fake 1.0.5", "cap not measured"}, svg.Texts); diff != "" || svg.XMLName.Space != "http://www.w3.org/2000/svg" {
+		t.Errorf("badge %s, texts mismatch (-want +got):\n%s", svg.XMLName.Space, diff)
+	}
+	back, err := Read(filepath.Join(site, "atlas.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(a.Timelines, back.Timelines); diff != "" {
+		t.Errorf("atlas.json mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestSiteBadClientName: a client name that cannot name a file writes
+// nothing.
+func TestSiteBadClientName(t *testing.T) {
+	a := pageAtlas("none")
+	a.Timelines[0].Client = "../fake"
+	dir := filepath.Join(t.TempDir(), "site")
+	err := a.Site(dir)
+	if err == nil || !strings.Contains(err.Error(), `client "../fake" cannot name a page`) {
+		t.Fatalf("error %v", err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the site was written: %v", err)
+	}
+}
+
+// TestSiteBadge: a badge's texts are escaped and cut, whatever a client's
+// value holds.
+func TestSiteBadge(t *testing.T) {
+	got := badge(badgeText{Left: "x 1.0", Right: `cap <b>&"` + strings.Repeat("y", 60)}, false)
+	for _, want := range []string{`aria-label="x 1.0: cap &lt;b&gt;&amp;&#34;yyy`, "y…</text>"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("badge lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "<b>") || strings.Contains(got, "xmlns") {
+		t.Errorf("badge: %s", got)
+	}
+}
+
+// TestSiteCommitted writes the site of the committed atlas: a page and a
+// badge per client, every evidence link pointing at a directory that is
+// there, nothing fetched from outside; with INSTRLAB_E2E=1 the index and
+// Claude Code's page (the longest history) open in headless Chromium with
+// no error (two Chromium starts, 10-30 s at load 25).
+func TestSiteCommitted(t *testing.T) {
+	a, err := Read(filepath.Join(committed, "atlas.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := t.TempDir()
+	abs, err := filepath.Abs(committed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(site, abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Rebase(filepath.ToSlash(rel))
+	if err := a.Site(site); err != nil {
+		t.Fatal(err)
+	}
+	pages := []string{"index.html"}
+	for _, tl := range a.Timelines {
+		pages = append(pages, tl.Client+".html")
+		if _, err := os.Stat(filepath.Join(site, "badges", tl.Client+".svg")); err != nil {
+			t.Error(err)
+		}
+	}
+	if len(pages) < 6 {
+		t.Errorf("pages %q: want the index and at least the five swept clients", pages)
+	}
+	for _, p := range pages {
+		if bad := testutil.SelfContained(readFile(t, filepath.Join(site, p)), site); len(bad) > 0 {
+			t.Errorf("%s: %d outside references or missing links, first %q", p, len(bad), bad[0])
+		}
+	}
+	if os.Getenv("INSTRLAB_E2E") != "1" {
+		return
+	}
+	bin := testutil.ChromiumPath(t)
+	for _, p := range []string{"index.html", "claude-code.html"} {
+		if errs := testutil.PageErrors(t, bin, filepath.Join(site, p)); len(errs) > 0 {
+			t.Errorf("%s: errors in Chromium: %q", p, errs)
+		}
+	}
+}
+
+func TestSiteFileName(t *testing.T) {
+	for s, want := range map[string]bool{"claude-code": true, "kilo": true, "a.b_c-1": true, "": false, "-x": false, ".x": false,
+		"../x": false, "a/b": false, "Claude": false, "a b": false, "é": false} {
+		if got := fileName(s); got != want {
+			t.Errorf("fileName(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
