@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/instrlab/instrlab/internal/client/claudecode"
+	"github.com/instrlab/instrlab/internal/client/clients"
+	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
+	"github.com/instrlab/instrlab/internal/profiles/assess"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// TestE2EAgreement holds check's prediction to run's measurement: for
+// each server and client, "check -profile CLIENT@VERSION -- CMD" and "run
+// -client CLIENT@VERSION -server -- CMD" are compared cell by cell (what
+// of the server reaches the model, the era, the placement, the characters
+// kept, whether they were cut, and each tool's description where the
+// profile predicts it), and any difference fails with both values. The
+// view compared is the profile's first, its client's default way, as run
+// runs it.
+//
+// With INSTRLAB_E2E=1 it runs the lab whose tools/list fails (-fail
+// tools/list, issue 28: Codex dropped the server while check predicted
+// 247 characters kept) through Claude Code, which keeps the instructions:
+// one run, for CI (25 s at load 25; with Qwen Code as well, two at once:
+// 55 s at load 21). With INSTRLAB_E2E_AGREE=1 as well, every pinned client
+// runs that server and the pinned npm servers of checkNPM that set
+// instructions (server-everything, context7-mcp): 30 runs, left out of
+// CI. A pinned client without a profile of its version (check says so) is
+// logged, not compared. INSTRLAB_E2E_AGREE_CLIENTS=SPEC,SPEC runs those
+// clients instead (Claude Code, Codex 0.169.0 and opencode: 99 s at load
+// 22; every pair agreed).
+func TestE2EAgreement(t *testing.T) {
+	if os.Getenv("INSTRLAB_E2E") != "1" {
+		t.Skip("set INSTRLAB_E2E=1 to run real clients")
+	}
+	servers := []agreeServer{{"fails-tools-list", []string{binary, "serve", "lab", "-instr", "ascii:3000", "-fail", "tools/list"}}}
+	specs := []string{claudecode.Name + "@" + claudecode.DefaultVersion}
+	if os.Getenv("INSTRLAB_E2E_AGREE") == "1" {
+		dir := npmDir(t)
+		servers = append(servers,
+			agreeServer{"server-everything", []string{nodeBin(dir), npmServer(dir, "server-everything"), "stdio"}},
+			agreeServer{"context7-mcp", []string{nodeBin(dir), filepath.Join(dir, "node_modules", "@upstash", "context7-mcp", "dist", "index.js")}})
+		pinned, err := clients.NewList([]string{clients.All})
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs = specs[:0]
+		for _, c := range pinned {
+			specs = append(specs, c.Spec().String())
+		}
+	}
+	if only := os.Getenv("INSTRLAB_E2E_AGREE_CLIENTS"); only != "" {
+		specs = strings.Split(only, ",")
+	}
+	compared := 0
+	for _, srv := range servers {
+		t.Run(srv.name, func(t *testing.T) {
+			predicted := map[string]agreeCells{}
+			for _, spec := range specs {
+				if v, ok := checkView(t, spec, srv.command); ok {
+					predicted[spec] = v
+				}
+			}
+			for _, r := range runServer(t, specs, srv.command) {
+				want, ok := predicted[r.Client]
+				if !ok {
+					t.Logf("%s: not compared: check has no profile of this version", r.Client)
+					continue
+				}
+				compared++
+				got := measuredCells(r, want)
+				t.Logf("%s: check %+v, run %+v", r.Client, want, got)
+				if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+					t.Errorf("%s with %s: check and run disagree (-check +run):\n%s", r.Client, srv.name, diff)
+				}
+			}
+		})
+	}
+	if compared == 0 {
+		t.Error("no client was compared: no pinned client has a profile")
+	}
+}
+
+type agreeServer struct {
+	name    string
+	command []string
+}
+
+// agreeCells are the facts check predicts and run measures of one
+// server in one client.
+type agreeCells struct {
+	Server string // "reaches the model", "dropped" or "session ends"
+	Era    string // the era of the text that reached the model; "" for none
+	Where  string // where it went, as profiles.Render.Where says it
+	Kept   int
+	Cut    bool
+	// Tools are the tools whose fate the profile predicts: name and the
+	// characters of its description kept, or "unsent".
+	Tools []string
+}
+
+// checkView is check's prediction for client spec of the server command:
+// its profile's first view; false when check has no profile of spec.
+func checkView(t *testing.T, spec string, command []string) (agreeCells, bool) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	run(context.Background(), append([]string{"check", "-format", "json", "-timeout", "30s", "-profile", spec, "--"}, command...), &stdout, &stderr)
+	var rep struct {
+		assess.Report
+		Error *struct{ Message string } `json:"error"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("check -profile %s: %v\n%s", spec, err, stderr.String())
+	}
+	if rep.Error != nil && strings.Contains(rep.Error.Message, "no profile for") {
+		t.Logf("check -profile %s: %s", spec, rep.Error.Message)
+		return agreeCells{}, false
+	}
+	if rep.Error != nil || len(rep.Servers) != 1 || len(rep.Servers[0].Views) == 0 {
+		t.Fatalf("check -profile %s: no view: %+v\n%s", spec, rep.Error, stderr.String())
+	}
+	v := rep.Servers[0].Views[0]
+	c := agreeCells{Server: "reaches the model"}
+	if f := v.Failure; f != nil && f.Effect == assess.EffectDrops {
+		c.Server = "dropped"
+	} else if f != nil && f.Effect == assess.EffectExits {
+		c.Server = "session ends"
+	}
+	if v.KeptChars > 0 {
+		c.Era, c.Where, c.Kept, c.Cut = string(v.Era), v.Where, v.KeptChars, v.Truncated
+	}
+	for _, tf := range v.Tools {
+		c.Tools = append(c.Tools, toolCell(tf.Tool, !tf.Unsent, tf.KeptChars))
+	}
+	slices.Sort(c.Tools)
+	return c, true
+}
+
+// runServer runs the server command through the clients of specs and
+// returns their results.
+func runServer(t *testing.T, specs []string, command []string) []analyze.Result {
+	t.Helper()
+	out := t.TempDir()
+	args := []string{"run", "-lab", binary, "-j", "2", "-timeout", "360s", "-out", out}
+	for _, s := range specs {
+		args = append(args, "-client", s)
+	}
+	var stderr bytes.Buffer
+	// A failed run (a client that ends its session) is a measurement
+	// too: the error is the exit status, the results say the rest.
+	if err := run(context.Background(), append(append(args, "-server", "--"), command...), new(bytes.Buffer), &stderr); err != nil {
+		t.Logf("run: %v", err)
+	}
+	rs := readResults(t, out)
+	if len(rs) != len(specs) {
+		t.Fatalf("%d results of %d clients\n%s", len(rs), len(specs), stderr.String())
+	}
+	return rs
+}
+
+// measuredCells are what run measured of r, in check's terms; only the
+// tools of want's list (those the profile predicts) are compared.
+func measuredCells(r analyze.Result, want agreeCells) agreeCells {
+	c := agreeCells{Server: "reaches the model"}
+	best := r.First.Best()
+	if r.Status != analyze.StatusOK {
+		c.Server = "session ends"
+	} else if best == nil && !slices.ContainsFunc(r.Tools, func(tf analyze.ToolFacts) bool { return tf.Via != "" }) {
+		c.Server = "dropped"
+	}
+	if best != nil && best.Kept > 0 {
+		c.Era, c.Where, c.Kept, c.Cut = eraOf(best.Reply), whereOf(best.Kind), best.Kept, !best.Full
+	}
+	for _, tf := range r.Tools {
+		if slices.ContainsFunc(want.Tools, func(s string) bool { return strings.HasPrefix(s, tf.Name+" ") }) {
+			c.Tools = append(c.Tools, toolCell(tf.Name, tf.Found, tf.Kept))
+		}
+	}
+	slices.Sort(c.Tools)
+	return c
+}
+
+func toolCell(name string, sent bool, kept int) string {
+	if !sent {
+		return name + " unsent"
+	}
+	return fmt.Sprintf("%s %d", name, kept)
+}
+
+func eraOf(r lab.Reply) string {
+	if r == lab.ReplyDiscover {
+		return "modern"
+	}
+	return "legacy"
+}
+
+// whereOf is a placement's kind in the words of profiles.Render.Where.
+func whereOf(k fakeapi.Kind) string {
+	switch k {
+	case fakeapi.KindSystem:
+		return "system prompt"
+	case fakeapi.KindSystemMessage:
+		return "system message"
+	case fakeapi.KindDeveloperMessage:
+		return "developer message"
+	case fakeapi.KindUserTurn:
+		return "user turn"
+	case fakeapi.KindToolDefinition:
+		return "tool definition"
+	}
+	return string(k)
+}
