@@ -206,7 +206,12 @@ func checkTargets(ctx context.Context, fs *flag.FlagSet, args []string, f checkF
 			return nil, nil, configError(fmt.Errorf("check: -server-json: %w", err))
 		}
 	case dashdash:
-		ts = []probe.Target{{Name: probe.CommandName(rest[0], rest[1:]), Transport: probe.TransportStdio, Command: rest[0], Args: rest[1:]}}
+		dir, err := os.Getwd()
+		if err != nil {
+			return nil, nil, fmt.Errorf("check: the working directory: %w", err)
+		}
+		name, from := probe.ServerName(dir, rest[0], rest[1:])
+		ts = []probe.Target{{Name: name, NameFrom: from, Transport: probe.TransportStdio, Command: rest[0], Args: rest[1:]}}
 	case len(rest) > 0:
 		u, err := url.Parse(rest[0])
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -247,7 +252,7 @@ func checkTargets(ctx context.Context, fs *flag.FlagSet, args []string, f checkF
 		}
 	}
 	if f.name != "" {
-		ts[0].Name = f.name
+		ts[0].Name, ts[0].NameFrom = f.name, ""
 	}
 	if f.server != "" {
 		var err error

@@ -37,6 +37,9 @@ func probeAll(ctx context.Context, ts []probe.Target, o probe.Options, stderr io
 			shown := t.Redacted(t.Redactor())
 			mu.Lock()
 			fmt.Fprintf(stderr, "instrlab: checking %s (%s)\n", untrusted.EscapeLine(shown.Name), untrusted.EscapeLine(shown.String()))
+			if t.NameFrom != "" {
+				fmt.Fprintf(stderr, "instrlab: %s is named after %s; -name names it otherwise\n", untrusted.EscapeLine(shown.Name), untrusted.EscapeLine(t.NameFrom))
+			}
 			mu.Unlock()
 			results[i] = probeServer(ctx, t, o)
 		}()

@@ -15,6 +15,9 @@ const (
 // A Target is one server to check: a command to spawn or a URL.
 type Target struct {
 	Name string `json:"name"`
+	// NameFrom is the package.json the name was taken from, when the
+	// command's own name said nothing (ServerName); "" otherwise.
+	NameFrom string `json:"name_from,omitempty"`
 	// Source says where the server was configured, e.g.
 	// "/home/u/proj/.mcp.json (project)"; empty on the command line.
 	Source    string            `json:"source,omitempty"`

@@ -16,6 +16,7 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/untrusted"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -27,6 +28,9 @@ type UserServers struct {
 	names    []string
 	commands map[string]lab.ServerCommand
 	http     map[string]HTTPServer
+	// nameFrom is the package.json that named the server of -server --,
+	// when its command's own name said nothing (probe.ServerName).
+	nameFrom string
 }
 
 // ParseServers reads run's -server and -config: "-server -- CMD ARGS" (the
@@ -47,7 +51,9 @@ func ParseServers(server, config string, rest []string) (*UserServers, error) {
 		if err != nil {
 			return nil, fmt.Errorf("-server: the working directory: %w", err)
 		}
-		us.add(probe.CommandName(rest[0], rest[1:]), lab.ServerCommand{Command: lookPath(rest[0]), Args: rest[1:], Dir: dir, Environ: os.Environ()})
+		name, from := probe.ServerName(dir, rest[0], rest[1:])
+		us.add(name, lab.ServerCommand{Command: lookPath(rest[0]), Args: rest[1:], Dir: dir, Environ: os.Environ()})
+		us.nameFrom = from
 		return us, nil
 	case config == "" && (strings.HasPrefix(server, "http://") || strings.HasPrefix(server, "https://")):
 		if len(rest) > 0 {
@@ -179,6 +185,9 @@ func (us *UserServers) Use(r *Runner) (cleanup func(), err error) {
 	}
 	r.HTTPServers = us.http
 	r.ServerStarts = us.Started()
+	if us.nameFrom != "" {
+		fmt.Fprintf(r.progress(), "note: the server is named %s after %s (name it otherwise with -config)\n", untrusted.EscapeLine(us.names[0]), untrusted.EscapeLine(us.nameFrom))
+	}
 	if r.Netns && len(us.http) > 0 {
 		fmt.Fprintln(r.progress(), "note: clients of an HTTP server run outside the network namespace")
 		r.Netns = false
