@@ -20,13 +20,16 @@ func parseLog(t *testing.T, data []byte) []Entry {
 	t.Helper()
 	var entries []Entry
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
+	sc.Buffer(nil, 64<<20)
 	for n := 1; sc.Scan(); n++ {
 		var e Entry
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			t.Fatalf("log line %d: %v: %s", n, err, sc.Bytes())
 		}
 		entries = append(entries, e)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("reading the log: %v", err)
 	}
 	return entries
 }

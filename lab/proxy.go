@@ -2,6 +2,7 @@ package lab
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,6 +38,10 @@ const maxKeptBody = 8 << 20
 // maxStderrLines bounds the stderr lines logged; the first lines say why a
 // server failed to start, so those are the ones kept.
 const maxStderrLines = 50
+
+// maxStderrLine bounds the bytes held of one stderr line: what the log keeps
+// of a raw text (maxRaw); Bytes says the whole line's length.
+const maxStderrLine = maxRaw
 
 // A Proxy relays newline-delimited JSON-RPC between a client and any MCP
 // server, byte for byte, and writes the lab's message log about it: every
@@ -202,19 +207,40 @@ func errorCode(line []byte) *int {
 	return &wire.Error.Code
 }
 
-// LogStderr copies r (the server's stderr) to w, and logs its first lines.
-// It returns when r ends.
+// LogStderr copies r (the server's stderr) to w unchanged, and logs its
+// first maxStderrLines lines, each cut to maxStderrLine bytes with its whole
+// length in Bytes; the rest are counted. It drains r to its end whatever
+// the lines' lengths, so a server never blocks on its stderr.
 func (p *Proxy) LogStderr(r io.Reader, w io.Writer) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	n := 0
-	for sc.Scan() {
-		if w != nil {
-			w.Write(append(sc.Bytes(), '\n'))
+	br := bufio.NewReaderSize(r, 64<<10)
+	n, size := 0, 0
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(chunk) > 0 && w != nil {
+			w.Write(chunk)
 		}
-		if n++; n <= maxStderrLines {
-			p.log.Log(Entry{Dir: ServerDir, Kind: KindStderr, Raw: sc.Text(), Bytes: len(sc.Bytes())})
+		body := bytes.TrimSuffix(chunk, []byte("\n"))
+		size += len(body)
+		if room := maxStderrLine - len(line); room > 0 {
+			line = append(line, body[:min(room, len(body))]...)
 		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == nil || size > 0 { // a line ended, or a last one without a newline
+			if n++; n <= maxStderrLines {
+				text := line
+				if err == nil && size <= maxStderrLine {
+					text = bytes.TrimSuffix(text, []byte("\r"))
+				}
+				p.log.Log(Entry{Dir: ServerDir, Kind: KindStderr, Raw: string(text), Bytes: size})
+			}
+		}
+		if err != nil {
+			break
+		}
+		line, size = line[:0], 0
 	}
 	if n > maxStderrLines {
 		p.log.Log(Entry{Dir: ServerDir, Kind: KindStderr, Note: fmt.Sprintf("%d more stderr lines not logged", n-maxStderrLines)})
