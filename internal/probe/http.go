@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -134,7 +135,7 @@ func (r *EraResult) httpRecord(rec *recording, hr *httpRecorder, method string, 
 			r.Detail = fmt.Sprintf("HTTP %d, error %d: %s", x.status, m.err.Code, clip(m.err.Message, 200))
 			return true
 		}
-		r.Detail = fmt.Sprintf("HTTP %d %s: %s", x.status, x.contentType, clip(string(x.body), 160))
+		r.Detail = httpFailure(x.status, x.contentType, x.body)
 	case errors.Is(err, context.DeadlineExceeded):
 		r.Outcome, r.Detail = OutcomeSilent, fmt.Sprintf("no reply within %v", timeout)
 	default:
@@ -182,4 +183,18 @@ func rootCause(err error) error {
 		}
 		err = next
 	}
+}
+
+// httpFailure describes an HTTP error status whose body is not a JSON-RPC
+// error, naming an empty content type or body rather than printing
+// nothing ("HTTP 404 : ").
+func httpFailure(status int, contentType string, body []byte) string {
+	if contentType == "" {
+		contentType = "no content type"
+	}
+	text := strings.TrimSpace(string(body))
+	if text == "" {
+		return fmt.Sprintf("HTTP %d (%s), empty body", status, contentType)
+	}
+	return fmt.Sprintf("HTTP %d (%s): %s", status, contentType, clip(text, 160))
 }

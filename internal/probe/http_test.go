@@ -77,6 +77,11 @@ func TestProbeHTTPBad(t *testing.T) {
 	defer redirect.Close()
 	notFound := httptest.NewServer(http.NotFoundHandler())
 	defer notFound.Close()
+	bare404 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Content-Type"] = nil
+		w.WriteHeader(http.StatusNotFound)
+	}))
+	defer bare404.Close()
 	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body) // the server notices a closed connection only after the body
 		<-r.Context().Done()
@@ -91,7 +96,8 @@ func TestProbeHTTPBad(t *testing.T) {
 		{"refused", refused, OutcomeNoStart, "connection refused"},
 		{"html", html.URL, OutcomeInvalid, "HTML page"},
 		{"redirect", redirect.URL, OutcomeInvalid, `redirect to "https://example.invalid/mcp"`},
-		{"not found", notFound.URL, OutcomeInvalid, "HTTP 404"},
+		{"not found", notFound.URL, OutcomeInvalid, "HTTP 404 (text/plain; charset=utf-8): 404 page not found"},
+		{"404 without a body", bare404.URL, OutcomeInvalid, "HTTP 404 (no content type), empty body"},
 		{"hang", hang.URL, OutcomeSilent, "no reply within 500ms"},
 	}
 	for _, tt := range tests {
