@@ -25,6 +25,8 @@ type Args struct {
 	ToolDesc      string        // -tool-desc: KIND:N generated text as lookup_part's description
 	ToolDescFile  string        // -tool-desc-file: a file's text as lookup_part's description
 	Seed          string        // -seed: mixed into the generated texts' codewords
+	Surface       string        // -surface: groups of SurfaceGroups, or all
+	ResultSize    string        // -result-size: KIND:N, the text of the size group's results
 	Era           Mode          // -era: ModeLegacy, ModeDual or ModeModern
 	InitDelay     time.Duration // -init-delay
 	DiscoverDelay time.Duration // -discover-delay
@@ -54,6 +56,8 @@ func (a *Args) flags() []argFlag {
 		{"tool-desc", &a.ToolDesc, "", "describe the tool lookup_part with KIND:N code points of generated text (as -instr) instead of its own description"},
 		{"tool-desc-file", &a.ToolDescFile, "", "describe the tool lookup_part with this file's text, unchanged"},
 		{"seed", &a.Seed, "", "mix this into the codewords of the generated texts, so that several labs in one client's session serve texts told apart by their codewords"},
+		{"surface", &a.Surface, "", "also serve the surface groups, separated by commas: " + surfaceGroupList() + ", or all (all but hang): tools whose results, schemas, names and _meta carry codewords, prompts and resources (docs/surface.md)"},
+		{"result-size", &a.ResultSize, DefaultResultSize, "the text of the size group's results: KIND:N code points of generated text (as -instr)"},
 		{"era", (*string)(&a.Era), string(ModeLegacy), "protocol era: legacy, dual or modern"},
 		{"init-delay", &a.InitDelay, time.Duration(0), "hold the initialize reply this long"},
 		{"discover-delay", &a.DiscoverDelay, time.Duration(0), "hold the server/discover reply this long"},
@@ -67,6 +71,12 @@ func (a *Args) flags() []argFlag {
 		{"print", &a.Print, false, "print the instructions text, its codewords and markers, and exit"},
 	}
 }
+
+// DefaultResultSize is -result-size's default: 150,000 characters, more
+// than 25,000 tokens of English (the default cap Claude Code's
+// documentation gives MAX_MCP_OUTPUT_TOKENS), so that a cap of that order
+// is measured where it cuts.
+const DefaultResultSize = "ascii:150000"
 
 // Flags registers every flag of the lab on fs, with its default, writing
 // into a.
@@ -215,6 +225,13 @@ func (a Args) config(readFile bool) (Config, error) {
 			return Config{}, fmt.Errorf("-tool-desc: %w", err)
 		}
 		cfg.ToolDescription = t.Text
+	}
+	if cfg.Surface.Groups, err = ParseSurface(a.Surface); err != nil {
+		return Config{}, fmt.Errorf("-surface: %w", err)
+	}
+	cfg.Surface.Seed = a.Seed
+	if cfg.Surface.ResultSize, err = ParseInstructions(a.ResultSize); err != nil || !cfg.Surface.ResultSize.Present() {
+		return Config{}, fmt.Errorf("-result-size: want KIND:N, as in %s", DefaultResultSize)
 	}
 	if err := cfg.Validate(); err != nil {
 		return Config{}, err

@@ -12,7 +12,8 @@ import (
 // field set away from its default.
 func TestArgsRoundTrip(t *testing.T) {
 	a := Args{Instr: "japanese:1200", ToolDesc: "ascii:3000", Era: ModeDual, InitDelay: 1500 * time.Millisecond, DiscoverDelay: 2 * time.Second,
-		ReadyAfter: 700 * time.Millisecond, OnUnknown: UnknownHang, Fail: "tools/list,server/discover", ToolMeta: `{"k":1}`, Log: "/x/lab.jsonl", HTTP: "127.0.0.1:0", AllowRemote: true, Seed: "b"}
+		ReadyAfter: 700 * time.Millisecond, OnUnknown: UnknownHang, Fail: "tools/list,server/discover", ToolMeta: `{"k":1}`, Log: "/x/lab.jsonl", HTTP: "127.0.0.1:0", AllowRemote: true, Seed: "b",
+		Surface: "results,names", ResultSize: "japanese:5000"}
 	got, err := ParseArgs(a.Args())
 	if err != nil {
 		t.Fatal(err)

@@ -44,5 +44,18 @@
 // answers an initialize that follows server/discover on the same connection
 // (the SDK refuses it), so a client that sends both shows which text it
 // keeps. prompts/*, resources/* and completion/complete get -32601, since
-// the lab declares tools only.
+// the lab declares tools only, unless -surface adds prompts.
+//
+// The surface (-surface, SurfaceConfig) adds what a server sends besides
+// instructions and tool descriptions, each part with a codeword of its own
+// (SurfaceCodeword): tools whose results carry content text,
+// structuredContent, both, isError, an image, a resource_link, an
+// embedded resource, _meta, annotated content or a long text; tools whose
+// input schemas use one JSON Schema feature each (SchemaFeatures); tools
+// with long, dotted, hyphenated, upper-case or non-ASCII names; tools with
+// _meta keys, annotations, a title and an icon; a prompt and resources;
+// and results a client must survive (SurfaceBad: no content, content of the
+// wrong type, structuredContent that does not fit its outputSchema, 10 MiB,
+// a protocol error; SurfaceHang: no answer). The results the SDK's types
+// cannot express are written raw by the middleware.
 package lab

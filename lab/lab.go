@@ -64,6 +64,8 @@ type Config struct {
 	// ToolMeta, when set, is the tool lookup_part's _meta.
 	ToolMeta map[string]any
 	Log      *MessageLog // nil logs nothing
+	// Surface adds the tools, prompts and resources of its groups.
+	Surface SurfaceConfig
 	// Exit ends the process for OnUnknown "crash"; nil means os.Exit.
 	Exit func(code int)
 	// Stderr receives the lab's own diagnostics; nil means os.Stderr.
@@ -91,6 +93,8 @@ type Lab struct {
 	discover Text // the server/discover text
 	server   *mcp.Server
 	tools    *toolsCache // nil: tools/list as the SDK marshals it
+	// surface holds the surface's tools by name.
+	surface map[string]SurfaceTool
 	// toolsAdded is closed once the tools are added to server (addTools
 	// runs beside the start of serving: see New).
 	toolsAdded chan struct{}
@@ -154,9 +158,17 @@ func New(cfg Config) (*Lab, error) {
 	if l.discover, err = cfg.Instructions.For(ReplyDiscover); err != nil {
 		return nil, err
 	}
+	surface, err := cfg.Surface.Tools()
+	if err != nil {
+		return nil, fmt.Errorf("-surface: %w", err)
+	}
+	l.surface = make(map[string]SurfaceTool, len(surface))
+	for _, t := range surface {
+		l.surface[t.Tool.Name] = t
+	}
 	l.server = mcp.NewServer(&mcp.Implementation{Name: Name, Version: Version}, &mcp.ServerOptions{
 		SupportedProtocolVersions: versionsFor(cfg.Era),
-		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Capabilities:              l.capabilities(),
 	})
 	// Adding the tools infers and resolves their JSON Schemas by reflection:
 	// most of the time New takes, and, in a fresh process, a few ms of
@@ -168,6 +180,7 @@ func New(cfg Config) (*Lab, error) {
 	go func() {
 		defer close(l.toolsAdded)
 		addLabTools(l.server, cfg.ToolDescription, cfg.ToolMeta)
+		addSurface(l.server, surface, cfg.Surface)
 	}()
 	l.server.AddReceivingMiddleware(l.middleware)
 	return l, nil
@@ -206,7 +219,7 @@ func versionsFor(mode Mode) []string {
 // tools/list with schemas marshalled once.
 func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if !servesMethod(method) {
+		if !l.servesMethod(method) {
 			// The lab declares only the tools capability; the SDK would
 			// answer prompts/list and resources/list with empty lists all
 			// the same (conformance: server-stateless, prompts declared in
@@ -215,6 +228,9 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		if slices.Contains(l.cfg.Fail, method) {
 			return nil, &jsonrpc.Error{Code: CodeFailed, Message: "lab: " + method + " fails on purpose (-fail " + method + ")"}
+		}
+		if strings.HasPrefix(method, "prompts/") || strings.HasPrefix(method, "resources/") {
+			l.awaitTools() // added with the tools (SurfacePrompts)
 		}
 		switch method {
 		case "initialize":
@@ -249,6 +265,9 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return res, err
 		case "tools/call":
 			l.awaitTools()
+			if res, ok, err := l.rawCall(ctx, req); ok {
+				return res, err
+			}
 		case "tools/list":
 			l.awaitTools()
 			res, err := next(ctx, method, req)
@@ -275,7 +294,7 @@ func (l *Lab) lateInitialize(req mcp.Request) (mcp.Result, error) {
 	}
 	return &mcp.InitializeResult{
 		ProtocolVersion: version,
-		Capabilities:    &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Capabilities:    l.capabilities(),
 		ServerInfo:      &mcp.Implementation{Name: Name, Version: Version},
 	}, nil
 }
@@ -325,9 +344,22 @@ func sleep(ctx context.Context, d time.Duration) error {
 }
 
 // servesMethod reports whether the lab serves method: it has tools, and no
-// prompts, resources or completions.
-func servesMethod(method string) bool {
-	return !strings.HasPrefix(method, "prompts/") && !strings.HasPrefix(method, "resources/") && method != "completion/complete"
+// completions; prompts and resources with SurfacePrompts only.
+func (l *Lab) servesMethod(method string) bool {
+	if strings.HasPrefix(method, "prompts/") || strings.HasPrefix(method, "resources/") {
+		return l.cfg.Surface.Has(SurfacePrompts)
+	}
+	return method != "completion/complete"
+}
+
+// capabilities are the lab's: tools, and prompts and resources with
+// SurfacePrompts.
+func (l *Lab) capabilities() *mcp.ServerCapabilities {
+	c := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
+	if l.cfg.Surface.Has(SurfacePrompts) {
+		c.Prompts, c.Resources = &mcp.PromptCapabilities{}, &mcp.ResourceCapabilities{}
+	}
+	return c
 }
 
 // knownMethods are the requests the SDK (v1.8.0) serves.
@@ -378,6 +410,7 @@ func (l *Lab) receivedEntry(e Entry, m message, raw []byte, handshaken bool) (En
 	if m.kind == KindInvalid || m.kind == KindEmpty {
 		e.Raw = string(raw)
 	}
+	keepBody(&e, raw)
 	act := l.onUnknown(m, handshaken)
 	if act != "" {
 		e.Note = act

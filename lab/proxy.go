@@ -30,7 +30,7 @@ const (
 // (instructions, tool and prompt descriptions). The lab and the proxy keep
 // these replies whole in the log's Body, so that an analysis can recover
 // the texts of any server, or of a lab serving a file, from the log alone.
-var TextMethods = []string{"initialize", "server/discover", "tools/list", "prompts/list"}
+var TextMethods = []string{"initialize", "server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list"}
 
 // maxBody bounds the reply kept in an entry's Body.
 const maxKeptBody = 8 << 20
@@ -175,6 +175,7 @@ func (t *trackers) entry(e Entry, line []byte) Entry {
 		}
 	case KindRequest:
 		asked.received(m)
+		keepBody(&e, line)
 	case KindResponse, KindError:
 		e.Method = answered.answered(m.id, m.kind == KindResponse)
 		if m.kind == KindError {
@@ -187,10 +188,23 @@ func (t *trackers) entry(e Entry, line []byte) Entry {
 	return e
 }
 
+// CallMethods are the methods whose requests and replies, errors
+// included, the lab and the proxy keep whole in the log's Body: a tool
+// call's name and arguments, and the result the server sent, which an
+// analysis locates in the model request that follows.
+var CallMethods = []string{"tools/call"}
+
 // keepBody keeps data, the message e describes, whole in e when it is a
-// reply carrying a server's texts (TextMethods).
+// reply carrying a server's texts (TextMethods) or a request or reply of
+// CallMethods, and at most maxKeptBody bytes (e.Bytes says how many a
+// longer one had).
 func keepBody(e *Entry, data []byte) {
-	if e.Kind == KindResponse && slices.Contains(TextMethods, e.Method) && len(data) <= maxKeptBody {
+	if len(data) > maxKeptBody {
+		return
+	}
+	text := e.Kind == KindResponse && slices.Contains(TextMethods, e.Method)
+	call := (e.Kind == KindRequest || e.Kind == KindResponse || e.Kind == KindError) && slices.Contains(CallMethods, e.Method)
+	if text || call {
 		e.Body = json.RawMessage(slices.Clone(data))
 	}
 }

@@ -81,29 +81,39 @@ func TestProxyLongLine(t *testing.T) {
 }
 
 // TestProxyKeepsTextReplies: replies to the methods that carry a server's
-// texts are logged whole and named by the method they answer; others are
-// not kept.
+// texts are logged whole and named by the method they answer, and so are
+// tool calls both ways (CallMethods); others are not kept.
 func TestProxyKeepsTextReplies(t *testing.T) {
 	var logBuf bytes.Buffer
 	p := NewProxy(NewMessageLog(&logBuf))
-	client := `{"jsonrpc":"2.0","id":1,"method":"initialize"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/call"}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"prompts/list"}` + "\n"
-	server := `{"jsonrpc":"2.0","id":1,"result":{"instructions":"hello"}}` + "\n" + `{"jsonrpc":"2.0","id":2,"result":{"content":[]}}` + "\n" + `{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"no"}}` + "\n"
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo"}}`
+	client := `{"jsonrpc":"2.0","id":1,"method":"initialize"}` + "\n" + call + "\n" + `{"jsonrpc":"2.0","id":3,"method":"prompts/list"}` + "\n" +
+		`{"jsonrpc":"2.0","id":4,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":5,"method":"tools/call"}` + "\n"
+	server := `{"jsonrpc":"2.0","id":1,"result":{"instructions":"hello"}}` + "\n" + `{"jsonrpc":"2.0","id":2,"result":{"content":[]}}` + "\n" +
+		`{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"no"}}` + "\n" + `{"jsonrpc":"2.0","id":4,"result":{}}` + "\n" +
+		`{"jsonrpc":"2.0","id":5,"error":{"code":-32603,"message":"broke"}}` + "\n"
 	p.Relay(Recv, strings.NewReader(client), io.Discard)
 	p.Relay(Send, strings.NewReader(server), io.Discard)
-	entries := parseLog(t, logBuf.Bytes())[3:]
 	type got struct {
-		Method, Body string
-		Error        int
+		Dir, Method, Body string
+		Error             int
 	}
 	var gots []got
-	for _, e := range entries {
-		g := got{Method: e.Method, Body: string(e.Body)}
+	for _, e := range parseLog(t, logBuf.Bytes()) {
+		g := got{Dir: e.Dir, Method: e.Method, Body: string(e.Body)}
 		if e.Error != nil {
 			g.Error = *e.Error
 		}
 		gots = append(gots, g)
 	}
-	want := []got{{"initialize", `{"jsonrpc":"2.0","id":1,"result":{"instructions":"hello"}}`, 0}, {"tools/call", "", 0}, {"prompts/list", "", -32601}}
+	want := []got{
+		{Recv, "initialize", "", 0}, {Recv, "tools/call", call, 0}, {Recv, "prompts/list", "", 0}, {Recv, "ping", "", 0},
+		{Recv, "tools/call", `{"jsonrpc":"2.0","id":5,"method":"tools/call"}`, 0},
+		{Send, "initialize", `{"jsonrpc":"2.0","id":1,"result":{"instructions":"hello"}}`, 0},
+		{Send, "tools/call", `{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`, 0},
+		{Send, "prompts/list", "", -32601}, {Send, "ping", "", 0},
+		{Send, "tools/call", `{"jsonrpc":"2.0","id":5,"error":{"code":-32603,"message":"broke"}}`, -32603},
+	}
 	if diff := cmp.Diff(want, gots); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}

@@ -88,6 +88,7 @@ func (t *tracker) sentEntry(data []byte) Entry {
 		code := wire.Error.Code
 		e.Kind, e.Error = KindError, &code
 		e.Method = t.answered(wire.ID, false)
+		keepBody(&e, data)
 	default:
 		e.Kind = KindResponse
 		e.Method = t.answered(wire.ID, true)

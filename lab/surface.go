@@ -1,0 +1,216 @@
+package lab
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A SurfaceGroup names a set of the lab's surface: the tools, prompts and
+// resources, besides instructions and tool descriptions, that a server
+// puts in front of a model (-surface). Each part the lab sends carries a
+// codeword of its own (SurfaceCodeword), so that a captured model request
+// shows which parts arrived, in what form and where.
+type SurfaceGroup string
+
+// The surface groups, in the order of -surface's help.
+const (
+	// SurfaceResults are tools whose results carry a codeword in each part:
+	// content text, structuredContent, both, isError, an image, a
+	// resource_link, an embedded resource, _meta, content annotations, and
+	// a tool with an outputSchema.
+	SurfaceResults SurfaceGroup = "results"
+	// SurfaceSize are two tools whose result is a generated text of
+	// -result-size characters, one of them with the _meta key
+	// anthropic/maxResultSizeChars: where a client cuts a long result.
+	SurfaceSize SurfaceGroup = "size"
+	// SurfaceSchemas are tools whose input schemas each use one feature of
+	// JSON Schema 2020-12 (SchemaFeatures).
+	SurfaceSchemas SurfaceGroup = "schemas"
+	// SurfaceNames are tools whose names are long, dotted, hyphenated,
+	// upper case or not ASCII.
+	SurfaceNames SurfaceGroup = "names"
+	// SurfaceTwin is one tool that every lab of a run with several has,
+	// under one name: two servers with the same tool name.
+	SurfaceTwin SurfaceGroup = "twin"
+	// SurfaceMeta are tools with each _meta key (anthropic/alwaysLoad,
+	// anthropic/searchHint, a key of the lab's own), annotations, a title
+	// and an icon.
+	SurfaceMeta SurfaceGroup = "meta"
+	// SurfacePrompts declares prompts and resources and serves one of each.
+	SurfacePrompts SurfaceGroup = "prompts"
+	// SurfaceBad are tools that answer wrongly: no content, content of the
+	// wrong type, structuredContent that does not fit the outputSchema,
+	// a 10 MB text, a protocol error.
+	SurfaceBad SurfaceGroup = "bad"
+	// SurfaceHang is a tool that never answers (until the call is
+	// cancelled or the session ends). "all" leaves it out.
+	SurfaceHang SurfaceGroup = "hang"
+)
+
+// SurfaceGroups lists every group, in the order of -surface's help.
+var SurfaceGroups = []SurfaceGroup{SurfaceResults, SurfaceSize, SurfaceSchemas, SurfaceNames, SurfaceTwin, SurfaceMeta, SurfacePrompts, SurfaceBad, SurfaceHang}
+
+// SurfaceAll is the -surface value for every group but SurfaceHang.
+const SurfaceAll = "all"
+
+// ParseSurface parses -surface: groups separated by commas, or "all"
+// (every group but hang, which may stop a client). The empty string is
+// no group. Groups come back in SurfaceGroups' order, each once.
+func ParseSurface(s string) ([]SurfaceGroup, error) {
+	if s == "" {
+		return nil, nil
+	}
+	want := map[SurfaceGroup]bool{}
+	for _, g := range strings.Split(s, ",") {
+		g = strings.TrimSpace(g)
+		switch {
+		case g == SurfaceAll:
+			for _, k := range SurfaceGroups {
+				want[k] = want[k] || k != SurfaceHang
+			}
+		case slices.Contains(SurfaceGroups, SurfaceGroup(g)):
+			want[SurfaceGroup(g)] = true
+		default:
+			return nil, fmt.Errorf("unknown surface group %q (want %s, or %s)", g, surfaceGroupList(), SurfaceAll)
+		}
+	}
+	var out []SurfaceGroup
+	for _, g := range SurfaceGroups {
+		if want[g] {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+func surfaceGroupList() string {
+	names := make([]string, len(SurfaceGroups))
+	for i, g := range SurfaceGroups {
+		names[i] = string(g)
+	}
+	return strings.Join(names, ", ")
+}
+
+// SurfaceCodeword is the codeword of one part of one surface item of a lab
+// started with seed: deterministic, so a run's evidence can be checked
+// against it without the server, and seeded, so two labs of one run
+// (SurfaceTwin) send parts told apart.
+func SurfaceCodeword(seed, item, part string) string {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "surface/%s/%s/%s", seed, item, part)
+	sum := h.Sum64()
+	word := codewordWords[sum%uint64(len(codewordWords))]
+	return fmt.Sprintf("%s-%04d", word, (sum/uint64(len(codewordWords)))%10000)
+}
+
+// surfaceText is the sentence one part carries: the item, the part and
+// its codeword, as in "result_both structuredContent codeword: GADWALL-0412."
+func surfaceText(seed, item, part string) string {
+	return item + " " + part + " codeword: " + SurfaceCodeword(seed, item, part) + "."
+}
+
+// A SurfaceTool is one tool of the lab's surface: its definition, what it
+// exercises, and how it answers.
+type SurfaceTool struct {
+	Group SurfaceGroup
+	// Case says what the tool exercises, as in "structuredContent only" or
+	// "anyOf".
+	Case string
+	Tool *mcp.Tool
+	// Key is a codeword of the tool's description, which finds its
+	// definition in a model request whatever name the client gave it.
+	Key string
+	// Call is what the lab answers a call with: a result, or an error that
+	// is a protocol error. Raw, when set, is sent as the result instead,
+	// unchecked (a result the SDK's types cannot express); Hang never
+	// answers.
+	call func() (*mcp.CallToolResult, error)
+	Raw  json.RawMessage
+	Hang bool
+}
+
+// describe is a surface tool's description: what it is for and its key.
+func describe(seed, name, what string) (desc, key string) {
+	key = SurfaceCodeword(seed, name, "description")
+	return what + " Description codeword: " + key + ".", key
+}
+
+// emptyInput is the input schema of a tool that takes no arguments.
+var emptyInput = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// A SurfaceConfig selects the lab's surface.
+type SurfaceConfig struct {
+	Groups []SurfaceGroup
+	// Seed is the lab's -seed, mixed into every codeword.
+	Seed string
+	// ResultSize is the text of SurfaceSize's results (-result-size).
+	ResultSize Instructions
+}
+
+// Has reports whether the group g is selected.
+func (c SurfaceConfig) Has(g SurfaceGroup) bool { return slices.Contains(c.Groups, g) }
+
+// Tools lists the surface's tools, group by group in SurfaceGroups' order.
+func (c SurfaceConfig) Tools() ([]SurfaceTool, error) {
+	var out []SurfaceTool
+	for _, g := range c.Groups {
+		var ts []SurfaceTool
+		var err error
+		switch g {
+		case SurfaceResults:
+			ts = resultTools(c.Seed)
+		case SurfaceSize:
+			ts, err = sizeTools(c.Seed, c.ResultSize)
+		case SurfaceSchemas:
+			ts = schemaTools(c.Seed)
+		case SurfaceNames:
+			ts = nameTools(c.Seed)
+		case SurfaceTwin:
+			ts = []SurfaceTool{twinTool(c.Seed)}
+		case SurfaceMeta:
+			ts = metaTools(c.Seed)
+		case SurfaceBad:
+			ts = badTools(c.Seed)
+		case SurfaceHang:
+			ts = []SurfaceTool{hangTool(c.Seed)}
+		}
+		if err != nil {
+			return nil, err
+		}
+		for i := range ts {
+			ts[i].Group = g
+		}
+		out = append(out, ts...)
+	}
+	return out, nil
+}
+
+// addSurface adds the surface's tools, prompts and resources to s.
+func addSurface(s *mcp.Server, tools []SurfaceTool, c SurfaceConfig) {
+	for _, t := range tools {
+		s.AddTool(t.Tool, t.handler)
+	}
+	if c.Has(SurfacePrompts) {
+		addPromptsAndResources(s, c.Seed)
+	}
+}
+
+// handler answers a call of t; the middleware answers Raw and Hang tools
+// before it (rawCall).
+func (t SurfaceTool) handler(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if t.call == nil {
+		return nil, fmt.Errorf("tool %s answers in the middleware", t.Tool.Name)
+	}
+	return t.call()
+}
+
+// textResult is a result of one text content block.
+func textResult(text string) (*mcp.CallToolResult, error) {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+}

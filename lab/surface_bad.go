@@ -1,0 +1,89 @@
+package lab
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// HugeResultChars is the length of bad_huge's text: 10 MiB of ASCII.
+const HugeResultChars = 10 << 20
+
+// badTools are SurfaceBad: results a client must survive. The SDK's types
+// cannot express a result without content or with content of the wrong
+// type, so those are sent Raw (rawCall); the SDK does not check the
+// results of a tool added without types, so bad_structured's
+// structuredContent goes out as it is, not fitting its outputSchema.
+func badTools(seed string) []SurfaceTool {
+	tool := func(name, what, c string) SurfaceTool {
+		desc, key := describe(seed, name, what)
+		return SurfaceTool{Case: c, Key: key, Tool: &mcp.Tool{Name: name, Description: desc, InputSchema: emptyInput}}
+	}
+	raw := func(v any) json.RawMessage {
+		b, _ := json.Marshal(v)
+		return b
+	}
+	noContent := tool("bad_no_content", "Answers with structuredContent and no content field.", "no content")
+	noContent.Raw = raw(map[string]any{"structuredContent": map[string]any{"note": surfaceText(seed, "bad_no_content", "structuredContent")}})
+
+	wrongType := tool("bad_content_type", "Answers with content that is a string, not a list.", "content of the wrong type")
+	wrongType.Raw = raw(map[string]any{"content": surfaceText(seed, "bad_content_type", "content string")})
+
+	mismatch := tool("bad_structured", "Answers with structuredContent that does not fit its outputSchema.", "structuredContent not fitting outputSchema")
+	mismatch.Tool.OutputSchema = json.RawMessage(`{"type":"object","properties":{"note":{"type":"string"}},"required":["note"],"additionalProperties":false}`)
+	mismatch.call = func() (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: surfaceText(seed, "bad_structured", "content text")}},
+			StructuredContent: map[string]any{"count": surfaceText(seed, "bad_structured", "structuredContent")}}, nil
+	}
+
+	huge := tool("bad_huge", "Answers with a text of 10 MiB.", "10 MiB result")
+	huge.call = func() (*mcp.CallToolResult, error) {
+		t, err := Instructions{Language: English, Length: HugeResultChars, Seed: seed + "/bad_huge"}.For(ReplyInitialize)
+		if err != nil {
+			return nil, err
+		}
+		return textResult(t.Text)
+	}
+
+	protocol := tool("bad_protocol_error", "Answers with a JSON-RPC error instead of a result.", "protocol error")
+	protocol.call = func() (*mcp.CallToolResult, error) {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: surfaceText(seed, "bad_protocol_error", "error message")}
+	}
+	return []SurfaceTool{noContent, wrongType, mismatch, huge, protocol}
+}
+
+// hangTool is SurfaceHang's tool, which never answers.
+func hangTool(seed string) SurfaceTool {
+	desc, key := describe(seed, "bad_hang", "Never answers.")
+	return SurfaceTool{Case: "never answers", Key: key, Hang: true, Tool: &mcp.Tool{Name: "bad_hang", Description: desc, InputSchema: emptyInput}}
+}
+
+// rawCall answers a call of a Raw or Hang tool in the middleware, before
+// the SDK: ok is false for any other call.
+func (l *Lab) rawCall(ctx context.Context, req mcp.Request) (mcp.Result, bool, error) {
+	p, _ := req.GetParams().(*mcp.CallToolParamsRaw)
+	if p == nil {
+		return nil, false, nil
+	}
+	t, found := l.surface[p.Name]
+	switch {
+	case !found:
+		return nil, false, nil
+	case t.Hang:
+		<-ctx.Done()
+		return nil, true, ctx.Err()
+	case t.Raw != nil:
+		return &rawCallResult{CallToolResult: &mcp.CallToolResult{}, raw: t.Raw}, true, nil
+	}
+	return nil, false, nil
+}
+
+// A rawCallResult is a tools/call result sent as raw JSON, unchecked.
+type rawCallResult struct {
+	*mcp.CallToolResult
+	raw json.RawMessage
+}
+
+func (r *rawCallResult) MarshalJSON() ([]byte, error) { return r.raw, nil }
