@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-
-	"github.com/instrlab/instrlab/internal/tokens"
 )
 
 // Anthropic is the Anthropic Messages API: POST /v1/messages, streaming
@@ -35,11 +33,19 @@ type anthropicMsg struct {
 }
 
 type anthropicBlock struct {
-	Type    string          `json:"type"`
-	Text    string          `json:"text"`
-	Name    string          `json:"name"`
-	Input   json.RawMessage `json:"input"`
-	Content json.RawMessage `json:"content"`
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	Content   json.RawMessage `json:"content"`
+	ToolUseID string          `json:"tool_use_id"`
+	IsError   bool            `json:"is_error"`
+	Source    struct {
+		Type      string `json:"type"`
+		MediaType string `json:"media_type"`
+		Data      string `json:"data"`
+		URL       string `json:"url"`
+	} `json:"source"`
 }
 
 // Context implements API. The order is the order a model reads: tools,
@@ -101,7 +107,28 @@ func appendContent(ctx Context, kind Kind, msg int, path string, raw json.RawMes
 		case "tool_use":
 			ctx = append(ctx, Segment{Kind: kind, Message: msg, Path: p + ".input", Name: bl.Name, Text: string(bl.Input)})
 		case "tool_result":
+			n := len(ctx)
 			ctx = appendContent(ctx, KindToolResult, msg, p+".content", bl.Content)
+			if len(ctx) == n {
+				ctx = append(ctx, Segment{Kind: KindToolResult, Message: msg, Path: p + ".content"})
+			}
+			for k := n; k < len(ctx); k++ {
+				ctx[k].Call, ctx[k].Error = bl.ToolUseID, bl.IsError
+			}
+		case "image", "document":
+			if bl.Source.Type == "text" { // a plain-text document: text the model reads
+				ctx = append(ctx, Segment{Kind: kind, Message: msg, Path: p + ".source.data", Text: bl.Source.Data})
+				continue
+			}
+			data := bl.Source.Data
+			if data == "" {
+				data = bl.Source.URL
+			}
+			media := bl.Source.MediaType
+			if media == "" {
+				media = bl.Type
+			}
+			ctx = append(ctx, Segment{Kind: kind, Message: msg, Path: p + ".source", Media: media, Data: data})
 		}
 	}
 	return ctx
@@ -121,24 +148,23 @@ func (Anthropic) Write(w http.ResponseWriter, path string, body []byte, reply Re
 	if b.Model == "" {
 		b.Model = "fake-model"
 	}
-	id := "msg_fake" + strings.TrimPrefix(reply.ToolID, "toolu_fake")
-	if id == "msg_fake" {
-		id = "msg_fake0000"
-	}
-	outTokens := tokens.Count(reply.Text) + tokens.Count(string(reply.Input))
+	id := "msg_fake" + reply.num()
+	outTokens := reply.outputTokens(reply.Text)
 	usage := map[string]int{"input_tokens": reply.InputTokens, "output_tokens": outTokens,
 		"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
-	block := map[string]any{"type": "text", "text": reply.Text}
+	blocks := []any{map[string]any{"type": "text", "text": reply.Text}}
 	stop := "end_turn"
-	if reply.Tool != "" {
-		block = map[string]any{"type": "tool_use", "id": reply.ToolID, "name": reply.Tool, "input": reply.Input}
-		stop = "tool_use"
+	if len(reply.Calls) > 0 {
+		blocks, stop = nil, "tool_use"
+		for _, c := range reply.Calls {
+			blocks = append(blocks, map[string]any{"type": "tool_use", "id": c.ID, "name": c.Name, "input": c.Input})
+		}
 	}
 	if !b.Stream {
 		w.Header().Set("Content-Type", "application/json")
 		return json.NewEncoder(w).Encode(map[string]any{
 			"id": id, "type": "message", "role": "assistant", "model": b.Model,
-			"content": []any{block}, "stop_reason": stop, "stop_sequence": nil, "usage": usage,
+			"content": blocks, "stop_reason": stop, "stop_sequence": nil, "usage": usage,
 		})
 	}
 	sse := newSSE(w)
@@ -146,18 +172,20 @@ func (Anthropic) Write(w http.ResponseWriter, path string, body []byte, reply Re
 		"id": id, "type": "message", "role": "assistant", "model": b.Model, "content": []any{},
 		"stop_reason": nil, "stop_sequence": nil, "usage": map[string]int{"input_tokens": reply.InputTokens, "output_tokens": 1,
 			"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}})
-	if reply.Tool != "" {
-		sse.event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-			"content_block": map[string]any{"type": "tool_use", "id": reply.ToolID, "name": reply.Tool, "input": map[string]any{}}})
-		sse.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
-			"delta": map[string]any{"type": "input_json_delta", "partial_json": string(reply.Input)}})
-	} else {
+	for i, c := range reply.Calls {
+		sse.event("content_block_start", map[string]any{"type": "content_block_start", "index": i,
+			"content_block": map[string]any{"type": "tool_use", "id": c.ID, "name": c.Name, "input": map[string]any{}}})
+		sse.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
+			"delta": map[string]any{"type": "input_json_delta", "partial_json": string(c.Input)}})
+		sse.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
+	}
+	if len(reply.Calls) == 0 {
 		sse.event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
 			"content_block": map[string]any{"type": "text", "text": ""}})
 		sse.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
 			"delta": map[string]any{"type": "text_delta", "text": reply.Text}})
+		sse.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
 	}
-	sse.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
 	sse.event("message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]int{"output_tokens": outTokens}})
 	sse.event("message_stop", map[string]any{"type": "message_stop"})

@@ -17,7 +17,7 @@ func TestAnthropicContext(t *testing.T) {
 	    {"role": "user", "content": [{"type": "text", "text": "<system-reminder>hi</system-reminder>"}, {"type": "text", "text": "prompt"}]},
 	    {"role": "system", "content": [{"type": "text", "text": "# MCP Server Instructions"}]},
 	    {"role": "assistant", "content": [{"type": "thinking", "thinking": "hm"}, {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "sleep 10"}}]},
-	    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "done"}]},
+	    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "done"}, {"type": "tool_result", "tool_use_id": "toolu_2", "is_error": true, "content": [{"type": "text", "text": "failed"}, {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBOR"}}]}, {"type": "tool_result", "tool_use_id": "toolu_3", "content": []}, {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "doc text"}}]},
 	    {"role": "assistant", "content": [{"type": "thinking", "thinking": "only thinking"}]},
 	    {"role": "user", "content": "plain string"}
 	  ]}`
@@ -34,7 +34,11 @@ func TestAnthropicContext(t *testing.T) {
 		{Kind: KindUserTurn, Path: "messages[0].content[1].text", Text: "prompt"},
 		{Kind: KindSystemMessage, Message: 1, Path: "messages[1].content[0].text", Text: "# MCP Server Instructions"},
 		{Kind: KindAssistantTurn, Message: 2, Path: "messages[2].content[1].input", Name: "Bash", Text: `{"command": "sleep 10"}`},
-		{Kind: KindToolResult, Message: 3, Path: "messages[3].content[0].content", Text: "done"},
+		{Kind: KindToolResult, Message: 3, Path: "messages[3].content[0].content", Text: "done", Call: "toolu_1"},
+		{Kind: KindToolResult, Message: 3, Path: "messages[3].content[1].content[0].text", Text: "failed", Call: "toolu_2", Error: true},
+		{Kind: KindToolResult, Message: 3, Path: "messages[3].content[1].content[1].source", Call: "toolu_2", Error: true, Media: "image/png", Data: "iVBOR"},
+		{Kind: KindToolResult, Message: 3, Path: "messages[3].content[2].content", Call: "toolu_3"},
+		{Kind: KindUserTurn, Message: 3, Path: "messages[3].content[3].source.data", Text: "doc text"},
 		{Kind: KindAssistantTurn, Message: 4, Path: "messages[4]"},
 		{Kind: KindUserTurn, Message: 5, Path: "messages[5].content", Text: "plain string"},
 	}

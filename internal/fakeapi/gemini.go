@@ -7,8 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-
-	"github.com/instrlab/instrlab/internal/tokens"
 )
 
 // Gemini is the Gemini API: POST /v1beta/models/MODEL:generateContent,
@@ -34,6 +32,16 @@ type geminiPart struct {
 	Thought      bool            `json:"thought"`
 	FunctionCall *geminiCall     `json:"functionCall"`
 	FunctionResp *geminiCallResp `json:"functionResponse"`
+	InlineData   *geminiBlob     `json:"inlineData"`
+	FileData     *struct {
+		MimeType string `json:"mimeType"`
+		FileURI  string `json:"fileUri"`
+	} `json:"fileData"`
+}
+
+type geminiBlob struct {
+	MimeType string `json:"mimeType"`
+	Data     string `json:"data"`
 }
 
 type geminiCall struct {
@@ -42,8 +50,11 @@ type geminiCall struct {
 }
 
 type geminiCallResp struct {
+	ID       string          `json:"id"`
 	Name     string          `json:"name"`
 	Response json.RawMessage `json:"response"`
+	// Parts carry media of the result (multimodal function responses).
+	Parts []geminiPart `json:"parts"`
 }
 
 type geminiContent struct {
@@ -115,7 +126,21 @@ func appendGeminiParts(ctx Context, kind Kind, msg int, path string, parts []gem
 		case p.FunctionCall != nil:
 			ctx = append(ctx, Segment{Kind: KindAssistantTurn, Message: msg, Path: pp + ".functionCall.args", Name: p.FunctionCall.Name, Text: string(p.FunctionCall.Args)})
 		case p.FunctionResp != nil:
-			ctx = append(ctx, Segment{Kind: KindToolResult, Message: msg, Path: pp + ".functionResponse.response", Name: p.FunctionResp.Name, Text: string(p.FunctionResp.Response)})
+			r := p.FunctionResp
+			call := r.ID
+			if call == "" {
+				call = r.Name
+			}
+			n := len(ctx)
+			ctx = append(ctx, Segment{Kind: KindToolResult, Message: msg, Path: pp + ".functionResponse.response", Name: r.Name, Text: string(r.Response)})
+			ctx = appendGeminiParts(ctx, KindToolResult, msg, pp+".functionResponse", r.Parts)
+			for k := n; k < len(ctx); k++ {
+				ctx[k].Call = call
+			}
+		case p.InlineData != nil:
+			ctx = append(ctx, Segment{Kind: kind, Message: msg, Path: pp + ".inlineData", Media: p.InlineData.MimeType, Data: p.InlineData.Data})
+		case p.FileData != nil:
+			ctx = append(ctx, Segment{Kind: kind, Message: msg, Path: pp + ".fileData", Media: p.FileData.MimeType, Data: p.FileData.FileURI})
 		case p.Text != nil && !p.Thought:
 			ctx = append(ctx, Segment{Kind: kind, Message: msg, Path: pp + ".text", Text: *p.Text})
 		}
@@ -138,29 +163,32 @@ func (Gemini) Write(w http.ResponseWriter, path string, body []byte, reply Reply
 	}
 	_ = json.Unmarshal(body, &b)
 	text := reply.Text
-	if g := b.GenerationConfig; reply.Tool == "" && g.ResponseMimeType == "application/json" {
+	if g := b.GenerationConfig; len(reply.Calls) == 0 && g.ResponseMimeType == "application/json" {
 		schema := g.ResponseJSONSchema
 		if len(schema) == 0 {
 			schema = g.ResponseSchema
 		}
 		text = string(fitSchema(schema, reply.Text))
 	}
-	part := map[string]any{"text": text}
-	if reply.Tool != "" {
-		part = map[string]any{"functionCall": map[string]any{"name": reply.Tool, "args": reply.Input}}
+	parts := []any{map[string]any{"text": text}}
+	if len(reply.Calls) > 0 {
+		parts = nil
+		for _, c := range reply.Calls {
+			parts = append(parts, map[string]any{"functionCall": map[string]any{"name": c.Name, "args": c.Input}})
+		}
 	}
 	model := "fake-model"
 	if i := strings.Index(path, "/models/"); i >= 0 {
 		model, _, _ = strings.Cut(path[i+len("/models/"):], ":")
 	}
-	outTokens := tokens.Count(text) + tokens.Count(string(reply.Input))
+	outTokens := reply.outputTokens(text)
 	resp := map[string]any{
-		"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}},
+		"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": parts},
 			"finishReason": "STOP", "index": 0}},
 		"usageMetadata": map[string]int{"promptTokenCount": reply.InputTokens, "candidatesTokenCount": outTokens,
 			"totalTokenCount": reply.InputTokens + outTokens},
 		"modelVersion": model,
-		"responseId":   "fake" + replyNum(reply),
+		"responseId":   "fake" + reply.num(),
 	}
 	if !strings.HasSuffix(path, ":streamGenerateContent") {
 		return json.NewEncoder(w).Encode(resp)

@@ -34,7 +34,7 @@ func TestGeminiContext(t *testing.T) {
 	  "contents": [
 	    {"role": "user", "parts": [{"text": "context"}, {"text": "prompt"}]},
 	    {"role": "model", "parts": [{"text": "thinking", "thought": true}, {"functionCall": {"name": "run_shell_command", "args": {"command": "sleep 10"}}}]},
-	    {"role": "user", "parts": [{"functionResponse": {"name": "run_shell_command", "response": {"output": "done"}}}]},
+	    {"role": "user", "parts": [{"functionResponse": {"name": "run_shell_command", "response": {"output": "done"}}}, {"functionResponse": {"id": "f2", "name": "look", "response": {}, "parts": [{"inlineData": {"mimeType": "image/png", "data": "iVBOR"}}]}}, {"inlineData": {"mimeType": "image/png", "data": "AAAA"}}]},
 	    {"role": "model", "parts": [{"thought": true, "text": "only thought"}]}
 	  ]}`
 	got, err := Gemini{}.Context([]byte(body))
@@ -49,7 +49,10 @@ func TestGeminiContext(t *testing.T) {
 		{Kind: KindUserTurn, Path: "contents[0].parts[0].text", Text: "context"},
 		{Kind: KindUserTurn, Path: "contents[0].parts[1].text", Text: "prompt"},
 		{Kind: KindAssistantTurn, Message: 1, Path: "contents[1].parts[1].functionCall.args", Name: "run_shell_command", Text: `{"command": "sleep 10"}`},
-		{Kind: KindToolResult, Message: 2, Path: "contents[2].parts[0].functionResponse.response", Name: "run_shell_command", Text: `{"output": "done"}`},
+		{Kind: KindToolResult, Message: 2, Path: "contents[2].parts[0].functionResponse.response", Name: "run_shell_command", Text: `{"output": "done"}`, Call: "run_shell_command"},
+		{Kind: KindToolResult, Message: 2, Path: "contents[2].parts[1].functionResponse.response", Name: "look", Text: `{}`, Call: "f2"},
+		{Kind: KindToolResult, Message: 2, Path: "contents[2].parts[1].functionResponse.parts[0].inlineData", Call: "f2", Media: "image/png", Data: "iVBOR"},
+		{Kind: KindUserTurn, Message: 2, Path: "contents[2].parts[2].inlineData", Media: "image/png", Data: "AAAA"},
 		{Kind: KindAssistantTurn, Message: 3, Path: "contents[3]"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/instrlab/instrlab/internal/tokens"
 )
 
 // OpenAIChat is the OpenAI Chat Completions API: POST /v1/chat/completions,
@@ -25,9 +23,10 @@ func (OpenAIChat) Match(method, path string) bool {
 
 type chatBody struct {
 	Messages []struct {
-		Role      string          `json:"role"`
-		Content   json.RawMessage `json:"content"`
-		ToolCalls []struct {
+		Role       string          `json:"role"`
+		Content    json.RawMessage `json:"content"`
+		ToolCallID string          `json:"tool_call_id"`
+		ToolCalls  []struct {
 			Function struct {
 				Name      string `json:"name"`
 				Arguments string `json:"arguments"`
@@ -70,6 +69,11 @@ func (OpenAIChat) Context(body []byte) (Context, error) {
 		if len(ctx) == n && (kind == KindAssistantTurn || kind == KindToolResult) {
 			ctx = append(ctx, Segment{Kind: kind, Message: i, Path: p})
 		}
+		if kind == KindToolResult {
+			for k := n; k < len(ctx); k++ {
+				ctx[k].Call = m.ToolCallID
+			}
+		}
 	}
 	return ctx, nil
 }
@@ -97,22 +101,23 @@ func (OpenAIChat) Write(w http.ResponseWriter, path string, body []byte, reply R
 		b.Model = "fake-model"
 	}
 	text := reply.Text
-	if b.ResponseFormat.Type == "json_schema" && len(b.ResponseFormat.JSONSchema.Schema) > 0 && reply.Tool == "" {
+	if b.ResponseFormat.Type == "json_schema" && len(b.ResponseFormat.JSONSchema.Schema) > 0 && len(reply.Calls) == 0 {
 		text = string(fitSchema(b.ResponseFormat.JSONSchema.Schema, reply.Text))
 	}
-	n := replyNum(reply)
-	id := "chatcmpl-fake" + n
+	id := "chatcmpl-fake" + reply.num()
 	created := time.Now().Unix()
-	outTokens := tokens.Count(text) + tokens.Count(string(reply.Input))
+	outTokens := reply.outputTokens(text)
 	usage := map[string]int{"prompt_tokens": reply.InputTokens, "completion_tokens": outTokens, "total_tokens": reply.InputTokens + outTokens}
 	finish := "stop"
 	message := map[string]any{"role": "assistant", "content": text}
-	var call map[string]any
-	if reply.Tool != "" {
+	var calls []map[string]any
+	for _, c := range reply.Calls {
+		calls = append(calls, map[string]any{"id": "call_fake" + c.suffix(), "type": "function",
+			"function": map[string]any{"name": c.Name, "arguments": string(c.Input)}})
+	}
+	if len(calls) > 0 {
 		finish = "tool_calls"
-		call = map[string]any{"id": "call_fake" + n, "type": "function",
-			"function": map[string]any{"name": reply.Tool, "arguments": string(reply.Input)}}
-		message = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{call}}
+		message = map[string]any{"role": "assistant", "content": nil, "tool_calls": calls}
 	}
 	if !b.Stream {
 		w.Header().Set("Content-Type", "application/json")
@@ -130,10 +135,17 @@ func (OpenAIChat) Write(w http.ResponseWriter, path string, body []byte, reply R
 	choice := func(delta map[string]any, finish any) []any {
 		return []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}
 	}
-	if reply.Tool != "" {
-		call["index"] = 0
-		chunk(choice(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{call}}, nil), nil)
-	} else {
+	// One chunk per call, each whole and with its index, as clients that
+	// accumulate calls by index read them.
+	for i, call := range calls {
+		call["index"] = i
+		delta := map[string]any{"tool_calls": []any{call}}
+		if i == 0 {
+			delta["role"], delta["content"] = "assistant", nil
+		}
+		chunk(choice(delta, nil), nil)
+	}
+	if len(calls) == 0 {
 		chunk(choice(map[string]any{"role": "assistant", "content": ""}, nil), nil)
 		chunk(choice(map[string]any{"content": text}, nil), nil)
 	}

@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/instrlab/instrlab/internal/tokens"
 )
 
 // OpenAIResponses is the OpenAI Responses API: POST /v1/responses,
@@ -37,6 +35,7 @@ type responsesItem struct {
 	Input     json.RawMessage `json:"input"`
 	Action    json.RawMessage `json:"action"`
 	Output    json.RawMessage `json:"output"`
+	CallID    string          `json:"call_id"`
 	// Tools are the definitions of an additional_tools item (Codex sends
 	// its tools that way, grouped in namespaces).
 	Tools []json.RawMessage `json:"tools"`
@@ -85,6 +84,9 @@ func (OpenAIResponses) Context(body []byte) (Context, error) {
 			if len(ctx) == n {
 				ctx = append(ctx, Segment{Kind: KindToolResult, Message: i, Path: p + ".output"})
 			}
+			for k := n; k < len(ctx); k++ {
+				ctx[k].Call = it.CallID
+			}
 		case "additional_tools":
 			ctx = appendTools(ctx, p+".tools", i, it.Tools)
 		case "reasoning":
@@ -114,20 +116,25 @@ func (OpenAIResponses) Write(w http.ResponseWriter, path string, body []byte, re
 		b.Model = "fake-model"
 	}
 	text := reply.Text
-	if b.Text.Format.Type == "json_schema" && len(b.Text.Format.Schema) > 0 && reply.Tool == "" {
+	if b.Text.Format.Type == "json_schema" && len(b.Text.Format.Schema) > 0 && len(reply.Calls) == 0 {
 		text = string(fitSchema(b.Text.Format.Schema, reply.Text))
 	}
-	n := replyNum(reply)
+	n := reply.num()
 	id := "resp_fake" + n
-	var item map[string]any
-	if reply.Tool != "" {
-		item = map[string]any{"id": "fc_fake" + n, "type": "function_call", "status": "completed",
-			"call_id": "call_fake" + n, "name": reply.Tool, "arguments": string(reply.Input)}
-	} else {
-		item = map[string]any{"id": "msg_fake" + n, "type": "message", "status": "completed", "role": "assistant",
-			"content": []any{map[string]any{"type": "output_text", "text": text, "annotations": []any{}}}}
+	var items []map[string]any
+	for _, c := range reply.Calls {
+		items = append(items, map[string]any{"id": "fc_fake" + c.suffix(), "type": "function_call", "status": "completed",
+			"call_id": "call_fake" + c.suffix(), "name": c.Name, "arguments": string(c.Input)})
 	}
-	outTokens := tokens.Count(text) + tokens.Count(string(reply.Input))
+	if len(items) == 0 {
+		items = append(items, map[string]any{"id": "msg_fake" + n, "type": "message", "status": "completed", "role": "assistant",
+			"content": []any{map[string]any{"type": "output_text", "text": text, "annotations": []any{}}}})
+	}
+	output := make([]any, len(items))
+	for i, it := range items {
+		output[i] = it
+	}
+	outTokens := reply.outputTokens(text)
 	usage := map[string]any{"input_tokens": reply.InputTokens, "input_tokens_details": map[string]int{"cached_tokens": 0},
 		"output_tokens": outTokens, "output_tokens_details": map[string]int{"reasoning_tokens": 0},
 		"total_tokens": reply.InputTokens + outTokens}
@@ -138,7 +145,7 @@ func (OpenAIResponses) Write(w http.ResponseWriter, path string, body []byte, re
 	}
 	if !b.Stream {
 		w.Header().Set("Content-Type", "application/json")
-		return json.NewEncoder(w).Encode(response("completed", []any{item}, usage))
+		return json.NewEncoder(w).Encode(response("completed", output, usage))
 	}
 	sse := newSSE(w)
 	seq := 0
@@ -150,28 +157,31 @@ func (OpenAIResponses) Write(w http.ResponseWriter, path string, body []byte, re
 	}
 	ev("response.created", map[string]any{"response": response("in_progress", []any{}, nil)})
 	ev("response.in_progress", map[string]any{"response": response("in_progress", []any{}, nil)})
-	started := map[string]any{}
-	for k, v := range item {
-		started[k] = v
+	for i, item := range items {
+		started := map[string]any{}
+		for k, v := range item {
+			started[k] = v
+		}
+		started["status"] = "in_progress"
+		if item["type"] == "function_call" {
+			args := item["arguments"]
+			started["arguments"] = ""
+			ev("response.output_item.added", map[string]any{"output_index": i, "item": started})
+			ev("response.function_call_arguments.delta", map[string]any{"item_id": item["id"], "output_index": i, "delta": args})
+			ev("response.function_call_arguments.done", map[string]any{"item_id": item["id"], "output_index": i, "arguments": args})
+		} else {
+			started["content"] = []any{}
+			ev("response.output_item.added", map[string]any{"output_index": i, "item": started})
+			part := map[string]any{"type": "output_text", "text": "", "annotations": []any{}}
+			ev("response.content_part.added", map[string]any{"item_id": item["id"], "output_index": i, "content_index": 0, "part": part})
+			ev("response.output_text.delta", map[string]any{"item_id": item["id"], "output_index": i, "content_index": 0, "delta": text})
+			ev("response.output_text.done", map[string]any{"item_id": item["id"], "output_index": i, "content_index": 0, "text": text})
+			part = map[string]any{"type": "output_text", "text": text, "annotations": []any{}}
+			ev("response.content_part.done", map[string]any{"item_id": item["id"], "output_index": i, "content_index": 0, "part": part})
+		}
+		ev("response.output_item.done", map[string]any{"output_index": i, "item": item})
 	}
-	started["status"] = "in_progress"
-	if reply.Tool != "" {
-		started["arguments"] = ""
-		ev("response.output_item.added", map[string]any{"output_index": 0, "item": started})
-		ev("response.function_call_arguments.delta", map[string]any{"item_id": item["id"], "output_index": 0, "delta": string(reply.Input)})
-		ev("response.function_call_arguments.done", map[string]any{"item_id": item["id"], "output_index": 0, "arguments": string(reply.Input)})
-	} else {
-		started["content"] = []any{}
-		ev("response.output_item.added", map[string]any{"output_index": 0, "item": started})
-		part := map[string]any{"type": "output_text", "text": "", "annotations": []any{}}
-		ev("response.content_part.added", map[string]any{"item_id": item["id"], "output_index": 0, "content_index": 0, "part": part})
-		ev("response.output_text.delta", map[string]any{"item_id": item["id"], "output_index": 0, "content_index": 0, "delta": text})
-		ev("response.output_text.done", map[string]any{"item_id": item["id"], "output_index": 0, "content_index": 0, "text": text})
-		part = map[string]any{"type": "output_text", "text": text, "annotations": []any{}}
-		ev("response.content_part.done", map[string]any{"item_id": item["id"], "output_index": 0, "content_index": 0, "part": part})
-	}
-	ev("response.output_item.done", map[string]any{"output_index": 0, "item": item})
-	ev("response.completed", map[string]any{"response": response("completed", []any{item}, usage)})
+	ev("response.completed", map[string]any{"response": response("completed", output, usage)})
 	return sse.err
 }
 

@@ -21,6 +21,7 @@ func TestOpenAIResponsesContext(t *testing.T) {
 	    {"type": "reasoning", "summary": []},
 	    {"type": "function_call", "name": "shell", "arguments": "{\"command\":[\"sleep\",\"10\"]}", "call_id": "c1"},
 	    {"type": "function_call_output", "call_id": "c1", "output": "done"},
+	    {"type": "function_call_output", "call_id": "c2", "output": [{"type": "input_text", "text": "two"}, {"type": "input_image", "image_url": "data:image/png;base64,iVBOR"}]},
 	    {"role": "system", "content": "late system"},
 	    {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "ok"}]}
 	  ]}`
@@ -36,10 +37,13 @@ func TestOpenAIResponsesContext(t *testing.T) {
 		{Kind: KindToolDefinition, Path: "input[0].tools[1].description", Name: "mcp__lab", Text: "ns text"},
 		{Kind: KindDeveloperMessage, Message: 1, Path: "input[1].content[0].text", Text: "dev text"},
 		{Kind: KindUserTurn, Message: 2, Path: "input[2].content[0].text", Text: "prompt"},
+		{Kind: KindUserTurn, Message: 2, Path: "input[2].content[1].image_url", Media: "image", Data: "x"},
 		{Kind: KindAssistantTurn, Message: 4, Path: "input[4].arguments", Name: "shell", Text: `{"command":["sleep","10"]}`},
-		{Kind: KindToolResult, Message: 5, Path: "input[5].output", Text: "done"},
-		{Kind: KindSystemMessage, Message: 6, Path: "input[6].content", Text: "late system"},
-		{Kind: KindAssistantTurn, Message: 7, Path: "input[7].content[0].text", Text: "ok"},
+		{Kind: KindToolResult, Message: 5, Path: "input[5].output", Text: "done", Call: "c1"},
+		{Kind: KindToolResult, Message: 6, Path: "input[6].output[0].text", Text: "two", Call: "c2"},
+		{Kind: KindToolResult, Message: 6, Path: "input[6].output[1].image_url", Call: "c2", Media: "image/png", Data: "data:image/png;base64,iVBOR"},
+		{Kind: KindSystemMessage, Message: 7, Path: "input[7].content", Text: "late system"},
+		{Kind: KindAssistantTurn, Message: 8, Path: "input[8].content[0].text", Text: "ok"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Context mismatch (-want +got):\n%s", diff)
@@ -85,7 +89,7 @@ func TestOpenAIChatContext(t *testing.T) {
 		{Kind: KindSystem, Message: 1, Path: "messages[1].content[0].text", Text: "system two"},
 		{Kind: KindUserTurn, Message: 2, Path: "messages[2].content", Text: "prompt"},
 		{Kind: KindAssistantTurn, Message: 3, Path: "messages[3].tool_calls[0].function.arguments", Name: "bash", Text: `{"command":"sleep 10"}`},
-		{Kind: KindToolResult, Message: 4, Path: "messages[4].content", Text: "done"},
+		{Kind: KindToolResult, Message: 4, Path: "messages[4].content", Text: "done", Call: "c"},
 		{Kind: KindSystemMessage, Message: 5, Path: "messages[5].content", Text: "a late system message"},
 		{Kind: KindDeveloperMessage, Message: 6, Path: "messages[6].content", Text: "dev"},
 	}

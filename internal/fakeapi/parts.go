@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/instrlab/instrlab/internal/tokens"
 )
 
 // appendParts appends the text of an OpenAI-style content field: a string,
@@ -19,9 +21,11 @@ func appendParts(ctx Context, kind Kind, msg int, path string, raw json.RawMessa
 		return append(ctx, Segment{Kind: kind, Message: msg, Path: path, Text: s})
 	}
 	var parts []struct {
-		Type    string  `json:"type"`
-		Text    *string `json:"text"`
-		Refusal *string `json:"refusal"`
+		Type     string          `json:"type"`
+		Text     *string         `json:"text"`
+		Refusal  *string         `json:"refusal"`
+		ImageURL json.RawMessage `json:"image_url"` // Chat: {"url": ...}; Responses: the URL
+		FileData string          `json:"file_data"`
 	}
 	if json.Unmarshal(raw, &parts) != nil {
 		return append(ctx, Segment{Kind: kind, Message: msg, Path: path, Text: string(raw)})
@@ -32,9 +36,31 @@ func appendParts(ctx Context, kind Kind, msg int, path string, raw json.RawMessa
 			ctx = append(ctx, Segment{Kind: kind, Message: msg, Path: fmt.Sprintf("%s[%d].text", path, j), Text: *p.Text})
 		case p.Refusal != nil:
 			ctx = append(ctx, Segment{Kind: kind, Message: msg, Path: fmt.Sprintf("%s[%d].refusal", path, j), Text: *p.Refusal})
+		case len(p.ImageURL) > 0:
+			var url string
+			if json.Unmarshal(p.ImageURL, &url) != nil {
+				var obj struct {
+					URL string `json:"url"`
+				}
+				json.Unmarshal(p.ImageURL, &obj)
+				url = obj.URL
+			}
+			ctx = append(ctx, Segment{Kind: kind, Message: msg, Path: fmt.Sprintf("%s[%d].image_url", path, j), Media: dataURLMedia(url, "image"), Data: url})
+		case p.FileData != "":
+			ctx = append(ctx, Segment{Kind: kind, Message: msg, Path: fmt.Sprintf("%s[%d].file_data", path, j), Media: dataURLMedia(p.FileData, "file"), Data: p.FileData})
 		}
 	}
 	return ctx
+}
+
+// dataURLMedia is the MIME type of a data: URL, else def.
+func dataURLMedia(url, def string) string {
+	if rest, ok := strings.CutPrefix(url, "data:"); ok {
+		if media, _, ok := strings.Cut(rest, ";"); ok && media != "" {
+			return media
+		}
+	}
+	return def
 }
 
 // roleKind maps a chat role to the shared vocabulary. Roles it does not
@@ -73,11 +99,16 @@ func toolName(raw json.RawMessage) string {
 	return t.Type
 }
 
-// replyNum is the number that makes a reply's ids unique: the request's
-// sequence number for a scripted tool call (as in ToolID), else 0000.
-func replyNum(r Reply) string {
-	if n, ok := strings.CutPrefix(r.ToolID, "toolu_fake"); ok && n != "" {
-		return n
+// outputTokens counts the reply's output: text, the text it sends (the
+// reader's line or a value fitting a schema), and the calls' inputs.
+func (r Reply) outputTokens(text string) int {
+	n := tokens.Count(text)
+	for _, c := range r.Calls {
+		n += tokens.Count(string(c.Input))
 	}
-	return "0000"
+	return n
 }
+
+// suffix is what makes ids of the call unique in every API shape (the
+// request's number and the call's), as in 0012 or 0012_1.
+func (c ToolCall) suffix() string { return strings.TrimPrefix(c.ID, "toolu_fake") }

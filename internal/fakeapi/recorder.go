@@ -46,6 +46,10 @@ type Request struct {
 	// turn; Upstream is set when the request was forwarded (live mode).
 	Reply    string `json:"reply,omitempty"`
 	Upstream string `json:"upstream,omitempty"`
+	// Calls are the tool calls the fake answered with (a scripted turn),
+	// Missed the scripted tools the request did not offer.
+	Calls  []ToolCall `json:"calls,omitempty"`
+	Missed []string   `json:"missed,omitempty"`
 	// Duration is how long the answer took, in milliseconds.
 	DurationMS float64 `json:"duration_ms"`
 }

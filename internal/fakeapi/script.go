@@ -3,46 +3,119 @@ package fakeapi
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // A Turn is one scripted reply. A turn with a Tool asks the client to call
-// that tool with Input; a turn without one answers as the reader.
+// that tool with Input, and with Calls, those tools too, all in the one
+// reply (parallel tool calls); a turn without any answers as the reader.
 type Turn struct {
 	Tool  string          `json:"tool,omitempty"`
 	Input json.RawMessage `json:"input,omitempty"`
+	// Key, when set, finds the tool's definition by a text it holds (a
+	// codeword of its description), for a client that renamed the tool
+	// beyond a prefix (a cut or hashed name) or offers two of one name.
+	Key string `json:"key,omitempty"`
+	// Calls are more calls of the same reply.
+	Calls []Call `json:"calls,omitempty"`
+}
+
+// A Call is one scripted tool call: the server's name of the tool, the
+// input, and the Key that finds a renamed tool's definition.
+type Call struct {
+	Tool  string          `json:"tool"`
+	Input json.RawMessage `json:"input,omitempty"`
+	Key   string          `json:"key,omitempty"`
+}
+
+// calls lists the turn's calls: Tool first, then Calls.
+func (t Turn) calls() []Call {
+	var out []Call
+	if t.Tool != "" {
+		out = append(out, Call{Tool: t.Tool, Input: t.Input, Key: t.Key})
+	}
+	return append(out, t.Calls...)
+}
+
+// A ToolCall is a call the fake asked for: the script's tool, the name the
+// client offered it under (which the model calls), the call's id and
+// input. Recorded with each request, so that evidence names the call that
+// the following request answers and the lab's log shows arriving.
+type ToolCall struct {
+	Tool  string          `json:"tool"`
+	Name  string          `json:"name"`
+	ID    string          `json:"id"`
+	Input json.RawMessage `json:"input"`
 }
 
 // A Reply is what a fake sends back for one request.
 type Reply struct {
-	Text        string // the reader's line, when not a tool call
-	Tool        string
-	ToolID      string
-	Input       json.RawMessage
+	Text  string     // the reader's line, when no tool is called
+	Calls []ToolCall // the tool calls, when the script makes some
+	// Missed are the scripted tools of the turn that the request does not
+	// offer: the model could not call them.
+	Missed      []string
 	InputTokens int
 }
 
 // Describe summarises the reply for the request record.
 func (r Reply) Describe() string {
-	if r.Tool != "" {
-		return fmt.Sprintf("tool_use %s %s", r.Tool, r.Input)
+	if len(r.Calls) == 0 {
+		return r.Text
 	}
-	return r.Text
+	parts := make([]string, len(r.Calls))
+	for i, c := range r.Calls {
+		parts[i] = fmt.Sprintf("tool_use %s %s", c.Name, c.Input)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// num is the number that makes a reply's ids unique: the request's
+// sequence number (as in the first call's id), else 0000.
+func (r Reply) num() string {
+	if len(r.Calls) > 0 {
+		if n, ok := strings.CutPrefix(r.Calls[0].ID, "toolu_fake"); ok {
+			n, _, _ = strings.Cut(n, "_")
+			return n
+		}
+	}
+	return "0000"
+}
+
+// callID is the id of the k-th call of the reply to request seq.
+func callID(seq, k int) string {
+	if k == 0 {
+		return fmt.Sprintf("toolu_fake%04d", seq)
+	}
+	return fmt.Sprintf("toolu_fake%04d_%d", seq, k)
 }
 
 // plan picks the reply for a request whose context is ctx. The turn is the
-// number of assistant messages already in the context; a scripted tool call
-// is made only when the request offers that tool, so side requests without
-// tools (titles, classifiers) get the reader's answer.
+// number of assistant messages already in the context; a scripted tool is
+// called only when the request offers it, so side requests without tools
+// (titles, classifiers) get the reader's answer, and a tool the client did
+// not offer is Missed.
 func plan(script []Turn, ctx Context, prompt string, seq int) Reply {
 	turn := assistantTurns(ctx)
-	if turn < len(script) && script[turn].Tool != "" && offers(ctx, script[turn].Tool) {
-		in := script[turn].Input
-		if len(in) == 0 {
-			in = json.RawMessage("{}")
+	var r Reply
+	if turn < len(script) {
+		for _, c := range script[turn].calls() {
+			name, ok := Offered(ctx, c.Tool, c.Key)
+			if !ok {
+				r.Missed = append(r.Missed, c.Tool)
+				continue
+			}
+			in := c.Input
+			if len(in) == 0 {
+				in = json.RawMessage("{}")
+			}
+			r.Calls = append(r.Calls, ToolCall{Tool: c.Tool, Name: name, ID: callID(seq, len(r.Calls)), Input: in})
 		}
-		return Reply{Tool: script[turn].Tool, ToolID: fmt.Sprintf("toolu_fake%04d", seq), Input: in}
 	}
-	return Reply{Text: Read(ctx, prompt).Line()}
+	if len(r.Calls) == 0 {
+		r.Text = Read(ctx, prompt).Line()
+	}
+	return r
 }
 
 func assistantTurns(ctx Context) int {
@@ -55,11 +128,45 @@ func assistantTurns(ctx Context) int {
 	return len(seen)
 }
 
-func offers(ctx Context, tool string) bool {
+// Offered returns the name under which ctx offers the server's tool named
+// tool: when key is set, the definition whose text holds key (the one
+// server's tool of two that share a name, or a tool the client renamed
+// beyond a prefix); else a definition of that name; else the one
+// definition named tool behind a client's prefix (ToolNamed).
+func Offered(ctx Context, tool, key string) (string, bool) {
+	var prefixed []string
 	for _, s := range ctx {
-		if s.Kind == KindToolDefinition && s.Name == tool {
-			return true
+		if s.Kind == KindToolDefinition && key != "" && strings.Contains(s.Text, key) {
+			return s.Name, true
 		}
 	}
-	return false
+	for _, s := range ctx {
+		if s.Kind != KindToolDefinition {
+			continue
+		}
+		if s.Name == tool {
+			return s.Name, true
+		}
+		if ToolNamed(s.Name, tool) {
+			prefixed = append(prefixed, s.Name)
+		}
+	}
+	if len(prefixed) == 1 {
+		return prefixed[0], true
+	}
+	return "", false
+}
+
+// ToolNamed reports whether a client's name for a tool is the server's
+// name, alone or behind a server prefix (mcp__lab__echo, lab_echo,
+// lab.echo, lab/echo, lab-echo).
+func ToolNamed(clientName, name string) bool {
+	if clientName == name {
+		return true
+	}
+	if !strings.HasSuffix(clientName, name) || len(clientName) == len(name) {
+		return false
+	}
+	sep := clientName[len(clientName)-len(name)-1]
+	return sep == '_' || sep == '.' || sep == '/' || sep == '-'
 }

@@ -30,6 +30,17 @@ type Segment struct {
 	// Name is the tool's name, for tool definitions and tool calls.
 	Name string `json:"name,omitempty"`
 	Text string `json:"text"`
+	// Call is the id of the tool call a tool result answers (or, where
+	// the API has no ids, the tool's name), for tool results.
+	Call string `json:"call,omitempty"`
+	// Error marks a tool result the request flags as an error
+	// (Anthropic's is_error).
+	Error bool `json:"error,omitempty"`
+	// Media and Data hold an image or file the model is given (its
+	// MIME type, and its base64 data or URL); Text is then empty, since
+	// the model does not read it as text.
+	Media string `json:"media,omitempty"`
+	Data  string `json:"data,omitempty"`
 }
 
 // Context is the text of a request that a model reads, decoded from its

@@ -1,0 +1,233 @@
+package fakeapi
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestOffered: a scripted tool is found under the client's name for it: its
+// own, behind a prefix, or by its key when renamed or when two servers
+// offer one name; a tool not offered, or offered twice without a key, is
+// not.
+func TestOffered(t *testing.T) {
+	ctx := Context{
+		{Kind: KindToolDefinition, Name: "mcp__lab__lookup_part", Text: `{"name":"mcp__lab__lookup_part"}`},
+		{Kind: KindToolDefinition, Name: "mcp__lab__twin_tool", Text: `{"description":"twin KEY-ONE"}`},
+		{Kind: KindToolDefinition, Name: "mcp__lab2__twin_tool", Text: `{"description":"twin KEY-TWO"}`},
+		{Kind: KindToolDefinition, Name: "mcp__lab__name_long_abcdefghijklmnopqrstuvwxyzabcdefgh", Text: `{"description":"long KEY-LONG"}`},
+		{Kind: KindToolDefinition, Name: "Bash", Text: `{"name":"Bash"}`},
+		{Kind: KindUserTurn, Text: "KEY-USER mcp__lab__ghost"},
+	}
+	tests := []struct {
+		tool, key, want string
+		ok              bool
+	}{
+		{"Bash", "", "Bash", true},
+		{"lookup_part", "", "mcp__lab__lookup_part", true},
+		{"twin_tool", "", "", false},
+		{"twin_tool", "KEY-TWO", "mcp__lab2__twin_tool", true},
+		{"name_long_abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwx", "KEY-LONG", "mcp__lab__name_long_abcdefghijklmnopqrstuvwxyzabcdefgh", true},
+		{"ghost", "KEY-USER", "", false},
+		{"kup_part", "", "", false},
+	}
+	for _, tt := range tests {
+		got, ok := Offered(ctx, tt.tool, tt.key)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("Offered(%q, %q) = %q, %v; want %q, %v", tt.tool, tt.key, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+// TestScriptParallelCalls: a turn of several calls comes back, in every API
+// shape and both streamed and not, as that many well-formed calls under
+// the names offered, each with its own id and input; the request records
+// them and the tool it did not offer; the request that answers them gets
+// the reader's text.
+func TestScriptParallelCalls(t *testing.T) {
+	script := []Turn{{Tool: "lookup_part", Input: json.RawMessage(`{"part":"M3-0412"}`),
+		Calls: []Call{{Tool: "twin_tool", Key: "KEY-TWO"}, {Tool: "absent"}}}}
+	wantNames := []string{"mcp__lab__lookup_part", "mcp__lab2__twin_tool"}
+	wantInputs := []string{`{"part":"M3-0412"}`, `{}`}
+	tests := []struct {
+		api, path, body string
+		calls           func(t *testing.T, out string, stream bool) (names, inputs, ids []string)
+	}{
+		{"anthropic", "/v1/messages",
+			`{"tools":[{"name":"mcp__lab__lookup_part"},{"name":"mcp__lab__twin_tool","description":"KEY-ONE"},{"name":"mcp__lab2__twin_tool","description":"KEY-TWO"}],"messages":[{"role":"user","content":"go"}]}`,
+			anthropicCalls},
+		{"chat", "/v1/chat/completions",
+			`{"tools":[{"type":"function","function":{"name":"mcp__lab__lookup_part"}},{"type":"function","function":{"name":"mcp__lab2__twin_tool","description":"KEY-TWO"}}],"messages":[{"role":"user","content":"go"}]}`,
+			chatCalls},
+		{"responses", "/v1/responses",
+			`{"tools":[{"type":"function","name":"mcp__lab__lookup_part"},{"type":"function","name":"mcp__lab2__twin_tool","description":"KEY-TWO"}],"input":[{"type":"message","role":"user","content":"go"}]}`,
+			responsesCalls},
+		{"gemini", "/v1beta/models/m:generateContent",
+			`{"tools":[{"functionDeclarations":[{"name":"mcp__lab__lookup_part"},{"name":"mcp__lab2__twin_tool","description":"KEY-TWO"}]}],"contents":[{"role":"user","parts":[{"text":"go"}]}]}`,
+			geminiCalls},
+	}
+	for _, tt := range tests {
+		for _, stream := range []bool{false, true} {
+			s := start(t, Options{Prompt: testPrompt, Script: script})
+			body, path := tt.body, tt.path
+			switch {
+			case stream && tt.api == "gemini":
+				path = strings.Replace(path, ":generateContent", ":streamGenerateContent", 1) + "?alt=sse"
+			case stream:
+				body = `{"stream":true,` + body[1:]
+			}
+			_, out := post(t, s.URL+path, "k", body)
+			names, inputs, ids := tt.calls(t, out, stream)
+			if diff := cmp.Diff(wantNames, names); diff != "" {
+				t.Errorf("%s stream=%v: names mismatch (-want +got):\n%s\n%s", tt.api, stream, diff, out)
+			}
+			if diff := cmp.Diff(wantInputs, inputs); diff != "" {
+				t.Errorf("%s stream=%v: inputs mismatch (-want +got):\n%s", tt.api, stream, diff)
+			}
+			if tt.api != "gemini" && (len(ids) != 2 || ids[0] == ids[1] || ids[0] == "") {
+				t.Errorf("%s stream=%v: call ids %q, want two distinct", tt.api, stream, ids)
+			}
+			rec := s.Recorder.Requests()[0]
+			if len(rec.Calls) != 2 || rec.Calls[1].Tool != "twin_tool" || rec.Calls[1].Name != "mcp__lab2__twin_tool" {
+				t.Errorf("%s: recorded calls %+v", tt.api, rec.Calls)
+			}
+			if diff := cmp.Diff([]string{"absent"}, rec.Missed); diff != "" {
+				t.Errorf("%s: missed mismatch (-want +got):\n%s", tt.api, diff)
+			}
+		}
+	}
+}
+
+func anthropicCalls(t *testing.T, out string, stream bool) (names, inputs, ids []string) {
+	if !stream {
+		var m struct {
+			StopReason string `json:"stop_reason"`
+			Content    []struct {
+				Type, ID, Name string
+				Input          json.RawMessage
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &m); err != nil || m.StopReason != "tool_use" {
+			t.Fatalf("anthropic reply %v (stop %q): %s", err, m.StopReason, out)
+		}
+		for _, c := range m.Content {
+			names, inputs, ids = append(names, c.Name), append(inputs, string(c.Input)), append(ids, c.ID)
+		}
+		return
+	}
+	_, data, _ := sseData(t, out)
+	for _, d := range data {
+		switch d["type"] {
+		case "content_block_start":
+			b := d["content_block"].(map[string]any)
+			names, ids = append(names, b["name"].(string)), append(ids, b["id"].(string))
+		case "content_block_delta":
+			inputs = append(inputs, d["delta"].(map[string]any)["partial_json"].(string))
+		}
+	}
+	return
+}
+
+func chatCalls(t *testing.T, out string, stream bool) (names, inputs, ids []string) {
+	type call struct {
+		Index    int
+		ID       string
+		Function struct{ Name, Arguments string }
+	}
+	var calls []call
+	if !stream {
+		var m struct {
+			Choices []struct {
+				FinishReason string `json:"finish_reason"`
+				Message      struct {
+					ToolCalls []call `json:"tool_calls"`
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &m); err != nil || m.Choices[0].FinishReason != "tool_calls" {
+			t.Fatalf("chat reply %v: %s", err, out)
+		}
+		calls = m.Choices[0].Message.ToolCalls
+	} else {
+		_, data, done := sseData(t, out)
+		if !done {
+			t.Error("chat stream without [DONE]")
+		}
+		for _, d := range data {
+			b, _ := json.Marshal(d)
+			var c struct {
+				Choices []struct {
+					Delta struct {
+						ToolCalls []call `json:"tool_calls"`
+					}
+				}
+			}
+			json.Unmarshal(b, &c)
+			for _, ch := range c.Choices {
+				calls = append(calls, ch.Delta.ToolCalls...)
+			}
+		}
+	}
+	for i, c := range calls {
+		if c.Index != i && stream {
+			t.Errorf("chat call %d has index %d", i, c.Index)
+		}
+		names, inputs, ids = append(names, c.Function.Name), append(inputs, c.Function.Arguments), append(ids, c.ID)
+	}
+	return
+}
+
+func responsesCalls(t *testing.T, out string, stream bool) (names, inputs, ids []string) {
+	var output []map[string]any
+	if !stream {
+		var m struct{ Output []map[string]any }
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatal(err)
+		}
+		output = m.Output
+	} else {
+		_, data, _ := sseData(t, out)
+		for _, d := range data {
+			if d["type"] == "response.output_item.done" {
+				output = append(output, d["item"].(map[string]any))
+			}
+		}
+	}
+	for _, it := range output {
+		if it["type"] != "function_call" {
+			t.Errorf("responses output item %v", it)
+			continue
+		}
+		names, inputs, ids = append(names, it["name"].(string)), append(inputs, it["arguments"].(string)), append(ids, it["call_id"].(string))
+	}
+	return
+}
+
+func geminiCalls(t *testing.T, out string, stream bool) (names, inputs, ids []string) {
+	if stream {
+		_, data, _ := sseData(t, out)
+		b, _ := json.Marshal(data[0])
+		out = string(b)
+	}
+	var m struct {
+		Candidates []struct {
+			Content struct {
+				Parts []struct {
+					FunctionCall struct {
+						Name string
+						Args json.RawMessage
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range m.Candidates[0].Content.Parts {
+		names, inputs = append(names, p.FunctionCall.Name), append(inputs, string(p.FunctionCall.Args))
+	}
+	return
+}
