@@ -110,5 +110,5 @@ func (r Reply) outputTokens(text string) int {
 }
 
 // suffix is what makes ids of the call unique in every API shape (the
-// request's number and the call's), as in 0012 or 0012_1.
+// request's number and the call's), as in 0012 or 0012c1.
 func (c ToolCall) suffix() string { return strings.TrimPrefix(c.ID, "toolu_fake") }

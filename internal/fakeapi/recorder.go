@@ -50,6 +50,9 @@ type Request struct {
 	// Missed the scripted tools the request did not offer.
 	Calls  []ToolCall `json:"calls,omitempty"`
 	Missed []string   `json:"missed,omitempty"`
+	// Loading are the scripted tools the reply loads through the
+	// client's loader of deferred tools (ToolSearch) before calling them.
+	Loading []string `json:"loading,omitempty"`
 	// Duration is how long the answer took, in milliseconds.
 	DurationMS float64 `json:"duration_ms"`
 }

@@ -54,7 +54,10 @@ type Reply struct {
 	Calls []ToolCall // the tool calls, when the script makes some
 	// Missed are the scripted tools of the turn that the request does not
 	// offer: the model could not call them.
-	Missed      []string
+	Missed []string
+	// Loading are the scripted tools the reply loads first, through the
+	// client's loader of deferred tools (its only call).
+	Loading     []string
 	InputTokens int
 }
 
@@ -75,19 +78,22 @@ func (r Reply) Describe() string {
 func (r Reply) num() string {
 	if len(r.Calls) > 0 {
 		if n, ok := strings.CutPrefix(r.Calls[0].ID, "toolu_fake"); ok {
-			n, _, _ = strings.Cut(n, "_")
+			n, _, _ = strings.Cut(n, "c")
 			return n
 		}
 	}
 	return "0000"
 }
 
-// callID is the id of the k-th call of the reply to request seq.
+// callID is the id of the k-th call of the reply to request seq: letters
+// and digits only after the prefix, as the real API's ids (Claude Code
+// 2.1.328 read toolu_fake0002_1 as toolu_fake0002, and lost every result
+// of a reply of several calls but one).
 func callID(seq, k int) string {
 	if k == 0 {
 		return fmt.Sprintf("toolu_fake%04d", seq)
 	}
-	return fmt.Sprintf("toolu_fake%04d_%d", seq, k)
+	return fmt.Sprintf("toolu_fake%04dc%d", seq, k)
 }
 
 // plan picks the reply for a request whose context is ctx. The turn is the
@@ -96,9 +102,12 @@ func callID(seq, k int) string {
 // (titles, classifiers) get the reader's answer, and a tool the client did
 // not offer is Missed.
 func plan(script []Turn, ctx Context, prompt string, seq int) Reply {
-	turn := assistantTurns(ctx)
+	turn := assistantTurns(ctx) - loadingTurns(ctx)
 	var r Reply
-	if turn < len(script) {
+	if turn >= 0 && turn < len(script) {
+		if load, ok := loadDeferred(ctx, script[turn].calls(), seq); ok {
+			return load
+		}
 		for _, c := range script[turn].calls() {
 			name, ok := Offered(ctx, c.Tool, c.Key)
 			if !ok {

@@ -128,7 +128,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	reply := plan(s.opts.Script, ctx, s.opts.Prompt, seq)
 	reply.InputTokens = tokens.Count(ctx.Text())
 	rec.Status = http.StatusOK
-	rec.Reply, rec.Calls, rec.Missed = reply.Describe(), reply.Calls, reply.Missed
+	rec.Reply, rec.Calls, rec.Missed, rec.Loading = reply.Describe(), reply.Calls, reply.Missed, reply.Loading
 	if err := api.Write(w, r.URL.Path, body, reply); err != nil {
 		rec.Reply += " (write failed: " + err.Error() + ")"
 	}

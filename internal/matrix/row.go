@@ -89,6 +89,10 @@ type Row struct {
 	Fail string `json:"fail,omitempty"`
 	// ToolMeta is the lab's -tool-meta: lookup_part's _meta, a JSON object.
 	ToolMeta json.RawMessage `json:"tool_meta,omitempty"`
+	// Surface and ResultSize are the lab's -surface and -result-size: the
+	// tools, prompts and resources of the surface groups (docs/surface.md).
+	Surface    string `json:"surface,omitempty"`
+	ResultSize string `json:"result_size,omitempty"`
 	// Env and Flags are given to the client process.
 	Env   map[string]string `json:"env,omitempty"`
 	Flags []string          `json:"flags,omitempty"`
@@ -313,7 +317,7 @@ func (r Row) Plain() bool {
 // Lab is the lab server's flags for the row, logging to logPath.
 func (r Row) Lab(logPath string) (lab.Args, error) {
 	a := lab.Args{Instr: r.Instr, ToolDesc: r.ToolDesc, ToolDescFile: r.ToolDescFile, Era: r.Era, OnUnknown: r.OnUnknown,
-		Fail: r.Fail, ToolMeta: string(r.ToolMeta), Log: logPath}
+		Fail: r.Fail, ToolMeta: string(r.ToolMeta), Log: logPath, Surface: r.Surface, ResultSize: r.ResultSize}
 	if r.InstrFile != "" {
 		a.Instr, a.InstrFile = "", r.InstrFile
 	}
