@@ -1,0 +1,195 @@
+package surface
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+
+	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// How a server answered a call (CallFacts.Answer).
+const (
+	AnswerResult  = "result"
+	AnswerError   = "error"     // a JSON-RPC error
+	AnswerNone    = "no answer" // none in the log
+	AnswerNotKept = "not kept"  // a reply too long for the log to keep
+)
+
+// CallFacts say what became of one tool call the fake asked for.
+type CallFacts struct {
+	// Tool is the server's name of the tool, Name the name the model
+	// called it by (the one the client offered), ID the call's id.
+	Tool string `json:"tool"`
+	Name string `json:"name"`
+	ID   string `json:"id"`
+	// Request is the request the call answered.
+	Request int `json:"request"`
+	// Reached says the server got a tools/call for Tool (its log shows
+	// it): the call made with the name the model saw went through.
+	Reached bool `json:"reached"`
+	// Answer is how the server answered (Answer*); Bytes its size.
+	Answer string `json:"answer,omitempty"`
+	Bytes  int    `json:"bytes,omitempty"`
+	// Following is the request that carries the call's result, 0 when
+	// the client sent none.
+	Following int `json:"following,omitempty"`
+	// IsError is the result's isError; Flagged says the request marks the
+	// result as an error (Anthropic's is_error).
+	IsError bool `json:"is_error,omitempty"`
+	Flagged bool `json:"flagged,omitempty"`
+	// Parts are the result's parts and where each arrived.
+	Parts []Found `json:"parts,omitempty"`
+}
+
+// A Request is one recorded model request with its decoded context.
+type Request struct {
+	fakeapi.Request
+	Context fakeapi.Context
+}
+
+// Contexts decodes the model requests among reqs; requests of no known
+// API shape, without a body or counting tokens are left out, and a body
+// that does not decode is a warning.
+func Contexts(reqs []fakeapi.Request) ([]Request, []string) {
+	var out []Request
+	var warns []string
+	for _, q := range reqs {
+		api, ok := fakeapi.Lookup(q.API)
+		if !ok || len(q.Body) == 0 || path.Base(q.Path) == "count_tokens" {
+			continue
+		}
+		ctx, err := api.Context(q.Body)
+		if err != nil {
+			warns = append(warns, fmt.Sprintf("request %d: %v", q.Seq, err))
+			continue
+		}
+		out = append(out, Request{Request: q, Context: ctx})
+	}
+	return out, warns
+}
+
+// Calls follows every scripted call of reqs (the loader's calls apart):
+// whether the server got it (log), how it answered, and where each part of
+// the answer arrived in the request that followed.
+func Calls(reqs []Request, log []lab.Entry) []CallFacts {
+	calls := serverCalls(log)
+	used := map[int]bool{}
+	var out []CallFacts
+	for i, r := range reqs {
+		if len(r.Loading) > 0 {
+			continue
+		}
+		for _, c := range r.Calls {
+			f := CallFacts{Tool: c.Tool, Name: c.Name, ID: c.ID, Request: r.Seq}
+			var reply *serverCall
+			for k := range calls {
+				if !used[k] && calls[k].name == c.Tool {
+					used[k], reply, f.Reached = true, &calls[k], true
+					break
+				}
+			}
+			var parts []Part
+			if reply != nil {
+				f.Answer, f.Bytes = reply.answer, reply.bytes
+				if len(reply.body) > 0 {
+					parts, f.IsError, _ = Parts(reply.body)
+				}
+			}
+			next := following(reqs[i+1:], c)
+			if next == nil {
+				out = append(out, f)
+				continue
+			}
+			f.Following = next.Seq
+			for _, s := range next.Context {
+				if s.Kind == fakeapi.KindToolResult && resultOf(s, c) && s.Error {
+					f.Flagged = true
+				}
+			}
+			call := c.ID
+			if !hasCall(next.Context, c.ID) {
+				call = c.Name // Gemini answers by name
+			}
+			for _, p := range parts {
+				f.Parts = append(f.Parts, Locate(next.Context, call, p))
+			}
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// following is the first of reqs that answers call c: it has a tool result
+// for the call (by id, or by name where the API has none).
+func following(reqs []Request, c fakeapi.ToolCall) *Request {
+	for i := range reqs {
+		for _, s := range reqs[i].Context {
+			if s.Kind == fakeapi.KindToolResult && resultOf(s, c) {
+				return &reqs[i]
+			}
+		}
+	}
+	return nil
+}
+
+func resultOf(s fakeapi.Segment, c fakeapi.ToolCall) bool {
+	return s.Call == c.ID || (s.Call == c.Name && s.Call != "")
+}
+
+func hasCall(ctx fakeapi.Context, id string) bool {
+	for _, s := range ctx {
+		if s.Kind == fakeapi.KindToolResult && s.Call == id {
+			return true
+		}
+	}
+	return false
+}
+
+// A serverCall is one tools/call the server's log shows: the tool name it
+// got and how it answered.
+type serverCall struct {
+	name   string
+	answer string
+	bytes  int
+	body   json.RawMessage
+}
+
+// serverCalls reads the tools/call requests of a message log, in order,
+// each with its reply (matched by id).
+func serverCalls(log []lab.Entry) []serverCall {
+	var out []serverCall
+	byID := map[string]int{}
+	for _, e := range log {
+		if e.Method != "tools/call" {
+			continue
+		}
+		switch {
+		case e.Dir == lab.Recv && e.Kind == lab.KindRequest:
+			var req struct {
+				Params struct {
+					Name string `json:"name"`
+				} `json:"params"`
+			}
+			json.Unmarshal(e.Body, &req)
+			byID[string(bytes.TrimSpace(e.ID))] = len(out)
+			out = append(out, serverCall{name: req.Params.Name, answer: AnswerNone})
+		case e.Dir == lab.Send && (e.Kind == lab.KindResponse || e.Kind == lab.KindError):
+			k, ok := byID[string(bytes.TrimSpace(e.ID))]
+			if !ok {
+				continue
+			}
+			c := &out[k]
+			c.bytes, c.body, c.answer = e.Bytes, e.Body, AnswerResult
+			switch {
+			case e.Kind == lab.KindError:
+				c.answer = AnswerError
+			case len(e.Body) == 0:
+				c.answer = AnswerNotKept
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,166 @@
+package surface
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/instrlab/instrlab/internal/fakeapi"
+)
+
+// Found says where one part of a result arrived in the request that
+// followed the call.
+type Found struct {
+	Part string `json:"part"`
+	// SentForm is the form the server sent the part in; Form the form it
+	// reached the model in (FormText, FormJSON, FormImage), empty when it
+	// did not.
+	SentForm string `json:"sent_form"`
+	Sent     int    `json:"sent"`
+	Reached  bool   `json:"reached"`
+	Form     string `json:"form,omitempty"`
+	// Where is the kind of the segment it was found in, Path its place in
+	// the body; InResult says the segment is the tool result that answers
+	// the call (rather than, say, a user turn after it).
+	Where    fakeapi.Kind `json:"where,omitempty"`
+	Path     string       `json:"path,omitempty"`
+	InResult bool         `json:"in_result,omitempty"`
+	// Kept characters of the part arrived from its start (all of them when
+	// Full); Suffix is what follows the kept part, up to 40 characters: a
+	// client's mark where it cut.
+	Kept   int    `json:"kept,omitempty"`
+	Full   bool   `json:"full,omitempty"`
+	Suffix string `json:"suffix,omitempty"`
+}
+
+// headRunes is how much of a part's start is looked for; what follows is
+// compared rune by rune, so a cut later is measured.
+const headRunes = 40
+
+// Locate finds p in ctx, preferring the tool result that answers the call
+// callID, then the place that kept the most of it.
+func Locate(ctx fakeapi.Context, callID string, p Part) Found {
+	f := Found{Part: p.Name, SentForm: p.Form, Sent: p.Sent}
+	better := func(g Found) bool {
+		switch {
+		case !f.Reached:
+			return true
+		case g.InResult != f.InResult:
+			return g.InResult
+		}
+		return g.Kept > f.Kept
+	}
+	if p.Needle == "" {
+		return f
+	}
+	for _, s := range ctx {
+		inResult := s.Kind == fakeapi.KindToolResult && s.Call == callID && callID != ""
+		if s.Data != "" && p.Form == FormImage && strings.Contains(s.Data, p.Needle) {
+			g := Found{Part: p.Name, SentForm: p.Form, Sent: p.Sent, Reached: true, Form: FormImage, Where: s.Kind, Path: s.Path,
+				InResult: inResult, Kept: p.Sent, Full: true}
+			if better(g) {
+				f = g
+			}
+			continue
+		}
+		for _, form := range needleForms(p.Needle) {
+			head := firstRunes(form.text, headRunes)
+			for from := 0; ; {
+				i := strings.Index(s.Text[from:], head)
+				if i < 0 {
+					break
+				}
+				i += from
+				from = i + len(head)
+				kept, rest := commonPrefix(form.text, s.Text[i:])
+				kept = form.runes(kept)
+				g := Found{Part: p.Name, SentForm: p.Form, Sent: p.Sent, Reached: true, Form: foundForm(s.Text, form.escaped),
+					Where: s.Kind, Path: s.Path, InResult: inResult, Kept: kept, Full: kept == p.Sent}
+				if !g.Full {
+					g.Suffix = firstRunes(rest, 40)
+				}
+				if better(g) {
+					f = g
+				}
+			}
+		}
+	}
+	return f
+}
+
+// foundForm says whether a segment's text is serialized JSON (or the part
+// was found escaped as in a JSON string) or plain text.
+func foundForm(text string, escaped bool) string {
+	t := strings.TrimSpace(text)
+	if escaped || (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t)) {
+		return FormJSON
+	}
+	return FormText
+}
+
+// A needleForm is a part as a request may carry it: as it is, or escaped
+// as inside a JSON string (a result serialized whole into a text).
+type needleForm struct {
+	text, raw string
+	escaped   bool
+}
+
+// runes converts a count of the form's runes to the part's.
+func (f needleForm) runes(n int) int {
+	if !f.escaped {
+		return n
+	}
+	kept, used := 0, 0
+	for _, r := range f.raw {
+		w := utf8.RuneCountInString(jsonEscape(string(r)))
+		if used+w > n {
+			break
+		}
+		used += w
+		kept++
+	}
+	return kept
+}
+
+func needleForms(s string) []needleForm {
+	forms := []needleForm{{text: s, raw: s}}
+	if e := jsonEscape(s); e != s {
+		forms = append(forms, needleForm{text: e, raw: s, escaped: true})
+	}
+	return forms
+}
+
+// jsonEscape is s as inside a JSON string, without the quotes.
+func jsonEscape(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	out := strings.TrimSuffix(b.String(), "\n")
+	return out[1 : len(out)-1]
+}
+
+// commonPrefix counts the runes a and b share at their start, and returns
+// the rest of b.
+func commonPrefix(a, b string) (int, string) {
+	n, i := 0, 0
+	for i < len(a) && i < len(b) {
+		ra, sa := utf8.DecodeRuneInString(a[i:])
+		rb, _ := utf8.DecodeRuneInString(b[i:])
+		if ra != rb {
+			break
+		}
+		i += sa
+		n++
+	}
+	return n, b[i:]
+}
+
+func firstRunes(s string, n int) string {
+	i := 0
+	for k := 0; k < n && i < len(s); k++ {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i]
+}

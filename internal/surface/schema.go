@@ -1,0 +1,273 @@
+package surface
+
+import (
+	"encoding/json"
+	"reflect"
+	"sort"
+	"unicode/utf8"
+
+	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// What became of a schema keyword (KeywordFact.Fate).
+const (
+	Kept      = "kept"
+	Rewritten = "rewritten"
+	Dropped   = "dropped"
+	Added     = "added" // the client's, not the server's
+)
+
+// How a tool's definition reached the model (ToolDef.Via).
+const (
+	ViaFirst  = "first request" // defined in the first request that defines tools
+	ViaLater  = "later request" // defined only later (after a loader of deferred tools)
+	ViaNone   = "not sent"      // no request defines it
+	NoOutput  = "none"          // the tool has no output schema
+	OutSent   = "sent"          // the definition holds it
+	OutInText = "in a text"     // its text is elsewhere in the request
+	OutLost   = "dropped"
+	// OutUnknown: the tool was not sent, so neither was its output schema
+	// measured.
+	OutUnknown = "not measured"
+)
+
+// A ToolDef says what a client sent the model of one of the server's
+// tools: the name, each keyword of the input schema, the output schema.
+type ToolDef struct {
+	Tool string `json:"tool"`
+	// Name is the client's name for it; NameLen its length in
+	// characters.
+	Name    string `json:"name,omitempty"`
+	NameLen int    `json:"name_len,omitempty"`
+	Via     string `json:"via"`
+	// Request is the request whose definition was read (the last that
+	// defines the tool).
+	Request  int           `json:"request,omitempty"`
+	Keywords []KeywordFact `json:"keywords,omitempty"`
+	Output   string        `json:"output"`
+}
+
+// A KeywordFact is one keyword of an input schema: at Path (a JSON
+// pointer to the schema that holds it), what the client did with it;
+// Became is the client's schema at Path when it is not kept, so a rewrite
+// shows its new form.
+type KeywordFact struct {
+	Path    string `json:"path"`
+	Keyword string `json:"keyword"`
+	Fate    string `json:"fate"`
+	Sent    string `json:"sent,omitempty"`
+	Became  string `json:"became,omitempty"`
+}
+
+// Tools compares each tool the server listed (its last tools/list reply in
+// log) with the definitions reqs sent.
+func Tools(reqs []Request, log []lab.Entry) []ToolDef {
+	var out []ToolDef
+	firstDefs := -1
+	for i, r := range reqs {
+		if hasDefinitions(r.Context) {
+			firstDefs = i
+			break
+		}
+	}
+	for _, t := range listedTools(log) {
+		d := ToolDef{Tool: t.Name, Via: ViaNone, Output: NoOutput}
+		if len(t.OutputSchema) > 0 {
+			d.Output = OutLost
+		}
+		key := ""
+		if utf8.RuneCountInString(t.Description) >= 20 {
+			key = jsonEscape(firstRunes(t.Description, 60))
+		}
+		for i := len(reqs) - 1; i >= 0; i-- {
+			name, ok := fakeapi.Offered(reqs[i].Context, t.Name, key)
+			if !ok {
+				continue
+			}
+			d.Name, d.NameLen, d.Request = name, utf8.RuneCountInString(name), reqs[i].Seq
+			d.Via = ViaLater
+			if _, first := fakeapi.Offered(reqs[max(firstDefs, 0)].Context, t.Name, key); first {
+				d.Via = ViaFirst
+			}
+			def := definition(reqs[i].Context, name)
+			var sent, got any
+			json.Unmarshal(t.InputSchema, &sent)
+			json.Unmarshal(schemaOf(def), &got)
+			d.Keywords = CompareSchema(sent, got)
+			if d.Output == OutLost {
+				d.Output = outputFate(def, reqs[i].Context, t.OutputSchema)
+			}
+			break
+		}
+		if d.Via == ViaNone && d.Output == OutLost {
+			d.Output = OutUnknown
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func hasDefinitions(ctx fakeapi.Context) bool {
+	for _, s := range ctx {
+		if s.Kind == fakeapi.KindToolDefinition {
+			return true
+		}
+	}
+	return false
+}
+
+func definition(ctx fakeapi.Context, name string) map[string]any {
+	for _, s := range ctx {
+		if s.Kind == fakeapi.KindToolDefinition && s.Name == name {
+			var m map[string]any
+			json.Unmarshal([]byte(s.Text), &m)
+			return m
+		}
+	}
+	return nil
+}
+
+// schemaKeys are where a definition holds its input schema: Anthropic,
+// OpenAI (Chat in function), Gemini, MCP.
+var schemaKeys = []string{"input_schema", "parameters", "parametersJsonSchema", "inputSchema"}
+
+// schemaOf finds the input schema of a definition, at its top or in its
+// function object.
+func schemaOf(def map[string]any) json.RawMessage {
+	for _, m := range []any{def, def["function"]} {
+		obj, _ := m.(map[string]any)
+		for _, k := range schemaKeys {
+			if v, ok := obj[k]; ok {
+				b, _ := json.Marshal(v)
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+// outputFate says whether an output schema reached the model: in the
+// definition, or its longest text anywhere in the request.
+func outputFate(def map[string]any, ctx fakeapi.Context, out json.RawMessage) string {
+	for _, m := range []any{def, def["function"]} {
+		obj, _ := m.(map[string]any)
+		for _, k := range []string{"outputSchema", "output_schema", "responseJsonSchema", "response"} {
+			if _, ok := obj[k]; ok {
+				return OutSent
+			}
+		}
+	}
+	var v any
+	json.Unmarshal(out, &v)
+	if s := longestString(v); utf8.RuneCountInString(s) >= minNeedle {
+		for _, seg := range ctx {
+			if f := Locate(fakeapi.Context{seg}, "", part("outputSchema", FormJSON, s)); f.Reached {
+				if seg.Kind == fakeapi.KindToolDefinition {
+					return OutSent
+				}
+				return OutInText
+			}
+		}
+	}
+	return OutLost
+}
+
+// childSchemas are the keywords whose value holds named schemas.
+var childSchemas = map[string]bool{"properties": true, "$defs": true, "definitions": true, "patternProperties": true}
+
+// CompareSchema compares the server's schema sent with the client's got,
+// keyword by keyword: kept (equal), rewritten (another value), dropped,
+// or added by the client. Named schemas (properties, $defs) are compared
+// one by one; a keyword whose values are both schemas is compared inside.
+func CompareSchema(sent, got any) []KeywordFact {
+	var out []KeywordFact
+	compareAt("", sent, got, &out)
+	return out
+}
+
+func compareAt(path string, sent, got any, out *[]KeywordFact) {
+	s, ok := sent.(map[string]any)
+	if !ok {
+		return
+	}
+	g, _ := got.(map[string]any)
+	became := compact(got)
+	for _, k := range sortedKeys(s) {
+		gv, has := g[k]
+		switch {
+		case !has:
+			*out = append(*out, KeywordFact{Path: path, Keyword: k, Fate: Dropped, Sent: compact(s[k]), Became: became})
+		case reflect.DeepEqual(s[k], gv):
+			*out = append(*out, KeywordFact{Path: path, Keyword: k, Fate: Kept})
+		case childSchemas[k]:
+			sc, _ := s[k].(map[string]any)
+			gc, _ := gv.(map[string]any)
+			for _, name := range sortedKeys(sc) {
+				p := path + "/" + k + "/" + name
+				if _, ok := gc[name]; !ok {
+					*out = append(*out, KeywordFact{Path: p, Keyword: "(schema)", Fate: Dropped, Sent: compact(sc[name]), Became: compact(gv)})
+					continue
+				}
+				compareAt(p, sc[name], gc[name], out)
+			}
+		default:
+			_, sObj := s[k].(map[string]any)
+			_, gObj := gv.(map[string]any)
+			if sObj && gObj {
+				compareAt(path+"/"+k, s[k], gv, out)
+				continue
+			}
+			*out = append(*out, KeywordFact{Path: path, Keyword: k, Fate: Rewritten, Sent: compact(s[k]), Became: compact(gv)})
+		}
+	}
+	for _, k := range sortedKeys(g) {
+		if _, ok := s[k]; !ok {
+			*out = append(*out, KeywordFact{Path: path, Keyword: k, Fate: Added, Became: compact(g[k])})
+		}
+	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func compact(v any) string {
+	if v == nil {
+		return ""
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// A listedTool is a tool of the server's tools/list reply.
+type listedTool struct {
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
+}
+
+// listedTools are the tools of the last tools/list reply the log kept.
+func listedTools(log []lab.Entry) []listedTool {
+	var tools []listedTool
+	for _, e := range log {
+		if e.Dir != lab.Send || e.Method != "tools/list" || e.Kind != lab.KindResponse || len(e.Body) == 0 {
+			continue
+		}
+		var reply struct {
+			Result struct {
+				Tools []listedTool `json:"tools"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(e.Body, &reply) == nil {
+			tools = reply.Result.Tools
+		}
+	}
+	return tools
+}

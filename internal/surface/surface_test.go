@@ -1,0 +1,137 @@
+package surface
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/jsonl"
+	"github.com/instrlab/instrlab/lab"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// load reads a fixture: a trimmed run (testdata/trim.py), with edit applied
+// to the requests' text first.
+func load(t *testing.T, dir string, edit func(string) string) ([]Request, []lab.Entry) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, "requests.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		raw = []byte(edit(string(raw)))
+	}
+	reqs, warns := jsonl.Decode[fakeapi.Request](bytes.NewReader(raw), "requests.jsonl")
+	logRaw, err := os.ReadFile(filepath.Join(dir, "lab.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, w2 := jsonl.Decode[lab.Entry](bytes.NewReader(logRaw), "lab.jsonl")
+	rs, w3 := Contexts(reqs)
+	if w := append(append(warns, w2...), w3...); len(w) > 0 {
+		t.Fatalf("fixture warnings: %v", w)
+	}
+	return rs, log
+}
+
+// TestFixtures: the facts of each trimmed real run are its golden file
+// (go test ./internal/surface -update rewrites them).
+func TestFixtures(t *testing.T) {
+	dirs, _ := filepath.Glob(filepath.Join("testdata", "*", "requests.jsonl"))
+	if len(dirs) == 0 {
+		t.Fatal("no fixtures")
+	}
+	for _, d := range dirs {
+		dir := filepath.Dir(d)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			reqs, log := load(t, dir, nil)
+			facts := struct {
+				Calls []CallFacts `json:"calls"`
+				Tools []ToolDef   `json:"tools"`
+			}{Calls(reqs, log), Tools(reqs, log)}
+			got, _ := json.MarshalIndent(facts, "", "  ")
+			golden := filepath.Join(dir, "facts.golden.json")
+			if *update {
+				os.WriteFile(golden, append(got, '\n'), 0o644)
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(strings.TrimSpace(string(want)), string(got)); diff != "" {
+				t.Errorf("facts mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// partFates maps "tool part" to whether it reached the model, and in what
+// form, for the calls of a fixture.
+func partFates(calls []CallFacts) map[string]string {
+	out := map[string]string{}
+	for _, c := range calls {
+		for _, p := range c.Parts {
+			v := "missing"
+			if p.Reached {
+				v = p.Form
+			}
+			out[c.Tool+" "+p.Part] = v
+		}
+	}
+	return out
+}
+
+// TestClaudeCodeResults: what Claude Code 2.1.328 gave the model of each
+// result part (run of 2026-12-02, testdata/claude-code-2.1.328-results),
+// and a copy with one part taken out of the following request reports
+// that part missing and nothing else changed.
+func TestClaudeCodeResults(t *testing.T) {
+	dir := filepath.Join("testdata", "claude-code-2.1.328-results")
+	reqs, log := load(t, dir, nil)
+	calls := Calls(reqs, log)
+	want := map[string]string{
+		"result_text content[0] text":          "text",
+		"result_structured structuredContent":  "json",
+		"result_both content[0] text":          "missing",
+		"result_both structuredContent":        "json",
+		"result_error content[0] text":         "text",
+		"result_image content[0] image":        "image",
+		"result_link content[0] resource_link": "text",
+		"result_resource content[0] resource":  "text",
+		"result_meta content[0] text":          "text",
+		"result_meta _meta":                    "missing",
+		"result_audience content[0] text":      "text",
+		"result_audience content[1] text":      "text",
+		"result_outschema content[0] text":     "missing",
+		"result_outschema structuredContent":   "json",
+	}
+	if diff := cmp.Diff(want, partFates(calls)); diff != "" {
+		t.Errorf("parts mismatch (-want +got):\n%s", diff)
+	}
+	for _, c := range calls {
+		if !c.Reached || c.Following == 0 {
+			t.Errorf("%s: reached %v, following %d", c.Tool, c.Reached, c.Following)
+		}
+		if c.Flagged != (c.Tool == "result_error") {
+			t.Errorf("%s: flagged %v", c.Tool, c.Flagged)
+		}
+	}
+	text := "result_text content text codeword: " + lab.SurfaceCodeword("", "result_text", "content text") + "."
+	removed, log2 := load(t, dir, func(s string) string {
+		if !strings.Contains(s, text) {
+			t.Fatalf("the fixture lacks %q", text)
+		}
+		return strings.ReplaceAll(s, text, "something else")
+	})
+	want["result_text content[0] text"] = "missing"
+	if diff := cmp.Diff(want, partFates(Calls(removed, log2))); diff != "" {
+		t.Errorf("with result_text's text removed, parts mismatch (-want +got):\n%s", diff)
+	}
+}

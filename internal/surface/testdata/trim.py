@@ -1,0 +1,35 @@
+# trim.py RUN_DIR OUT_DIR: a run's requests and lab log, trimmed to what the
+# surface analysis reads: tools named for a server (mcp__, or any name with
+# the server's tools), the messages after the system ones, long texts cut;
+# the log's tools/list and tools/call entries. Used for testdata/*/.
+import json, sys, os
+run, out = sys.argv[1], sys.argv[2]
+os.makedirs(out, exist_ok=True)
+def cut(v):
+    if isinstance(v, str) and len(v) > 3000 and 'codeword' not in v[:3000]:
+        return v[:200] + '…'
+    if isinstance(v, list): return [cut(x) for x in v]
+    if isinstance(v, dict): return {k: cut(x) for k, x in v.items()}
+    return v
+keep_tool = lambda name: name and ('lab' in name or name in ('ToolSearch',) or not name[0].isupper())
+with open(os.path.join(out, 'requests.jsonl'), 'w') as w:
+    for line in open(os.path.join(run, 'api', 'requests.jsonl')):
+        r = json.loads(line)
+        r.pop('header', None); r.pop('time', None)
+        b = r.get('body')
+        if isinstance(b, dict):
+            keep = {}
+            for k in ('model', 'stream', 'tools', 'messages', 'input', 'contents'):
+                if k in b: keep[k] = b[k]
+            if 'tools' in keep:
+                def tname(t): return t.get('name') or (t.get('function') or {}).get('name') or ''
+                keep['tools'] = [t for t in keep['tools'] if keep_tool(tname(t))]
+            if 'messages' in keep:
+                keep['messages'] = [m for m in keep['messages'] if m.get('role') != 'system']
+            r['body'] = cut(keep)
+        w.write(json.dumps(r, ensure_ascii=False) + '\n')
+with open(os.path.join(out, 'lab.jsonl'), 'w') as w:
+    for line in open(os.path.join(run, 'lab.jsonl')):
+        e = json.loads(line)
+        if e.get('method') in ('tools/list', 'tools/call'):
+            w.write(json.dumps(e, ensure_ascii=False) + '\n')
