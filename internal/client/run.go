@@ -40,6 +40,9 @@ type Run struct {
 	// Arm is the arm the client is run in; its Env is applied under the
 	// row's, and the client writes its Settings and Cached values.
 	Arm Arm
+	// CallTools says the row's script calls the servers' tools: a client
+	// that asks before it runs an MCP tool is told to run theirs.
+	CallTools bool
 	// Timeout bounds the run.
 	Timeout time.Duration
 }

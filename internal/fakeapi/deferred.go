@@ -2,6 +2,7 @@ package fakeapi
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -32,8 +33,13 @@ func loadDeferred(ctx Context, calls []Call, seq int) (Reply, bool) {
 		if _, ok := Offered(ctx, c.Tool, c.Key); ok {
 			continue
 		}
-		if n, ok := namedInText(ctx, c.Tool); ok {
-			names, tools = append(names, n), append(tools, c.Tool)
+		if ns := namedInText(ctx, c.Tool); len(ns) > 0 {
+			for _, n := range ns {
+				if !slices.Contains(names, n) {
+					names = append(names, n)
+				}
+			}
+			tools = append(tools, c.Tool)
 		}
 	}
 	if len(names) == 0 {
@@ -75,10 +81,11 @@ func loadingTurns(ctx Context) int {
 	return n
 }
 
-// namedInText finds the client's name for the server's tool in a text of
-// ctx that is not a tool definition (a list of deferred tools): a token
-// that names it behind a prefix, or the name itself.
-func namedInText(ctx Context, tool string) (string, bool) {
+// namedInText finds the client's names for the server's tool in the texts
+// of ctx that are not tool definitions (a list of deferred tools): tokens
+// that name it behind a prefix (two servers' tools of one name are two).
+func namedInText(ctx Context, tool string) []string {
+	var out []string
 	for _, s := range ctx {
 		if s.Kind == KindToolDefinition || s.Kind == KindAssistantTurn || !strings.Contains(s.Text, tool) {
 			continue
@@ -86,10 +93,10 @@ func namedInText(ctx Context, tool string) (string, bool) {
 		for _, tok := range strings.FieldsFunc(s.Text, func(r rune) bool {
 			return !(r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127)
 		}) {
-			if tok != tool && ToolNamed(tok, tool) {
-				return tok, true
+			if tok != tool && ToolNamed(tok, tool) && !slices.Contains(out, tok) {
+				out = append(out, tok)
 			}
 		}
 	}
-	return "", false
+	return out
 }

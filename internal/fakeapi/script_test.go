@@ -231,3 +231,42 @@ func geminiCalls(t *testing.T, out string, stream bool) (names, inputs, ids []st
 	}
 	return
 }
+
+// TestLoadDeferred: a scripted tool named in a text but not offered is
+// loaded first through the client's loader (ToolSearch select:...), both
+// servers' tools of one name among them; the loader's turn uses up no
+// scripted turn, so the request after it gets the scripted calls.
+func TestLoadDeferred(t *testing.T) {
+	script := []Turn{{Tool: "result_text", Calls: []Call{{Tool: "twin_tool", Key: "KEY-TWO"}}}}
+	listing := Segment{Kind: KindSystemMessage, Text: "Deferred tools:\nmcp__lab__result_text\nmcp__lab__twin_tool\nmcp__lab2__twin_tool\n"}
+	first := Context{{Kind: KindToolDefinition, Name: "ToolSearch", Text: `{"name":"ToolSearch"}`}, listing, {Kind: KindUserTurn, Text: "go"}}
+	r := plan(script, first, "go", 1)
+	if len(r.Calls) != 1 || r.Calls[0].Name != "ToolSearch" {
+		t.Fatalf("first reply %+v, want one ToolSearch call", r)
+	}
+	if want := `{"max_results":3,"query":"select:mcp__lab__result_text,mcp__lab__twin_tool,mcp__lab2__twin_tool"}`; string(r.Calls[0].Input) != want {
+		t.Errorf("loader input %s, want %s", r.Calls[0].Input, want)
+	}
+	if diff := cmp.Diff([]string{"result_text", "twin_tool"}, r.Loading); diff != "" {
+		t.Errorf("loading mismatch (-want +got):\n%s", diff)
+	}
+	loaded := append(first,
+		Segment{Kind: KindAssistantTurn, Message: 2, Name: "ToolSearch", Text: string(r.Calls[0].Input)},
+		Segment{Kind: KindToolResult, Message: 3, Call: r.Calls[0].ID, Text: "<functions>...</functions>"},
+		Segment{Kind: KindToolDefinition, Name: "mcp__lab__result_text", Text: `{}`},
+		Segment{Kind: KindToolDefinition, Name: "mcp__lab__twin_tool", Text: `{"description":"KEY-ONE"}`},
+		Segment{Kind: KindToolDefinition, Name: "mcp__lab2__twin_tool", Text: `{"description":"KEY-TWO"}`})
+	r = plan(script, loaded, "go", 2)
+	var names []string
+	for _, c := range r.Calls {
+		names = append(names, c.Name)
+	}
+	if diff := cmp.Diff([]string{"mcp__lab__result_text", "mcp__lab2__twin_tool"}, names); diff != "" {
+		t.Errorf("calls after loading mismatch (-want +got):\n%s", diff)
+	}
+	// Without a loader, a deferred tool is missed, not loaded.
+	r = plan(script, first[1:], "go", 1)
+	if len(r.Calls) != 0 || len(r.Missed) != 2 {
+		t.Errorf("without a loader: %+v, want both missed", r)
+	}
+}

@@ -39,8 +39,8 @@ func Atlas() *Matrix {
 	return m
 }
 
-// Builtin returns the built-in matrix named name ("seed", "cross" or
-// "atlas").
+// Builtin returns the built-in matrix named name ("seed", "cross",
+// "atlas" or "surface").
 func Builtin(name string) (*Matrix, bool) {
 	switch name {
 	case "seed":
@@ -49,6 +49,8 @@ func Builtin(name string) (*Matrix, bool) {
 		return Cross(), true
 	case "atlas":
 		return Atlas(), true
+	case "surface":
+		return Surface(), true
 	}
 	return nil, false
 }

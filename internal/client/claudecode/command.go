@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/instrlab/instrlab/internal/client"
 )
@@ -63,6 +64,15 @@ func (c *Claude) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 	}
 	if r.Model != "" {
 		args = append(args, "--model", r.Model)
+	}
+	if r.CallTools && c.has("--allowed-tools") {
+		// -p denies a tool it would ask about; mcp__NAME allows every tool
+		// of that server.
+		var allow []string
+		for _, s := range r.Servers {
+			allow = append(allow, "mcp__"+s.Name)
+		}
+		args = append(args, "--allowed-tools", strings.Join(allow, ","))
 	}
 	args = append(args, r.Flags...)
 	cmd := exec.CommandContext(ctx, c.bin, args...)

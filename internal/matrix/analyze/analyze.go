@@ -84,6 +84,9 @@ func Run(dir string, clients Clients) (Result, error) {
 	if err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
 	}
+	var surfaceWarns []string
+	res.Surface, surfaceWarns = surfaceFacts(dir, rec.Row, reqs, msgs)
+	res.Warnings = append(res.Warnings, surfaceWarns...)
 	paths := []string{abs, escapedPath(abs)}
 	var bodies [][]byte
 	var ctxs []fakeapi.Context

@@ -22,7 +22,9 @@ type LabMessage struct {
 	Error  *int            `json:"error"`
 	Note   string          `json:"note"`
 	Raw    string          `json:"raw"`
-	// Body is a whole reply, where the proxy kept it (lab.TextMethods).
+	Bytes  int             `json:"bytes"`
+	// Body is a whole message, where the log kept it (lab.TextMethods,
+	// lab.CallMethods).
 	Body json.RawMessage `json:"body"`
 }
 

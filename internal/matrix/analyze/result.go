@@ -37,7 +37,11 @@ type Result struct {
 	// Servers are a row's several lab servers (Row.Servers), in the
 	// config's order: each one's text in the first main request.
 	Servers []ServerResult `json:"servers,omitempty"`
-	NoDelta bool           `json:"no_delta,omitempty"`
+	// Surface is what of the server's tool results, schemas and names
+	// reached the model, for a row that calls tools or serves the lab's
+	// surface (docs/surface.md).
+	Surface *SurfaceFacts `json:"surface,omitempty"`
+	NoDelta bool          `json:"no_delta,omitempty"`
 	// Plain is Row.Plain: what was cut is the client's default cap.
 	Plain bool `json:"plain,omitempty"`
 

@@ -53,7 +53,7 @@ func (r *Runner) runOne(ctx context.Context, j job) (analyze.Result, analyze.Rec
 	files := evidence.RunDir(dir)
 	run := &client.Run{Dir: dir, Home: files.Home(), Tmp: files.Tmp(), Work: files.Work(),
 		APIKey: DummyKey, Prompt: j.row.Prompt, Model: j.row.Model, MaxTurns: j.row.MaxTurns,
-		Env: j.row.Env, Flags: j.row.Flags, Arm: j.arm, Timeout: r.Timeout}
+		Env: j.row.Env, Flags: j.row.Flags, Arm: j.arm, Timeout: r.Timeout, CallTools: len(j.row.Script) > 0}
 	for _, d := range []string{run.Home, run.Tmp, run.Work, run.ClientDir()} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return analyze.Result{}, rec, fmt.Errorf("creating run dirs: %w", err)

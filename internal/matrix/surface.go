@@ -1,0 +1,80 @@
+package matrix
+
+import (
+	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// surfacePrompt is the surface rows' prompt; the fake's script, not the
+// prompt, makes the calls.
+const surfacePrompt = "Call the lab's tools and tell me what each returned."
+
+// surfaceTurns bounds a surface row's model turns: a loader of deferred
+// tools (ToolSearch), the calls, the answer, and one to spare.
+const surfaceTurns = 4
+
+// Surface returns the built-in matrix surface (docs/surface.md): one row
+// per group of the lab's surface, each calling its tools in one scripted
+// turn (all at once), so that the request that follows carries every
+// result; the twin row runs two labs with one tool name. The hang group is
+// left out: a tool that never answers holds a client up to its own tool
+// timeout. Built from the lab's catalogue, so the calls' keys are the
+// tools' own codewords.
+func Surface() *Matrix {
+	m := &Matrix{Name: "surface", Description: "what of a server's results, schemas, names and metadata reaches the model",
+		Repeats: 1, Prompt: surfacePrompt, MaxTurns: surfaceTurns}
+	for _, g := range []struct {
+		group lab.SurfaceGroup
+		label string
+		call  bool
+	}{
+		{lab.SurfaceResults, "result parts", true},
+		{lab.SurfaceSize, "long results", true},
+		{lab.SurfaceSchemas, "input schemas", true},
+		{lab.SurfaceNames, "tool names", true},
+		{lab.SurfaceMeta, "tool _meta, annotations, title, icon", false},
+		{lab.SurfacePrompts, "prompts and resources", false},
+		{lab.SurfaceBad, "results a client must survive", true},
+	} {
+		row := Row{Name: "surface-" + string(g.group), Label: g.label, Instr: "none", Surface: string(g.group), NoDelta: true}
+		if g.call {
+			row.Script = surfaceScript(lab.SurfaceConfig{Groups: []lab.SurfaceGroup{g.group}}, "")
+		}
+		m.Rows = append(m.Rows, row)
+	}
+	twin := Row{Name: "surface-twin", Label: "two servers, one tool name", Instr: "none", Surface: string(lab.SurfaceTwin), NoDelta: true,
+		Servers: []LabServer{{Name: ServerName}, {Name: ServerName + "2"}}}
+	for _, s := range twin.Servers {
+		twin.Script = append(twin.Script, surfaceScript(lab.SurfaceConfig{Groups: []lab.SurfaceGroup{lab.SurfaceTwin}}, s.Name)...)
+	}
+	twin.Script = []fakeapi.Turn{mergeTurns(twin.Script)}
+	m.Rows = append(m.Rows, twin)
+	if err := m.Validate(); err != nil {
+		panic("built-in matrix surface: " + err.Error())
+	}
+	return m
+}
+
+// surfaceScript is one turn calling every tool of c, whose lab is seeded
+// with seed, each found by its key.
+func surfaceScript(c lab.SurfaceConfig, seed string) []fakeapi.Turn {
+	c.Seed, c.ResultSize = seed, lab.Instructions{Language: lab.English, Length: lab.MinLength}
+	tools, err := c.Tools()
+	if err != nil {
+		panic("built-in matrix surface: " + err.Error())
+	}
+	var t fakeapi.Turn
+	for _, st := range tools {
+		t.Calls = append(t.Calls, fakeapi.Call{Tool: st.Tool.Name, Key: st.Key})
+	}
+	return []fakeapi.Turn{t}
+}
+
+// mergeTurns is one turn making every call of turns.
+func mergeTurns(turns []fakeapi.Turn) fakeapi.Turn {
+	var t fakeapi.Turn
+	for _, x := range turns {
+		t.Calls = append(t.Calls, x.Calls...)
+	}
+	return t
+}

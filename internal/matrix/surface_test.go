@@ -1,0 +1,53 @@
+package matrix
+
+import (
+	"testing"
+
+	"github.com/instrlab/instrlab/lab"
+)
+
+// TestSurfaceMatrix: the built-in matrix surface has a row per group but
+// hang, each row that calls tools calls every tool of its group, by the key
+// of the lab it runs (two different keys in the twin row), and each row's
+// lab flags are valid.
+func TestSurfaceMatrix(t *testing.T) {
+	m, ok := Builtin("surface")
+	if !ok {
+		t.Fatal("no built-in matrix surface")
+	}
+	groups := map[string]bool{}
+	for _, r := range m.Rows {
+		groups[r.Surface] = true
+		if len(r.Script) == 0 {
+			continue
+		}
+		seed := "" // a row of one lab runs it unseeded; several are seeded with their names
+		if len(r.Servers) > 0 {
+			seed = r.Servers[0].Name
+		}
+		tools, err := lab.SurfaceConfig{Groups: []lab.SurfaceGroup{lab.SurfaceGroup(r.Surface)}, Seed: seed,
+			ResultSize: lab.Instructions{Language: lab.English, Length: 1000}}.Tools()
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls := r.Script[0].Calls
+		want := len(tools)
+		if r.Surface == string(lab.SurfaceTwin) {
+			want = 2
+			if calls[0].Key == calls[1].Key {
+				t.Errorf("twin row: both calls have key %s", calls[0].Key)
+			}
+		}
+		if len(calls) != want {
+			t.Errorf("row %s calls %d tools, want %d", r.Name, len(calls), want)
+		}
+		if calls[0].Key != tools[0].Key {
+			t.Errorf("row %s: key %s, want the lab's %s", r.Name, calls[0].Key, tools[0].Key)
+		}
+	}
+	for _, g := range lab.SurfaceGroups {
+		if groups[string(g)] != (g != lab.SurfaceHang) {
+			t.Errorf("group %s: in the matrix %v", g, groups[string(g)])
+		}
+	}
+}

@@ -1,0 +1,48 @@
+package matrix
+
+import (
+	"github.com/instrlab/instrlab/internal/evidence"
+	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/surface"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// SurfaceFacts are what of a server's surface reached the model in a run
+// whose row calls tools or serves the lab's surface (docs/surface.md).
+type SurfaceFacts struct {
+	Calls []surface.CallFacts `json:"calls,omitempty"`
+	Tools []surface.ToolDef   `json:"tools,omitempty"`
+}
+
+// surfaceFacts analyses the surface of a run of row: the calls of its
+// script and the definitions of every tool its servers listed. Several lab
+// servers' logs are read one after the other. nil for a row that neither
+// scripts calls nor serves a surface.
+func surfaceFacts(dir string, row Row, reqs []fakeapi.Request, msgs []LabMessage) (*SurfaceFacts, []string) {
+	if len(row.Script) == 0 && row.Surface == "" {
+		return nil, nil
+	}
+	rs, warns := surface.Contexts(reqs)
+	log := entries(msgs)
+	for i, s := range row.labServers() {
+		if i == 0 {
+			continue // the run's lab log, msgs
+		}
+		more, w, err := ReadLabLog(evidence.RunDir(dir).ServerLog(i, s.Name))
+		if err != nil {
+			w = append(w, err.Error())
+		}
+		warns = append(warns, w...)
+		log = append(log, entries(more)...)
+	}
+	return &SurfaceFacts{Calls: surface.Calls(rs, log), Tools: surface.Tools(rs, log)}, warns
+}
+
+// entries are msgs as the lab's log entries the surface analysis reads.
+func entries(msgs []LabMessage) []lab.Entry {
+	out := make([]lab.Entry, len(msgs))
+	for i, m := range msgs {
+		out[i] = lab.Entry{Time: m.Time, Dir: m.Dir, Kind: m.Kind, Method: m.Method, ID: m.ID, Bytes: m.Bytes, Body: m.Body}
+	}
+	return out
+}
