@@ -1,8 +1,9 @@
-package matrix
+package analyze
 
 import (
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/surface"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -18,13 +19,13 @@ type SurfaceFacts struct {
 // script and the definitions of every tool its servers listed. Several lab
 // servers' logs are read one after the other. nil for a row that neither
 // scripts calls nor serves a surface.
-func surfaceFacts(dir string, row Row, reqs []fakeapi.Request, msgs []LabMessage) (*SurfaceFacts, []string) {
+func surfaceFacts(dir string, row matrix.Row, reqs []fakeapi.Request, msgs []LabMessage) (*SurfaceFacts, []string) {
 	if len(row.Script) == 0 && row.Surface == "" {
 		return nil, nil
 	}
 	rs, warns := surface.Contexts(reqs)
 	log := entries(msgs)
-	for i, s := range row.labServers() {
+	for i, s := range row.LabServers() {
 		if i == 0 {
 			continue // the run's lab log, msgs
 		}
