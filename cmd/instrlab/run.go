@@ -21,7 +21,7 @@ import (
 // runOptions are the flags of "instrlab run", and what validate makes of
 // them.
 type runOptions struct {
-	clients, rows                        listFlag
+	clients, rows, calls                 listFlag
 	matrix, arms, out, shard, format     string
 	lab, netns, server, config, baseline string
 	upstream, price                      string
@@ -60,6 +60,7 @@ func (o *runOptions) flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.price, "live-price", "15/75", "USD per million input/output tokens for the -live cost bound")
 	fs.StringVar(&o.server, "server", "", "run your own server instead of the lab, behind the recording proxy: -server -- CMD [ARGS] (the rest of the line), or the NAME of a server in -config; default clients: every pinned client")
 	fs.DurationVar(&o.hold, "hold", 0, "with -server or -config: also run each stdio server with its first reply held this long by the recording proxy, as a server slow to start (does the client wait for it?)")
+	fs.Var(&o.calls, "call", "with -server or -config: make every client call this tool of your server, as TOOL or TOOL={JSON input} (repeatable; all in one turn), and report what of its result reached the model (docs/surface.md)")
 	fs.StringVar(&o.config, "config", "", "run the stdio servers of this MCP config (Claude Code's .mcp.json format), or the one -server names")
 	fs.StringVar(&o.baseline, "baseline", "", "after the run, compare it with this earlier run (evidence directory or results.json) as instrlab diff does; exit 1 when something changed")
 	o.diff.register(fs)
@@ -105,6 +106,8 @@ func (o *runOptions) validate(rest []string, stderr io.Writer) error {
 		return usageError{Msg: "-hold must not be negative"}
 	case o.hold > 0 && o.servers == nil:
 		return usageError{Msg: "-hold needs -server or -config: it holds your own server's first reply"}
+	case len(o.calls) > 0 && o.servers == nil:
+		return usageError{Msg: "-call needs -server or -config: it calls your own server's tools"}
 	case o.jobs < 1:
 		return usageError{Msg: "-j must be at least 1"}
 	case o.resume && o.out == "":
@@ -177,6 +180,11 @@ func (o *runOptions) plan(cs []client.Client) (*matrix.Matrix, error) {
 	m := matrix.For(cs, clients.Default)
 	if o.servers != nil {
 		m = o.servers.Matrix(o.hold)
+		calls, err := matrix.ParseCalls(o.calls)
+		if err != nil {
+			return nil, usageError{Msg: "-call " + err.Error()}
+		}
+		m.Call(calls)
 	}
 	m, err := matrix.Named(o.matrix, m)
 	if err != nil {

@@ -82,6 +82,8 @@ func TestRunUsageErrors(t *testing.T) {
 		{[]string{"-netns", "sometimes"}, `-netns "sometimes": want auto, on or off`},
 		{[]string{"-netns", "on", "-live"}, "-netns on conflicts with -live"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
+		{[]string{"-call", "echo"}, "-call needs -server or -config"},
+		{[]string{"-call", `echo={"a":`, "-server", "--", "cat"}, `-call "echo={\"a\":": the input of echo is not a JSON object`},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer

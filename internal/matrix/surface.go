@@ -1,6 +1,10 @@
 package matrix
 
 import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -77,4 +81,50 @@ func mergeTurns(turns []fakeapi.Turn) fakeapi.Turn {
 		t.Calls = append(t.Calls, x.Calls...)
 	}
 	return t
+}
+
+// ParseCall reads one -call: a tool's name, alone or with its input as a
+// JSON object after '=' (TOOL={"arg":1}).
+func ParseCall(s string) (fakeapi.Call, error) {
+	name, in, hasIn := strings.Cut(s, "=")
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return fakeapi.Call{}, fmt.Errorf("%q: want TOOL or TOOL=JSON", s)
+	}
+	c := fakeapi.Call{Tool: name}
+	if hasIn {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(in), &obj); err != nil {
+			return fakeapi.Call{}, fmt.Errorf("%q: the input of %s is not a JSON object: %v", s, name, err)
+		}
+		c.Input = json.RawMessage(in)
+	}
+	return c, nil
+}
+
+// Call makes every row of m call the tools of calls, all in one scripted
+// turn, with the prompt and turns of the surface rows: each result then
+// records what of the server's real result reached the model. None
+// changes nothing.
+func (m *Matrix) Call(calls []fakeapi.Call) {
+	if len(calls) == 0 {
+		return
+	}
+	for i := range m.Rows {
+		m.Rows[i].Script = []fakeapi.Turn{{Calls: calls}}
+		m.Rows[i].Prompt, m.Rows[i].MaxTurns = surfacePrompt, surfaceTurns
+	}
+}
+
+// ParseCalls reads every -call (ParseCall).
+func ParseCalls(ss []string) ([]fakeapi.Call, error) {
+	var out []fakeapi.Call
+	for _, s := range ss {
+		c, err := ParseCall(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }

@@ -1,6 +1,7 @@
 package matrix
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/instrlab/instrlab/lab"
@@ -49,5 +50,40 @@ func TestSurfaceMatrix(t *testing.T) {
 		if groups[string(g)] != (g != lab.SurfaceHang) {
 			t.Errorf("group %s: in the matrix %v", g, groups[string(g)])
 		}
+	}
+}
+
+// TestCall: -call's values, and the rows that call them.
+func TestCall(t *testing.T) {
+	tests := []struct {
+		in, tool, input, err string
+	}{
+		{"echo", "echo", "", ""},
+		{` echo = {"text":"hi"}`, "echo", ` {"text":"hi"}`, ""},
+		{`echo=[1]`, "", "", "is not a JSON object"},
+		{`=1`, "", "", "want TOOL or TOOL=JSON"},
+	}
+	for _, tt := range tests {
+		c, err := ParseCall(tt.in)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("ParseCall(%q) = %v, want error %q", tt.in, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || c.Tool != tt.tool || string(c.Input) != tt.input {
+			t.Errorf("ParseCall(%q) = %+v, %v", tt.in, c, err)
+		}
+	}
+	m := ForServers([]string{"a", "b"})
+	calls, _ := ParseCalls([]string{"echo", `add={"x":1}`})
+	m.Call(calls)
+	for _, r := range m.Rows {
+		if len(r.Script) != 1 || len(r.Script[0].Calls) != 2 || r.Prompt != surfacePrompt || r.MaxTurns != surfaceTurns {
+			t.Errorf("row %s: script %+v, prompt %q, turns %d", r.Name, r.Script, r.Prompt, r.MaxTurns)
+		}
+	}
+	if err := m.Validate(); err != nil {
+		t.Errorf("a matrix of calling rows: %v", err)
 	}
 }
