@@ -71,11 +71,16 @@ func Contexts(reqs []fakeapi.Request) ([]Request, []string) {
 	return out, warns
 }
 
-// Calls follows every scripted call of reqs (the loader's calls apart):
+// Calls follows every scripted call of reqs of a tool the server listed
+// (the loader's calls and the client's own tools apart):
 // whether the server got it (log), how it answered, and where each part of
 // the answer arrived in the request that followed.
 func Calls(reqs []Request, log []lab.Entry) []CallFacts {
 	calls := serverCalls(log)
+	listed := map[string]bool{}
+	for _, t := range listedTools(log) {
+		listed[t.Name] = true
+	}
 	used := map[int]bool{}
 	var out []CallFacts
 	for i, r := range reqs {
@@ -83,6 +88,9 @@ func Calls(reqs []Request, log []lab.Entry) []CallFacts {
 			continue
 		}
 		for _, c := range r.Calls {
+			if len(listed) > 0 && !listed[c.Tool] {
+				continue // a tool of the client's own (Bash), not the server's
+			}
 			f := CallFacts{Tool: c.Tool, Name: c.Name, ID: c.ID, Request: r.Seq}
 			var reply *serverCall
 			for k := range calls {

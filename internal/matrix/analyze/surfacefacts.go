@@ -18,10 +18,10 @@ type SurfaceFacts struct {
 // surfaceFacts analyses the surface of a run of row: the calls of its
 // script and the definitions of every tool its servers listed. Several lab
 // servers' logs are read one after the other. nil for a row that neither
-// scripts calls nor serves a surface.
+// serves the lab's surface nor calls a user's server's tools (-call).
 func surfaceFacts(dir string, row matrix.Row, reqs []fakeapi.Request, msgs []LabMessage) (*SurfaceFacts, []string) {
-	if len(row.Script) == 0 && row.Surface == "" {
-		return nil, nil
+	if row.Surface == "" && (row.Server == "" || len(row.Script) == 0) {
+		return nil, nil // a row of the lab's own texts, or one whose script calls the client's tools (Bash)
 	}
 	rs, warns := surface.Contexts(reqs)
 	log := entries(msgs)
