@@ -61,7 +61,7 @@ func locateTools(ctx fakeapi.Context, tools []NamedText, server string) []ToolFa
 		}
 		for _, s := range ctx {
 			if s.Kind == fakeapi.KindToolDefinition {
-				if !toolNamed(s.Name, t.Name) {
+				if !fakeapi.ToolNamed(s.Name, t.Name) {
 					continue
 				}
 				desc, ok := definitionDescription(s.Text, t.Name)
@@ -229,7 +229,7 @@ func tokenAt(text string, j int, name string) (string, bool) {
 		k--
 	}
 	tok := text[k:end]
-	return tok, toolNamed(tok, name)
+	return tok, fakeapi.ToolNamed(tok, name)
 }
 
 func wordByte(c byte) bool {
@@ -257,19 +257,6 @@ func lineStart(text string, i int) int {
 	return strings.LastIndexByte(text[:i], '\n') + 1
 }
 
-// toolNamed reports whether a client's name for a tool is the server's
-// name, alone or behind a server prefix (mcp__lab__echo, lab_echo, lab.echo).
-func toolNamed(clientName, name string) bool {
-	if clientName == name {
-		return true
-	}
-	if !strings.HasSuffix(clientName, name) || len(clientName) == len(name) {
-		return false
-	}
-	sep := clientName[len(clientName)-len(name)-1]
-	return sep == '_' || sep == '.' || sep == '/' || sep == '-'
-}
-
 // definitionDescription finds the description of the tool named name in a
 // tool definition's JSON, at any depth (Anthropic's top level, OpenAI's
 // function object, a namespace's tools).
@@ -283,7 +270,7 @@ func definitionDescription(text, name string) (string, bool) {
 		switch x := v.(type) {
 		case map[string]any:
 			n, _ := x["name"].(string)
-			if d, ok := x["description"].(string); ok && n != "" && toolNamed(n, name) {
+			if d, ok := x["description"].(string); ok && n != "" && fakeapi.ToolNamed(n, name) {
 				return d, true
 			}
 			for _, c := range x {
