@@ -127,10 +127,10 @@ func appendGeminiParts(ctx Context, kind Kind, msg int, path string, parts []gem
 			ctx = append(ctx, Segment{Kind: KindAssistantTurn, Message: msg, Path: pp + ".functionCall.args", Name: p.FunctionCall.Name, Text: string(p.FunctionCall.Args)})
 		case p.FunctionResp != nil:
 			r := p.FunctionResp
-			call := r.ID
-			if call == "" {
-				call = r.Name
-			}
+			// Answered by name: the fake's calls carry no id, and the one
+			// a client sends back is its own (Gemini CLI 0.61.0 makes up
+			// NAME_MILLIS_INDEX).
+			call := r.Name
 			n := len(ctx)
 			ctx = append(ctx, Segment{Kind: KindToolResult, Message: msg, Path: pp + ".functionResponse.response", Name: r.Name, Text: string(r.Response)})
 			ctx = appendGeminiParts(ctx, KindToolResult, msg, pp+".functionResponse", r.Parts)

@@ -50,8 +50,8 @@ func TestGeminiContext(t *testing.T) {
 		{Kind: KindUserTurn, Path: "contents[0].parts[1].text", Text: "prompt"},
 		{Kind: KindAssistantTurn, Message: 1, Path: "contents[1].parts[1].functionCall.args", Name: "run_shell_command", Text: `{"command": "sleep 10"}`},
 		{Kind: KindToolResult, Message: 2, Path: "contents[2].parts[0].functionResponse.response", Name: "run_shell_command", Text: `{"output": "done"}`, Call: "run_shell_command"},
-		{Kind: KindToolResult, Message: 2, Path: "contents[2].parts[1].functionResponse.response", Name: "look", Text: `{}`, Call: "f2"},
-		{Kind: KindToolResult, Message: 2, Path: "contents[2].parts[1].functionResponse.parts[0].inlineData", Call: "f2", Media: "image/png", Data: "iVBOR"},
+		{Kind: KindToolResult, Message: 2, Path: "contents[2].parts[1].functionResponse.response", Name: "look", Text: `{}`, Call: "look"},
+		{Kind: KindToolResult, Message: 2, Path: "contents[2].parts[1].functionResponse.parts[0].inlineData", Call: "look", Media: "image/png", Data: "iVBOR"},
 		{Kind: KindUserTurn, Message: 2, Path: "contents[2].parts[2].inlineData", Media: "image/png", Data: "AAAA"},
 		{Kind: KindAssistantTurn, Message: 3, Path: "contents[3]"},
 	}

@@ -112,7 +112,7 @@ func (OpenAIChat) Write(w http.ResponseWriter, path string, body []byte, reply R
 	message := map[string]any{"role": "assistant", "content": text}
 	var calls []map[string]any
 	for _, c := range reply.Calls {
-		calls = append(calls, map[string]any{"id": "call_fake" + c.suffix(), "type": "function",
+		calls = append(calls, map[string]any{"id": c.wireID(), "type": "function",
 			"function": map[string]any{"name": c.Name, "arguments": string(c.Input)}})
 	}
 	if len(calls) > 0 {

@@ -124,7 +124,7 @@ func (OpenAIResponses) Write(w http.ResponseWriter, path string, body []byte, re
 	var items []map[string]any
 	for _, c := range reply.Calls {
 		items = append(items, map[string]any{"id": "fc_fake" + c.suffix(), "type": "function_call", "status": "completed",
-			"call_id": "call_fake" + c.suffix(), "name": c.Name, "arguments": string(c.Input)})
+			"call_id": c.wireID(), "name": c.Name, "arguments": string(c.Input)})
 	}
 	if len(items) == 0 {
 		items = append(items, map[string]any{"id": "msg_fake" + n, "type": "message", "status": "completed", "role": "assistant",

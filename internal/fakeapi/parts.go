@@ -112,3 +112,12 @@ func (r Reply) outputTokens(text string) int {
 // suffix is what makes ids of the call unique in every API shape (the
 // request's number and the call's), as in 0012 or 0012c1.
 func (c ToolCall) suffix() string { return strings.TrimPrefix(c.ID, "toolu_fake") }
+
+// wireID is the call's id as the OpenAI shapes send it (a tool call's id,
+// a function_call's call_id); Anthropic's is ID itself.
+func (c ToolCall) wireID() string { return "call_fake" + c.suffix() }
+
+// Answers reports whether a tool result's call id, as a client sent it
+// back, is this call's id in any API shape (ID, or the OpenAI shapes'
+// call_fake id).
+func (c ToolCall) Answers(id string) bool { return id != "" && (id == c.ID || id == c.wireID()) }

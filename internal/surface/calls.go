@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"path"
+	"strings"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/lab"
@@ -58,7 +58,7 @@ func Contexts(reqs []fakeapi.Request) ([]Request, []string) {
 	var warns []string
 	for _, q := range reqs {
 		api, ok := fakeapi.Lookup(q.API)
-		if !ok || len(q.Body) == 0 || path.Base(q.Path) == "count_tokens" {
+		if !ok || len(q.Body) == 0 || countsTokens(q.Path) {
 			continue
 		}
 		ctx, err := api.Context(q.Body)
@@ -69,6 +69,13 @@ func Contexts(reqs []fakeapi.Request) ([]Request, []string) {
 		out = append(out, Request{Request: q, Context: ctx})
 	}
 	return out, warns
+}
+
+// countsTokens reports whether path is a token-counting endpoint
+// (Anthropic's /v1/messages/count_tokens, Gemini's MODEL:countTokens),
+// whose request repeats the context but is not a model turn.
+func countsTokens(path string) bool {
+	return strings.HasSuffix(path, "/count_tokens") || strings.HasSuffix(path, ":countTokens")
 }
 
 // Calls follows every scripted call of reqs of a tool the server listed
@@ -117,10 +124,7 @@ func Calls(reqs []Request, log []lab.Entry) []CallFacts {
 					f.Flagged = true
 				}
 			}
-			call := c.ID
-			if !hasCall(next.Context, c.ID) {
-				call = c.Name // Gemini answers by name
-			}
+			call := answeredAs(next.Context, c)
 			for _, p := range parts {
 				f.Parts = append(f.Parts, Locate(next.Context, call, p))
 			}
@@ -144,16 +148,18 @@ func following(reqs []Request, c fakeapi.ToolCall) *Request {
 }
 
 func resultOf(s fakeapi.Segment, c fakeapi.ToolCall) bool {
-	return s.Call == c.ID || (s.Call == c.Name && s.Call != "")
+	return c.Answers(s.Call) || (s.Call == c.Name && s.Call != "")
 }
 
-func hasCall(ctx fakeapi.Context, id string) bool {
+// answeredAs is the call id by which ctx answers c: the id as the client
+// sent it back, else the tool's name (Gemini answers by name).
+func answeredAs(ctx fakeapi.Context, c fakeapi.ToolCall) string {
 	for _, s := range ctx {
-		if s.Kind == fakeapi.KindToolResult && s.Call == id {
-			return true
+		if s.Kind == fakeapi.KindToolResult && c.Answers(s.Call) {
+			return s.Call
 		}
 	}
-	return false
+	return c.Name
 }
 
 // A serverCall is one tools/call the server's log shows: the tool name it

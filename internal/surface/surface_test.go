@@ -135,3 +135,69 @@ func TestClaudeCodeResults(t *testing.T) {
 		t.Errorf("with result_text's text removed, parts mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestOtherClientsResults: what each other client gave the model of each
+// result part (runs of 2026-12-02 with instrlab run -matrix surface -row
+// surface-results, testdata/CLIENT-VERSION-results): every part reached in
+// the client's form but those missing (and those in another form); a copy
+// with result_text's text taken out of the following request reports that
+// part missing and nothing else changed.
+func TestOtherClientsResults(t *testing.T) {
+	all := []string{"result_text content[0] text", "result_structured structuredContent", "result_both content[0] text",
+		"result_both structuredContent", "result_error content[0] text", "result_image content[0] image",
+		"result_link content[0] resource_link", "result_resource content[0] resource", "result_meta content[0] text",
+		"result_meta _meta", "result_audience content[0] text", "result_audience content[1] text",
+		"result_outschema content[0] text", "result_outschema structuredContent"}
+	for _, tc := range []struct {
+		fixture string
+		form    string            // of every part reached, unless in other
+		other   map[string]string // part: its form
+		missing []string
+	}{
+		{fixture: "cline-3.0.65-results", form: FormJSON},
+		{fixture: "continue-1.5.47-results", form: FormJSON,
+			missing: []string{"result_structured structuredContent", "result_both structuredContent", "result_meta _meta", "result_outschema structuredContent"}},
+		{fixture: "copilot-1.0.102-results", form: FormText, other: map[string]string{"result_structured structuredContent": FormJSON},
+			missing: []string{"result_image content[0] image", "result_link content[0] resource_link", "result_meta _meta"}},
+		{fixture: "gemini-0.61.0-results", form: FormJSON, other: map[string]string{"result_image content[0] image": FormImage},
+			missing: []string{"result_structured structuredContent", "result_both structuredContent", "result_meta _meta", "result_outschema structuredContent"}},
+		{fixture: "opencode-1.18.33-results", form: FormText, other: map[string]string{"result_structured structuredContent": FormJSON},
+			missing: []string{"result_both structuredContent", "result_image content[0] image", "result_link content[0] resource_link",
+				"result_meta _meta", "result_outschema structuredContent"}},
+	} {
+		t.Run(tc.fixture, func(t *testing.T) {
+			want := map[string]string{}
+			for _, p := range all {
+				want[p] = tc.form
+			}
+			for p, f := range tc.other {
+				want[p] = f
+			}
+			for _, p := range tc.missing {
+				want[p] = "missing"
+			}
+			dir := filepath.Join("testdata", tc.fixture)
+			reqs, log := load(t, dir, nil)
+			calls := Calls(reqs, log)
+			if diff := cmp.Diff(want, partFates(calls)); diff != "" {
+				t.Errorf("parts mismatch (-want +got):\n%s", diff)
+			}
+			for _, c := range calls {
+				if !c.Reached || c.Following == 0 {
+					t.Errorf("%s: reached %v, following %d", c.Tool, c.Reached, c.Following)
+				}
+			}
+			text := "result_text content text codeword: " + lab.SurfaceCodeword("", "result_text", "content text") + "."
+			removed, log2 := load(t, dir, func(s string) string {
+				if !strings.Contains(s, text) {
+					t.Fatalf("the fixture lacks %q", text)
+				}
+				return strings.ReplaceAll(s, text, "something else")
+			})
+			want["result_text content[0] text"] = "missing"
+			if diff := cmp.Diff(want, partFates(Calls(removed, log2))); diff != "" {
+				t.Errorf("with result_text's text removed, parts mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -23,7 +23,10 @@ with open(os.path.join(out, 'requests.jsonl'), 'w') as w:
                 if k in b: keep[k] = b[k]
             if 'tools' in keep:
                 def tname(t): return t.get('name') or (t.get('function') or {}).get('name') or ''
-                keep['tools'] = [t for t in keep['tools'] if keep_tool(tname(t))]
+                for t in keep['tools']:
+                    if 'functionDeclarations' in t:  # Gemini
+                        t['functionDeclarations'] = [d for d in t['functionDeclarations'] if keep_tool(d.get('name'))]
+                keep['tools'] = [t for t in keep['tools'] if keep_tool(tname(t)) or t.get('functionDeclarations')]
             if 'messages' in keep:
                 keep['messages'] = [m for m in keep['messages'] if m.get('role') != 'system']
             r['body'] = cut(keep)
