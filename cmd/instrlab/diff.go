@@ -4,12 +4,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/instrlab/instrlab/schema"
 	"io"
 
+	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/report"
-	"github.com/instrlab/instrlab/internal/table"
 )
 
 // diffOptions are the flags of "instrlab diff" and of "run -baseline".
@@ -36,23 +35,7 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.SetOutput(stderr)
 	var o diffOptions
 	o.register(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), `Usage: instrlab diff [flags] A B
-
-Compares two runs of a matrix, each an evidence directory (run -out) or a
-results.json: per configuration and client, what changed in the runs'
-outcome, the probe, whether the client waited for the server, the
-placement, the characters kept, the cap and the token estimate (beyond
--tolerance). Timings are ignored. Two versions of one client are compared
-when each side ran one. What cannot be compared (a row or client on one
-side only, a row configured differently) is said, not counted as changes.
-Exit status: 0 nothing changed, 1 something changed or could not be
-compared, 2 usage.
-
-Flags:
-`)
-		fs.PrintDefaults()
-	}
+	fs.Usage = cli.Usage(fs, usage("diff"))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -76,25 +59,12 @@ Flags:
 	return printDiff(stdout, reps[0], reps[1], fs.Arg(0), fs.Arg(1), o)
 }
 
-// printDiff prints the comparison of a and b and returns an exitError(1)
-// when something changed.
+// printDiff prints the comparison of a and b, and fails (exit 1) when
+// something changed or nothing could be compared.
 func printDiff(w io.Writer, a, b *report.Report, nameA, nameB string, o diffOptions) error {
-	d := report.Compare(a, b, o.tolerance)
-	d.A, d.B = nameA, nameB
-	var err error
-	if o.json {
-		err = table.JSON(w, schema.Named(schema.Diff, d))
-	} else {
-		err = table.Text(w, d.Table())
-	}
+	d, err := report.WriteDiff(w, a, b, nameA, nameB, o.tolerance, o.json)
 	if err != nil {
 		return err
 	}
-	if len(d.Pairs) == 0 || len(d.Rows) == 0 {
-		return exitError{exitFailure, fmt.Errorf("diff: nothing in common to compare between %s and %s", nameA, nameB)}
-	}
-	if d.Changed() {
-		return exitError{exitFailure, fmt.Errorf("diff: %d changes, %d things not compared", len(d.Changes), len(d.Incomparable))}
-	}
-	return nil
+	return d.Verdict()
 }

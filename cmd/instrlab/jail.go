@@ -14,10 +14,10 @@ import (
 func runJail(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	code, err := netjail.Main(args, stderr)
 	if err != nil {
-		return exitError{code, err}
+		return exitError{Code: code, Err: err}
 	}
 	if code != 0 {
-		return exitError{code, fmt.Errorf("jail: the client exited with status %d", code)}
+		return exitError{Code: code, Err: fmt.Errorf("jail: the client exited with status %d", code)}
 	}
 	return nil
 }

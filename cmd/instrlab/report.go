@@ -6,96 +6,105 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/instrlab/instrlab/internal/atlas"
+	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/client/clients"
-	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/profiles/derive"
-
 	"github.com/instrlab/instrlab/internal/report"
 )
 
-// runReport is "instrlab report DIR": every table rebuilt from the
-// evidence of an earlier run.
+// reportOptions are the flags of "instrlab report".
+type reportOptions struct {
+	format, out, profileOut, earlier string
+	derive                           derive.Options
+	dirs                             []string
+}
+
+func (o *reportOptions) flags(fs *flag.FlagSet) {
+	fs.StringVar(&o.format, "format", "md", "output format: "+report.Formats.String()+" (summary: one line per configuration and client; a sweep: "+atlas.Formats.String()+", or site with -out)")
+	fs.StringVar(&o.out, "out", "", "with -format site (sweep directories only): write the atlas as a static site into this directory, evidence linked where it lies")
+	fs.StringVar(&o.profileOut, "profile-out", "", "also write a client profile (client@version.json, the format of check -profile) for each client in the run to this directory")
+	fs.StringVar(&o.derive.Ref, "profile-ref", "", "the profiles' evidence ref: where this run's summary is kept; {id} stands for client@version (default: DIR)")
+	fs.StringVar(&o.derive.Command, "profile-command", "", "the command that made the run, kept in each profile's evidence excerpt (PROFILE-OUT/evidence/client@version.json)")
+	fs.StringVar(&o.earlier, "profile-earlier", "", "derive each profile from this earlier evidence excerpt too, when it exists ({id} stands for client@version): its runs join the run's, but for the rows and arms the run made again")
+	fs.Usage = cli.Usage(fs, usage("report"))
+}
+
+// runReport is "instrlab report DIR...": every table rebuilt from the
+// evidence of an earlier run, or a sweep's atlas.
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var o reportOptions
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", "md", "output format: "+report.Formats.String()+" (summary: one line per configuration and client; a sweep: "+atlas.Formats.String()+", or site with -out)")
-	out := fs.String("out", "", "with -format site (sweep directories only): write the atlas as a static site into this directory, evidence linked where it lies")
-	profileOut := fs.String("profile-out", "", "also write a client profile (client@version.json, the format of check -profile) for each client in the run to this directory")
-	profileRef := fs.String("profile-ref", "", "the profiles' evidence ref: where this run's summary is kept; {id} stands for client@version (default: DIR)")
-	profileCommand := fs.String("profile-command", "", "the command that made the run, kept in each profile's evidence excerpt (PROFILE-OUT/evidence/client@version.json)")
-	profileEarlier := fs.String("profile-earlier", "", "derive each profile from this earlier evidence excerpt too, when it exists ({id} stands for client@version): its runs join the run's, but for the rows and arms the run made again")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: instrlab report [flags] DIR...\n\nRebuilds the results table of an \"instrlab run -out DIR\" from its evidence alone.\nSeveral DIRs (the shards of one run, -shard k/n) make one table, the same as one\ndirectory holding all their runs; sweep directories (instrlab sweep) merge into one atlas.\nWith -profile-out, also derives a client profile for each client@version in\nthe run from the same evidence (see docs/check.md, Profiles).\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
+	o.flags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
+	o.dirs = fs.Args()
+	if len(o.dirs) == 0 {
 		return usageError{Msg: "report: want an evidence directory (or several: the shards of one run or sweep)"}
 	}
-	if isSweep(fs.Args()) {
-		return reportAtlas(fs.Args(), *format, *out, stdout)
+	if atlas.IsSweep(o.dirs) {
+		return o.atlas(stdout)
 	}
-	if err := report.Formats.Check(*format); err != nil {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	return o.run(stdout, stderr)
+}
+
+func (o *reportOptions) validate() error {
+	if err := report.Formats.Check(o.format); err != nil {
 		return usageError{Msg: err.Error()}
 	}
-	if (*profileRef != "" || *profileCommand != "" || *profileEarlier != "") && *profileOut == "" {
+	if (o.derive.Ref != "" || o.derive.Command != "" || o.earlier != "") && o.profileOut == "" {
 		return usageError{Msg: "-profile-ref, -profile-command and -profile-earlier need -profile-out"}
 	}
-	m, results, warnings, err := report.Load(clients.New, fs.Args()...)
+	if o.derive.Ref == "" {
+		o.derive.Ref = o.dirs[0]
+	}
+	if o.earlier != "" {
+		o.derive.Earlier = derive.EarlierIn(o.earlier)
+	}
+	return nil
+}
+
+// run prints the run's report, after writing its profiles (-profile-out).
+func (o *reportOptions) run(stdout, stderr io.Writer) error {
+	m, results, warnings, err := report.Load(clients.New, o.dirs...)
 	if err != nil {
 		return err
 	}
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
-	if *profileOut != "" {
-		ref := *profileRef
-		if ref == "" {
-			ref = fs.Arg(0)
-		}
-		o := derive.Options{Ref: ref, Command: *profileCommand}
-		if *profileEarlier != "" {
-			o.Earlier = derive.EarlierIn(*profileEarlier)
-		}
-		if err := derive.Write(*profileOut, results, o, stderr); err != nil {
+	if o.profileOut != "" {
+		if err := derive.Write(o.profileOut, results, o.derive, stderr); err != nil {
 			return err
 		}
 	}
-	return report.New(m, results, fs.Arg(0)).Write(stdout, *format)
+	return report.New(m, results, o.dirs[0]).Write(stdout, o.format)
 }
 
-// isSweep reports whether dirs are sweep outputs (they hold an atlas).
-func isSweep(dirs []string) bool {
-	for _, d := range dirs {
-		if _, err := os.Stat(evidence.SweepDir(d).Atlas()); err != nil {
-			return false
-		}
-	}
-	return true
-}
-
-// reportAtlas merges the atlases of a sweep's shards and prints the
-// whole, or writes it as a site into out.
-func reportAtlas(dirs []string, format, out string, stdout io.Writer) error {
-	if site := format == "site"; site != (out != "") {
+// atlas prints the merged atlas of sweep directories, or writes it as a
+// site into -out.
+func (o *reportOptions) atlas(stdout io.Writer) error {
+	if site := o.format == "site"; site != (o.out != "") {
 		return usageError{Msg: "report: -format site and -out go together (the site is a directory)"}
 	}
-	a, err := atlas.ReadSweeps(dirs, out)
+	a, err := atlas.ReadSweeps(o.dirs, o.out)
 	if errors.Is(err, atlas.ErrMismatch) {
 		return usageError{Msg: err.Error()}
-	} else if err != nil {
+	}
+	if err != nil {
 		return err
 	}
-	if out != "" {
-		return a.Site(out)
+	if o.out != "" {
+		return a.Site(o.out)
 	}
-	if err := atlas.Formats.Check(format); err != nil {
+	if err := atlas.Formats.Check(o.format); err != nil {
 		return usageError{Msg: err.Error() + " (a sweep's atlas)"}
 	}
-	return a.Write(stdout, format)
+	return a.Write(stdout, o.format)
 }

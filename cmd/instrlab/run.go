@@ -233,7 +233,7 @@ func (o *runOptions) run(ctx context.Context, r *runner.Runner, stdout, stderr i
 	case runErr != nil:
 		return runErr
 	case st.Failed > 0:
-		return exitError{exitFailure, fmt.Errorf("%d of %d runs failed", st.Failed, st.Runs)}
+		return exitError{Code: exitFailure, Err: fmt.Errorf("%d of %d runs failed", st.Failed, st.Runs)}
 	}
 	return diffErr
 }

@@ -324,3 +324,14 @@ func (a *Atlas) Rebase(dir string) {
 		t.Sweep = sw
 	}
 }
+
+// IsSweep reports whether every one of dirs is a sweep's output
+// directory (it holds an atlas).
+func IsSweep(dirs []string) bool {
+	for _, d := range dirs {
+		if _, err := os.Stat(evidence.SweepDir(d).Atlas()); err != nil {
+			return false
+		}
+	}
+	return len(dirs) > 0
+}

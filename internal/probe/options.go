@@ -1,6 +1,9 @@
 package probe
 
-import "time"
+import (
+	"errors"
+	"time"
+)
 
 // Options control a probe.
 type Options struct {
@@ -12,6 +15,18 @@ type Options struct {
 	Repeat int
 	// ClientName and ClientVersion are sent as clientInfo.
 	ClientName, ClientVersion string
+}
+
+// Validate rejects options a command line set out of range, naming the
+// flag.
+func (o Options) Validate() error {
+	switch {
+	case o.Repeat < 1:
+		return errors.New("-repeat must be at least 1")
+	case o.Timeout <= 0:
+		return errors.New("-timeout must be positive")
+	}
+	return nil
 }
 
 // DefaultTimeout is the time each era gets by default.

@@ -198,3 +198,22 @@ func isDigits(s string) bool {
 	}
 	return s != ""
 }
+
+// Pick is the built-in profiles a comma-separated list names (Select; all
+// of them when list is ""), each followed by its variants (Expand): the
+// views check shows, as -profile asks for them.
+func Pick(list string) ([]Profile, error) {
+	builtin, err := Builtin()
+	if err != nil {
+		return nil, fmt.Errorf("loading profiles: %w", err)
+	}
+	var names []string
+	if list != "" {
+		names = strings.Split(list, ",")
+	}
+	ps, err := Select(builtin, names)
+	if err != nil {
+		return nil, fmt.Errorf("-profile: %w", err)
+	}
+	return Expand(ps), nil
+}

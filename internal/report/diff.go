@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/table"
+	"github.com/instrlab/instrlab/schema"
 )
 
 // A Diff is what changed between two runs of a matrix: per configuration
@@ -45,6 +47,30 @@ type Change struct {
 	// Follows names the change this one follows from (kept and tokens
 	// follow a changed cap), "" for a change of its own.
 	Follows string `json:"follows,omitempty"`
+}
+
+// WriteDiff compares a with b, named nameA and nameB, and writes the
+// changes as JSON (named as schema.Diff) or as a table for a terminal.
+func WriteDiff(w io.Writer, a, b *Report, nameA, nameB string, tolerance float64, asJSON bool) (Diff, error) {
+	d := Compare(a, b, tolerance)
+	d.A, d.B = nameA, nameB
+	if asJSON {
+		return d, table.JSON(w, schema.Named(schema.Diff, d))
+	}
+	return d, table.Text(w, d.Table())
+}
+
+// Verdict is nil when the two runs had something in common and nothing
+// in it changed; else an error that says what changed, or that nothing
+// could be compared (the runs had no row or client in common).
+func (d Diff) Verdict() error {
+	if len(d.Pairs) == 0 || len(d.Rows) == 0 {
+		return fmt.Errorf("diff: nothing in common to compare between %s and %s", d.A, d.B)
+	}
+	if d.Changed() {
+		return fmt.Errorf("diff: %d changes, %d things not compared", len(d.Changes), len(d.Incomparable))
+	}
+	return nil
 }
 
 // Changed reports whether the diff found a change or something it could

@@ -1,7 +1,9 @@
 package assess
 
 import (
+	"errors"
 	"reflect"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -32,6 +34,18 @@ type Rules struct {
 	Require    []string      // -require: phrases every profile's cut and every era must keep
 	SameEras   bool          // -require-same-eras: both eras send the same instructions
 	MaxStartup time.Duration // -max-startup: slowest first reply
+}
+
+// Validate rejects rules a command line set out of range, naming the
+// flag.
+func (r Rules) Validate() error {
+	if r.MaxChars < 0 || r.MaxTokens < 0 || r.MaxStartup < 0 {
+		return errors.New("-max-chars, -max-tokens and -max-startup must not be negative")
+	}
+	if slices.Contains(r.Require, "") {
+		return errors.New("-require needs a non-empty phrase")
+	}
+	return nil
 }
 
 // A Report is the assessment of every server checked.

@@ -1,15 +1,20 @@
 package annotate
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 
-	"github.com/instrlab/instrlab/schema"
-
+	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/profiles/assess"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/untrusted"
+	"github.com/instrlab/instrlab/schema"
 )
+
+// ExitUnreachable is check's exit status when a server could not be
+// reached, beside internal/cli's 0, 1 and 2.
+const ExitUnreachable = 3
 
 // Formats are the formats check prints its report in: text for people
 // (assess.WriteText), json (the Report itself), github (workflow
@@ -33,4 +38,19 @@ func Write(w io.Writer, rep assess.Report, format string, text assess.TextOption
 		return WriteSARIF(w, rep, version)
 	}
 	return Formats.Check(format)
+}
+
+// WriteError prints the error object check's -json gives instead of a
+// report: {"$schema": schema.Check, "error": {"exit_code": 2, "kind":
+// "usage", "message": "..."}}.
+func WriteError(w io.Writer, code int, err error) error {
+	kind := map[int]string{cli.ExitUsage: "usage", cli.ExitFailure: "failure", ExitUnreachable: "unreachable"}[code]
+	data, merr := json.MarshalIndent(map[string]any{"$schema": schema.Check, "error": map[string]any{
+		"exit_code": code, "kind": kind, "message": err.Error(),
+	}}, "", "  ")
+	if merr != nil {
+		return merr
+	}
+	_, werr := w.Write(append(data, '\n'))
+	return werr
 }

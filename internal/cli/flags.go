@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+)
+
+// A ListFlag collects a flag that may be given more than once, in order.
+type ListFlag []string
+
+func (l *ListFlag) String() string     { return strings.Join(*l, ",") }
+func (l *ListFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+// SplitList splits a comma-separated flag value, dropping empty parts.
+func SplitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// BoolSet reports whether args set the boolean flag name to true before
+// any "--", for what must be known when the flags could not be parsed
+// (check's -json, for its error object).
+func BoolSet(args []string, name string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		a = strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		if a == name || a == name+"=true" || a == name+"=1" {
+			return true
+		}
+	}
+	return false
+}
+
+// Version is the version of the main module this program was built from
+// ("(devel)" when it does not say) and of the MCP Go SDK it links
+// ("unknown" when it does not).
+func Version() (main, sdk string) {
+	main, sdk = "(devel)", "unknown"
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return
+	}
+	if v := bi.Main.Version; v != "" {
+		main = v
+	}
+	for _, d := range bi.Deps {
+		if d.Path == "github.com/modelcontextprotocol/go-sdk" {
+			sdk = d.Version
+		}
+	}
+	return
+}
+
+// Usage is a FlagSet's Usage: text, then the flags with their defaults,
+// then, after a blank line, what each of more writes.
+func Usage(fs *flag.FlagSet, text string, more ...func(io.Writer)) func() {
+	return func() {
+		fmt.Fprint(fs.Output(), text)
+		fs.PrintDefaults()
+		for _, m := range more {
+			fmt.Fprintln(fs.Output())
+			m(fs.Output())
+		}
+	}
+}
+
+// VersionCommand is a program's "version" command: it prints the
+// program's version and the MCP Go SDK's (Version).
+func VersionCommand(prog string) Func {
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		if len(args) > 0 {
+			if args[0] == "-h" || args[0] == "-help" {
+				fmt.Fprintf(stdout, "Usage: %s version\n", prog)
+				return ErrHelp
+			}
+			return UsageError{Msg: fmt.Sprintf("version: unexpected argument %q", args[0])}
+		}
+		v, sdk := Version()
+		fmt.Fprintf(stdout, "%s %s (MCP Go SDK %s)\n", prog, v, sdk)
+		return nil
+	}
+}

@@ -1,0 +1,93 @@
+package probe
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSpec: a command line's servers, and the conflicts refused before
+// any starts, each naming the flag.
+func TestSpec(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), ".mcp.json")
+	if err := os.WriteFile(cfg, []byte(`{"mcpServers": {"a": {"command": "srv-a"}, "b": {"url": "http://127.0.0.1:1/mcp", "type": "http"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sj := filepath.Join(filepath.Dir(cfg), "server.json")
+	if err := os.WriteFile(sj, []byte(`{`+head+`, "packages": [{"registryType": "npm", "identifier": "w", "version": "1.0.0", "transport": {"type": "stdio"}}],
+	  "remotes": [{"type": "streamable-http", "url": "https://weather.example.com/mcp"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	getenv := func(string) (string, bool) { return "", false }
+	for _, tt := range []struct {
+		name string
+		spec Spec
+		want string // the targets' names, or the error
+	}{
+		{"command", Spec{Args: []string{"npx", "-y", "@modelcontextprotocol/server-everything"}, DashDash: true}, "server-everything"},
+		{"command named", Spec{Args: []string{"node", "x.js"}, DashDash: true, Name: "mine"}, "mine"},
+		{"url", Spec{Args: []string{"https://example.test/mcp"}}, "example.test"},
+		{"config", Spec{Config: cfg}, "a b"},
+		{"config server", Spec{Config: cfg, Server: "b"}, "b"},
+		{"not a url", Spec{Args: []string{"node", "x.js"}}, `error: "node" is not an http(s) URL; to check a command, put it after --: instrlab check -- node x.js`},
+		{"after the url", Spec{Args: []string{"http://h/mcp", "-json"}}, `error: unexpected argument "-json" after the URL`},
+		{"config and scan", Spec{Config: cfg, Scan: true}, "error: -config and -scan are exclusive"},
+		{"config and args", Spec{Config: cfg, Args: []string{"x"}}, `error: unexpected argument "x" with -config or -scan`},
+		{"name with config", Spec{Config: cfg, Name: "x"}, "error: -name is for a command or URL"},
+		{"server alone", Spec{Server: "a", Args: []string{"x"}, DashDash: true}, "error: -server needs -config or -scan"},
+		{"nothing", Spec{}, "error: name a server"},
+		{"missing config", Spec{Config: cfg + ".nope"}, "error: reading -config:"},
+		{"server not in config", Spec{Config: cfg, Server: "c"}, "error: -server:"},
+		{"server.json, npm skipped without npx", Spec{ServerJSON: sj}, "weather"},
+		{"server.json and config", Spec{ServerJSON: sj, Config: cfg}, "error: -server-json names the server"},
+		{"server.json and a command", Spec{ServerJSON: sj, Args: []string{"x"}, DashDash: true}, "error: -server-json names the server"},
+		{"name with server.json", Spec{ServerJSON: sj, Name: "x"}, "error: -name is for a command or URL; -server-json names its server"},
+		{"missing server.json", Spec{ServerJSON: sj + ".nope"}, "error: -server-json: invalid server.json"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got string
+			ts, err := []Target(nil), tt.spec.Validate()
+			if err == nil {
+				ts, _, err = tt.spec.Targets(context.Background(), getenv, func(string) (string, error) { return "", errors.New("no npx") })
+			}
+			if err != nil {
+				got = "error: " + err.Error()
+			}
+			var names []string
+			for _, tg := range ts {
+				names = append(names, tg.Name)
+			}
+			if err == nil {
+				got = strings.Join(names, " ")
+			}
+			if !strings.Contains(got, tt.want) || (err == nil) != !strings.HasPrefix(tt.want, "error:") {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestSpecConfigStartDir: a config's stdio servers start in the config's
+// directory, as run starts them (StartDir).
+func TestSpecConfigStartDir(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, ".mcp.json")
+	if err := os.WriteFile(cfg, []byte(`{"mcpServers": {"a": {"command": "srv-a"}, "b": {"command": "srv-b"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ts, _, err := Spec{Config: cfg}.Targets(context.Background(), func(string) (string, bool) { return "", false }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tg := range ts {
+		got = append(got, tg.Name+" "+tg.Dir)
+	}
+	want := []string{"a " + dir, "b " + dir}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("start directories %q, want %q", got, want)
+	}
+}
