@@ -12,7 +12,6 @@ package main
 import (
 	"context"
 	"io"
-	"os"
 
 	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/serve"
@@ -28,9 +27,7 @@ var program = cli.Program{Name: "instrlab", Title: "what happens to an MCP serve
 	{Name: "sweep", Summary: "probe every released version of a client and find where its handling of instructions changed", Run: runSweep},
 	{Name: "budget", Summary: "measure a client's budgets as numbers (how long it waits for a server), by bisection", Run: runBudget},
 	{Name: "check", Summary: "inspect an MCP server's instructions in both eras, as each client keeps them", Run: runCheck},
-	{Name: "serve", Summary: "run an MCP server (serve lab: the instrumented lab server)", Run: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-		return serve.Main(ctx, args, os.Stdin, stdout, stderr)
-	}},
+	{Name: "serve", Summary: "run an MCP server (serve lab: the instrumented lab server)", Run: serve.Command},
 	{Name: "bench", Summary: "measure MCP servers over stdio: spawn to initialize, pipelined tools/list, memory", Run: runBench},
 	{Name: "jail", Summary: "(used by run -netns) run a command with only loopback and a logging resolver", Run: runJail},
 	{Name: "version", Summary: "print the version of instrlab and of the MCP Go SDK it is built on", Run: cli.VersionCommand("instrlab")},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 
 	"github.com/instrlab/instrlab/internal/atlas"
@@ -76,9 +75,7 @@ func (o *reportOptions) run(stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for _, w := range warnings {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
-	}
+	warn(stderr, warnings)
 	if o.profileOut != "" {
 		if err := derive.Write(o.profileOut, results, o.derive, stderr); err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/budget"
+	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/fakeapi"
@@ -29,7 +30,7 @@ type runOptions struct {
 	resume, live                         bool
 	timeout, hold, loadWait              time.Duration
 	bound                                fakeapi.Bound
-	diff                                 diffOptions
+	diff                                 report.DiffOptions
 
 	servers *runner.UserServers
 	base    *report.Report
@@ -63,7 +64,7 @@ func (o *runOptions) flags(fs *flag.FlagSet) {
 	fs.Var(&o.calls, "call", "with -server or -config: make every client call this tool of your server, as TOOL or TOOL={JSON input} (repeatable; all in one turn), and report what of its result reached the model (docs/surface.md)")
 	fs.StringVar(&o.config, "config", "", "run the stdio servers of this MCP config (Claude Code's .mcp.json format), or the one -server names")
 	fs.StringVar(&o.baseline, "baseline", "", "after the run, compare it with this earlier run (evidence directory or results.json) as instrlab diff does; exit 1 when something changed")
-	o.diff.register(fs)
+	diffFlags(fs, &o.diff)
 }
 
 // runRun is "instrlab run": the matrix against real clients, offline
@@ -73,10 +74,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	o.flags(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: instrlab run [flags]\n\nRuns a matrix of lab configurations against MCP clients, offline against a fake model API,\nkeeps the evidence of every run and prints what reached the model.\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
+	fs.Usage = cli.Usage(fs, usage("run"))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -124,8 +122,8 @@ func (o *runOptions) validate(rest []string, stderr io.Writer) error {
 	if err := report.Formats.Check(o.format); err != nil {
 		return usageError{Msg: err.Error()}
 	}
-	if err := o.diff.check(); err != nil {
-		return err
+	if err := o.diff.Validate(); err != nil {
+		return usageError{Msg: err.Error()}
 	}
 	if o.mode, err = netjail.ParseMode(o.netns); err != nil {
 		return usageError{Msg: err.Error()}
@@ -266,7 +264,7 @@ func (o *runOptions) report(r *runner.Runner, earlier *matrix.Matrix, results []
 		return nil, nil
 	}
 	fmt.Fprintln(stdout)
-	return printDiff(stdout, o.base, rep, o.baseline, "this run", o.diff), nil
+	return report.WriteDiff(stdout, o.base, rep, o.baseline, "this run", o.diff), nil
 }
 
 // warn prints warnings on stderr.

@@ -7,13 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/atlas"
 	"github.com/instrlab/instrlab/internal/budget"
-	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/client/npm"
 	"github.com/instrlab/instrlab/internal/evidence"
@@ -24,11 +23,8 @@ import (
 // sweepOptions are the flags of "instrlab sweep", and what validate makes
 // of them.
 type sweepOptions struct {
-	clients, budgets                                   listFlag
-	out, shard, matrix, format, cacheLimit, lab, netns string
-	jobs, grid, repeatSensitive                        int
-	timeout                                            time.Duration
-	confirm                                            bool
+	clients, budgets                         listFlag
+	shard, matrix, format, cacheLimit, netns string
 
 	sweep   atlas.Sweep
 	targets []atlas.Target
@@ -37,20 +33,22 @@ type sweepOptions struct {
 }
 
 func (o *sweepOptions) flags(fs *flag.FlagSet) {
+	s := &o.sweep
 	fs.Var(&o.clients, "client", "client and versions, as in claude-code@2.1.200..2.1.332, claude-code@all, codex@latest, gemini@'>=0.50 <0.62', or all for every client at all versions (repeatable; required)")
-	fs.StringVar(&o.out, "out", "", "the sweep's evidence directory (required; a sweep resumes from what it holds)")
-	fs.IntVar(&o.jobs, "j", 2, "runs at once within one version")
-	fs.DurationVar(&o.timeout, "timeout", 2*time.Minute, "time limit of one client run")
-	fs.IntVar(&o.grid, "grid", 0, "probe this many evenly spaced intervals before bisecting (0: log2 of the number of versions); a change that reverts within one interval is not seen")
-	fs.BoolVar(&o.confirm, "confirm", true, "probe both neighbours of every change point a second time")
+	fs.StringVar(&s.Out, "out", "", "the sweep's evidence directory (required; a sweep resumes from what it holds)")
+	fs.IntVar(&s.Jobs, "j", 2, "runs at once within one version")
+	fs.DurationVar(&s.Timeout, "timeout", 2*time.Minute, "time limit of one client run")
+	fs.IntVar(&s.Grid, "grid", 0, "probe this many evenly spaced intervals before bisecting (0: log2 of the number of versions); a change that reverts within one interval is not seen")
+	fs.BoolVar(&s.Confirm, "confirm", true, "probe both neighbours of every change point a second time")
 	fs.Var(&o.budgets, "budget", "also measure this budget of every version probed, as a number on the timeline (a change point is a change beyond its resolution): "+strings.Join(budget.Names, ", ")+" (repeatable; about 8 runs a version each)")
-	fs.IntVar(&o.repeatSensitive, "repeat-sensitive", 0, "run a probe row whose result is timing-sensitive again until it has this many runs: its properties become rates, never change points")
+	fs.IntVar(&s.RepeatSensitive, "repeat-sensitive", 0, "run a probe row whose result is timing-sensitive again until it has this many runs: its properties become rates, never change points")
 	fs.StringVar(&o.shard, "shard", "", "sweep only part k of n of each client's versions, as in 2/4 (merge the shards with instrlab report DIR...)")
 	fs.StringVar(&o.matrix, "matrix", "atlas", "probe matrix: a matrix file, or a built-in matrix")
 	fs.StringVar(&o.format, "format", "md", "atlas format on stdout: "+atlas.StdoutFormats.String())
 	fs.StringVar(&o.cacheLimit, "cache-limit", "", "keep the client installs within this size, evicting the least recently used (as in 20GiB; default $"+npm.LimitEnv+", else no limit)")
-	fs.StringVar(&o.lab, "lab", "", "instrlab executable the clients start as the lab server (default: this one)")
+	fs.StringVar(&s.Lab, "lab", "", "instrlab executable the clients start as the lab server (default: this one)")
 	fs.StringVar(&o.netns, "netns", "auto", "run each client in a loopback-only network namespace: auto (when root), on or off")
+	fs.Usage = cli.Usage(fs, usage("sweep"))
 }
 
 // runSweep is "instrlab sweep": every selected version of a client probed
@@ -60,10 +58,6 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	o.flags(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: instrlab sweep -client NAME@VERSIONS -out DIR [flags]\n\nInstalls versions of a client as needed, runs a small probe matrix on each and finds,\nby bisection over the published versions, every version where what the client does\nwith a server's instructions changed. Writes DIR/atlas.json, DIR/atlas.md and DIR/atlas.html.\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -75,27 +69,20 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // validate checks the flags and reads the targets and the probe matrix.
 func (o *sweepOptions) validate(rest []string) error {
-	switch {
-	case len(rest) > 0:
+	if len(rest) > 0 {
 		return usageError{Msg: fmt.Sprintf("sweep: unexpected argument %q", rest[0])}
-	case len(o.clients) == 0:
+	}
+	if len(o.clients) == 0 {
 		return usageError{Msg: "sweep: -client is required, as in -client claude-code@2.1.200..2.1.332"}
-	case o.out == "":
-		return usageError{Msg: "sweep: -out is required (a sweep is long and resumes from its directory)"}
-	case o.jobs < 1:
-		return usageError{Msg: "-j must be at least 1"}
-	case o.timeout <= 0:
-		return usageError{Msg: "-timeout must be positive"}
-	case o.grid < 0:
-		return usageError{Msg: "-grid must be 0 or more"}
-	case o.repeatSensitive < 0:
-		return usageError{Msg: "-repeat-sensitive must not be negative"}
 	}
-	for _, b := range o.budgets {
-		if !slices.Contains(budget.Names, b) {
-			return usageError{Msg: fmt.Sprintf("-budget %q: want one of %s", b, strings.Join(budget.Names, ", "))}
-		}
+	o.sweep.NewClient = clients.New
+	if err := o.sweep.Validate(); err != nil {
+		return usageError{Msg: err.Error()}
 	}
+	if err := budget.CheckNames(o.budgets); err != nil {
+		return usageError{Msg: err.Error()}
+	}
+	o.sweep.Budgets, o.sweep.MeasureBudget = o.budgets, budget.AtlasProperty
 	if err := atlas.StdoutFormats.Check(o.format); err != nil {
 		return usageError{Msg: err.Error()}
 	}
@@ -109,8 +96,6 @@ func (o *sweepOptions) validate(rest []string) error {
 	if o.mode, err = netjail.ParseMode(o.netns); err != nil {
 		return usageError{Msg: err.Error()}
 	}
-	o.sweep = atlas.Sweep{Out: o.out, Lab: o.lab, Jobs: o.jobs, Timeout: o.timeout, Grid: o.grid, Confirm: o.confirm, RepeatSensitive: o.repeatSensitive, Budgets: o.budgets, MeasureBudget: budget.AtlasProperty,
-		NewClient: clients.New}
 	if o.targets, err = o.sweep.Targets(o.clients, clients.Names()); err != nil {
 		return usageError{Msg: err.Error()}
 	}
@@ -132,14 +117,8 @@ func (o *sweepOptions) run(ctx context.Context, command string, stdout, stderr i
 	if s.Netns, err = o.mode.Use(false, stderr); err != nil {
 		return err
 	}
-	var pinned []client.Client // each client's pinned version, whose budgets bound the load
-	for _, t := range o.targets {
-		if c, err := clients.New(t.Client); err == nil {
-			pinned = append(pinned, c)
-		}
-	}
-	s.Gate = budget.Gate(pinned, o.jobs, 0, stderr)
-	a, err := s.Atlas(ctx, o.targets, o.sh, publishedVersions, command)
+	s.Gate = budget.Gate(s.Pinned(o.targets), s.Jobs, 0, stderr)
+	a, err := s.Atlas(ctx, o.targets, o.sh, clients.Versions, command)
 	if errors.Is(err, atlas.ErrNoMatch) {
 		return usageError{Msg: err.Error()}
 	} else if err != nil {
@@ -148,17 +127,4 @@ func (o *sweepOptions) run(ctx context.Context, command string, stdout, stderr i
 	out := evidence.SweepDir(s.Out)
 	fmt.Fprintf(stderr, "atlas in %s, %s and %s\n", out.Atlas(), out.AtlasMD(), out.AtlasHTML())
 	return a.Write(stdout, o.format)
-}
-
-// publishedVersions lists what npm serves of a client's package.
-func publishedVersions(ctx context.Context, name string) ([]string, error) {
-	c, err := clients.New(name)
-	if err != nil {
-		return nil, err
-	}
-	p, ok := c.(client.Published)
-	if !ok {
-		return nil, fmt.Errorf("%s is not installed from npm: its versions cannot be listed", name)
-	}
-	return npm.Versions(ctx, p.Package())
 }

@@ -2,12 +2,14 @@ package atlas
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
 )
@@ -59,6 +61,37 @@ func (s *Sweep) Targets(specs, all []string) ([]Target, error) {
 		targets = append(targets, t)
 	}
 	return targets, nil
+}
+
+// Validate reports the first of s's values that cannot be, naming its
+// flag, before anything is installed or run.
+func (s *Sweep) Validate() error {
+	switch {
+	case s.Out == "":
+		return errors.New("sweep: -out is required (a sweep is long and resumes from its directory)")
+	case s.Jobs < 1:
+		return errors.New("-j must be at least 1")
+	case s.Timeout <= 0:
+		return errors.New("-timeout must be positive")
+	case s.Grid < 0:
+		return errors.New("-grid must be 0 or more")
+	case s.RepeatSensitive < 0:
+		return errors.New("-repeat-sensitive must not be negative")
+	}
+	return nil
+}
+
+// Pinned is each target's client at its pinned version (NewClient of the
+// name alone), whose budgets bound the runs at once (budget.Gate); a
+// client NewClient does not know is left out.
+func (s *Sweep) Pinned(targets []Target) []client.Client {
+	var cs []client.Client
+	for _, t := range targets {
+		if c, err := s.NewClient(t.Client); err == nil {
+			cs = append(cs, c)
+		}
+	}
+	return cs
 }
 
 // Atlas sweeps every target and writes the atlas (atlas.json, atlas.md and

@@ -2,16 +2,20 @@ package budget
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/matrix"
 )
 
 // A Command is "instrlab budget": the clients whose budgets to measure,
-// and how (Options, its Client and Out set per client).
+// and how (Options, its Client and Out set per client). The command line
+// fills Specs, Settings and MatrixName; Validate makes Clients, Env and
+// Matrix of them.
 type Command struct {
 	Options
 	Clients []client.Client
@@ -21,16 +25,52 @@ type Command struct {
 	// written into (UpdateProfile); Line is the command line recorded
 	// there.
 	Profile, Line string
+
+	// Specs are the -client values, made into Clients by NewClients (the
+	// command's client lookup: budget links no client adapter).
+	Specs      []string
+	NewClients func(specs []string) ([]client.Client, error)
+	// Settings are the -env values, NAME=VALUE; MatrixName is -matrix, a
+	// matrix file or a built-in matrix.
+	Settings   []string
+	MatrixName string
 }
 
-// Check reports the first thing wrong with c's values, naming the flag,
-// before any run: a profile to write must be the one client's, and
-// readable.
-func (c Command) Check() error {
-	for _, b := range c.Budgets {
-		if !contains(Names, b) {
-			return fmt.Errorf("-budget %q: want one of %s", b, strings.Join(Names, ", "))
-		}
+// Validate reports the first thing wrong with c's values, naming the
+// flag, before any run, and fills what they name: the clients, the
+// settings, the probe matrix, and the budgets (wait when none).
+func (c *Command) Validate() error {
+	if len(c.Budgets) == 0 {
+		c.Budgets = []string{Wait}
+	}
+	var err error
+	switch c.Env, err = ParseSettings(c.Settings); {
+	case len(c.Specs) == 0:
+		return errors.New("budget: -client is required, as in -client claude-code@2.1.328")
+	case c.Out == "":
+		return errors.New("budget: -out is required")
+	case c.Timeout <= 0:
+		return errors.New("-timeout must be positive")
+	case err != nil:
+		return err
+	}
+	if c.Clients, err = c.NewClients(c.Specs); err != nil {
+		return fmt.Errorf("-client: %w", err)
+	}
+	if err := c.check(); err != nil {
+		return err
+	}
+	if c.Matrix, err = matrix.Named(c.MatrixName, matrix.Atlas()); err != nil {
+		return fmt.Errorf("-matrix: %w", err)
+	}
+	return nil
+}
+
+// check: the budgets are known, a profile to write is the one client's,
+// and readable, the format is one of Formats.
+func (c Command) check() error {
+	if err := CheckNames(c.Budgets); err != nil {
+		return err
 	}
 	if c.Profile != "" {
 		if len(c.Clients) > 1 {
@@ -72,6 +112,17 @@ func (c Command) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "budgets written into %s\n", c.Profile)
 	}
 	return Write(stdout, c.Format, all)
+}
+
+// CheckNames reports the first of names that is not a budget Measure
+// knows, naming -budget (budget's and sweep's).
+func CheckNames(names []string) error {
+	for _, b := range names {
+		if !contains(Names, b) {
+			return fmt.Errorf("-budget %q: want one of %s", b, strings.Join(Names, ", "))
+		}
+	}
+	return nil
 }
 
 // ParseSettings reads NAME=VALUE settings (-env) into a map; nil for none.

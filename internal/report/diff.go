@@ -49,15 +49,40 @@ type Change struct {
 	Follows string `json:"follows,omitempty"`
 }
 
-// WriteDiff compares a with b, named nameA and nameB, and writes the
-// changes as JSON (named as schema.Diff) or as a table for a terminal.
-func WriteDiff(w io.Writer, a, b *Report, nameA, nameB string, tolerance float64, asJSON bool) (Diff, error) {
-	d := Compare(a, b, tolerance)
-	d.A, d.B = nameA, nameB
-	if asJSON {
-		return d, table.JSON(w, schema.Named(schema.Diff, d))
+// DiffOptions are how two runs are compared and their changes written
+// (instrlab diff, run -baseline).
+type DiffOptions struct {
+	// Tolerance is the share by which two token estimates may differ and
+	// count as equal.
+	Tolerance float64
+	// JSON writes the changes as JSON (named as schema.Diff), else as a
+	// table for a terminal.
+	JSON bool
+}
+
+// Validate rejects a tolerance outside [0, 1), naming its flag.
+func (o DiffOptions) Validate() error {
+	if o.Tolerance < 0 || o.Tolerance >= 1 {
+		return fmt.Errorf("-tolerance %g: want a share from 0 to below 1", o.Tolerance)
 	}
-	return d, table.Text(w, d.Table())
+	return nil
+}
+
+// WriteDiff compares a with b, named nameA and nameB, writes the
+// changes, and returns their Verdict.
+func WriteDiff(w io.Writer, a, b *Report, nameA, nameB string, o DiffOptions) error {
+	d := Compare(a, b, o.Tolerance)
+	d.A, d.B = nameA, nameB
+	var err error
+	if o.JSON {
+		err = table.JSON(w, schema.Named(schema.Diff, d))
+	} else {
+		err = table.Text(w, d.Table())
+	}
+	if err != nil {
+		return err
+	}
+	return d.Verdict()
 }
 
 // Verdict is nil when the two runs had something in common and nothing

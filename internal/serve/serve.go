@@ -10,9 +10,16 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/instrlab/instrlab/internal/cli"
 )
+
+// Command is "instrlab serve" as a command of a program (cli.Command):
+// Main with the process's stdin.
+func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return Main(ctx, args, os.Stdin, stdout, stderr)
+}
 
 // Main runs "instrlab serve" with args, the server's name and its flags
 // ("lab ..." or "proxy ..."). The server reads MCP messages from stdin and

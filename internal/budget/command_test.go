@@ -1,0 +1,74 @@
+package budget
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/fakeclient"
+)
+
+// TestCommandValidate: each wrong value is refused before any run, the
+// error naming its flag; a valid command gets its clients, settings,
+// probe matrix and the wait budget by default.
+func TestCommandValidate(t *testing.T) {
+	newClients := func(specs []string) ([]client.Client, error) {
+		var cs []client.Client
+		for _, s := range specs {
+			if s != "fake@1" {
+				return nil, errors.New("unknown client " + s)
+			}
+			cs = append(cs, &fakeclient.Client{Version: "1"})
+		}
+		return cs, nil
+	}
+	valid := func() Command {
+		return Command{Options: Options{Out: "out", Timeout: time.Minute}, Format: "text", Specs: []string{"fake@1"}, NewClients: newClients, MatrixName: "atlas"}
+	}
+	for _, tt := range []struct {
+		name string
+		edit func(*Command)
+		want string
+	}{
+		{"no client", func(c *Command) { c.Specs = nil }, "budget: -client is required"},
+		{"no out", func(c *Command) { c.Out = "" }, "budget: -out is required"},
+		{"timeout", func(c *Command) { c.Timeout = 0 }, "-timeout must be positive"},
+		{"setting", func(c *Command) { c.Settings = []string{"NOEQUALS"} }, `-env "NOEQUALS": want NAME=VALUE`},
+		{"unknown client", func(c *Command) { c.Specs = []string{"nope@1"} }, "-client: unknown client nope@1"},
+		{"budget", func(c *Command) { c.Budgets = []string{"patience"} }, `-budget "patience": want one of wait`},
+		{"two clients and a profile", func(c *Command) { c.Specs = []string{"fake@1", "fake@1"}; c.Profile = "p.json" }, "-profile is one client version's"},
+		{"format", func(c *Command) { c.Format = "yaml" }, "yaml"},
+		{"matrix", func(c *Command) { c.MatrixName = "no-such-matrix.json" }, "-matrix: "},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := valid()
+			tt.edit(&c)
+			if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Validate() = %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+	c := valid()
+	c.Settings = []string{"FAKE_WAIT=1s"}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	got := struct {
+		Budgets []string
+		Env     map[string]string
+		Clients int
+		Matrix  string
+	}{c.Budgets, c.Env, len(c.Clients), c.Matrix.Name}
+	want := struct {
+		Budgets []string
+		Env     map[string]string
+		Clients int
+		Matrix  string
+	}{[]string{Wait}, map[string]string{"FAKE_WAIT": "1s"}, 1, "atlas"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("validated command mismatch (-want +got):\n%s", diff)
+	}
+}
