@@ -106,18 +106,11 @@ func (o *runOptions) validate(rest []string, stderr io.Writer) error {
 		return usageError{Msg: "-hold needs -server or -config: it holds your own server's first reply"}
 	case len(o.calls) > 0 && o.servers == nil:
 		return usageError{Msg: "-call needs -server or -config: it calls your own server's tools"}
-	case o.jobs < 1:
-		return usageError{Msg: "-j must be at least 1"}
 	case o.resume && o.out == "":
 		return usageError{Msg: "-resume needs -out"}
-	case o.timeout <= 0:
-		return usageError{Msg: "-timeout must be positive"}
-	case o.repeats < 0:
-		return usageError{Msg: "-repeats must be at least 1"}
-	case o.repeatSensitive < 0:
-		return usageError{Msg: "-repeat-sensitive must not be negative"}
-	case o.loadWait < 0:
-		return usageError{Msg: "-load-wait must not be negative"}
+	}
+	if err := runner.CheckLimits(o.jobs, o.repeats, o.repeatSensitive, o.timeout, o.loadWait); err != nil {
+		return usageError{Msg: err.Error()}
 	}
 	if err := report.Formats.Check(o.format); err != nil {
 		return usageError{Msg: err.Error()}
