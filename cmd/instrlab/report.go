@@ -60,6 +60,7 @@ func (o *reportOptions) validate() error {
 	if (o.derive.Ref != "" || o.derive.Command != "" || o.earlier != "") && o.profileOut == "" {
 		return usageError{Msg: "-profile-ref, -profile-command and -profile-earlier need -profile-out"}
 	}
+	o.derive.Display = clients.Display
 	if o.derive.Ref == "" {
 		o.derive.Ref = o.dirs[0]
 	}

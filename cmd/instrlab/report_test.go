@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/instrlab/instrlab/internal/atlas"
+	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/profiles/derive"
@@ -42,7 +43,7 @@ func TestReportProfileOut(t *testing.T) {
 		if x.Command != "instrlab run -out DIR" {
 			t.Errorf("%s: excerpt command %q", id, x.Command)
 		}
-		again, err := derive.Profiles(x.Results, derive.Options{Ref: "evidence/summary.md", Evidence: x})
+		again, err := derive.Profiles(x.Results, derive.Options{Ref: "evidence/summary.md", Evidence: x, Display: clients.Display})
 		if err != nil || len(again) != 1 {
 			t.Fatalf("%s from its excerpt: %d profiles, %v", id, len(again), err)
 		}

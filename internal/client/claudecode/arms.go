@@ -59,7 +59,7 @@ var v2Only = []client.Arm{
 }
 
 // Arms implements client.Armed.
-func (c *Claude) Arms() []client.Arm { return arms[c.version] }
+func (c *Claude) Arms() []client.Arm { return arms[c.Version] }
 
 // writeCached writes the arm's cached flag values into the run's
 // ~/.claude.json, as Claude Code caches fetched ones.

@@ -34,7 +34,7 @@ func TestDebugArm(t *testing.T) {
 // arm sets: its environment, its cached flag values in ~/.claude.json
 // (read only with the disk cache switch), its settings keys.
 func TestArmsWriteTheirSwitches(t *testing.T) {
-	c := &Claude{version: "2.1.285", bin: "/bin/true", flags: map[string]bool{"--settings": true, "--strict-mcp-config": true, "--debug-file": true}}
+	c := &Claude{Base: Info.At("2.1.285"), bin: "/bin/true", flags: map[string]bool{"--settings": true, "--strict-mcp-config": true, "--debug-file": true}}
 	var seed client.Arm
 	for _, a := range c.Arms() {
 		if a.Name == "seed" {

@@ -12,10 +12,13 @@ const Name = "claude-code"
 // pin in internal/client/pins.
 var DefaultVersion = pins.Version(Name)
 
+// Info is Claude Code as the registry lists it.
+var Info = client.Info{Name: Name, Display: "Claude Code", API: "anthropic-messages", Default: DefaultVersion}
+
 // Claude is one version of Claude Code.
 type Claude struct {
-	version string
-	bin     string // the executable, once provisioned
+	client.Base
+	bin string // the executable, once provisioned
 	// flags holds the long options this version lists,
 	// read from its --help when provisioned.
 	flags map[string]bool
@@ -23,21 +26,10 @@ type Claude struct {
 
 // New returns Claude Code at version, or DefaultVersion when version is
 // empty.
-func New(version string) client.Client {
-	if version == "" {
-		version = DefaultVersion
-	}
-	return &Claude{version: version}
-}
-
-// Spec implements client.Client.
-func (c *Claude) Spec() client.Spec { return client.Spec{Name: Name, Version: c.version} }
+func New(version string) client.Client { return &Claude{Base: Info.At(version)} }
 
 // Package implements client.Published: the npm package it installs.
 func (c *Claude) Package() string { return Package }
-
-// API implements client.Client.
-func (c *Claude) API() string { return "anthropic-messages" }
 
 // Binary is the executable Provision found or installed.
 func (c *Claude) Binary() string { return c.bin }

@@ -25,7 +25,7 @@ const (
 // hooks off, only the generated MCP config, and a debug file.
 func (c *Claude) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if c.bin == "" {
-		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.version)
+		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.Version)
 	}
 	dir := r.ClientDir()
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -22,7 +22,7 @@ func TestCommandIsolatesTheRun(t *testing.T) {
 		APIURL: "http://127.0.0.1:1234", APIKey: "sk-dummy", Prompt: "P", Model: "opus", MaxTurns: 3,
 		Env: map[string]string{"CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH": "2048"}, Flags: []string{"--allowedTools", "Bash(sleep:*)"},
 		Servers: []client.Server{{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab", "-instr", "ascii:1000"}}}}
-	c := &Claude{version: "9.9.9", bin: "/opt/claude"}
+	c := &Claude{Base: Info.At("9.9.9"), bin: "/opt/claude"}
 	cmd, err := c.Command(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)

@@ -36,26 +36,26 @@ func CacheDir(version string) (string, error) {
 // version there with npm.
 func (c *Claude) Provision(ctx context.Context, progress io.Writer) error {
 	if p, err := exec.LookPath("claude"); err == nil {
-		if v, _ := Version(ctx, p); v == c.version {
+		if v, _ := Version(ctx, p); v == c.Version {
 			c.bin = p
 			return c.readFlags(ctx, "")
 		}
 	}
-	dir, err := CacheDir(c.version)
+	dir, err := CacheDir(c.Version)
 	if err != nil {
 		return err
 	}
 	var bin string
-	err = npm.Install(ctx, dir, Package, c.version, progress, func(dir string) bool {
+	err = npm.Install(ctx, dir, Package, c.Version, progress, func(dir string) bool {
 		var ok bool
 		bin, ok = c.installed(ctx, dir)
 		return ok
 	})
 	switch {
 	case errors.Is(err, npm.ErrNoNPM):
-		return fmt.Errorf("%w (install Node.js and npm, or put claude %s on PATH)", ErrNoNPM, c.version)
+		return fmt.Errorf("%w (install Node.js and npm, or put claude %s on PATH)", ErrNoNPM, c.Version)
 	case errors.Is(err, npm.ErrNoVersion):
-		return fmt.Errorf("npm install %s@%s: %w", Package, c.version, ErrNoVersion)
+		return fmt.Errorf("npm install %s@%s: %w", Package, c.Version, ErrNoVersion)
 	case err != nil:
 		return err
 	}
@@ -88,7 +88,7 @@ func (c *Claude) installed(ctx context.Context, dir string) (string, bool) {
 		if _, err := os.Stat(p); err != nil {
 			continue
 		}
-		if v, err := Version(ctx, p); err == nil && v == c.version {
+		if v, err := Version(ctx, p); err == nil && v == c.Version {
 			return p, true
 		}
 	}

@@ -22,27 +22,48 @@ import (
 
 // Default is the client run when none is named: Claude Code at its
 // pinned version, the client of the seed's experiment.
-var Default = client.Spec{Name: claudecode.Name, Version: claudecode.DefaultVersion}
+var Default = claudecode.Info.At("").Spec()
 
-// known maps a client name to its constructor; an empty version means the
-// client's pinned default.
-var known = map[string]func(version string) client.Client{
-	claudecode.Name:  claudecode.New,
-	cline.Name:       cline.New,
-	codex.Name:       codex.New,
-	continuecli.Name: continuecli.New,
-	copilot.Name:     copilot.New,
-	droid.Name:       droid.New,
-	gemini.Name:      gemini.New,
-	kilo.Name:        kilo.New,
-	opencode.Name:    opencode.New,
-	qwen.Name:        qwen.New,
+// An adapter is one client the registry knows: what its adapter states
+// (client.Info) and its constructor, whose empty version is the pin.
+type adapter struct {
+	info client.Info
+	new  func(version string) client.Client
+}
+
+// known lists the clients by name: one line a client.
+var known = map[string]adapter{
+	claudecode.Name:  {claudecode.Info, claudecode.New},
+	cline.Name:       {cline.Info, cline.New},
+	codex.Name:       {codex.Info, codex.New},
+	continuecli.Name: {continuecli.Info, continuecli.New},
+	copilot.Name:     {copilot.Info, copilot.New},
+	droid.Name:       {droid.Info, droid.New},
+	gemini.Name:      {gemini.Info, gemini.New},
+	kilo.Name:        {kilo.Info, kilo.New},
+	opencode.Name:    {opencode.Info, opencode.New},
+	qwen.Name:        {qwen.Info, qwen.New},
 }
 
 // Register adds a client constructor under name, for tests and clients
 // kept outside this module. It replaces any earlier one.
 func Register(name string, f func(version string) client.Client) {
-	known[name] = f
+	known[name] = adapter{client.Info{Name: name}, f}
+}
+
+// Display is the client's name as its makers write it (client.Info), or,
+// for a client whose adapter does not say, "some-client" as "Some Client".
+func Display(name string) string {
+	if a, ok := known[name]; ok && a.info.Display != "" {
+		return a.info.Display
+	}
+	words := strings.Split(name, "-")
+	for i, w := range words {
+		if w != "" {
+			words[i] = strings.ToUpper(w[:1]) + w[1:]
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // New returns the client a -client flag names, as in claude-code@2.1.328.
@@ -51,11 +72,11 @@ func New(spec string) (client.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, ok := known[s.Name]
+	a, ok := known[s.Name]
 	if !ok {
 		return nil, fmt.Errorf("client %q: unknown (known: %s)", s.Name, strings.Join(Names(), ", "))
 	}
-	return f(s.Version), nil
+	return a.new(s.Version), nil
 }
 
 // Names lists the known client names, sorted.

@@ -40,3 +40,25 @@ func TestEveryClientIsPinned(t *testing.T) {
 		}
 	}
 }
+
+// TestInfo: every adapter's Info names it as the registry does, says how
+// its makers write its name, and is what its clients are made of: the
+// client New makes has the Info's name, API and pinned version.
+func TestInfo(t *testing.T) {
+	for name, a := range known {
+		if a.info.Name != name || a.info.Display == "" || a.info.API == "" || a.info.Default == "" {
+			t.Errorf("%s: info %+v, want its name, a display name, an API and a pin", name, a.info)
+			continue
+		}
+		c := a.new("")
+		if c.Spec() != a.info.At("").Spec() || c.API() != a.info.API {
+			t.Errorf("%s: New(\"\") is %s speaking %s, its info says %s speaking %s", name, c.Spec(), c.API(), a.info.At("").Spec(), a.info.API)
+		}
+		if got := Display(name); got != a.info.Display {
+			t.Errorf("Display(%q) = %q, want %q", name, got, a.info.Display)
+		}
+	}
+	if got := Display("some-client"); got != "Some Client" {
+		t.Errorf("Display of a client without a display name = %q, want \"Some Client\"", got)
+	}
+}

@@ -16,4 +16,4 @@ var arms = map[string][]client.Arm{
 }
 
 // Arms implements client.Armed.
-func (c *Cline) Arms() []client.Arm { return arms[c.version] }
+func (c *Cline) Arms() []client.Arm { return arms[c.Version] }

@@ -12,7 +12,7 @@ import (
 // TestArmWritesServerTimeout: arm timeout-20s sets "timeout" in every
 // server's entry of cline_mcp_settings.json; the default arm sets none.
 func TestArmWritesServerTimeout(t *testing.T) {
-	c := &Cline{version: DefaultVersion}
+	c := &Cline{Base: Info.At(DefaultVersion)}
 	for _, a := range c.Arms() {
 		b, err := MCPSettings(testutil.TwoServers(), a)
 		if err != nil {

@@ -17,35 +17,27 @@ const Name = "cline"
 // pin in internal/client/pins.
 var DefaultVersion = pins.Version(Name)
 
+// Info is Cline CLI as the registry lists it.
+var Info = client.Info{Name: Name, Display: "Cline CLI", API: "openai-chat", Default: DefaultVersion}
+
 // DefaultModel is the model named to the fake when the row names none.
 const DefaultModel = "fake-model"
 
 // Cline is one version of the Cline CLI.
 type Cline struct {
-	version string
-	bin     string
+	client.Base
+	bin string
 }
 
 // New returns the Cline CLI at version, or DefaultVersion when version is
 // empty.
-func New(version string) client.Client {
-	if version == "" {
-		version = DefaultVersion
-	}
-	return &Cline{version: version}
-}
-
-// Spec implements client.Client.
-func (c *Cline) Spec() client.Spec { return client.Spec{Name: Name, Version: c.version} }
-
-// API implements client.Client.
-func (c *Cline) API() string { return "openai-chat" }
+func New(version string) client.Client { return &Cline{Base: Info.At(version)} }
 
 // Provision implements client.Client: npm installs cline, whose platform
 // package holds the executable, run directly.
 func (c *Cline) Provision(ctx context.Context, progress io.Writer) error {
 	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
-	bin, err := npm.EnsureFile(ctx, npm.Package{Client: Name, Version: c.version, Name: "cline"}, progress, "binary",
+	bin, err := npm.EnsureFile(ctx, npm.Package{Client: Name, Version: c.Version, Name: "cline"}, progress, "binary",
 		"node_modules/@cline/cli-"+runtime.GOOS+"-"+arch+"/bin/cline", "node_modules/cline/bin/.cline")
 	if err != nil {
 		return err

@@ -107,7 +107,7 @@ func encode(v any, name string) ([]byte, error) {
 // model, auto-approval on (its default), the session in this process.
 func (c *Cline) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if c.bin == "" {
-		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.version)
+		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.Version)
 	}
 	model := r.Model
 	if model == "" {

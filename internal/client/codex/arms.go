@@ -45,7 +45,7 @@ var featureArms = []client.Arm{
 }
 
 // Arms implements client.Armed.
-func (c *Codex) Arms() []client.Arm { return arms[c.version] }
+func (c *Codex) Arms() []client.Arm { return arms[c.Version] }
 
 // overrides renders the arm's Settings as -c KEY=VALUE arguments, in the
 // order of their keys, a key with a "*" segment once per server in the

@@ -18,7 +18,7 @@ func armNamed(t *testing.T, c *Codex, name string) client.Arm {
 			return a
 		}
 	}
-	t.Fatalf("%s@%s has no arm %q", Name, c.version, name)
+	t.Fatalf("%s@%s has no arm %q", Name, c.Version, name)
 	return client.Arm{}
 }
 
@@ -26,7 +26,7 @@ func armNamed(t *testing.T, c *Codex, name string) client.Arm {
 // overrides after instrlab's own, a per-server key once per server with
 // its name quoted as TOML wants; the default arm adds none.
 func TestArmsAreConfigOverrides(t *testing.T) {
-	c := &Codex{version: DefaultVersion, bin: "/bin/true"}
+	c := &Codex{Base: Info.At(DefaultVersion), bin: "/bin/true"}
 	servers := []client.Server{{Name: "lab", Command: "/bin/instrlab"}, {Name: "b.two", Command: "/bin/instrlab"}}
 	for _, tc := range []struct {
 		arm  string

@@ -18,7 +18,7 @@ const ConfigFile = "config.toml"
 // none to turn off), no git check, CODEX_HOME under the run's HOME.
 func (c *Codex) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if c.bin == "" {
-		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.version)
+		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.Version)
 	}
 	home := filepath.Join(r.Home, ".codex")
 	if err := os.MkdirAll(home, 0o755); err != nil {

@@ -37,7 +37,7 @@ func TestOlderVersionsGetTheFlagsTheyHave(t *testing.T) {
 		t.Errorf("exec --help ran %q, want once per install", calls)
 	}
 
-	c := &Codex{version: "0.20.0", bin: bin, noDisable: true}
+	c := &Codex{Base: Info.At("0.20.0"), bin: bin, noDisable: true}
 	r := &client.Run{Dir: t.TempDir(), Home: t.TempDir(), Work: t.TempDir(), Prompt: "hi"}
 	if err := os.MkdirAll(r.ClientDir(), 0o755); err != nil {
 		t.Fatal(err)

@@ -50,7 +50,7 @@ func Config(r *client.Run, model string) ([]byte, error) {
 // above, every tool allowed, telemetry off.
 func (c *Continue) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if c.script == "" {
-		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.version)
+		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.Version)
 	}
 	model := r.Model
 	if model == "" {

@@ -49,7 +49,7 @@ func MCPConfig(servers []client.Server) ([]byte, error) {
 // auto-update, no custom instructions from the work folder.
 func (c *Copilot) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if c.bin == "" {
-		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.version)
+		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.Version)
 	}
 	cfg, err := MCPConfig(r.Servers)
 	if err != nil {

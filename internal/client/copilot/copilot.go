@@ -22,13 +22,16 @@ const Name = "copilot"
 // pin in internal/client/pins.
 var DefaultVersion = pins.Version(Name)
 
+// Info is GitHub Copilot CLI as the registry lists it.
+var Info = client.Info{Name: Name, Display: "GitHub Copilot CLI", API: "openai-chat", Default: DefaultVersion}
+
 // DefaultModel is the model named to the fake when the row names none.
 const DefaultModel = "fake-model"
 
 // Copilot is one version of GitHub Copilot CLI.
 type Copilot struct {
-	version string
-	bin     string
+	client.Base
+	bin string
 	// pkgCache is COPILOT_PKG_CACHE_HOME, where the executable unpacked
 	// its JavaScript once at provisioning, shared by every run.
 	pkgCache string
@@ -36,18 +39,7 @@ type Copilot struct {
 
 // New returns Copilot CLI at version, or DefaultVersion when version is
 // empty.
-func New(version string) client.Client {
-	if version == "" {
-		version = DefaultVersion
-	}
-	return &Copilot{version: version}
-}
-
-// Spec implements client.Client.
-func (c *Copilot) Spec() client.Spec { return client.Spec{Name: Name, Version: c.version} }
-
-// API implements client.Client.
-func (c *Copilot) API() string { return "openai-chat" }
+func New(version string) client.Client { return &Copilot{Base: Info.At(version)} }
 
 // Provision implements client.Client: npm installs @github/copilot, whose
 // platform package holds the executable; the executable then unpacks its
@@ -56,7 +48,7 @@ func (c *Copilot) API() string { return "openai-chat" }
 func (c *Copilot) Provision(ctx context.Context, progress io.Writer) error {
 	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
 	plat := "copilot-" + runtime.GOOS + "-" + arch
-	p := npm.Package{Client: Name, Version: c.version, Name: "@github/copilot"}
+	p := npm.Package{Client: Name, Version: c.Version, Name: "@github/copilot"}
 	bin, err := npm.EnsureFile(ctx, p, progress, "binary",
 		"node_modules/@github/"+plat+"/copilot", "node_modules/@github/copilot-linuxmusl-"+arch+"/copilot")
 	if err != nil {
@@ -67,20 +59,20 @@ func (c *Copilot) Provision(ctx context.Context, progress io.Writer) error {
 		return err
 	}
 	cache := filepath.Join(dir, "pkg-cache")
-	unpacked := filepath.Join(cache, "pkg", runtime.GOOS+"-"+arch, c.version, "cli-main.js")
+	unpacked := filepath.Join(cache, "pkg", runtime.GOOS+"-"+arch, c.Version, "cli-main.js")
 	if _, err := os.Stat(unpacked); err != nil {
-		fmt.Fprintf(progress, "unpacking %s@%s into %s\n", Name, c.version, cache)
+		fmt.Fprintf(progress, "unpacking %s@%s into %s\n", Name, c.Version, cache)
 		start := time.Now()
 		cmd := exec.CommandContext(ctx, bin, "--version")
 		cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + cache, "COPILOT_PKG_CACHE_HOME=" + cache,
 			"COPILOT_SEA_EXTRACT_ONLY=1", "COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false"}
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("unpacking %s@%s: %w\n%s", Name, c.version, err, out)
+			return fmt.Errorf("unpacking %s@%s: %w\n%s", Name, c.Version, err, out)
 		}
 		if _, err := os.Stat(unpacked); err != nil {
-			return fmt.Errorf("unpacking %s@%s: %w", Name, c.version, err)
+			return fmt.Errorf("unpacking %s@%s: %w", Name, c.Version, err)
 		}
-		fmt.Fprintf(progress, "unpacked %s@%s in %.1fs\n", Name, c.version, time.Since(start).Seconds())
+		fmt.Fprintf(progress, "unpacked %s@%s in %.1fs\n", Name, c.Version, time.Since(start).Seconds())
 	}
 	c.bin, c.pkgCache = bin, cache
 	return nil

@@ -21,4 +21,4 @@ var arms = map[string][]client.Arm{
 }
 
 // Arms implements client.Armed.
-func (d *Droid) Arms() []client.Arm { return arms[d.version] }
+func (d *Droid) Arms() []client.Arm { return arms[d.Version] }

@@ -12,7 +12,7 @@ import (
 // TestArmsReachTheRun: each arm's variable reaches Droid's environment and
 // its per-server settings every server's entry in mcp.json.
 func TestArmsReachTheRun(t *testing.T) {
-	d := &Droid{version: DefaultVersion, bin: "/bin/droid"}
+	d := &Droid{Base: Info.At(DefaultVersion), bin: "/bin/droid"}
 	if len(d.Arms()) < 2 {
 		t.Fatalf("arms of %s: %v", DefaultVersion, d.Arms())
 	}

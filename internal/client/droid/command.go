@@ -79,7 +79,7 @@ func encode(v any, name string) ([]byte, error) {
 // stream-json events on stdout, auto-update off.
 func (d *Droid) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if d.bin == "" {
-		return nil, fmt.Errorf("%s@%s is not provisioned", Name, d.version)
+		return nil, fmt.Errorf("%s@%s is not provisioned", Name, d.Version)
 	}
 	model := r.Model
 	if model == "" {

@@ -17,29 +17,21 @@ const Name = "droid"
 // pin in internal/client/pins.
 var DefaultVersion = pins.Version(Name)
 
+// Info is Droid as the registry lists it: a custom model of provider
+// generic-chat-completion-api speaks OpenAI Chat Completions.
+var Info = client.Info{Name: Name, Display: "Droid", API: "openai-chat", Default: DefaultVersion}
+
 // DefaultModel is the model named to the fake when the row names none.
 const DefaultModel = "fake-model"
 
 // Droid is one version of Factory's Droid CLI.
 type Droid struct {
-	version string
-	bin     string
+	client.Base
+	bin string
 }
 
 // New returns Droid at version, or DefaultVersion when version is empty.
-func New(version string) client.Client {
-	if version == "" {
-		version = DefaultVersion
-	}
-	return &Droid{version: version}
-}
-
-// Spec implements client.Client.
-func (d *Droid) Spec() client.Spec { return client.Spec{Name: Name, Version: d.version} }
-
-// API implements client.Client: a custom model of provider
-// generic-chat-completion-api speaks OpenAI Chat Completions.
-func (d *Droid) API() string { return "openai-chat" }
+func New(version string) client.Client { return &Droid{Base: Info.At(version)} }
 
 // Package implements client.Published: the platform package this machine
 // runs. @factory/cli only points at it, and npm serves @factory/cli at
@@ -55,7 +47,7 @@ func (d *Droid) Package() string {
 // whose executable is run directly.
 func (d *Droid) Provision(ctx context.Context, progress io.Writer) error {
 	pkg := d.Package()
-	bin, err := npm.EnsureFile(ctx, npm.Package{Client: Name, Version: d.version, Name: pkg}, progress, "binary",
+	bin, err := npm.EnsureFile(ctx, npm.Package{Client: Name, Version: d.Version, Name: pkg}, progress, "binary",
 		"node_modules/"+pkg+"/bin/droid")
 	if err != nil {
 		return err

@@ -33,7 +33,7 @@ func TestCommand(t *testing.T) {
 	if _, err := New("").Command(context.Background(), r); err == nil {
 		t.Fatal("Command before Provision: no error")
 	}
-	d := &Droid{version: DefaultVersion, bin: "/bin/droid"}
+	d := &Droid{Base: Info.At(DefaultVersion), bin: "/bin/droid"}
 	cmd, err := d.Command(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +89,7 @@ func read(t *testing.T, path string, v any) {
 
 func TestCommandTwoServers(t *testing.T) {
 	r := newRun(t, testutil.TwoServers())
-	if _, err := (&Droid{version: DefaultVersion, bin: "/bin/droid"}).Command(context.Background(), r); err != nil {
+	if _, err := (&Droid{Base: Info.At(DefaultVersion), bin: "/bin/droid"}).Command(context.Background(), r); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(r.Home, ".factory", "mcp.json"))

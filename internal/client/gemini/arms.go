@@ -18,4 +18,4 @@ var arms = map[string][]client.Arm{
 }
 
 // Arms implements client.Armed.
-func (c *Gemini) Arms() []client.Arm { return arms[c.version] }
+func (c *Gemini) Arms() []client.Arm { return arms[c.Version] }

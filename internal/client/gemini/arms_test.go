@@ -18,7 +18,7 @@ func TestArmsWriteServerSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, a := range (&Gemini{version: DefaultVersion}).Arms() {
+	for _, a := range (&Gemini{Base: Info.At(DefaultVersion)}).Arms() {
 		b, err := Settings(testutil.TwoServers(), a)
 		if err != nil {
 			t.Fatal(err)

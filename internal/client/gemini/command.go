@@ -18,7 +18,7 @@ const SettingsFile = "settings.json"
 // and base URL of the fake.
 func (g *Gemini) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if g.script == "" {
-		return nil, fmt.Errorf("%s@%s is not provisioned", Name, g.version)
+		return nil, fmt.Errorf("%s@%s is not provisioned", Name, g.Version)
 	}
 	cfg, err := Settings(r.Servers, r.Arm)
 	if err != nil {

@@ -16,6 +16,9 @@ const Name = "gemini"
 // pin in internal/client/pins.
 var DefaultVersion = pins.Version(Name)
 
+// Info is Gemini CLI as the registry lists it.
+var Info = client.Info{Name: Name, Display: "Gemini CLI", API: "gemini", Default: DefaultVersion}
+
 // Floor is the oldest version the adapter drives: runs read
 // --output-format stream-json, which 0.1.1 and 0.2.1 do not know (swept,
 // atlas/gemini@0.1.1) and whose choices in 0.10.0's dist/src/config
@@ -28,35 +31,24 @@ const Package = "@google/gemini-cli"
 
 // Gemini is one version of Gemini CLI.
 type Gemini struct {
-	version string
-	node    string // the node executable
-	script  string // bundle/gemini.js, once provisioned
+	client.Base
+	node   string // the node executable
+	script string // bundle/gemini.js, once provisioned
 }
 
 // New returns Gemini CLI at version, or DefaultVersion when version is empty.
-func New(version string) client.Client {
-	if version == "" {
-		version = DefaultVersion
-	}
-	return &Gemini{version: version}
-}
-
-// Spec implements client.Client.
-func (g *Gemini) Spec() client.Spec { return client.Spec{Name: Name, Version: g.version} }
+func New(version string) client.Client { return &Gemini{Base: Info.At(version)} }
 
 // Package implements client.Published: the npm package it installs.
 func (g *Gemini) Package() string { return Package }
 
-// API implements client.Client.
-func (g *Gemini) API() string { return "gemini" }
-
 // Provision implements client.Client: npm installs @google/gemini-cli; it
 // runs on the node found on PATH.
 func (g *Gemini) Provision(ctx context.Context, progress io.Writer) error {
-	if err := Floor.Check(g.version); err != nil {
+	if err := Floor.Check(g.Version); err != nil {
 		return err
 	}
-	node, script, err := npm.NodeScript(ctx, npm.Package{Client: Name, Version: g.version, Name: Package}, progress,
+	node, script, err := npm.NodeScript(ctx, npm.Package{Client: Name, Version: g.Version, Name: Package}, progress,
 		"node_modules/@google/gemini-cli/bundle/gemini.js", "node_modules/@google/gemini-cli/dist/index.js")
 	if err != nil {
 		return err

@@ -21,4 +21,4 @@ var arms = map[string][]client.Arm{
 }
 
 // Arms implements client.Armed.
-func (k *Kilo) Arms() []client.Arm { return arms[k.version] }
+func (k *Kilo) Arms() []client.Arm { return arms[k.Version] }

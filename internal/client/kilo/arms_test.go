@@ -15,7 +15,7 @@ import (
 // TestArmsReachTheRun: each arm's variable reaches Kilo's environment and
 // its settings kilo.json: the permission, or every server's timeout.
 func TestArmsReachTheRun(t *testing.T) {
-	k := &Kilo{version: DefaultVersion, bin: "/bin/kilo"}
+	k := &Kilo{Base: Info.At(DefaultVersion), bin: "/bin/kilo"}
 	for _, a := range k.Arms() {
 		dir := t.TempDir()
 		r := &client.Run{Dir: dir, Home: filepath.Join(dir, "home"), Work: t.TempDir(), APIURL: "http://127.0.0.1:5000", APIKey: "k",

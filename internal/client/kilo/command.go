@@ -21,7 +21,7 @@ const ConfigFile = "kilo.json"
 // plugins (installed from npm at start) off.
 func (k *Kilo) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if k.bin == "" {
-		return nil, fmt.Errorf("%s@%s is not provisioned", Name, k.version)
+		return nil, fmt.Errorf("%s@%s is not provisioned", Name, k.Version)
 	}
 	return opencode.RunCommand(ctx, k.bin, r, ConfigFile, r.APIKey, map[string]string{
 		"KILO_DISABLE_MODELS_FETCH":      "1",

@@ -19,39 +19,31 @@ const Name = "kilo"
 // serves (see docs/clients.md).
 var DefaultVersion = pins.Version(Name)
 
+// Info is Kilo Code CLI as the registry lists it.
+var Info = client.Info{Name: Name, Display: "Kilo Code CLI", API: "openai-chat", Default: DefaultVersion}
+
 // Package is its npm package.
 const Package = "@kilocode/cli"
 
 // Kilo is one version of the Kilo Code CLI.
 type Kilo struct {
-	version string
-	bin     string
+	client.Base
+	bin string
 }
 
 // New returns the Kilo Code CLI at version, or DefaultVersion when version
 // is empty.
-func New(version string) client.Client {
-	if version == "" {
-		version = DefaultVersion
-	}
-	return &Kilo{version: version}
-}
-
-// Spec implements client.Client.
-func (k *Kilo) Spec() client.Spec { return client.Spec{Name: Name, Version: k.version} }
+func New(version string) client.Client { return &Kilo{Base: Info.At(version)} }
 
 // Package implements client.Published: the npm package it installs.
 func (k *Kilo) Package() string { return Package }
-
-// API implements client.Client.
-func (k *Kilo) API() string { return "openai-chat" }
 
 // Provision implements client.Client: npm installs @kilocode/cli, whose
 // platform package holds the native binary, run directly.
 func (k *Kilo) Provision(ctx context.Context, progress io.Writer) error {
 	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
 	plat := "@kilocode/cli-" + runtime.GOOS + "-" + arch
-	bin, err := npm.EnsureFile(ctx, npm.Package{Client: Name, Version: k.version, Name: Package}, progress, "binary",
+	bin, err := npm.EnsureFile(ctx, npm.Package{Client: Name, Version: k.Version, Name: Package}, progress, "binary",
 		"node_modules/"+plat+"/bin/kilo", "node_modules/"+plat+"-baseline/bin/kilo", "node_modules/"+plat+"-musl/bin/kilo")
 	if err != nil {
 		return err

@@ -25,7 +25,7 @@ func TestCommand(t *testing.T) {
 	if _, err := New("").Command(context.Background(), r); err == nil {
 		t.Fatal("Command before Provision: no error")
 	}
-	k := &Kilo{version: DefaultVersion, bin: "/bin/kilo"}
+	k := &Kilo{Base: Info.At(DefaultVersion), bin: "/bin/kilo"}
 	cmd, b := testutil.Command(t, k, r, ConfigFile)
 	var cfg struct {
 		Provider map[string]struct {
@@ -80,7 +80,7 @@ func TestCommandTwoServers(t *testing.T) {
 	if err := os.MkdirAll(r.ClientDir(), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := (&Kilo{version: DefaultVersion, bin: "/bin/kilo"}).Command(context.Background(), r); err != nil {
+	if _, err := (&Kilo{Base: Info.At(DefaultVersion), bin: "/bin/kilo"}).Command(context.Background(), r); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(r.Work, ConfigFile))

@@ -25,4 +25,4 @@ var arms = map[string][]client.Arm{
 }
 
 // Arms implements client.Armed.
-func (c *Opencode) Arms() []client.Arm { return arms[c.version] }
+func (c *Opencode) Arms() []client.Arm { return arms[c.Version] }

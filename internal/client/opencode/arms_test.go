@@ -13,7 +13,7 @@ import (
 
 func armNamed(t *testing.T, name string) client.Arm {
 	t.Helper()
-	for _, a := range (&Opencode{version: DefaultVersion}).Arms() {
+	for _, a := range (&Opencode{Base: Info.At(DefaultVersion)}).Arms() {
 		if a.Name == name {
 			return a
 		}

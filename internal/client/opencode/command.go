@@ -32,7 +32,7 @@ const (
 // log on stderr, models fetch and auto-update off.
 func (c *Opencode) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if c.bin == "" {
-		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.version)
+		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.Version)
 	}
 	cache := filepath.Join(r.Home, ".cache", "opencode")
 	if err := r.WriteConfig(filepath.Join(cache, ModelsFile), ModelsFile, []byte(Models)); err != nil {
@@ -49,7 +49,7 @@ func (c *Opencode) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error
 		"OPENCODE_DISABLE_AUTOUPDATE":   "1",
 	}
 	var extra map[string]any
-	if Old.Has(c.version) {
+	if Old.Has(c.Version) {
 		maps.Copy(env, Old.Env)
 		extra = Old.Settings
 	}

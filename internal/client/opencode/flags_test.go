@@ -49,7 +49,7 @@ func TestOldVersionWithoutFormatIsRefused(t *testing.T) {
 // opencode's cache folder (so no version fetches models.dev), and a copy
 // is kept with the run's client files.
 func TestRunGetsAnOfflineModelsFile(t *testing.T) {
-	c := &Opencode{version: "1.1.27", bin: "/bin/true", cacheVersion: "18"}
+	c := &Opencode{Base: Info.At("1.1.27"), bin: "/bin/true", cacheVersion: "18"}
 	r := &client.Run{Dir: t.TempDir(), Home: t.TempDir(), Work: t.TempDir(), Prompt: "hi", APIURL: "http://127.0.0.1:1"}
 	cmd, _ := testutil.Command(t, c, r, ConfigFile)
 	for _, p := range []string{filepath.Join(r.Home, ".cache", "opencode", "models.json"), filepath.Join(r.ClientDir(), "models.json")} {
@@ -105,7 +105,7 @@ func TestOldVersionsSkipTheZenProviderAndDefaultPlugins(t *testing.T) {
 		version string
 		old     bool
 	}{{"1.0.152", true}, {"1.1.16", true}, {"1.1.26", true}, {"1.1.27", false}, {"1.18.33", false}} {
-		c := &Opencode{version: tt.version, bin: "/bin/true"}
+		c := &Opencode{Base: Info.At(tt.version), bin: "/bin/true"}
 		r := &client.Run{Dir: t.TempDir(), Home: t.TempDir(), Work: t.TempDir(), Prompt: "hi", APIURL: "http://127.0.0.1:1"}
 		cmd, b := testutil.Command(t, c, r, ConfigFile)
 		var cfg struct {

@@ -20,4 +20,4 @@ var arms = map[string][]client.Arm{
 }
 
 // Arms implements client.Armed.
-func (q *Qwen) Arms() []client.Arm { return arms[q.version] }
+func (q *Qwen) Arms() []client.Arm { return arms[q.Version] }

@@ -25,7 +25,7 @@ func TestArmsWriteTheirSettings(t *testing.T) {
 		{"timeout-1s", nil, map[string]any{"timeout": float64(1000)}},
 	} {
 		var arm client.Arm
-		for _, a := range (&Qwen{version: DefaultVersion}).Arms() {
+		for _, a := range (&Qwen{Base: Info.At(DefaultVersion)}).Arms() {
 			if a.Name == tc.arm {
 				arm = a
 			}

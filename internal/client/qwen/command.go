@@ -47,7 +47,7 @@ func Settings(servers []client.Server, arm client.Arm) ([]byte, error) {
 // stream-json output, debug logging, the fake as the OpenAI endpoint.
 func (q *Qwen) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if q.script == "" {
-		return nil, fmt.Errorf("%s@%s is not provisioned", Name, q.version)
+		return nil, fmt.Errorf("%s@%s is not provisioned", Name, q.Version)
 	}
 	cfg, err := Settings(r.Servers, r.Arm)
 	if err != nil {

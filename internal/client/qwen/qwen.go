@@ -16,6 +16,9 @@ const Name = "qwen"
 // pin in internal/client/pins.
 var DefaultVersion = pins.Version(Name)
 
+// Info is Qwen Code as the registry lists it.
+var Info = client.Info{Name: Name, Display: "Qwen Code", API: "openai-chat", Default: DefaultVersion}
+
 // Floor is the oldest version the adapter drives: runs read
 // --output-format stream-json, which 0.1.3 refuses (its choices are text
 // and json) and which the cli.js of 0.1.4 lacks too; 0.5.0's lists it.
@@ -30,35 +33,24 @@ const DefaultModel = "fake-model"
 
 // Qwen is one version of Qwen Code.
 type Qwen struct {
-	version string
-	node    string
-	script  string
+	client.Base
+	node   string
+	script string
 }
 
 // New returns Qwen Code at version, or DefaultVersion when version is empty.
-func New(version string) client.Client {
-	if version == "" {
-		version = DefaultVersion
-	}
-	return &Qwen{version: version}
-}
-
-// Spec implements client.Client.
-func (q *Qwen) Spec() client.Spec { return client.Spec{Name: Name, Version: q.version} }
+func New(version string) client.Client { return &Qwen{Base: Info.At(version)} }
 
 // Package implements client.Published: the npm package it installs.
 func (q *Qwen) Package() string { return Package }
 
-// API implements client.Client.
-func (q *Qwen) API() string { return "openai-chat" }
-
 // Provision implements client.Client: npm installs @qwen-code/qwen-code; it
 // runs on the node found on PATH.
 func (q *Qwen) Provision(ctx context.Context, progress io.Writer) error {
-	if err := Floor.Check(q.version); err != nil {
+	if err := Floor.Check(q.Version); err != nil {
 		return err
 	}
-	node, script, err := npm.NodeScript(ctx, npm.Package{Client: Name, Version: q.version, Name: Package}, progress,
+	node, script, err := npm.NodeScript(ctx, npm.Package{Client: Name, Version: q.Version, Name: Package}, progress,
 		"node_modules/@qwen-code/qwen-code/cli-entry.js", "node_modules/@qwen-code/qwen-code/cli.js")
 	if err != nil {
 		return err

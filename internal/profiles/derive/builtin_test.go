@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/profiles"
 )
 
@@ -47,7 +48,7 @@ func TestBuiltinFromEvidence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ps, err := Profiles(x.Results, Options{Ref: ref, Evidence: x})
+			ps, err := Profiles(x.Results, Options{Ref: ref, Evidence: x, Display: clients.Display})
 			if err != nil {
 				t.Fatal(err)
 			}

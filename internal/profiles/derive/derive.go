@@ -34,6 +34,17 @@ type Options struct {
 	// that a profile is derived again with rows added to its matrix
 	// without running the others again (internal/profiles/data).
 	Earlier func(id string) (*Excerpt, error)
+	// Display gives a client's name as its makers write it, the
+	// profile's name (clients.Display); nil leaves the client's name.
+	Display func(client string) string
+}
+
+// display is the profile's name of the client named name.
+func (o Options) display(name string) string {
+	if o.Display == nil {
+		return name
+	}
+	return o.Display(name)
 }
 
 // Profiles derives one client profile per client@version in results, from
@@ -155,7 +166,7 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 		return profiles.Profile{}, err
 	}
 	base, groups := split(all)
-	p := profiles.Profile{Client: spec.Name, Name: displayName(spec.Name), Version: spec.Version}
+	p := profiles.Profile{Client: spec.Name, Name: o.display(spec.Name), Version: spec.Version}
 	p.Model = model(base, ev)
 	if len(base) > 0 && base[0].Arm.Name != "" && base[0].Arm.Name != client.DefaultArmName {
 		p.Arm = base[0].Arm.Name
@@ -229,35 +240,6 @@ func model(runs []run, ev Evidence) string {
 		}
 	}
 	return ""
-}
-
-// names are the clients' names as their makers write them.
-var names = map[string]string{
-	"claude-code": "Claude Code",
-	"cline":       "Cline CLI",
-	"codex":       "Codex CLI",
-	"continue":    "Continue CLI",
-	"copilot":     "GitHub Copilot CLI",
-	"droid":       "Droid",
-	"gemini":      "Gemini CLI",
-	"kilo":        "Kilo Code CLI",
-	"opencode":    "opencode",
-	"qwen":        "Qwen Code",
-}
-
-// displayName is the client's name as its makers write it, or, for a
-// client not listed, "some-client" as "Some Client".
-func displayName(name string) string {
-	if n, ok := names[name]; ok {
-		return n
-	}
-	words := strings.Split(name, "-")
-	for i, w := range words {
-		if w != "" {
-			words[i] = strings.ToUpper(w[:1]) + w[1:]
-		}
-	}
-	return strings.Join(words, " ")
 }
 
 // runDate is the UTC day of the earliest first request.

@@ -21,7 +21,7 @@ func fixtureProfiles(t *testing.T) map[string]profiles.Profile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := Profiles(results, Options{Ref: "testdata/summary.md"})
+	ps, err := Profiles(results, Options{Ref: "testdata/summary.md", Display: clients.Display})
 	if err != nil {
 		t.Fatal(err)
 	}
