@@ -86,8 +86,11 @@ func TestRunTimesTheServer(t *testing.T) {
 	if !slow.Timing.Sensitive || slow.Timing.HadServer || slow.Observation.ServerStatus != "pending" {
 		t.Errorf("slow-start: a lab 1.5 s slow to start, unheld, past a 1 s budget: status %q, sensitive %v (%q)", slow.Observation.ServerStatus, slow.Timing.Sensitive, slow.Timing.Why)
 	}
-	if s := slow.Timing.StartupMS; s != nil && ms(*s) < 1500*time.Millisecond {
-		t.Errorf("slow-start: start-up %v ms, want the 1.5 s the lab burned at least", *s)
+	// The kernel dates a process's start and the time since boot in clock
+	// ticks of 10 ms (lab.kernelStart), so the start-up measured may be
+	// short of the real one by up to two ticks.
+	if s := slow.Timing.StartupMS; s != nil && ms(*s) < 1500*time.Millisecond-20*time.Millisecond {
+		t.Errorf("slow-start: start-up %v ms, want the 1.5 s the lab burned at least, less the kernel clock's two ticks", *s)
 	}
 }
 
