@@ -2,7 +2,6 @@ package lab
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -226,39 +225,32 @@ func errorCode(line []byte) *int {
 // length in Bytes; the rest are counted. It drains r to its end whatever
 // the lines' lengths, so a server never blocks on its stderr.
 func (p *Proxy) LogStderr(r io.Reader, w io.Writer) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	n, size := 0, 0
-	var line []byte
+	if w != nil {
+		r = io.TeeReader(r, keepWriting{w})
+	}
+	lr := newLineReader(r, maxStderrLine)
+	n := 0
 	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(chunk) > 0 && w != nil {
-			w.Write(chunk)
-		}
-		body := bytes.TrimSuffix(chunk, []byte("\n"))
-		size += len(body)
-		if room := maxStderrLine - len(line); room > 0 {
-			line = append(line, body[:min(room, len(body))]...)
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if err == nil || size > 0 { // a line ended, or a last one without a newline
-			if n++; n <= maxStderrLines {
-				text := line
-				if err == nil && size <= maxStderrLine {
-					text = bytes.TrimSuffix(text, []byte("\r"))
-				}
-				p.log.Log(Entry{Dir: ServerDir, Kind: KindStderr, Raw: string(text), Bytes: size})
-			}
-		}
+		line, size, err := lr.next()
 		if err != nil {
 			break
 		}
-		line, size = line[:0], 0
+		if n++; n <= maxStderrLines {
+			p.log.Log(Entry{Dir: ServerDir, Kind: KindStderr, Raw: string(line), Bytes: size})
+		}
 	}
 	if n > maxStderrLines {
 		p.log.Log(Entry{Dir: ServerDir, Kind: KindStderr, Note: fmt.Sprintf("%d more stderr lines not logged", n-maxStderrLines)})
 	}
+}
+
+// keepWriting writes to w and reports success whatever w says, so that a
+// copy whose reader must be drained goes on after w fails.
+type keepWriting struct{ w io.Writer }
+
+func (k keepWriting) Write(b []byte) (int, error) {
+	k.w.Write(b)
+	return len(b), nil
 }
 
 // logServer logs an entry about the server process.
