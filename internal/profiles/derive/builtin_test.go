@@ -65,6 +65,15 @@ func TestBuiltinFromEvidence(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			// Budgets are the one part a run's excerpt does not give:
+			// instrlab budget -profile writes them, each with the command,
+			// date, runs and load it was measured with.
+			for _, b := range p.Budgets {
+				if b.Command == "" || b.Date == "" || b.Runs == 0 {
+					t.Errorf("budget %s: measured with %q on %q in %d runs: a budget names its command, date and runs", b.Name, b.Command, b.Date, b.Runs)
+				}
+			}
+			ps[0].Budgets = p.Budgets
 			got, err := profiles.Encode(ps[0])
 			if err != nil {
 				t.Fatal(err)
