@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -27,6 +28,8 @@ type Args struct {
 	Seed          string        // -seed: mixed into the generated texts' codewords
 	Surface       string        // -surface: groups of SurfaceGroups, or all
 	ResultSize    string        // -result-size: KIND:N, the text of the size group's results
+	Tools         int           // -tools: this many tools in all, the lab's own three first
+	NameLength    int           // -tool-name-length: also a tool whose name is this many characters
 	Era           Mode          // -era: ModeLegacy, ModeDual or ModeModern
 	InitDelay     time.Duration // -init-delay
 	DiscoverDelay time.Duration // -discover-delay
@@ -40,7 +43,7 @@ type Args struct {
 	Print         bool          // -print: print the texts and exit
 }
 
-// An argFlag is one flag: its name, the field it sets (a *string,
+// An argFlag is one flag: its name, the field it sets (a *string, *int,
 // *time.Duration or *bool), its default and its usage line.
 type argFlag struct {
 	name  string
@@ -58,6 +61,8 @@ func (a *Args) flags() []argFlag {
 		{"seed", &a.Seed, "", "mix this into the codewords of the generated texts, so that several labs in one client's session serve texts told apart by their codewords"},
 		{"surface", &a.Surface, "", "also serve the surface groups, separated by commas: " + surfaceGroupList() + ", or all (all but hang): tools whose results, schemas, names and _meta carry codewords, prompts and resources (docs/surface.md)"},
 		{"result-size", &a.ResultSize, DefaultResultSize, "the text of the size group's results: KIND:N code points of generated text (as -instr)"},
+		{"tools", &a.Tools, 0, fmt.Sprintf("serve this many tools in all, %d to %d: the lab's own three, then generated ones (tool_0004, ...), each described in about 350 characters, for the count at which a client defers or drops tools (0: its own three)", len(OwnTools), MaxTools)},
+		{"tool-name-length", &a.NameLength, 0, fmt.Sprintf("also serve a tool whose name is this many characters, 1 to %d (lname, then the alphabet over and over), for the longest name a client accepts", MaxToolNameLength)},
 		{"era", (*string)(&a.Era), string(ModeLegacy), "protocol era: legacy, dual or modern"},
 		{"init-delay", &a.InitDelay, time.Duration(0), "hold the initialize reply this long"},
 		{"discover-delay", &a.DiscoverDelay, time.Duration(0), "hold the server/discover reply this long"},
@@ -85,6 +90,8 @@ func (a *Args) Flags(fs *flag.FlagSet) {
 		switch p := f.field.(type) {
 		case *string:
 			fs.StringVar(p, f.name, f.def.(string), f.usage)
+		case *int:
+			fs.IntVar(p, f.name, f.def.(int), f.usage)
 		case *time.Duration:
 			fs.DurationVar(p, f.name, f.def.(time.Duration), f.usage)
 		case *bool:
@@ -102,6 +109,10 @@ func (a Args) Args() []string {
 		case *string:
 			if *p != "" {
 				args = append(args, "-"+f.name, *p)
+			}
+		case *int:
+			if *p != 0 {
+				args = append(args, "-"+f.name, strconv.Itoa(*p))
 			}
 		case *time.Duration:
 			if *p != 0 {
@@ -156,6 +167,10 @@ func (a Args) withDefaults() Args {
 		case *string:
 			if *p == "" {
 				*p = f.def.(string)
+			}
+		case *int:
+			if *p == 0 {
+				*p = f.def.(int)
 			}
 		case *time.Duration:
 			if *p == 0 {
@@ -229,7 +244,7 @@ func (a Args) config(readFile bool) (Config, error) {
 	if cfg.Surface.Groups, err = ParseSurface(a.Surface); err != nil {
 		return Config{}, fmt.Errorf("-surface: %w", err)
 	}
-	cfg.Surface.Seed = a.Seed
+	cfg.Surface.Seed, cfg.Surface.Count, cfg.Surface.NameLength = a.Seed, a.Tools, a.NameLength
 	if cfg.Surface.ResultSize, err = ParseInstructions(a.ResultSize); err != nil || !cfg.Surface.ResultSize.Present() {
 		return Config{}, fmt.Errorf("-result-size: want KIND:N, as in %s", DefaultResultSize)
 	}

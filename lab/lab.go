@@ -121,7 +121,7 @@ func (cfg Config) Validate() error {
 	if cfg.InitDelay < 0 || cfg.DiscoverDelay < 0 || cfg.ReadyAfter < 0 || cfg.SessionIdle < 0 || cfg.BodyTimeout < 0 {
 		return fmt.Errorf("delays and timeouts must not be negative")
 	}
-	return nil
+	return cfg.Surface.checkCounts()
 }
 
 // New checks cfg and builds the server. It does no I/O.

@@ -151,6 +151,11 @@ type SurfaceConfig struct {
 	Seed string
 	// ResultSize is the text of SurfaceSize's results (-result-size).
 	ResultSize Instructions
+	// Count, when more than the lab's own three tools, is how many tools
+	// the lab serves in all (-tools): generated ones follow its own.
+	// NameLength, when set, adds a tool whose name is that many
+	// characters (-tool-name-length, LongToolName).
+	Count, NameLength int
 }
 
 // Has reports whether the group g is selected.
@@ -187,6 +192,13 @@ func (c SurfaceConfig) Tools() ([]SurfaceTool, error) {
 			ts[i].Group = g
 		}
 		out = append(out, ts...)
+	}
+	if err := c.checkCounts(); err != nil {
+		return nil, err
+	}
+	out = append(out, manyTools(c.Seed, c.Count)...)
+	if c.NameLength > 0 {
+		out = append(out, longNameTool(c.Seed, c.NameLength))
 	}
 	return out, nil
 }

@@ -93,6 +93,12 @@ type Row struct {
 	// tools, prompts and resources of the surface groups (docs/surface.md).
 	Surface    string `json:"surface,omitempty"`
 	ResultSize string `json:"result_size,omitempty"`
+	// Tools and ToolNameLength are the lab's -tools and
+	// -tool-name-length: how many tools it serves in all, and a tool
+	// whose name is that many characters (the budgets of instrlab budget:
+	// where a client defers tools, the longest name it accepts).
+	Tools          int `json:"tools,omitempty"`
+	ToolNameLength int `json:"tool_name_length,omitempty"`
 	// Env and Flags are given to the client process.
 	Env   map[string]string `json:"env,omitempty"`
 	Flags []string          `json:"flags,omitempty"`
@@ -205,8 +211,8 @@ func (m *Matrix) Validate() error {
 		if r.Server != "" && (r.DiscoverDelay != "" || r.ReadyAfter != "") {
 			return fmt.Errorf("row %q: a server row holds the server's first reply with init_delay; discover_delay and ready_after are the lab's", r.Name)
 		}
-		if r.Server != "" && (r.ToolDesc != "" || r.ToolDescFile != "" || r.Fail != "" || len(r.ToolMeta) > 0) {
-			return fmt.Errorf("row %q: a server row serves the server's own tools and replies, not tool_description, tool_meta or fail", r.Name)
+		if r.Server != "" && (r.ToolDesc != "" || r.ToolDescFile != "" || r.Fail != "" || len(r.ToolMeta) > 0 || r.Tools != 0 || r.ToolNameLength != 0) {
+			return fmt.Errorf("row %q: a server row serves the server's own tools and replies, not tool_description, tool_meta, fail, tools or tool_name_length", r.Name)
 		}
 		if r.Prompt == "" && m.Prompt == "" {
 			return fmt.Errorf("row %q: no prompt (set the matrix's prompt or the row's)", r.Name)
@@ -317,7 +323,8 @@ func (r Row) Plain() bool {
 // Lab is the lab server's flags for the row, logging to logPath.
 func (r Row) Lab(logPath string) (lab.Args, error) {
 	a := lab.Args{Instr: r.Instr, ToolDesc: r.ToolDesc, ToolDescFile: r.ToolDescFile, Era: r.Era, OnUnknown: r.OnUnknown,
-		Fail: r.Fail, ToolMeta: string(r.ToolMeta), Log: logPath, Surface: r.Surface, ResultSize: r.ResultSize}
+		Fail: r.Fail, ToolMeta: string(r.ToolMeta), Log: logPath, Surface: r.Surface, ResultSize: r.ResultSize,
+		Tools: r.Tools, NameLength: r.ToolNameLength}
 	if r.InstrFile != "" {
 		a.Instr, a.InstrFile = "", r.InstrFile
 	}

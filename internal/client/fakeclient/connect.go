@@ -43,7 +43,22 @@ type budget struct {
 	turns int
 	gap   time.Duration
 	late  string
+	// deferAt, when set, is the count of a server's tools from which the
+	// client defers them: named in a text behind a ToolSearch tool, not
+	// defined (FAKE_DEFER_AT).
+	deferAt int
+	// nameMax, when set, is the longest tool name, its prefix included,
+	// the client sends; namePast what it does with a longer one: drop the
+	// tool or cut the name (FAKE_NAME_MAX, FAKE_NAME_PAST).
+	nameMax  int
+	namePast string
 }
+
+// What the fake client does with a tool name past FAKE_NAME_MAX.
+const (
+	nameDrop = "drop"
+	nameCut  = "cut"
+)
 
 func budgetFromEnv() (budget, error) {
 	b := budget{past: pastSend, turns: 1, late: lateJoin}
@@ -73,6 +88,25 @@ func budgetFromEnv() (budget, error) {
 			return b, fmt.Errorf("FAKE_GAP %q: want a duration", v)
 		}
 		b.gap = d
+	}
+	for _, n := range []struct {
+		env string
+		p   *int
+	}{{"FAKE_DEFER_AT", &b.deferAt}, {"FAKE_NAME_MAX", &b.nameMax}} {
+		if v := os.Getenv(n.env); v != "" {
+			k, err := strconv.Atoi(v)
+			if err != nil || k < 1 {
+				return b, fmt.Errorf("%s %q: want 1 or more", n.env, v)
+			}
+			*n.p = k
+		}
+	}
+	switch b.namePast = os.Getenv("FAKE_NAME_PAST"); b.namePast {
+	case "":
+		b.namePast = nameDrop
+	case nameDrop, nameCut:
+	default:
+		return b, fmt.Errorf("FAKE_NAME_PAST %q: want %s or %s", b.namePast, nameDrop, nameCut)
 	}
 	if v := os.Getenv("FAKE_LATE"); v != "" {
 		if v != lateJoin && v != lateToolsOnly {

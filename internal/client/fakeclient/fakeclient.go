@@ -14,7 +14,12 @@
 // "failed"); with FAKE_TURNS=N it makes N requests, FAKE_GAP apart, and a server ready
 // after the first joins the next one with its instructions and tools
 // (FAKE_LATE=join) or its tools alone (FAKE_LATE=tools). Without
-// FAKE_WAIT it waits for the server as long as it takes. FAKE_MODE "hang"
+// FAKE_WAIT it waits for the server as long as it takes. With
+// FAKE_DEFER_AT=N it defers a server's tools once it lists N or more:
+// names them in a user message behind a ToolSearch tool instead of
+// defining them; with FAKE_NAME_MAX=L it drops a tool whose prefixed name
+// is longer than L (FAKE_NAME_PAST=drop) or cuts the name to L
+// (FAKE_NAME_PAST=cut). FAKE_MODE "hang"
 // never ends, "crash" exits 3 after its init event, and "no-model" exits 0
 // there, without a model request. FAKE_LAB_CPU (LabCPUEnv) has the lab
 // server it starts use that much CPU first.

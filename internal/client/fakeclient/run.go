@@ -62,7 +62,7 @@ func runClient() int {
 				}
 			}
 		}
-		if text, isErr, err = ask(srv.Name, got, turn); err != nil {
+		if text, isErr, err = ask(srv.Name, got, turn, b); err != nil {
 			return fail("%v", err)
 		}
 	}
@@ -73,7 +73,7 @@ func runClient() int {
 // ask posts one streaming Anthropic Messages request holding what the
 // server gave (nothing when got is nil) and returns the answer's text,
 // and whether the API answered with an error.
-func ask(server string, got *ready, turn int) (string, bool, error) {
+func ask(server string, got *ready, turn int, b budget) (string, bool, error) {
 	system := ""
 	if got != nil {
 		if r := []rune(got.instructions); len(r) > 0 {
@@ -93,8 +93,24 @@ func ask(server string, got *ready, turn int) (string, bool, error) {
 	}
 	tools := []map[string]string{{"name": "Read", "description": "Read a file."}}
 	if got != nil {
+		var deferred []string
 		for _, t := range got.tools {
-			tools = append(tools, map[string]string{"name": "mcp__" + server + "__" + t.Name, "description": t.Description})
+			name := "mcp__" + server + "__" + t.Name
+			if b.nameMax > 0 && len(name) > b.nameMax {
+				if b.namePast == nameDrop {
+					continue
+				}
+				name = name[:b.nameMax]
+			}
+			if b.deferAt > 0 && len(got.tools) >= b.deferAt {
+				deferred = append(deferred, name)
+				continue
+			}
+			tools = append(tools, map[string]string{"name": name, "description": t.Description})
+		}
+		if len(deferred) > 0 {
+			tools = append(tools, map[string]string{"name": "ToolSearch", "description": "Load deferred tools."})
+			msgs = append(msgs, map[string]any{"role": "user", "content": "The following deferred tools are available via ToolSearch:\n" + strings.Join(deferred, "\n")})
 		}
 	}
 	body, _ := json.Marshal(map[string]any{"model": "fake-model", "stream": true, "max_tokens": 100,

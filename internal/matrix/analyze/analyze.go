@@ -63,10 +63,12 @@ func Run(dir string, clients Clients) (Result, error) {
 	if err != nil {
 		labWarns = append(labWarns, err.Error())
 	}
-	if rec.Row.Server != "" || rec.Row.InstrFile != "" || rec.Row.ToolDesc != "" || rec.Row.ToolDescFile != "" || len(rec.Row.ToolMeta) > 0 || rec.Row.Fail != "" {
-		// A user's server behind the proxy, or the lab serving the user's
-		// file: the texts are what the replies carried (both logs keep
-		// them), and a server that failed fails the run.
+	if rec.Row.Server != "" || rec.Row.InstrFile != "" || rec.Row.ToolDesc != "" || rec.Row.ToolDescFile != "" || len(rec.Row.ToolMeta) > 0 || rec.Row.Fail != "" || rec.Row.Tools > 0 || rec.Row.ToolNameLength > 0 {
+		// A user's server behind the proxy, the lab serving the user's
+		// file, or the lab's many tools or long name (instrlab budget):
+		// the texts are what the replies carried (both logs keep them),
+		// each tool located in the first request, and a server that
+		// failed fails the run.
 		st := serverTexts(msgs)
 		res.Server, res.ServerTexts = rec.Row.Server, &st
 		texts = st.Instructions

@@ -141,15 +141,11 @@ func hadServer(res *Result) bool {
 	return false
 }
 
-// labToolNames are the lab's tools (lab/tools.go), as a client's tool
-// names end.
-var labToolNames = []string{"lookup_part", "list_bins", "lab_ping"}
-
 // OffersLabTool reports whether the request offers one of the lab's tools
 // by name (a client prefixes them, as mcp__lab__lookup_part).
 func (q *RequestFacts) OffersLabTool() bool {
 	for _, name := range q.Tools {
-		for _, own := range labToolNames {
+		for _, own := range lab.OwnTools {
 			if strings.HasSuffix(name, own) {
 				return true
 			}
