@@ -41,3 +41,31 @@ func TestSweepMeasuresABudget(t *testing.T) {
 		t.Errorf("wait budget %+v, want a span around 1.5 s with its evidence, relative", w)
 	}
 }
+
+// TestSweepMeasuresACount: a sweep with the deferral threshold puts the
+// count on the timeline as its text, with no span (a count read from what
+// the client sent has no race in it): the fake client's 40 tools.
+func TestSweepMeasuresACount(t *testing.T) {
+	exe, _ := os.Executable()
+	m := matrix.Atlas()
+	m.Rows = m.Rows[:1]
+	s := &atlas.Sweep{Out: t.TempDir(), Lab: exe, Jobs: 1, Timeout: 30 * time.Second, Matrix: m, Progress: new(strings.Builder),
+		Budgets: []string{Defer}, MeasureBudget: AtlasProperty,
+		NewClient: func(spec string) (client.Client, error) {
+			sp, err := client.ParseSpec(spec)
+			return &fakeclient.Client{Exe: exe, Version: sp.Version, Env: map[string]string{"FAKE_DEFER_AT": "40"}}, err
+		}}
+	tl, err := s.Timeline(context.Background(), "fake", "1.0.0", []string{"1.0.0"})
+	if err != nil || len(tl.Points) != 1 || !tl.Points[0].Ran() {
+		t.Fatalf("%v, points %+v", err, tl.Points)
+	}
+	var d atlas.Prop
+	for _, p := range tl.Points[0].Props {
+		if p.Name == atlas.BudgetProperty(Defer) {
+			d = p
+		}
+	}
+	if !strings.HasPrefix(d.Value, "defers from 40 tools (not at 39)") || d.Span != nil || d.Timing != "" || d.Evidence == "" {
+		t.Errorf("defer budget %+v, want defers from 40 tools, no span, no timing, with its evidence", d)
+	}
+}

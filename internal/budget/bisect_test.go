@@ -98,3 +98,59 @@ func TestBisectSaysUnresolved(t *testing.T) {
 		t.Errorf("%d runs, unresolved %v (%v–%v), want %d runs and unresolved", len(f.Steps), f.Unresolved, f.Within, f.Past, WaitSearch().MaxRuns())
 	}
 }
+
+// TestBisectFindsACount: a synthetic client that defers its tools from a
+// known count, or accepts tool names up to a known length, is found
+// exactly (within at the count below, past at the count) in at most
+// ceil(log2(range/resolution)) + 2 runs, every value probed a whole
+// number; at the range's ends it says below or above.
+func TestBisectFindsACount(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		s         Search
+		maxRuns   int
+		threshold float64 // the first value past the budget
+	}{
+		{"defer 4", DeferSearch(), 11, 4},
+		{"defer 41", DeferSearch(), 11, 41},
+		{"defer 129", DeferSearch(), 11, 129},
+		{"defer 512", DeferSearch(), 11, 512},
+		{"defer always", DeferSearch(), 11, 3},
+		{"defer never", DeferSearch(), 11, 513},
+		{"name 2", NameSearch(), 10, 2},
+		{"name 55", NameSearch(), 10, 55},
+		{"name 119", NameSearch(), 10, 119},
+		{"name 256", NameSearch(), 10, 256},
+		{"name none", NameSearch(), 10, 1},
+		{"name any", NameSearch(), 10, 257},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.s.MaxRuns(); got != tc.maxRuns {
+				t.Fatalf("MaxRuns = %d, want ceil(log2(%v)) + 2 = %d", got, tc.s.Hi-tc.s.Lo, tc.maxRuns)
+			}
+			f := Bisect(context.Background(), tc.s, func(ctx context.Context, v float64) Outcome {
+				if v != math.Trunc(v) {
+					t.Errorf("probed %v, not a whole number", v)
+				}
+				return Outcome{Value: v, Within: v < tc.threshold}
+			})
+			if len(f.Steps) > tc.s.MaxRuns() || f.Failed != "" || f.Disagree != 0 || f.Unresolved {
+				t.Fatalf("%d runs (at most %d), failed %q, disagree %d, unresolved %v", len(f.Steps), tc.s.MaxRuns(), f.Failed, f.Disagree, f.Unresolved)
+			}
+			switch {
+			case tc.threshold <= tc.s.Lo:
+				if !f.Below || f.Past != tc.s.Lo {
+					t.Errorf("below %v past %v, want below at %v", f.Below, f.Past, tc.s.Lo)
+				}
+			case tc.threshold > tc.s.Hi:
+				if !f.Above || f.Within != tc.s.Hi {
+					t.Errorf("above %v within %v, want above at %v", f.Above, f.Within, tc.s.Hi)
+				}
+			default:
+				if f.Within != tc.threshold-1 || f.Past != tc.threshold {
+					t.Errorf("found %v–%v, want %v–%v", f.Within, f.Past, tc.threshold-1, tc.threshold)
+				}
+			}
+		})
+	}
+}

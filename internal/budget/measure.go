@@ -1,12 +1,14 @@
 package budget
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,14 +18,6 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/matrix/runner"
 )
-
-// Names of the budgets Measure knows.
-const (
-	Wait = "wait"
-)
-
-// Names lists the budgets Measure knows, for -budget's help and errors.
-var Names = []string{Wait}
 
 // Options say which client to measure, and how its runs go.
 type Options struct {
@@ -65,6 +59,10 @@ type Measurement struct {
 	// one.
 	PastBudget string `json:"past_budget"`
 	Late       string `json:"late"`
+	// Note is what the runs show beside the number: the descriptions'
+	// size at a deferral threshold, the client's whole name for the
+	// longest tool name.
+	Note string `json:"note,omitempty"`
 	// Settings are the environment the runs had besides the row's own.
 	Settings map[string]string `json:"settings,omitempty"`
 	Runs     int               `json:"runs"`
@@ -81,19 +79,39 @@ type Measurement struct {
 }
 
 // Text is the budget as a user reads it: "2.0–2.2 s", "under 30 ms",
-// "at least 60.0 s".
+// "at least 60.0 s", "defers from 41 tools (not at 40)". A search that
+// failed says so with why, and what its runs before the failure showed;
+// it never writes a range it did not bracket.
 func (m Measurement) Text() string {
-	switch {
-	case m.Failed != "" && m.Runs < 2:
-		return "not measured: " + m.Failed
-	case m.Below:
-		return "under " + seconds(m.Past)
-	case m.Above:
-		return "at least " + seconds(m.Within)
-	case m.Unresolved:
-		return seconds(m.Within) + "–" + seconds(m.Past) + " (not resolved to 10%: the runs ran out)"
+	k, ok := kindOf(m.Budget)
+	if !ok {
+		return "not measured: no budget " + m.Budget
 	}
-	return seconds(m.Within) + "–" + seconds(m.Past)
+	if m.Failed != "" {
+		return k.failed(m)
+	}
+	if m.Unresolved && !m.Below && !m.Above {
+		return k.format(m.Within) + "–" + k.format(m.Past) + " (not resolved to its resolution: the runs ran out)"
+	}
+	return k.say(m)
+}
+
+// failed writes a search that stopped at a failed run: not measured when
+// no run before it told anything, else not resolved, with the run that
+// failed and what the runs before it bracketed.
+func (k kind) failed(m Measurement) string {
+	n := len(m.Steps)
+	if n < 2 {
+		return "not measured: " + m.Failed
+	}
+	s := fmt.Sprintf("not resolved: the run at %s failed (%s)", k.format(m.Steps[n-1].Value), m.Failed)
+	switch {
+	case m.Below:
+		return s + "; past the budget already at " + k.format(m.Past)
+	case m.Past > m.Within:
+		return s + "; between " + k.format(m.Within) + " and " + k.format(m.Past) + " by the runs before it"
+	}
+	return s + "; within it at " + k.format(m.Within) + " by the runs before it"
 }
 
 // ProbeRow is the default probe: the atlas matrix's row of 1,000
@@ -122,76 +140,96 @@ func Measure(ctx context.Context, o Options, budgets []string) ([]Measurement, e
 	}
 	var out []Measurement
 	for _, b := range budgets {
-		switch b {
-		case Wait:
-			ms, err := o.wait(ctx, m, tmpl)
-			out = append(out, ms)
-			if err != nil {
-				return out, err
-			}
-		default:
+		k, ok := kindOf(b)
+		if !ok {
 			return out, fmt.Errorf("no budget %q (want one of %s)", b, strings.Join(Names, ", "))
+		}
+		ms, err := o.measure(ctx, m, tmpl, k)
+		out = append(out, ms)
+		if err != nil {
+			return out, err
 		}
 	}
 	return out, nil
 }
 
-// wait bisects the wait budget: the row with the server's handshake
-// reply held until 0 to 60 s after its process started (ready_after), so
-// that its own start-up, however the load stretches it, adds nothing
-// while it is shorter than the hold.
-func (o Options) wait(ctx context.Context, m *matrix.Matrix, tmpl matrix.Row) (Measurement, error) {
+// measure bisects the budget k: the row with k's value set per run (for
+// the wait budget, the server's handshake reply held until 0 to 60 s
+// after its process started, ready_after, so that its own start-up,
+// however the load stretches it, adds nothing while it is shorter than
+// the hold).
+func (o Options) measure(ctx context.Context, m *matrix.Matrix, tmpl matrix.Row, k kind) (Measurement, error) {
 	spec := o.Client.Spec().String()
 	results := map[string]analyze.Result{}
 	step := 0
 	probe := func(ctx context.Context, v float64) Outcome {
 		step++
-		hold := time.Duration(v * float64(time.Second)).Round(time.Millisecond)
 		row := tmpl
-		row.Name, row.Repeats = Wait, 1
+		row.Name, row.Repeats = k.name, 1
 		row.InitDelay, row.DiscoverDelay, row.ReadyAfter = "", "", ""
-		if hold > 0 {
-			row.ReadyAfter = hold.String()
-		}
-		row.Label = fmt.Sprintf("%s, the server ready %s after its start", tmpl.Label, hold)
+		k.vary(&row, v)
 		row.Env = maps.Clone(tmpl.Env)
 		if len(o.Env) > 0 && row.Env == nil {
 			row.Env = map[string]string{}
 		}
 		maps.Copy(row.Env, o.Env)
-		r, err := o.run(ctx, m, row, filepath.Join(o.Out, Wait, fmt.Sprintf("%02d", step)))
+		r, err := o.run(ctx, m, row, filepath.Join(o.Out, k.name, fmt.Sprintf("%02d", step)))
 		if err != nil {
 			return Outcome{Value: v, Failed: err.Error()}
 		}
 		results[r.Dir] = r
-		out := waitOutcome(v, r)
-		fmt.Fprintf(o.progress(), "%s wait: held %s, met %s: %s\n", spec, hold, seconds(out.At), side(out))
+		out := k.outcome(v, r)
+		fmt.Fprintf(o.progress(), "%s %s: set %s, met %s: %s\n", spec, k.name, k.format(v), k.format(out.At), side(out))
 		return out
 	}
-	f := Bisect(ctx, WaitSearch(), probe)
-	ms := Measurement{Client: spec, Budget: Wait, Unit: "s", Within: f.Within, Past: f.Past, Below: f.Below, Above: f.Above,
+	f := Bisect(ctx, k.search, probe)
+	ms := Measurement{Client: spec, Budget: k.name, Unit: k.unit, Within: f.Within, Past: f.Past, Below: f.Below, Above: f.Above,
 		Settings: o.Env, Runs: len(f.Steps), Disagree: f.Disagree, Unresolved: f.Unresolved, Failed: f.Failed, Steps: f.Steps}
 	if !f.Below && !f.Above && f.Failed == "" {
 		ms.Resolution = f.Resolution()
 	}
-	var past []analyze.Result
+	var past, ok []analyze.Result
 	for _, st := range f.Steps {
-		r, ok := results[st.Dir]
-		if !ok {
+		r, found := results[st.Dir]
+		if !found {
 			continue
 		}
 		if l := r.Timing.Load; l != nil {
 			ms.MaxLoad = max(ms.MaxLoad, l.Max())
 		}
-		if st.Failed == "" && !st.Within {
-			past = append(past, r)
+		if st.Failed == "" {
+			ok = append(ok, r)
+			if !st.Within {
+				past = append(past, r)
+			}
 		}
 	}
-	ms.PastBudget, ms.Late = pastBudget(f, past), lateServer(past)
+	// The runs past the budget, the one nearest its edge first.
+	past = nearestFirst(f, past)
+	ms.PastBudget = k.past(f, past)
+	ms.Late = "not measured"
+	if k.timed {
+		ms.Late = lateServer(past)
+	}
+	if k.annotate != nil && f.Failed == "" {
+		ms.Note = k.annotate(f, ok)
+	}
 	if err := ctx.Err(); err != nil {
 		return ms, err
 	}
 	return ms, nil
+}
+
+// nearestFirst orders the runs past the budget by the value their step
+// met, the smallest (nearest the edge) first.
+func nearestFirst(f Found, past []analyze.Result) []analyze.Result {
+	at := map[string]float64{}
+	for _, st := range f.Steps {
+		at[st.Dir] = st.At
+	}
+	out := slices.Clone(past)
+	slices.SortStableFunc(out, func(a, b analyze.Result) int { return cmp.Compare(at[a.Dir], at[b.Dir]) })
+	return out
 }
 
 func side(o Outcome) string {
@@ -199,9 +237,9 @@ func side(o Outcome) string {
 	case o.Failed != "":
 		return "failed: " + o.Failed
 	case o.Within:
-		return "waited"
+		return "within"
 	}
-	return "did not wait"
+	return "past"
 }
 
 // run runs one probe row once into out and returns its result.
@@ -228,10 +266,10 @@ func (o Options) progress() io.Writer {
 
 // AtlasProperty measures one budget of a client version for a sweep
 // (atlas.Sweep.MeasureBudget) and reads it as a property: its value the
-// budget as a user reads it, its span the bracket found, timing-sensitive
-// when runs disagreed near the edge or did not resolve it. A budget that
-// could not be measured reads "not measured" with why, and compares as
-// text.
+// budget as a user reads it; for the wait budget, its span the bracket
+// found, timing-sensitive when runs disagreed near the edge or did not
+// resolve it. A count (the deferral threshold, the tool-name limit) and a
+// budget that could not be measured compare as text.
 func AtlasProperty(ctx context.Context, r atlas.BudgetRun) (atlas.Prop, error) {
 	ms, err := Measure(ctx, Options{Client: r.Client, Out: r.Out, Lab: r.Lab, Timeout: r.Timeout, Netns: r.Netns, Progress: r.Progress}, []string{r.Budget})
 	if err != nil || len(ms) != 1 {
@@ -242,8 +280,13 @@ func AtlasProperty(ctx context.Context, r atlas.BudgetRun) (atlas.Prop, error) {
 	if n := len(m.Steps); n > 0 && m.Steps[n-1].Dir != "" && r.Rel != nil {
 		prop.Evidence = r.Rel(filepath.Dir(m.Steps[n-1].Dir))
 	}
+	k, _ := kindOf(r.Budget)
 	switch {
 	case m.Failed != "":
+		return prop, nil
+	case !k.timed:
+		// A count read from what the client sent, the same in every run:
+		// two versions differ when their numbers do.
 		return prop, nil
 	case m.Below:
 		prop.Span = &atlas.Span{Lo: 0, Hi: m.Past}

@@ -55,3 +55,50 @@ func TestMeasureWaitOnASyntheticClient(t *testing.T) {
 		t.Errorf("past the budget: %q, want %q (status pending)", m.PastBudget, PastSends)
 	}
 }
+
+// TestMeasureCountsOnASyntheticClient: the fake client defers a server's
+// tools once it lists 40 or more (FAKE_DEFER_AT) and cuts a tool name
+// longer than 64 characters with its prefix mcp__lab__ (FAKE_NAME_MAX,
+// FAKE_NAME_PAST=cut). Bisecting the lab's tool count from 3 to 512 and
+// its long tool's name from 1 to 256 characters through the runner, the
+// lab and the fake API finds both exactly, in at most
+// ceil(log2(range)) + 2 runs each, with what the client does past them.
+func TestMeasureCountsOnASyntheticClient(t *testing.T) {
+	exe, _ := os.Executable()
+	c := &fakeclient.Client{Exe: exe, Version: "1", Env: map[string]string{"FAKE_DEFER_AT": "40", "FAKE_NAME_MAX": "64", "FAKE_NAME_PAST": "cut"}}
+	progress := new(strings.Builder)
+	o := Options{Client: c, Out: t.TempDir(), Lab: exe, Timeout: 30 * time.Second, Progress: progress}
+	ms, err := Measure(context.Background(), o, []string{Defer, NameLength})
+	if err != nil || len(ms) != 2 {
+		t.Fatalf("%v, %d measurements; progress:\n%s", err, len(ms), progress)
+	}
+	for _, tc := range []struct {
+		m            Measurement
+		within, past float64
+		maxRuns      int
+		pastSays     string
+		text         string
+	}{
+		{ms[0], 39, 40, DeferSearch().MaxRuns(), "defers 40 (40 name only) behind its ToolSearch (at 40 tools)", "defers from 40 tools (not at 39) (descriptions "},
+		{ms[1], 54, 55, NameSearch().MaxRuns(), "cuts it to 64 characters with its prefix (54 characters of the name's 55 kept)",
+			`accepts a tool name of up to 54 characters (64 characters with the client's prefix "mcp__lab__")`},
+	} {
+		m := tc.m
+		t.Logf("%s budget %s (%d runs); past it: %s", m.Budget, m.Text(), m.Runs, m.PastBudget)
+		if m.Failed != "" || m.Below || m.Above || m.Within != tc.within || m.Past != tc.past {
+			t.Errorf("%s: failed %q below %v above %v, found %v–%v, want %v–%v", m.Budget, m.Failed, m.Below, m.Above, m.Within, m.Past, tc.within, tc.past)
+		}
+		if m.Runs > tc.maxRuns {
+			t.Errorf("%s: %d runs, want at most ceil(log2(range)) + 2 = %d", m.Budget, m.Runs, tc.maxRuns)
+		}
+		if m.PastBudget != tc.pastSays {
+			t.Errorf("%s: past it %q, want %q", m.Budget, m.PastBudget, tc.pastSays)
+		}
+		if !strings.HasPrefix(m.Text(), tc.text) {
+			t.Errorf("%s: Text() = %q, want it to begin %q", m.Budget, m.Text(), tc.text)
+		}
+	}
+	if !strings.Contains(progress.String(), "fake@1 defer: set 40 tools") {
+		t.Errorf("progress says nothing of the run at 40 tools:\n%s", progress)
+	}
+}

@@ -42,8 +42,9 @@ func Table(ms []Measurement) table.Table {
 			name += " with " + strings.Join(kv, " ")
 		}
 		res := "—"
-		if m.Resolution > 0 {
-			res = seconds(m.Resolution)
+		k, known := kindOf(m.Budget)
+		if m.Resolution > 0 && known {
+			res = k.format(m.Resolution)
 		}
 		load := "not measured"
 		if m.MaxLoad > 0 {
@@ -56,7 +57,11 @@ func Table(ms []Measurement) table.Table {
 		t.Rows = append(t.Rows, []table.Cell{{Text: m.Client}, {Text: name}, {Text: m.Text(), Strong: m.Failed != ""}, {Text: res},
 			{Text: runs}, {Text: m.PastBudget}, {Text: m.Late}, {Text: load}})
 	}
-	t.Notes = []string{"wait: how long the client waits, before its first model request, for a server still starting; the server was ready the value after its process started (ready_after), and the budget lies between the longest delay waited for and the shortest not, each met by a run.",
-		"A budget measured on a loaded machine is a race as much as a number: the max load column says how loaded it was (the one-minute load average, over the machine's CPUs)."}
+	for _, k := range kinds {
+		if slices.ContainsFunc(ms, func(m Measurement) bool { return m.Budget == k.name }) {
+			t.Notes = append(t.Notes, k.note)
+		}
+	}
+	t.Notes = append(t.Notes, "A budget of time measured on a loaded machine is a race as much as a number: the max load column says how loaded it was (the one-minute load average, over the machine's CPUs). A count (defer, name) is read from what the client sent and is the same in every run.")
 	return t
 }

@@ -89,10 +89,12 @@ func pastBudget(f Found, past []analyze.Result) string {
 
 // lateServer says whether a server ready after the first request reached a
 // later one, from the runs past the budget: its instructions and its tools
-// "from request N" or "lost for the session".
+// "from request N" or "lost for the session". Only the requests sent
+// after the server was ready (its reply that completed the handshake, in
+// its log) count: one sent before could not have had it, whatever the
+// client does with a late server.
 func lateServer(past []analyze.Result) string {
-	best := ""
-	longest := 1
+	best, most := "", 0
 	for _, r := range past {
 		var main []analyze.RequestFacts
 		for _, q := range r.Requests {
@@ -100,15 +102,26 @@ func lateServer(past []analyze.Result) string {
 				main = append(main, q)
 			}
 		}
-		if len(main) < 2 || len(main) < longest {
+		ready := r.Timing.ServerReady
+		if len(main) < 2 || ready == nil {
 			continue
 		}
-		longest = len(main)
+		// The first request after the server was ready, never the first
+		// request (which the run, past the budget, sent without it).
+		after := slices.IndexFunc(main, func(q analyze.RequestFacts) bool { return q.Time.After(*ready) })
+		if after < 0 {
+			continue
+		}
+		after = max(after, 1)
+		if len(main)-after <= most {
+			continue
+		}
+		most = len(main) - after
 		text, tools := "lost for the session", "lost for the session"
 		if r.Sent == 0 {
 			text = "none sent"
 		}
-		for i := len(main) - 1; i >= 1; i-- {
+		for i := len(main) - 1; i >= after; i-- {
 			if main[i].Best() != nil {
 				text = fmt.Sprintf("from request %d", i+1)
 			}
@@ -116,10 +129,10 @@ func lateServer(past []analyze.Result) string {
 				tools = fmt.Sprintf("from request %d", i+1)
 			}
 		}
-		best = fmt.Sprintf("instructions %s, tools %s (%d requests)", text, tools, len(main))
+		best = fmt.Sprintf("instructions %s, tools %s (%d requests, %d of them after the server was ready)", text, tools, len(main), len(main)-after)
 	}
 	if best == "" {
-		return "not measured: no run past the budget made a second request (give a probe row whose script makes one, as -matrix and -row)"
+		return "not measured: no run past the budget made a request after its server was ready (give a probe row whose script makes one, as -matrix and -row)"
 	}
 	return best
 }

@@ -3,6 +3,7 @@ package budget
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 )
@@ -33,6 +34,45 @@ func TestWaitOutcomeWithoutASignal(t *testing.T) {
 			}
 			if c.failed == "" && o.Failed != "" || !strings.Contains(o.Failed, c.failed) {
 				t.Errorf("failed %q, want %q", o.Failed, c.failed)
+			}
+		})
+	}
+}
+
+// TestLateServer: whether a late server reaches a later request is read
+// only from the requests sent after it was ready. A second request sent
+// before (the server held past it) says nothing, where it once read
+// "lost for the session"; one after it that carries its text and tools
+// says "from request 2", one that carries its tools alone "lost" for the
+// text.
+func TestLateServer(t *testing.T) {
+	t0 := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
+	with := analyze.RequestFacts{Placements: []analyze.Placement{{Kept: 1000}}, Tools: []string{"mcp__lab__lookup_part"}}
+	toolsOnly := analyze.RequestFacts{Tools: []string{"mcp__lab__lookup_part"}}
+	run := func(ready time.Duration, reqs ...analyze.RequestFacts) analyze.Result {
+		r := analyze.Result{Sent: 1000}
+		for i, q := range reqs {
+			q.Time = t0.Add(time.Duration(i) * 10 * time.Second)
+			r.Requests = append(r.Requests, q)
+		}
+		at := t0.Add(ready)
+		r.Timing.ServerReady = &at
+		return r
+	}
+	none := analyze.RequestFacts{Tools: []string{"Read"}}
+	for _, tt := range []struct {
+		name string
+		run  analyze.Result
+		want string
+	}{
+		{"ready after the last request", run(60*time.Second, none, none), "not measured: no run past the budget made a request after its server was ready"},
+		{"joins the next", run(5*time.Second, none, with), "instructions from request 2, tools from request 2 (2 requests, 1 of them after the server was ready)"},
+		{"tools only", run(5*time.Second, none, toolsOnly, toolsOnly), "instructions lost for the session, tools from request 2 (3 requests, 2 of them after the server was ready)"},
+		{"joins the third", run(15*time.Second, none, none, with), "instructions from request 3, tools from request 3 (3 requests, 1 of them after the server was ready)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := lateServer([]analyze.Result{tt.run}); !strings.HasPrefix(got, tt.want) {
+				t.Errorf("lateServer = %q, want %q", got, tt.want)
 			}
 		})
 	}

@@ -1,0 +1,376 @@
+package budget
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// A kind is one budget Measure knows: what its runs vary, how one run is
+// read, and how its number is written.
+type kind struct {
+	name, unit string
+	search     Search
+	// timed says the budget is a time, met by a race: its runs may
+	// disagree near the edge, and on the timeline two measurements are
+	// the same unless their brackets lie apart (atlas.Span). A budget that
+	// is not timed is a count read from what the client sent, the same in
+	// every run: on the timeline its value compares as text.
+	timed bool
+	// vary sets the probe row to the value v, naming it.
+	vary func(row *matrix.Row, v float64)
+	// outcome reads one run set to v.
+	outcome func(v float64, r analyze.Result) Outcome
+	// past says what the client does past the budget, from the runs past
+	// it, the one nearest the edge first.
+	past func(f Found, past []analyze.Result) string
+	// format writes one value; say writes the budget found, given the
+	// measurement that is neither failed nor unresolved.
+	format func(v float64) string
+	say    func(m Measurement) string
+	// annotate, when set, adds to the number what the runs show beside
+	// it (the descriptions' size at the edge; the client's whole name).
+	annotate func(f Found, runs []analyze.Result) string
+	// note is what the table's notes say of the budget.
+	note string
+}
+
+// Names of the budgets Measure knows.
+const (
+	Wait       = "wait"
+	Defer      = "defer"
+	NameLength = "name"
+)
+
+// kinds are the budgets, in the order of Names.
+var kinds = []kind{waitKind(), deferKind(), nameKind()}
+
+// Names lists the budgets Measure knows, for -budget's help and errors.
+var Names = func() []string {
+	var out []string
+	for _, k := range kinds {
+		out = append(out, k.name)
+	}
+	return out
+}()
+
+// kindOf is the kind named name; ok is false for none.
+func kindOf(name string) (kind, bool) {
+	for _, k := range kinds {
+		if k.name == name {
+			return k, true
+		}
+	}
+	return kind{}, false
+}
+
+func waitKind() kind {
+	return kind{name: Wait, unit: "s", search: WaitSearch(), timed: true,
+		vary: func(row *matrix.Row, v float64) {
+			hold := time.Duration(v * float64(time.Second)).Round(time.Millisecond)
+			if hold > 0 {
+				row.ReadyAfter = hold.String()
+			}
+			row.Label += fmt.Sprintf(", the server ready %s after its start", hold)
+		},
+		outcome: waitOutcome,
+		past:    pastBudget,
+		format:  seconds,
+		say: func(m Measurement) string {
+			switch {
+			case m.Below:
+				return "under " + seconds(m.Past)
+			case m.Above:
+				return "at least " + seconds(m.Within)
+			}
+			return seconds(m.Within) + "–" + seconds(m.Past)
+		},
+		note: "wait: how long the client waits, before its first model request, for a server still starting; the server was ready the value after its process started (ready_after), and the budget lies between the longest delay waited for and the shortest not, each met by a run."}
+}
+
+// Exact is the Resolution of a count: one.
+func Exact(float64) float64 { return 1 }
+
+// Halve is Next for a count: the whole number halfway between.
+func Halve(within, past float64) float64 { return math.Floor((within + past) / 2) }
+
+// The deferral threshold's range: the lab's own three tools to 512.
+const deferMax = 512
+
+// DeferSearch is the deferral threshold's search: the lab serving 3 to
+// 512 tools in all, bisected to the exact count.
+func DeferSearch() Search {
+	return Search{Lo: float64(len(lab.OwnTools)), Hi: deferMax, Resolution: Exact, Next: Halve}
+}
+
+func deferKind() kind {
+	return kind{name: Defer, unit: "tools", search: DeferSearch(),
+		vary: func(row *matrix.Row, v float64) {
+			row.Tools = int(v)
+			row.Label += fmt.Sprintf(", the lab serving %d tools", int(v))
+		},
+		outcome:  deferOutcome,
+		past:     deferPast,
+		annotate: deferNote,
+		format:   func(v float64) string { return count(v, "tool") },
+		say: func(m Measurement) string {
+			switch {
+			case m.Below:
+				return fmt.Sprintf("defers at %s already, the fewest the lab serves%s", count(m.Past, "tool"), m.Note)
+			case m.Above:
+				return fmt.Sprintf("does not defer up to %s%s", count(m.Within, "tool"), m.Note)
+			}
+			return fmt.Sprintf("defers from %s (not at %.0f)%s", count(m.Past, "tool"), m.Within, m.Note)
+		},
+		note: "defer: the count of tools, the lab's own three and generated ones of about 350 characters of description each, from which the client no longer defines every tool of the server in its first model request (it defers them behind its tool search, or drops some); the descriptions' size at the edge is in characters, as the server sent them."}
+}
+
+// deferOutcome reads one run of the deferral threshold: within while every
+// tool the server listed is a tool definition of the first request.
+func deferOutcome(v float64, r analyze.Result) Outcome {
+	o := Outcome{Value: v, At: v, Dir: r.Dir}
+	defined := 0
+	for _, t := range r.Tools {
+		if t.Via == analyze.ViaDefinition {
+			defined++
+		}
+	}
+	switch {
+	case r.Status != "ok":
+		o.Failed = r.Reason
+	case len(r.Tools) == 0:
+		o.Failed = "the lab's tools/list is not in its log"
+	}
+	o.Within = len(r.Tools) > 0 && defined == len(r.Tools)
+	return o
+}
+
+// deferPast says what the client does with the tools past its threshold,
+// from the run nearest it: how many it defines, how many it names in a
+// text (with their descriptions, or by name), and its tool search.
+func deferPast(f Found, past []analyze.Result) string {
+	if len(past) == 0 {
+		return "not measured"
+	}
+	r := past[0]
+	n := map[string]int{}
+	for _, t := range r.Tools {
+		n[t.Via]++
+	}
+	var parts []string
+	if d := n[analyze.ViaDefinition]; d > 0 {
+		parts = append(parts, fmt.Sprintf("defines %d of the %d", d, len(r.Tools)))
+	}
+	if k := n[analyze.ViaListing] + n[analyze.ViaNameOnly] + n[analyze.ViaNamespace]; k > 0 {
+		s := fmt.Sprintf("defers %d", k)
+		var how []string
+		for _, via := range []string{analyze.ViaListing, analyze.ViaNameOnly, analyze.ViaNamespace} {
+			if n[via] > 0 {
+				how = append(how, fmt.Sprintf("%d %s", n[via], via))
+			}
+		}
+		s += " (" + strings.Join(how, ", ") + ")"
+		if search := searchTool(r); search != "" {
+			s += " behind its " + search
+		}
+		parts = append(parts, s)
+	}
+	if gone := n[""]; gone > 0 {
+		parts = append(parts, fmt.Sprintf("sends %d of them nowhere", gone))
+	}
+	return strings.Join(parts, "; ") + fmt.Sprintf(" (at %d tools)", len(r.Tools))
+}
+
+// searchTool is the first request's tool that searches tools (Claude
+// Code's ToolSearch, Qwen Code's tool_search), if it offers one.
+func searchTool(r analyze.Result) string {
+	if r.First == nil {
+		return ""
+	}
+	for _, name := range r.First.Tools {
+		if strings.Contains(strings.ToLower(name), "search") && strings.Contains(strings.ToLower(name), "tool") {
+			return name
+		}
+	}
+	return ""
+}
+
+// descriptionSize is the characters of the descriptions of the tools the
+// server listed in run r.
+func descriptionSize(r analyze.Result) int {
+	n := 0
+	for _, t := range r.Tools {
+		n += t.Sent
+	}
+	return n
+}
+
+// deferNote is the size of the tools' descriptions on either side of the
+// threshold: " (descriptions 11,940 characters at 40 tools, 12,240 at
+// 41)".
+func deferNote(f Found, runs []analyze.Result) string {
+	var sides []string
+	for _, v := range []float64{f.Within, f.Past} {
+		for _, r := range runs {
+			if len(r.Tools) == int(v) && v > 0 {
+				sides = append(sides, fmt.Sprintf("%d characters at %d tools", descriptionSize(r), len(r.Tools)))
+				break
+			}
+		}
+	}
+	if len(sides) == 0 {
+		return ""
+	}
+	return " (descriptions " + strings.Join(sides, ", ") + ")"
+}
+
+// The tool-name length's range: a name of 1 to 256 characters.
+const nameMax = 256
+
+// NameSearch is the tool-name limit's search: a tool named with 1 to 256
+// characters, bisected to the exact length.
+func NameSearch() Search {
+	return Search{Lo: 1, Hi: nameMax, Resolution: Exact, Next: Halve}
+}
+
+func nameKind() kind {
+	return kind{name: NameLength, unit: "characters", search: NameSearch(),
+		vary: func(row *matrix.Row, v float64) {
+			row.ToolNameLength = int(v)
+			row.Label += fmt.Sprintf(", a tool named with %d characters", int(v))
+		},
+		outcome:  nameOutcome,
+		past:     namePast,
+		annotate: func(f Found, runs []analyze.Result) string { return nameNote(f.Within, runs) },
+		format:   func(v float64) string { return count(v, "character") },
+		say: func(m Measurement) string {
+			switch {
+			case m.Below:
+				return fmt.Sprintf("refuses a tool name of %s already", count(m.Past, "character"))
+			case m.Above:
+				return fmt.Sprintf("accepts a tool name of %s, the longest tried%s", count(m.Within, "character"), m.Note)
+			}
+			return fmt.Sprintf("accepts a tool name of up to %s%s", count(m.Within, "character"), m.Note)
+		},
+		note: "name: the longest name of a tool (the server's, without the client's prefix) that reaches the model whole, and what the client does with one a character longer; the name as the client sends it, its prefix included, is in parentheses."}
+}
+
+// nameOutcome reads one run of the tool-name limit: within when the long
+// tool reached the first request under its whole name (defined, or named
+// in a text of a client that defers its tools).
+func nameOutcome(v float64, r analyze.Result) Outcome {
+	o := Outcome{Value: v, At: v, Dir: r.Dir}
+	switch {
+	case r.Status != "ok":
+		o.Failed = r.Reason
+	case len(r.Tools) == 0:
+		o.Failed = "the lab's tools/list is not in its log"
+	}
+	if t, ok := longTool(r, int(v)); ok {
+		o.Within = t.Via != "" && t.Via != analyze.ViaNamespace
+	}
+	return o
+}
+
+// longTool is the facts of run r's tool of an n-character name.
+func longTool(r analyze.Result, n int) (analyze.ToolFacts, bool) {
+	want := lab.LongToolName(n)
+	for _, t := range r.Tools {
+		if t.Name == want {
+			return t, true
+		}
+	}
+	return analyze.ToolFacts{}, false
+}
+
+// clientName is the name the client gave the tool named name in its
+// first request: a definition named for it, or "" for none.
+func clientName(r analyze.Result, name string) string {
+	if r.First == nil {
+		return ""
+	}
+	for _, s := range r.First.Tools {
+		if fakeapi.ToolNamed(s, name) {
+			return s
+		}
+	}
+	return ""
+}
+
+// nameNote is the client's whole name for the longest tool name accepted,
+// from the run that accepted it: " (as mcp__lab__lname…, 64 with its
+// prefix)".
+func nameNote(within float64, runs []analyze.Result) string {
+	for _, r := range runs {
+		if t, ok := longTool(r, int(within)); ok && t.Via == analyze.ViaDefinition {
+			if s := clientName(r, t.Name); s != "" {
+				return fmt.Sprintf(" (%s with the client's prefix %q)", count(float64(len(s)), "character"), strings.TrimSuffix(s, t.Name))
+			}
+		}
+	}
+	return ""
+}
+
+// namePast says what the client does with a tool name past its limit,
+// from the run nearest it: fails, drops the tool, drops the server, cuts
+// the name (to how many characters) or rewrites it.
+func namePast(f Found, past []analyze.Result) string {
+	if len(past) == 0 {
+		return "not measured"
+	}
+	r := past[0]
+	n := int(f.Past)
+	others := 0
+	for _, t := range r.Tools {
+		if t.Name != lab.LongToolName(n) && t.Via != "" && t.Via != analyze.ViaNamespace {
+			others++
+		}
+	}
+	long := lab.LongToolName(n)
+	if r.First != nil {
+		for _, s := range r.First.Tools {
+			i := strings.Index(s, "lname")
+			if i < 0 || fakeapi.ToolNamed(s, long) {
+				continue
+			}
+			kept := strings.TrimRight(s[i:], ".…")
+			if strings.HasPrefix(long, kept) {
+				mark := ""
+				if len(kept) < len(s[i:]) {
+					mark = fmt.Sprintf(", marked %q", s[i+len(kept):])
+				}
+				return fmt.Sprintf("cuts it to %s with its prefix (%s of the name's %d kept%s)", count(float64(len(s)), "character"), count(float64(len(kept)), "character"), n, mark)
+			}
+			if head, tail, ok := strings.Cut(s[i:], "..."); ok && strings.HasPrefix(long, head) && strings.HasSuffix(long, tail) {
+				return fmt.Sprintf("cuts it to %s with its prefix, keeping its first %d and last %d characters around \"...\"", count(float64(len(s)), "character"), len(head), len(tail))
+			}
+			return fmt.Sprintf("renames it: %s, %s with its prefix", truncate(s, 80), count(float64(len(s)), "character"))
+		}
+	}
+	if others > 0 {
+		return fmt.Sprintf("drops the tool (the server's %d other tools reach the model)", others)
+	}
+	return "drops the server (none of its tools reaches the model)"
+}
+
+// count writes n things: "1 tool", "40 tools".
+func count(n float64, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%.0f %ss", n, thing)
+}
+
+// truncate keeps the first n characters of s, marking a cut.
+func truncate(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}

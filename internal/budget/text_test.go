@@ -1,0 +1,88 @@
+package budget
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// TestMeasurementText: each budget as a user reads it. A search whose
+// upper run failed (Continue CLI 1.5.47 exits 1 with its server held 60
+// s) is "not resolved" with the reason and what the runs before it
+// showed, never the inverted range "33 ms–0 ms" it once printed; so is
+// one that failed half-way, and one that failed at once is "not
+// measured".
+func TestMeasurementText(t *testing.T) {
+	const timedOut = "MCP server(s) failed to load: lab: MCP error -32001: Request timed out"
+	for _, tt := range []struct {
+		name string
+		m    Measurement
+		want string
+	}{
+		{"wait", Measurement{Budget: Wait, Within: 1.9, Past: 2.1, Runs: 8}, "1.9 s–2.1 s"},
+		{"wait below", Measurement{Budget: Wait, Below: true, Past: 0.03, Runs: 1}, "under 30 ms"},
+		{"wait above", Measurement{Budget: Wait, Above: true, Within: 60.2, Runs: 2}, "at least 60.2 s"},
+		{"wait unresolved", Measurement{Budget: Wait, Within: 1.5, Past: 3, Runs: 12, Unresolved: true}, "1.5 s–3.0 s (not resolved to its resolution: the runs ran out)"},
+		{"upper run failed", Measurement{Budget: Wait, Within: 0.033, Runs: 2, Failed: timedOut,
+			Steps: []Outcome{{Value: 0, At: 0.033, Within: true}, {Value: 60, At: 60, Failed: timedOut}}},
+			"not resolved: the run at 60.0 s failed (" + timedOut + "); within it at 33 ms by the runs before it"},
+		{"failed half-way", Measurement{Budget: Wait, Within: 1, Past: 4, Runs: 3, Failed: "timed out after 3m0s",
+			Steps: []Outcome{{Value: 0, At: 1, Within: true}, {Value: 60, At: 4}, {Value: 2, Failed: "timed out after 3m0s"}}},
+			"not resolved: the run at 2.0 s failed (timed out after 3m0s); between 1.0 s and 4.0 s by the runs before it"},
+		{"failed at once", Measurement{Budget: Wait, Runs: 1, Failed: "exit status 1", Steps: []Outcome{{Value: 0, Failed: "exit status 1"}}},
+			"not measured: exit status 1"},
+		{"defer", Measurement{Budget: Defer, Within: 40, Past: 41, Runs: 11, Note: " (descriptions 11,000 characters at 40 tools)"},
+			"defers from 41 tools (not at 40) (descriptions 11,000 characters at 40 tools)"},
+		{"defer always", Measurement{Budget: Defer, Below: true, Past: 3, Runs: 1}, "defers at 3 tools already, the fewest the lab serves"},
+		{"defer never", Measurement{Budget: Defer, Above: true, Within: 512, Runs: 2}, "does not defer up to 512 tools"},
+		{"defer failed", Measurement{Budget: Defer, Within: 3, Runs: 2, Failed: "exit status 1",
+			Steps: []Outcome{{Value: 3, Within: true}, {Value: 512, Failed: "exit status 1"}}},
+			"not resolved: the run at 512 tools failed (exit status 1); within it at 3 tools by the runs before it"},
+		{"name", Measurement{Budget: NameLength, Within: 54, Past: 55, Runs: 10, Note: ` (64 characters with the client's prefix "mcp__lab__")`},
+			`accepts a tool name of up to 54 characters (64 characters with the client's prefix "mcp__lab__")`},
+		{"name above", Measurement{Budget: NameLength, Above: true, Within: 256, Runs: 2}, "accepts a tool name of 256 characters, the longest tried"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tt.m.Text()
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Text() mismatch (-want +got):\n%s", diff)
+			}
+			if strings.Contains(got, "–0 ms") {
+				t.Errorf("Text() = %q: an inverted range", got)
+			}
+		})
+	}
+}
+
+// TestNamePast: what a client does with a tool name one character past
+// its limit, read from the first request: a cut at the end (Claude
+// Code's prefix, cut to 64), a cut in the middle around "..." (Gemini CLI
+// 0.61.0 sends mcp_lab_ + 55 characters as 63), a rename, the tool
+// dropped, the server dropped.
+func TestNamePast(t *testing.T) {
+	long := lab.LongToolName(56)
+	own := []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: "list_bins", Via: analyze.ViaDefinition}, {Name: long}}
+	gemini := "mcp_lab_" + long[:27] + "..." + long[len(long)-25:]
+	for _, tt := range []struct {
+		name  string
+		tools []string
+		facts []analyze.ToolFacts
+		want  string
+	}{
+		{"cut", []string{"mcp__lab__" + long[:54]}, own, "cuts it to 64 characters with its prefix (54 characters of the name's 56 kept)"},
+		{"middle", []string{gemini}, own, `cuts it to 63 characters with its prefix, keeping its first 27 and last 25 characters around "..."`},
+		{"renamed", []string{"mcp__lab__lname_1234abcd"}, own, "renames it: mcp__lab__lname_1234abcd, 24 characters with its prefix"},
+		{"tool dropped", []string{"mcp__lab__lookup_part"}, own, "drops the tool (the server's 2 other tools reach the model)"},
+		{"server dropped", []string{"Read"}, []analyze.ToolFacts{{Name: "lookup_part"}, {Name: long}}, "drops the server (none of its tools reaches the model)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := analyze.Result{First: &analyze.RequestFacts{Tools: tt.tools}, Tools: tt.facts}
+			if got := namePast(Found{Within: 55, Past: 56}, []analyze.Result{r}); got != tt.want {
+				t.Errorf("namePast = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
