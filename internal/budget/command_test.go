@@ -2,6 +2,7 @@ package budget
 
 import (
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/fakeclient"
+	"github.com/instrlab/instrlab/internal/matrix"
 )
 
 // TestCommandValidate: each wrong value is refused before any run, the
@@ -70,5 +72,18 @@ func TestCommandValidate(t *testing.T) {
 	}{[]string{Wait}, map[string]string{"FAKE_WAIT": "1s"}, 1, "atlas"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("validated command mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestLateServerMatrix: the example matrix docs/budgets.md gives for a
+// late server is valid, and its row makes the request after the longest
+// hold (60 s) that the wait budget's runs need.
+func TestLateServerMatrix(t *testing.T) {
+	m, err := matrix.Load(filepath.Join("..", "..", "docs", "examples", "late-server.matrix.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Rows) != 1 || len(m.Rows[0].Script) != 1 || !strings.Contains(string(m.Rows[0].Script[0].Input), "sleep 65") || WaitSearch().Hi >= 65 {
+		t.Errorf("rows %+v: want one row whose script sleeps past the longest hold", m.Rows)
 	}
 }
