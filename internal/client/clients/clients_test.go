@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/pins"
 )
 
@@ -24,7 +25,8 @@ func TestNew(t *testing.T) {
 }
 
 // TestEveryClientIsPinned: the pins table and the known clients name the
-// same clients, and New with no version runs each client's pin.
+// same clients, New with no version runs each client's pin, and each names
+// the npm package whose releases the pin follows.
 func TestEveryClientIsPinned(t *testing.T) {
 	all := pins.All()
 	if diff := cmp.Diff(Names(), slices.Sorted(maps.Keys(all))); diff != "" {
@@ -37,6 +39,10 @@ func TestEveryClientIsPinned(t *testing.T) {
 		}
 		if got := c.Spec().Version; got != all[n] {
 			t.Errorf("%s runs %s by default, pinned %s", n, got, all[n])
+		}
+		// The pins' proposal and the sweep list its versions on npm.
+		if p, ok := c.(client.Published); !ok || p.Package() == "" {
+			t.Errorf("%s names no npm package (client.Published): its newer releases cannot be listed", n)
 		}
 	}
 }

@@ -33,11 +33,18 @@ type Cline struct {
 // empty.
 func New(version string) client.Client { return &Cline{Base: Info.At(version)} }
 
+// Package is its npm package.
+const Package = "cline"
+
+// Package implements client.Published: the npm package it installs, whose
+// versions a sweep and the pins' proposal (internal/client/pins) list.
+func (c *Cline) Package() string { return Package }
+
 // Provision implements client.Client: npm installs cline, whose platform
 // package holds the executable, run directly.
 func (c *Cline) Provision(ctx context.Context, progress io.Writer) error {
 	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
-	bin, err := npm.EnsureFile(ctx, npm.Package{Client: Name, Version: c.Version, Name: "cline"}, progress, "binary",
+	bin, err := npm.EnsureFile(ctx, npm.Package{Client: Name, Version: c.Version, Name: Package}, progress, "binary",
 		"node_modules/@cline/cli-"+runtime.GOOS+"-"+arch+"/bin/cline", "node_modules/cline/bin/.cline")
 	if err != nil {
 		return err

@@ -41,6 +41,13 @@ type Copilot struct {
 // empty.
 func New(version string) client.Client { return &Copilot{Base: Info.At(version)} }
 
+// Package is its npm package.
+const Package = "@github/copilot"
+
+// Package implements client.Published: the npm package it installs, whose
+// versions a sweep and the pins' proposal (internal/client/pins) list.
+func (c *Copilot) Package() string { return Package }
+
 // Provision implements client.Client: npm installs @github/copilot, whose
 // platform package holds the executable; the executable then unpacks its
 // package once into a cache beside the install (about 7 s), so that runs
@@ -48,7 +55,7 @@ func New(version string) client.Client { return &Copilot{Base: Info.At(version)}
 func (c *Copilot) Provision(ctx context.Context, progress io.Writer) error {
 	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
 	plat := "copilot-" + runtime.GOOS + "-" + arch
-	p := npm.Package{Client: Name, Version: c.Version, Name: "@github/copilot"}
+	p := npm.Package{Client: Name, Version: c.Version, Name: Package}
 	bin, err := npm.EnsureFile(ctx, p, progress, "binary",
 		"node_modules/@github/"+plat+"/copilot", "node_modules/@github/copilot-linuxmusl-"+arch+"/copilot")
 	if err != nil {

@@ -198,34 +198,6 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// Versions lists the versions npm serves of package name, in npm's order.
-func Versions(ctx context.Context, name string) ([]string, error) {
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		return nil, fmt.Errorf("listing the versions of %s: %w", name, ErrNoNPM)
-	}
-	cmd := exec.CommandContext(ctx, npm, "view", name, "versions", "--json")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := stderr.String()
-		if strings.Contains(msg, "E404") {
-			return nil, fmt.Errorf("listing the versions of %s: npm serves no such package", name)
-		}
-		return nil, fmt.Errorf("listing the versions of %s with npm: %w\n%s", name, err, lastLines(msg, 5))
-	}
-	var vs []string
-	if err := json.Unmarshal(out, &vs); err != nil {
-		var one string // a package with one version prints a string
-		if json.Unmarshal(out, &one) != nil {
-			return nil, fmt.Errorf("listing the versions of %s: npm printed %q", name, lastLines(string(out), 3))
-		}
-		vs = []string{one}
-	}
-	return vs, nil
-}
-
 var missingRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`No matching version found for (\S+?)\.?(?:\s|$)`)
 })

@@ -2,8 +2,10 @@
 // it names no version: every client package takes its DefaultVersion from
 // here, so a bump is one line of pins.json. The pins follow the newest
 // release of each client that the atlas has run (docs/clients.md, "Pinned
-// versions"); the atlas workflow proposes a bump with Bumps and Write
-// (internal/client/pins/propose).
+// versions"). The atlas workflow proposes the bumps: its watch lists the
+// newer releases of each pinned client (ListNewer, Summary; the command
+// internal/client/pins/propose) for the sweep, and its merge job bumps the
+// pins to the newest releases the sweep ran (Bumps, Write).
 package pins
 
 import (
