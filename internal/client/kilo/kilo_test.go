@@ -3,6 +3,7 @@ package kilo
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -88,4 +89,54 @@ func TestCommandTwoServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	testutil.ServersInOrder(t, string(b))
+}
+
+// TestProvisionFromTheCache: a prefix that holds only the platform package
+// (as the adapter installs it) and one that holds @kilocode/cli with the
+// platform package beside it (as it was installed before) both give the
+// executable without npm.
+func TestProvisionFromTheCache(t *testing.T) {
+	t.Setenv("PATH", "") // no npm: only the cache can serve
+	k := New("7.7.9").(*Kilo)
+	plat := k.Package()
+	if !strings.HasPrefix(plat, "@kilocode/cli-") {
+		t.Fatalf("Package = %q, want a platform package of @kilocode/cli", plat)
+	}
+	for _, tc := range []struct {
+		name  string
+		files []string
+	}{
+		{"platform package", []string{"node_modules/" + plat + "/package.json", "node_modules/" + plat + "/bin/kilo"}},
+		{"@kilocode/cli and its platform package", []string{"node_modules/@kilocode/cli/package.json", "node_modules/@kilocode/cli/bin/kilo",
+			"node_modules/" + plat + "/package.json", "node_modules/" + plat + "/bin/kilo"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("XDG_CACHE_HOME", t.TempDir())
+			dir, err := os.UserCacheDir()
+			if err != nil {
+				t.Fatal(err)
+			}
+			prefix := filepath.Join(dir, "instrlab", "clients", "kilo@7.7.9")
+			for _, f := range tc.files {
+				p := filepath.Join(prefix, filepath.FromSlash(f))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				data := ""
+				if filepath.Base(f) == "package.json" {
+					data = `{"version":"7.7.9"}`
+				}
+				if err := os.WriteFile(p, []byte(data), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			k := New("7.7.9").(*Kilo)
+			if err := k.Provision(context.Background(), io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			if want := filepath.Join(prefix, "node_modules", filepath.FromSlash(plat), "bin", "kilo"); k.bin != want {
+				t.Errorf("executable %q, want %q", k.bin, want)
+			}
+		})
+	}
 }
