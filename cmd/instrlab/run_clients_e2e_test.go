@@ -11,9 +11,15 @@ import (
 
 // TestE2EEveryClient runs every pinned client (-client all: Claude Code,
 // Cline, Codex CLI, Continue CLI, Copilot CLI, Droid, Gemini CLI, Kilo Code
-// CLI, opencode, Qwen Code) on the no-instructions,
-// 1,000 and 6,000 rows and two unit rows (emoji, combining accents) of the
-// cross-client matrix, offline against the
+// CLI, opencode, Qwen Code) on the 6,000-character row and two unit rows
+// (emoji, combining accents) of the cross-client matrix, which decide a
+// cut's unit; with INSTRLAB_E2E_ROWS=all also on the no-instructions and
+// 1,000-character rows. CI runs the three (a row of every client costs
+// about 60 s of CPU, Kilo Code's 22 of them: cross matrix, quiet machine,
+// 2026-12-02): the atlas workflow's sweeps run the 1,000-character row
+// (the atlas matrix) on every version of every client they probe, and
+// TestE2EToolDescription runs every client with no instructions in CI.
+// It runs offline against the
 // fakes, each client in a loopback-only network namespace when this
 // machine allows it (root). It installs the pinned versions with npm on
 // first use. The assertions hold for any client: each is checked against
@@ -25,8 +31,11 @@ func TestE2EEveryClient(t *testing.T) {
 	if os.Getenv("INSTRLAB_E2E") != "1" {
 		t.Skip("set INSTRLAB_E2E=1 to run every client end to end (npm installs on first use)")
 	}
-	results := runE2E(t, "-client", "all", "-matrix", "cross", "-row", "none", "-row", "en-1000", "-row", "en-6000",
-		"-row", "emoji-6000", "-row", "combining-6000", "-lab", binary, "-j", "2", "-timeout", "240s")
+	rows := []string{"-row", "en-6000", "-row", "emoji-6000", "-row", "combining-6000"}
+	if os.Getenv("INSTRLAB_E2E_ROWS") == "all" {
+		rows = append(rows, "-row", "none", "-row", "en-1000")
+	}
+	results := runE2E(t, append([]string{"-client", "all", "-matrix", "cross", "-lab", binary, "-j", "2", "-timeout", "240s"}, rows...)...)
 	isolated := netjail.Supported() == nil
 	kept := map[string]map[string]int{} // client → row → chars kept
 	ran := map[string]bool{}
@@ -90,7 +99,7 @@ func TestE2EEveryClient(t *testing.T) {
 	checkUnits(t, results)
 	// A client keeps at least as much of a longer text, up to its cap.
 	for c, k := range kept {
-		if k["en-6000"] < min(k["en-1000"], 1000) {
+		if _, ran := k["en-1000"]; ran && k["en-6000"] < min(k["en-1000"], 1000) {
 			t.Errorf("%s: kept %d of 6,000 but %d of 1,000", c, k["en-6000"], k["en-1000"])
 		}
 	}
