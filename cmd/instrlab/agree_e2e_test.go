@@ -16,6 +16,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client/claudecode"
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/fingerprint"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles/assess"
 	"github.com/instrlab/instrlab/lab"
@@ -68,9 +69,10 @@ func TestE2EAgreement(t *testing.T) {
 	for _, srv := range servers {
 		t.Run(srv.name, func(t *testing.T) {
 			predicted := map[string]agreeCells{}
+			var saw examined
 			for _, spec := range specs {
-				if v, ok := checkView(t, spec, srv.command); ok {
-					predicted[spec] = v
+				if v, e, ok := checkView(t, spec, srv.command); ok {
+					predicted[spec], saw = v, e
 				}
 			}
 			for _, r := range runServer(t, specs, srv.command) {
@@ -80,10 +82,20 @@ func TestE2EAgreement(t *testing.T) {
 					continue
 				}
 				compared++
+				if diff := saw.differs(r); diff != "" {
+					t.Errorf("%s with %s: check and run examined different servers: %s", r.Client, srv.name, diff)
+				}
+				if tp := r.ServerTexts.ToolsPrint; tp != nil && !saw.sameTools(*tp) {
+					// A server may list tools by the client's capabilities
+					// (server-everything: 13 to check, 16 to Claude Code,
+					// 15 to Codex): not another server, but what check's
+					// tool cells cannot cover; they compare the tools both saw.
+					t.Logf("%s with %s: the server listed other tools to the client than to check: check %v, run %v", r.Client, srv.name, saw.tools, *tp)
+				}
 				got := measuredCells(r, want)
 				t.Logf("%s: check %+v, run %+v", r.Client, want, got)
 				if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
-					t.Errorf("%s with %s: check and run disagree (-check +run):\n%s", r.Client, srv.name, diff)
+					t.Errorf("%s with %s: check and run disagree (-check +run):\n%s%s", r.Client, srv.name, diff, startup(r))
 				}
 			}
 		})
@@ -111,9 +123,66 @@ type agreeCells struct {
 	Tools []string
 }
 
+// examined is what check examined of a server: each era's instructions
+// and tool list by length and digest, and the names of the variables it
+// started the server with, as run records its own.
+type examined struct {
+	instructions map[lab.Reply]fingerprint.Text
+	tools        map[lab.Reply]fingerprint.Tools
+	env          []string
+}
+
+// differs says how what run r examined differs from what check did, with
+// both values: the instructions of each reply r's client got, and the
+// variables the server started with; "" when they are the same.
+func (e examined) differs(r analyze.Result) string {
+	var out []string
+	if r.ServerTexts == nil {
+		return "run recorded no texts of the server"
+	}
+	for _, reply := range lab.Replies() {
+		got, ok := r.ServerTexts.Prints[reply]
+		if !ok {
+			continue
+		}
+		if want, ok := e.instructions[reply]; !ok || want != got {
+			out = append(out, fmt.Sprintf("%s instructions: check %v, run %v", reply, want, got))
+		}
+	}
+	if r.ServerStart != nil && !slices.Equal(e.env, r.ServerStart.Env) {
+		out = append(out, fmt.Sprintf("variables: check %d (%s), run %d (%s)", len(e.env), strings.Join(e.env, " "), len(r.ServerStart.Env), strings.Join(r.ServerStart.Env, " ")))
+	}
+	return strings.Join(out, "; ")
+}
+
+// sameTools reports whether check saw tool list tp in an era.
+func (e examined) sameTools(tp fingerprint.Tools) bool {
+	return slices.ContainsFunc(lab.Replies(), func(reply lab.Reply) bool { w, ok := e.tools[reply]; return ok && w == tp })
+}
+
+// startup says how long r's server took to start, against which the
+// client's own waits decide (Codex CLI 0.171.0 waits about 1.1 s for a
+// server, Claude Code's probe about 3 s before it falls back to
+// initialize): a cell that parts on a server slower than that under load
+// is a race, which a quiet machine settles (docs/check.md).
+func startup(r analyze.Result) string {
+	s := ""
+	if ms := r.Timing.StartupMS; ms != nil {
+		s = fmt.Sprintf("\nthe server took %.0f ms from its start to the handshake's reply", *ms)
+	}
+	if r.Timing.Sensitive {
+		s += "; run marks the result timing-sensitive: " + r.Timing.Why
+	}
+	if l := r.Timing.Load; l != nil {
+		s += fmt.Sprintf(" (load %.1f)", l.Max())
+	}
+	return s
+}
+
 // checkView is check's prediction for client spec of the server command:
-// its profile's first view; false when check has no profile of spec.
-func checkView(t *testing.T, spec string, command []string) (agreeCells, bool) {
+// its profile's first view, and what check examined; false when check
+// has no profile of spec.
+func checkView(t *testing.T, spec string, command []string) (agreeCells, examined, bool) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	run(context.Background(), append([]string{"check", "-format", "json", "-timeout", "30s", "-profile", spec, "--"}, command...), &stdout, &stderr)
@@ -126,7 +195,7 @@ func checkView(t *testing.T, spec string, command []string) (agreeCells, bool) {
 	}
 	if rep.Error != nil && strings.Contains(rep.Error.Message, "no profile for") {
 		t.Logf("check -profile %s: %s", spec, rep.Error.Message)
-		return agreeCells{}, false
+		return agreeCells{}, examined{}, false
 	}
 	if rep.Error != nil || len(rep.Servers) != 1 || len(rep.Servers[0].Views) == 0 {
 		t.Fatalf("check -profile %s: no view: %+v\n%s", spec, rep.Error, stderr.String())
@@ -145,7 +214,16 @@ func checkView(t *testing.T, spec string, command []string) (agreeCells, bool) {
 		c.Tools = append(c.Tools, toolCell(tf.Tool, !tf.Unsent, tf.KeptChars))
 	}
 	slices.Sort(c.Tools)
-	return c, true
+	srv := rep.Servers[0]
+	e := examined{instructions: map[lab.Reply]fingerprint.Text{}, tools: map[lab.Reply]fingerprint.Tools{}, env: srv.Target.EnvNames}
+	for _, tx := range srv.Texts {
+		reply := tx.Era.Reply()
+		e.instructions[reply], e.tools[reply] = fingerprint.Text{Chars: tx.Chars, SHA256: tx.SHA256}, tx.Tools
+		if !tx.Present { // no instructions field: run reads it as ""
+			e.instructions[reply] = fingerprint.Of("")
+		}
+	}
+	return c, e, true
 }
 
 // runServer runs the server command through the clients of specs and

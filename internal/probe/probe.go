@@ -2,7 +2,10 @@ package probe
 
 import (
 	"context"
+	"os"
 	"time"
+
+	"github.com/instrlab/instrlab/internal/fingerprint"
 )
 
 // Probe checks one server in both eras, each on a fresh connection (for
@@ -11,6 +14,9 @@ import (
 func Probe(ctx context.Context, t Target, o Options) Result {
 	o = o.withDefaults()
 	res := Result{Target: t}
+	if t.Transport == TransportStdio {
+		res.Target.EnvNames = fingerprint.EnvNames(os.Environ(), t.Env) // as spawn starts it
+	}
 	if t.Transport != TransportStdio && t.Transport != TransportHTTP {
 		detail := "transport " + t.Transport + " is not supported by check (stdio and Streamable HTTP are)"
 		res.Legacy = EraResult{Era: Legacy, Method: Legacy.Method(), Outcome: OutcomeNoStart, Detail: detail}

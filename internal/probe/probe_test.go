@@ -2,6 +2,8 @@ package probe
 
 import (
 	"context"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -9,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/fingerprint"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -85,9 +88,15 @@ func TestProbeStdioLab(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := Probe(context.Background(), testServer(t, tt.args), quick)
+			srv := testServer(t, tt.args)
+			r := Probe(context.Background(), srv, quick)
 			if diff := cmp.Diff(tt.want, shapeOf(r)); diff != "" {
 				t.Errorf("mismatch (-want +got):\n%s\nlegacy: %s\nmodern: %s", diff, r.Legacy.Detail, r.Modern.Detail)
+			}
+			// What it examined is named as run names its own: the
+			// variables it started the server with, names only.
+			if want := fingerprint.EnvNames(os.Environ(), srv.Env); !slices.Equal(r.Target.EnvNames, want) || !slices.Contains(want, "PATH") {
+				t.Errorf("env names %v, want %v", r.Target.EnvNames, want)
 			}
 		})
 	}

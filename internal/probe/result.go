@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/instrlab/instrlab/internal/fingerprint"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -89,6 +90,16 @@ type Tool struct {
 	// Meta is the tool's _meta object, by key (a profile may say what a
 	// client does with a key: profiles.Limit.Meta).
 	Meta map[string]json.RawMessage `json:"_meta,omitempty"`
+}
+
+// ToolsPrint is the fingerprint of the era's tool list (none when
+// tools/list failed), as run's results name theirs.
+func (e EraResult) ToolsPrint() fingerprint.Tools {
+	ts := make([]fingerprint.Tool, len(e.Tools))
+	for i, t := range e.Tools {
+		ts[i] = fingerprint.Tool{Name: t.Name, Description: t.Description}
+	}
+	return fingerprint.ToolsOf(ts)
 }
 
 // A Result is everything probe learnt of one server.

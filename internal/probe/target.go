@@ -26,8 +26,12 @@ type Target struct {
 	Args      []string          `json:"args,omitempty"`
 	Env       map[string]string `json:"-"` // never printed: configs keep secrets here
 	Dir       string            `json:"dir,omitempty"`
-	URL       string            `json:"url,omitempty"`
-	Headers   map[string]string `json:"-"` // never printed, as Env
+	// EnvNames are the names of the variables a stdio server was started
+	// with (the caller's environment and Env), never their values; run
+	// records its own the same way (fingerprint.EnvNames).
+	EnvNames []string          `json:"env_names,omitempty"`
+	URL      string            `json:"url,omitempty"`
+	Headers  map[string]string `json:"-"` // never printed, as Env
 	// Unset lists the variables of ${VAR} references that were not set
 	// and had no default: left as written, as the client leaves them.
 	Unset []string `json:"unset_variables,omitempty"`

@@ -284,7 +284,9 @@ func Expand(ps []Profile) []Profile {
 		out = append(out, base)
 		for _, v := range p.Variants {
 			q := p
-			q.Variants = nil
+			// A budget was measured in the client's default way: another
+			// arm or setting may wait otherwise (opencode's timeout-1s).
+			q.Variants, q.Budgets = nil, nil
 			q.Under, q.Way = v.When, v.way(p.Model)
 			if v.Model != "" {
 				q.Model = v.Model

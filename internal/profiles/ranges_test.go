@@ -78,8 +78,8 @@ func TestSelectVersions(t *testing.T) {
 		wantTitle string
 		wantErr   string // a part of the error
 	}{
-		{name: "claude-code", wantID: "claude-code@2.1.328", wantTitle: "Claude Code 2.1.328 in arm v2"},
-		{name: "claude-code@latest", wantID: "claude-code@2.1.328"},
+		{name: "claude-code", wantID: "claude-code@2.1.332", wantTitle: "Claude Code 2.1.332"},
+		{name: "claude-code@latest", wantID: "claude-code@2.1.332"},
 		{name: "claude-code@2.1.285", wantID: "claude-code@2.1.285", wantTitle: "Claude Code 2.1.285 in arm v2"},
 		// 2.1.296 to 2.1.332 is one range of the atlas (cap 4,096, probe).
 		{name: "claude-code@2.1.300", wantID: "claude-code@2.1.328", wantTitle: "Claude Code 2.1.300 (as 2.1.328) in arm v2"},
@@ -92,7 +92,7 @@ func TestSelectVersions(t *testing.T) {
 		{name: "claude-code@9.9.9", wantErr: "does not list claude-code@9.9.9 among the 473 published versions"},
 		{name: "claude-code@2.1.295x", wantErr: "does not list"},
 		// Every pinned client by name (its newest) and by version.
-		{name: "codex", wantID: "codex@0.169.0", wantTitle: "Codex CLI 0.169.0"},
+		{name: "codex", wantID: "codex@0.171.0", wantTitle: "Codex CLI 0.171.0"},
 		{name: "codex@0.169.0", wantID: "codex@0.169.0"},
 		{name: "copilot", wantID: "copilot@1.0.102"},
 		{name: "copilot@1.0.100", wantErr: "the atlas has no timeline of copilot"},

@@ -123,7 +123,7 @@ func (g *grid) table() table.Table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	t.Notes = append(notes(g.m, g.results), unitNotes(g.clients, g.units)...)
+	t.Notes = append(append(notes(g.m, g.results), unitNotes(g.clients, g.units)...), serverNotes(g.results)...)
 	return t
 }
 

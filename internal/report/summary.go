@@ -65,6 +65,7 @@ func (g *grid) summaryTable() table.Table {
 		}
 	}
 	t.Notes = []string{note + "; kept in characters (chars, Unicode code points) of the server's text, cap in the unit the client's cut texts agree on (chars when they do not tell); full tables in the output directory or with -format md|csv|json|html."}
+	t.Notes = append(t.Notes, serverNotes(g.results)...)
 	return t
 }
 

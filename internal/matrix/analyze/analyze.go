@@ -70,7 +70,7 @@ func Run(dir string, clients Clients) (Result, error) {
 		// each tool located in the first request, and a server that
 		// failed fails the run.
 		st := serverTexts(msgs)
-		res.Server, res.ServerTexts = rec.Row.Server, &st
+		res.Server, res.ServerTexts, res.ServerStart = rec.Row.Server, &st, rec.Server
 		texts = st.Instructions
 		res.Sent = utf8.RuneCountInString(texts[lab.ReplyInitialize])
 		if res.Sent == 0 {

@@ -33,6 +33,9 @@ type Result struct {
 	// description in the first main request.
 	Server      string       `json:"server,omitempty"`
 	ServerTexts *ServerTexts `json:"server_texts,omitempty"`
+	// ServerStart is where a user's stdio server started and the names
+	// of its variables (Record.Server), as check records its own.
+	ServerStart *ServerStart `json:"server_start,omitempty"`
 	Tools       []ToolFacts  `json:"tools,omitempty"`
 	// Servers are a row's several lab servers (Row.Servers), in the
 	// config's order: each one's text in the first main request.

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/instrlab/instrlab/internal/fingerprint"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/redact"
 	"github.com/instrlab/instrlab/internal/stderr"
@@ -21,6 +22,27 @@ type ServerTexts struct {
 	Instructions map[lab.Reply]string `json:"instructions,omitempty"`
 	Tools        []NamedText          `json:"tools,omitempty"`
 	Prompts      []NamedText          `json:"prompts,omitempty"`
+	// Prints are each reply's instructions, and ToolsPrint the tool list
+	// (nil when tools/list was not answered), in a length and a digest,
+	// as check names what it examined (fingerprint): the two started the
+	// server each on their own, and these say whether they saw the same.
+	Prints     map[lab.Reply]fingerprint.Text `json:"prints,omitempty"`
+	ToolsPrint *fingerprint.Tools             `json:"tools_print,omitempty"`
+}
+
+// Print says what the runs examined in a line: each reply's
+// instructions and the tool list, by length and digest.
+func (st ServerTexts) Print() string {
+	var parts []string
+	for _, r := range lab.Replies() {
+		if p, ok := st.Prints[r]; ok {
+			parts = append(parts, string(r)+" instructions "+p.String())
+		}
+	}
+	if st.ToolsPrint != nil {
+		parts = append(parts, st.ToolsPrint.String())
+	}
+	return strings.Join(parts, "; ")
 }
 
 // A NamedText is one tool's or prompt's description.
@@ -55,8 +77,20 @@ func serverTexts(msgs []LabMessage) ServerTexts {
 			st.Instructions[lab.ReplyDiscover] = reply.Result.Instructions
 		case "tools/list":
 			st.Tools = reply.Result.Tools
+			ts := make([]fingerprint.Tool, len(st.Tools))
+			for i, t := range st.Tools {
+				ts[i] = fingerprint.Tool{Name: t.Name, Description: t.Description}
+			}
+			tp := fingerprint.ToolsOf(ts)
+			st.ToolsPrint = &tp
 		case "prompts/list":
 			st.Prompts = reply.Result.Prompts
+		}
+	}
+	if len(st.Instructions) > 0 {
+		st.Prints = map[lab.Reply]fingerprint.Text{}
+		for r, text := range st.Instructions {
+			st.Prints[r] = fingerprint.Of(text)
 		}
 	}
 	return st

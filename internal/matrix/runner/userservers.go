@@ -8,11 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/cli"
+	"github.com/instrlab/instrlab/internal/fingerprint"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/probe"
@@ -147,24 +147,9 @@ func (us *UserServers) add(name string, sc lab.ServerCommand) {
 func (us *UserServers) Started() map[string]analyze.ServerStart {
 	m := map[string]analyze.ServerStart{}
 	for name, sc := range us.commands {
-		st := analyze.ServerStart{Dir: sc.Dir}
-		for _, kv := range append(slices.Clone(sc.Environ), envList(sc.Env)...) {
-			if k, _, ok := strings.Cut(kv, "="); ok && k != "" && !slices.Contains(st.Env, k) {
-				st.Env = append(st.Env, k)
-			}
-		}
-		slices.Sort(st.Env)
-		m[name] = st
+		m[name] = analyze.ServerStart{Dir: sc.Dir, Env: fingerprint.EnvNames(sc.Environ, sc.Env)}
 	}
 	return m
-}
-
-func envList(env map[string]string) []string {
-	var out []string
-	for k, v := range env {
-		out = append(out, k+"="+v)
-	}
-	return out
 }
 
 // Use gives r the servers: each stdio server's command in a file of its

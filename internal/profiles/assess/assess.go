@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/instrlab/instrlab/internal/fingerprint"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/tokens"
@@ -103,6 +104,12 @@ type Text struct {
 	Tokens        int       `json:"tokens_estimate"`
 	CharsPerToken float64   `json:"chars_per_token,omitempty"`
 	Sections      []Section `json:"sections,omitempty"`
+	// SHA256 is the start of the instructions' SHA-256, and Tools the
+	// era's tool list in a count and a digest (fingerprint): run names
+	// the texts it measured the same way, so a user can tell whether
+	// both examined the same server.
+	SHA256 string            `json:"sha256,omitempty"`
+	Tools  fingerprint.Tools `json:"tools"`
 }
 
 // A View is what one client profile does with one server's instructions.
@@ -306,12 +313,13 @@ func text(e probe.EraResult) string {
 }
 
 func describe(e probe.EraResult) Text {
-	t := Text{Era: e.Era, Present: e.Instructions != nil}
+	t := Text{Era: e.Era, Present: e.Instructions != nil, Tools: e.ToolsPrint()}
 	if !t.Present {
 		return t
 	}
 	s := *e.Instructions
 	t.Chars, t.Bytes, t.Tokens = utf8.RuneCountInString(s), len(s), tokens.Count(s)
+	t.SHA256 = fingerprint.Of(s).SHA256
 	if t.Tokens > 0 {
 		t.CharsPerToken = float64(int(float64(t.Chars)/float64(t.Tokens)*100+0.5)) / 100
 	}

@@ -144,7 +144,9 @@ func TestToolsListFailureEveryProfile(t *testing.T) {
 	want := map[string]fate{
 		"claude-code@2.1.285": {1000, EffectKeeps},
 		"claude-code@2.1.328": {1000, EffectKeeps},
+		"claude-code@2.1.332": {1000, EffectKeeps},
 		"codex@0.169.0":       {0, EffectDrops},
+		"codex@0.171.0":       {0, EffectDrops},
 		"gemini@0.61.0":       {1000, EffectKeeps},
 		"opencode@1.18.33":    {0, EffectDrops},
 		"qwen@0.24.4":         {1000, EffectKeeps},

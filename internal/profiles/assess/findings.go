@@ -105,7 +105,8 @@ func findings(s Server, o Options) []Finding {
 	}
 	if !s.Reached {
 		unreachable(&l, r, o)
-		return l
+		startup(&l, s, o)
+		return merge(l, s.Views)
 	}
 	connection(&l, r, o)
 	for _, e := range []probe.EraResult{r.Legacy, r.Modern} {
@@ -158,7 +159,7 @@ func beyond(o Options) string {
 		switch {
 		case w.d > o.Timeout:
 			longer = append(longer, fmt.Sprintf("%s waits %v", p.Title(), w))
-		case w.d == 0 && p.NotMeasured("timeout_ms"):
+		case w.d == 0 && w.budget == nil && p.NotMeasured("timeout_ms"):
 			unknown = append(unknown, p.Title())
 		}
 	}
@@ -347,12 +348,28 @@ func nonBMP(s string) int {
 	return n
 }
 
+// startup says, per client, whether the server makes it in time: when
+// its first reply took more than half of the client's wait, or when the
+// client ends up in no era and an era was silent for all of check's
+// -timeout (a server slower than check waited), from the profile's
+// measured wait budget, its documented wait, or "not measured".
 func startup(l *findingList, s Server, o Options) {
 	worst := s.Startup.Worst()
+	silent := s.Legacy.Outcome == probe.OutcomeSilent || s.Modern.Outcome == probe.OutcomeSilent
 	for i, p := range o.Profiles {
-		w := startupWait(p, o.Getenv)
-		if w.d > 0 && worst > w.d/2 && i < len(s.Views) {
-			l.of(s.Views[i], StartupSlow, "", "first reply after %v, more than half of the client's startup wait, %v", ms(worst), w)
+		if i >= len(s.Views) {
+			break
+		}
+		v, w := s.Views[i], startupWait(p, o.Getenv)
+		switch {
+		case silent && v.Era == "":
+			msg := w.inTime(0, o.Timeout)
+			if msg == "" {
+				msg = "how long the client waits for a server is " + NotMeasured
+			}
+			l.of(v, StartupSlow, "silent", "no reply within check's -timeout %v: %s", o.Timeout, msg)
+		case worst > 0 && (w.d > 0 && worst > w.d/2 || w.budget != nil && w.budget.Below):
+			l.of(v, StartupSlow, "", "%s", w.inTime(worst, o.Timeout))
 		}
 	}
 }

@@ -150,7 +150,7 @@ func (p *printer) era(e probe.EraResult, texts []Text) {
 	if e.ToolsError != "" {
 		parts = append(parts, "tools/list failed")
 	} else {
-		parts = append(parts, plural(len(e.Tools), "tool"))
+		parts = append(parts, fmt.Sprintf("%s (sha256 %s)", plural(len(e.Tools), "tool"), e.ToolsPrint().SHA256))
 	}
 	p.hang(head, fmt.Sprintf("%s → ok in %s: %s", e.Method, dur(e.FirstReply.D()), strings.Join(parts, ", ")))
 	for _, t := range texts {
@@ -161,8 +161,8 @@ func (p *printer) era(e probe.EraResult, texts []Text) {
 			p.hang(eraIndent, "instructions: none (no field)")
 			continue
 		}
-		p.hang(eraIndent, fmt.Sprintf("instructions: %s characters, %s bytes, ~%s tokens (%s chars/token), %s",
-			table.Num(t.Chars), table.Num(t.Bytes), table.Num(t.Tokens), strconv.FormatFloat(t.CharsPerToken, 'f', 2, 64), sections(len(t.Sections))))
+		p.hang(eraIndent, fmt.Sprintf("instructions: %s characters, %s bytes, ~%s tokens (%s chars/token), %s, sha256 %s",
+			table.Num(t.Chars), table.Num(t.Bytes), table.Num(t.Tokens), strconv.FormatFloat(t.CharsPerToken, 'f', 2, 64), sections(len(t.Sections)), t.SHA256))
 	}
 }
 

@@ -2,42 +2,111 @@ package assess
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 	"unicode"
 
 	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/table"
 )
 
 // A wait is how long a client following a profile waits for a server to
-// connect, and where that number comes from.
+// connect, and where that number comes from: a setting or the client's
+// documentation (one number, d), or a wait budget measured by instrlab
+// budget (a range: it waited for a server ready after d, not for one
+// ready after upto).
 type wait struct {
 	d   time.Duration // 0: unknown
 	why string        // "MCP_TIMEOUT, default" or "MCP_TIMEOUT=60000"
+	// budget is the measured wait budget d and upto come from, nil when
+	// the wait is a setting's or the documentation's.
+	budget *profiles.Budget
+	upto   time.Duration
 }
+
+// WaitBudget is the name of a profile's budget of how long the client
+// waits for a server to start (profiles.Budget.Name, instrlab budget's
+// "wait").
+const WaitBudget = "wait"
 
 // startupWait reads the profile's startup wait, with its setting taken
 // from the environment as Claude Code reads MCP_TIMEOUT:
 // parseInt(value, 10) || default, so "25,000" is 25 ms, "10s" is 10 ms,
-// and "0" or "abc" give the default.
+// and "0" or "abc" give the default. Unless the setting is set, a wait
+// budget the profile measured with nothing set comes before the
+// documented default.
 func startupWait(p profiles.Profile, getenv func(string) (string, bool)) wait {
 	w := wait{d: time.Duration(p.Startup.TimeoutMs) * time.Millisecond}
-	if p.Startup.Setting == "" {
-		return w
-	}
-	w.why = p.Startup.Setting + ", default"
-	if v, ok := getenv(p.Startup.Setting); ok {
-		if n, ok := jsParseInt(v); ok && n != 0 {
-			return wait{d: time.Duration(n) * time.Millisecond, why: fmt.Sprintf("%s=%s", p.Startup.Setting, v)}
+	if p.Startup.Setting != "" {
+		w.why = p.Startup.Setting + ", default"
+		if v, ok := getenv(p.Startup.Setting); ok {
+			if n, ok := jsParseInt(v); ok && n != 0 {
+				return wait{d: time.Duration(n) * time.Millisecond, why: fmt.Sprintf("%s=%s", p.Startup.Setting, v)}
+			}
 		}
+	}
+	for i, b := range p.Budgets {
+		if b.Name != WaitBudget || len(b.Settings) > 0 || b.Unit != "s" {
+			continue
+		}
+		m := wait{budget: &p.Budgets[i], d: secs(b.Within), upto: secs(b.Past)}
+		m.why = fmt.Sprintf("measured: instrlab budget, %d runs, %s", b.Runs, b.Date)
+		if b.MaxLoad > 0 {
+			m.why += ", load up to " + strconv.FormatFloat(b.MaxLoad, 'f', 1, 64)
+		}
+		return m
 	}
 	return w
 }
 
+func secs(v float64) time.Duration { return time.Duration(v * float64(time.Second)) }
+
 func (w wait) String() string {
-	if w.why == "" {
+	switch b := w.budget; {
+	case b == nil && w.why == "":
 		return w.d.String()
+	case b == nil:
+		return fmt.Sprintf("%v (%s)", w.d, w.why)
+	case b.Above:
+		return fmt.Sprintf("at least %s (%s)", sec(w.d), w.why)
+	case b.Below:
+		return fmt.Sprintf("under %s: not for a server ready at once (%s)", sec(w.upto), w.why)
 	}
-	return fmt.Sprintf("%v (%s)", w.d, w.why)
+	return fmt.Sprintf("%s–%s (%s)", sec(w.d), sec(w.upto), w.why)
+}
+
+// sec writes a wait to a tenth of a second, or in milliseconds below one.
+func sec(d time.Duration) string {
+	if d < time.Second {
+		return table.Num(int(d.Milliseconds())) + " ms"
+	}
+	return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + " s"
+}
+
+// inTime says whether a server makes it in time for a client that waits
+// w: one whose first reply came after first, or, when first is 0, one
+// that did not reply within check's timeout (not measured beyond it).
+// It is "" when w is unknown.
+func (w wait) inTime(first, timeout time.Duration) string {
+	past := "" // what the client does past it, where measured
+	if b := w.budget; b != nil && b.PastBudget != "" {
+		past = "; past it the client " + b.PastBudget
+	}
+	switch {
+	case w.d == 0 && w.upto == 0:
+		return ""
+	case first == 0 && w.budget != nil && w.budget.Above && w.d >= timeout:
+		return fmt.Sprintf("it waits %s: a reply within that reaches it (check waited %v, not beyond)", w, timeout)
+	case first == 0 && w.upto > 0 && w.upto <= timeout || first == 0 && w.budget == nil && w.d <= timeout:
+		return fmt.Sprintf("it waits %s, and this server did not answer within %v: too late for it%s", w, timeout, past)
+	case first == 0:
+		return fmt.Sprintf("it waits %s: it gets this server only if it answers within that (check waited %v, not beyond)%s", w, timeout, past)
+	case w.budget != nil && w.budget.Above || first <= w.d:
+		return fmt.Sprintf("first reply after %v, within its wait, %s", ms(first), w)
+	case w.upto == 0 || first >= w.upto:
+		return fmt.Sprintf("first reply after %v, later than it waits, %s: too late for it%s", ms(first), w, past)
+	}
+	return fmt.Sprintf("first reply after %v, inside the range where it gives up, %s: a race", ms(first), w)
 }
 
 // jsParseInt is JavaScript's parseInt(s, 10): leading white space, an

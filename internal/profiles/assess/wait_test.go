@@ -58,3 +58,68 @@ func TestStartupWait(t *testing.T) {
 		t.Errorf("check waited longer than the client, yet: %q", msg)
 	}
 }
+
+// TestMeasuredWaitInTime: a server slower than check waited (silent for
+// all of -timeout), or one that answered late, is judged per client from
+// the wait budget its profile measured (instrlab budget), or said to be
+// not measured; issue 28 found check saying "nothing" without a word on
+// how long a client waits.
+func TestMeasuredWaitInTime(t *testing.T) {
+	all, err := profiles.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := profiles.Select(all, []string{"gemini@0.61.0", "opencode@1.18.33", "cline@3.0.65", "qwen@0.24.4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := func(within, past float64, above bool, what string) []profiles.Budget {
+		return []profiles.Budget{{Name: WaitBudget, Unit: "s", Within: within, Past: past, Above: above, PastBudget: what, Runs: 9, Date: "2026-12-02"}}
+	}
+	ps[0].Budgets = budget(60, 0, true, "blocks the first request until the server is ready")
+	ps[1].Budgets = budget(29.6, 31.1, false, "drops the server (status failed)")
+	ps[2].Budgets = budget(2.9, 3.1, false, "sends the first request without the server (status pending)")
+	// ps[3] keeps none: not measured.
+	silent := probe.EraResult{Era: probe.Legacy, Method: "initialize", Outcome: probe.OutcomeSilent, Detail: "no reply within 10s"}
+	modern := silent
+	modern.Era, modern.Method = probe.Modern, "server/discover"
+	r := result(silent, modern, probe.Survival{Verdict: probe.SurvivalSilent}, 0)
+	r.Startup = probe.Startup{}
+	late := result(ok(probe.Legacy, str("Use the tools.")), notFound(), probe.Survival{Verdict: probe.SurvivalMethodNotFound}, 12*time.Second)
+	for _, tc := range []struct {
+		name string
+		r    probe.Result
+		want map[string]string // client → what its finding says
+	}{
+		{"silent for check's 10 s", r, map[string]string{
+			"Gemini CLI 0.61.0": "no reply within check's -timeout 10s: it waits at least 60.0 s (measured: instrlab budget, 9 runs, 2026-12-02): a reply within that reaches it",
+			"opencode 1.18.33":  "it waits 29.6 s–31.1 s (measured: instrlab budget, 9 runs, 2026-12-02): it gets this server only if it answers within that (check waited 10s, not beyond); past it the client drops the server (status failed)",
+			"Cline CLI 3.0.65":  "it waits 2.9 s–3.1 s (measured: instrlab budget, 9 runs, 2026-12-02), and this server did not answer within 10s: too late for it; past it the client sends the first request without the server (status pending)",
+			"Qwen Code 0.24.4":  "how long the client waits for a server is not measured",
+		}},
+		{"first reply after 12 s", late, map[string]string{
+			"Cline CLI 3.0.65": "first reply after 12s, later than it waits, 2.9 s–3.1 s (measured: instrlab budget, 9 runs, 2026-12-02): too late for it",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := Assess([]probe.Result{tc.r}, Options{Profiles: ps, Timeout: 10 * time.Second})
+			got := map[string]string{}
+			for _, f := range rep.Servers[0].Findings {
+				if f.Code != StartupSlow {
+					continue
+				}
+				for _, h := range f.For {
+					got[h.Client] = f.Message
+				}
+			}
+			if len(got) != len(tc.want) {
+				t.Errorf("startup-slow for %d clients, want %d: %v", len(got), len(tc.want), got)
+			}
+			for client, want := range tc.want {
+				if !strings.Contains(got[client], want) {
+					t.Errorf("%s: finding %q lacks %q", client, got[client], want)
+				}
+			}
+		})
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
+	"github.com/instrlab/instrlab/internal/unit"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -265,7 +266,7 @@ func says(p profiles.Profile, runs []run) string {
 	l := p.Instructions
 	capText := "no text was cut"
 	if l.Cap > 0 {
-		capText = fmt.Sprintf("cut at %s characters, then %q", table.Num(l.Cap), l.Marker)
+		capText = fmt.Sprintf("cut at %s %s, then %q", table.Num(l.Cap), unitWords(unit.Unit(l.Unit)), l.Marker)
 	} else if l.AtLeast > 0 {
 		capText = fmt.Sprintf("no text was cut, up to %s characters", table.Num(l.AtLeast))
 	}

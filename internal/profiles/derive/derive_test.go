@@ -153,3 +153,17 @@ func hasPrefix(list []string, prefix string) bool {
 // fixtureDir holds trimmed evidence of real runs of two Claude Code
 // versions, shared with the report's tests.
 const fixtureDir = "../../matrix/analyze/testdata/runs"
+
+// TestSaysNamesTheUnit: the evidence line names the cap in the unit it
+// counts (issue 28: Claude Code's 4,096 UTF-16 units were "4,096
+// characters").
+func TestSaysNamesTheUnit(t *testing.T) {
+	p := profiles.Profile{Instructions: profiles.Limit{Cap: 4096, Unit: "utf16", Marker: "… [truncated]"}, Render: profiles.Render{Placement: "nowhere"}}
+	if got := says(p, nil); !strings.Contains(got, "cut at 4,096 UTF-16 units, then") {
+		t.Errorf("says %q, want the cap in UTF-16 units", got)
+	}
+	p.Instructions.Unit = "codepoint"
+	if got := says(p, nil); !strings.Contains(got, "cut at 4,096 characters, then") {
+		t.Errorf("says %q, want the cap in characters", got)
+	}
+}
