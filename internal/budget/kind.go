@@ -326,10 +326,13 @@ func namePast(f Found, past []analyze.Result) string {
 	}
 	r := past[0]
 	n := int(f.Past)
-	others := 0
+	others, defined := 0, 0
 	for _, t := range r.Tools {
 		if t.Name != lab.LongToolName(n) && t.Via != "" && t.Via != analyze.ViaNamespace {
 			others++
+			if t.Via == analyze.ViaDefinition {
+				defined++
+			}
 		}
 	}
 	long := lab.LongToolName(n)
@@ -350,10 +353,18 @@ func namePast(f Found, past []analyze.Result) string {
 			if head, tail, ok := strings.Cut(s[i:], "..."); ok && strings.HasPrefix(long, head) && strings.HasSuffix(long, tail) {
 				return fmt.Sprintf("cuts it to %s with its prefix, keeping its first %d and last %d characters around \"...\"", count(float64(len(s)), "character"), len(head), len(tail))
 			}
+			if j := strings.LastIndexByte(s, '_'); j > i && strings.HasPrefix(long, s[i:j]) {
+				return fmt.Sprintf("cuts it to %s with its prefix, the name's first %d characters, \"_\" and a hash of %d (%s)", count(float64(len(s)), "character"), j-i, len(s)-j-1, truncate(s, 80))
+			}
 			return fmt.Sprintf("renames it: %s, %s with its prefix", truncate(s, 80), count(float64(len(s)), "character"))
 		}
 	}
-	if others > 0 {
+	switch {
+	case others > 0 && defined == 0:
+		// A client that defers names its tools in a text, where only a
+		// whole name is read: a cut or renamed one is not told from none.
+		return fmt.Sprintf("does not name it whole (the server's %d other tools are named in a text, where a cut or renamed name is not read: it drops or renames it)", others)
+	case others > 0:
 		return fmt.Sprintf("drops the tool (the server's %d other tools reach the model)", others)
 	}
 	return "drops the server (none of its tools reaches the model)"

@@ -74,8 +74,11 @@ func TestNamePast(t *testing.T) {
 	}{
 		{"cut", []string{"mcp__lab__" + long[:54]}, own, "cuts it to 64 characters with its prefix (54 characters of the name's 56 kept)"},
 		{"middle", []string{gemini}, own, `cuts it to 63 characters with its prefix, keeping its first 27 and last 25 characters around "..."`},
-		{"renamed", []string{"mcp__lab__lname_1234abcd"}, own, "renames it: mcp__lab__lname_1234abcd, 24 characters with its prefix"},
+		{"renamed", []string{"mcp__lab__lnamezzz"}, own, "renames it: mcp__lab__lnamezzz, 18 characters with its prefix"},
+		{"hashed", []string{"lab__" + long[:50] + "_01e3c110"}, own, `cuts it to 64 characters with its prefix, the name's first 50 characters, "_" and a hash of 8 (lab__` + long[:50] + `_01e3c110)`},
 		{"tool dropped", []string{"mcp__lab__lookup_part"}, own, "drops the tool (the server's 2 other tools reach the model)"},
+		{"deferred", []string{"ToolSearch"}, []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaNameOnly}, {Name: long}},
+			"does not name it whole (the server's 1 other tools are named in a text, where a cut or renamed name is not read: it drops or renames it)"},
 		{"server dropped", []string{"Read"}, []analyze.ToolFacts{{Name: "lookup_part"}, {Name: long}}, "drops the server (none of its tools reaches the model)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
