@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/version"
 )
 
 // SettingsFile and MCPFile are the copies of ~/.factory/settings.json and
@@ -105,6 +106,23 @@ func (d *Droid) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	args = append(args, r.Prompt)
 	cmd := exec.CommandContext(ctx, d.bin, args...)
 	cmd.Dir = r.Work
-	cmd.Env = r.Environ(map[string]string{"FACTORY_DROID_AUTO_UPDATE_ENABLED": "false"})
+	env := map[string]string{"FACTORY_DROID_AUTO_UPDATE_ENABLED": "false"}
+	if version.Valid(d.Version) && version.Compare(d.Version, KeylessSince) < 0 {
+		env["FACTORY_API_KEY"] = OfflineKey
+	}
+	cmd.Env = r.Environ(env)
 	return cmd, nil
 }
+
+// KeylessSince is the oldest release that runs a custom model with no
+// Factory credentials. The releases before it (0.99.0 to 0.117.0) end
+// droid exec with "Authentication failed. Please log in using /login or
+// set a valid FACTORY_API_KEY environment variable." before any model
+// request, and run offline when FACTORY_API_KEY has any value
+// (docs/clients.md): they are given OfflineKey. The releases from it on
+// run without one, as they were measured.
+const KeylessSince = "0.215.0"
+
+// OfflineKey is the FACTORY_API_KEY the releases before KeylessSince are
+// given; Factory's service, unreachable from a run, never sees it.
+const OfflineKey = "instrlab-offline"

@@ -44,6 +44,16 @@ func TestCommand(t *testing.T) {
 	if !slices.Contains(cmd.Env, "FACTORY_DROID_AUTO_UPDATE_ENABLED=false") || !slices.Contains(cmd.Env, "HOME="+r.Home) {
 		t.Errorf("environment %q", cmd.Env)
 	}
+	// A Factory key only for the releases that refuse to run without one.
+	for v, want := range map[string]bool{DefaultVersion: false, KeylessSince: false, "0.117.0": true, "0.99.0": true} {
+		cmd, err := (&Droid{Base: Info.At(v), bin: "/bin/droid"}).Command(context.Background(), newRun(t, r.Servers))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := slices.Contains(cmd.Env, "FACTORY_API_KEY="+OfflineKey); got != want {
+			t.Errorf("droid@%s: FACTORY_API_KEY set %v, want %v", v, got, want)
+		}
+	}
 	var settings struct {
 		CustomModels []struct {
 			Model, DisplayName, BaseURL, APIKey, Provider string

@@ -7,17 +7,20 @@ import "github.com/instrlab/instrlab/internal/client"
 // clients"), so its arms are opencode's, with its own variable names.
 // Settings are keys of kilo.json (opencode.Config writes them). Kilo's log
 // names none of these switches, so a run's arm is what instrlab set.
-var arms = map[string][]client.Arm{
-	"7.7.7": {
-		{Name: "default", Default: true,
-			Says: "every server's instructions in <mcp_instructions> in the system message; servers given mcp.NAME.timeout to connect"},
-		{Name: "code-mode", Env: map[string]string{"KILO_EXPERIMENTAL_CODE_MODE": "1"},
-			Says: "MCP tools reached through a code-mode tool instead of one definition each (opencode's switch under Kilo's name)"},
-		{Name: "tools-denied", Settings: map[string]any{"permission": map[string]any{"lab_*": "deny"}},
-			Says: "a server's instructions are kept only when it has no tools or the agent's permissions leave one enabled; this denies every tool of the server named lab"},
-		{Name: "timeout-1s", Settings: map[string]any{"mcp.*.timeout": 1000},
-			Says: "per-server key timeout: how long Kilo waits for a server to connect and list its tools"},
-	},
+// 7.7.9's executable has the same switches (KILO_* names read in its
+// strings: 7.7.7's and KILO_EXPERIMENTAL_CONTEXT_TOOLS, off by default and
+// not about servers), and the same <mcp_instructions> code.
+var arms = map[string][]client.Arm{"7.7.7": arms777, "7.7.9": arms777}
+
+var arms777 = []client.Arm{
+	{Name: "default", Default: true,
+		Says: "every server's instructions in <mcp_instructions> in the system message; servers given mcp.NAME.timeout to connect"},
+	{Name: "code-mode", Env: map[string]string{"KILO_EXPERIMENTAL_CODE_MODE": "1"},
+		Says: "MCP tools reached through a code-mode tool instead of one definition each (opencode's switch under Kilo's name)"},
+	{Name: "tools-denied", Settings: map[string]any{"permission": map[string]any{"lab_*": "deny"}},
+		Says: "a server's instructions are kept only when it has no tools or the agent's permissions leave one enabled; this denies every tool of the server named lab"},
+	{Name: "timeout-1s", Settings: map[string]any{"mcp.*.timeout": 1000},
+		Says: "per-server key timeout: how long Kilo waits for a server to connect and list its tools"},
 }
 
 // Arms implements client.Armed.
