@@ -12,33 +12,59 @@ import (
 type loader struct {
 	Tool  string                      // the loader's name, as offered
 	Input func(names []string) string // its input for the tools named
+	// Max is how many tools one call may load (its schema's bound), 0
+	// for any number: more are loaded by more calls in the one reply.
+	Max int
+	// Invoker, when set, is the client's tool that calls a loaded tool
+	// (whose definition the loader gave in its result, not in the
+	// request's tools), and Invoke its input for the tool and input.
+	Invoker string
+	Invoke  func(name string, input json.RawMessage) json.RawMessage
 }
 
 // loaders are the deferred-tool loaders the fake knows. Claude Code's
-// ToolSearch takes "select:NAME,NAME" (its description says so).
+// ToolSearch takes "select:NAME,NAME" (its description says so) and then
+// defines the tools; Qwen Code 0.24.4's tool_search takes the same query,
+// at most 20 results (its schema's maximum), answers with the definitions
+// in its result, and the tools are called through tool_call {name,
+// arguments} (both descriptions say so).
 var loaders = []loader{
-	{"ToolSearch", func(names []string) string {
-		b, _ := json.Marshal(map[string]any{"query": "select:" + strings.Join(names, ","), "max_results": len(names)})
-		return string(b)
-	}},
+	{Tool: "ToolSearch", Input: selectInput},
+	{Tool: "tool_search", Input: selectInput, Max: 20, Invoker: "tool_call",
+		Invoke: func(name string, input json.RawMessage) json.RawMessage {
+			b, _ := json.Marshal(map[string]any{"name": name, "arguments": input})
+			return b
+		}},
+}
+
+// selectInput is a loader's input selecting the tools named.
+func selectInput(names []string) string {
+	b, _ := json.Marshal(map[string]any{"query": "select:" + strings.Join(names, ","), "max_results": len(names)})
+	return string(b)
 }
 
 // loadDeferred is the reply that loads the scripted tools of a turn that
-// the request does not offer but names (deferred): one call of the
-// client's loader, the first that is offered. ok is false when no tool
-// needs loading or no loader is offered.
+// the request does not offer but names (deferred), and that no earlier
+// call of a loader loaded: calls of the client's loader, the first that
+// is offered (one call, or as many as its Max asks). ok is false when no
+// tool needs loading or no loader is offered.
 func loadDeferred(ctx Context, calls []Call, seq int) (Reply, bool) {
 	var names, tools []string
 	for _, c := range calls {
 		if _, ok := Offered(ctx, c.Tool, c.Key); ok {
 			continue
 		}
-		if ns := namedInText(ctx, c.Tool); len(ns) > 0 {
-			for _, n := range ns {
-				if !slices.Contains(names, n) {
-					names = append(names, n)
-				}
+		fresh := false
+		for _, n := range namedInText(ctx, c.Tool) {
+			if loaded(ctx, n) {
+				continue
 			}
+			fresh = true
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+		if fresh {
 			tools = append(tools, c.Tool)
 		}
 	}
@@ -46,12 +72,89 @@ func loadDeferred(ctx Context, calls []Call, seq int) (Reply, bool) {
 		return Reply{}, false
 	}
 	for _, l := range loaders {
-		if name, ok := Offered(ctx, l.Tool, ""); ok && name == l.Tool {
-			return Reply{Calls: []ToolCall{{Tool: l.Tool, Name: l.Tool, ID: callID(seq, 0), Input: json.RawMessage(l.Input(names))}},
-				Loading: tools}, true
+		if name, ok := Offered(ctx, l.Tool, ""); !ok || name != l.Tool {
+			continue
 		}
+		r, size := Reply{Loading: tools}, len(names)
+		if l.Max > 0 {
+			size = min(size, l.Max)
+		}
+		for chunk := range slices.Chunk(names, size) {
+			r.Calls = append(r.Calls, ToolCall{Tool: l.Tool, Name: l.Tool, ID: callID(seq, len(r.Calls)), Input: json.RawMessage(l.Input(chunk))})
+		}
+		return r, true
 	}
 	return Reply{}, false
+}
+
+// loaded reports whether an assistant turn of ctx called a loader with
+// name in its input: the tool is loaded, whether or not the client then
+// defines it.
+func loaded(ctx Context, name string) bool {
+	for _, s := range ctx {
+		if s.Kind != KindAssistantTurn || !slices.Contains(nameTokens(s.Text), name) {
+			continue
+		}
+		for _, l := range loaders {
+			if s.Name == l.Tool {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// invoke is the call of a scripted tool that a loader loaded but the
+// request does not define, through the loader's invoker when the request
+// offers it: the call's Name is the invoker, its Deferred the client's
+// name of the tool (the one the loader was given). ok is false otherwise.
+func invoke(ctx Context, c Call, in json.RawMessage) (ToolCall, bool) {
+	name, ok := deferredName(ctx, c.Tool, c.Key)
+	if !ok || !loaded(ctx, name) {
+		return ToolCall{}, false
+	}
+	for _, l := range loaders {
+		if l.Invoker == "" {
+			continue
+		}
+		if got, ok := Offered(ctx, l.Invoker, ""); ok && got == l.Invoker {
+			return ToolCall{Tool: c.Tool, Name: l.Invoker, Deferred: name, Input: l.Invoke(name, in)}, true
+		}
+	}
+	return ToolCall{}, false
+}
+
+// deferredName is the client's name of a deferred tool among the names of
+// the texts of ctx (namedInText): the one name, or with key the one whose
+// line of text holds key (two servers' tools of one name).
+func deferredName(ctx Context, tool, key string) (string, bool) {
+	names := namedInText(ctx, tool)
+	if len(names) == 1 {
+		return names[0], true
+	}
+	if key == "" {
+		return "", false
+	}
+	var found []string
+	for _, s := range ctx {
+		if s.Kind == KindToolDefinition || s.Kind == KindAssistantTurn {
+			continue
+		}
+		for _, line := range strings.Split(s.Text, "\n") {
+			if !strings.Contains(line, key) {
+				continue
+			}
+			for _, n := range names {
+				if strings.Contains(line, n) && !slices.Contains(found, n) {
+					found = append(found, n)
+				}
+			}
+		}
+	}
+	if len(found) == 1 {
+		return found[0], true
+	}
+	return "", false
 }
 
 // loadingTurns counts the assistant turns of ctx that only called a
@@ -90,13 +193,19 @@ func namedInText(ctx Context, tool string) []string {
 		if s.Kind == KindToolDefinition || s.Kind == KindAssistantTurn || !strings.Contains(s.Text, tool) {
 			continue
 		}
-		for _, tok := range strings.FieldsFunc(s.Text, func(r rune) bool {
-			return !(r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127)
-		}) {
+		for _, tok := range nameTokens(s.Text) {
 			if tok != tool && ToolNamed(tok, tool) && !slices.Contains(out, tok) {
 				out = append(out, tok)
 			}
 		}
 	}
 	return out
+}
+
+// nameTokens splits a text into the tokens that may be tool names:
+// letters, digits, '_', '-', '.' and any non-ASCII.
+func nameTokens(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool {
+		return !(r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127)
+	})
 }

@@ -36,6 +36,7 @@ type responsesItem struct {
 	Action    json.RawMessage `json:"action"`
 	Output    json.RawMessage `json:"output"`
 	CallID    string          `json:"call_id"`
+	Namespace string          `json:"namespace"`
 	// Tools are the definitions of an additional_tools item (Codex sends
 	// its tools that way, grouped in namespaces).
 	Tools []json.RawMessage `json:"tools"`
@@ -51,7 +52,7 @@ func (OpenAIResponses) Context(body []byte) (Context, error) {
 	if err := json.Unmarshal(body, &b); err != nil {
 		return nil, fmt.Errorf("decoding responses request: %w", err)
 	}
-	ctx := appendTools(nil, "tools", -1, b.Tools)
+	ctx := appendTools(nil, "tools", -1, "", b.Tools)
 	ctx = appendParts(ctx, KindSystem, 0, "instructions", b.Instructions)
 	var s string
 	if json.Unmarshal(b.Input, &s) == nil {
@@ -69,7 +70,7 @@ func (OpenAIResponses) Context(body []byte) (Context, error) {
 		case "", "message":
 			ctx = appendParts(ctx, roleKind(it.Role), i, p+".content", it.Content)
 		case "function_call":
-			ctx = append(ctx, Segment{Kind: KindAssistantTurn, Message: i, Path: p + ".arguments", Name: it.Name, Text: it.Arguments})
+			ctx = append(ctx, Segment{Kind: KindAssistantTurn, Message: i, Path: p + ".arguments", Name: it.Name, Namespace: it.Namespace, Text: it.Arguments})
 		case "custom_tool_call":
 			n := len(ctx)
 			ctx = appendParts(ctx, KindAssistantTurn, i, p+".input", it.Input)
@@ -88,7 +89,7 @@ func (OpenAIResponses) Context(body []byte) (Context, error) {
 				ctx[k].Call = it.CallID
 			}
 		case "additional_tools":
-			ctx = appendTools(ctx, p+".tools", i, it.Tools)
+			ctx = appendTools(ctx, p+".tools", i, "", it.Tools)
 		case "reasoning":
 		default:
 			ctx = appendParts(ctx, roleKind(it.Role), i, p+".content", it.Content)
@@ -123,8 +124,12 @@ func (OpenAIResponses) Write(w http.ResponseWriter, path string, body []byte, re
 	id := "resp_fake" + n
 	var items []map[string]any
 	for _, c := range reply.Calls {
-		items = append(items, map[string]any{"id": "fc_fake" + c.suffix(), "type": "function_call", "status": "completed",
-			"call_id": c.wireID(), "name": c.Name, "arguments": string(c.Input)})
+		item := map[string]any{"id": "fc_fake" + c.suffix(), "type": "function_call", "status": "completed",
+			"call_id": c.wireID(), "name": c.Name, "arguments": string(c.Input)}
+		if c.Namespace != "" {
+			item["namespace"] = c.Namespace // the tool's namespace, as offered
+		}
+		items = append(items, item)
 	}
 	if len(items) == 0 {
 		items = append(items, map[string]any{"id": "msg_fake" + n, "type": "message", "status": "completed", "role": "assistant",
@@ -187,10 +192,11 @@ func (OpenAIResponses) Write(w http.ResponseWriter, path string, body []byte, re
 
 // appendTools appends one tool definition segment per tool; a namespace
 // (type "namespace" with its own tools) is opened, so each of its tools is
-// one segment, and its own description, when not empty, is one more. The
-// segments' Message is msg, the input item they came in, or their own
-// index among the segments when msg is -1 (the top-level tools).
-func appendTools(ctx Context, path string, msg int, tools []json.RawMessage) Context {
+// one segment with the namespace's name, and its own description, when
+// not empty, is one more. The segments' Message is msg, the input item
+// they came in, or their own index among the segments when msg is -1 (the
+// top-level tools); namespace is the namespace tools are in, if any.
+func appendTools(ctx Context, path string, msg int, namespace string, tools []json.RawMessage) Context {
 	for i, t := range tools {
 		m := msg
 		if m < 0 {
@@ -206,10 +212,10 @@ func appendTools(ctx Context, path string, msg int, tools []json.RawMessage) Con
 			if ns.Description != "" {
 				ctx = append(ctx, Segment{Kind: KindToolDefinition, Message: m, Path: p + ".description", Name: toolName(t), Text: ns.Description})
 			}
-			ctx = appendTools(ctx, p+".tools", msg, ns.Tools)
+			ctx = appendTools(ctx, p+".tools", msg, toolName(t), ns.Tools)
 			continue
 		}
-		ctx = append(ctx, Segment{Kind: KindToolDefinition, Message: m, Path: p, Name: toolName(t), Text: string(t)})
+		ctx = append(ctx, Segment{Kind: KindToolDefinition, Message: m, Path: p, Name: toolName(t), Namespace: namespace, Text: string(t)})
 	}
 	return ctx
 }

@@ -33,7 +33,7 @@ func TestOpenAIResponsesContext(t *testing.T) {
 		{Kind: KindToolDefinition, Path: "tools[0]", Name: "shell", Text: `{"type": "function", "name": "shell", "parameters": {}}`},
 		{Kind: KindToolDefinition, Message: 1, Path: "tools[1]", Name: "web_search", Text: `{"type": "web_search"}`},
 		{Kind: KindSystem, Path: "instructions", Text: "You are Codex."},
-		{Kind: KindToolDefinition, Path: "input[0].tools[0].tools[0]", Name: "exec", Text: `{"type": "custom", "name": "exec"}`},
+		{Kind: KindToolDefinition, Path: "input[0].tools[0].tools[0]", Name: "exec", Namespace: "functions", Text: `{"type": "custom", "name": "exec"}`},
 		{Kind: KindToolDefinition, Path: "input[0].tools[1].description", Name: "mcp__lab", Text: "ns text"},
 		{Kind: KindDeveloperMessage, Message: 1, Path: "input[1].content[0].text", Text: "dev text"},
 		{Kind: KindUserTurn, Message: 2, Path: "input[2].content[0].text", Text: "prompt"},

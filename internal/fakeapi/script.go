@@ -42,10 +42,17 @@ func (t Turn) calls() []Call {
 // input. Recorded with each request, so that evidence names the call that
 // the following request answers and the lab's log shows arriving.
 type ToolCall struct {
-	Tool  string          `json:"tool"`
-	Name  string          `json:"name"`
-	ID    string          `json:"id"`
-	Input json.RawMessage `json:"input"`
+	Tool string `json:"tool"`
+	Name string `json:"name"`
+	// Namespace is the namespace the client offered the tool in (Codex's
+	// mcp__SERVER), which the call names beside Name; empty for most.
+	Namespace string `json:"namespace,omitempty"`
+	// Deferred is the client's name of the tool when the call goes
+	// through the client's invoker of loaded tools (Qwen Code's
+	// tool_call), which is then Name.
+	Deferred string          `json:"deferred,omitempty"`
+	ID       string          `json:"id"`
+	Input    json.RawMessage `json:"input"`
 }
 
 // A Reply is what a fake sends back for one request.
@@ -109,16 +116,22 @@ func plan(script []Turn, ctx Context, prompt string, seq int) Reply {
 			return load
 		}
 		for _, c := range script[turn].calls() {
-			name, ok := Offered(ctx, c.Tool, c.Key)
-			if !ok {
-				r.Missed = append(r.Missed, c.Tool)
-				continue
-			}
 			in := c.Input
 			if len(in) == 0 {
 				in = json.RawMessage("{}")
 			}
-			r.Calls = append(r.Calls, ToolCall{Tool: c.Tool, Name: name, ID: callID(seq, len(r.Calls)), Input: in})
+			def, ok := OfferedAs(ctx, c.Tool, c.Key)
+			if !ok {
+				call, ok := invoke(ctx, c, in)
+				if !ok {
+					r.Missed = append(r.Missed, c.Tool)
+					continue
+				}
+				call.ID = callID(seq, len(r.Calls))
+				r.Calls = append(r.Calls, call)
+				continue
+			}
+			r.Calls = append(r.Calls, ToolCall{Tool: c.Tool, Name: def.Name, Namespace: def.Namespace, ID: callID(seq, len(r.Calls)), Input: in})
 		}
 	}
 	if len(r.Calls) == 0 {
@@ -143,27 +156,45 @@ func assistantTurns(ctx Context) int {
 // beyond a prefix); else a definition of that name; else the one
 // definition named tool behind a client's prefix (ToolNamed).
 func Offered(ctx Context, tool, key string) (string, bool) {
-	var prefixed []string
+	s, ok := OfferedAs(ctx, tool, key)
+	return s.Name, ok
+}
+
+// OfferedAs is Offered's definition itself: its name and the namespace it
+// is in. A name alone in two namespaces (two servers' tools of one name,
+// Codex's mcp__lab and mcp__lab2) is found only by key.
+func OfferedAs(ctx Context, tool, key string) (Segment, bool) {
+	var prefixed []Segment
 	for _, s := range ctx {
 		if s.Kind == KindToolDefinition && key != "" && strings.Contains(s.Text, key) {
-			return s.Name, true
+			return s, true
 		}
 	}
-	for _, s := range ctx {
+	exact := -1
+	for i, s := range ctx {
 		if s.Kind != KindToolDefinition {
 			continue
 		}
 		if s.Name == tool {
-			return s.Name, true
+			if exact >= 0 && ctx[exact].Namespace != s.Namespace {
+				return Segment{}, false
+			}
+			if exact < 0 {
+				exact = i
+			}
+			continue
 		}
 		if ToolNamed(s.Name, tool) {
-			prefixed = append(prefixed, s.Name)
+			prefixed = append(prefixed, s)
 		}
+	}
+	if exact >= 0 {
+		return ctx[exact], true
 	}
 	if len(prefixed) == 1 {
 		return prefixed[0], true
 	}
-	return "", false
+	return Segment{}, false
 }
 
 // ToolNamed reports whether a client's name for a tool is the server's

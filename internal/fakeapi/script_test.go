@@ -2,6 +2,8 @@ package fakeapi
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -268,5 +270,124 @@ func TestLoadDeferred(t *testing.T) {
 	r = plan(script, first[1:], "go", 1)
 	if len(r.Calls) != 0 || len(r.Missed) != 2 {
 		t.Errorf("without a loader: %+v, want both missed", r)
+	}
+}
+
+// TestLoadAndInvoke: a client whose loader gives the definitions in its
+// result and defines nothing (Qwen Code's tool_search) gets its loader
+// called at most Max names a call, in one reply; then each scripted tool,
+// never defined, is called through the invoker (tool_call {name,
+// arguments}) under the client's name, the twin found by its key on the
+// line that lists it; a loaded tool is not loaded again.
+func TestLoadAndInvoke(t *testing.T) {
+	var calls []Call
+	var listing strings.Builder
+	listing.WriteString("### MCP servers\n")
+	for i := range 21 {
+		tool := fmt.Sprintf("schema_%02d", i)
+		calls = append(calls, Call{Tool: tool})
+		fmt.Fprintf(&listing, "- \"mcp__lab__%s\": \"desc\"\n", tool)
+	}
+	calls = append(calls, Call{Tool: "twin_tool", Key: "KEY-TWO", Input: json.RawMessage(`{"x":1}`)})
+	listing.WriteString("- \"mcp__lab__twin_tool\": \"twin KEY-ONE\"\n- \"mcp__lab2__twin_tool\": \"twin KEY-TWO\"\n")
+	script := []Turn{{Calls: calls}}
+	first := Context{
+		{Kind: KindToolDefinition, Name: "tool_search", Text: `{"name":"tool_search"}`},
+		{Kind: KindToolDefinition, Name: "tool_call", Text: `{"name":"tool_call"}`},
+		{Kind: KindUserTurn, Message: 1, Text: listing.String()},
+	}
+	r := plan(script, first, "go", 1)
+	if len(r.Calls) != 2 || r.Calls[0].Name != "tool_search" || r.Calls[1].Name != "tool_search" || r.Calls[0].ID == r.Calls[1].ID {
+		t.Fatalf("first reply %+v, want two tool_search calls", r.Calls)
+	}
+	var n0, n1 struct {
+		Query      string `json:"query"`
+		MaxResults int    `json:"max_results"`
+	}
+	json.Unmarshal(r.Calls[0].Input, &n0)
+	json.Unmarshal(r.Calls[1].Input, &n1)
+	if n0.MaxResults != 20 || n1.MaxResults != 3 || !strings.HasSuffix(n1.Query, ",mcp__lab__twin_tool,mcp__lab2__twin_tool") {
+		t.Errorf("loader inputs %s and %s, want 20 names then 3", r.Calls[0].Input, r.Calls[1].Input)
+	}
+	ctx := slices.Clone(first)
+	for _, c := range r.Calls {
+		ctx = append(ctx, Segment{Kind: KindAssistantTurn, Message: 2, Name: c.Name, Text: string(c.Input)},
+			Segment{Kind: KindToolResult, Message: 3, Call: c.ID, Text: "<functions>...</functions>"})
+	}
+	r = plan(script, ctx, "go", 2)
+	if len(r.Calls) != 22 || len(r.Missed) != 0 {
+		t.Fatalf("after loading: %d calls, missed %v; want 22 calls", len(r.Calls), r.Missed)
+	}
+	want := ToolCall{Tool: "twin_tool", Name: "tool_call", Deferred: "mcp__lab2__twin_tool", ID: "toolu_fake0002c21",
+		Input: json.RawMessage(`{"arguments":{"x":1},"name":"mcp__lab2__twin_tool"}`)}
+	if diff := cmp.Diff(want, r.Calls[21]); diff != "" {
+		t.Errorf("twin call mismatch (-want +got):\n%s", diff)
+	}
+	if c := r.Calls[0]; c.Name != "tool_call" || c.Deferred != "mcp__lab__schema_00" || string(c.Input) != `{"arguments":{},"name":"mcp__lab__schema_00"}` {
+		t.Errorf("first call %+v", c)
+	}
+	// Without the invoker, a loaded tool that is never defined is missed.
+	r = plan(script, slices.Delete(slices.Clone(ctx), 1, 2), "go", 2)
+	if len(r.Calls) != 0 || len(r.Missed) != 22 {
+		t.Errorf("without an invoker: %d calls, %d missed; want all missed", len(r.Calls), len(r.Missed))
+	}
+}
+
+// TestResponsesNamespace: a tool offered inside a namespace (Codex's
+// mcp__lab) is called with the namespace beside its name, streamed or
+// not; of two namespaces with one tool name, the key picks; the
+// request's record keeps the namespace, and a call echoed back in a later
+// request is read with it.
+func TestResponsesNamespace(t *testing.T) {
+	script := []Turn{{Tool: "result_text", Calls: []Call{{Tool: "twin_tool", Key: "KEY-TWO"}}}}
+	body := `{"tools":[{"type":"function","name":"exec_command"},` +
+		`{"type":"namespace","name":"mcp__lab","description":"Tools in the mcp__lab namespace.","tools":[{"type":"function","name":"result_text"},{"type":"function","name":"twin_tool","description":"KEY-ONE"}]},` +
+		`{"type":"namespace","name":"mcp__lab2","tools":[{"type":"function","name":"twin_tool","description":"KEY-TWO"}]}],` +
+		`"input":[{"type":"message","role":"user","content":"go"}]}`
+	for _, stream := range []bool{false, true} {
+		s := start(t, Options{Prompt: testPrompt, Script: script})
+		b := body
+		if stream {
+			b = `{"stream":true,` + b[1:]
+		}
+		_, out := post(t, s.URL+"/v1/responses", "k", b)
+		var items []map[string]any
+		if !stream {
+			var m struct{ Output []map[string]any }
+			if err := json.Unmarshal([]byte(out), &m); err != nil {
+				t.Fatal(err)
+			}
+			items = m.Output
+		} else {
+			_, data, _ := sseData(t, out)
+			for _, d := range data {
+				if d["type"] == "response.output_item.done" {
+					items = append(items, d["item"].(map[string]any))
+				}
+			}
+		}
+		var got [][2]any
+		for _, it := range items {
+			got = append(got, [2]any{it["namespace"], it["name"]})
+		}
+		if diff := cmp.Diff([][2]any{{"mcp__lab", "result_text"}, {"mcp__lab2", "twin_tool"}}, got); diff != "" {
+			t.Errorf("stream=%v: namespace and name mismatch (-want +got):\n%s", stream, diff)
+		}
+		rec := s.Recorder.Requests()[0]
+		if len(rec.Calls) != 2 || rec.Calls[0].Namespace != "mcp__lab" || rec.Calls[1].Namespace != "mcp__lab2" {
+			t.Errorf("recorded calls %+v", rec.Calls)
+		}
+	}
+	ctx, err := OpenAIResponses{}.Context([]byte(`{"input":[{"type":"function_call","name":"result_text","namespace":"mcp__lab","arguments":"{}","call_id":"c1"}]}`))
+	if err != nil || len(ctx) != 1 || ctx[0].Namespace != "mcp__lab" || ctx[0].Name != "result_text" {
+		t.Errorf("echoed call read as %+v, %v", ctx, err)
+	}
+	// Outside a namespace, no namespace is sent.
+	ctx, _ = OpenAIResponses{}.Context([]byte(body))
+	if def, ok := OfferedAs(ctx, "exec_command", ""); !ok || def.Namespace != "" {
+		t.Errorf("exec_command offered as %+v, %v", def, ok)
+	}
+	if _, ok := OfferedAs(ctx, "twin_tool", ""); ok {
+		t.Error("twin_tool of two namespaces found without a key")
 	}
 }

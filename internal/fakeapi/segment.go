@@ -29,7 +29,11 @@ type Segment struct {
 	Path string `json:"path"`
 	// Name is the tool's name, for tool definitions and tool calls.
 	Name string `json:"name,omitempty"`
-	Text string `json:"text"`
+	// Namespace is the namespace a tool definition is in (the OpenAI
+	// Responses API's namespace tools: Codex's mcp__SERVER), whose name a
+	// call of the tool carries beside the tool's.
+	Namespace string `json:"namespace,omitempty"`
+	Text      string `json:"text"`
 	// Call is the id of the tool call a tool result answers (or, where
 	// the API has no ids, the tool's name), for tool results.
 	Call string `json:"call,omitempty"`

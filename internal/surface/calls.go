@@ -24,7 +24,14 @@ type CallFacts struct {
 	// called it by (the one the client offered), ID the call's id.
 	Tool string `json:"tool"`
 	Name string `json:"name"`
-	ID   string `json:"id"`
+	// Namespace is the namespace the tool was offered in (Codex's
+	// mcp__SERVER), which the call named beside Name.
+	Namespace string `json:"namespace,omitempty"`
+	// Deferred is the client's name of the tool when the model called it
+	// through the client's invoker of loaded tools (Qwen Code's
+	// tool_call), which is then Name.
+	Deferred string `json:"deferred,omitempty"`
+	ID       string `json:"id"`
 	// Request is the request the call answered.
 	Request int `json:"request"`
 	// Reached says the server got a tools/call for Tool (its log shows
@@ -98,7 +105,7 @@ func Calls(reqs []Request, log []lab.Entry) []CallFacts {
 			if len(listed) > 0 && !listed[c.Tool] {
 				continue // a tool of the client's own (Bash), not the server's
 			}
-			f := CallFacts{Tool: c.Tool, Name: c.Name, ID: c.ID, Request: r.Seq}
+			f := CallFacts{Tool: c.Tool, Name: c.Name, Namespace: c.Namespace, Deferred: c.Deferred, ID: c.ID, Request: r.Seq}
 			var reply *serverCall
 			for k := range calls {
 				if !used[k] && calls[k].name == c.Tool {

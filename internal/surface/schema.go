@@ -3,7 +3,9 @@ package surface
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
@@ -20,12 +22,15 @@ const (
 
 // How a tool's definition reached the model (ToolDef.Via).
 const (
-	ViaFirst  = "first request" // defined in the first request that defines tools
-	ViaLater  = "later request" // defined only later (after a loader of deferred tools)
-	ViaNone   = "not sent"      // no request defines it
-	NoOutput  = "none"          // the tool has no output schema
-	OutSent   = "sent"          // the definition holds it
-	OutInText = "in a text"     // its text is elsewhere in the request
+	ViaFirst = "first request" // defined in the first request that defines tools
+	ViaLater = "later request" // defined only later (after a loader of deferred tools)
+	ViaNone  = "not sent"      // no request defines it
+	// ViaLoaded: no request defines it, but a tool result gives its
+	// definition (a loader's answer, as Qwen Code's tool_search).
+	ViaLoaded = "in a tool result"
+	NoOutput  = "none"      // the tool has no output schema
+	OutSent   = "sent"      // the definition holds it
+	OutInText = "in a text" // its text is elsewhere in the request
 	OutLost   = "dropped"
 	// OutUnknown: the tool was not sent, so neither was its output schema
 	// measured.
@@ -40,7 +45,10 @@ type ToolDef struct {
 	// characters.
 	Name    string `json:"name,omitempty"`
 	NameLen int    `json:"name_len,omitempty"`
-	Via     string `json:"via"`
+	// Namespace is the namespace the client defined it in (Codex's
+	// mcp__SERVER), a name the model sees beside Name.
+	Namespace string `json:"namespace,omitempty"`
+	Via       string `json:"via"`
 	// Request is the request whose definition was read (the last that
 	// defines the tool).
 	Request  int           `json:"request,omitempty"`
@@ -81,16 +89,23 @@ func Tools(reqs []Request, log []lab.Entry) []ToolDef {
 			key = jsonEscape(firstRunes(t.Description, 60))
 		}
 		for i := len(reqs) - 1; i >= 0; i-- {
-			name, ok := fakeapi.Offered(reqs[i].Context, t.Name, key)
-			if !ok {
-				continue
+			seg, ok := fakeapi.OfferedAs(reqs[i].Context, t.Name, key)
+			var def map[string]any
+			switch {
+			case ok:
+				d.Via = ViaLater
+				if _, first := fakeapi.Offered(reqs[max(firstDefs, 0)].Context, t.Name, key); first {
+					d.Via = ViaFirst
+				}
+				def = definition(reqs[i].Context, seg)
+			default:
+				if seg, def, ok = loadedDefinition(reqs[i].Context, t.Name, key); !ok {
+					continue
+				}
+				d.Via = ViaLoaded
 			}
-			d.Name, d.NameLen, d.Request = name, utf8.RuneCountInString(name), reqs[i].Seq
-			d.Via = ViaLater
-			if _, first := fakeapi.Offered(reqs[max(firstDefs, 0)].Context, t.Name, key); first {
-				d.Via = ViaFirst
-			}
-			def := definition(reqs[i].Context, name)
+			name := seg.Name
+			d.Name, d.NameLen, d.Namespace, d.Request = name, utf8.RuneCountInString(name), seg.Namespace, reqs[i].Seq
 			var sent, got any
 			json.Unmarshal(t.InputSchema, &sent)
 			json.Unmarshal(schemaOf(def), &got)
@@ -117,15 +132,64 @@ func hasDefinitions(ctx fakeapi.Context) bool {
 	return false
 }
 
-func definition(ctx fakeapi.Context, name string) map[string]any {
-	for _, s := range ctx {
-		if s.Kind == fakeapi.KindToolDefinition && s.Name == name {
-			var m map[string]any
-			json.Unmarshal([]byte(s.Text), &m)
+// definition is the tool definition of the segment s of ctx that offers
+// it: s itself when it holds a whole definition (of two of one name, the
+// one its key found), else the first of its name and namespace.
+func definition(ctx fakeapi.Context, s fakeapi.Segment) map[string]any {
+	var m map[string]any
+	if json.Unmarshal([]byte(s.Text), &m) == nil && schemaOf(m) != nil {
+		return m
+	}
+	for _, d := range ctx {
+		if d.Kind == fakeapi.KindToolDefinition && d.Name == s.Name && d.Namespace == s.Namespace {
+			m = nil
+			json.Unmarshal([]byte(d.Text), &m)
 			return m
 		}
 	}
 	return nil
+}
+
+// loadedDefinition finds a definition of the server's tool given in a
+// tool result of ctx, as a loader of deferred tools answers:
+// <function>{JSON}</function>, each a definition (Qwen Code 0.24.4's
+// tool_search), found by key or by its name (the server's, alone or
+// behind a prefix). The segment returned names it.
+func loadedDefinition(ctx fakeapi.Context, tool, key string) (fakeapi.Segment, map[string]any, bool) {
+	var found []map[string]any
+	var names []string
+	for _, s := range ctx {
+		if s.Kind != fakeapi.KindToolResult {
+			continue
+		}
+		rest := s.Text
+		for {
+			_, after, ok := strings.Cut(rest, "<function>")
+			if !ok {
+				break
+			}
+			body, next, ok := strings.Cut(after, "</function>")
+			if !ok {
+				break
+			}
+			rest = next
+			var def map[string]any
+			if json.Unmarshal([]byte(body), &def) != nil {
+				continue
+			}
+			name, _ := def["name"].(string)
+			if key != "" && strings.Contains(body, key) {
+				return fakeapi.Segment{Kind: fakeapi.KindToolResult, Name: name}, def, true
+			}
+			if fakeapi.ToolNamed(name, tool) && !slices.Contains(names, name) {
+				found, names = append(found, def), append(names, name)
+			}
+		}
+	}
+	if len(found) != 1 {
+		return fakeapi.Segment{}, nil, false
+	}
+	return fakeapi.Segment{Kind: fakeapi.KindToolResult, Name: names[0]}, found[0], true
 }
 
 // schemaKeys are where a definition holds its input schema: Anthropic,

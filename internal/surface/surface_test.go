@@ -161,6 +161,14 @@ func TestOtherClientsResults(t *testing.T) {
 			missing: []string{"result_image content[0] image", "result_link content[0] resource_link", "result_meta _meta"}},
 		{fixture: "gemini-0.61.0-results", form: FormJSON, other: map[string]string{"result_image content[0] image": FormImage},
 			missing: []string{"result_structured structuredContent", "result_both structuredContent", "result_meta _meta", "result_outschema structuredContent"}},
+		{fixture: "codex-0.171.0-results", form: FormText,
+			other:   map[string]string{"result_image content[0] image": FormImage, "result_link content[0] resource_link": FormJSON, "result_resource content[0] resource": FormJSON},
+			missing: []string{"result_both content[0] text", "result_meta _meta", "result_outschema content[0] text"}},
+		{fixture: "droid-0.225.2-results", form: FormText,
+			missing: []string{"result_structured structuredContent", "result_both structuredContent", "result_image content[0] image",
+				"result_link content[0] resource_link", "result_meta _meta", "result_outschema structuredContent"}},
+		{fixture: "qwen-0.24.4-results", form: FormText, other: map[string]string{"result_structured structuredContent": FormJSON},
+			missing: []string{"result_image content[0] image", "result_meta _meta"}},
 		{fixture: "opencode-1.18.33-results", form: FormText, other: map[string]string{"result_structured structuredContent": FormJSON},
 			missing: []string{"result_both structuredContent", "result_image content[0] image", "result_link content[0] resource_link",
 				"result_meta _meta", "result_outschema structuredContent"}},
@@ -199,5 +207,32 @@ func TestOtherClientsResults(t *testing.T) {
 				t.Errorf("with result_text's text removed, parts mismatch (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestCallsThroughALoader: Codex 0.171.0's calls name the namespace the
+// tool was offered in (mcp__lab), Qwen Code 0.24.4's go through its
+// tool_call under the client's name of the tool, and the definitions Qwen
+// gave only in tool_search's result are read from there.
+func TestCallsThroughALoader(t *testing.T) {
+	reqs, log := load(t, filepath.Join("testdata", "codex-0.171.0-results"), nil)
+	for _, c := range Calls(reqs, log) {
+		if c.Namespace != "mcp__lab" || c.Name != c.Tool || !c.Reached {
+			t.Errorf("codex call %+v, want %s in namespace mcp__lab, reached", c, c.Tool)
+		}
+	}
+	reqs, log = load(t, filepath.Join("testdata", "qwen-0.24.4-results"), nil)
+	for _, c := range Calls(reqs, log) {
+		if c.Name != "tool_call" || c.Deferred != "mcp__lab__"+c.Tool || !c.Reached {
+			t.Errorf("qwen call %+v, want tool_call of mcp__lab__%s, reached", c, c.Tool)
+		}
+	}
+	for _, d := range Tools(reqs, log) {
+		if !strings.HasPrefix(d.Tool, "result_") {
+			continue
+		}
+		if d.Via != ViaLoaded || d.Name != "mcp__lab__"+d.Tool || len(d.Keywords) == 0 {
+			t.Errorf("qwen tool %+v, want its definition read from tool_search's result", d)
+		}
 	}
 }

@@ -37,19 +37,26 @@ func Config(r *client.Run, model string) string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		writeServer(&b, s)
+		writeServer(&b, s, r.CallTools)
 	}
 	return b.String()
 }
 
 // writeServer writes one [mcp_servers.NAME] table; TOML keeps the
-// config's order of servers.
-func writeServer(b *strings.Builder, s client.Server) {
+// config's order of servers. With approve, the server's tools run
+// without asking (default_tools_approval_mode "approve"): with approval
+// policy never, 0.171.0 refuses an MCP tool call otherwise ("MCP tool
+// call requires approval, but approval policy is never").
+func writeServer(b *strings.Builder, s client.Server, approve bool) {
+	fmt.Fprintf(b, "[mcp_servers.%s]\n", tomlKey(s.Name))
+	if approve {
+		b.WriteString("default_tools_approval_mode = \"approve\"\n")
+	}
 	if s.URL != "" {
-		fmt.Fprintf(b, "[mcp_servers.%s]\nurl = %s\n", tomlKey(s.Name), tomlString(s.URL))
+		fmt.Fprintf(b, "url = %s\n", tomlString(s.URL))
 		return
 	}
-	fmt.Fprintf(b, "[mcp_servers.%s]\ncommand = %s\nargs = [", tomlKey(s.Name), tomlString(s.Command))
+	fmt.Fprintf(b, "command = %s\nargs = [", tomlString(s.Command))
 	for i, a := range s.Args {
 		if i > 0 {
 			b.WriteString(", ")

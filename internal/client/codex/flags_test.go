@@ -99,3 +99,39 @@ func TestDisableOnlyAFeatureTheVersionKnows(t *testing.T) {
 		}
 	}
 }
+
+// TestCallModel: a run whose script calls tools and names no model runs
+// Codex with CallModel (a model outside its catalogue, whose MCP tools the
+// model calls directly); a model the row names is kept, and a run that
+// calls no tool names none.
+func TestCallModel(t *testing.T) {
+	c := &Codex{Base: Info.At("0.171.0"), bin: "/bin/codex"}
+	for _, tc := range []struct {
+		call        bool
+		model, want string
+	}{
+		{true, "", "model = \"local-model\"\n"},
+		{true, "gpt-test", "model = \"gpt-test\"\n"},
+		{false, "", ""},
+	} {
+		r := &client.Run{Dir: t.TempDir(), Home: t.TempDir(), Work: t.TempDir(), Prompt: "hi", Model: tc.model, CallTools: tc.call,
+			Servers: []client.Server{{Name: "lab", Command: "/bin/instrlab"}}}
+		if err := os.MkdirAll(r.ClientDir(), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Command(context.Background(), r); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := os.ReadFile(filepath.Join(r.ClientDir(), ConfigFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, _, _ := strings.Cut(string(cfg), "model_provider")
+		if first != tc.want {
+			t.Errorf("call %v, model %q: config starts %q, want %q", tc.call, tc.model, first, tc.want)
+		}
+		if got := strings.Contains(string(cfg), "[mcp_servers.lab]\ndefault_tools_approval_mode = \"approve\"\ncommand = "); got != tc.call {
+			t.Errorf("call %v: the lab's tools approved: %v\n%s", tc.call, got, cfg)
+		}
+	}
+}

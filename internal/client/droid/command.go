@@ -102,6 +102,11 @@ func (d *Droid) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 		return nil, err
 	}
 	args := []string{"exec", "-m", "custom:" + model, "-o", "stream-json"}
+	if r.CallTools {
+		// droid exec 0.225.2 refuses an MCP tool below --auto high (and
+		// says "Re-run with --auto high" when given medium).
+		args = append(args, "--auto", "high")
+	}
 	args = append(args, r.Flags...)
 	args = append(args, r.Prompt)
 	cmd := exec.CommandContext(ctx, d.bin, args...)

@@ -86,6 +86,30 @@ func TestCommand(t *testing.T) {
 	}
 }
 
+// TestCommandCallTools: a row whose script calls tools runs droid exec
+// with --auto high (0.225.2 refuses an MCP tool below it), before the
+// row's own flags and the prompt; a row that calls none runs without.
+func TestCommandCallTools(t *testing.T) {
+	d := &Droid{Base: Info.At(DefaultVersion), bin: "/bin/droid"}
+	for _, tc := range []struct {
+		call bool
+		want []string
+	}{
+		{false, []string{"/bin/droid", "exec", "-m", "custom:fake-model", "-o", "stream-json", "--flag", "hi"}},
+		{true, []string{"/bin/droid", "exec", "-m", "custom:fake-model", "-o", "stream-json", "--auto", "high", "--flag", "hi"}},
+	} {
+		r := newRun(t, []client.Server{{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab"}}})
+		r.CallTools, r.Flags = tc.call, []string{"--flag"}
+		cmd, err := d.Command(context.Background(), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, cmd.Args); diff != "" {
+			t.Errorf("CallTools %v: args mismatch (-want +got):\n%s", tc.call, diff)
+		}
+	}
+}
+
 func read(t *testing.T, path string, v any) {
 	t.Helper()
 	b, err := os.ReadFile(path)
