@@ -30,10 +30,11 @@ type Section struct {
 }
 
 // Page builds the report's page: the summary, then per configuration
-// what each client did, then the full tables.
+// what each client did, the surface grids of a run that measured them,
+// then the full tables.
 func (r *Report) Page() (Page, error) {
 	p := Page{Title: r.Table.Title}
-	builders := []func() (Section, error){r.summarySection, r.configSections, r.tablesSection}
+	builders := []func() (Section, error){r.summarySection, r.configSections, r.surfaceSection, r.tablesSection}
 	for _, b := range builders {
 		s, err := b()
 		if err != nil {
@@ -41,6 +42,9 @@ func (r *Report) Page() (Page, error) {
 		}
 		if s.Body != "" {
 			p.Sections = append(p.Sections, s)
+		}
+		if s.ID == "surface" && s.Body != "" {
+			p.Style += surfaceStyle
 		}
 	}
 	return p, nil
