@@ -35,6 +35,21 @@ window.addEventListener("load", () => {
 // sideways, and nothing logs an error. It runs with INSTRLAB_E2E=1 (CI
 // installs the Debian package chromium); screenshots go to
 // $INSTRLAB_ARTIFACTS/report when that is set.
+// readProbe opens the probed copy of a page in Chromium and decodes what
+// probeScript wrote into v; it returns the dumped DOM.
+func readProbe(t *testing.T, bin, path string, v any) string {
+	t.Helper()
+	dom := testutil.Chromium(t, bin, "--window-size=1280,900", "--dump-dom", "file://"+path)
+	mm := regexp.MustCompile(`<pre id="probe">([^<]*)</pre>`).FindStringSubmatch(dom)
+	if mm == nil {
+		t.Fatalf("no probe in the dumped DOM:\n%.2000s", dom)
+	}
+	if err := json.Unmarshal([]byte(strings.ReplaceAll(mm[1], "&quot;", `"`)), v); err != nil {
+		t.Fatalf("probe %q: %v", mm[1], err)
+	}
+	return dom
+}
+
 func TestPageInChromium(t *testing.T) {
 	bin := testutil.ChromiumPath(t)
 	out := t.TempDir()
@@ -78,20 +93,13 @@ func TestPageInChromium(t *testing.T) {
 			if st, err := os.Stat(shot); err != nil || st.Size() < 10000 {
 				t.Errorf("screenshot %s: %v", shot, err)
 			}
-			dom := testutil.Chromium(t, bin, "--window-size=1280,900", "--dump-dom", "file://"+probePath)
-			mm := regexp.MustCompile(`<pre id="probe">([^<]*)</pre>`).FindStringSubmatch(dom)
-			if mm == nil {
-				t.Fatalf("no probe in the dumped DOM:\n%.2000s", dom)
-			}
 			var got struct {
 				Errors                                 []string
 				InnerWidth, DocScrollWidth             int
 				SummaryScrollWidth, SummaryClientWidth int
 				SVGs                                   int
 			}
-			if err := json.Unmarshal([]byte(strings.ReplaceAll(mm[1], "&quot;", `"`)), &got); err != nil {
-				t.Fatalf("probe %q: %v", mm[1], err)
-			}
+			readProbe(t, bin, probePath, &got)
 			t.Logf("probe: %+v; screenshot %s", got, shot)
 			if len(got.Errors) > 0 {
 				t.Errorf("errors in the page: %q", got.Errors)

@@ -2,10 +2,8 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -174,18 +172,11 @@ func TestSurfacePageInChromium(t *testing.T) {
 	if err := os.WriteFile(probePath, []byte(strings.Replace(page.String(), "<head>", "<head>"+probeScript, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	dom := testutil.Chromium(t, bin, "--window-size=1280,900", "--dump-dom", "file://"+probePath)
-	mm := regexp.MustCompile(`<pre id="probe">([^<]*)</pre>`).FindStringSubmatch(dom)
-	if mm == nil {
-		t.Fatalf("no probe in the dumped DOM:\n%.2000s", dom)
-	}
 	var got struct {
 		Errors                     []string
 		InnerWidth, DocScrollWidth int
 	}
-	if err := json.Unmarshal([]byte(strings.ReplaceAll(mm[1], "&quot;", `"`)), &got); err != nil {
-		t.Fatalf("probe %q: %v", mm[1], err)
-	}
+	dom := readProbe(t, bin, probePath, &got)
 	if len(got.Errors) > 0 {
 		t.Errorf("errors in the page: %q", got.Errors)
 	}
