@@ -12,7 +12,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client/npm"
 )
 
-// TestE2ENewestCannotInstall reproduces why the pinned version is 7.7.7
+// TestE2ENewestCannotInstall reproduces why the pinned version is 7.7.9
 // and not the newest (see docs/clients.md): npm serves @kilocode/cli@7.8.1,
 // but not the platform packages it needs (the platform packages stop at
 // 7.7.9), so its install fails on them. It fails the day 7.8.1 installs.

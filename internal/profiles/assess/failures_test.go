@@ -151,6 +151,7 @@ func TestToolsListFailureEveryProfile(t *testing.T) {
 		"opencode@1.18.33":    {0, EffectDrops},
 		"qwen@0.24.4":         {1000, EffectKeeps},
 		"kilo@7.7.7":          {0, EffectDrops},
+		"kilo@7.7.9":          {0, EffectDrops},
 		// These put no instructions in the model's context anyway.
 		"copilot@1.0.102": {0, EffectKeeps},
 		"cline@3.0.65":    {0, EffectKeeps},
