@@ -47,3 +47,34 @@ func TestE2ECopilotInstructions(t *testing.T) {
 		t.Errorf("rows run: %v, want 3", seen)
 	}
 }
+
+// TestE2ECopilotReleaseLines runs row en-1000 on one version of each line
+// of releases whose package differs from the pin's (internal/client/copilot,
+// layout.go): 1.0.11, unpacked under the home's .cache/copilot/pkg;
+// 1.0.87, under COPILOT_PKG_CACHE_HOME and started from app.js; 1.0.92,
+// without --disable-client-telemetry. Each must connect to the lab and
+// send the fake a request.
+func TestE2ECopilotReleaseLines(t *testing.T) {
+	if os.Getenv("INSTRLAB_E2E") != "1" {
+		t.Skip("set INSTRLAB_E2E=1 to run three Copilot CLI releases end to end (npm install on first use)")
+	}
+	versions := []string{"1.0.11", "1.0.87", "1.0.92"}
+	args := []string{"-row", "en-1000", "-lab", binary, "-j", "2", "-timeout", "180s"}
+	for _, v := range versions {
+		args = append(args, "-client", copilot.Name+"@"+v)
+	}
+	results := runE2E(t, args...)
+	seen := map[string]bool{}
+	for _, r := range results {
+		seen[r.Client] = true
+		if r.Status != "ok" || r.First == nil || r.Observation.ServerStatus != "connected" || len(r.Warnings) > 0 {
+			t.Errorf("%s %s: status %q (%s), first request %v, server %q, warnings %q",
+				r.Client, r.Row, r.Status, r.Reason, r.First != nil, r.Observation.ServerStatus, r.Warnings)
+		}
+	}
+	for _, v := range versions {
+		if !seen[copilot.Name+"@"+v] {
+			t.Errorf("no result for %s@%s (results: %v)", copilot.Name, v, seen)
+		}
+	}
+}

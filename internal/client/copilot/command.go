@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -46,7 +47,8 @@ func MCPConfig(servers []client.Server) ([]byte, error) {
 
 // Command implements client.Client: copilot -p with JSON Lines output and a
 // debug log, offline mode, the fake as an OpenAI-compatible provider, no
-// auto-update, no custom instructions from the work folder.
+// auto-update, no custom instructions from the work folder (flags, by
+// version), the package unpacked at provisioning (pkgEnv).
 func (c *Copilot) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if c.bin == "" {
 		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.Version)
@@ -62,19 +64,27 @@ func (c *Copilot) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error)
 	if model == "" {
 		model = DefaultModel
 	}
-	args := []string{"-p", r.Prompt, "--output-format", "json", "--log-level", "all", "--log-dir", filepath.Join(r.Dir, LogDir),
-		"--allow-all-tools", "--no-auto-update", "--no-custom-instructions", "--disable-client-telemetry", "--no-color"}
+	args := append([]string{"-p", r.Prompt}, flags(c.Version, filepath.Join(r.Dir, LogDir))...)
 	args = append(args, r.Flags...)
-	cmd := exec.CommandContext(ctx, c.bin, args...)
-	cmd.Dir = r.Work
-	cmd.Env = r.Environ(map[string]string{
-		"COPILOT_PKG_CACHE_HOME":    c.pkgCache,
+	env := map[string]string{
 		"COPILOT_OFFLINE":           "true",
 		"COPILOT_AUTO_UPDATE":       "false",
 		"COPILOT_PROVIDER_TYPE":     "openai",
 		"COPILOT_PROVIDER_BASE_URL": strings.TrimRight(r.APIURL, "/") + "/v1",
 		"COPILOT_PROVIDER_API_KEY":  r.APIKey,
 		"COPILOT_MODEL":             model,
-	})
+	}
+	if c.script != "" {
+		args = append([]string{c.script}, args...)
+	} else {
+		pkg, err := pkgEnv(r.Home, c.pkgCache, c.pkgRoot)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(env, pkg)
+	}
+	cmd := exec.CommandContext(ctx, c.bin, args...)
+	cmd.Dir = r.Work
+	cmd.Env = r.Environ(env)
 	return cmd, nil
 }

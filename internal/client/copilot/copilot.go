@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -31,10 +30,13 @@ const DefaultModel = "fake-model"
 // Copilot is one version of GitHub Copilot CLI.
 type Copilot struct {
 	client.Base
-	bin string
-	// pkgCache is COPILOT_PKG_CACHE_HOME, where the executable unpacked
-	// its JavaScript once at provisioning, shared by every run.
-	pkgCache string
+	// bin is the executable; for a release npm serves without one, node,
+	// with script (the package's index.js) its first argument.
+	bin, script string
+	// pkgCache is the HOME the executable unpacked its JavaScript into
+	// once at provisioning, shared by every run; pkgRoot is where under it
+	// (one of pkgRoots).
+	pkgCache, pkgRoot string
 }
 
 // New returns Copilot CLI at version, or DefaultVersion when version is
@@ -51,23 +53,32 @@ func (c *Copilot) Package() string { return Package }
 // Provision implements client.Client: npm installs @github/copilot, whose
 // platform package holds the executable; the executable then unpacks its
 // package once into a cache beside the install (about 7 s), so that runs
-// with a fresh HOME do not each pay for it.
+// with a fresh HOME do not each pay for it. A release npm serves without
+// the executable runs its index.js on Node.js, when the machine's is new
+// enough (nodeScript).
 func (c *Copilot) Provision(ctx context.Context, progress io.Writer) error {
+	if err := Floor.Check(c.Version); err != nil {
+		return err
+	}
 	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
 	plat := "copilot-" + runtime.GOOS + "-" + arch
-	p := npm.Package{Client: Name, Version: c.Version, Name: Package}
-	bin, err := npm.EnsureFile(ctx, p, progress, "binary",
-		"node_modules/@github/"+plat+"/copilot", "node_modules/@github/copilot-linuxmusl-"+arch+"/copilot")
+	dir, err := npm.Ensure(ctx, npm.Package{Client: Name, Version: c.Version, Name: Package}, progress)
 	if err != nil {
 		return err
 	}
-	dir, err := p.Dir()
+	bin, err := npm.Find(dir, "node_modules/@github/"+plat+"/copilot", "node_modules/@github/copilot-linuxmusl-"+arch+"/copilot")
 	if err != nil {
-		return err
+		node, index, err := nodeScript(ctx, filepath.Join(dir, "node_modules", "@github", "copilot"), c.Version, plat)
+		if err != nil {
+			return err
+		}
+		c.bin, c.script = node, index
+		return nil
 	}
 	cache := filepath.Join(dir, "pkg-cache")
-	unpacked := filepath.Join(cache, "pkg", runtime.GOOS+"-"+arch, c.Version, "cli-main.js")
-	if _, err := os.Stat(unpacked); err != nil {
+	pkgPlat := runtime.GOOS + "-" + arch
+	root, err := findUnpacked(cache, pkgPlat, c.Version)
+	if err != nil {
 		fmt.Fprintf(progress, "unpacking %s@%s into %s\n", Name, c.Version, cache)
 		start := time.Now()
 		cmd := exec.CommandContext(ctx, bin, "--version")
@@ -76,11 +87,11 @@ func (c *Copilot) Provision(ctx context.Context, progress io.Writer) error {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("unpacking %s@%s: %w\n%s", Name, c.Version, err, out)
 		}
-		if _, err := os.Stat(unpacked); err != nil {
+		if root, err = findUnpacked(cache, pkgPlat, c.Version); err != nil {
 			return fmt.Errorf("unpacking %s@%s: %w", Name, c.Version, err)
 		}
 		fmt.Fprintf(progress, "unpacked %s@%s in %.1fs\n", Name, c.Version, time.Since(start).Seconds())
 	}
-	c.bin, c.pkgCache = bin, cache
+	c.bin, c.pkgCache, c.pkgRoot = bin, cache, root
 	return nil
 }

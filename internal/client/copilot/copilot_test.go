@@ -10,7 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/evidence"
-	"github.com/instrlab/instrlab/internal/jsonl"
 	"github.com/instrlab/instrlab/internal/testutil"
 )
 
@@ -40,6 +39,9 @@ func TestObserveRealRun(t *testing.T) {
 	}{
 		{"en-1000", []string{"connected", "BEGIN=NONE END=NONE LAST=NONE", "fake-model", ""}},
 		{"en-1000-all", []string{"connected", "BEGIN=PINTAIL-8601 END=PINTAIL-3421 LAST=798", "fake-model", ""}},
+		// 1.0.11 names its model in session.tools_updated only, and logs
+		// each step of the lab's start at ERROR, which are no problems.
+		{"en-1000-1.0.11", []string{"connected", "BEGIN=NONE END=NONE LAST=NONE", "fake-model", ""}},
 	} {
 		dir := testutil.RunDir(t, filepath.Join("testdata", tc.row),
 			map[string]string{"stdout.txt": "client/stdout.txt", "process.log": "client/logs/process-1.log"})
@@ -129,7 +131,7 @@ func FuzzParseEvents(f *testing.F) {
 func FuzzLogProblems(f *testing.F) {
 	testutil.Seed(f, filepath.Join("testdata", "en-1000-all", "process.log"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		testutil.InFile(t, "process.log", jsonl.Matching(strings.NewReader(string(data)), "process.log", problemRE()))
+		testutil.InFile(t, "process.log", logProblems(strings.NewReader(string(data)), "process.log"))
 	})
 }
 
@@ -141,5 +143,22 @@ func TestMCPConfigTwoServers(t *testing.T) {
 	testutil.ServersInOrder(t, string(b))
 	if _, err := MCPConfig(append(testutil.TwoServers(), client.Server{Name: "web", URL: "http://127.0.0.1:1/mcp"})); !errors.Is(err, client.ErrHTTPServer) {
 		t.Errorf("an HTTP server among stdio ones: error %v, want ErrHTTPServer", err)
+	}
+}
+
+// TestLogProblems: of 1.0.11's log (testdata/en-1000-1.0.11) no line is a
+// problem, while a failure it would log the same way still is.
+func TestLogProblems(t *testing.T) {
+	in := `2026-12-02T15:42:15.378Z [ERROR] Connecting MCP client for lab...
+2026-12-02T15:42:15.510Z [ERROR] MCP client for lab connected, took 132ms
+2026-12-02T15:42:15.511Z [ERROR] MCP server lab provided deferred instructions: BEGIN codeword: X.
+2026-12-02T15:42:15.600Z [ERROR] MCP client for lab failed to connect: spawn ENOENT
+2026-12-02T15:42:15.700Z [WARNING] Starting MCP client for lab took long
+`
+	got := logProblems(strings.NewReader(in), "p.log")
+	want := []string{"p.log:4: 2026-12-02T15:42:15.600Z [ERROR] MCP client for lab failed to connect: spawn ENOENT",
+		"p.log:5: 2026-12-02T15:42:15.700Z [WARNING] Starting MCP client for lab took long"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("logProblems mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -6,6 +6,12 @@
 // Chat Completions provider (BYOK, COPILOT_PROVIDER_BASE_URL) pointing at
 // the fake, and reads its JSON Lines output and its log.
 //
+// Older releases differ in where the executable unpacks its package, in
+// the options they take and in whether npm serves an executable at all;
+// layout.go holds those differences, by version where the version decides
+// and read from the install where it does not (docs/clients.md, "Copilot
+// CLI's older releases").
+//
 // The parsers report what they cannot read as "file:line: message" and go
 // on.
 package copilot

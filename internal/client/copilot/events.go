@@ -18,7 +18,8 @@ type Events struct {
 	// client received them (session.mcp_servers_loaded): what it got, not
 	// what it put in the model's context.
 	Received map[string]string
-	// Model is the model of the last assistant.message.
+	// Model is the model of the last assistant.message, or, when none
+	// names one (1.0.11), of the last session.tools_updated.
 	Model string
 	// Answer is the content of the last assistant.message that had text.
 	Answer string
@@ -53,6 +54,7 @@ type event struct {
 // object is a warning "name:line: message".
 func ParseEvents(r io.Reader, name string) (Events, []string) {
 	ev := Events{Servers: map[string]string{}, Received: map[string]string{}}
+	var toolsModel string
 	w := jsonl.Lines(r, name, func(n int, line []byte) error {
 		var e event
 		if err := json.Unmarshal(line, &e); err != nil {
@@ -84,6 +86,10 @@ func ParseEvents(r io.Reader, name string) (Events, []string) {
 					ev.Received[s.Name] = *s.ServerMetadata.Instructions
 				}
 			}
+		case "session.tools_updated":
+			if d.Model != "" {
+				toolsModel = d.Model
+			}
 		case "assistant.message":
 			if d.Model != "" {
 				ev.Model = d.Model
@@ -99,5 +105,8 @@ func ParseEvents(r io.Reader, name string) (Events, []string) {
 		}
 		return nil
 	})
+	if ev.Model == "" {
+		ev.Model = toolsModel
+	}
 	return ev, w
 }

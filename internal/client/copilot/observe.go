@@ -35,11 +35,29 @@ func Observe(dir, server string) client.Observation {
 	sort.Strings(logs)
 	for _, p := range logs {
 		rel, _ := filepath.Rel(dir, p)
-		o.Read(dir, rel, func(f io.Reader, name string) []string {
-			return jsonl.Matching(f, name, problemRE())
-		})
+		o.Read(dir, rel, logProblems)
 	}
 	return o
 }
 
+// logProblems returns the WARNING and ERROR lines about MCP of a process
+// log, as "name:line: text", but for the steps of a server's start that
+// 1.0.11 logs at ERROR on every run (lifecycleRE).
+func logProblems(f io.Reader, name string) []string {
+	var out []string
+	for _, w := range jsonl.Matching(f, name, problemRE()) {
+		if !lifecycleRE().MatchString(w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 var problemRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[(WARNING|ERROR)\].*(?i:mcp)`) })
+
+// lifecycleRE matches the lines of a server's start as 1.0.11 logs them
+// (testdata/en-1000-1.0.11): starting, creating, connecting, connected,
+// its instructions, started.
+var lifecycleRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[^:]*:\d+: \S+ \[ERROR\] (?:(?:Starting|Creating|Connecting|Started) MCP client for |MCP client for \S+ connected, took \d+ms$|MCP server \S+ provided (?:deferred )?instructions: )`)
+})

@@ -1,0 +1,1 @@
+parseInt(process.versions.node.split(".")[0],10)<24
