@@ -55,8 +55,8 @@ func TestE2ECopilotInstructions(t *testing.T) {
 // without --disable-client-telemetry. Each must connect to the lab and
 // send the fake a request.
 func TestE2ECopilotReleaseLines(t *testing.T) {
-	if os.Getenv("INSTRLAB_E2E") != "1" {
-		t.Skip("set INSTRLAB_E2E=1 to run three Copilot CLI releases end to end (npm install on first use)")
+	if os.Getenv("INSTRLAB_E2E") != "1" || os.Getenv("INSTRLAB_E2E_RELEASES") != "1" {
+		t.Skip("set INSTRLAB_E2E=1 INSTRLAB_E2E_RELEASES=1 to run three Copilot CLI releases end to end (npm install on first use)")
 	}
 	versions := []string{"1.0.11", "1.0.87", "1.0.92"}
 	args := []string{"-row", "en-1000", "-lab", binary, "-j", "2", "-timeout", "180s"}

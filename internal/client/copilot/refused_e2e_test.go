@@ -25,8 +25,8 @@ import (
 
 func e2eLinux(t *testing.T) {
 	t.Helper()
-	if os.Getenv("INSTRLAB_E2E") != "1" {
-		t.Skip("set INSTRLAB_E2E=1 to install Copilot CLI releases from npm")
+	if os.Getenv("INSTRLAB_E2E") != "1" || os.Getenv("INSTRLAB_E2E_RELEASES") != "1" {
+		t.Skip("set INSTRLAB_E2E=1 INSTRLAB_E2E_RELEASES=1 to install Copilot CLI releases other than the pin from npm (each sweep of the atlas tries them too)")
 	}
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		t.Skip("the packages this test reads are linux-x64's")
