@@ -17,6 +17,13 @@ type Search struct {
 	// Next picks the value to probe between a value within the budget and
 	// one past it.
 	Next func(within, past float64) float64
+	// SplitFirst makes the first run the value Next picks between the
+	// ends, then the end on its side: a client within at that value is
+	// run at Hi, one past it at Lo. Each end then costs two runs instead
+	// of one and two, and the runs after them bisect half the range, so
+	// the search takes one run fewer at most (a count's 509 values: 10
+	// runs, not 11).
+	SplitFirst bool
 }
 
 // An Outcome is what one run showed.
@@ -66,13 +73,19 @@ func (f Found) Resolution() float64 { return f.Past - f.Within }
 
 // MaxRuns bounds the runs of a search that halves its range each time
 // down to the finest resolution it asks for, ends included:
-// ceil(log2(range/resolution)) + 2.
+// ceil(log2(range/resolution)) + 2, or + 1 when it splits first (its
+// first two runs leave half the range, not all of it).
 func (s Search) MaxRuns() int {
-	return int(math.Ceil(math.Log2((s.Hi-s.Lo)/s.Resolution(s.Lo)))) + 2
+	n := int(math.Ceil(math.Log2((s.Hi-s.Lo)/s.Resolution(s.Lo)))) + 2
+	if s.SplitFirst {
+		n--
+	}
+	return n
 }
 
-// Bisect probes the ends of s's range, then between the nearest values
-// met on either side until they are within the resolution, in at most
+// Bisect probes the ends of s's range (SplitFirst: a value between them
+// first, then the end on its side), then between the nearest values met
+// on either side until they are within the resolution, in at most
 // s.MaxRuns runs. A run's At (what the client met) counts, not the value
 // it was set to: a server slow to start is later than its hold. A run that
 // fails stops the search with why; a run that contradicts the others is
@@ -90,23 +103,47 @@ func Bisect(ctx context.Context, s Search, probe Probe) Found {
 		}
 		return o, o.Failed == "" && ctx.Err() == nil
 	}
-	o, ok := run(s.Lo)
-	if !ok {
+	// end runs one end of the range: done when the search stops there
+	// (a failed run; past at Lo, Below; within at Hi, Above).
+	end := func(v float64) (done bool) {
+		o, ok := run(v)
+		switch {
+		case !ok:
+			return true
+		case v == s.Lo && !o.Within:
+			f.Below, f.Past = true, o.At
+			return true
+		case v == s.Hi && o.Within:
+			f.Above, f.Within = true, o.At
+			return true
+		case o.Within:
+			f.Within = o.At
+		default:
+			f.Past = o.At
+		}
+		return false
+	}
+	if s.SplitFirst {
+		o, ok := run(s.Next(s.Lo, s.Hi))
+		switch {
+		case !ok:
+			return f
+		case o.Within:
+			f.Within = o.At
+			if end(s.Hi) {
+				return f
+			}
+		default:
+			f.Past = o.At
+			if end(s.Lo) {
+				return f
+			}
+		}
+	} else if end(s.Lo) || end(s.Hi) {
 		return f
 	}
-	if !o.Within {
-		f.Below, f.Past = true, o.At
-		return f
-	}
-	f.Within = o.At
-	if o, ok = run(s.Hi); !ok {
-		return f
-	}
-	if o.Within {
-		f.Above, f.Within = true, o.At
-		return f
-	}
-	f.Past = o.At
+	var o Outcome
+	var ok bool
 	for len(f.Steps) < s.MaxRuns() && f.Past-f.Within > s.Resolution(f.Within) {
 		// Set the next value lower by how far what the client met ran
 		// past what was set (a server's start-up), so that it lands where

@@ -3,12 +3,14 @@ package budget
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
+	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -104,9 +106,11 @@ func Halve(within, past float64) float64 { return math.Floor((within + past) / 2
 const deferMax = 512
 
 // DeferSearch is the deferral threshold's search: the lab serving 3 to
-// 512 tools in all, bisected to the exact count.
+// 512 tools in all, bisected to the exact count, from 257 first: a client
+// that never defers, or defers any server's tools, is told in 2 runs, any
+// other count in at most ceil(log2(509)) + 1 = 10.
 func DeferSearch() Search {
-	return Search{Lo: float64(len(lab.OwnTools)), Hi: deferMax, Resolution: Exact, Next: Halve}
+	return Search{Lo: float64(len(lab.OwnTools)), Hi: deferMax, Resolution: Exact, Next: Halve, SplitFirst: true}
 }
 
 func deferKind() kind {
@@ -146,9 +150,28 @@ func deferOutcome(v float64, r analyze.Result) Outcome {
 		o.Failed = r.Reason
 	case len(r.Tools) == 0:
 		o.Failed = "the lab's tools/list is not in its log"
+	case raced(r) != "":
+		o.Failed = raced(r)
+	case v == DeferSearch().Lo && !r.Timing.HadServer:
+		// With the fewest tools, a first request that shows nothing of
+		// the server (no text, no tool, no status) is of a client that
+		// shows none of it there, or had not connected it: not a
+		// deferral (as Droid's wait, waitOutcome).
+		o.Failed = fmt.Sprintf("cannot tell: with %d tools the first request shows nothing of the server (no text, no tool, no status), so whether the client defers its tools or has not connected it is not in the request", int(v))
 	}
 	o.Within = len(r.Tools) > 0 && defined == len(r.Tools)
 	return o
+}
+
+// raced says why a run of a count tells nothing because of a race: its
+// first request shows nothing of the server, which became ready only
+// after it (the client did not wait for it); "" when it did not race.
+func raced(r analyze.Result) string {
+	t := r.Timing
+	if t.HadServer || t.LeadMS == nil || *t.LeadMS > 0 {
+		return ""
+	}
+	return fmt.Sprintf("the server was ready %s after the first request, which shows none of it: a race with the client's wait, not a count", seconds(-*t.LeadMS/1000))
 }
 
 // deferPast says what the client does with the tools past its threshold,
@@ -219,7 +242,7 @@ func deferNote(f Found, runs []analyze.Result) string {
 	for _, v := range []float64{f.Within, f.Past} {
 		for _, r := range runs {
 			if len(r.Tools) == int(v) && v > 0 {
-				sides = append(sides, fmt.Sprintf("%d characters at %d tools", descriptionSize(r), len(r.Tools)))
+				sides = append(sides, fmt.Sprintf("%s characters at %d tools", table.Num(descriptionSize(r)), len(r.Tools)))
 				break
 			}
 		}
@@ -234,9 +257,10 @@ func deferNote(f Found, runs []analyze.Result) string {
 const nameMax = 256
 
 // NameSearch is the tool-name limit's search: a tool named with 1 to 256
-// characters, bisected to the exact length.
+// characters, bisected to the exact length, from 128 first: at most
+// ceil(log2(255)) + 1 = 9 runs.
 func NameSearch() Search {
-	return Search{Lo: 1, Hi: nameMax, Resolution: Exact, Next: Halve}
+	return Search{Lo: 1, Hi: nameMax, Resolution: Exact, Next: Halve, SplitFirst: true}
 }
 
 func nameKind() kind {
@@ -271,12 +295,23 @@ func nameOutcome(v float64, r analyze.Result) Outcome {
 		o.Failed = r.Reason
 	case len(r.Tools) == 0:
 		o.Failed = "the lab's tools/list is not in its log"
+	case raced(r) != "":
+		o.Failed = raced(r)
+	case v == NameSearch().Lo && !slices.ContainsFunc(r.Tools, named):
+		// With the shortest name, none of the server's tools named in
+		// the first request (none there, or only its namespace, as
+		// Codex's deferred namespaces): no name is read there at all.
+		o.Failed = fmt.Sprintf("cannot tell: with a %d-character name none of the server's %d tools is named in the first request (no definition, no listing, no name; at most its namespace), so no name can be read there", int(v), len(r.Tools))
 	}
 	if t, ok := longTool(r, int(v)); ok {
-		o.Within = t.Via != "" && t.Via != analyze.ViaNamespace
+		o.Within = named(t)
 	}
 	return o
 }
+
+// named says whether the first request names tool t (a definition, a
+// listing, a name in a text), not only its server's namespace.
+func named(t analyze.ToolFacts) bool { return t.Via != "" && t.Via != analyze.ViaNamespace }
 
 // longTool is the facts of run r's tool of an n-character name.
 func longTool(r analyze.Result, n int) (analyze.ToolFacts, bool) {
@@ -309,7 +344,9 @@ func clientName(r analyze.Result, name string) string {
 func nameNote(within float64, runs []analyze.Result) string {
 	for _, r := range runs {
 		if t, ok := longTool(r, int(within)); ok && t.Via == analyze.ViaDefinition {
-			if s := clientName(r, t.Name); s != "" {
+			if s := clientName(r, t.Name); s == t.Name {
+				return " (sent as it is, with no prefix)"
+			} else if s != "" {
 				return fmt.Sprintf(" (%s with the client's prefix %q)", count(float64(len(s)), "character"), strings.TrimSuffix(s, t.Name))
 			}
 		}
@@ -328,7 +365,7 @@ func namePast(f Found, past []analyze.Result) string {
 	n := int(f.Past)
 	others, defined := 0, 0
 	for _, t := range r.Tools {
-		if t.Name != lab.LongToolName(n) && t.Via != "" && t.Via != analyze.ViaNamespace {
+		if t.Name != lab.LongToolName(n) && named(t) {
 			others++
 			if t.Via == analyze.ViaDefinition {
 				defined++

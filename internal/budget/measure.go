@@ -100,18 +100,44 @@ func (m Measurement) Text() string {
 // no run before it told anything, else not resolved, with the run that
 // failed and what the runs before it bracketed.
 func (k kind) failed(m Measurement) string {
-	n := len(m.Steps)
-	if n < 2 {
+	if k.unread(m) {
 		return "not measured: " + m.Failed
 	}
+	n := len(m.Steps)
+	within, past := sides(m.Steps[:n-1])
 	s := fmt.Sprintf("not resolved: the run at %s failed (%s)", k.format(m.Steps[n-1].Value), m.Failed)
 	switch {
 	case m.Below:
 		return s + "; past the budget already at " + k.format(m.Past)
-	case m.Past > m.Within:
+	case within && past:
 		return s + "; between " + k.format(m.Within) + " and " + k.format(m.Past) + " by the runs before it"
+	case past:
+		return s + "; past it at " + k.format(m.Past) + " by the runs before it"
 	}
 	return s + "; within it at " + k.format(m.Within) + " by the runs before it"
+}
+
+// unread says whether a failed search read nothing: its first run
+// failed, or a run at the range's low end with none within before it (a
+// search that split first), which leaves what the runs above it read as
+// past unexplained: the client may show nothing at any value.
+func (k kind) unread(m Measurement) bool {
+	n := len(m.Steps)
+	if m.Failed == "" || n == 0 {
+		return m.Failed != ""
+	}
+	within, _ := sides(m.Steps[:n-1])
+	return n < 2 || !within && m.Steps[n-1].Value == k.search.Lo
+}
+
+// sides says whether any of steps that did not fail was within, and any
+// past.
+func sides(steps []Outcome) (within, past bool) {
+	for _, st := range steps {
+		within = within || st.Failed == "" && st.Within
+		past = past || st.Failed == "" && !st.Within
+	}
+	return within, past
 }
 
 // ProbeRow is the default probe: the atlas matrix's row of 1,000
@@ -207,6 +233,9 @@ func (o Options) measure(ctx context.Context, m *matrix.Matrix, tmpl matrix.Row,
 	// The runs past the budget, the one nearest its edge first.
 	past = nearestFirst(f, past)
 	ms.PastBudget = k.past(f, past)
+	if k.unread(ms) {
+		ms.PastBudget = "not measured"
+	}
 	ms.Late = "not measured"
 	if k.timed {
 		ms.Late = lateServer(past)

@@ -44,6 +44,13 @@ func TestMeasurementText(t *testing.T) {
 		{"name", Measurement{Budget: NameLength, Within: 54, Past: 55, Runs: 10, Note: ` (64 characters with the client's prefix "mcp__lab__")`},
 			`accepts a tool name of up to 54 characters (64 characters with the client's prefix "mcp__lab__")`},
 		{"name above", Measurement{Budget: NameLength, Above: true, Within: 256, Runs: 2}, "accepts a tool name of 256 characters, the longest tried"},
+		// A search that splits first: past at 128, then the low end
+		// cannot be read; the past at 128 explains nothing without it.
+		{"name unread at the low end", Measurement{Budget: NameLength, Past: 128, Runs: 2, Failed: "cannot tell: no name",
+			Steps: []Outcome{{Value: 128}, {Value: 1, Failed: "cannot tell: no name"}}}, "not measured: cannot tell: no name"},
+		{"name failed above the split", Measurement{Budget: NameLength, Past: 128, Runs: 2, Failed: "exit status 1",
+			Steps: []Outcome{{Value: 128}, {Value: 64, Failed: "exit status 1"}}},
+			"not resolved: the run at 64 characters failed (exit status 1); past it at 128 characters by the runs before it"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := tt.m.Text()
@@ -85,6 +92,46 @@ func TestNamePast(t *testing.T) {
 			r := analyze.Result{First: &analyze.RequestFacts{Tools: tt.tools}, Tools: tt.facts}
 			if got := namePast(Found{Within: 55, Past: 56}, []analyze.Result{r}); got != tt.want {
 				t.Errorf("namePast = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestCountOutcomeCannotTell: a count is read from the first request, so
+// a run whose request cannot show it tells nothing: at the range's low
+// end, a first request that shows nothing of the server (the deferral:
+// no text, no tool, no status) or none of its tools (the name), as
+// Droid's wait; anywhere, a server ready only after a first request that
+// shows none of it (a race with the client's wait). A client that drops
+// the server for a long name, past the low end, is read as past.
+func TestCountOutcomeCannotTell(t *testing.T) {
+	ms := func(v float64) *float64 { return &v }
+	hidden := []analyze.ToolFacts{{Name: "lookup_part"}, {Name: "list_bins"}, {Name: "lab_ping"}, {Name: lab.LongToolName(1)}}
+	for _, tt := range []struct {
+		name    string
+		outcome func(float64, analyze.Result) Outcome
+		v       float64
+		r       analyze.Result
+		failed  string
+		within  bool
+	}{
+		{"defer, nothing shown at 3", deferOutcome, 3, analyze.Result{Status: "ok", Tools: hidden[:3], Timing: analyze.Timing{LeadMS: ms(300)}}, "cannot tell: with 3 tools", false},
+		{"defer, connected, none shown at 3", deferOutcome, 3, analyze.Result{Status: "ok", Tools: hidden[:3], Timing: analyze.Timing{HadServer: true, LeadMS: ms(300)}}, "", false},
+		{"defer, ready after the request", deferOutcome, 257, analyze.Result{Status: "ok", Tools: hidden[:3], Timing: analyze.Timing{LeadMS: ms(-800)}}, "a race with the client's wait", false},
+		{"name, no tool shown at 1", nameOutcome, 1, analyze.Result{Status: "ok", Tools: hidden, Timing: analyze.Timing{HadServer: true, LeadMS: ms(300)}}, "cannot tell: with a 1-character name", false},
+		{"name, only the namespace at 1", nameOutcome, 1, analyze.Result{Status: "ok", Timing: analyze.Timing{HadServer: true, LeadMS: ms(300)},
+			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaNamespace}, {Name: lab.LongToolName(1), Via: analyze.ViaNamespace}}}, "at most its namespace", false},
+		{"name, server dropped at 128", nameOutcome, 128, analyze.Result{Status: "ok", Tools: hidden, Timing: analyze.Timing{LeadMS: ms(300)}}, "", false},
+		{"name, whole at 1", nameOutcome, 1, analyze.Result{Status: "ok", Timing: analyze.Timing{HadServer: true, LeadMS: ms(300)},
+			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: lab.LongToolName(1), Via: analyze.ViaDefinition}}}, "", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o := tt.outcome(tt.v, tt.r)
+			if tt.failed == "" && o.Failed != "" || !strings.Contains(o.Failed, tt.failed) {
+				t.Errorf("failed %q, want %q", o.Failed, tt.failed)
+			}
+			if tt.failed == "" && o.Within != tt.within {
+				t.Errorf("within %v, want %v", o.Within, tt.within)
 			}
 		})
 	}
