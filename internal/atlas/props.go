@@ -9,6 +9,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
+	"github.com/instrlab/instrlab/internal/unit"
 )
 
 // A property is one thing a sweep compares between versions: its name,
@@ -194,9 +195,16 @@ func readCap(r analyze.Result) string {
 		return "text not used"
 	case b.Full:
 		return fmt.Sprintf("none up to %d characters", r.Sent)
-	default:
-		return fmt.Sprintf("%d characters", b.Kept)
 	}
+	// The unit of the cut as unit.CapOf decides it from the cut alone
+	// (a sweep has no plain runs of a version to go by): code points
+	// unless the client's log or a round cap names another.
+	if s, ok := r.Sample(); ok && b == r.First.Best() {
+		if u, c, ok := (unit.Finding{}).CapOf(s); ok && u != unit.CodePoint {
+			return fmt.Sprintf("%d %s", c, u.Plural())
+		}
+	}
+	return fmt.Sprintf("%d characters", b.Kept)
 }
 
 func readMarker(r analyze.Result) string {

@@ -321,10 +321,10 @@ func firstLine(s string) string {
 	return s
 }
 
-// capText is the cap a run implies. When the client's cut texts agree on
-// a unit (f) other than code points, it is that unit's cap, which every
-// cut text fits (a text may keep one unit less where the next character
-// is two units wide); else the code points kept.
+// capText is the cap a run implies, in the unit unit.CapOf decides for
+// its cut given what the client's default cap counts (f): named when it
+// is not code points (a text may keep one unit less than the cap where
+// the next character is two units wide); else the code points kept.
 func capText(r *analyze.Result, f unit.Finding) string {
 	b := r.First.Best()
 	switch {
@@ -333,8 +333,10 @@ func capText(r *analyze.Result, f unit.Finding) string {
 	case b.Full:
 		return "≥ " + table.Num(r.Sent)
 	}
-	if u := f.Decided(); u != "" && u != unit.CodePoint && r.Plain {
-		return table.Num(f.Caps[u]) + " " + u.Short()
+	if s, ok := r.Sample(); ok {
+		if u, c, ok := f.CapOf(s); ok && u != unit.CodePoint {
+			return table.Num(c) + " " + u.Short()
+		}
 	}
 	return table.Num(b.Kept)
 }

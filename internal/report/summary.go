@@ -64,7 +64,7 @@ func (g *grid) summaryTable() table.Table {
 			t.Rows = append(t.Rows, row)
 		}
 	}
-	t.Notes = []string{note + "; kept in characters (chars, Unicode code points) of the server's text, cap in the unit the client's cut texts agree on (chars when they do not tell); full tables in the output directory or with -format md|csv|json|html."}
+	t.Notes = []string{note + "; kept in characters (chars, Unicode code points) of the server's text, cap in the unit of its cut (the client's default cap's, when cut there; else its log's, or the one unit that makes it round; chars when none tells); full tables in the output directory or with -format md|csv|json|html."}
 	t.Notes = append(t.Notes, serverNotes(g.results)...)
 	return t
 }
@@ -142,12 +142,12 @@ func keptShort(r *analyze.Result) string {
 }
 
 // capWithUnit is capText with its unit always named: characters (code
-// points) unless the client's cut texts agree on another unit.
+// points) unless unit.CapOf decides another.
 func capWithUnit(r *analyze.Result, f unit.Finding) string {
 	c := capText(r, f)
 	if c == "—" {
 		if q := laterArrival(r); q != nil {
-			c = capText(&analyze.Result{Sent: r.Sent, Instr: r.Instr, First: q}, f)
+			c = capText(&analyze.Result{Sent: r.Sent, Instr: r.Instr, ServerTexts: r.ServerTexts, Observation: r.Observation, First: q}, f)
 		}
 	}
 	if c == "—" {

@@ -1,12 +1,15 @@
 package report
 
 import (
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/profiles/derive"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/unit"
 	"github.com/instrlab/instrlab/lab"
@@ -45,5 +48,67 @@ func TestSingleCutNamesItsUnit(t *testing.T) {
 		if !strings.Contains(b.String(), checkSays) || strings.Contains(b.String(), "2,730 characters") {
 			t.Errorf("truncations %v: check says %q; run's summary:\n%s", truncations, checkSays, b.String())
 		}
+	}
+}
+
+// TestCapUnitOfASettingRow: on the committed evidence of Claude Code
+// 2.1.332 (internal/profiles/data/evidence), row en-20000-cap25-comma
+// sets CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH=25,000, which the client
+// ignores (its log: "truncated from 20000 to 4096"), and is cut where the
+// plain row en-20000 is. Every output states both cuts the same way, in
+// the unit the client's plain runs decide: "4,096 UTF-16 units", where the
+// summary once said "4,096 chars" for the row that set something.
+func TestCapUnitOfASettingRow(t *testing.T) {
+	x, err := derive.ReadExcerpt(filepath.Join("..", "profiles", "data", "evidence", "claude-code@2.1.332.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newGrid(nil, x.Results, "")
+	if u := g.units["claude-code@2.1.332"].Decided(); u != unit.UTF16 {
+		t.Fatalf("the plain runs decide %q, want %q", u, unit.UTF16)
+	}
+	const want = "4,096 UTF-16 units"
+	rows := []string{"en-20000-cap25-comma", "en-20000"}
+	cell := func(tb table.Table, col string, first func(name string) string) map[string]string {
+		got := map[string]string{}
+		k := slices.IndexFunc(tb.Columns, func(c table.Column) bool { return c.Name == col })
+		if k < 0 {
+			t.Fatalf("%q: no column %q", tb.Title, col)
+		}
+		for _, row := range tb.Rows {
+			for _, name := range rows {
+				if row[0].Text == first(name) && len(row) > k {
+					got[name] = row[k].Text
+				}
+			}
+		}
+		return got
+	}
+	summary := cell(g.summaryTable(), "cap", func(name string) string { return name })
+	// The full table's column, as its cell is made (g.table() links it to
+	// evidence files an excerpt does not keep).
+	full := map[string]string{}
+	k := slices.IndexFunc(columns, func(c column) bool { return c.name == "implied cap" })
+	if k < 0 {
+		t.Fatal("no column implied cap")
+	}
+	for _, name := range rows {
+		full[name] = columns[k].cell(g.at("claude-code@2.1.332", name))
+	}
+	page := map[string]string{}
+	for _, b := range g.bars() {
+		page[b.Row] = b.Cap
+	}
+	for _, name := range rows {
+		for _, out := range []struct{ what, got string }{{"summary", summary[name]}, {"table", full[name]}, {"page", page[name]}} {
+			if out.got != want {
+				t.Errorf("%s, row %s: cap %q, want %q", out.what, name, out.got, want)
+			}
+		}
+	}
+	var b strings.Builder
+	table.Text(&b, g.summaryTable())
+	if strings.Contains(b.String(), "4,096 chars") {
+		t.Errorf("the summary says 4,096 chars:\n%s", b.String())
 	}
 }

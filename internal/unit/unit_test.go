@@ -176,3 +176,44 @@ func TestInferSingleCut(t *testing.T) {
 		t.Errorf("a cut round in no unit: Infer = %v by %q, want undecided", f.Units, f.By)
 	}
 }
+
+// TestCapOf: the unit of one cut, decided in one place. A client whose
+// plain runs decide UTF-16 units at 4,096 (Claude Code) cuts an ASCII text
+// at 4,096 under a setting it ignored: that cut is its default's, in
+// UTF-16 units, though in ASCII every unit counts the same. A cut
+// elsewhere is in the unit it decides alone (the client's log), else in
+// code points; a text kept whole has no cap.
+func TestCapOf(t *testing.T) {
+	ascii := strings.Repeat("abcdefghij", 2000)
+	emoji := strings.Repeat("🚀x", 1500)
+	claude := Infer([]Sample{{Text: emoji, Kept: UTF16.Prefix(emoji, 4096), Said: &Said{From: UTF16.Count(emoji), To: 4096}}})
+	if claude.Decided() != UTF16 || claude.Caps[UTF16] != 4096 {
+		t.Fatalf("the plain runs decide %q at %d, want utf16 at 4096", claude.Decided(), claude.Caps[UTF16])
+	}
+	type got struct {
+		U   Unit
+		Cap int
+		OK  bool
+	}
+	for _, tc := range []struct {
+		name string
+		f    Finding
+		s    Sample
+		want got
+	}{
+		{"the default cut, under a setting", claude, Sample{Text: ascii, Kept: ascii[:4096], Said: &Said{From: 20000, To: 4096}}, got{UTF16, 4096, true}},
+		{"the default cut, no log", claude, Sample{Text: ascii, Kept: ascii[:4096]}, got{UTF16, 4096, true}},
+		{"another cut, ASCII", claude, Sample{Text: ascii, Kept: ascii[:10000]}, got{CodePoint, 10000, true}},
+		{"another cut, the log tells", Finding{}, Sample{Text: emoji, Kept: UTF16.Prefix(emoji, 2000), Said: &Said{From: 4500, To: 2000}}, got{UTF16, 2000, true}},
+		{"nothing known", Finding{}, Sample{Text: ascii, Kept: ascii[:4096]}, got{CodePoint, 4096, true}},
+		{"kept whole", claude, Sample{Text: "abc", Kept: "abc"}, got{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var g got
+			g.U, g.Cap, g.OK = tc.f.CapOf(tc.s)
+			if diff := cmp.Diff(tc.want, g); diff != "" {
+				t.Errorf("CapOf mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
