@@ -26,7 +26,8 @@ const DefaultModel = "fake-model"
 // Cline is one version of the Cline CLI.
 type Cline struct {
 	client.Base
-	bin string
+	// bin is the executable (3.x) or the script (2.x), which node runs.
+	bin, node string
 }
 
 // New returns the Cline CLI at version, or DefaultVersion when version is
@@ -40,11 +41,26 @@ const Package = "cline"
 // versions a sweep and the pins' proposal (internal/client/pins) list.
 func (c *Cline) Package() string { return Package }
 
-// Provision implements client.Client: npm installs cline, whose platform
-// package holds the executable, run directly.
+// Provision implements client.Client: npm installs cline and the
+// executable of its line (lines.go) is found: 3.x's platform package holds
+// a Bun executable, run directly; 2.x's is a Node script. A version
+// before 1.0.0, and 1.x, are refused before anything is installed
+// (refused).
 func (c *Cline) Provision(ctx context.Context, progress io.Writer) error {
+	if err := refused(c.Version); err != nil {
+		return err
+	}
+	p := npm.Package{Client: Name, Version: c.Version, Name: Package}
+	if lineOf(c.Version) == nodeCLI {
+		node, script, err := npm.NodeScript(ctx, p, progress, "node_modules/cline/dist/cli.mjs")
+		if err != nil {
+			return err
+		}
+		c.node, c.bin = node, script
+		return nil
+	}
 	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
-	bin, err := npm.EnsureFile(ctx, npm.Package{Client: Name, Version: c.Version, Name: Package}, progress, "binary",
+	bin, err := npm.EnsureFile(ctx, p, progress, "binary",
 		"node_modules/@cline/cli-"+runtime.GOOS+"-"+arch+"/bin/cline", "node_modules/cline/bin/.cline")
 	if err != nil {
 		return err

@@ -44,7 +44,8 @@ func TestSettings(t *testing.T) {
 }
 
 // TestObserveRealRun reads trimmed stdout of real runs (testdata/ROW, made
-// by testdata/trim.sh from "instrlab run -client cline@3.0.65"): en-1000,
+// by testdata/trim.sh from "instrlab run -client cline@3.0.65", and
+// node-en-1000 from cline@2.18.0): en-1000,
 // and unreachable, a run whose settings lacked updatedAt, so the client
 // fell back to a hosted provider and could not connect.
 func TestObserveRealRun(t *testing.T) {
@@ -53,6 +54,9 @@ func TestObserveRealRun(t *testing.T) {
 		want []string
 	}{
 		{"en-1000", []string{"fake-model", "BEGIN=NONE END=NONE LAST=NONE", ""}},
+		// 2.18.0: the core's messages, three plain-text replies, then
+		// the yolo mode's failure (testdata/node-en-1000).
+		{"node-en-1000", []string{"fake-model", "BEGIN=NONE END=NONE LAST=NONE", "[YOLO MODE] Task failed: Too many consecutive mistakes (3). The model may not be capable enough for this task. Consider using a more capable model."}},
 		{"unreachable", []string{"fake-model", "", "Cannot connect to API: Unable to connect. Is the computer able to access the url?: Unable to connect. Is the computer able to access the url? (ConnectionRefused)"}},
 	} {
 		dir := testutil.RunDir(t, filepath.Join("testdata", tc.row), map[string]string{"stdout.txt": "client/stdout.txt"})
@@ -81,7 +85,8 @@ func TestParseEventsBadInput(t *testing.T) {
 }
 
 func FuzzParseEvents(f *testing.F) {
-	testutil.Seed(f, filepath.Join("testdata", "en-1000", "stdout.txt"), filepath.Join("testdata", "unreachable", "stdout.txt"))
+	testutil.Seed(f, filepath.Join("testdata", "en-1000", "stdout.txt"), filepath.Join("testdata", "unreachable", "stdout.txt"),
+		filepath.Join("testdata", "node-en-1000", "stdout.txt"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, w := ParseEvents(strings.NewReader(string(data)), "stdout.txt")
 		testutil.InFile(t, "stdout.txt", w)

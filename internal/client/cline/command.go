@@ -103,8 +103,9 @@ func encode(v any, name string) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// Command implements client.Client: cline --json with the prompt and the
-// model, auto-approval on (its default), the session in this process.
+// Command implements client.Client: the MCP settings beside the line's
+// provider settings, and the line's headless command (coreCommand for
+// 2.x).
 func (c *Cline) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if c.bin == "" {
 		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.Version)
@@ -114,18 +115,21 @@ func (c *Cline) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 		model = DefaultModel
 	}
 	settings := filepath.Join(r.Home, ".cline", "data", "settings")
-	prov, err := Providers(r, model)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.WriteConfig(filepath.Join(settings, "providers.json"), ProvidersFile, prov); err != nil {
-		return nil, err
-	}
 	mcp, err := MCPSettings(r.Servers, r.Arm)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.WriteConfig(filepath.Join(settings, "cline_mcp_settings.json"), MCPFile, mcp); err != nil {
+	if err := r.WriteConfig(filepath.Join(settings, MCPFile), MCPFile, mcp); err != nil {
+		return nil, err
+	}
+	if lineOf(c.Version) == nodeCLI {
+		return c.coreCommand(ctx, r, model)
+	}
+	prov, err := Providers(r, model)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.WriteConfig(filepath.Join(settings, ProvidersFile), ProvidersFile, prov); err != nil {
 		return nil, err
 	}
 	// No -m or -P: either makes the client rewrite providers.json
