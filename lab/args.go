@@ -34,6 +34,9 @@ type Args struct {
 	InitDelay     time.Duration // -init-delay
 	DiscoverDelay time.Duration // -discover-delay
 	ReadyAfter    time.Duration // -ready-after
+	DiscoverTTL   time.Duration // -discover-ttl: the DiscoverResult's ttlMs
+	CacheScope    string        // -cache-scope: the DiscoverResult's cacheScope
+	DropSession   int           // -drop-session: end an HTTP session after this many requests in it
 	OnUnknown     string        // -on-unknown: UnknownError, UnknownCrash or UnknownHang
 	Fail          string        // -fail: methods answered with an error, separated by commas (FailMethods)
 	ToolMeta      string        // -tool-meta: a JSON object, lookup_part's _meta
@@ -67,6 +70,9 @@ func (a *Args) flags() []argFlag {
 		{"init-delay", &a.InitDelay, time.Duration(0), "hold the initialize reply this long"},
 		{"discover-delay", &a.DiscoverDelay, time.Duration(0), "hold the server/discover reply this long"},
 		{"ready-after", &a.ReadyAfter, time.Duration(0), "hold the reply that completes the handshake until this long after the process started (however long the start took, if less)"},
+		{"discover-ttl", &a.DiscoverTTL, time.Duration(0), "the DiscoverResult's ttlMs, how long a client may keep it (0: the SDK's, 0, stale at once); whole milliseconds"},
+		{"cache-scope", &a.CacheScope, "", "the DiscoverResult's cacheScope: public or private (default: the SDK's, public)"},
+		{"drop-session", &a.DropSession, 0, "over -http with -era legacy: answer 404 to the request after this many in a session, and every later one, as a server that lost the session mid-run"},
 		{"on-unknown", &a.OnUnknown, UnknownError, "an unknown method before the handshake: error (-32601), crash or hang"},
 		{"fail", &a.Fail, "", "answer these methods with a JSON-RPC error (-32603), as a broken server does: tools/list, initialize or server/discover, separated by commas"},
 		{"tool-meta", &a.ToolMeta, "", "give the tool lookup_part this _meta, a JSON object, as in {\"anthropic/alwaysLoad\":true}"},
@@ -156,6 +162,8 @@ func (a Args) Check(fs *flag.FlagSet) error {
 		return errors.New("-print serves nothing; drop -http and -log")
 	case a.AllowRemote && !set["http"]:
 		return errors.New("-allow-remote applies to -http only")
+	case a.DropSession != 0 && !set["http"]:
+		return errors.New("-drop-session applies to -http only: stdio has no sessions")
 	}
 	return nil
 }
@@ -198,7 +206,8 @@ func (a Args) Config() (Config, error) { return a.config(true) }
 
 func (a Args) config(readFile bool) (Config, error) {
 	a = a.withDefaults()
-	cfg := Config{Era: a.Era, InitDelay: a.InitDelay, DiscoverDelay: a.DiscoverDelay, ReadyAfter: a.ReadyAfter, OnUnknown: a.OnUnknown}
+	cfg := Config{Era: a.Era, InitDelay: a.InitDelay, DiscoverDelay: a.DiscoverDelay, ReadyAfter: a.ReadyAfter, OnUnknown: a.OnUnknown,
+		DiscoverTTL: a.DiscoverTTL, CacheScope: a.CacheScope, DropSession: a.DropSession}
 	var err error
 	if a.Fail != "" {
 		cfg.Fail = strings.Split(a.Fail, ",")

@@ -30,13 +30,14 @@ func (l *Lab) Handler() http.Handler {
 	l.awaitTools()
 	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return l.server },
 		&mcp.StreamableHTTPOptions{Stateless: l.cfg.Era != ModeLegacy, SessionTimeout: l.cfg.SessionIdle})
-	return &httpHandler{lab: l, inner: inner}
+	return &httpHandler{lab: l, inner: inner, drops: dropper{n: l.cfg.DropSession}}
 }
 
 type httpHandler struct {
 	lab      *Lab
 	inner    http.Handler
 	inFlight idSet
+	drops    dropper
 }
 
 // An idSet holds the ids of the requests in flight per session, so that a
@@ -113,6 +114,14 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	session := r.Header.Get("Mcp-Session-Id")
+	if e, ok := exchangeEntry(r, session); ok {
+		h.lab.log.Log(e)
+	}
+	dropped := h.drops.drop(session)
+	if dropped && r.Method != http.MethodPost {
+		h.drops.refuse(w, h.lab.log, session)
+		return
+	}
 	var track tracker
 	if r.Method == http.MethodPost {
 		rc := http.NewResponseController(w)
@@ -151,6 +160,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.Write(data)
 			return
 		}
+		if dropped { // logged as received, then refused
+			h.drops.refuse(w, h.lab.log, session)
+			return
+		}
 		if act != "" {
 			answered := h.lab.actOnUnknown(m, session != "", func(code int, msg string) {
 				data := errorResponse(m.id, code, msg)
@@ -182,6 +195,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h.inner.ServeHTTP(tw, r)
 	tw.finish()
+	if tw.status == http.StatusNotFound && session != "" {
+		h.lab.log.Log(sessionLost(session, "the SDK answered 404: the session is not known to the server (ended, or idle past its timeout)"))
+	}
 }
 
 func (h *httpHandler) logSent(track *tracker, session string, data []byte) {

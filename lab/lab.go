@@ -73,6 +73,16 @@ type Config struct {
 	// SessionIdle closes an HTTP session that gets no request this long,
 	// freeing what it holds; 0 means DefaultSessionIdle.
 	SessionIdle time.Duration
+	// DiscoverTTL and CacheScope, when set, are the DiscoverResult's
+	// ttlMs (in whole milliseconds) and cacheScope ("public" or
+	// "private"); unset, the SDK's (0 and public).
+	DiscoverTTL time.Duration
+	CacheScope  string
+	// DropSession, when set, has the HTTP handler answer 404 to the
+	// request after this many in one session, and to every later one in
+	// it: a server that lost the session mid-run. Sessions are the
+	// legacy era's (ModeLegacy); the others serve HTTP without them.
+	DropSession int
 	// BodyTimeout bounds the reading of an HTTP request body, so that a
 	// client that sends it slowly cannot hold a connection; 0 means
 	// DefaultBodyTimeout.
@@ -118,8 +128,23 @@ func (cfg Config) Validate() error {
 			return fmt.Errorf("-fail initialize: a modern lab refuses initialize already (-32022)")
 		}
 	}
-	if cfg.InitDelay < 0 || cfg.DiscoverDelay < 0 || cfg.ReadyAfter < 0 || cfg.SessionIdle < 0 || cfg.BodyTimeout < 0 {
+	if cfg.InitDelay < 0 || cfg.DiscoverDelay < 0 || cfg.ReadyAfter < 0 || cfg.SessionIdle < 0 || cfg.BodyTimeout < 0 || cfg.DiscoverTTL < 0 {
 		return fmt.Errorf("delays and timeouts must not be negative")
+	}
+	if cfg.DiscoverTTL%time.Millisecond != 0 {
+		return fmt.Errorf("-discover-ttl %v: ttlMs counts whole milliseconds", cfg.DiscoverTTL)
+	}
+	if cfg.CacheScope != "" && cfg.CacheScope != "public" && cfg.CacheScope != "private" {
+		return fmt.Errorf("-cache-scope %q: want public or private", cfg.CacheScope)
+	}
+	if (cfg.DiscoverTTL != 0 || cfg.CacheScope != "") && (cfg.Era == "" || cfg.Era == ModeLegacy) {
+		return fmt.Errorf("-discover-ttl and -cache-scope set the DiscoverResult: they need -era dual or modern")
+	}
+	switch {
+	case cfg.DropSession < 0:
+		return fmt.Errorf("-drop-session %d: want 1 or more", cfg.DropSession)
+	case cfg.DropSession > 0 && cfg.Era != "" && cfg.Era != ModeLegacy:
+		return fmt.Errorf("-drop-session needs -era legacy: dual and modern labs serve HTTP without sessions")
 	}
 	return cfg.Surface.checkCounts()
 }
@@ -169,6 +194,7 @@ func New(cfg Config) (*Lab, error) {
 	l.server = mcp.NewServer(&mcp.Implementation{Name: Name, Version: Version}, &mcp.ServerOptions{
 		SupportedProtocolVersions: versionsFor(cfg.Era),
 		Capabilities:              l.capabilities(),
+		SetCacheable:              cacheable(cfg.DiscoverTTL, cfg.CacheScope),
 	})
 	// Adding the tools infers and resolves their JSON Schemas by reflection:
 	// most of the time New takes, and, in a fresh process, a few ms of
@@ -184,6 +210,23 @@ func New(cfg Config) (*Lab, error) {
 	}()
 	l.server.AddReceivingMiddleware(l.middleware)
 	return l, nil
+}
+
+// cacheable sets the DiscoverResult's ttlMs and cacheScope, when either
+// is set; nil leaves every result the SDK's.
+func cacheable(ttl time.Duration, scope string) func(context.Context, mcp.Request, *mcp.Cacheable) {
+	if ttl == 0 && scope == "" {
+		return nil
+	}
+	return func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
+		if _, ok := req.GetParams().(*mcp.DiscoverParams); !ok {
+			return
+		}
+		c.TTLMs = int(ttl.Milliseconds())
+		if scope != "" {
+			c.CacheScope = scope
+		}
+	}
 }
 
 // addLabTools is addTools; TestToolsAwaited holds it back.

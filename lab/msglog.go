@@ -30,6 +30,12 @@ type Entry struct {
 	Note      string          `json:"note,omitempty"`  // why a line was invalid, or what the lab did
 	Raw       string          `json:"raw,omitempty"`   // the raw line, where it does not parse
 	Bytes     int             `json:"bytes"`           // the size of the message on the wire
+	// HTTPMethod, Status and LastEventID describe an HTTP exchange
+	// without a message (KindHTTP): a GET or DELETE, with the
+	// Last-Event-ID of a resumed stream, or a 404 answer.
+	HTTPMethod  string `json:"http_method,omitempty"`
+	Status      int    `json:"status,omitempty"`
+	LastEventID string `json:"last_event_id,omitempty"`
 	// Body is the whole message, where it is kept: the proxy keeps the
 	// replies that carry a server's texts (TextMethods).
 	Body json.RawMessage `json:"body,omitempty"`

@@ -194,14 +194,16 @@ func (t *trackers) entry(e Entry, line []byte) Entry {
 var CallMethods = []string{"tools/call"}
 
 // keepBody keeps data, the message e describes, whole in e when it is a
-// reply carrying a server's texts (TextMethods) or a request or reply of
-// CallMethods, and at most maxKeptBody bytes (e.Bytes says how many a
+// reply carrying a server's texts (TextMethods), a client's initialize or
+// server/discover request (what it asked with: its shape), or a request
+// or reply of CallMethods, and at most maxKeptBody bytes (e.Bytes says how many a
 // longer one had).
 func keepBody(e *Entry, data []byte) {
 	if len(data) > maxKeptBody {
 		return
 	}
-	text := e.Kind == KindResponse && slices.Contains(TextMethods, e.Method)
+	text := e.Kind == KindResponse && slices.Contains(TextMethods, e.Method) ||
+		e.Kind == KindRequest && (e.Method == Legacy.Method() || e.Method == Modern.Method()) // the handshake's shape
 	call := (e.Kind == KindRequest || e.Kind == KindResponse || e.Kind == KindError) && slices.Contains(CallMethods, e.Method)
 	if text || call {
 		e.Body = json.RawMessage(slices.Clone(data))

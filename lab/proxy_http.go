@@ -77,6 +77,10 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	session := r.Header.Get("Mcp-Session-Id")
+	asked := session // the session the request was made in
+	if e, ok := exchangeEntry(r, session); ok {
+		h.p.log.Log(e)
+	}
 	var t trackers
 	if len(body) > 0 {
 		h.p.log.Log(t.entry(Entry{Dir: Recv, Transport: "http", Session: session, Bytes: len(body)}, bytes.TrimSpace(body)))
@@ -109,6 +113,9 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.p.logServer(KindFailure, why)
 		http.Error(w, "proxy: "+why, http.StatusBadGateway)
 		return
+	}
+	if resp.StatusCode == http.StatusNotFound && asked != "" {
+		h.p.log.Log(sessionLost(asked, "the server answered HTTP 404 to a request in its session: it no longer knows the session"))
 	}
 	for k, v := range resp.Header {
 		w.Header()[k] = v

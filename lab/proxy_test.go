@@ -107,7 +107,8 @@ func TestProxyKeepsTextReplies(t *testing.T) {
 		gots = append(gots, g)
 	}
 	want := []got{
-		{Recv, "initialize", "", 0}, {Recv, "tools/call", call, 0}, {Recv, "prompts/list", "", 0}, {Recv, "ping", "", 0},
+		{Recv, "initialize", `{"jsonrpc":"2.0","id":1,"method":"initialize"}`, 0}, // the handshake's shape
+		{Recv, "tools/call", call, 0}, {Recv, "prompts/list", "", 0}, {Recv, "ping", "", 0},
 		{Recv, "tools/call", `{"jsonrpc":"2.0","id":5,"method":"tools/call"}`, 0},
 		{Send, "initialize", `{"jsonrpc":"2.0","id":1,"result":{"instructions":"hello"}}`, 0},
 		{Send, "tools/call", `{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`, 0},

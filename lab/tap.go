@@ -21,6 +21,17 @@ type tapWriter struct {
 	sse  sseTap
 	body []byte // a JSON body, up to maxKeptBody+1 bytes
 	size int    // the JSON body's length
+	// status is the answer's HTTP status, once written.
+	status int
+}
+
+func (t *tapWriter) WriteHeader(code int) {
+	t.mu.Lock()
+	if t.status == 0 {
+		t.status = code
+	}
+	t.mu.Unlock()
+	t.ResponseWriter.WriteHeader(code)
 }
 
 func (t *tapWriter) Write(p []byte) (int, error) {

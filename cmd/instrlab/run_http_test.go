@@ -30,9 +30,10 @@ func TestRunHTTPServer(t *testing.T) {
 	}
 	var gotSecret bool
 	mux := http.NewServeMux()
+	handler := l.Handler() // one handler: a handler made per request knows no session of another (404)
 	mux.HandleFunc("/notes/mcp", func(w http.ResponseWriter, r *http.Request) {
 		gotSecret = gotSecret || r.URL.Query().Get("token") == "hunter2secret"
-		l.Handler().ServeHTTP(w, r)
+		handler.ServeHTTP(w, r)
 	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()

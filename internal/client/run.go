@@ -1,7 +1,6 @@
 package client
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -56,10 +55,6 @@ type Server struct {
 	Env     map[string]string `json:"env,omitempty"`
 	URL     string            `json:"url,omitempty"`
 }
-
-// ErrHTTPServer is returned by a client whose config is not written for
-// HTTP servers (Server.URL).
-var ErrHTTPServer = errors.New("this client's config is written for stdio servers only")
 
 // Files is the run's evidence directory, which names its files.
 func (r *Run) Files() evidence.RunDir { return evidence.RunDir(r.Dir) }

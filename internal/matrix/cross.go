@@ -15,8 +15,10 @@ func CrossJSON() []byte { return append([]byte(nil), crossJSON...) }
 // a cap's unit apart (emoji, CJK Extension B, combining accents); dual-era 1,000;
 // initialize held 3 s and 8 s; and rows for one client's own knobs
 // (Claude Code's cap variable, Gemini CLI's trust flag, Copilot CLI's flag
-// that lets every server's instructions in). It runs once per
-// row and client; -repeats changes that.
+// that lets every server's instructions in); and the lab over
+// Streamable HTTP in each era, with a short ttlMs and at 6,000
+// characters (the http rows: docs/clients.md, "HTTP per client"). It
+// runs once per row and client; -repeats changes that.
 func Cross() *Matrix {
 	m, err := Parse(crossJSON, "cross.json")
 	if err != nil {

@@ -122,6 +122,16 @@ type Row struct {
 	// codewords (LabServer); the first is the one the client's own
 	// observation reads and the row's other columns describe.
 	Servers []LabServer `json:"servers,omitempty"`
+	// Transport is how the client reaches the lab: "stdio" (the default:
+	// the client starts it) or "http" (the runner serves it over
+	// Streamable HTTP on 127.0.0.1 and gives the client its URL).
+	// DiscoverTTL and CacheScope are the lab's -discover-ttl and
+	// -cache-scope (the DiscoverResult's ttlMs and cacheScope);
+	// DropSession its -drop-session (HTTP: a session lost mid-run).
+	Transport   string `json:"transport,omitempty"`
+	DiscoverTTL string `json:"discover_ttl,omitempty"`
+	CacheScope  string `json:"cache_scope,omitempty"`
+	DropSession int    `json:"drop_session,omitempty"`
 	// NoDelta says the row has no comparable baseline (it changes what
 	// the client sends besides the instructions).
 	NoDelta bool `json:"no_delta,omitempty"`
@@ -214,6 +224,9 @@ func (m *Matrix) Validate() error {
 		if r.Server != "" && (r.ToolDesc != "" || r.ToolDescFile != "" || r.Fail != "" || len(r.ToolMeta) > 0 || r.Tools != 0 || r.ToolNameLength != 0) {
 			return fmt.Errorf("row %q: a server row serves the server's own tools and replies, not tool_description, tool_meta, fail, tools or tool_name_length", r.Name)
 		}
+		if err := r.validateTransport(); err != nil {
+			return err
+		}
 		if r.Prompt == "" && m.Prompt == "" {
 			return fmt.Errorf("row %q: no prompt (set the matrix's prompt or the row's)", r.Name)
 		}
@@ -255,6 +268,29 @@ func (m *Matrix) Resolved(r Row) Row {
 		r.Era = lab.ModeLegacy
 	}
 	return r
+}
+
+// Transports a row's lab may be reached by (Row.Transport).
+const (
+	TransportStdio = "stdio"
+	TransportHTTP  = "http"
+)
+
+// HTTP reports whether the row serves its lab over Streamable HTTP.
+func (r Row) HTTP() bool { return r.Transport == TransportHTTP }
+
+func (r Row) validateTransport() error {
+	switch {
+	case r.Transport != "" && r.Transport != TransportStdio && r.Transport != TransportHTTP:
+		return fmt.Errorf("row %q: transport %q: want stdio or http", r.Name, r.Transport)
+	case !r.HTTP() && r.DropSession != 0:
+		return fmt.Errorf("row %q: drop_session needs transport http: stdio has no sessions", r.Name)
+	case r.HTTP() && r.OnUnknown == lab.UnknownCrash:
+		return fmt.Errorf("row %q: transport http: on_unknown crash would end the runner, whose process serves the lab over HTTP", r.Name)
+	case r.HTTP() && (r.Server != "" || len(r.Servers) > 0):
+		return fmt.Errorf("row %q: transport http serves the row's one lab over HTTP; a user's server (-server URL) or several labs are not", r.Name)
+	}
+	return nil
 }
 
 // Held is the longest time the row's lab holds a reply on purpose
@@ -317,21 +353,21 @@ func (r Row) ProxyArgs(logPath, commandFile string) []string {
 // era: no environment, flags, delays, failures or tool _meta, so that what the client keeps is
 // its default.
 func (r Row) Plain() bool {
-	return len(r.Env) == 0 && len(r.Flags) == 0 && r.Held() == 0 && r.Fail == "" && len(r.ToolMeta) == 0
+	return len(r.Env) == 0 && len(r.Flags) == 0 && r.Held() == 0 && r.Fail == "" && len(r.ToolMeta) == 0 && r.DropSession == 0
 }
 
 // Lab is the lab server's flags for the row, logging to logPath.
 func (r Row) Lab(logPath string) (lab.Args, error) {
 	a := lab.Args{Instr: r.Instr, ToolDesc: r.ToolDesc, ToolDescFile: r.ToolDescFile, Era: r.Era, OnUnknown: r.OnUnknown,
 		Fail: r.Fail, ToolMeta: string(r.ToolMeta), Log: logPath, Surface: r.Surface, ResultSize: r.ResultSize,
-		Tools: r.Tools, NameLength: r.ToolNameLength}
+		Tools: r.Tools, NameLength: r.ToolNameLength, CacheScope: r.CacheScope, DropSession: r.DropSession}
 	if r.InstrFile != "" {
 		a.Instr, a.InstrFile = "", r.InstrFile
 	}
 	for _, d := range []struct {
 		s string
 		d *time.Duration
-	}{{r.InitDelay, &a.InitDelay}, {r.DiscoverDelay, &a.DiscoverDelay}, {r.ReadyAfter, &a.ReadyAfter}} {
+	}{{r.InitDelay, &a.InitDelay}, {r.DiscoverDelay, &a.DiscoverDelay}, {r.ReadyAfter, &a.ReadyAfter}, {r.DiscoverTTL, &a.DiscoverTTL}} {
 		if d.s == "" {
 			continue
 		}

@@ -44,6 +44,9 @@ type Profile struct {
 	// flag, a setting, another model, another arm. Each was measured on
 	// its own.
 	Variants []Variant `json:"variants,omitempty"`
+	// HTTP is what the client does with a server over Streamable HTTP,
+	// from runs of the lab over HTTP; nil when none was measured.
+	HTTP *HTTPView `json:"http,omitempty"`
 	// Arm is the arm of the client the profile's own values hold in (its
 	// default, as in "v2"); "" when the client declares no arms.
 	Arm string `json:"arm,omitempty"`
@@ -286,7 +289,8 @@ func Expand(ps []Profile) []Profile {
 			q := p
 			// A budget was measured in the client's default way: another
 			// arm or setting may wait otherwise (opencode's timeout-1s).
-			q.Variants, q.Budgets = nil, nil
+			// The HTTP view was measured in the client's default way too.
+			q.Variants, q.Budgets, q.HTTP = nil, nil, nil
 			q.Under, q.Way = v.When, v.way(p.Model)
 			if v.Model != "" {
 				q.Model = v.Model
@@ -546,7 +550,7 @@ func (p Profile) Validate() error {
 			return fmt.Errorf("profile %s: evidence[%d] needs kind, ref and says", p.ID(), i)
 		}
 	}
-	return nil
+	return p.validateHTTP()
 }
 
 // Encode validates p and encodes it the way the files under data/ are

@@ -76,11 +76,13 @@ func Providers(r *client.Run, model string) ([]byte, error) {
 // in each entry.
 func MCPSettings(servers []client.Server, arm client.Arm) ([]byte, error) {
 	entries, err := client.ServerObject(servers, func(s client.Server) (map[string]any, error) {
-		if s.URL != "" {
-			return nil, client.ErrHTTPServer
+		// A URL entry is SSE unless its type says streamableHttp (the
+		// settings schema of cline 3.0.65's bundle).
+		e := map[string]any{"type": "streamableHttp", "url": s.URL, "disabled": false}
+		if s.URL == "" {
+			e = map[string]any{"type": "stdio", "command": s.Command, "args": s.Args, "disabled": false}
 		}
-		e := map[string]any{"type": "stdio", "command": s.Command, "args": s.Args, "disabled": false}
-		if s.Args == nil {
+		if s.URL == "" && s.Args == nil {
 			e["args"] = []string{}
 		}
 		if len(s.Env) > 0 {

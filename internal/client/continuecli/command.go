@@ -25,12 +25,21 @@ func Config(r *client.Run, model string) ([]byte, error) {
 		Args    []string          `json:"args"`
 		Env     map[string]string `json:"env,omitempty"`
 	}
+	// The streamable-http form of cn 1.5.47's config schema.
+	type remote struct {
+		Name string `json:"name"`
+		Type string `json:"type"`
+		URL  string `json:"url"`
+	}
 	if err := client.CheckServers(r.Servers); err != nil {
 		return nil, err
 	}
-	servers := make([]mcpServer, len(r.Servers)) // a list: the config's order
+	servers := make([]any, len(r.Servers)) // a list: the config's order
 	for i, s := range r.Servers {
 		servers[i] = mcpServer{Name: s.Name, Type: "stdio", Command: s.Command, Args: s.Args, Env: s.Env}
+		if s.URL != "" {
+			servers[i] = remote{Name: s.Name, Type: "streamable-http", URL: s.URL}
+		}
 	}
 	cfg := map[string]any{
 		"name":       "instrlab",

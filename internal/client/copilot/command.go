@@ -28,9 +28,15 @@ func MCPConfig(servers []client.Server) ([]byte, error) {
 		Env     map[string]string `json:"env,omitempty"`
 		Tools   []string          `json:"tools"`
 	}
-	entries, err := client.ServerObject(servers, func(s client.Server) (server, error) {
+	// MCPRemoteServerConfig of copilot-sdk/types.d.ts (1.0.102).
+	type remote struct {
+		Type  string   `json:"type"`
+		URL   string   `json:"url"`
+		Tools []string `json:"tools"`
+	}
+	entries, err := client.ServerObject(servers, func(s client.Server) (any, error) {
 		if s.URL != "" {
-			return server{}, client.ErrHTTPServer
+			return remote{Type: "http", URL: s.URL, Tools: []string{"*"}}, nil
 		}
 		return server{Type: "local", Command: s.Command, Args: s.Args, Env: s.Env, Tools: []string{"*"}}, nil
 	})

@@ -1,7 +1,6 @@
 package copilot
 
 import (
-	"errors"
 	"io"
 	"path/filepath"
 	"strings"
@@ -141,8 +140,18 @@ func TestMCPConfigTwoServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	testutil.ServersInOrder(t, string(b))
-	if _, err := MCPConfig(append(testutil.TwoServers(), client.Server{Name: "web", URL: "http://127.0.0.1:1/mcp"})); !errors.Is(err, client.ErrHTTPServer) {
-		t.Errorf("an HTTP server among stdio ones: error %v, want ErrHTTPServer", err)
+	b, err = MCPConfig(append(testutil.TwoServers(), client.Server{Name: "web", URL: "http://127.0.0.1:1/mcp"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"web": {
+      "type": "http",
+      "url": "http://127.0.0.1:1/mcp",
+      "tools": [
+        "*"
+      ]
+    }`; !strings.Contains(string(b), want) {
+		t.Errorf("an HTTP server among stdio ones: config\n%s\nwant its entry\n%s", b, want)
 	}
 }
 

@@ -49,11 +49,13 @@ func Settings(r *client.Run, model string) ([]byte, error) {
 // (mcpServers.*.KEY) in each entry.
 func MCPConfig(servers []client.Server, arm client.Arm) ([]byte, error) {
 	entries, err := client.ServerObject(servers, func(s client.Server) (map[string]any, error) {
-		if s.URL != "" {
-			return nil, client.ErrHTTPServer
+		// {"type":"http","url":...}, the form of droid 0.225.2's own
+		// registry of remote servers.
+		e := map[string]any{"type": "http", "url": s.URL}
+		if s.URL == "" {
+			e = map[string]any{"type": "stdio", "command": s.Command, "args": s.Args}
 		}
-		e := map[string]any{"type": "stdio", "command": s.Command, "args": s.Args}
-		if s.Args == nil {
+		if s.URL == "" && s.Args == nil {
 			e["args"] = []string{}
 		}
 		if len(s.Env) > 0 {

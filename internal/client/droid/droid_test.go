@@ -81,8 +81,15 @@ func TestCommand(t *testing.T) {
 			t.Errorf("the evidence keeps no copy of %s: %v", f, err)
 		}
 	}
-	if _, err := d.Command(context.Background(), newRun(t, []client.Server{{Name: "lab", URL: "http://127.0.0.1:1/mcp"}})); err == nil {
-		t.Error("an HTTP server: no error")
+	b, err := MCPConfig([]client.Server{{Name: "lab", URL: "http://127.0.0.1:1/mcp"}}, client.Arm{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"lab": {
+      "type": "http",
+      "url": "http://127.0.0.1:1/mcp"
+    }`; !strings.Contains(string(b), want) {
+		t.Errorf("an HTTP server: mcp.json\n%s\nwant its entry\n%s", b, want)
 	}
 }
 

@@ -138,6 +138,8 @@ type conn struct {
 	got      *ready
 	failed   bool
 	shutdown func()
+	// http is the connection to a Streamable HTTP server; nil for stdio.
+	http *httpConn
 }
 
 // connect starts the server and its handshake (initialize, initialized,
@@ -145,7 +147,8 @@ type conn struct {
 func connect(srv client.Server) *conn {
 	c := &conn{started: time.Now(), done: make(chan struct{}), shutdown: func() {}}
 	if srv.URL != "" {
-		got, ok := connectHTTP(srv.URL)
+		c.http = newHTTPConn(srv.URL)
+		got, ok := c.http.connect()
 		c.finish(got, !ok)
 		return c
 	}

@@ -22,7 +22,10 @@
 // (FAKE_NAME_PAST=cut). FAKE_MODE "hang"
 // never ends, "crash" exits 3 after its init event, and "no-model" exits 0
 // there, without a model request. FAKE_LAB_CPU (LabCPUEnv) has the lab
-// server it starts use that much CPU first.
+// server it starts use that much CPU first. Over Streamable HTTP (a
+// server with a URL), FAKE_PROBE=1 sends server/discover first and
+// FAKE_REFETCH=1 fetches it again before a later turn once its ttlMs has
+// passed (http.go).
 package fakeclient
 
 import (

@@ -62,6 +62,11 @@ func runClient() int {
 				}
 			}
 		}
+		if turn > 1 && got != nil {
+			if text, ok := conn.http.stale(); ok {
+				got = &ready{instructions: text, tools: got.tools}
+			}
+		}
 		if text, isErr, err = ask(srv.Name, got, turn, b); err != nil {
 			return fail("%v", err)
 		}
@@ -168,56 +173,4 @@ type reply struct {
 		Tools        []tool `json:"tools"`
 	} `json:"result"`
 	Error json.RawMessage `json:"error"`
-}
-
-// connectHTTP initializes a Streamable HTTP server at url and lists its
-// tools, reading each answer as JSON or as SSE events; ok is false when
-// the handshake failed.
-func connectHTTP(url string) (got *ready, ok bool) {
-	session := ""
-	post := func(body string) ([]byte, bool) {
-		req, err := http.NewRequest("POST", url, strings.NewReader(body))
-		if err != nil {
-			return nil, false
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if session != "" {
-			req.Header.Set("Mcp-Session-Id", session)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return nil, false
-		}
-		defer resp.Body.Close()
-		data, _ := io.ReadAll(resp.Body)
-		if session == "" {
-			session = resp.Header.Get("Mcp-Session-Id")
-		}
-		if resp.StatusCode/100 != 2 {
-			return nil, false
-		}
-		if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-			for _, line := range strings.Split(string(data), "\n") {
-				if d, ok := strings.CutPrefix(line, "data:"); ok {
-					return []byte(strings.TrimSpace(d)), true
-				}
-			}
-		}
-		return data, true
-	}
-	var m reply
-	data, ok := post(initializeRequest)
-	if !ok || json.Unmarshal(data, &m) != nil || m.Result == nil {
-		return nil, false
-	}
-	got = &ready{instructions: m.Result.Instructions}
-	post(initializedNotification)
-	if data, ok := post(toolsListRequest); ok {
-		var t reply
-		if json.Unmarshal(data, &t) == nil && t.Result != nil {
-			got.tools = t.Result.Tools
-		}
-	}
-	return got, true
 }

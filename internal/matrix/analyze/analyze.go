@@ -9,6 +9,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/tokens"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -161,6 +162,15 @@ func Run(dir string, clients Clients) (Result, error) {
 	}
 	res.Warnings = append(res.Warnings, labWarns...)
 	res.Handshake = handshake(msgs)
+	if res.Transport = rec.Transport; rec.Transport == matrix.TransportHTTP {
+		res.HTTP = httpFacts(msgs)
+		switch lost := res.HTTP.Lost; {
+		case lost != "" && res.Status == StatusOK:
+			res.Status, res.Reason = StatusFailed, lost
+		case lost != "":
+			res.Reason += "; " + lost
+		}
+	}
 	if rec.Netns {
 		var warns []string
 		res.Netns = true

@@ -23,6 +23,12 @@ type LabMessage struct {
 	Note   string          `json:"note"`
 	Raw    string          `json:"raw"`
 	Bytes  int             `json:"bytes"`
+	// Session, HTTPMethod, Status and LastEventID are the HTTP
+	// exchange's (lab.Entry).
+	Session     string `json:"session"`
+	HTTPMethod  string `json:"http_method"`
+	Status      int    `json:"status"`
+	LastEventID string `json:"last_event_id"`
 	// Body is a whole message, where the log kept it (lab.TextMethods,
 	// lab.CallMethods).
 	Body json.RawMessage `json:"body"`

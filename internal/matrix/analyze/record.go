@@ -31,6 +31,11 @@ type Record struct {
 	// exit status, signal, a runner error).
 	Status string `json:"status"`
 	Reason string `json:"reason,omitempty"`
+	// Transport is how the client reached the run's first server:
+	// matrix.TransportStdio or matrix.TransportHTTP; "" in a record
+	// written before it was kept, which is stdio unless Row.Server was a
+	// user's HTTP server.
+	Transport string `json:"transport,omitempty"`
 	// Netns is set when the client ran in a loopback-only network
 	// namespace, with the names it asked in DNSLogFile.
 	Netns bool `json:"netns,omitempty"`

@@ -28,6 +28,11 @@ type Result struct {
 	Instr  string   `json:"instr"`
 	Era    lab.Mode `json:"era"` // the lab's -era
 	Sent   int      `json:"sent"`
+	// Transport is how the client reached the server (Record.Transport:
+	// "stdio" or "http"; "" in evidence from before it was recorded), and
+	// HTTP what the message log shows of a run over HTTP.
+	Transport string     `json:"transport,omitempty"`
+	HTTP      *HTTPFacts `json:"http,omitempty"`
 	// Server names a user's server (Row.Server); ServerTexts are its texts
 	// from the proxy's log, and Tools what became of each tool's
 	// description in the first main request.

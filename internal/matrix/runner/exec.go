@@ -18,6 +18,7 @@ import (
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/load"
+	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/redact"
 	"github.com/instrlab/instrlab/internal/stderr"
@@ -74,6 +75,7 @@ func (r *Runner) runOne(ctx context.Context, j job) (analyze.Result, analyze.Rec
 	}
 	server := client.Server{Name: j.row.ServerName(), Command: r.Lab, Args: append(slices.Clone(lab.Subcommand), labArgs.Args()...)}
 	stopHTTP := func() {}
+	defer func() { stopHTTP() }() // on the early returns below; once
 	if hs, ok := r.HTTPServers[j.row.Server]; ok && j.row.Server != "" {
 		if j.row.InitDelay != "" {
 			fake.Close()
@@ -85,7 +87,14 @@ func (r *Runner) runOne(ctx context.Context, j job) (analyze.Result, analyze.Rec
 			return analyze.Result{}, rec, fmt.Errorf("row %q: %w", j.row.Name, err)
 		}
 		stopHTTP = stop
-		defer func() { stopHTTP() }() // on the early returns below; once
+		server = client.Server{Name: j.row.ServerName(), URL: url}
+	} else if j.row.HTTP() {
+		url, stop, err := startHTTPLab(labArgs)
+		if err != nil {
+			fake.Close()
+			return analyze.Result{}, rec, fmt.Errorf("row %q: %w", j.row.Name, err)
+		}
+		stopHTTP = stop
 		server = client.Server{Name: j.row.ServerName(), URL: url}
 	} else if j.row.Server != "" {
 		file, ok := r.Servers[j.row.Server]
@@ -106,12 +115,18 @@ func (r *Runner) runOne(ctx context.Context, j job) (analyze.Result, analyze.Rec
 		}
 	}
 
-	c := j.client
-	if j.arm.Direct && !r.Netns {
-		fake.Close()
-		return analyze.Result{}, rec, errors.New("the direct arm needs the network jail (-netns)")
+	rec.Transport = matrix.TransportStdio
+	if server.URL != "" {
+		rec.Transport = matrix.TransportHTTP
 	}
-	if r.Netns {
+	c := j.client
+	if j.arm.Direct && (!r.Netns || server.URL != "") {
+		fake.Close()
+		return analyze.Result{}, rec, errors.New("the direct arm needs the network jail (-netns), which an HTTP server's client runs outside")
+	}
+	// The client of an HTTP server runs outside the jail: it must reach
+	// the server on this machine's loopback.
+	if r.Netns && server.URL == "" {
 		jc, cleanup, err := r.jail(c, fake, run)
 		if err != nil {
 			fake.Close()

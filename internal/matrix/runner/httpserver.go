@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"time"
@@ -39,10 +40,45 @@ func startHTTPProxy(s HTTPServer, logPath string) (url string, stop func(), err 
 		log.Close()
 		return "", nil, fmt.Errorf("the server's URL: %w", err)
 	}
+	return serveLoopback(h, log, "the HTTP proxy")
+}
+
+// startHTTPLab serves the lab of a (its Log the run's lab log) over
+// Streamable HTTP at http://127.0.0.1:PORT/mcp in this process, until
+// stop is called: a matrix row of transport http (matrix.Row.HTTP).
+func startHTTPLab(a lab.Args) (url string, stop func(), err error) {
+	cfg, err := a.Config()
+	if err != nil {
+		return "", nil, err
+	}
+	if cfg.OnUnknown == lab.UnknownCrash {
+		return "", nil, errors.New("on_unknown crash ends the lab's process, here the runner's: not over HTTP")
+	}
+	log, err := lab.OpenMessageLog(a.Log)
+	if err != nil {
+		return "", nil, err
+	}
+	cfg.Started, cfg.Log, cfg.Stderr = time.Now(), log, io.Discard
+	if err := log.Started(cfg.Started, "served over HTTP by the runner, in its process"); err != nil {
+		log.Close()
+		return "", nil, err
+	}
+	l, err := lab.New(cfg)
+	if err != nil {
+		log.Close()
+		return "", nil, err
+	}
+	return serveLoopback(l.Handler(), log, "the lab over HTTP")
+}
+
+// serveLoopback serves h at http://127.0.0.1:PORT/mcp until stop is
+// called, which closes log once the server is down; what names the
+// server in a failure entry of log.
+func serveLoopback(h http.Handler, log *lab.MessageLog, what string) (url string, stop func(), err error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		log.Close()
-		return "", nil, fmt.Errorf("listening for the HTTP proxy: %w", err)
+		return "", nil, fmt.Errorf("listening for %s: %w", what, err)
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
@@ -51,11 +87,13 @@ func startHTTPProxy(s HTTPServer, logPath string) (url string, stop func(), err 
 	go func() {
 		defer close(done)
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			log.Log(lab.Entry{Dir: lab.ServerDir, Kind: lab.KindFailure, Note: "the HTTP proxy stopped: " + err.Error()})
+			log.Log(lab.Entry{Dir: lab.ServerDir, Kind: lab.KindFailure, Note: what + " stopped: " + err.Error()})
 		}
 	}()
 	stop = func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		// A client's open stream (a GET) would hold a graceful shutdown
+		// to its end: the client has exited, so close what is left.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		if srv.Shutdown(ctx) != nil {
 			srv.Close()

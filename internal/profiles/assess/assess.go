@@ -2,6 +2,7 @@ package assess
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"time"
@@ -166,6 +167,9 @@ type View struct {
 	// (another arm or variant) that says all this view says; check then
 	// prints this one as a line naming it.
 	SameAs string `json:"same_as,omitempty"`
+	// NotMeasured is set for a server over Streamable HTTP when the
+	// profile has no HTTP view: the view predicts nothing (Why says so).
+	NotMeasured bool `json:"not_measured,omitempty"`
 	// Failure is what the profile says the client does with a method
 	// the server failed on the way to Era (Why says it too); nil when
 	// none failed.
@@ -297,8 +301,11 @@ func assessServer(r probe.Result, o Options) Server {
 		}
 	}
 	for _, p := range o.Profiles {
-		s.Views = append(s.Views, view(p, r, o.Getenv))
-		s.Tools = append(s.Tools, toolsOver(p, r, o.Getenv)...)
+		v := view(p, r, o.Getenv)
+		s.Views = append(s.Views, v)
+		if !v.NotMeasured {
+			s.Tools = append(s.Tools, toolsOver(p, r, o.Getenv)...)
+		}
 	}
 	markSame(s.Views)
 	s.Findings = findings(s, o)
@@ -335,11 +342,7 @@ func describe(e probe.EraResult) Text {
 // server, or ends its session, ends up in no era.
 func clientEra(p profiles.Profile, r probe.Result) (e probe.EraResult, why string, fv *FailureView) {
 	probes := p.Handshake.ProbeStdio
-	var httpNote string
-	if r.Target.Transport == probe.TransportHTTP {
-		if p.NotMeasured("probe_http") {
-			httpNote = "; over HTTP not measured: the profile's handshake there is a placeholder"
-		}
+	if r.Target.Transport == probe.TransportHTTP { // p is its HTTP view (view)
 		probes = p.Handshake.ProbeHTTP
 	}
 	switch {
@@ -360,13 +363,25 @@ func clientEra(p profiles.Profile, r probe.Result) (e probe.EraResult, why strin
 			e = probe.EraResult{}
 		}
 	}
-	return e, why + httpNote, fv
+	return e, why, fv
 }
 
 func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)) View {
+	overHTTP := r.Target.Transport == probe.TransportHTTP
+	if overHTTP {
+		q, ok := p.OverHTTP()
+		if !ok {
+			return View{Profile: p.ID(), Title: p.Title(), Client: p.Named(), Way: p.Way, Arm: p.Arm, ProfileNote: p.ForNote,
+				NotMeasured: true, Why: profiles.NoHTTPView, Where: NotMeasured, Facts: Facts(p)}
+		}
+		p = q
+	}
 	v := View{Profile: p.ID(), Title: p.Title(), Client: p.Named(), Way: p.Way, Arm: p.Arm, ProfileNote: p.ForNote, Marker: p.Instructions.Marker, Placement: p.Render.Placement, Where: p.Render.Where(), ToolsVia: p.ToolDescriptions.Via,
 		Unused: p.Render.Unused, AtLeast: p.Instructions.AtLeast, CapMeasured: p.Instructions.Measured, Facts: Facts(p)}
 	e, why, fv := clientEra(p, r)
+	if overHTTP {
+		why += fmt.Sprintf("; over HTTP as measured (%d runs)", p.HTTP.Runs)
+	}
 	v.Era, v.Why, v.Failure = e.Era, why, fv
 	var value string
 	var set bool

@@ -120,6 +120,8 @@ func (l clientLine) cells() clientLine {
 func cellsOf(s Server, v View, same bool) clientLine {
 	l := clientLine{era: string(v.Era), kept: "—", where: "—", tools: toolsCell(s, v)}
 	switch {
+	case v.NotMeasured:
+		l.era, l.where = NotMeasured, "HTTP "+NotMeasured
 	case v.Era == "":
 		l.era = "none"
 	case !v.Present:

@@ -362,6 +362,8 @@ func startup(l *findingList, s Server, o Options) {
 		}
 		v, w := s.Views[i], startupWait(p, o.Getenv)
 		switch {
+		case v.NotMeasured:
+			// Nothing of the client over HTTP is measured.
 		case silent && v.Era == "":
 			msg := w.inTime(0, o.Timeout)
 			if msg == "" {

@@ -166,7 +166,8 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	if err != nil {
 		return profiles.Profile{}, err
 	}
-	base, groups := split(all)
+	stdio, overHTTP := byTransport(all)
+	base, groups := split(stdio)
 	p := profiles.Profile{Client: spec.Name, Name: o.display(spec.Name), Version: spec.Version}
 	p.Model = model(base, ev)
 	if len(base) > 0 && base[0].Arm.Name != "" && base[0].Arm.Name != client.DefaultArmName {
@@ -185,7 +186,7 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	p.ToolDescriptions.Meta = deriveToolMeta(base)
 	p.Failures, un = deriveFailures(base)
 	p.Unmeasured = append(p.Unmeasured, un...)
-	p.Handshake, un = deriveHandshake(defaultArm(all))
+	p.Handshake, un = deriveHandshake(defaultArm(stdio))
 	p.Unmeasured = append(p.Unmeasured, un...)
 	p.Startup, un = deriveStartup(base)
 	p.Unmeasured = append(p.Unmeasured, un...)
@@ -211,6 +212,13 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 		v.Unmeasured = append(v.Unmeasured, un...)
 		v.Failures, _ = deriveFailures(g.runs)
 		p.Variants = append(p.Variants, v)
+	}
+	if p.HTTP, err = deriveHTTP(overHTTP, ev); err != nil {
+		return profiles.Profile{}, err
+	}
+	if p.HTTP != nil {
+		p.Handshake.ProbeHTTP = p.HTTP.Probe
+		p.Unmeasured = slices.DeleteFunc(p.Unmeasured, func(u string) bool { return strings.Contains(u, "Streamable HTTP") })
 	}
 	ref := strings.ReplaceAll(o.Ref, "{id}", id)
 	p.Evidence = []profiles.Evidence{{Kind: "instrlab-run", Ref: ref, Date: runDate(all), Runs: len(all), Says: says(p, all)}}
