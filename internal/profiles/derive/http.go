@@ -33,7 +33,11 @@ func deriveHTTP(runs []run, ev Evidence) (*profiles.HTTPView, error) {
 	var own []run
 	for _, r := range runs {
 		if len(r.Row.Flags) == 0 && nonDefaultArm(r) == "" {
-			r.isPlain = r.Row.Plain()
+			// A row whose script calls tools runs a client another way
+			// (Codex 0.171.0 then defines the lab's tools, text and all):
+			// its runs count for the cache and sessions, not the cap or
+			// the placement.
+			r.isPlain = r.Row.Plain() && len(r.Row.Script) == 0
 			own = append(own, r)
 		}
 	}
