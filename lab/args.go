@@ -40,6 +40,7 @@ type Args struct {
 	OnUnknown     string        // -on-unknown: UnknownError, UnknownCrash or UnknownHang
 	Fail          string        // -fail: methods answered with an error, separated by commas (FailMethods)
 	ToolMeta      string        // -tool-meta: a JSON object, lookup_part's _meta
+	ToolOrder     string        // -tool-order: OrderName or OrderRotate
 	Log           string        // -log: the message log's path
 	HTTP          string        // -http: serve Streamable HTTP at this address
 	AllowRemote   bool          // -allow-remote: let HTTP bind beyond loopback
@@ -76,6 +77,7 @@ func (a *Args) flags() []argFlag {
 		{"on-unknown", &a.OnUnknown, UnknownError, "an unknown method before the handshake: error (-32601), crash or hang"},
 		{"fail", &a.Fail, "", "answer these methods with a JSON-RPC error (-32603), as a broken server does: tools/list, initialize or server/discover, separated by commas"},
 		{"tool-meta", &a.ToolMeta, "", "give the tool lookup_part this _meta, a JSON object, as in {\"anthropic/alwaysLoad\":true}"},
+		{"tool-order", &a.ToolOrder, OrderName, "the order of the tools in each tools/list reply: name (the SDK's, by name) or rotate (the n-th listing of the process moves the first n tools, in name order, to the end: a new order on every listing, the same for the same count)"},
 		{"log", &a.Log, "", "append every message received and sent to this JSON Lines file"},
 		{"http", &a.HTTP, "", "serve Streamable HTTP at http://ADDR/mcp instead of stdio (a bare :PORT binds 127.0.0.1)"},
 		{"allow-remote", &a.AllowRemote, false, "let -http bind an address beyond loopback (the lab then serves whoever can reach it)"},
@@ -207,7 +209,7 @@ func (a Args) Config() (Config, error) { return a.config(true) }
 func (a Args) config(readFile bool) (Config, error) {
 	a = a.withDefaults()
 	cfg := Config{Era: a.Era, InitDelay: a.InitDelay, DiscoverDelay: a.DiscoverDelay, ReadyAfter: a.ReadyAfter, OnUnknown: a.OnUnknown,
-		DiscoverTTL: a.DiscoverTTL, CacheScope: a.CacheScope, DropSession: a.DropSession}
+		DiscoverTTL: a.DiscoverTTL, CacheScope: a.CacheScope, DropSession: a.DropSession, ToolOrder: a.ToolOrder}
 	var err error
 	if a.Fail != "" {
 		cfg.Fail = strings.Split(a.Fail, ",")

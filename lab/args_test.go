@@ -13,7 +13,7 @@ import (
 func TestArgsRoundTrip(t *testing.T) {
 	a := Args{Instr: "japanese:1200", ToolDesc: "ascii:3000", Era: ModeDual, InitDelay: 1500 * time.Millisecond, DiscoverDelay: 2 * time.Second,
 		ReadyAfter: 700 * time.Millisecond, OnUnknown: UnknownHang, Fail: "tools/list,server/discover", ToolMeta: `{"k":1}`, Log: "/x/lab.jsonl", HTTP: "127.0.0.1:0", AllowRemote: true, Seed: "b",
-		Surface: "results,names", ResultSize: "japanese:5000"}
+		Surface: "results,names", ResultSize: "japanese:5000", ToolOrder: OrderRotate}
 	got, err := ParseArgs(a.Args())
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +44,9 @@ func TestParseArgsErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("ParseArgs(%q) = %v, want %q", tt.args, err, tt.want)
 		}
+	}
+	if err := (Args{ToolOrder: "random"}).Validate(); err == nil || err.Error() != `-tool-order "random": want name or rotate` {
+		t.Errorf("Validate with a bad -tool-order: %v", err)
 	}
 	if _, err := (Args{Instr: "ascii:x"}).Config(); err == nil || !strings.HasPrefix(err.Error(), "-instr: ") {
 		t.Errorf("Config with a bad -instr: %v", err)

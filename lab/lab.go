@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -63,7 +64,10 @@ type Config struct {
 	Fail []string
 	// ToolMeta, when set, is the tool lookup_part's _meta.
 	ToolMeta map[string]any
-	Log      *MessageLog // nil logs nothing
+	// ToolOrder is the order of the tools in tools/list: OrderName (the
+	// default) or OrderRotate.
+	ToolOrder string
+	Log       *MessageLog // nil logs nothing
 	// Surface adds the tools, prompts and resources of its groups.
 	Surface SurfaceConfig
 	// Exit ends the process for OnUnknown "crash"; nil means os.Exit.
@@ -108,6 +112,8 @@ type Lab struct {
 	// toolsAdded is closed once the tools are added to server (addTools
 	// runs beside the start of serving: see New).
 	toolsAdded chan struct{}
+	// listings counts the tools/list replies, for OrderRotate.
+	listings atomic.Int64
 }
 
 // Validate reports what is wrong with cfg, without building anything.
@@ -127,6 +133,9 @@ func (cfg Config) Validate() error {
 		case m == "initialize" && cfg.Era == ModeModern:
 			return fmt.Errorf("-fail initialize: a modern lab refuses initialize already (-32022)")
 		}
+	}
+	if cfg.ToolOrder != "" && !slices.Contains(ToolOrders, cfg.ToolOrder) {
+		return fmt.Errorf("-tool-order %q: want %s", cfg.ToolOrder, strings.Join(ToolOrders, " or "))
 	}
 	if cfg.InitDelay < 0 || cfg.DiscoverDelay < 0 || cfg.ReadyAfter < 0 || cfg.SessionIdle < 0 || cfg.BodyTimeout < 0 || cfg.DiscoverTTL < 0 {
 		return fmt.Errorf("delays and timeouts must not be negative")
@@ -314,7 +323,11 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		case "tools/list":
 			l.awaitTools()
 			res, err := next(ctx, method, req)
-			if r, ok := res.(*mcp.ListToolsResult); ok && err == nil && l.tools != nil {
+			r, ok := res.(*mcp.ListToolsResult)
+			if ok && err == nil && l.cfg.ToolOrder == OrderRotate {
+				r.Tools = Rotate(r.Tools, int(l.listings.Add(1)))
+			}
+			if ok && err == nil && l.tools != nil {
 				return l.tools.list(r), nil
 			}
 			return res, err

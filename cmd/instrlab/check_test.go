@@ -145,6 +145,9 @@ func TestCheckGolden(t *testing.T) {
 		// clients and arms it holds for: Claude Code's cut in each era,
 		// Qwen Code's cut tool description in three of its four arms.
 		{name: "arms", args: []string{"-era", "dual", "-instr", "ascii:5000", "-tool-desc", "ascii:400"}},
+		// A server whose tools/list order changes from one listing to the
+		// next (tool-order); the other servers here list theirs by name.
+		{name: "tool-order", args: []string{"-era", "dual", "-tool-order", "rotate"}, json: true},
 		{name: "rules", args: []string{"-era", "dual", "-instr", "ascii:3000"}, code: 1,
 			extra: []string{"-max-chars", "2500", "-max-tokens", "600", "-require", "END codeword", "-require-same-eras"}},
 	}
@@ -284,10 +287,11 @@ func TestCheckWire(t *testing.T) {
 			legacy = append(legacy, e.Method)
 		}
 	}
-	if diff := cmp.Diff([]string{"initialize", "notifications/initialized", "tools/list"}, legacy); diff != "" {
+	// tools/list twice: a server whose order changes is told (tool-order).
+	if diff := cmp.Diff([]string{"initialize", "notifications/initialized", "tools/list", "tools/list"}, legacy); diff != "" {
 		t.Errorf("legacy methods mismatch (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"server/discover", "tools/list"}, modern); diff != "" {
+	if diff := cmp.Diff([]string{"server/discover", "tools/list", "tools/list"}, modern); diff != "" {
 		t.Errorf("modern methods mismatch (-want +got):\n%s", diff)
 	}
 	for _, e := range entries {

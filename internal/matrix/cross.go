@@ -42,7 +42,7 @@ func Atlas() *Matrix {
 }
 
 // Builtin returns the built-in matrix named name ("seed", "cross",
-// "atlas" or "surface").
+// "atlas", "surface" or "sessions").
 func Builtin(name string) (*Matrix, bool) {
 	switch name {
 	case "seed":
@@ -53,6 +53,8 @@ func Builtin(name string) (*Matrix, bool) {
 		return Atlas(), true
 	case "surface":
 		return Surface(), true
+	case "sessions":
+		return Sessions(), true
 	}
 	return nil, false
 }

@@ -99,6 +99,9 @@ type Row struct {
 	// where a client defers tools, the longest name it accepts).
 	Tools          int `json:"tools,omitempty"`
 	ToolNameLength int `json:"tool_name_length,omitempty"`
+	// ToolOrder is the lab's -tool-order: name (default) or rotate, a
+	// new order on every tools/list (lab.OrderRotate).
+	ToolOrder string `json:"tool_order,omitempty"`
 	// Env and Flags are given to the client process.
 	Env   map[string]string `json:"env,omitempty"`
 	Flags []string          `json:"flags,omitempty"`
@@ -221,8 +224,8 @@ func (m *Matrix) Validate() error {
 		if r.Server != "" && (r.DiscoverDelay != "" || r.ReadyAfter != "") {
 			return fmt.Errorf("row %q: a server row holds the server's first reply with init_delay; discover_delay and ready_after are the lab's", r.Name)
 		}
-		if r.Server != "" && (r.ToolDesc != "" || r.ToolDescFile != "" || r.Fail != "" || len(r.ToolMeta) > 0 || r.Tools != 0 || r.ToolNameLength != 0) {
-			return fmt.Errorf("row %q: a server row serves the server's own tools and replies, not tool_description, tool_meta, fail, tools or tool_name_length", r.Name)
+		if r.Server != "" && (r.ToolDesc != "" || r.ToolDescFile != "" || r.Fail != "" || len(r.ToolMeta) > 0 || r.Tools != 0 || r.ToolNameLength != 0 || r.ToolOrder != "") {
+			return fmt.Errorf("row %q: a server row serves the server's own tools and replies, not tool_description, tool_meta, fail, tools, tool_name_length or tool_order", r.Name)
 		}
 		if err := r.validateTransport(); err != nil {
 			return err
@@ -360,7 +363,8 @@ func (r Row) Plain() bool {
 func (r Row) Lab(logPath string) (lab.Args, error) {
 	a := lab.Args{Instr: r.Instr, ToolDesc: r.ToolDesc, ToolDescFile: r.ToolDescFile, Era: r.Era, OnUnknown: r.OnUnknown,
 		Fail: r.Fail, ToolMeta: string(r.ToolMeta), Log: logPath, Surface: r.Surface, ResultSize: r.ResultSize,
-		Tools: r.Tools, NameLength: r.ToolNameLength, CacheScope: r.CacheScope, DropSession: r.DropSession}
+		Tools: r.Tools, NameLength: r.ToolNameLength, CacheScope: r.CacheScope, DropSession: r.DropSession,
+		ToolOrder: r.ToolOrder}
 	if r.InstrFile != "" {
 		a.Instr, a.InstrFile = "", r.InstrFile
 	}

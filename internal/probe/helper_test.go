@@ -51,6 +51,7 @@ func serveForTest(args []string) int {
 	initDelay := fs.Duration("init-delay", 0, "")
 	discoverDelay := fs.Duration("discover-delay", 0, "")
 	onUnknown := fs.String("on-unknown", lab.UnknownError, "")
+	toolOrder := fs.String("tool-order", lab.OrderName, "")
 	fs.Parse(args)
 	in, err := lab.ParseInstructions(*instr)
 	if err != nil {
@@ -58,7 +59,7 @@ func serveForTest(args []string) int {
 		return 2
 	}
 	l, err := lab.New(lab.Config{Instructions: in, Era: lab.Mode(*era), InitDelay: *initDelay,
-		DiscoverDelay: *discoverDelay, OnUnknown: *onUnknown})
+		DiscoverDelay: *discoverDelay, OnUnknown: *onUnknown, ToolOrder: *toolOrder})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2

@@ -153,7 +153,7 @@ func (r *EraResult) httpRecord(rec *recording, hr *httpRecorder, method string, 
 func (r *EraResult) httpTools(ctx context.Context, cs *mcp.ClientSession, rec *recording, o Options, modern bool) {
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
-	r.listTools(func(_ int, cursor string) (wireMsg, error) {
+	r.listTwice(func(_ int, cursor string) (wireMsg, error) {
 		_, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
 		if m, ok := rec.lastReply("tools/list"); ok {
 			return m, nil

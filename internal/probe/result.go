@@ -57,6 +57,11 @@ type EraResult struct {
 	Instructions *string `json:"instructions,omitempty"`
 	Tools        []Tool  `json:"tools,omitempty"`
 	ToolsError   string  `json:"tools_error,omitempty"`
+	// Relisted are the tool names of a second tools/list on the same
+	// connection, when they are not Tools' names in the same order: a
+	// server whose tool order is not deterministic. Nil when the same, or
+	// when the second listing failed (not measured).
+	Relisted []string `json:"tools_relisted,omitempty"`
 
 	// FirstReply is the time from spawn (stdio) or the first request
 	// (HTTP) to the first JSON-RPC reply; zero when none came.

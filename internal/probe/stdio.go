@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,7 +42,7 @@ func stdioLegacy(ctx context.Context, t Target, o Options) (r EraResult) {
 		return r
 	}
 	p.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
-	r.listTools(func(id int, cursor string) (wireMsg, error) {
+	r.listTwice(func(id int, cursor string) (wireMsg, error) {
 		return p.call(ctx, id, "tools/list", o.pageParams(cursor, false))
 	}, false)
 	r.finish(p)
@@ -88,7 +89,7 @@ func stdioModern(ctx context.Context, t Target, o Options, legacy func() EraResu
 	}
 	h, perr := parseDiscover(m.result)
 	if r.accept(h, perr) {
-		r.listTools(func(id int, cursor string) (wireMsg, error) {
+		r.listTwice(func(id int, cursor string) (wireMsg, error) {
 			return p.call(pctx, id, "tools/list", o.pageParams(cursor, true))
 		}, true)
 	}
@@ -210,6 +211,35 @@ func (r *EraResult) listTools(call func(id int, cursor string) (wireMsg, error),
 		cursor = next
 	}
 	r.ToolsError = fmt.Sprintf("tools/list: stopped after %d pages", maxPages)
+}
+
+// listTwice lists the tools (listTools), then once more on the same
+// connection, as a client does on a later turn or a reconnect, and keeps
+// the second listing's names in Relisted when they are not the first's in
+// the same order. The second listing's ids follow the first's pages; a
+// second listing that fails is not measured.
+func (r *EraResult) listTwice(call func(id int, cursor string) (wireMsg, error), modern bool) {
+	r.listTools(call, modern)
+	if r.ToolsError != "" {
+		return
+	}
+	var again EraResult
+	again.listTools(func(id int, cursor string) (wireMsg, error) { return call(id+maxPages, cursor) }, modern)
+	if again.ToolsError != "" {
+		return
+	}
+	first, second := toolNames(r.Tools), toolNames(again.Tools)
+	if !slices.Equal(first, second) {
+		r.Relisted = append([]string{}, second...)
+	}
+}
+
+func toolNames(ts []Tool) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.Name
+	}
+	return out
 }
 
 // finish copies what the process left: stray lines and stderr.

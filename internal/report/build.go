@@ -72,6 +72,11 @@ var columns = []column{
 	{name: "tools sent", cell: func(s *summary) string { return s.join(toolsText) }, file: fileRequests},
 	{name: "Δ tokens* vs baseline", cell: func(s *summary) string { return s.delta }, file: fileRequests, fact: factTokens, num: func(s *summary) (float64, bool) { return s.deltaN, s.deltaOK }},
 	{name: "later requests", cell: func(s *summary) string { return s.join(laterText) }, file: fileRequests},
+	{name: "prefix stable", cell: func(s *summary) string {
+		return s.join(func(r *analyze.Result) string { return r.Session.Line() })
+	}, file: fileRequests, fact: "prefix", key: func(s *summary) string {
+		return s.join(func(r *analyze.Result) string { return r.Session.Verdict() })
+	}},
 	{name: "debug log", cell: func(s *summary) string { return s.join(debugText) }, file: fileDebug},
 	{name: "outside names asked", cell: func(s *summary) string { return s.join(outsideText) }},
 	{name: "repeats identical", cell: (*summary).same, file: fileRequests},

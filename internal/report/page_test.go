@@ -41,7 +41,7 @@ func TestPageGolden(t *testing.T) {
 		// cells link to evidence
 		`href="claude-code@2.1.328/en-5000/1/api/requests.jsonl"`,
 		// the full table stays
-		`<th class="group" scope="colgroup" colspan="21">claude-code@2.1.285</th>`,
+		`<th class="group" scope="colgroup" colspan="22">claude-code@2.1.285</th>`,
 	} {
 		if !bytes.Contains(page, []byte(want)) {
 			t.Errorf("page lacks %q", want)

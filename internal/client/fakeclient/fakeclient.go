@@ -13,7 +13,11 @@
 // (FAKE_PAST=send, status "pending") or drops it (FAKE_PAST=drop, status
 // "failed"); with FAKE_TURNS=N it makes N requests, FAKE_GAP apart, and a server ready
 // after the first joins the next one with its instructions and tools
-// (FAKE_LATE=join) or its tools alone (FAKE_LATE=tools). Without
+// (FAKE_LATE=join) or its tools alone (FAKE_LATE=tools); each turn puts
+// its message before the system message, which so moves, unless
+// FAKE_HISTORY=append, where each request repeats the one before and adds
+// a message. With FAKE_TOOL_ORDER=sort it offers the server's tools
+// sorted by name, else in the server's order. Without
 // FAKE_WAIT it waits for the server as long as it takes. With
 // FAKE_DEFER_AT=N it defers a server's tools once it lists N or more:
 // names them in a user message behind a ToolSearch tool instead of

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -90,16 +91,31 @@ func ask(server string, got *ready, turn int, b budget) (string, bool, error) {
 		}
 	}
 	msgs := []map[string]any{{"role": "user", "content": os.Getenv("FAKE_PROMPT")}}
-	if turn > 1 {
-		msgs = append(msgs, map[string]any{"role": "user", "content": fmt.Sprintf("turn %d", turn)})
-	}
-	if system != "" {
-		msgs = append(msgs, map[string]any{"role": "system", "content": system})
+	if os.Getenv("FAKE_HISTORY") == "append" {
+		// Every turn repeats the one before and adds a message.
+		if system != "" {
+			msgs = append(msgs, map[string]any{"role": "system", "content": system})
+		}
+		for k := 2; k <= turn; k++ {
+			msgs = append(msgs, map[string]any{"role": "user", "content": fmt.Sprintf("turn %d", k)})
+		}
+	} else {
+		// The system message follows this turn's message: it moves.
+		if turn > 1 {
+			msgs = append(msgs, map[string]any{"role": "user", "content": fmt.Sprintf("turn %d", turn)})
+		}
+		if system != "" {
+			msgs = append(msgs, map[string]any{"role": "system", "content": system})
+		}
 	}
 	tools := []map[string]string{{"name": "Read", "description": "Read a file."}}
 	if got != nil {
 		var deferred []string
-		for _, t := range got.tools {
+		listed := got.tools
+		if os.Getenv("FAKE_TOOL_ORDER") == "sort" {
+			listed = slices.SortedFunc(slices.Values(listed), func(a, b tool) int { return strings.Compare(a.Name, b.Name) })
+		}
+		for _, t := range listed {
 			name := "mcp__" + server + "__" + t.Name
 			if b.nameMax > 0 && len(name) > b.nameMax {
 				if b.namePast == nameDrop {

@@ -134,6 +134,9 @@ func Run(dir string, clients Clients) (Result, error) {
 			res.Warnings = append(res.Warnings, warns...)
 		}
 		res.Reader = fakeapi.Read(ctxs[last], rec.Row.Prompt)
+		var warns []string
+		res.Session, warns = session(res.Requests, bodies, ctxs, toolListings(msgs))
+		res.Warnings = append(res.Warnings, warns...)
 	} else {
 		res.Reader = fakeapi.Answer{Last: -1}
 		res.Warnings = append(res.Warnings, "no model request was recorded")

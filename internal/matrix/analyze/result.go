@@ -66,6 +66,10 @@ type Result struct {
 	ModelAnswer string `json:"model_answer,omitempty"`
 	// RequestKey identifies the normalised first request, to compare repeats.
 	RequestKey string `json:"request_key,omitempty"`
+	// Session compares each main request with the one before (the turns
+	// of the conversation): what of the prefix, the instructions and the
+	// lab's tools stayed; nil for a run of one main request.
+	Session *Session `json:"session,omitempty"`
 
 	// Transcript is where the client's own transcript shows the text:
 	// the instruction blocks it recorded adding, located like a request.

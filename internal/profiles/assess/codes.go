@@ -30,6 +30,7 @@ const (
 	Truncated       Code = "truncated"
 	Unused          Code = "unused"
 	ToolTruncated   Code = "tool-truncated"
+	ToolOrder       Code = "tool-order"
 	NonBMP          Code = "non-bmp"
 	SettingIgnored  Code = "setting-ignored"
 	StartupSlow     Code = "startup-slow"
@@ -113,6 +114,9 @@ var Docs = []Doc{
 	{Code: ToolTruncated, Level: Warn,
 		Short: "a client cuts a tool description",
 		Help:  "A tool's description is longer than a client profile's cap on tool descriptions; the rest never reaches the model. The finding says when the cap comes from the client's documentation rather than a measurement."},
+	{Code: ToolOrder, Level: Warn,
+		Short: "tools/list lists the tools in another order the second time",
+		Help:  "A second tools/list on the same connection listed the tools in another order, or other tools. A client that keeps the server's order then sends the model another tool list after it lists again (a reconnect, a list_changed), and the request's prefix changes: a prompt cache misses from there on (one client's hash-map order sent cache hits below 1%). The 2026-07-28 protocol asks servers for a deterministic tools/list order: sort the tools, by name for instance. Which clients keep the server's order, and whether their requests keep a stable prefix from turn to turn, is measured in docs/clients.md, \"Sessions of many turns\"."},
 	{Code: DropsServer, Level: Warn,
 		Short: "a client drops the whole server when a method fails",
 		Help:  "The server answered tools/list (or server/discover) with an error, and a client profile measured that its client then drops the whole server: its instructions do not reach the model either (Codex CLI 0.169.0 and opencode when tools/list fails). Other clients keep the instructions; the views say which."},

@@ -115,6 +115,7 @@ func findings(s Server, o Options) []Finding {
 		}
 		tools(&l, e)
 	}
+	toolOrder(&l, r)
 	invisible(&l, r)
 	eras(&l, s)
 	for _, v := range s.Views {
@@ -187,6 +188,38 @@ func tools(l *findingList, e probe.EraResult) {
 		return
 	}
 	l.at(Fail, ToolsFailed, string(e.Era), "%s era: %s: a client gets no tools from this server", e.Era, e.ToolsError)
+}
+
+// toolOrder reports a server whose second tools/list on one connection
+// listed other tools or the same in another order, once, for the first
+// era that shows it.
+func toolOrder(l *findingList, r probe.Result) {
+	for _, e := range []probe.EraResult{r.Legacy, r.Modern} {
+		if e.Relisted == nil || !e.OK() {
+			continue
+		}
+		first := make([]string, len(e.Tools))
+		for i, t := range e.Tools {
+			first[i] = t.Name
+		}
+		l.at(Warn, ToolOrder, "", "%s era: a second tools/list on the same connection listed %s, the first %s: the order is not deterministic, so a client that keeps the server's order changes its prompt's prefix when it lists again",
+			e.Era, nameList(e.Relisted), nameList(first))
+		return
+	}
+}
+
+// nameList quotes the first five names of a list and counts the rest.
+func nameList(names []string) string {
+	const shown = 5
+	var parts []string
+	for i, n := range names {
+		if i == shown {
+			parts = append(parts, fmt.Sprintf("and %d more", len(names)-shown))
+			break
+		}
+		parts = append(parts, strconv.Quote(n))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 // invisible reports invisible characters in what the model is shown:

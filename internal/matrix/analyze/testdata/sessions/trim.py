@@ -1,0 +1,22 @@
+# trim.py RUN_DIR OUT_FILE: a run's model requests, trimmed to what the
+# prefix comparison reads (the API's system, tools and messages fields);
+# a string longer than 500 characters becomes its first 200, an ellipsis
+# and the start of its SHA-256, so equal strings stay equal and others not.
+import json, sys, hashlib
+run, out = sys.argv[1], sys.argv[2]
+F = {"anthropic-messages": ("system", "tools", "messages"), "openai-responses": ("instructions", "tools", "input"),
+     "openai-chat": ("tools", "messages"), "gemini": ("systemInstruction", "system_instruction", "tools", "contents")}
+def cut(v):
+    if isinstance(v, str) and len(v) > 500:
+        return v[:200] + '…' + hashlib.sha256(v.encode()).hexdigest()[:12]
+    if isinstance(v, list): return [cut(x) for x in v]
+    if isinstance(v, dict): return {k: cut(x) for k, x in v.items()}
+    return v
+with open(out, 'w') as w:
+    for line in open(run + '/api/requests.jsonl'):
+        r = json.loads(line)
+        api, b = r.get('api'), r.get('body')
+        if api not in F or not isinstance(b, dict):
+            continue
+        keep = {k: cut(b[k]) for k in F[api] if k in b}
+        w.write(json.dumps({"seq": r["seq"], "api": api, "body": keep}, ensure_ascii=False, separators=(',', ':')) + '\n')

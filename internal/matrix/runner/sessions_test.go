@@ -1,0 +1,84 @@
+package runner
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
+)
+
+// TestSessionsWithFakeClient runs the sessions rows through the fake
+// client in three turns, in the ways it can keep or change its requests,
+// and checks what the analysis makes of each: by default each turn's
+// message goes before the system message, which so moves (the prefix is
+// not stable from messages[1] on); with FAKE_HISTORY=append each request
+// repeats the one before (stable). The rotate row's lab lists its tools in
+// a new order, which the fake keeps, or sorts with FAKE_TOOL_ORDER=sort.
+func TestSessionsWithFakeClient(t *testing.T) {
+	type pair struct {
+		Stable              bool
+		Changed             []string
+		Instructions, Tools string
+	}
+	type want struct {
+		turns     int
+		pairs     []pair
+		toolOrder string
+		line      string
+	}
+	moved := pair{Changed: []string{"messages[1]"}, Instructions: "moved: messages[1].content → messages[2].content", Tools: "same"}
+	sameMsgs := pair{Changed: []string{"messages[1]"}, Instructions: "same place", Tools: "same"}
+	stable := pair{Stable: true, Instructions: "same place", Tools: "same"}
+	for _, tt := range []struct {
+		name, row string
+		env       map[string]string
+		want      want
+	}{
+		{"moves", "turns3-rotate", map[string]string{"FAKE_TURNS": "3"},
+			want{3, []pair{moved, sameMsgs}, analyze.ToolOrderServer, "no: messages[1] (turn 1 → 2, "}},
+		{"appends, sorts", "turns3-rotate", map[string]string{"FAKE_TURNS": "3", "FAKE_HISTORY": "append", "FAKE_TOOL_ORDER": "sort"},
+			want{3, []pair{stable, stable}, analyze.ToolOrderName, "yes (3 turns); lab's tools sorted by name"}},
+		{"name order", "turns3", map[string]string{"FAKE_TURNS": "3", "FAKE_HISTORY": "append"},
+			want{3, []pair{stable, stable}, "", "yes (3 turns)"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := matrix.Sessions()
+			if err := m.Select([]string{tt.row}, 1); err != nil {
+				t.Fatal(err)
+			}
+			results, st, err := newRunner(t, m, fakeClient("1", tt.env)).Run(context.Background())
+			if err != nil || st.Failed != 0 || len(results) != 1 {
+				t.Fatalf("%v, stats %+v, %d results", err, st, len(results))
+			}
+			s := results[0].Session
+			if s == nil {
+				t.Fatalf("no session; requests %d, warnings %q", len(results[0].Requests), results[0].Warnings)
+			}
+			var pairs []pair
+			for _, p := range s.Pairs {
+				pairs = append(pairs, pair{p.Stable, p.Changed, p.Instructions, p.Tools})
+				// Bytes: all of the earlier prefix repeated when stable,
+				// less when not.
+				if p.Of == 0 || (p.Same == p.Of) != p.Stable {
+					t.Errorf("turn %d → %d: %d of %d bytes the same, stable %v", p.From, p.To, p.Same, p.Of, p.Stable)
+				}
+			}
+			if diff := cmp.Diff(tt.want.pairs, pairs); diff != "" {
+				t.Errorf("pairs mismatch (-want +got):\n%s", diff)
+			}
+			if len(s.Turns) != tt.want.turns || s.ToolOrder != tt.want.toolOrder || !strings.HasPrefix(s.Line(), tt.want.line) {
+				t.Errorf("turns %v, tool order %q, line %q; want %d turns, %q, %q", s.Turns, s.ToolOrder, s.Line(), tt.want.turns, tt.want.toolOrder, tt.want.line)
+			}
+			if tt.row == "turns3-rotate" {
+				// The lab's one listing, rotated once: its first tool last.
+				want := [][]string{{"list_bins", "lookup_part", "tool_0004", "tool_0005", "tool_0006", "lab_ping"}}
+				if diff := cmp.Diff(want, s.Listings); diff != "" {
+					t.Errorf("listings mismatch (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
