@@ -219,13 +219,10 @@ func toolsText(a, b []labDef) string {
 		}
 		return slices.Sorted(slices.Values(out))
 	}
+	if w, ok := presence(len(a), len(b)); ok {
+		return w
+	}
 	switch {
-	case len(a) == 0 && len(b) == 0:
-		return ""
-	case len(b) == 0:
-		return "dropped"
-	case len(a) == 0:
-		return "added"
 	case slices.Equal(a, b):
 		return "same"
 	case !slices.Equal(names(a), names(b)):
@@ -237,6 +234,21 @@ func toolsText(a, b []labDef) string {
 		return "reordered"
 	}
 	return "changed"
+}
+
+// presence says what became of what a request held na of and the next
+// nb, when either held none: "" (neither), "dropped" or "added"; ok is
+// false when both held some.
+func presence(na, nb int) (string, bool) {
+	switch {
+	case na == 0 && nb == 0:
+		return "", true
+	case nb == 0:
+		return "dropped", true
+	case na == 0:
+		return "added", true
+	}
+	return "", false
 }
 
 // movedText says what became of the server's instructions from the
@@ -252,14 +264,10 @@ func movedText(a, b []Placement) string {
 		return out
 	}
 	pa, pb := paths(a), paths(b)
-	switch {
-	case len(pa) == 0 && len(pb) == 0:
-		return ""
-	case len(pb) == 0:
-		return "dropped"
-	case len(pa) == 0:
-		return "added"
-	case slices.Equal(pa, pb):
+	if w, ok := presence(len(pa), len(pb)); ok {
+		return w
+	}
+	if slices.Equal(pa, pb) {
 		return "same place"
 	}
 	var gone, added []string
