@@ -59,6 +59,7 @@ func (o *checkOptions) flags(fs *flag.FlagSet) {
 	fs.Var(&o.require, "require", "rule: this phrase survives every profile's cut in every era (repeatable)")
 	fs.BoolVar(&o.rules.SameEras, "require-same-eras", false, "rule: initialize and server/discover return the same instructions")
 	fs.DurationVar(&o.rules.MaxStartup, "max-startup", 0, "rule: the slowest first reply is at most this long")
+	fs.IntVar(&o.rules.MaxName, "max-name", 0, "rule: each tool's name at most this many characters, also as each client profile measured it names the tool (its prefix and the server's name included)")
 	fs.Usage = cli.Usage(fs, usage("check"), func(w io.Writer) { assess.WriteDocs(w, table.DefaultWidth) })
 }
 
@@ -100,24 +101,16 @@ func (o *checkOptions) main(ctx context.Context, args []string, stdout, stderr i
 // any server starts.
 func (o *checkOptions) validate(ctx context.Context) error {
 	o.rules.Require = o.require
-	switch {
-	case o.json && o.format != "text" && o.format != "json":
-		return usageError{Msg: fmt.Sprintf("check: -json conflicts with -format %s", o.format)}
-	case o.format == "json":
-		o.json = true
-	case annotate.Formats.Check(o.format) != nil:
-		return usageError{Msg: "check: " + annotate.Formats.Check(o.format).Error()}
+	format, err := annotate.Format(o.format, o.json)
+	if err != nil {
+		return usageError{Msg: "check: " + err.Error()}
 	}
-	if o.json {
-		o.format = "json"
-	}
-	o.parsed = true
+	o.format, o.json, o.parsed = format, format == "json", true
 	for _, err := range []error{o.probe.Validate(), o.rules.Validate(), o.spec.Validate()} {
 		if err != nil {
 			return usageError{Msg: "check: " + err.Error()}
 		}
 	}
-	var err error
 	if o.targets, o.skipped, err = o.spec.Targets(ctx, os.LookupEnv, exec.LookPath); err != nil {
 		return usageError{Msg: "check: " + err.Error()}
 	}

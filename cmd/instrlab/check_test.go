@@ -150,6 +150,12 @@ func TestCheckGolden(t *testing.T) {
 		{name: "tool-order", args: []string{"-era", "dual", "-tool-order", "rotate"}, json: true},
 		{name: "rules", args: []string{"-era", "dual", "-instr", "ascii:3000"}, code: 1,
 			extra: []string{"-max-chars", "2500", "-max-tokens", "600", "-require", "END codeword", "-require-same-eras"}},
+		// The lab's surface tools against profiles with a measured
+		// surface: names cut, renamed or not offered, schema keywords
+		// dropped and rewritten, structured results in one form;
+		// -max-name fails on the names a client's prefix takes past it.
+		{name: "surface", args: []string{"-surface", "results,schemas,names"}, code: 1,
+			extra: []string{"-profile", "codex@0.171.0,claude-code@2.1.332,droid@0.225.2,qwen@0.24.4", "-max-name", "64", "-v"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -186,20 +186,90 @@ func loadingTurns(ctx Context) int {
 
 // namedInText finds the client's names for the server's tool in the texts
 // of ctx that are not tool definitions (a list of deferred tools): tokens
-// that name it behind a prefix (two servers' tools of one name are two).
+// that name it behind a prefix (two servers' tools of one name are two);
+// when none does, tokens that name it renamed (Renamed: a name cut, or
+// with characters made '_', as Droid and Qwen Code list them).
 func namedInText(ctx Context, tool string) []string {
-	var out []string
+	var out, renamed []string
 	for _, s := range ctx {
-		if s.Kind == KindToolDefinition || s.Kind == KindAssistantTurn || !strings.Contains(s.Text, tool) {
+		if s.Kind == KindToolDefinition || s.Kind == KindAssistantTurn {
 			continue
 		}
 		for _, tok := range nameTokens(s.Text) {
-			if tok != tool && ToolNamed(tok, tool) && !slices.Contains(out, tok) {
-				out = append(out, tok)
+			switch {
+			case tok == tool:
+			case ToolNamed(tok, tool):
+				if !slices.Contains(out, tok) {
+					out = append(out, tok)
+				}
+			case Renamed(tok, tool):
+				if !slices.Contains(renamed, tok) {
+					renamed = append(renamed, tok)
+				}
 			}
 		}
 	}
+	if len(out) == 0 {
+		return renamed
+	}
 	return out
+}
+
+// Renamed reports whether a client's name for a tool is the server's name
+// made a tool name as clients make them, behind a prefix, where ToolNamed
+// does not find it: every character but an ASCII letter, a digit, '_'
+// and '-' made '_' (a dot, a letter outside ASCII), and the name cut, or
+// not, before '_' and a hash or suffix of 4 to 16 letters and digits, at
+// least one a digit (Droid 0.225.2: lab___ + the name cut + _ + 8 hex;
+// Qwen Code 0.24.4: mcp__lab__ + the name cut to 37 + _ + 7 base-36, and
+// a dotted name whole + _ + 7). A cut keeps at least 8 characters of the
+// name (all of a shorter one).
+func Renamed(clientName, name string) bool {
+	safe := toolSafe(name)
+	if safe != name && ToolNamed(clientName, safe) {
+		return true
+	}
+	i := strings.LastIndexByte(clientName, '_')
+	if i <= 0 || !isSuffix(clientName[i+1:]) {
+		return false
+	}
+	head := clientName[:i]
+	for k := len(safe); k >= min(len(safe), minCut); k-- {
+		if ToolNamed(head, safe[:k]) && head != safe[:k] {
+			return true
+		}
+	}
+	return false
+}
+
+// minCut is the shortest start of a name that Renamed takes for the name
+// cut.
+const minCut = 8
+
+// toolSafe is name with every character but an ASCII letter, a digit,
+// '_' and '-' made '_', one for each code point.
+func toolSafe(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, name)
+}
+
+// isSuffix reports whether s looks like a hash or suffix a client adds to
+// a renamed tool: 4 to 16 lower-case letters and digits, one a digit.
+func isSuffix(s string) bool {
+	digit := false
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digit = true
+		case r < 'a' || r > 'z':
+			return false
+		}
+	}
+	return digit && len(s) >= 4 && len(s) <= 16
 }
 
 // nameTokens splits a text into the tokens that may be tool names:

@@ -154,7 +154,8 @@ func assistantTurns(ctx Context) int {
 // tool: when key is set, the definition whose text holds key (the one
 // server's tool of two that share a name, or a tool the client renamed
 // beyond a prefix); else a definition of that name; else the one
-// definition named tool behind a client's prefix (ToolNamed).
+// definition named tool behind a client's prefix (ToolNamed); else the
+// one that names it renamed (Renamed).
 func Offered(ctx Context, tool, key string) (string, bool) {
 	s, ok := OfferedAs(ctx, tool, key)
 	return s.Name, ok
@@ -164,7 +165,7 @@ func Offered(ctx Context, tool, key string) (string, bool) {
 // is in. A name alone in two namespaces (two servers' tools of one name,
 // Codex's mcp__lab and mcp__lab2) is found only by key.
 func OfferedAs(ctx Context, tool, key string) (Segment, bool) {
-	var prefixed []Segment
+	var prefixed, renamed []Segment
 	for _, s := range ctx {
 		if s.Kind == KindToolDefinition && key != "" && strings.Contains(s.Text, key) {
 			return s, true
@@ -184,15 +185,20 @@ func OfferedAs(ctx Context, tool, key string) (Segment, bool) {
 			}
 			continue
 		}
-		if ToolNamed(s.Name, tool) {
+		switch {
+		case ToolNamed(s.Name, tool):
 			prefixed = append(prefixed, s)
+		case Renamed(s.Name, tool):
+			renamed = append(renamed, s)
 		}
 	}
-	if exact >= 0 {
+	switch {
+	case exact >= 0:
 		return ctx[exact], true
-	}
-	if len(prefixed) == 1 {
+	case len(prefixed) == 1:
 		return prefixed[0], true
+	case len(prefixed) == 0 && len(renamed) == 1:
+		return renamed[0], true
 	}
 	return Segment{}, false
 }

@@ -92,6 +92,8 @@ func parseTools(result json.RawMessage, modern bool) (tools []Tool, next string,
 			Name        json.RawMessage `json:"name"`
 			Description json.RawMessage `json:"description"`
 			Meta        json.RawMessage `json:"_meta"`
+			Input       json.RawMessage `json:"inputSchema"`
+			Output      json.RawMessage `json:"outputSchema"`
 		}
 		if json.Unmarshal(raw, &t) != nil {
 			problems = append(problems, fmt.Sprintf("tools[%d] is not an object", i))
@@ -99,7 +101,7 @@ func parseTools(result json.RawMessage, modern bool) (tools []Tool, next string,
 		}
 		name := stringField(t.Name, fmt.Sprintf("tools[%d].name", i), true, &problems)
 		desc := optionalString(t.Description, fmt.Sprintf("tools[%d].description", i), &problems)
-		tool := Tool{Name: name}
+		tool := Tool{Name: name, InputSchema: object(t.Input), OutputSchema: object(t.Output)}
 		if t.Meta != nil && string(t.Meta) != "null" && json.Unmarshal(t.Meta, &tool.Meta) != nil {
 			problems = append(problems, fmt.Sprintf("tools[%d]._meta is not an object", i))
 		}
@@ -115,6 +117,15 @@ func parseTools(result json.RawMessage, modern bool) (tools []Tool, next string,
 		cacheFields("ListToolsResult", r.TTLMs, r.CacheScope, &problems)
 	}
 	return tools, next, problems, nil
+}
+
+// object is raw when it is a JSON object, else nil.
+func object(raw json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil || m == nil {
+		return nil
+	}
+	return raw
 }
 
 func cacheFields(what string, ttl, scope json.RawMessage, problems *[]string) {

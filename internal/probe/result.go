@@ -95,6 +95,11 @@ type Tool struct {
 	// Meta is the tool's _meta object, by key (a profile may say what a
 	// client does with a key: profiles.Limit.Meta).
 	Meta map[string]json.RawMessage `json:"_meta,omitempty"`
+	// InputSchema and OutputSchema are the tool's schemas, when each is
+	// a JSON object (what check predicts a client does with them); not
+	// in check's JSON.
+	InputSchema  json.RawMessage `json:"-"`
+	OutputSchema json.RawMessage `json:"-"`
 }
 
 // ToolsPrint is the fingerprint of the era's tool list (none when

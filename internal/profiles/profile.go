@@ -36,6 +36,9 @@ type Profile struct {
 	// its methods with an error, per method measured (FailureMethods);
 	// a method not listed was not measured.
 	Failures []Failure `json:"failures,omitempty"`
+	// Surface is what the client did with tool results, input schemas
+	// and tool names in runs of the surface matrix; nil when none ran.
+	Surface *Surface `json:"surface,omitempty"`
 	// Evidence is where every value above came from.
 	Evidence []Evidence `json:"evidence"`
 	// Unmeasured lists what the evidence does not cover, in plain words.
@@ -289,8 +292,9 @@ func Expand(ps []Profile) []Profile {
 			q := p
 			// A budget was measured in the client's default way: another
 			// arm or setting may wait otherwise (opencode's timeout-1s).
-			// The HTTP view was measured in the client's default way too.
-			q.Variants, q.Budgets, q.HTTP = nil, nil, nil
+			// The HTTP view and the surface were measured in the client's
+			// default way too.
+			q.Variants, q.Budgets, q.HTTP, q.Surface = nil, nil, nil, nil
 			q.Under, q.Way = v.When, v.way(p.Model)
 			if v.Model != "" {
 				q.Model = v.Model
@@ -544,6 +548,9 @@ func (p Profile) Validate() error {
 		case slices.ContainsFunc(p.Failures[:i], func(g Failure) bool { return g.Method == f.Method }):
 			return fmt.Errorf("profile %s: failure of %s listed twice", p.ID(), f.Method)
 		}
+	}
+	if err := p.Surface.validate(); err != nil {
+		return fmt.Errorf("profile %s: %w", p.ID(), err)
 	}
 	for i, e := range p.Evidence {
 		if e.Kind == "" || e.Ref == "" || e.Says == "" {

@@ -36,13 +36,14 @@ type Rules struct {
 	Require    []string      // -require: phrases every profile's cut and every era must keep
 	SameEras   bool          // -require-same-eras: both eras send the same instructions
 	MaxStartup time.Duration // -max-startup: slowest first reply
+	MaxName    int           // -max-name: a tool's name, as any client names it
 }
 
 // Validate rejects rules a command line set out of range, naming the
 // flag.
 func (r Rules) Validate() error {
-	if r.MaxChars < 0 || r.MaxTokens < 0 || r.MaxStartup < 0 {
-		return errors.New("-max-chars, -max-tokens and -max-startup must not be negative")
+	if r.MaxChars < 0 || r.MaxTokens < 0 || r.MaxStartup < 0 || r.MaxName < 0 {
+		return errors.New("-max-chars, -max-tokens, -max-startup and -max-name must not be negative")
 	}
 	if slices.Contains(r.Require, "") {
 		return errors.New("-require needs a non-empty phrase")
@@ -181,6 +182,9 @@ type View struct {
 	// when it measured how the client sends them (ToolDescriptions.Via)
 	// or documents a cap.
 	Tools []ToolFate `json:"tools,omitempty"`
+	// Surface is what the profile's surface predicts of each tool (its
+	// name, input schema, structured results), when it measured one.
+	Surface []SurfaceFate `json:"surface,omitempty"`
 	// Where is where the block goes, in a word or two
 	// (profiles.Render.Where).
 	Where string `json:"where"`
@@ -392,6 +396,9 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 	}
 	v.Cap, v.CapSource = p.Instructions.EffectiveCap(value, set)
 	v.Tools = toolFates(p, e, getenv)
+	if r.Target.Transport != probe.TransportHTTP {
+		v.Surface = surfaceFates(p, e, r.Target.Name) // measured over stdio only
+	}
 	if e.Instructions == nil {
 		return v
 	}

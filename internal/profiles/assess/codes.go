@@ -45,6 +45,12 @@ const (
 	NoTools         Code = "no-tools"
 	NoInstructions  Code = "no-instructions"
 	Setting         Code = "setting"
+	MaxName         Code = "max-name"
+	NameCut         Code = "name-cut"
+	NameDropped     Code = "name-dropped"
+	NameRenamed     Code = "name-renamed"
+	SchemaLost      Code = "schema-lost"
+	ResultForm      Code = "result-form"
 )
 
 // A Doc says what one code means, the way a go vet analyzer carries its
@@ -102,6 +108,9 @@ var Docs = []Doc{
 	{Code: MaxStartup, Level: Fail, Rule: "-max-startup",
 		Short: "the first reply is slower than -max-startup",
 		Help:  "The slowest first reply (from spawn; over HTTP, from the first request) came later than -max-startup."},
+	{Code: MaxName, Level: Fail, Rule: "-max-name",
+		Short: "a tool's name longer than -max-name",
+		Help:  "A tool's name is longer than -max-name characters: its own name, or the name a client profile measured it gives the tool, with its prefix and the server's name (mcp__SERVER__TOOL)."},
 	{Code: ErasDiffer, Level: Warn, Fails: "with -require-same-eras",
 		Short: "initialize and server/discover send different instructions",
 		Help:  "A client that gets a DiscoverResult never sends initialize, so it sees only the server/discover text; a client that does not probe sees only the initialize text. -require-same-eras makes this a failure."},
@@ -120,6 +129,21 @@ var Docs = []Doc{
 	{Code: DropsServer, Level: Warn,
 		Short: "a client drops the whole server when a method fails",
 		Help:  "The server answered tools/list (or server/discover) with an error, and a client profile measured that its client then drops the whole server: its instructions do not reach the model either (Codex CLI 0.169.0 and opencode when tools/list fails). Other clients keep the instructions; the views say which."},
+	{Code: NameCut, Level: Warn,
+		Short: "a client cuts a tool's name",
+		Help:  "With the prefix a client puts before it (mcp__SERVER__), the tool's name is longer than a name the client's profile measured it cut (instrlab run -matrix surface, docs/surface.md): the model sees the cut name, often with a hash after it. Shorten the tool's name, or the server's."},
+	{Code: NameDropped, Level: Warn,
+		Short: "a client does not offer a tool, by its name",
+		Help:  "A client profile measured that the client does not offer a tool whose name is this long with its prefix, or holds a character of this kind (Claude Code 2.1.328 offers no tool named with a dot or letters outside ASCII): the model cannot call the tool. Use letters, digits, '_' and '-'."},
+	{Code: NameRenamed, Level: Info,
+		Short: "a client renames a tool",
+		Help:  "A client profile measured that the client gives a tool with a name of this kind (dots, hyphens, letters outside ASCII) another name: the model calls it by that name, and the call still reaches the server."},
+	{Code: SchemaLost, Level: Warn,
+		Short: "a client drops or rewrites keywords of a tool's input schema",
+		Help:  "A client profile measured that the client drops keywords of an input schema (Codex CLI 0.171.0: pattern, format, bounds, default) or rewrites them (const as enum) before the model sees the tool: a constraint the model never sees, it may not keep. The finding names the keywords and the measured example. Say what matters in the description too, and check the input on the server."},
+	{Code: ResultForm, Level: Warn,
+		Short: "a client gives the model one form of a structured result",
+		Help:  "The tool has an output schema, so its results carry structuredContent beside their content text, and a client profile measured that the client gives the model only one of the two (Claude Code 2.1.328 the structuredContent JSON, opencode the content text). Put what the model needs in both."},
 	{Code: NonBMP, Level: Warn,
 		Short: "characters outside the BMP before a cut",
 		Help:  "The kept part holds characters outside the Basic Multilingual Plane (emoji, rare CJK). A client that counts UTF-16 units counts each as two and cuts earlier than a count of characters says; not measured unless the profile's unit is UTF-16."},

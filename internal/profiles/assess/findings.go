@@ -120,6 +120,7 @@ func findings(s Server, o Options) []Finding {
 	eras(&l, s)
 	for _, v := range s.Views {
 		cuts(&l, v)
+		surfaceFindings(&l, v, o.Rules.MaxName)
 	}
 	for _, t := range s.Tools {
 		msg := "cuts the description of tool %s: %s characters, cap %s"
@@ -421,6 +422,7 @@ func rules(l *findingList, s Server, r Rules) {
 	for _, phrase := range r.Require {
 		require(l, s, phrase)
 	}
+	maxNameRule(l, s, r.MaxName)
 	if r.SameEras && s.SameEras != nil && !*s.SameEras {
 		l.rule("-require-same-eras", ErasDiffer, "", "initialize and server/discover return different instructions")
 	}

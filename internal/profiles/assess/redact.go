@@ -46,6 +46,11 @@ func (rep Report) Redacted() Report {
 				f.Tool, f.Before, f.After = r.Prose(f.Tool), r.Prose(f.Before), r.Prose(f.After)
 				v.Tools[k] = f
 			}
+			v.Surface = append([]SurfaceFate(nil), v.Surface...)
+			for k, f := range v.Surface {
+				f.Tool, f.Name, f.NameNote = r.Prose(f.Tool), r.Prose(f.Name), r.Prose(f.NameNote)
+				v.Surface[k] = f
+			}
 			s.Views[j] = v
 		}
 		s.Findings = append([]Finding(nil), s.Findings...)

@@ -166,10 +166,13 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	if err != nil {
 		return profiles.Profile{}, err
 	}
+	every := all
+	all, surf := apart(all)
 	stdio, overHTTP := byTransport(all)
 	base, groups := split(stdio)
 	p := profiles.Profile{Client: spec.Name, Name: o.display(spec.Name), Version: spec.Version}
 	p.Model = model(base, ev)
+	p.Surface = deriveSurface(surf, ev, p.Model)
 	if len(base) > 0 && base[0].Arm.Name != "" && base[0].Arm.Name != client.DefaultArmName {
 		p.Arm = base[0].Arm.Name
 	}
@@ -221,7 +224,7 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 		p.Unmeasured = slices.DeleteFunc(p.Unmeasured, func(u string) bool { return strings.Contains(u, "Streamable HTTP") })
 	}
 	ref := strings.ReplaceAll(o.Ref, "{id}", id)
-	p.Evidence = []profiles.Evidence{{Kind: "instrlab-run", Ref: ref, Date: runDate(all), Runs: len(all), Says: says(p, all)}}
+	p.Evidence = []profiles.Evidence{{Kind: "instrlab-run", Ref: ref, Date: runDate(every), Runs: len(every), Says: says(p, every)}}
 	return p, p.Validate()
 }
 
@@ -287,5 +290,5 @@ func says(p profiles.Profile, runs []run) string {
 		probe = "server/discover first"
 	}
 	return fmt.Sprintf("instrlab run, offline against the fake API: %d runs of %d rows; %s%s; %s; %s on stdio%s.",
-		len(runs), len(rows), capText, setting, p.Render.Placement, probe, toolSays(p.ToolDescriptions))
+		len(runs), len(rows), capText, setting, p.Render.Placement, probe, toolSays(p.ToolDescriptions)+surfaceSays(p.Surface))
 }

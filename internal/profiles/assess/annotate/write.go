@@ -21,6 +21,18 @@ const ExitUnreachable = 3
 // annotations) and sarif (SARIF 2.1.0 for code scanning).
 var Formats = table.Formats{"text", "json", "github", "sarif"}
 
+// Format is the format check's -format and -json flags ask for (-json
+// is -format json), or the error that names the flag at fault.
+func Format(format string, json bool) (string, error) {
+	switch {
+	case json && format != "text" && format != "json":
+		return "", fmt.Errorf("-json conflicts with -format %s", format)
+	case json:
+		return "json", nil
+	}
+	return format, Formats.Check(format)
+}
+
 // Write prints rep in one of Formats. text says how much the text
 // format prints; version is instrlab's own, named in SARIF.
 func Write(w io.Writer, rep assess.Report, format string, text assess.TextOptions, version string) error {

@@ -1,0 +1,365 @@
+package assess
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/table"
+)
+
+// A SurfaceFate is what a profile's surface (profiles.Surface, measured
+// in runs of the surface matrix) predicts of one of the server's tools:
+// the name the client gives it, what its input schema loses, and, for a
+// tool with an output schema, what of its results reaches the model.
+type SurfaceFate struct {
+	Tool string `json:"tool"`
+	// Name is the client's name for the tool (its prefix and the
+	// server's name before it), Chars its length; NameFate "kept",
+	// "cut", "rewritten", "dropped" or "not measured", NameNote the
+	// measurement it comes from. CutTo is the length a cut leaves.
+	Name     string `json:"name"`
+	Chars    int    `json:"name_chars"`
+	NameFate string `json:"name_fate"`
+	NameNote string `json:"name_note,omitempty"`
+	CutTo    int    `json:"cut_to,omitempty"`
+	// Dropped and Rewritten are the input schema's keywords the client
+	// was measured to drop and rewrite, in backquotes, "(top level)"
+	// after one at the schema's top level (else inside it), each with
+	// its measured example in Examples; Unmeasured those the profile
+	// did not measure.
+	Dropped    []string `json:"schema_dropped,omitempty"`
+	Rewritten  []string `json:"schema_rewritten,omitempty"`
+	Examples   []string `json:"schema_examples,omitempty"`
+	Unmeasured []string `json:"schema_not_measured,omitempty"`
+	// Result, for a tool with an output schema (its results carry
+	// structuredContent, and content text beside it), is what of such a
+	// result reached the model: "content text", "structuredContent",
+	// "both" or "not measured".
+	Result string `json:"result,omitempty"`
+}
+
+// surfaceFates predicts what becomes of each tool of era e, named by
+// server, under p; nil when p measured no surface.
+func surfaceFates(p profiles.Profile, e probe.EraResult, server string) []SurfaceFate {
+	s := p.Surface
+	if s == nil {
+		return nil
+	}
+	var out []SurfaceFate
+	for _, t := range e.Tools {
+		f := SurfaceFate{Tool: t.Name, NameFate: NotMeasured}
+		if s.Names != nil {
+			nameFate(&f, *s.Names, server)
+		}
+		schemaFate(&f, s, t.InputSchema)
+		if len(t.OutputSchema) > 0 {
+			f.Result = resultFate(s)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// nameFate predicts the client's name for f.Tool from n: its characters
+// (a dot, a hyphen, upper case, non-ASCII letters) as the name measured
+// with the same kind fared, its length as the measured lengths fared:
+// kept up to the longest kept whole, cut past a measured cut's length,
+// dropped from the shortest dropped; between them, not measured.
+func nameFate(f *SurfaceFate, n profiles.Names, server string) {
+	f.Name = n.PrefixFor(server) + f.Tool
+	f.Chars = utf8.RuneCountInString(f.Name)
+	labPrefix := utf8.RuneCountInString(n.PrefixFor(n.Server))
+	kept, dropAt, cutTo, cutAt, hash := 0, 0, 0, 0, false
+	for _, l := range n.Lengths {
+		switch l.Fate {
+		case profiles.FateKept:
+			kept = max(kept, l.Full)
+		case profiles.FateDropped:
+			if dropAt == 0 || l.Full < dropAt {
+				dropAt = l.Full
+			}
+		case profiles.FateCut:
+			if cutAt == 0 || l.Full < cutAt {
+				cutTo, cutAt, hash = l.Got, l.Full, l.Hash
+			}
+		}
+	}
+	for _, c := range n.Chars {
+		if c.Fate == profiles.FateKept {
+			kept = max(kept, labPrefix+utf8.RuneCountInString(c.Tool))
+		}
+	}
+	with := ""
+	if hash {
+		with = ", then _ and a hash"
+	}
+	switch {
+	case cutTo > 0 && f.Chars > cutTo:
+		f.NameFate, f.CutTo = profiles.FateCut, cutTo
+		f.NameNote = fmt.Sprintf("cut to %s characters%s (measured: a name of %s was)", table.Num(cutTo), with, table.Num(cutAt))
+	case dropAt > 0 && f.Chars >= dropAt:
+		f.NameFate = profiles.FateDropped
+		f.NameNote = fmt.Sprintf("not offered (measured: a name of %s was not)", table.Num(dropAt))
+	case f.Chars <= kept:
+		f.NameFate = profiles.FateKept
+	default:
+		f.NameNote = fmt.Sprintf("a name of %s characters: kept whole up to %s", table.Num(f.Chars), table.Num(kept))
+		return
+	}
+	for _, kind := range profiles.CharKinds(f.Tool) {
+		i := slices.IndexFunc(n.Chars, func(c profiles.NameChars) bool { return c.Kind == kind })
+		switch {
+		case i < 0:
+			if f.NameFate == profiles.FateKept {
+				f.NameFate, f.NameNote = NotMeasured, "a name with "+kindWords(kind)
+			}
+		case n.Chars[i].Fate == profiles.FateDropped:
+			f.NameFate, f.NameNote = profiles.FateDropped, fmt.Sprintf("not offered (measured: %s, with %s, was not)", n.Chars[i].Tool, kindWords(kind))
+		case n.Chars[i].Fate == profiles.FateRewritten && f.NameFate == profiles.FateKept:
+			f.NameFate, f.NameNote = profiles.FateRewritten, fmt.Sprintf("renamed (measured: %s, with %s, became %s)", n.Chars[i].Tool, kindWords(kind), n.Chars[i].Name)
+		case n.Chars[i].Fate == profiles.FateVaries && f.NameFate == profiles.FateKept:
+			f.NameFate, f.NameNote = NotMeasured, "a name with "+kindWords(kind)+": the runs disagree"
+		}
+	}
+}
+
+func kindWords(kind string) string {
+	switch kind {
+	case profiles.NameDot:
+		return "dots"
+	case profiles.NameHyphen:
+		return "hyphens"
+	case profiles.NameUpper:
+		return "upper case"
+	}
+	return "letters outside ASCII"
+}
+
+// schemaFate sets what the input schema schema loses under s: each of
+// its keywords, at the top level or inside, as s measured that keyword
+// there.
+func schemaFate(f *SurfaceFate, s *profiles.Surface, schema json.RawMessage) {
+	if len(s.Schema) == 0 || len(schema) == 0 {
+		return
+	}
+	var v any
+	if json.Unmarshal(schema, &v) != nil {
+		return
+	}
+	seen := map[string]bool{}
+	for _, at := range profiles.SchemaKeywords(v) {
+		top := at.Top()
+		where := "`" + at.Keyword + "`"
+		if top {
+			where += " (top level)"
+		}
+		if seen[where] {
+			continue
+		}
+		seen[where] = true
+		k := s.Keyword(at.Keyword)
+		switch fate := ""; {
+		case k == nil:
+			f.Unmeasured = append(f.Unmeasured, where)
+		default:
+			fate = k.Fate(top)
+			switch fate {
+			case "":
+				f.Unmeasured = append(f.Unmeasured, where)
+			case profiles.FateDropped:
+				f.Dropped = append(f.Dropped, where)
+			case profiles.FateRewritten:
+				f.Rewritten = append(f.Rewritten, where)
+			case profiles.FateVaries:
+				f.Unmeasured = append(f.Unmeasured, where+": the runs disagree")
+				continue
+			default:
+				continue
+			}
+			if k.Tool != "" && fate != "" {
+				f.Examples = append(f.Examples, fmt.Sprintf("%s: %s became %s (%s)", at.Keyword, clip(k.Sent), clip(k.Became), k.Tool))
+			}
+		}
+	}
+}
+
+// clip shortens a measured JSON example for a message.
+func clip(s string) string {
+	if s == "" {
+		return "nothing"
+	}
+	const most = 80
+	if utf8.RuneCountInString(s) <= most {
+		return s
+	}
+	return string([]rune(s)[:most]) + "…"
+}
+
+// resultFate is what s measured of a result with content text and
+// structuredContent, from a tool with an output schema when measured.
+func resultFate(s *profiles.Surface) string {
+	r := s.Result(profiles.ResultOutSchema)
+	if r == nil {
+		r = s.Result(profiles.ResultBoth)
+	}
+	switch {
+	case r == nil:
+		return NotMeasured
+	case r.Content == profiles.FateKept && r.Structured == profiles.FateKept:
+		return "both"
+	case r.Content == profiles.FateKept && r.Structured == profiles.FateDropped:
+		return "content text"
+	case r.Content == profiles.FateDropped && r.Structured == profiles.FateKept:
+		return "structuredContent"
+	case r.Content == profiles.FateDropped && r.Structured == profiles.FateDropped:
+		return "neither"
+	}
+	return NotMeasured + ": the runs disagree"
+}
+
+// surfaceFindings reports, for view v, a tool whose name the client
+// cuts, renames or drops, whose input schema loses keywords, and whose
+// structured results reach the model in one form only; and a tool whose
+// name the client's prefix takes past the -max-name rule (a name past
+// it on its own is maxNameRule's).
+func surfaceFindings(l *findingList, v View, maxName int) {
+	for _, f := range v.Surface {
+		switch f.NameFate {
+		case profiles.FateCut:
+			l.of(v, NameCut, f.Tool, "tool %s is %s characters as the client names it (%s): %s", f.Tool, table.Num(f.Chars), f.Name, f.NameNote)
+		case profiles.FateDropped:
+			l.of(v, NameDropped, f.Tool, "tool %s (%s as the client names it, %s characters): %s; the model cannot call it", f.Tool, f.Name, table.Num(f.Chars), f.NameNote)
+		case profiles.FateRewritten:
+			l.of(v, NameRenamed, f.Tool, "tool %s: %s", f.Tool, f.NameNote)
+		}
+		if maxName > 0 && f.Chars > maxName && utf8.RuneCountInString(f.Tool) <= maxName {
+			l.of(v, MaxName, f.Tool, "tool %s is %s characters as the client names it (%s), more than -max-name %s", f.Tool, table.Num(f.Chars), f.Name, table.Num(maxName))
+			(*l)[len(*l)-1].Level, (*l)[len(*l)-1].Rule = Fail, "-max-name"
+		}
+		if len(f.Dropped)+len(f.Rewritten) > 0 {
+			var lost []string
+			if len(f.Dropped) > 0 {
+				lost = append(lost, "loses "+strings.Join(f.Dropped, ", "))
+			}
+			if len(f.Rewritten) > 0 {
+				lost = append(lost, "has "+strings.Join(f.Rewritten, ", ")+" rewritten")
+			}
+			l.of(v, SchemaLost, f.Tool+" "+strings.Join(f.Dropped, ",")+" "+strings.Join(f.Rewritten, ","), "tool %s: its input schema %s (measured: %s)", f.Tool, strings.Join(lost, " and "), strings.Join(f.Examples, "; "))
+		}
+		switch f.Result {
+		case "content text":
+			l.of(v, ResultForm, f.Tool, "tool %s has an output schema, so its results carry structuredContent: the model gets the content text, not the structuredContent (measured)", f.Tool)
+		case "structuredContent":
+			l.of(v, ResultForm, f.Tool, "tool %s has an output schema, so its results carry structuredContent: the model gets the structuredContent JSON, not the content text (measured)", f.Tool)
+		}
+	}
+}
+
+// maxNameRule reports each tool whose own name is longer than -max-name,
+// whatever a client puts before it.
+func maxNameRule(l *findingList, s Server, maxName int) {
+	if maxName <= 0 {
+		return
+	}
+	seen := map[string]bool{}
+	for _, e := range []probe.EraResult{s.Legacy, s.Modern} {
+		for _, t := range e.Tools {
+			if n := utf8.RuneCountInString(t.Name); n > maxName && !seen[t.Name] {
+				seen[t.Name] = true
+				l.rule("-max-name", MaxName, t.Name, "tool %s's name is %s characters, more than -max-name %s", t.Name, table.Num(n), table.Num(maxName))
+			}
+		}
+	}
+}
+
+// surfaceFact says what s measured, in a line: the result forms, the
+// schema keywords dropped or rewritten, the names' prefix and cut.
+func surfaceFact(s *profiles.Surface) Fact {
+	f := Fact{Name: "results, schemas, names"}
+	if s == nil {
+		f.Value = NotMeasured
+		return f
+	}
+	var parts []string
+	if s.Result(profiles.ResultBoth) != nil || s.Result(profiles.ResultOutSchema) != nil {
+		parts = append(parts, "of content text and structuredContent, the model gets "+resultFate(s))
+	}
+	var dropped, rewritten []string
+	for _, k := range s.Schema {
+		switch {
+		case k.Top == profiles.FateDropped || k.Nested == profiles.FateDropped:
+			dropped = append(dropped, k.Keyword)
+		case k.Top == profiles.FateRewritten || k.Nested == profiles.FateRewritten:
+			rewritten = append(rewritten, k.Keyword)
+		}
+	}
+	if len(s.Schema) > 0 {
+		parts = append(parts, fmt.Sprintf("of %d schema keywords, dropped: %s; rewritten: %s", len(s.Schema), orNone(dropped), orNone(rewritten)))
+	}
+	if n := s.Names; n != nil {
+		prefix := n.Prefix
+		if n.Namespace != "" {
+			prefix = "namespace " + n.Namespace
+		}
+		parts = append(parts, "names behind "+orNone([]string{prefix}))
+	}
+	f.Value, f.Measured = strings.Join(parts, "; "), true
+	if s.Model != "" {
+		f.Value += " (model " + s.Model + ")"
+	}
+	return f
+}
+
+func orNone(ss []string) string {
+	if len(ss) == 0 || len(ss) == 1 && ss[0] == "" {
+		return "none"
+	}
+	return strings.Join(ss, ", ")
+}
+
+// surfaceLines say what a view's surface predicts of each tool whose
+// name, schema or results it changes or did not measure, and how many
+// it leaves as the server sent them.
+func surfaceLines(fs []SurfaceFate) []string {
+	if len(fs) == 0 {
+		return nil
+	}
+	var out []string
+	same := 0
+	for _, f := range fs {
+		var parts []string
+		switch {
+		case f.NameFate == profiles.FateKept:
+		case f.NameFate == NotMeasured && f.NameNote != "":
+			parts = append(parts, "name "+NotMeasured+": "+f.NameNote)
+		case f.NameNote != "":
+			parts = append(parts, "name "+f.NameNote)
+		default:
+			parts = append(parts, "name "+f.NameFate)
+		}
+		if len(f.Dropped) > 0 {
+			parts = append(parts, "schema loses "+strings.Join(f.Dropped, ", "))
+		}
+		if len(f.Rewritten) > 0 {
+			parts = append(parts, "schema rewrites "+strings.Join(f.Rewritten, ", "))
+		}
+		if len(f.Unmeasured) > 0 {
+			parts = append(parts, "schema keywords "+NotMeasured+": "+strings.Join(f.Unmeasured, ", "))
+		}
+		if f.Result != "" && f.Result != "both" {
+			parts = append(parts, "of a structured result the model gets "+f.Result)
+		}
+		if len(parts) == 0 {
+			same++
+			continue
+		}
+		out = append(out, fmt.Sprintf("  tool %s (%s): %s", line(f.Tool), line(f.Name), line(strings.Join(parts, "; "))))
+	}
+	head := fmt.Sprintf("surface: %d of %s keep their name (behind the prefix) and input schema (measured)", same, plural(len(fs), "tool"))
+	return append([]string{head}, out...)
+}

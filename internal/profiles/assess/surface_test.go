@@ -1,0 +1,114 @@
+package assess
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/profiles"
+)
+
+// surfaceProfile is a profile whose surface is as Codex CLI 0.171.0's
+// measured one in its form: tools in a namespace mcp__{server}, a name of
+// 138 characters with it cut to 128 with a hash, one of 70 kept, dots
+// renamed; pattern and default dropped inside, const rewritten,
+// additionalProperties kept; of a structured result, the model gets the
+// structuredContent only.
+func surfaceProfile() profiles.Profile {
+	return profiles.Profile{Client: "x", Name: "X", Version: "1", Render: profiles.Render{Server: "{text}"},
+		Evidence: []profiles.Evidence{{Kind: "instrlab-run", Ref: "r", Says: "s"}},
+		Surface: &profiles.Surface{Runs: 3,
+			Results: []profiles.ResultForm{{Case: profiles.ResultOutSchema, Tool: "result_outschema", Runs: 1, Content: "dropped", Structured: "kept"}},
+			Schema: []profiles.SchemaKeyword{
+				{Keyword: "additionalProperties", Top: "kept", Nested: "kept"},
+				{Keyword: "const", Nested: "rewritten", Tool: "schema_const", Sent: `{"const":"fixed","type":"string"}`, Became: `{"enum":["fixed"],"type":"string"}`},
+				{Keyword: "default", Nested: "dropped", Tool: "schema_default", Sent: `"fallback"`, Became: `{"type":"string"}`},
+				{Keyword: "pattern", Nested: "dropped", Tool: "schema_pattern", Sent: `"^a$"`, Became: `{"type":"string"}`},
+				{Keyword: "properties", Top: "kept", Nested: "kept"},
+				{Keyword: "type", Top: "kept", Nested: "kept"},
+			},
+			Names: &profiles.Names{Namespace: "mcp__{server}", Server: "lab",
+				Lengths: []profiles.NameLength{
+					{Tool: "name_long", Chars: 60, Full: 70, Fate: "kept", Got: 70, Runs: 1},
+					{Tool: "name_max", Chars: 128, Full: 138, Fate: "cut", Got: 128, Hash: true, Runs: 1},
+				},
+				Chars: []profiles.NameChars{{Kind: profiles.NameDot, Tool: "name.dotted.case", Fate: "rewritten", Name: "name_dotted_case", Runs: 1}},
+			}}}
+}
+
+// TestSurfacePredictions: check applies a profile's measured surface to
+// the server's tools: a name cut past the measured cut, one kept within
+// the longest kept, a dotted one renamed, one past -max-name only with
+// the client's prefix; the schema keywords the client drops and rewrites,
+// and the one it was not measured with; what of a structured result the
+// model gets. A profile without a surface predicts nothing but says so.
+func TestSurfacePredictions(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","pattern":"^[a-z]+$","default":"a"},"mode":{"const":"x"},"when":{"type":"string","format":"date"}},"additionalProperties":false}`)
+	long := strings.Repeat("l", 125)
+	tools := []probe.Tool{
+		{Name: "get", InputSchema: schema, OutputSchema: json.RawMessage(`{"type":"object"}`)},
+		{Name: long},
+		{Name: "get.user"},
+		{Name: strings.Repeat("m", 58)},
+	}
+	r := result(ok(probe.Legacy, nil, tools...), notFound(), probe.Survival{}, 0)
+	r.Target.Name = "srv"
+	none := surfaceProfile()
+	none.Version, none.Surface = "2", nil
+	rep := Assess([]probe.Result{r}, Options{Profiles: []profiles.Profile{surfaceProfile(), none}, Rules: Rules{MaxName: 64}})
+	s := rep.Servers[0]
+	want := []SurfaceFate{
+		{Tool: "get", Name: "mcp__srv__get", Chars: 13, NameFate: "kept",
+			Dropped: []string{"`default`", "`pattern`"}, Rewritten: []string{"`const`"},
+			Examples:   []string{`default: "fallback" became {"type":"string"} (schema_default)`, `pattern: "^a$" became {"type":"string"} (schema_pattern)`, `const: {"const":"fixed","type":"string"} became {"enum":["fixed"],"type":"string"} (schema_const)`},
+			Unmeasured: []string{"`format`"}, Result: "structuredContent"},
+		{Tool: long, Name: "mcp__srv__" + long, Chars: 135, NameFate: "cut", CutTo: 128, NameNote: "cut to 128 characters, then _ and a hash (measured: a name of 138 was)"},
+		{Tool: "get.user", Name: "mcp__srv__get.user", Chars: 18, NameFate: "rewritten", NameNote: "renamed (measured: name.dotted.case, with dots, became name_dotted_case)"},
+		{Tool: strings.Repeat("m", 58), Name: "mcp__srv__" + strings.Repeat("m", 58), Chars: 68, NameFate: "kept"},
+	}
+	if diff := cmp.Diff(want, s.Views[0].Surface); diff != "" {
+		t.Errorf("surface predictions mismatch (-want +got):\n%s", diff)
+	}
+	if s.Views[1].Surface != nil {
+		t.Errorf("a profile without a surface predicts %+v", s.Views[1].Surface)
+	}
+	var got []string
+	for _, f := range s.Findings {
+		switch f.Code {
+		case NameCut, NameDropped, NameRenamed, SchemaLost, ResultForm, MaxName:
+			got = append(got, f.Level+" "+string(f.Code)+": "+f.Message)
+		}
+	}
+	wantFindings := []string{
+		"warn schema-lost: tool get: its input schema loses `default`, `pattern` and has `const` rewritten (measured: " + strings.Join(want[0].Examples, "; ") + ")",
+		"warn result-form: tool get has an output schema, so its results carry structuredContent: the model gets the structuredContent JSON, not the content text (measured)",
+		"warn name-cut: tool " + long + " is 135 characters as the client names it (mcp__srv__" + long + "): cut to 128 characters, then _ and a hash (measured: a name of 138 was)",
+		"fail max-name: tool " + long + "'s name is 125 characters, more than -max-name 64",
+		"info name-renamed: tool get.user: renamed (measured: name.dotted.case, with dots, became name_dotted_case)",
+		"fail max-name: tool " + strings.Repeat("m", 58) + " is 68 characters as the client names it (mcp__srv__" + strings.Repeat("m", 58) + "), more than -max-name 64",
+	}
+	if diff := cmp.Diff(sorted(wantFindings), sorted(got)); diff != "" {
+		t.Errorf("findings mismatch (-want +got):\n%s", diff)
+	}
+	var facts []string
+	for _, v := range s.Views {
+		for _, f := range v.Facts {
+			if f.Name == "results, schemas, names" {
+				facts = append(facts, f.Value)
+			}
+		}
+	}
+	wantFacts := []string{"of content text and structuredContent, the model gets structuredContent; of 6 schema keywords, dropped: default, pattern; rewritten: const; names behind namespace mcp__{server}", NotMeasured}
+	if diff := cmp.Diff(wantFacts, facts); diff != "" {
+		t.Errorf("facts mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func sorted(ss []string) []string {
+	out := slices.Clone(ss)
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,310 @@
+package derive
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/surface"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// apart splits the runs of the lab's surface (a row of the surface
+// matrix) from the others: they measure the surface, and nothing of the
+// instructions the other runs measure.
+func apart(all []run) (others, surf []run) {
+	for _, r := range all {
+		if r.Row.Surface != "" {
+			surf = append(surf, r)
+		} else {
+			others = append(others, r)
+		}
+	}
+	return others, surf
+}
+
+// deriveSurface is what the runs of the lab's surface show (nil when
+// there are none): the form of each result case, each input-schema
+// keyword, and the tools' names, from the runs of the rows that measure
+// them. model0 is the profile's model.
+func deriveSurface(runs []run, ev Evidence, model0 string) *profiles.Surface {
+	if len(runs) == 0 {
+		return nil
+	}
+	s := &profiles.Surface{}
+	var measured []run
+	for _, r := range runs {
+		if r.Surface == nil {
+			continue
+		}
+		switch lab.SurfaceGroup(r.Row.Surface) {
+		case lab.SurfaceResults:
+			resultForms(s, r.Surface.Calls)
+		case lab.SurfaceSchemas:
+			schemaKeywords(s, r.Surface.Tools)
+		case lab.SurfaceNames:
+			names(s, r, r.Surface.Tools)
+		default:
+			continue
+		}
+		measured = append(measured, r)
+	}
+	s.Runs = len(measured)
+	if m := model(measured, ev); m != model0 {
+		s.Model = m
+	}
+	sort.Slice(s.Schema, func(i, j int) bool { return s.Schema[i].Keyword < s.Schema[j].Keyword })
+	if len(s.Results) == 0 && len(s.Schema) == 0 && s.Names == nil {
+		return nil
+	}
+	return s
+}
+
+// surfaceSays is the evidence line's words on the surface, "" when not
+// measured.
+func surfaceSays(s *profiles.Surface) string {
+	if s == nil {
+		return ""
+	}
+	return fmt.Sprintf("; tool results, input schemas and tool names from %d runs of the surface matrix", s.Runs)
+}
+
+// resultCases are the lab's tools whose results are the cases of a
+// ResultForm.
+var resultCases = map[string]string{
+	"result_text":       profiles.ResultContent,
+	"result_structured": profiles.ResultStructured,
+	"result_both":       profiles.ResultBoth,
+	"result_outschema":  profiles.ResultOutSchema,
+}
+
+// resultForms adds the form of each case whose call reached the server and
+// whose result a following request carried.
+func resultForms(s *profiles.Surface, calls []surface.CallFacts) {
+	for _, c := range calls {
+		kase, ok := resultCases[c.Tool]
+		if !ok || !c.Reached || c.Following == 0 {
+			continue
+		}
+		var content, structured string
+		for _, p := range c.Parts {
+			fate := profiles.FateDropped
+			if p.Reached {
+				fate = profiles.FateKept
+			}
+			switch {
+			case p.Part == "structuredContent":
+				structured = fate
+			case strings.HasPrefix(p.Part, "content[") && p.SentForm == surface.FormText:
+				content = fate
+			}
+		}
+		f := s.Result(kase)
+		if f == nil {
+			s.Results = append(s.Results, profiles.ResultForm{Case: kase, Tool: c.Tool})
+			f = &s.Results[len(s.Results)-1]
+			f.Content, f.Structured = content, structured
+		}
+		f.Runs++
+		f.Content, f.Structured = agree(f.Content, content), agree(f.Structured, structured)
+	}
+	order := []string{profiles.ResultContent, profiles.ResultStructured, profiles.ResultBoth, profiles.ResultOutSchema}
+	slices.SortFunc(s.Results, func(a, b profiles.ResultForm) int {
+		return slices.Index(order, a.Case) - slices.Index(order, b.Case)
+	})
+}
+
+// agree is a fate measured again: the same, or "varies".
+func agree(was, now string) string {
+	if was == now {
+		return was
+	}
+	return profiles.FateVaries
+}
+
+// schemaKeywords adds what became of each keyword of the input schema of
+// each of the lab's schema tools the client sent: every keyword the
+// server's schema holds (lab.SchemaFeatures, profiles.SchemaKeywords), at
+// the top level or inside,
+// kept unless the comparison found it dropped or rewritten; a keyword
+// inside one dropped or rewritten whole is not measured on its own. Of
+// several fates, one dropped beats rewritten beats kept; the example is
+// the first drop or rewrite.
+func schemaKeywords(s *profiles.Surface, tools []surface.ToolDef) {
+	for _, t := range tools {
+		f, ok := schemaFeature(t.Tool)
+		if !ok || t.Via == surface.ViaNone {
+			continue
+		}
+		var sent any
+		json.Unmarshal(f.Schema("", t.Tool), &sent)
+		for _, at := range profiles.SchemaKeywords(sent) {
+			fate, fact := profiles.FateKept, (*surface.KeywordFact)(nil)
+			covered := false
+			for i, k := range t.Keywords {
+				switch {
+				case k.Path == at.Path && k.Keyword == at.Keyword:
+					fate, fact = k.Fate, &t.Keywords[i]
+				case k.Fate != surface.Kept && k.Fate != surface.Added && within(at.Path, k):
+					covered = true
+				}
+			}
+			if covered || fate == surface.Added {
+				continue
+			}
+			addKeyword(s, t.Tool, at, fate, fact)
+		}
+	}
+}
+
+// schemaFeature is the lab's schema feature of the tool named tool.
+func schemaFeature(tool string) (lab.SchemaFeature, bool) {
+	for _, f := range lab.SchemaFeatures {
+		if "schema_"+strings.ReplaceAll(f.Name, "-", "_") == tool {
+			return f, true
+		}
+	}
+	return lab.SchemaFeature{}, false
+}
+
+// within reports whether the schema at path lies inside what fact k is
+// about (a keyword's value, or a named schema dropped whole).
+func within(path string, k surface.KeywordFact) bool {
+	at := k.Path + "/" + k.Keyword
+	if k.Keyword == "(schema)" {
+		at = k.Path
+	}
+	return strings.HasPrefix(path+"/", at+"/")
+}
+
+var fateRank = map[string]int{profiles.FateKept: 0, profiles.FateRewritten: 1, profiles.FateDropped: 2}
+
+func addKeyword(s *profiles.Surface, tool string, at profiles.KeywordAt, fate string, fact *surface.KeywordFact) {
+	k := s.Keyword(at.Keyword)
+	if k == nil {
+		s.Schema = append(s.Schema, profiles.SchemaKeyword{Keyword: at.Keyword})
+		k = &s.Schema[len(s.Schema)-1]
+	}
+	level := &k.Nested
+	if at.Top() {
+		level = &k.Top
+	}
+	if *level != "" && fateRank[*level] >= fateRank[fate] {
+		return
+	}
+	*level = fate
+	if fact != nil && fate != profiles.FateKept && k.Tool == "" {
+		k.Tool, k.Sent, k.Became = tool, fact.Sent, fact.Became
+	}
+}
+
+// The lab's tools of the names group, by what their name measures.
+var (
+	nameLengths = []string{lab.NameLong, lab.NameMax}
+	nameChars   = map[string]string{lab.NameDotted: profiles.NameDot, lab.NameHyphen: profiles.NameHyphen, lab.NameUpper: profiles.NameUpper, lab.NameUnicode: profiles.NameNonASCII}
+)
+
+// names adds what became of the names of the lab's names tools in run r:
+// the prefix, from a tool named whole behind it; each long name kept, cut
+// or dropped (no request defined it and no loader gave its definition);
+// each name with dots, hyphens, upper case or non-ASCII letters kept,
+// rewritten or dropped.
+func names(s *profiles.Surface, r run, tools []surface.ToolDef) {
+	server := matrix.ServerName
+	if ls := r.Row.LabServers(); len(ls) > 0 {
+		server = ls[0].Name
+	}
+	n := s.Names
+	if n == nil {
+		n = &profiles.Names{Server: server, Prefix: "?"}
+	}
+	for _, t := range tools {
+		if t.Via == surface.ViaNone || nameChars[t.Tool] == "" && !slices.Contains(nameLengths, t.Tool) {
+			continue
+		}
+		if n.Prefix != "?" {
+			break
+		}
+		switch {
+		case t.Namespace != "" && t.Name == t.Tool:
+			n.Prefix, n.Namespace = "", strings.Replace(t.Namespace, server, "{server}", 1)
+		case fakeapi.ToolNamed(t.Name, t.Tool):
+			n.Prefix = strings.Replace(strings.TrimSuffix(t.Name, t.Tool), server, "{server}", 1)
+		}
+	}
+	if n.Prefix == "?" {
+		return // no name was kept whole behind a prefix: nothing to measure lengths by
+	}
+	prefix := utf8.RuneCountInString(n.PrefixFor(server))
+	for _, t := range tools {
+		chars := utf8.RuneCountInString(t.Tool)
+		if slices.Contains(nameLengths, t.Tool) {
+			l := profiles.NameLength{Tool: t.Tool, Chars: chars, Full: prefix + chars, Fate: profiles.FateDropped, Runs: 1}
+			if t.Via != surface.ViaNone {
+				l.Name, l.Got = t.Name, prefix+utf8.RuneCountInString(t.Name)
+				if n.Namespace == "" {
+					l.Got = utf8.RuneCountInString(t.Name)
+				}
+				l.Fate = profiles.FateKept
+				if !fakeapi.ToolNamed(t.Name, t.Tool) && !(n.Namespace != "" && t.Name == t.Tool) {
+					l.Fate = profiles.FateCut
+					l.Hash = hashed(t.Name, t.Tool)
+				}
+			}
+			n.Lengths = addLength(n.Lengths, l)
+		}
+		if kind := nameChars[t.Tool]; kind != "" {
+			c := profiles.NameChars{Kind: kind, Tool: t.Tool, Fate: profiles.FateDropped, Runs: 1}
+			if t.Via != surface.ViaNone {
+				c.Fate, c.Name = profiles.FateKept, t.Name
+				if !fakeapi.ToolNamed(t.Name, t.Tool) && !(n.Namespace != "" && t.Name == t.Tool) {
+					c.Fate = profiles.FateRewritten
+				}
+			}
+			n.Chars = addChars(n.Chars, c)
+		}
+	}
+	s.Names = n
+}
+
+// hashed reports whether a cut name ends in '_' and a hash or suffix of
+// letters and digits that is not the end of the server's name.
+func hashed(got, tool string) bool {
+	i := strings.LastIndexByte(got, '_')
+	if i < 0 || strings.HasSuffix(tool, got[i:]) {
+		return false
+	}
+	return strings.IndexFunc(got[i+1:], func(r rune) bool { return r >= '0' && r <= '9' }) >= 0
+}
+
+func addLength(ls []profiles.NameLength, l profiles.NameLength) []profiles.NameLength {
+	for i := range ls {
+		if ls[i].Tool == l.Tool {
+			ls[i].Runs++
+			if ls[i].Fate != l.Fate || ls[i].Got != l.Got {
+				ls[i].Fate = profiles.FateVaries
+			}
+			return ls
+		}
+	}
+	return append(ls, l)
+}
+
+func addChars(cs []profiles.NameChars, c profiles.NameChars) []profiles.NameChars {
+	for i := range cs {
+		if cs[i].Tool == c.Tool {
+			cs[i].Runs++
+			if cs[i].Fate != c.Fate || cs[i].Name != c.Name {
+				cs[i].Fate = profiles.FateVaries
+			}
+			return cs
+		}
+	}
+	return append(cs, c)
+}

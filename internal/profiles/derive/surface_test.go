@@ -1,0 +1,112 @@
+package derive
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
+	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/surface"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// schemaDef is the definition of the lab's schema tool of feature name as
+// a client sent it: got, compared keyword by keyword with what the lab
+// sent.
+func schemaDef(t *testing.T, name, got string) surface.ToolDef {
+	t.Helper()
+	f, ok := schemaFeature("schema_" + name)
+	if !ok {
+		t.Fatalf("no schema feature %s", name)
+	}
+	var sent, g any
+	if err := json.Unmarshal(f.Schema("", "schema_"+name), &sent); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(got), &g); err != nil {
+		t.Fatal(err)
+	}
+	return surface.ToolDef{Tool: "schema_" + name, Via: surface.ViaFirst, Keywords: surface.CompareSchema(sent, g)}
+}
+
+// TestDeriveSurface: the surface rows' runs make a profile's surface:
+// each result case's form (a call that did not reach the server measures
+// nothing; two runs that agree count two), each keyword of the lab's
+// schema tools at the top level or inside (kept unless found dropped or
+// rewritten; inside a dropped $defs nothing is measured on its own), and
+// the names: the namespace, a long name kept, one cut with a hash, one
+// with dots rewritten; or, behind a prefix, a long name never offered.
+func TestDeriveSurface(t *testing.T) {
+	part := func(name, form string, reached bool) surface.Found {
+		return surface.Found{Part: name, SentForm: form, Reached: reached}
+	}
+	results := analyze.Result{Surface: &analyze.SurfaceFacts{Calls: []surface.CallFacts{
+		{Tool: "result_text", Reached: true, Following: 3, Parts: []surface.Found{part("content[0] text", surface.FormText, true)}},
+		{Tool: "result_both", Reached: true, Following: 3, Parts: []surface.Found{part("content[0] text", surface.FormText, false), part("structuredContent", surface.FormJSON, true)}},
+		{Tool: "result_structured", Reached: false},
+	}}}
+	schemas := analyze.Result{Surface: &analyze.SurfaceFacts{Tools: []surface.ToolDef{
+		schemaDef(t, "pattern", `{"type":"object","properties":{"value":{"type":"string"}}}`),
+		schemaDef(t, "ref", `{"type":"object","properties":{"value":{}}}`),
+		schemaDef(t, "additional", `{"type":"object","properties":{"tags":{"type":"object","additionalProperties":{"type":"string"}}}}`),
+		{Tool: "schema_enum", Via: surface.ViaNone},
+	}}}
+	codex := analyze.Result{Surface: &analyze.SurfaceFacts{Tools: []surface.ToolDef{
+		{Tool: lab.NameLong, Name: lab.NameLong, Namespace: "mcp__lab", Via: surface.ViaFirst},
+		{Tool: lab.NameMax, Name: lab.NameMax[:105] + "_d7ee339c3394", Namespace: "mcp__lab", Via: surface.ViaFirst},
+		{Tool: lab.NameDotted, Name: "name_dotted_case", Namespace: "mcp__lab", Via: surface.ViaFirst},
+		{Tool: lab.NameUpper, Name: lab.NameUpper, Namespace: "mcp__lab", Via: surface.ViaFirst},
+	}}}
+	rows := func(group lab.SurfaceGroup) matrix.Row { return matrix.Row{Surface: string(group)} }
+	got := deriveSurface([]run{
+		{Result: results, Row: rows(lab.SurfaceResults)}, {Result: results, Row: rows(lab.SurfaceResults)},
+		{Result: schemas, Row: rows(lab.SurfaceSchemas)}, {Result: codex, Row: rows(lab.SurfaceNames)},
+	}, Dirs{}, "")
+	want := &profiles.Surface{Runs: 4,
+		Results: []profiles.ResultForm{
+			{Case: profiles.ResultContent, Tool: "result_text", Runs: 2, Content: "kept"},
+			{Case: profiles.ResultBoth, Tool: "result_both", Runs: 2, Content: "dropped", Structured: "kept"},
+		},
+		Schema: []profiles.SchemaKeyword{
+			{Keyword: "$defs", Top: "dropped", Tool: "schema_ref", Sent: `{"part":{"properties":{"number":{"type":"string"}},"type":"object"}}`, Became: `{"properties":{"value":{}},"type":"object"}`},
+			{Keyword: "$ref", Nested: "dropped", Tool: "schema_ref", Sent: `"#/$defs/part"`, Became: `{}`},
+			{Keyword: "additionalProperties", Top: "dropped", Nested: "kept", Tool: "schema_additional", Sent: "false", Became: `{"properties":{"tags":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"}`},
+			{Keyword: "pattern", Nested: "dropped", Tool: "schema_pattern", Sent: `"^[A-Z]{2}-[0-9]{4}$"`, Became: `{"type":"string"}`},
+			{Keyword: "properties", Top: "kept"},
+			{Keyword: "type", Top: "kept", Nested: "kept"},
+		},
+		Names: &profiles.Names{Namespace: "mcp__{server}", Server: "lab",
+			Lengths: []profiles.NameLength{
+				{Tool: lab.NameLong, Chars: 60, Full: 70, Fate: "kept", Got: 70, Name: lab.NameLong, Runs: 1},
+				{Tool: lab.NameMax, Chars: 128, Full: 138, Fate: "cut", Got: 128, Hash: true, Name: lab.NameMax[:105] + "_d7ee339c3394", Runs: 1},
+			},
+			Chars: []profiles.NameChars{
+				{Kind: profiles.NameDot, Tool: lab.NameDotted, Fate: "rewritten", Name: "name_dotted_case", Runs: 1},
+				{Kind: profiles.NameUpper, Tool: lab.NameUpper, Fate: "kept", Name: lab.NameUpper, Runs: 1},
+			}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("surface mismatch (-want +got):\n%s", diff)
+	}
+
+	// Behind a prefix: the name of 128 not offered.
+	claude := analyze.Result{Surface: &analyze.SurfaceFacts{Tools: []surface.ToolDef{
+		{Tool: lab.NameLong, Name: "mcp__lab__" + lab.NameLong, Via: surface.ViaLater},
+		{Tool: lab.NameMax, Via: surface.ViaNone},
+	}}}
+	got = deriveSurface([]run{{Result: claude, Row: rows(lab.SurfaceNames)}}, Dirs{}, "")
+	wantNames := &profiles.Names{Prefix: "mcp__{server}__", Server: "lab", Lengths: []profiles.NameLength{
+		{Tool: lab.NameLong, Chars: 60, Full: 70, Fate: "kept", Got: 70, Name: "mcp__lab__" + lab.NameLong, Runs: 1},
+		{Tool: lab.NameMax, Chars: 128, Full: 138, Fate: "dropped", Runs: 1},
+	}}
+	if diff := cmp.Diff(wantNames, got.Names); diff != "" {
+		t.Errorf("names behind a prefix mismatch (-want +got):\n%s", diff)
+	}
+	// No surface run: no surface.
+	if s := deriveSurface([]run{{Result: analyze.Result{}, Row: matrix.Row{}}}, Dirs{}, ""); s != nil {
+		t.Errorf("a run outside the surface rows gives %+v", s)
+	}
+}

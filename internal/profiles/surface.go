@@ -1,0 +1,284 @@
+package profiles
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Surface is what a client did with the rest of a server's surface in
+// runs of the surface matrix (instrlab run -matrix surface,
+// docs/surface.md): the form a tool's result reached the model in, each
+// keyword of an input schema, and the names it gave the tools. Every value
+// is measured on the lab's surface tools; what the runs did not show is
+// not listed.
+type Surface struct {
+	// Runs is how many runs measured it; Model the model their requests
+	// named, when not the profile's (a client run with another model to
+	// call tools, as Codex with local-model).
+	Runs  int    `json:"runs"`
+	Model string `json:"model,omitempty"`
+	// Results are the forms of a tool's result, per case measured.
+	Results []ResultForm `json:"results,omitempty"`
+	// Schema is each input-schema keyword measured, in the order of
+	// their names.
+	Schema []SchemaKeyword `json:"schema,omitempty"`
+	// Names is what became of the tools' names; nil when not measured.
+	Names *Names `json:"names,omitempty"`
+}
+
+// The cases of a result a ResultForm may be of.
+const (
+	ResultContent    = "content"     // content text only (the lab's result_text)
+	ResultStructured = "structured"  // structuredContent, empty content (result_structured)
+	ResultBoth       = "both"        // content text and structuredContent (result_both)
+	ResultOutSchema  = "output-both" // both, from a tool with an outputSchema (result_outschema)
+)
+
+// What became of a part, a keyword or a name.
+const (
+	FateKept      = "kept"
+	FateDropped   = "dropped"
+	FateRewritten = "rewritten"
+	FateCut       = "cut"
+	// FateVaries: the runs that measured it disagree.
+	FateVaries = "varies"
+)
+
+// A ResultForm is what reached the model of a result of one case: the
+// fate of its content text and of its structuredContent ("" when the
+// case has none), over the calls (Runs) whose result a request carried.
+type ResultForm struct {
+	Case       string `json:"case"`
+	Tool       string `json:"tool"`
+	Runs       int    `json:"runs"`
+	Content    string `json:"content,omitempty"`
+	Structured string `json:"structured,omitempty"`
+}
+
+// Result is the form measured for case c, nil when none was.
+func (s *Surface) Result(c string) *ResultForm {
+	if s == nil {
+		return nil
+	}
+	for i := range s.Results {
+		if s.Results[i].Case == c {
+			return &s.Results[i]
+		}
+	}
+	return nil
+}
+
+// A SchemaKeyword is what the client did with one JSON Schema keyword of
+// an input schema: at its top level (Top) and inside it (Nested: in a
+// property, a $defs entry, an items schema), each "" where not measured.
+// Tool, Sent and Became are one measured drop or rewrite: the tool, the
+// schema that held the keyword as the server sent it and as the client
+// sent it.
+type SchemaKeyword struct {
+	Keyword string `json:"keyword"`
+	Top     string `json:"top,omitempty"`
+	Nested  string `json:"nested,omitempty"`
+	Tool    string `json:"tool,omitempty"`
+	Sent    string `json:"sent,omitempty"`
+	Became  string `json:"became,omitempty"`
+}
+
+// Keyword is what s measured of keyword k, nil when it did not.
+func (s *Surface) Keyword(k string) *SchemaKeyword {
+	if s == nil {
+		return nil
+	}
+	for i := range s.Schema {
+		if s.Schema[i].Keyword == k {
+			return &s.Schema[i]
+		}
+	}
+	return nil
+}
+
+// Fate is the keyword's fate at the top level or inside, "" when not
+// measured there.
+func (k SchemaKeyword) Fate(top bool) string {
+	if top {
+		return k.Top
+	}
+	return k.Nested
+}
+
+// Names is what a client did with tool names: the prefix it puts before
+// them, what became of long names and of names with characters a client
+// may refuse.
+type Names struct {
+	// Prefix is what the model sees before a tool's name, {server}
+	// standing for the server's name ("mcp__{server}__"); "" when none.
+	// Namespace, when set, is the namespace the tool is defined in
+	// instead (Codex: "mcp__{server}"), whose name a call names too;
+	// lengths then count it and "__" as a prefix.
+	Prefix    string `json:"prefix"`
+	Namespace string `json:"namespace,omitempty"`
+	// Server is the server's name in the measured runs.
+	Server  string       `json:"server"`
+	Lengths []NameLength `json:"lengths,omitempty"`
+	Chars   []NameChars  `json:"chars,omitempty"`
+}
+
+// A NameLength is what became of a tool name of Chars characters, Full
+// with the prefix for the run's server: kept, cut to Got characters
+// (prefix included; Hash when a hash or suffix follows the cut), or
+// dropped (the tool was not offered).
+type NameLength struct {
+	Tool  string `json:"tool"`
+	Chars int    `json:"chars"`
+	Full  int    `json:"full"`
+	Fate  string `json:"fate"`
+	Got   int    `json:"got,omitempty"`
+	Hash  bool   `json:"hash,omitempty"`
+	Name  string `json:"name,omitempty"`
+	Runs  int    `json:"runs"`
+}
+
+// The kinds of characters in a name (NameChars.Kind).
+const (
+	NameDot      = "dot"       // '.' (name.dotted.case)
+	NameHyphen   = "hyphen"    // '-'
+	NameUpper    = "upper"     // upper-case letters
+	NameNonASCII = "non-ascii" // letters outside ASCII
+)
+
+// A NameChars is what became of a name with one kind of character: kept
+// as the server wrote it, rewritten (Name is the client's), or dropped.
+type NameChars struct {
+	Kind string `json:"kind"`
+	Tool string `json:"tool"`
+	Fate string `json:"fate"`
+	Name string `json:"name,omitempty"`
+	Runs int    `json:"runs"`
+}
+
+// PrefixFor is the text before a tool's name for server (the namespace
+// and "__" for a client that defines tools in one).
+func (n Names) PrefixFor(server string) string {
+	if n.Namespace != "" {
+		return strings.ReplaceAll(n.Namespace, "{server}", server) + "__"
+	}
+	return strings.ReplaceAll(n.Prefix, "{server}", server)
+}
+
+// CharKinds are the kinds of characters of name that NameChars cover.
+func CharKinds(name string) []string {
+	var out []string
+	add := func(k string) {
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	for _, r := range name {
+		switch {
+		case r == '.':
+			add(NameDot)
+		case r == '-':
+			add(NameHyphen)
+		case r >= 'A' && r <= 'Z':
+			add(NameUpper)
+		case r > 127:
+			add(NameNonASCII)
+		}
+	}
+	return out
+}
+
+// validate reports the first thing that makes s unusable.
+func (s *Surface) validate() error {
+	if s == nil {
+		return nil
+	}
+	if s.Runs < 1 {
+		return fmt.Errorf("surface: measured by no run")
+	}
+	for _, r := range s.Results {
+		if r.Case == "" || r.Tool == "" || r.Runs < 1 {
+			return fmt.Errorf("surface: a result form needs case, tool and runs")
+		}
+	}
+	for _, k := range s.Schema {
+		if k.Keyword == "" || k.Top == "" && k.Nested == "" {
+			return fmt.Errorf("surface: schema keyword %q measured nowhere", k.Keyword)
+		}
+	}
+	if n := s.Names; n != nil {
+		for _, l := range n.Lengths {
+			if l.Tool == "" || l.Fate == "" || l.Runs < 1 {
+				return fmt.Errorf("surface: a name length needs tool, fate and runs")
+			}
+		}
+	}
+	return nil
+}
+
+// A KeywordAt is one keyword of a JSON Schema at Path, a JSON pointer to
+// the schema that holds it ("" for the top level), as
+// surface.CompareSchema writes paths.
+type KeywordAt struct{ Path, Keyword string }
+
+// Top reports whether the keyword is at the schema's top level.
+func (k KeywordAt) Top() bool { return k.Path == "" }
+
+// The keywords whose value holds schemas: named (properties), one
+// (items), or a list (anyOf).
+var (
+	namedSchemas = map[string]bool{"properties": true, "$defs": true, "definitions": true, "patternProperties": true, "dependentSchemas": true}
+	oneSchema    = map[string]bool{"items": true, "not": true, "additionalProperties": true, "contains": true, "if": true, "then": true, "else": true,
+		"propertyNames": true, "unevaluatedItems": true, "unevaluatedProperties": true, "additionalItems": true}
+	schemaLists = map[string]bool{"anyOf": true, "oneOf": true, "allOf": true, "prefixItems": true, "items": true}
+)
+
+// SchemaKeywords lists every keyword of the JSON Schema v, in the order
+// of their names, each followed by those of the schemas its value holds:
+// named schemas (properties, $defs), a schema (items, not,
+// additionalProperties) and lists of schemas (anyOf, oneOf, prefixItems).
+// A value that is data (const, default, enum, examples) is not looked
+// into.
+func SchemaKeywords(v any) []KeywordAt {
+	return schemaKeywordsAt("", v)
+}
+
+func schemaKeywordsAt(path string, v any) []KeywordAt {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	var out []KeywordAt
+	for _, k := range sortedKeys(m) {
+		out = append(out, KeywordAt{path, k})
+		switch val := m[k].(type) {
+		case map[string]any:
+			switch {
+			case namedSchemas[k]:
+				for _, n := range sortedKeys(val) {
+					out = append(out, schemaKeywordsAt(path+"/"+k+"/"+n, val[n])...)
+				}
+			case oneSchema[k]:
+				out = append(out, schemaKeywordsAt(path+"/"+k, val)...)
+			}
+		case []any:
+			if schemaLists[k] {
+				for i, x := range val {
+					out = append(out, schemaKeywordsAt(path+"/"+k+"/"+strconv.Itoa(i), x)...)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
