@@ -95,7 +95,11 @@ func TestSelectVersions(t *testing.T) {
 		{name: "codex", wantID: "codex@0.171.0", wantTitle: "Codex CLI 0.171.0"},
 		{name: "codex@0.169.0", wantID: "codex@0.169.0"},
 		{name: "copilot", wantID: "copilot@1.0.102"},
-		{name: "copilot@1.0.100", wantErr: "the atlas has no timeline of copilot"},
+		// Copilot CLI's sweep: 1.0.81 to 1.0.102 is one range (server/discover
+		// first); 1.0.80 and before send initialize first.
+		{name: "copilot@1.0.92", wantID: "copilot@1.0.102", wantTitle: "GitHub Copilot CLI 1.0.92 (as 1.0.102)"},
+		{name: "copilot@1.0.80", wantErr: "no built-in profile is of a version in that range"},
+		{name: "copilot@1.0.100", wantErr: "does not list copilot@1.0.100 among the 98 published versions"},
 		// Codex's sweep: 0.167.2 to 0.169.0 is one range (developer
 		// message, cap 247); 0.144.0 to 0.166.0 drops the text.
 		{name: "codex@0.168.0", wantID: "codex@0.169.0", wantTitle: "Codex CLI 0.168.0 (as 0.169.0)"},
