@@ -70,7 +70,7 @@ func failureView(p profiles.Profile, method string) (fv *FailureView, drops bool
 	case f.Exits:
 		fv.Effect, fv.Note = EffectExits, fmt.Sprintf("%s failed, and it ends its whole session on it, every server with it (%s)", method, runs)
 		return fv, true
-	case !f.Instructions && !f.Tools && !p.Render.Unused:
+	case !f.Instructions && !f.Tools:
 		fv.Effect, fv.Note = EffectDrops, fmt.Sprintf("%s failed, and it drops the whole server: nothing of it reaches the model (%s)", method, runs)
 		return fv, true
 	case method == "server/discover":

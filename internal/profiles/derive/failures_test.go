@@ -123,6 +123,7 @@ func TestFailuresFromExcerpts(t *testing.T) {
 		{"continue@1.5.47", drops, fate{Sent: true, Exits: true}, none},
 		{"kilo@7.7.7", drops, drops, none},
 		{"kilo@7.7.9", drops, drops, none},
+		{"droid@0.225.2", drops, drops, none},
 	}
 	for _, tt := range tests {
 		x, err := ReadExcerpt("../data/evidence/" + tt.id + ".json")
