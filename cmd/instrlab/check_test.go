@@ -481,8 +481,12 @@ func TestCheckProfiles(t *testing.T) {
 			if l := p.ToolDescriptions; l.Cap > 0 && !l.Measured && !strings.Contains(out, "(not measured: from documentation)") {
 				t.Error("a documented tool description cap is not marked as not measured")
 			}
-			if p.Startup.Waited == nil && !strings.Contains(out, "slow server: whether it waits not measured") {
+			waitBudget := slices.ContainsFunc(p.Budgets, func(b profiles.Budget) bool { return b.Name == "wait" && len(b.Settings) == 0 })
+			if p.Startup.Waited == nil && !waitBudget && !strings.Contains(out, "slow server: whether it waits not measured") {
 				t.Error("an unmeasured wait for a slow server is not printed as not measured")
+			}
+			if waitBudget && (!strings.Contains(out, "waits ") || !strings.Contains(out, "(measured: instrlab budget,")) {
+				t.Error("a measured wait budget is not printed in the profile's slow-server line")
 			}
 			if p.Instructions.Cap == 0 && p.Instructions.AtLeast > 0 && !strings.Contains(out, "a cap above that not measured") && !strings.Contains(out, "not measured beyond it") {
 				t.Error("a cap never reached is printed as a fact")

@@ -31,7 +31,7 @@ func Facts(p profiles.Profile) []Fact {
 		out = append(out, Fact{Name: "measured with", Value: "model " + NotMeasured})
 	}
 	out = append(out, toolFact(p.ToolDescriptions))
-	out = append(out, slowFact(p.Startup), surfaceFact(p.Surface))
+	out = append(out, slowFact(p), surfaceFact(p.Surface))
 	if p.Render.Placement == NotMeasured {
 		out = append(out, Fact{Name: "placement", Value: NotMeasured})
 	}
@@ -90,7 +90,8 @@ func unitPlural(u string) string {
 	return "characters"
 }
 
-func slowFact(s profiles.Startup) Fact {
+func slowFact(p profiles.Profile) Fact {
+	s := p.Startup
 	f := Fact{Name: "slow server"}
 	switch {
 	case s.Waited == nil:
@@ -102,7 +103,15 @@ func slowFact(s profiles.Startup) Fact {
 		f.Value = "did not wait for a server that answered " + s.Held + " late: the first request went out without it"
 		f.Measured = true
 	}
-	if s.TimeoutMs > 0 {
+	// A measured wait budget says how long, as startup-slow reads it.
+	if w := startupWait(p, func(string) (string, bool) { return "", false }); w.budget != nil {
+		if s.Waited == nil {
+			f.Value = "waits " + w.String()
+		} else {
+			f.Value += "; waits " + w.String()
+		}
+		f.Measured = true
+	} else if s.TimeoutMs > 0 {
 		f.Value += fmt.Sprintf("; waits up to %s ms", table.Num(s.TimeoutMs))
 	} else if f.Measured {
 		f.Value += "; how long it waits " + NotMeasured
