@@ -2,8 +2,8 @@ package profiles
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -251,13 +251,13 @@ func schemaKeywordsAt(path string, v any) []KeywordAt {
 		return nil
 	}
 	var out []KeywordAt
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, KeywordAt{path, k})
 		switch val := m[k].(type) {
 		case map[string]any:
 			switch {
 			case namedSchemas[k]:
-				for _, n := range sortedKeys(val) {
+				for _, n := range slices.Sorted(maps.Keys(val)) {
 					out = append(out, schemaKeywordsAt(path+"/"+k+"/"+n, val[n])...)
 				}
 			case oneSchema[k]:
@@ -272,13 +272,4 @@ func schemaKeywordsAt(path string, v any) []KeywordAt {
 		}
 	}
 	return out
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,9 +2,9 @@ package surface
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -257,7 +257,7 @@ func compareAt(path string, sent, got any, out *[]KeywordFact) {
 	}
 	g, _ := got.(map[string]any)
 	became := compact(got)
-	for _, k := range sortedKeys(s) {
+	for _, k := range slices.Sorted(maps.Keys(s)) {
 		gv, has := g[k]
 		switch {
 		case !has:
@@ -267,7 +267,7 @@ func compareAt(path string, sent, got any, out *[]KeywordFact) {
 		case childSchemas[k]:
 			sc, _ := s[k].(map[string]any)
 			gc, _ := gv.(map[string]any)
-			for _, name := range sortedKeys(sc) {
+			for _, name := range slices.Sorted(maps.Keys(sc)) {
 				p := path + "/" + k + "/" + name
 				if _, ok := gc[name]; !ok {
 					*out = append(*out, KeywordFact{Path: p, Keyword: "(schema)", Fate: Dropped, Sent: compact(sc[name]), Became: compact(gv)})
@@ -285,20 +285,11 @@ func compareAt(path string, sent, got any, out *[]KeywordFact) {
 			*out = append(*out, KeywordFact{Path: path, Keyword: k, Fate: Rewritten, Sent: compact(s[k]), Became: compact(gv)})
 		}
 	}
-	for _, k := range sortedKeys(g) {
+	for _, k := range slices.Sorted(maps.Keys(g)) {
 		if _, ok := s[k]; !ok {
 			*out = append(*out, KeywordFact{Path: path, Keyword: k, Fate: Added, Became: compact(g[k])})
 		}
 	}
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func compact(v any) string {
