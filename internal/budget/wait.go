@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 )
@@ -94,7 +95,7 @@ func pastBudget(f Found, past []analyze.Result) string {
 // its log) count: one sent before could not have had it, whatever the
 // client does with a late server.
 func lateServer(past []analyze.Result) string {
-	best, most := "", 0
+	best, most, gaveUp := "", 0, ""
 	for _, r := range past {
 		var main []analyze.RequestFacts
 		for _, q := range r.Requests {
@@ -103,6 +104,9 @@ func lateServer(past []analyze.Result) string {
 			}
 		}
 		ready := r.Timing.ServerReady
+		if len(main) >= 2 && ready == nil && gaveUp == "" {
+			gaveUp = abandoned(r.Timing, main)
+		}
 		if len(main) < 2 || ready == nil {
 			continue
 		}
@@ -131,10 +135,39 @@ func lateServer(past []analyze.Result) string {
 		}
 		best = fmt.Sprintf("instructions %s, tools %s (%d requests, %d of them after the server was ready)", text, tools, len(main), len(main)-after)
 	}
-	if best == "" {
-		return "not measured: no run past the budget made a request after its server was ready (give a probe row whose script makes one, as -matrix and -row)"
+	switch {
+	case best != "":
+		return best
+	case gaveUp != "":
+		return gaveUp
 	}
-	return best
+	return "not measured: no run past the budget made a request after its server was ready (give a probe row whose script makes one, as -matrix and -row)"
+}
+
+// abandoned reads a run past the budget whose server never became ready
+// although its hold ended before the client's last request: the client
+// gave up on it (Claude Code 2.1.332 sends notifications/cancelled for its
+// initialize at the budget), so no later request could have it. It says so
+// when none of the requests shows the server, and "" when the run cannot
+// tell (the server's start unknown, or the run over before the hold ended).
+func abandoned(t analyze.Timing, main []analyze.RequestFacts) string {
+	if t.ServerStart == nil {
+		return ""
+	}
+	due := t.ServerStart.Add(time.Duration(t.HeldMS * float64(time.Millisecond)))
+	if !main[len(main)-1].Time.After(due) {
+		return ""
+	}
+	later := 0
+	for _, q := range main {
+		if q.Best() != nil || q.OffersLabTool() {
+			return ""
+		}
+		if q.Time.After(due) {
+			later++
+		}
+	}
+	return fmt.Sprintf("instructions and tools lost for the session: the client gave up on the server before it was ready (%d requests, %d of them after its hold ended, none with it)", len(main), later)
 }
 
 // seconds writes a number of seconds to a tenth, or in milliseconds below

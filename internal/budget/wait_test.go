@@ -60,6 +60,14 @@ func TestLateServer(t *testing.T) {
 		return r
 	}
 	none := analyze.RequestFacts{Tools: []string{"Read"}}
+	// gaveUp makes r a run whose server, held for hold from t0, was never
+	// ready.
+	gaveUp := func(r analyze.Result, hold time.Duration) analyze.Result {
+		start := t0
+		r.Timing.ServerStart, r.Timing.ServerReady = &start, nil
+		r.Timing.HeldMS = float64(hold.Milliseconds())
+		return r
+	}
 	for _, tt := range []struct {
 		name string
 		run  analyze.Result
@@ -69,6 +77,12 @@ func TestLateServer(t *testing.T) {
 		{"joins the next", run(5*time.Second, none, with), "instructions from request 2, tools from request 2 (2 requests, 1 of them after the server was ready)"},
 		{"tools only", run(5*time.Second, none, toolsOnly, toolsOnly), "instructions lost for the session, tools from request 2 (3 requests, 2 of them after the server was ready)"},
 		{"joins the third", run(15*time.Second, none, none, with), "instructions from request 3, tools from request 3 (3 requests, 1 of them after the server was ready)"},
+		// Claude Code 2.1.332 past its budget: it cancels its initialize,
+		// the server is never ready, and the request after the hold ended
+		// carries none of it.
+		{"given up", gaveUp(run(0, none, none), 5*time.Second), "instructions and tools lost for the session: the client gave up on the server before it was ready (2 requests, 1 of them after its hold ended, none with it)"},
+		{"given up, still held at the end", gaveUp(run(0, none, none), 30*time.Second), "not measured: no run past the budget"},
+		{"given up, yet in a later request", gaveUp(run(0, none, toolsOnly), 5*time.Second), "not measured: no run past the budget"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := lateServer([]analyze.Result{tt.run}); !strings.HasPrefix(got, tt.want) {
