@@ -14,6 +14,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/atlas"
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/load"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/matrix/runner"
@@ -38,6 +39,10 @@ type Options struct {
 	Netns   bool
 	// Progress receives a line per run.
 	Progress io.Writer
+	// Gate, when set, is shared by the runs of clients measured at once
+	// (Command.Jobs): it holds their servers' start-ups under a quarter of
+	// the smallest wait budget, or lets fewer run at once.
+	Gate *load.Gate
 }
 
 // A Measurement is one budget of one client version, as a number.
@@ -275,7 +280,7 @@ func side(o Outcome) string {
 func (o Options) run(ctx context.Context, m *matrix.Matrix, row matrix.Row, out string) (analyze.Result, error) {
 	pm := &matrix.Matrix{Name: "budget-" + row.Name, Prompt: m.Prompt, Model: m.Model, MaxTurns: m.MaxTurns, Repeats: 1, Rows: []matrix.Row{row}}
 	r := &runner.Runner{Clients: []client.Client{o.Client}, Matrix: pm, Out: out, Jobs: 1, Timeout: o.Timeout,
-		Lab: o.Lab, Netns: o.Netns, Progress: io.Discard}
+		Lab: o.Lab, Netns: o.Netns, Progress: io.Discard, Gate: o.Gate}
 	results, _, err := r.Run(ctx)
 	if err != nil {
 		return analyze.Result{}, err

@@ -2,11 +2,14 @@ package budget
 
 import (
 	"context"
+	"encoding/json"
+	"io"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/fakeclient"
 )
 
@@ -120,4 +123,72 @@ type countWant struct {
 	runs         int
 	pastSays     string
 	text         string
+}
+
+// TestCommandMeasuresClientsAtOnce: with Jobs 2, two clients' searches go
+// at once (the short one's runs come before the long one's last run,
+// which one after another they could not), each finds its own budget, and
+// the answer keeps the order the clients were given.
+func TestCommandMeasuresClientsAtOnce(t *testing.T) {
+	exe, _ := os.Executable()
+	long := &fakeclient.Client{Exe: exe, Version: "1", Env: map[string]string{"FAKE_DEFER_AT": "40"}}
+	short := &fakeclient.Client{Exe: exe, Version: "2", Env: map[string]string{"FAKE_DEFER_AT": "3"}}
+	progress := new(strings.Builder)
+	c := Command{Options: Options{Out: t.TempDir(), Lab: exe, Timeout: 30 * time.Second, Progress: progress},
+		Clients: []client.Client{long, short}, Budgets: []string{Defer}, Format: "json", Jobs: 2}
+	var out strings.Builder
+	if err := c.Run(context.Background(), &out, io.Discard); err != nil {
+		t.Fatalf("%v; progress:\n%s", err, progress)
+	}
+	var ms []Measurement
+	if err := json.Unmarshal([]byte(out.String()), &ms); err != nil {
+		t.Fatalf("%v:\n%s", err, out.String())
+	}
+	if len(ms) != 2 || ms[0].Client != "fake@1" || ms[1].Client != "fake@2" {
+		t.Fatalf("measurements %+v, want fake@1's then fake@2's", ms)
+	}
+	if ms[0].Within != 39 || ms[0].Past != 40 || !ms[1].Below || ms[1].Past != 3 {
+		t.Errorf("found %v–%v and below %v at %v, want 39–40 and below at 3", ms[0].Within, ms[0].Past, ms[1].Below, ms[1].Past)
+	}
+	lines := strings.Split(progress.String(), "\n")
+	lastLong, firstShort := -1, -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "fake@1 defer:") {
+			lastLong = i
+		}
+		if strings.HasPrefix(l, "fake@2 defer:") && firstShort < 0 {
+			firstShort = i
+		}
+	}
+	if firstShort < 0 || lastLong < 0 || firstShort > lastLong {
+		t.Errorf("fake@2's first run (line %d) came after fake@1's last (line %d): not at once\n%s", firstShort, lastLong, progress)
+	}
+}
+
+// TestMeasureWaitOfAClientThatExits: a client that gives up on a late
+// server by exiting 1 before any model request (FAKE_PAST=exit, as
+// Continue CLI 1.5.47 does with a server held 60 s) still has its budget
+// found: such a run is past the budget, not a failed run that stops the
+// search ("not resolved: the run at 60.0 s failed" before).
+func TestMeasureWaitOfAClientThatExits(t *testing.T) {
+	const budget = 2 * time.Second
+	exe, _ := os.Executable()
+	c := &fakeclient.Client{Exe: exe, Version: "1", Env: map[string]string{"FAKE_WAIT": budget.String(), "FAKE_PAST": "exit"}}
+	progress := new(strings.Builder)
+	o := Options{Client: c, Out: t.TempDir(), Lab: exe, Timeout: 30 * time.Second, Progress: progress}
+	ms, err := Measure(context.Background(), o, []string{Wait})
+	if err != nil || len(ms) != 1 {
+		t.Fatalf("%v, %d measurements; progress:\n%s", err, len(ms), progress)
+	}
+	m := ms[0]
+	if m.Failed != "" || m.Below || m.Above {
+		t.Fatalf("failed %q, below %v, above %v; progress:\n%s", m.Failed, m.Below, m.Above, progress)
+	}
+	b, res := budget.Seconds(), WaitSearch().Resolution(budget.Seconds())
+	if m.Within > b+res || m.Past < b-res {
+		t.Errorf("budget %v s: found %v–%v s (resolution %v)", b, m.Within, m.Past, res)
+	}
+	if !strings.HasPrefix(m.PastBudget, PastExits) || !strings.Contains(m.PastBudget, "Request timed out") {
+		t.Errorf("past the budget: %q, want %q with the client's reason", m.PastBudget, PastExits)
+	}
 }

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/load"
 	"github.com/instrlab/instrlab/internal/matrix"
 )
 
@@ -21,6 +23,9 @@ type Command struct {
 	Clients []client.Client
 	Budgets []string
 	Format  string
+	// Jobs is how many clients are measured at once (each client's runs
+	// one after another, as its bisection needs); 1 when unset.
+	Jobs int
 	// Profile, when set, is the profile file the measurements are
 	// written into (UpdateProfile); Line is the command line recorded
 	// there.
@@ -51,6 +56,8 @@ func (c *Command) Validate() error {
 		return errors.New("budget: -out is required")
 	case c.Timeout <= 0:
 		return errors.New("-timeout must be positive")
+	case c.Jobs < 0:
+		return errors.New("-j must be at least 1")
 	case err != nil:
 		return err
 	}
@@ -90,20 +97,18 @@ func (c Command) check() error {
 }
 
 // Run measures every budget of every client, each into its own
-// directory under Out, writes them into the profile when asked, and
-// prints them in Format; what was measured before an error is printed
-// too.
+// directory under Out, Jobs clients at once, writes them into the profile
+// when asked, and prints them in Format, in the order the clients were
+// given; what was measured before an error is printed too.
 func (c Command) Run(ctx context.Context, stdout, stderr io.Writer) error {
+	per, err := c.measureAll(ctx)
 	var all []Measurement
-	o := c.Options
-	for _, cl := range c.Clients {
-		o.Client = cl // its runs go under Out/BUDGET/STEP/CLIENT/...
-		ms, err := Measure(ctx, o, c.Budgets)
+	for _, ms := range per {
 		all = append(all, ms...)
-		if err != nil {
-			Write(stdout, c.Format, all)
-			return err
-		}
+	}
+	if err != nil {
+		Write(stdout, c.Format, all)
+		return err
 	}
 	if c.Profile != "" {
 		if err := UpdateProfile(c.Profile, all, time.Now().UTC().Format("2006-01-02"), c.Line); err != nil {
@@ -112,6 +117,62 @@ func (c Command) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "budgets written into %s\n", c.Profile)
 	}
 	return Write(stdout, c.Format, all)
+}
+
+// measureAll measures each client's budgets, Jobs clients at a time,
+// their runs sharing one load gate; one after another, it stops at the
+// first error, as a single client's search does. At once, every client
+// is measured and the errors are joined, each naming its client.
+func (c Command) measureAll(ctx context.Context) ([][]Measurement, error) {
+	per := make([][]Measurement, len(c.Clients))
+	o := c.Options
+	if c.Jobs <= 1 || len(c.Clients) < 2 {
+		for i, cl := range c.Clients {
+			o.Client = cl // its runs go under Out/BUDGET/STEP/CLIENT/...
+			ms, err := Measure(ctx, o, c.Budgets)
+			per[i] = ms
+			if err != nil {
+				return per, err
+			}
+		}
+		return per, nil
+	}
+	o.Progress = &lockedWriter{w: o.progress()}
+	d, why := Smallest(c.Clients)
+	fmt.Fprintf(o.Progress, "load: %s; %d clients at once, a server must start in under %s, a quarter of the smallest wait budget, %s, or fewer runs go at once\n", load.Text(), c.Jobs, d/4, why)
+	o.Gate = load.NewGate(c.Jobs, d, 2*time.Minute, o.Progress)
+	errs := make([]error, len(c.Clients))
+	sem := make(chan struct{}, c.Jobs)
+	var wg sync.WaitGroup
+	for i, cl := range c.Clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			o := o
+			o.Client = cl
+			per[i], errs[i] = Measure(ctx, o, c.Budgets)
+			if errs[i] != nil {
+				errs[i] = fmt.Errorf("%s: %w", cl.Spec(), errs[i])
+			}
+		}()
+	}
+	wg.Wait()
+	return per, errors.Join(errs...)
+}
+
+// lockedWriter lets the clients measured at once write their progress
+// lines without mixing them.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // CheckNames reports the first of names that is not a budget Measure

@@ -28,6 +28,8 @@ func WaitSearch() Search {
 func waitOutcome(v float64, r analyze.Result) Outcome {
 	o := Outcome{Value: v, At: v, Dir: r.Dir, Within: r.Timing.HadServer}
 	switch {
+	case gaveUpAndExited(v, r):
+		// Past the budget: the client ended the run over its server.
 	case r.Status != "ok":
 		o.Failed = r.Reason
 	case v == 0 && unseen(r.Timing):
@@ -38,6 +40,25 @@ func waitOutcome(v float64, r analyze.Result) Outcome {
 		o.At = (*s + r.Timing.HeldMS) / 1000
 	}
 	return o
+}
+
+// gaveUpAndExited says whether a failed run is the client giving up on a
+// server held v seconds: it ended with an error before the server
+// completed its handshake and before any model request. Continue CLI
+// 1.5.47 does so ("MCP server(s) failed to load: lab: MCP error -32001:
+// Request timed out") with a server held 60 s, and not with one ready at
+// once. A failure with the server ready, or after a model request, or
+// with no hold, is not about the wait and stays a failed run.
+func gaveUpAndExited(v float64, r analyze.Result) bool {
+	t := r.Timing
+	if r.Status == "ok" || v <= 0 || t.ServerStart == nil || t.FirstRequest != nil {
+		return false
+	}
+	// A held server the client left may still answer into the closed
+	// pipe as the run ends: ready only after the client's process had
+	// ended (it started before the server did) is not ready for it.
+	ended := t.ServerStart.Add(time.Duration(r.ClientMS * float64(time.Millisecond)))
+	return t.ServerReady == nil || r.ClientMS > 0 && t.ServerReady.After(ended)
 }
 
 // unseen says whether a run cannot tell the wait: the server was ready
@@ -58,6 +79,7 @@ const (
 	PastBlocks = "blocks the first request until the server is ready"
 	PastSends  = "sends the first request without the server"
 	PastDrops  = "drops the server"
+	PastExits  = "exits with an error before any model request"
 )
 
 // pastBudget says what the client did with a server past its budget, from
@@ -71,6 +93,8 @@ func pastBudget(f Found, past []analyze.Result) string {
 	for _, r := range past {
 		s := r.Observation.ServerStatus
 		switch {
+		case r.Status != "ok":
+			s = PastExits + " (" + firstLine(r.Reason) + ")"
 		case s == "":
 			s = PastSends + " (it reports no status for it)"
 		case slices.Contains([]string{"pending", "connecting", "starting"}, s):
@@ -177,4 +201,10 @@ func seconds(v float64) string {
 		return fmt.Sprintf("%.0f ms", v*1000)
 	}
 	return fmt.Sprintf("%.1f s", v)
+}
+
+// firstLine is the first line of a run's failure reason, for a sentence.
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
 }

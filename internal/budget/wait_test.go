@@ -91,3 +91,36 @@ func TestLateServer(t *testing.T) {
 		})
 	}
 }
+
+// TestGaveUpAndExited: only a failed run with a hold, whose server never
+// answered its handshake and which made no model request, is the client
+// giving up on a late server.
+func TestGaveUpAndExited(t *testing.T) {
+	t0 := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
+	ready, first := t0.Add(time.Second), t0.Add(2*time.Second)
+	for _, tt := range []struct {
+		name   string
+		v      float64
+		status string
+		timing analyze.Timing
+		want   bool
+	}{
+		{"gave up on a held server", 60, "failed", analyze.Timing{ServerStart: &t0}, true},
+		{"ran fine", 60, "ok", analyze.Timing{ServerStart: &t0}, false},
+		{"no hold: a crash, not the wait", 0, "failed", analyze.Timing{ServerStart: &t0}, false},
+		{"the server was ready", 60, "failed", analyze.Timing{ServerStart: &t0, ServerReady: &ready}, false},
+		{"the server answered only after the client had ended", 60, "failed", analyze.Timing{ServerStart: &t0, ServerReady: &ready}, true},
+		{"after a model request", 60, "failed", analyze.Timing{ServerStart: &t0, FirstRequest: &first}, false},
+		{"the server never started", 60, "failed", analyze.Timing{}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := analyze.Result{Status: tt.status, Reason: "exit status 1", Timing: tt.timing, ClientMS: 5000}
+			if strings.Contains(tt.name, "after the client had ended") {
+				r.ClientMS = 500 // the client ended 0.5 s after the server started; it answered at 1 s
+			}
+			if got := gaveUpAndExited(tt.v, r); got != tt.want {
+				t.Errorf("gaveUpAndExited = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

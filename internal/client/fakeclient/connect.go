@@ -27,6 +27,7 @@ const (
 const (
 	pastSend      = "send"  // send the first request without the server, which may join later
 	pastDrop      = "drop"  // drop the server for the session
+	pastExit      = "exit"  // give up and exit 1 before any model request, as Continue CLI 1.5.47 does
 	lateJoin      = "join"  // a late server's instructions and tools reach the next request
 	lateToolsOnly = "tools" // its tools reach the next request; its instructions are lost for the session
 )
@@ -70,8 +71,8 @@ func budgetFromEnv() (budget, error) {
 		b.wait = d
 	}
 	if v := os.Getenv("FAKE_PAST"); v != "" {
-		if v != pastSend && v != pastDrop {
-			return b, fmt.Errorf("FAKE_PAST %q: want %s or %s", v, pastSend, pastDrop)
+		if v != pastSend && v != pastDrop && v != pastExit {
+			return b, fmt.Errorf("FAKE_PAST %q: want %s, %s or %s", v, pastSend, pastDrop, pastExit)
 		}
 		b.past = v
 	}
@@ -138,6 +139,9 @@ type conn struct {
 	got      *ready
 	failed   bool
 	shutdown func()
+	// abort ends the server at once, as a client that gives up on it
+	// does (the MCP SDKs' stdio transports kill the process on close).
+	abort func()
 	// http is the connection to a Streamable HTTP server; nil for stdio.
 	http *httpConn
 }
@@ -145,7 +149,7 @@ type conn struct {
 // connect starts the server and its handshake (initialize, initialized,
 // tools/list) in the background.
 func connect(srv client.Server) *conn {
-	c := &conn{started: time.Now(), done: make(chan struct{}), shutdown: func() {}}
+	c := &conn{started: time.Now(), done: make(chan struct{}), shutdown: func() {}, abort: func() {}}
 	if srv.URL != "" {
 		c.http = newHTTPConn(srv.URL)
 		got, ok := c.http.connect()
@@ -164,6 +168,7 @@ func connect(srv client.Server) *conn {
 		c.finish(nil, true)
 		return c
 	}
+	c.abort = func() { cmd.Process.Kill() }
 	c.shutdown = func() {
 		in.Close()
 		done := make(chan struct{})
@@ -236,7 +241,7 @@ func (c *conn) wait(b budget) (*ready, string) {
 	select {
 	case <-c.done:
 	case <-deadline:
-		if b.past == pastDrop {
+		if b.past == pastDrop || b.past == pastExit {
 			return nil, statusFailed
 		}
 		return nil, statusPending

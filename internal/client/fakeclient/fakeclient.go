@@ -10,8 +10,8 @@
 // one streaming Anthropic Messages request, and prints stream-json events
 // like Claude Code's. It has a known wait budget when FAKE_WAIT is set: it
 // waits that long from starting the server, then sends without it
-// (FAKE_PAST=send, status "pending") or drops it (FAKE_PAST=drop, status
-// "failed"); with FAKE_TURNS=N it makes N requests, FAKE_GAP apart, and a server ready
+// (FAKE_PAST=send, status "pending"), drops it (FAKE_PAST=drop, status
+// "failed") or exits 1 before any model request (FAKE_PAST=exit); with FAKE_TURNS=N it makes N requests, FAKE_GAP apart, and a server ready
 // after the first joins the next one with its instructions and tools
 // (FAKE_LATE=join) or its tools alone (FAKE_LATE=tools); each turn puts
 // its message before the system message, which so moves, unless

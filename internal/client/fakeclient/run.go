@@ -34,6 +34,10 @@ func runClient() int {
 	// stdin and wait, so that it has logged everything it was sent.
 	defer conn.shutdown()
 	got, status := conn.wait(b)
+	if status == statusFailed && b.past == pastExit {
+		conn.abort()
+		return fail("MCP server(s) failed to load: %s: MCP error -32001: Request timed out", srv.Name)
+	}
 	emit(map[string]any{"type": "system", "subtype": "init", "session_id": "fake-session",
 		"mcp_servers": []map[string]string{{"name": srv.Name, "status": status}}})
 	switch mode {
