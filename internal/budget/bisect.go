@@ -38,6 +38,11 @@ type Outcome struct {
 	Within bool `json:"within"`
 	// Failed says why the run tells nothing; then Within is meaningless.
 	Failed string `json:"failed,omitempty"`
+	// Hint is where the run showed the budget to lie, when the client
+	// told it (the time it gave up on the server, from the server's start,
+	// on the scale of At); 0 when it did not. The search runs either side
+	// of it first; only runs bracket the budget.
+	Hint float64 `json:"hint,omitempty"`
 	// Dir is the run's evidence.
 	Dir string `json:"dir,omitempty"`
 }
@@ -89,7 +94,10 @@ func (s Search) MaxRuns() int {
 // s.MaxRuns runs. A run's At (what the client met) counts, not the value
 // it was set to: a server slow to start is later than its hold. A run that
 // fails stops the search with why; a run that contradicts the others is
-// counted in Disagree and moves neither side.
+// counted in Disagree and moves neither side. A run past the budget that
+// tells where the budget lies (Outcome.Hint) makes the next runs a quarter
+// of the resolution either side of it, so that a client that says when it
+// gave up is bracketed in two runs after the ends, not in up to MaxRuns.
 func Bisect(ctx context.Context, s Search, probe Probe) Found {
 	var f Found
 	run := func(v float64) (Outcome, bool) {
@@ -143,12 +151,22 @@ func Bisect(ctx context.Context, s Search, probe Probe) Found {
 		return f
 	}
 	var o Outcome
-	var ok bool
+	var ok, below, above bool
 	for len(f.Steps) < s.MaxRuns() && f.Past-f.Within > s.Resolution(f.Within) {
+		next := s.Next(f.Within, f.Past)
+		if h := f.hint(); h > f.Within && h <= f.Past {
+			r := s.Resolution(h) / 4
+			switch {
+			case !below && h-r > f.Within:
+				next, below = h-r, true
+			case !above && h+r < f.Past:
+				next, above = h+r, true
+			}
+		}
 		// Set the next value lower by how far what the client met ran
 		// past what was set (a server's start-up), so that it lands where
 		// wanted.
-		v := max(s.Next(f.Within, f.Past)-f.offset(), s.Lo)
+		v := max(next-f.offset(), s.Lo)
 		if o, ok = run(v); !ok {
 			return f
 		}
@@ -163,6 +181,18 @@ func Bisect(ctx context.Context, s Search, probe Probe) Found {
 	}
 	f.Unresolved = f.Past-f.Within > s.Resolution(f.Within)
 	return f
+}
+
+// hint is the smallest budget a run past it told (Outcome.Hint), 0 when
+// none did.
+func (f Found) hint() float64 {
+	h := 0.0
+	for _, st := range f.Steps {
+		if st.Failed == "" && !st.Within && st.Hint > 0 && (h == 0 || st.Hint < h) {
+			h = st.Hint
+		}
+	}
+	return h
 }
 
 // offset is the median of how far what the client met ran past what was

@@ -155,3 +155,53 @@ func TestBisectFindsACount(t *testing.T) {
 		})
 	}
 }
+
+// TestBisectFollowsAHint: a synthetic client that says when it gave up
+// (a run past its budget carries the budget as Hint, as a client that
+// cancels its initialize does) is bracketed within the resolution in four
+// runs (the ends, then either side of the hint), where the plain search
+// takes more; a hint at the range's end takes three; a hint that is wrong
+// (a client that gave up later than it stopped waiting) costs runs but
+// never a wrong bracket, since only runs bracket.
+func TestBisectFollowsAHint(t *testing.T) {
+	s := WaitSearch()
+	for _, tc := range []struct {
+		name           string
+		budget, told   float64
+		startup        float64
+		runs, plainMin int
+	}{
+		{name: "Claude Code 2.1.332's 27.5 s", budget: 27.5, told: 27.5, startup: 0.03, runs: 4, plainMin: 6},
+		{name: "Continue's 60 s at the range's end", budget: 60.01, told: 60.01, startup: 0.01, runs: 3, plainMin: 6},
+		{name: "a hint 5 s late", budget: 20, told: 25, startup: 0.03},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			probe := func(hints bool) Probe {
+				return func(ctx context.Context, v float64) Outcome {
+					at := v + tc.startup
+					o := Outcome{Value: v, At: at, Within: at < tc.budget}
+					if hints && !o.Within {
+						o.Hint = tc.told
+					}
+					return o
+				}
+			}
+			f := Bisect(context.Background(), s, probe(true))
+			if f.Failed != "" || f.Unresolved || f.Below || f.Above {
+				t.Fatalf("not bracketed: %+v", f)
+			}
+			if !(f.Within < tc.budget && tc.budget <= f.Past) || f.Resolution() > s.Resolution(f.Within)+1e-9 {
+				t.Errorf("budget %v: bracket %v–%v, resolution %v", tc.budget, f.Within, f.Past, s.Resolution(f.Within))
+			}
+			if tc.runs > 0 && len(f.Steps) != tc.runs {
+				t.Errorf("%d runs with the hint, want %d: %+v", len(f.Steps), tc.runs, f.Steps)
+			}
+			if len(f.Steps) > s.MaxRuns() {
+				t.Errorf("%d runs, over MaxRuns %d", len(f.Steps), s.MaxRuns())
+			}
+			if plain := Bisect(context.Background(), s, probe(false)); tc.plainMin > 0 && len(plain.Steps) < tc.plainMin {
+				t.Errorf("the plain search took %d runs: the hint saves nothing to show", len(plain.Steps))
+			}
+		})
+	}
+}

@@ -24,7 +24,9 @@ func WaitSearch() Search {
 // waitOutcome reads one run of the wait budget: within when the first
 // request shows the server (its text, a tool of its, or the client's word
 // that it was connected), at the delay the client met (the server's own
-// start-up and the hold, from its start: analyze.Timing).
+// start-up and the hold, from its start: analyze.Timing). A client that
+// cancelled its handshake tells its budget: the time of the cancel, from
+// the server's start, is the run's Hint.
 func waitOutcome(v float64, r analyze.Result) Outcome {
 	o := Outcome{Value: v, At: v, Dir: r.Dir, Within: r.Timing.HadServer}
 	switch {
@@ -38,6 +40,9 @@ func waitOutcome(v float64, r analyze.Result) Outcome {
 	}
 	if s := r.Timing.StartupMS; s != nil {
 		o.At = (*s + r.Timing.HeldMS) / 1000
+	}
+	if g, s := r.Handshake.GaveUp, r.Timing.ServerStart; !g.IsZero() && s != nil && !o.Within {
+		o.Hint = g.Sub(*s).Seconds()
 	}
 	return o
 }

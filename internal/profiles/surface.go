@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/instrlab/instrlab/internal/schemakw"
 )
 
 // Surface is what a client did with the rest of a server's surface in
@@ -226,49 +227,24 @@ type KeywordAt struct{ Path, Keyword string }
 // Top reports whether the keyword is at the schema's top level.
 func (k KeywordAt) Top() bool { return k.Path == "" }
 
-// The keywords whose value holds schemas: named (properties), one
-// (items), or a list (anyOf).
-var (
-	namedSchemas = map[string]bool{"properties": true, "$defs": true, "definitions": true, "patternProperties": true, "dependentSchemas": true}
-	oneSchema    = map[string]bool{"items": true, "not": true, "additionalProperties": true, "contains": true, "if": true, "then": true, "else": true,
-		"propertyNames": true, "unevaluatedItems": true, "unevaluatedProperties": true, "additionalItems": true}
-	schemaLists = map[string]bool{"anyOf": true, "oneOf": true, "allOf": true, "prefixItems": true, "items": true}
-)
-
 // SchemaKeywords lists every keyword of the JSON Schema v, in the order
 // of their names, each followed by those of the schemas its value holds:
 // named schemas (properties, $defs), a schema (items, not,
-// additionalProperties) and lists of schemas (anyOf, oneOf, prefixItems).
-// A value that is data (const, default, enum, examples) is not looked
-// into.
+// additionalProperties) and lists of schemas (anyOf, oneOf, prefixItems),
+// as schemakw.Subs finds them. A value that is data (const, default,
+// enum, examples) is not looked into.
 func SchemaKeywords(v any) []KeywordAt {
-	return schemaKeywordsAt("", v)
+	m, _ := v.(map[string]any)
+	return schemaKeywordsAt("", m)
 }
 
-func schemaKeywordsAt(path string, v any) []KeywordAt {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil
-	}
+func schemaKeywordsAt(path string, m map[string]any) []KeywordAt {
 	var out []KeywordAt
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, KeywordAt{path, k})
-		switch val := m[k].(type) {
-		case map[string]any:
-			switch {
-			case namedSchemas[k]:
-				for _, n := range slices.Sorted(maps.Keys(val)) {
-					out = append(out, schemaKeywordsAt(path+"/"+k+"/"+n, val[n])...)
-				}
-			case oneSchema[k]:
-				out = append(out, schemaKeywordsAt(path+"/"+k, val)...)
-			}
-		case []any:
-			if schemaLists[k] {
-				for i, x := range val {
-					out = append(out, schemaKeywordsAt(path+"/"+k+"/"+strconv.Itoa(i), x)...)
-				}
-			}
+		_, subs := schemakw.Subs(k, m[k])
+		for _, sub := range subs {
+			out = append(out, schemaKeywordsAt(path+sub.Path, sub.Schema)...)
 		}
 	}
 	return out

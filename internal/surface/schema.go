@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/schemakw"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -237,52 +238,52 @@ func outputFate(def map[string]any, ctx fakeapi.Context, out json.RawMessage) st
 	return OutLost
 }
 
-// childSchemas are the keywords whose value holds named schemas.
-var childSchemas = map[string]bool{"properties": true, "$defs": true, "definitions": true, "patternProperties": true}
-
 // CompareSchema compares the server's schema sent with the client's got,
 // keyword by keyword: kept (equal), rewritten (another value), dropped,
-// or added by the client. Named schemas (properties, $defs) are compared
-// one by one; a keyword whose values are both schemas is compared inside.
+// or added by the client. A keyword whose value holds schemas on both
+// sides, held the same way (schemakw.Subs: named, one, a list of the same
+// length), is compared inside, schema by schema: a named schema the
+// client lacks is dropped whole ("(schema)"); a list of another length,
+// or a value held another way, is rewritten whole. A value that is data
+// (const, default, enum) is compared whole, whatever it holds.
 func CompareSchema(sent, got any) []KeywordFact {
 	var out []KeywordFact
-	compareAt("", sent, got, &out)
+	s, _ := sent.(map[string]any)
+	compareAt("", s, got, &out)
 	return out
 }
 
-func compareAt(path string, sent, got any, out *[]KeywordFact) {
-	s, ok := sent.(map[string]any)
-	if !ok {
-		return
-	}
+func compareAt(path string, s map[string]any, got any, out *[]KeywordFact) {
 	g, _ := got.(map[string]any)
 	became := compact(got)
 	for _, k := range slices.Sorted(maps.Keys(s)) {
 		gv, has := g[k]
-		switch {
-		case !has:
+		if !has {
 			*out = append(*out, KeywordFact{Path: path, Keyword: k, Fate: Dropped, Sent: compact(s[k]), Became: became})
-		case reflect.DeepEqual(s[k], gv):
+			continue
+		}
+		if reflect.DeepEqual(s[k], gv) {
 			*out = append(*out, KeywordFact{Path: path, Keyword: k, Fate: Kept})
-		case childSchemas[k]:
-			sc, _ := s[k].(map[string]any)
-			gc, _ := gv.(map[string]any)
-			for _, name := range slices.Sorted(maps.Keys(sc)) {
-				p := path + "/" + k + "/" + name
-				if _, ok := gc[name]; !ok {
-					*out = append(*out, KeywordFact{Path: p, Keyword: "(schema)", Fate: Dropped, Sent: compact(sc[name]), Became: compact(gv)})
-					continue
-				}
-				compareAt(p, sc[name], gc[name], out)
-			}
-		default:
-			_, sObj := s[k].(map[string]any)
-			_, gObj := gv.(map[string]any)
-			if sObj && gObj {
-				compareAt(path+"/"+k, s[k], gv, out)
+			continue
+		}
+		sk, ss := schemakw.Subs(k, s[k])
+		gk, gs := schemakw.Subs(k, gv)
+		if sk == schemakw.Data || sk != gk || sk == schemakw.List && len(ss) != len(gs) {
+			*out = append(*out, KeywordFact{Path: path, Keyword: k, Fate: Rewritten, Sent: compact(s[k]), Became: compact(gv)})
+			continue
+		}
+		gotAt := make(map[string]map[string]any, len(gs))
+		for _, sub := range gs {
+			gotAt[sub.Path] = sub.Schema
+		}
+		for _, sub := range ss {
+			p := path + sub.Path
+			gsub, ok := gotAt[sub.Path]
+			if !ok {
+				*out = append(*out, KeywordFact{Path: p, Keyword: "(schema)", Fate: Dropped, Sent: compact(sub.Schema), Became: compact(gv)})
 				continue
 			}
-			*out = append(*out, KeywordFact{Path: path, Keyword: k, Fate: Rewritten, Sent: compact(s[k]), Became: compact(gv)})
+			compareAt(p, sub.Schema, gsub, out)
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(g)) {

@@ -59,7 +59,16 @@ type Handshake struct {
 	InitializeSent    bool     `json:"initialize_sent"`
 	// Ready is when the server sent the reply that completed the handshake
 	// (an initialize result, or a server/discover result); zero if never.
+	// A reply to a handshake request the client had cancelled first
+	// (notifications/cancelled while it was pending: the client gave up on
+	// the server, as Continue CLI 1.5.47 does after 60 s) completes
+	// nothing.
 	Ready time.Time `json:"ready,omitempty"`
+	// GaveUp is when the client first cancelled a handshake request the
+	// server had not answered yet; zero if it never did. From the
+	// server's start, it is how long the client waited: its budget, told
+	// by the client itself.
+	GaveUp time.Time `json:"gave_up,omitzero"`
 	// ProtocolVersions lists the protocol versions the client asked for,
 	// in _meta or initialize params, in order of first use.
 	ProtocolVersions []string `json:"protocol_versions,omitempty"`
@@ -70,6 +79,11 @@ func handshake(msgs []LabMessage) Handshake {
 	h := Handshake{Methods: []string{}}
 	var probe, init time.Time
 	var probeID string
+	// pending are the handshake requests not yet answered, by id;
+	// cancelled those the client cancelled before their reply. The log
+	// keeps no body of a cancel, so a cancel takes every pending one (the
+	// client sends nothing else before its handshake completes).
+	pending, cancelled := map[string]bool{}, map[string]bool{}
 	for _, m := range msgs {
 		switch m.Dir {
 		case "recv":
@@ -78,12 +92,22 @@ func handshake(msgs []LabMessage) Handshake {
 			}
 			h.Methods = append(h.Methods, m.Method)
 			switch m.Method {
+			case "notifications/cancelled":
+				if len(pending) > 0 && h.Ready.IsZero() && h.GaveUp.IsZero() {
+					h.GaveUp = m.Time
+				}
+				for id := range pending {
+					cancelled[id] = true
+				}
+				clear(pending)
 			case "server/discover":
+				pending[string(m.ID)] = true
 				if probe.IsZero() {
 					probe, probeID = m.Time, string(m.ID)
 					h.DiscoverAnswer = "none"
 				}
 			case "initialize":
+				pending[string(m.ID)] = true
 				h.InitializeSent = true
 				if init.IsZero() {
 					init = m.Time
@@ -97,7 +121,14 @@ func handshake(msgs []LabMessage) Handshake {
 				}
 			}
 		case "send":
-			if h.Ready.IsZero() && m.Error == nil && m.Kind != lab.KindError && (m.Method == "initialize" || m.Method == "server/discover") {
+			handshakeReply := m.Method == "initialize" || m.Method == "server/discover"
+			id := string(m.ID)
+			late := handshakeReply && cancelled[id] && !pending[id]
+			if handshakeReply {
+				delete(pending, id)
+				delete(cancelled, id)
+			}
+			if h.Ready.IsZero() && m.Error == nil && m.Kind != lab.KindError && handshakeReply && !late {
 				h.Ready = m.Time
 			}
 			if probeID != "" && string(m.ID) == probeID && h.DiscoverAnswer == "none" {

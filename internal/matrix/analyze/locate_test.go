@@ -74,6 +74,31 @@ func TestHandshake(t *testing.T) {
 	}
 }
 
+// TestHandshakeGivenUp: a reply to an initialize the client cancelled
+// first (Continue CLI 1.5.47 at its 60 s timeout, then again with a second
+// server process) completes no handshake; one the client still waits for
+// does, and a cancel of a request after the handshake changes nothing.
+func TestHandshakeGivenUp(t *testing.T) {
+	init := func(ms int, dir string) LabMessage {
+		return LabMessage{Time: at(ms), Dir: dir, Method: "initialize", ID: []byte(`0`)}
+	}
+	cancel := func(ms int) LabMessage {
+		return LabMessage{Time: at(ms), Dir: "recv", Method: "notifications/cancelled"}
+	}
+	gaveUp := []LabMessage{init(10, "recv"), cancel(60010), init(60011, "send"), init(60060, "recv"), cancel(120060), init(120061, "send")}
+	if h := handshake(gaveUp); !h.Ready.IsZero() || !h.GaveUp.Equal(at(60010)) {
+		t.Errorf("replies to cancelled initializes: ready %v (want none), gave up %v (want %v)", h.Ready, h.GaveUp, at(60010))
+	}
+	retried := append(gaveUp[:3:3], init(60060, "recv"), init(60070, "send"))
+	if h := handshake(retried); !h.Ready.Equal(at(60070)) {
+		t.Errorf("a retry answered in time: ready %v, want %v", h.Ready, at(60070))
+	}
+	after := []LabMessage{init(10, "recv"), init(20, "send"), {Time: at(30), Dir: "recv", Method: "tools/call", ID: []byte(`1`)}, cancel(40)}
+	if h := handshake(after); !h.Ready.Equal(at(20)) || !h.GaveUp.IsZero() {
+		t.Errorf("a cancel after the handshake: ready %v (want %v), gave up %v (want none)", h.Ready, at(20), h.GaveUp)
+	}
+}
+
 func at(ms int) time.Time {
 	return time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC).Add(time.Duration(ms) * time.Millisecond)
 }

@@ -36,7 +36,9 @@ func schemaDef(t *testing.T, name, got string) surface.ToolDef {
 // each result case's form (a call that did not reach the server measures
 // nothing; two runs that agree count two), each keyword of the lab's
 // schema tools at the top level or inside (kept unless found dropped or
-// rewritten; inside a dropped $defs nothing is measured on its own), and
+// rewritten; inside a dropped $defs nothing is measured on its own, while
+// a keyword dropped inside a oneOf's schema is measured and the oneOf
+// kept), and
 // the names: the namespace, a long name kept, one cut with a hash, one
 // with dots rewritten; or, behind a prefix, a long name never offered.
 func TestDeriveSurface(t *testing.T) {
@@ -52,6 +54,7 @@ func TestDeriveSurface(t *testing.T) {
 		schemaDef(t, "pattern", `{"type":"object","properties":{"value":{"type":"string"}}}`),
 		schemaDef(t, "ref", `{"type":"object","properties":{"value":{}}}`),
 		schemaDef(t, "additional", `{"type":"object","properties":{"tags":{"type":"object","additionalProperties":{"type":"string"}}}}`),
+		schemaDef(t, "oneof", `{"type":"object","properties":{"value":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}`),
 		{Tool: "schema_enum", Via: surface.ViaNone},
 	}}}
 	codex := analyze.Result{Surface: &analyze.SurfaceFacts{Tools: []surface.ToolDef{
@@ -74,6 +77,8 @@ func TestDeriveSurface(t *testing.T) {
 			{Keyword: "$defs", Top: "dropped", Tool: "schema_ref", Sent: `{"part":{"properties":{"number":{"type":"string"}},"type":"object"}}`, Became: `{"properties":{"value":{}},"type":"object"}`},
 			{Keyword: "$ref", Nested: "dropped", Tool: "schema_ref", Sent: `"#/$defs/part"`, Became: `{}`},
 			{Keyword: "additionalProperties", Top: "dropped", Nested: "kept", Tool: "schema_additional", Sent: "false", Became: `{"properties":{"tags":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"}`},
+			{Keyword: "maxLength", Nested: "dropped", Tool: "schema_oneof", Sent: "3", Became: `{"type":"string"}`},
+			{Keyword: "oneOf", Nested: "kept"},
 			{Keyword: "pattern", Nested: "dropped", Tool: "schema_pattern", Sent: `"^[A-Z]{2}-[0-9]{4}$"`, Became: `{"type":"string"}`},
 			{Keyword: "properties", Top: "kept"},
 			{Keyword: "type", Top: "kept", Nested: "kept"},
