@@ -154,7 +154,10 @@ func Bisect(ctx context.Context, s Search, probe Probe) Found {
 	var ok, below, above bool
 	for len(f.Steps) < s.MaxRuns() && f.Past-f.Within > s.Resolution(f.Within) {
 		next := s.Next(f.Within, f.Past)
-		if h := f.hint(); h > f.Within && h <= f.Past {
+		// A hint a moment past the run past the budget (Continue CLI
+		// cancels 60.0 s after its initialize, 10 ms after the server's
+		// start) is taken at that run.
+		if h := min(f.hint(), f.Past); h > f.Within {
 			r := s.Resolution(h) / 4
 			switch {
 			case !below && h-r > f.Within:

@@ -173,6 +173,7 @@ func TestBisectFollowsAHint(t *testing.T) {
 	}{
 		{name: "Claude Code 2.1.332's 27.5 s", budget: 27.5, told: 27.5, startup: 0.03, runs: 4, plainMin: 6},
 		{name: "Continue's 60 s at the range's end", budget: 60.01, told: 60.01, startup: 0.01, runs: 3, plainMin: 6},
+		{name: "a hint just past the range's end", budget: 60, told: 60.01, startup: 0, runs: 3, plainMin: 6},
 		{name: "a hint 5 s late", budget: 20, told: 25, startup: 0.03},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -191,4 +191,10 @@ func TestMeasureWaitOfAClientThatExits(t *testing.T) {
 	if !strings.HasPrefix(m.PastBudget, PastExits) || !strings.Contains(m.PastBudget, "Request timed out") {
 		t.Errorf("past the budget: %q, want %q with the client's reason", m.PastBudget, PastExits)
 	}
+	// The client cancels its initialize when it gives up: the cancel leads
+	// the search, which brackets the budget in the two ends and two runs
+	// either side of it.
+	if len(m.Steps) > 4 {
+		t.Errorf("%d runs, want at most 4 after the cancel at %v; progress:\n%s", len(m.Steps), budget, progress)
+	}
 }

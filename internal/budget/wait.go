@@ -52,8 +52,11 @@ func waitOutcome(v float64, r analyze.Result) Outcome {
 // completed its handshake and before any model request. Continue CLI
 // 1.5.47 does so ("MCP server(s) failed to load: lab: MCP error -32001:
 // Request timed out") with a server held 60 s, and not with one ready at
-// once. A failure with the server ready, or after a model request, or
-// with no hold, is not about the wait and stays a failed run.
+// once. A client that cancelled its handshake gave up on the server even
+// when the reply crossed the cancel (the server ready a moment before, at
+// the edge of the budget). A failure with the server ready, or after a
+// model request, or with no hold, is not about the wait and stays a
+// failed run.
 func gaveUpAndExited(v float64, r analyze.Result) bool {
 	t := r.Timing
 	if r.Status == "ok" || v <= 0 || t.ServerStart == nil || t.FirstRequest != nil {
@@ -63,7 +66,7 @@ func gaveUpAndExited(v float64, r analyze.Result) bool {
 	// pipe as the run ends: ready only after the client's process had
 	// ended (it started before the server did) is not ready for it.
 	ended := t.ServerStart.Add(time.Duration(r.ClientMS * float64(time.Millisecond)))
-	return t.ServerReady == nil || r.ClientMS > 0 && t.ServerReady.After(ended)
+	return t.ServerReady == nil || r.ClientMS > 0 && t.ServerReady.After(ended) || !r.Handshake.GaveUp.IsZero()
 }
 
 // unseen says whether a run cannot tell the wait: the server was ready

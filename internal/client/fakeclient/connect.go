@@ -139,8 +139,9 @@ type conn struct {
 	got      *ready
 	failed   bool
 	shutdown func()
-	// abort ends the server at once, as a client that gives up on it
-	// does (the MCP SDKs' stdio transports kill the process on close).
+	// abort cancels the handshake and ends the server, as a client that
+	// gives up on it does (the MCP SDKs' stdio transports kill the
+	// process on close).
 	abort func()
 	// http is the connection to a Streamable HTTP server; nil for stdio.
 	http *httpConn
@@ -168,7 +169,6 @@ func connect(srv client.Server) *conn {
 		c.finish(nil, true)
 		return c
 	}
-	c.abort = func() { cmd.Process.Kill() }
 	c.shutdown = func() {
 		in.Close()
 		done := make(chan struct{})
@@ -184,6 +184,13 @@ func connect(srv client.Server) *conn {
 		wmu.Lock()
 		defer wmu.Unlock()
 		fmt.Fprintln(in, line)
+	}
+	c.abort = func() {
+		// As Continue CLI 1.5.47 does at its 60 s timeout: cancel the
+		// initialize, then end the server a moment later.
+		write(cancelInitialize)
+		time.Sleep(100 * time.Millisecond)
+		cmd.Process.Kill()
 	}
 	go func() {
 		write(initializeRequest)

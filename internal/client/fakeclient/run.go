@@ -179,6 +179,7 @@ func readSSE(r io.Reader) string {
 // The fake client's messages to a server: initialize, then initialized
 // and tools/list.
 const (
+	cancelInitialize        = `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0,"reason":"Request timed out"}}`
 	initializeRequest       = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"fake","version":"0"}}}`
 	initializedNotification = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 	toolsListRequest        = `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`

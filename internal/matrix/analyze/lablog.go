@@ -64,10 +64,11 @@ type Handshake struct {
 	// the server, as Continue CLI 1.5.47 does after 60 s) completes
 	// nothing.
 	Ready time.Time `json:"ready,omitempty"`
-	// GaveUp is when the client first cancelled a handshake request the
-	// server had not answered yet; zero if it never did. From the
-	// server's start, it is how long the client waited: its budget, told
-	// by the client itself.
+	// GaveUp is when the client first cancelled its handshake: a request
+	// the server had not answered yet, or one it had answered when the
+	// client had sent nothing since (the reply and the cancel crossed);
+	// zero if it never did. From the server's start, it is how long the
+	// client waited: its budget, told by the client itself.
 	GaveUp time.Time `json:"gave_up,omitzero"`
 	// ProtocolVersions lists the protocol versions the client asked for,
 	// in _meta or initialize params, in order of first use.
@@ -84,6 +85,10 @@ func handshake(msgs []LabMessage) Handshake {
 	// keeps no body of a cancel, so a cancel takes every pending one (the
 	// client sends nothing else before its handshake completes).
 	pending, cancelled := map[string]bool{}, map[string]bool{}
+	// handshaking is set from a handshake request to the client's next
+	// message: a cancel then can only be of the handshake, even one the
+	// server has just answered (the reply and the cancel crossed).
+	handshaking := false
 	for _, m := range msgs {
 		switch m.Dir {
 		case "recv":
@@ -93,20 +98,24 @@ func handshake(msgs []LabMessage) Handshake {
 			h.Methods = append(h.Methods, m.Method)
 			switch m.Method {
 			case "notifications/cancelled":
-				if len(pending) > 0 && h.Ready.IsZero() && h.GaveUp.IsZero() {
+				if (len(pending) > 0 || handshaking) && h.GaveUp.IsZero() {
 					h.GaveUp = m.Time
 				}
 				for id := range pending {
 					cancelled[id] = true
 				}
 				clear(pending)
+			default:
+				handshaking = false
 			case "server/discover":
+				handshaking = true
 				pending[string(m.ID)] = true
 				if probe.IsZero() {
 					probe, probeID = m.Time, string(m.ID)
 					h.DiscoverAnswer = "none"
 				}
 			case "initialize":
+				handshaking = true
 				pending[string(m.ID)] = true
 				h.InitializeSent = true
 				if init.IsZero() {

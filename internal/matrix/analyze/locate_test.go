@@ -93,6 +93,10 @@ func TestHandshakeGivenUp(t *testing.T) {
 	if h := handshake(retried); !h.Ready.Equal(at(60070)) {
 		t.Errorf("a retry answered in time: ready %v, want %v", h.Ready, at(60070))
 	}
+	crossed := []LabMessage{init(10, "recv"), init(2000, "send"), cancel(2001)}
+	if h := handshake(crossed); !h.Ready.Equal(at(2000)) || !h.GaveUp.Equal(at(2001)) {
+		t.Errorf("a reply and a cancel that crossed: ready %v (want %v), gave up %v (want %v)", h.Ready, at(2000), h.GaveUp, at(2001))
+	}
 	after := []LabMessage{init(10, "recv"), init(20, "send"), {Time: at(30), Dir: "recv", Method: "tools/call", ID: []byte(`1`)}, cancel(40)}
 	if h := handshake(after); !h.Ready.Equal(at(20)) || !h.GaveUp.IsZero() {
 		t.Errorf("a cancel after the handshake: ready %v (want %v), gave up %v (want none)", h.Ready, at(20), h.GaveUp)

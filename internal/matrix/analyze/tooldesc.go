@@ -90,7 +90,11 @@ func locateTools(ctx fakeapi.Context, tools []NamedText, server string) []ToolFa
 				if f.Via != "" {
 					break
 				}
-				if i, ok := namedAlone(s.Text, alone.name); ok && s.Kind != fakeapi.KindToolDefinition {
+				i, ok := namedAlone(s.Text, alone.name)
+				if !ok && alone.via == ViaNamespace {
+					i, ok = namespaceLine(s.Text, alone.name)
+				}
+				if ok && s.Kind != fakeapi.KindToolDefinition {
 					f.Via, f.Kind, f.Wrapper = alone.via, s.Kind, wrapper(s.Text[:listStart(s.Text, i)])
 				}
 			}
@@ -205,6 +209,20 @@ func namedAlone(text, name string) (int, bool) {
 		line := text[lineStart(text, start) : j+end]
 		if strings.Trim(line, " \t-*•`\"'") == name {
 			return start, true
+		}
+	}
+	return 0, false
+}
+
+// namespaceLine finds a line of text that starts with the namespace ns
+// and a colon, the server's text after it: Codex 0.171.0 lists "Deferred
+// tool namespaces:" / "- mcp__lab: " and the server's instructions (cut).
+// It returns where the namespace starts.
+func namespaceLine(text, ns string) (int, bool) {
+	for j := range indexes(text, ns+":") {
+		start := lineStart(text, j)
+		if strings.Trim(text[start:j], " \t-*•") == "" {
+			return j, true
 		}
 	}
 	return 0, false

@@ -118,6 +118,23 @@ func TestLocateTools(t *testing.T) {
 				{Name: "gone", Sent: 11, Via: ViaNamespace, Kind: fakeapi.KindDeveloperMessage, Wrapper: "<tools> … Deferred tool namespaces:"},
 			},
 		},
+		{
+			// Codex 0.171.0's: the namespace, a colon and the server's
+			// instructions, cut (budget's defer runs, 2026-12-03).
+			name: "the server's namespace with its text",
+			ctx:  fakeapi.Context{{Kind: fakeapi.KindDeveloperMessage, Text: "<tools>\nDeferred tool namespaces:\n- mcp__lab: BEGIN codeword: PINTAIL-8601. The lab server tracks...\n</tools>"}},
+			want: []ToolFacts{
+				{Name: "echo", Sent: 22, Via: ViaNamespace, Kind: fakeapi.KindDeveloperMessage, Wrapper: "<tools> … Deferred tool namespaces:"},
+				{Name: "quote", Sent: 22, Via: ViaNamespace, Kind: fakeapi.KindDeveloperMessage, Wrapper: "<tools> … Deferred tool namespaces:"},
+				{Name: "sum", Sent: 28, Via: ViaNamespace, Kind: fakeapi.KindDeveloperMessage, Wrapper: "<tools> … Deferred tool namespaces:"},
+				{Name: "gone", Sent: 11, Via: ViaNamespace, Kind: fakeapi.KindDeveloperMessage, Wrapper: "<tools> … Deferred tool namespaces:"},
+			},
+		},
+		{
+			name: "a namespace in prose is not one",
+			ctx:  fakeapi.Context{{Kind: fakeapi.KindDeveloperMessage, Text: "Tools of mcp__lab: none yet."}},
+			want: []ToolFacts{{Name: "echo", Sent: 22}, {Name: "quote", Sent: 22}, {Name: "sum", Sent: 28}, {Name: "gone", Sent: 11}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
