@@ -105,8 +105,6 @@ func handshake(msgs []LabMessage) Handshake {
 					cancelled[id] = true
 				}
 				clear(pending)
-			default:
-				handshaking = false
 			case "server/discover":
 				handshaking = true
 				pending[string(m.ID)] = true
@@ -121,6 +119,8 @@ func handshake(msgs []LabMessage) Handshake {
 				if init.IsZero() {
 					init = m.Time
 				}
+			default:
+				handshaking = false
 			}
 			var meta map[string]json.RawMessage
 			if json.Unmarshal(m.Meta, &meta) == nil {
