@@ -6,10 +6,12 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
+	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -39,6 +41,11 @@ type kind struct {
 	// annotate, when set, adds to the number what the runs show beside
 	// it (the descriptions' size at the edge; the client's whole name).
 	annotate func(f Found, runs []analyze.Result) string
+	// names, when set, is what the runs at the edge show of the names
+	// the client gives the tools, for the profile (the tool-name limit's
+	// nameRecord); ok are the runs that did not fail, past those past
+	// the budget, the nearest first.
+	names func(f Found, ok, past []analyze.Result, server string) *profiles.Names
 	// note is what the table's notes say of the budget.
 	note string
 }
@@ -272,6 +279,7 @@ func nameKind() kind {
 		outcome:  nameOutcome,
 		past:     namePast,
 		annotate: func(f Found, runs []analyze.Result) string { return nameNote(f.Within, runs) },
+		names:    nameRecord,
 		format:   func(v float64) string { return count(v, "character") },
 		say: func(m Measurement) string {
 			switch {
@@ -358,8 +366,19 @@ func nameNote(within float64, runs []analyze.Result) string {
 // from the run nearest it: fails, drops the tool, drops the server, cuts
 // the name (to how many characters) or rewrites it.
 func namePast(f Found, past []analyze.Result) string {
+	says, _ := nameFate(f, past)
+	return says
+}
+
+// nameFate is namePast's text and, where the run nearest the limit shows
+// it, the name a character past it as a profile records it (its Full
+// length left for nameRecord, which knows the prefix): cut (to Got
+// characters, the prefix included, Hash when "_" and a hash follow the
+// cut), rewritten, or dropped (the tool, or the whole server); nil when
+// the run cannot tell (a client that names its tools in a text).
+func nameFate(f Found, past []analyze.Result) (string, *profiles.NameLength) {
 	if len(past) == 0 {
-		return "not measured"
+		return "not measured", nil
 	}
 	r := past[0]
 	n := int(f.Past)
@@ -373,6 +392,14 @@ func namePast(f Found, past []analyze.Result) string {
 		}
 	}
 	long := lab.LongToolName(n)
+	l := &profiles.NameLength{Tool: long, Chars: n, Runs: 1}
+	fate := func(fate, s string, hash bool) *profiles.NameLength {
+		l.Fate, l.Name, l.Hash = fate, s, hash
+		if s != "" {
+			l.Got = utf8.RuneCountInString(s)
+		}
+		return l
+	}
 	if r.First != nil {
 		for _, s := range r.First.Tools {
 			i := strings.Index(s, "lname")
@@ -385,26 +412,69 @@ func namePast(f Found, past []analyze.Result) string {
 				if len(kept) < len(s[i:]) {
 					mark = fmt.Sprintf(", marked %q", s[i+len(kept):])
 				}
-				return fmt.Sprintf("cuts it to %s with its prefix (%s of the name's %d kept%s)", count(float64(len(s)), "character"), count(float64(len(kept)), "character"), n, mark)
+				return fmt.Sprintf("cuts it to %s with its prefix (%s of the name's %d kept%s)", count(float64(len(s)), "character"), count(float64(len(kept)), "character"), n, mark), fate(profiles.FateCut, s, false)
 			}
 			if head, tail, ok := strings.Cut(s[i:], "..."); ok && strings.HasPrefix(long, head) && strings.HasSuffix(long, tail) {
-				return fmt.Sprintf("cuts it to %s with its prefix, keeping its first %d and last %d characters around \"...\"", count(float64(len(s)), "character"), len(head), len(tail))
+				return fmt.Sprintf("cuts it to %s with its prefix, keeping its first %d and last %d characters around \"...\"", count(float64(len(s)), "character"), len(head), len(tail)), fate(profiles.FateCut, s, false)
 			}
 			if j := strings.LastIndexByte(s, '_'); j > i && strings.HasPrefix(long, s[i:j]) {
-				return fmt.Sprintf("cuts it to %s with its prefix, the name's first %d characters, \"_\" and a hash of %d (%s)", count(float64(len(s)), "character"), j-i, len(s)-j-1, truncate(s, 80))
+				return fmt.Sprintf("cuts it to %s with its prefix, the name's first %d characters, \"_\" and a hash of %d (%s)", count(float64(len(s)), "character"), j-i, len(s)-j-1, truncate(s, 80)), fate(profiles.FateCut, s, true)
 			}
-			return fmt.Sprintf("renames it: %s, %s with its prefix", truncate(s, 80), count(float64(len(s)), "character"))
+			return fmt.Sprintf("renames it: %s, %s with its prefix", truncate(s, 80), count(float64(len(s)), "character")), fate(profiles.FateRewritten, s, false)
 		}
 	}
 	switch {
 	case others > 0 && defined == 0:
 		// A client that defers names its tools in a text, where only a
 		// whole name is read: a cut or renamed one is not told from none.
-		return fmt.Sprintf("does not name it whole (the server's %d other tools are named in a text, where a cut or renamed name is not read: it drops or renames it)", others)
+		return fmt.Sprintf("does not name it whole (the server's %d other tools are named in a text, where a cut or renamed name is not read: it drops or renames it)", others), nil
 	case others > 0:
-		return fmt.Sprintf("drops the tool (the server's %d other tools reach the model)", others)
+		return fmt.Sprintf("drops the tool (the server's %d other tools reach the model)", others), fate(profiles.FateDropped, "", false)
 	}
-	return "drops the server (none of its tools reaches the model)"
+	return "drops the server (none of its tools reaches the model)", fate(profiles.FateDropped, "", false)
+}
+
+// nameRecord is what the runs at the name limit's edge show of the
+// client's names, as a profile keeps it (profiles.Budget.Names): the
+// client's prefix, {server} standing for the runs' server; the longest
+// name kept whole; and the name a character past it, each with its
+// whole length. It is nil when no run shows the prefix: none defined
+// the long tool, whole or cut (a client that names its tools in a
+// text).
+func nameRecord(f Found, ok, past []analyze.Result, server string) *profiles.Names {
+	prefix, known := "", false
+	var kept *profiles.NameLength
+	if !f.Below {
+		for _, r := range ok {
+			if t, found := longTool(r, int(f.Within)); found && t.Via == analyze.ViaDefinition {
+				if s := clientName(r, t.Name); s != "" {
+					prefix, known = strings.TrimSuffix(s, t.Name), true
+					kept = &profiles.NameLength{Tool: t.Name, Chars: int(f.Within), Fate: profiles.FateKept, Got: utf8.RuneCountInString(s), Name: s, Runs: 1}
+					break
+				}
+			}
+		}
+	}
+	var beyond *profiles.NameLength
+	if !f.Above {
+		_, beyond = nameFate(f, past)
+	}
+	if !known && beyond != nil && beyond.Name != "" {
+		if i := strings.Index(beyond.Name, "lname"); i >= 0 {
+			prefix, known = beyond.Name[:i], true
+		}
+	}
+	if !known {
+		return nil
+	}
+	n := &profiles.Names{Prefix: strings.Replace(prefix, server, "{server}", 1), Server: server}
+	for _, l := range []*profiles.NameLength{kept, beyond} {
+		if l != nil {
+			l.Full = utf8.RuneCountInString(prefix) + l.Chars
+			n.Lengths = append(n.Lengths, *l)
+		}
+	}
+	return n
 }
 
 // count writes n things: "1 tool", "40 tools".

@@ -18,6 +18,7 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/matrix/runner"
+	"github.com/instrlab/instrlab/internal/profiles"
 )
 
 // Options say which client to measure, and how its runs go.
@@ -68,6 +69,10 @@ type Measurement struct {
 	// size at a deferral threshold, the client's whole name for the
 	// longest tool name.
 	Note string `json:"note,omitempty"`
+	// Names, of the tool-name limit, is what its runs at the edge show
+	// of the client's names: its prefix, and the whole names kept and
+	// past it (profiles.Budget.Names); nil when no run shows the prefix.
+	Names *profiles.Names `json:"names,omitempty"`
 	// Settings are the environment the runs had besides the row's own.
 	Settings map[string]string `json:"settings,omitempty"`
 	Runs     int               `json:"runs"`
@@ -247,6 +252,9 @@ func (o Options) measure(ctx context.Context, m *matrix.Matrix, tmpl matrix.Row,
 	}
 	if k.annotate != nil && f.Failed == "" {
 		ms.Note = k.annotate(f, ok)
+	}
+	if k.names != nil && f.Failed == "" && !k.unread(ms) {
+		ms.Names = k.names(f, ok, past, tmpl.ServerName())
 	}
 	if err := ctx.Err(); err != nil {
 		return ms, err

@@ -11,7 +11,7 @@ import (
 // Profile is m as a profile carries it, measured on date by command.
 func (m Measurement) Profile(date, command string) profiles.Budget {
 	return profiles.Budget{Name: m.Budget, Unit: m.Unit, Within: m.Within, Past: m.Past, Below: m.Below, Above: m.Above,
-		PastBudget: m.PastBudget, Late: m.Late, Settings: m.Settings, Runs: m.Runs, MaxLoad: m.MaxLoad, Date: date, Command: command}
+		PastBudget: m.PastBudget, Late: m.Late, Settings: m.Settings, Names: m.Names, Runs: m.Runs, MaxLoad: m.MaxLoad, Date: date, Command: command}
 }
 
 // UpdateProfile writes the measurements of the profile's client version

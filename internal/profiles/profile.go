@@ -386,7 +386,16 @@ type Budget struct {
 	// Settings are the environment it was measured under, beyond the
 	// client's defaults.
 	Settings map[string]string `json:"settings,omitempty"`
-	Runs     int               `json:"runs"`
+	// Names, for the tool-name budget, is what its runs at the edge
+	// showed of the names: the client's prefix before the tool's name
+	// for the server of the runs (Server), and the lengths of the
+	// longest name kept whole (Within) and of the one past it (Past),
+	// each with its whole length (the prefix included) and, past it,
+	// what became of it; nil when no run showed the client's name for
+	// the tool (a client that names its tools only in a text). Within
+	// and Past count the server's tool name alone, without the prefix.
+	Names *Names `json:"names,omitempty"`
+	Runs  int    `json:"runs"`
 	// MaxLoad is the highest one-minute load average a run saw.
 	MaxLoad float64 `json:"max_load,omitempty"`
 	Date    string  `json:"date"`
@@ -537,6 +546,9 @@ func (p Profile) Validate() error {
 			return fmt.Errorf("profile %s: budget %s is both below and above its range", p.ID(), b.Name)
 		case !b.Below && !b.Above && b.Past < b.Within:
 			return fmt.Errorf("profile %s: budget %s: past %v is less than within %v", p.ID(), b.Name, b.Past, b.Within)
+		}
+		if err := b.Names.validate(); err != nil {
+			return fmt.Errorf("profile %s: budget %s: %w", p.ID(), b.Name, err)
 		}
 	}
 	for i, f := range p.Failures {

@@ -209,11 +209,20 @@ func (s *Surface) validate() error {
 			return fmt.Errorf("surface: schema keyword %q measured nowhere", k.Keyword)
 		}
 	}
-	if n := s.Names; n != nil {
-		for _, l := range n.Lengths {
-			if l.Tool == "" || l.Fate == "" || l.Runs < 1 {
-				return fmt.Errorf("surface: a name length needs tool, fate and runs")
-			}
+	if err := s.Names.validate(); err != nil {
+		return fmt.Errorf("surface: %w", err)
+	}
+	return nil
+}
+
+// validate reports the first thing that makes n unusable.
+func (n *Names) validate() error {
+	if n == nil {
+		return nil
+	}
+	for _, l := range n.Lengths {
+		if l.Tool == "" || l.Fate == "" || l.Runs < 1 {
+			return fmt.Errorf("a name length needs tool, fate and runs")
 		}
 	}
 	return nil

@@ -19,7 +19,10 @@ import (
 type SurfaceFate struct {
 	Tool string `json:"tool"`
 	// Name is the client's name for the tool (its prefix and the
-	// server's name before it), Chars its length; NameFate "kept",
+	// server's name before it), Chars its length; Name is "" and Chars
+	// the tool's own name's length when the client's prefix was not
+	// measured (a tool-name budget of a client that names its tools in
+	// a text). NameFate "kept",
 	// "cut", "rewritten", "dropped" or "not measured", NameNote the
 	// measurement it comes from. CutTo is the length a cut leaves.
 	Name     string `json:"name"`
@@ -44,88 +47,32 @@ type SurfaceFate struct {
 }
 
 // surfaceFates predicts what becomes of each tool of era e, named by
-// server, under p; nil when p measured no surface.
+// server, under p; nil when p measured no surface and no tool-name
+// budget. With the budget alone, it predicts the tools' names only.
 func surfaceFates(p profiles.Profile, e probe.EraResult, server string) []SurfaceFate {
-	s := p.Surface
-	if s == nil {
+	s, b := p.Surface, nameBudget(p)
+	if s == nil && b == nil {
 		return nil
+	}
+	var names *profiles.Names
+	if s != nil {
+		names = s.Names
 	}
 	var out []SurfaceFate
 	for _, t := range e.Tools {
 		f := SurfaceFate{Tool: t.Name, NameFate: NotMeasured}
-		if s.Names != nil {
-			nameFate(&f, *s.Names, server)
+		if names != nil || b != nil {
+			nameFate(&f, names, b, server)
 		}
-		schemaFate(&f, s, t.InputSchema)
-		if len(t.OutputSchema) > 0 {
-			f.Result = resultFate(s)
+		if s != nil {
+			schemaFate(&f, s, t.InputSchema)
+			if len(t.OutputSchema) > 0 {
+				f.Result = resultFate(s)
+			}
 		}
 		out = append(out, f)
 	}
 	return out
-}
-
-// nameFate predicts the client's name for f.Tool from n: its characters
-// (a dot, a hyphen, upper case, non-ASCII letters) as the name measured
-// with the same kind fared, its length as the measured lengths fared:
-// kept up to the longest kept whole, cut past a measured cut's length,
-// dropped from the shortest dropped; between them, not measured.
-func nameFate(f *SurfaceFate, n profiles.Names, server string) {
-	f.Name = n.PrefixFor(server) + f.Tool
-	f.Chars = utf8.RuneCountInString(f.Name)
-	labPrefix := utf8.RuneCountInString(n.PrefixFor(n.Server))
-	kept, dropAt, cutTo, cutAt, hash := 0, 0, 0, 0, false
-	for _, l := range n.Lengths {
-		switch l.Fate {
-		case profiles.FateKept:
-			kept = max(kept, l.Full)
-		case profiles.FateDropped:
-			if dropAt == 0 || l.Full < dropAt {
-				dropAt = l.Full
-			}
-		case profiles.FateCut:
-			if cutAt == 0 || l.Full < cutAt {
-				cutTo, cutAt, hash = l.Got, l.Full, l.Hash
-			}
-		}
-	}
-	for _, c := range n.Chars {
-		if c.Fate == profiles.FateKept {
-			kept = max(kept, labPrefix+utf8.RuneCountInString(c.Tool))
-		}
-	}
-	with := ""
-	if hash {
-		with = ", then _ and a hash"
-	}
-	switch {
-	case cutTo > 0 && f.Chars > cutTo:
-		f.NameFate, f.CutTo = profiles.FateCut, cutTo
-		f.NameNote = fmt.Sprintf("cut to %s characters%s (measured: a name of %s was)", table.Num(cutTo), with, table.Num(cutAt))
-	case dropAt > 0 && f.Chars >= dropAt:
-		f.NameFate = profiles.FateDropped
-		f.NameNote = fmt.Sprintf("not offered (measured: a name of %s was not)", table.Num(dropAt))
-	case f.Chars <= kept:
-		f.NameFate = profiles.FateKept
-	default:
-		f.NameNote = fmt.Sprintf("a name of %s characters: kept whole up to %s", table.Num(f.Chars), table.Num(kept))
-		return
-	}
-	for _, kind := range profiles.CharKinds(f.Tool) {
-		i := slices.IndexFunc(n.Chars, func(c profiles.NameChars) bool { return c.Kind == kind })
-		switch {
-		case i < 0:
-			if f.NameFate == profiles.FateKept {
-				f.NameFate, f.NameNote = NotMeasured, "a name with "+kindWords(kind)
-			}
-		case n.Chars[i].Fate == profiles.FateDropped:
-			f.NameFate, f.NameNote = profiles.FateDropped, fmt.Sprintf("not offered (measured: %s, with %s, was not)", n.Chars[i].Tool, kindWords(kind))
-		case n.Chars[i].Fate == profiles.FateRewritten && f.NameFate == profiles.FateKept:
-			f.NameFate, f.NameNote = profiles.FateRewritten, fmt.Sprintf("renamed (measured: %s, with %s, became %s)", n.Chars[i].Tool, kindWords(kind), n.Chars[i].Name)
-		case n.Chars[i].Fate == profiles.FateVaries && f.NameFate == profiles.FateKept:
-			f.NameFate, f.NameNote = NotMeasured, "a name with "+kindWords(kind)+": the runs disagree"
-		}
-	}
 }
 
 func kindWords(kind string) string {
@@ -231,9 +178,13 @@ func surfaceFindings(l *findingList, v View, maxName int) {
 	for _, f := range v.Surface {
 		switch f.NameFate {
 		case profiles.FateCut:
-			l.of(v, NameCut, f.Tool, "tool %s is %s characters as the client names it (%s): %s", f.Tool, table.Num(f.Chars), f.Name, f.NameNote)
+			l.of(v, NameCut, f.Tool, "tool %s is %s: %s", f.Tool, asNamed(f), f.NameNote)
 		case profiles.FateDropped:
-			l.of(v, NameDropped, f.Tool, "tool %s (%s as the client names it, %s characters): %s; the model cannot call it", f.Tool, f.Name, table.Num(f.Chars), f.NameNote)
+			named := fmt.Sprintf("%s as the client names it, %s characters", f.Name, table.Num(f.Chars))
+			if f.Name == "" {
+				named = fmt.Sprintf("%s characters without the client's prefix, not measured", table.Num(f.Chars))
+			}
+			l.of(v, NameDropped, f.Tool, "tool %s (%s): %s; the model cannot call it", f.Tool, named, f.NameNote)
 		case profiles.FateRewritten:
 			l.of(v, NameRenamed, f.Tool, "tool %s: %s", f.Tool, f.NameNote)
 		}
@@ -260,6 +211,16 @@ func surfaceFindings(l *findingList, v View, maxName int) {
 	}
 }
 
+// asNamed is a tool's name's length as the client names it, for a
+// finding: "71 characters as the client names it (mcp__srv__…)", or its
+// own name's where the client's prefix was not measured.
+func asNamed(f SurfaceFate) string {
+	if f.Name == "" {
+		return fmt.Sprintf("%s characters without the client's prefix (not measured)", table.Num(f.Chars))
+	}
+	return fmt.Sprintf("%s characters as the client names it (%s)", table.Num(f.Chars), f.Name)
+}
+
 // maxNameRule reports each tool whose own name is longer than -max-name,
 // whatever a client puts before it.
 func maxNameRule(l *findingList, s Server, maxName int) {
@@ -277,10 +238,13 @@ func maxNameRule(l *findingList, s Server, maxName int) {
 	}
 }
 
+// surfaceFactName is the name of surfaceFact's fact.
+const surfaceFactName = "results, schemas, names"
+
 // surfaceFact says what s measured, in a line: the result forms, the
 // schema keywords dropped or rewritten, the names' prefix and cut.
 func surfaceFact(s *profiles.Surface) Fact {
-	f := Fact{Name: "results, schemas, names"}
+	f := Fact{Name: surfaceFactName}
 	if s == nil {
 		f.Value = NotMeasured
 		return f
@@ -324,8 +288,10 @@ func orNone(ss []string) string {
 
 // surfaceLines say what a view's surface predicts of each tool whose
 // name, schema or results it changes or did not measure, and how many
-// it leaves as the server sent them.
-func surfaceLines(fs []SurfaceFate) []string {
+// it leaves as the server sent them; of a view whose profile measured
+// no surface (its facts say so), only the tools' names, from its
+// tool-name budget.
+func surfaceLines(fs []SurfaceFate, facts []Fact) []string {
 	if len(fs) == 0 {
 		return nil
 	}
@@ -358,8 +324,15 @@ func surfaceLines(fs []SurfaceFate) []string {
 			same++
 			continue
 		}
-		out = append(out, fmt.Sprintf("  tool %s (%s): %s", line(f.Tool), line(f.Name), line(strings.Join(parts, "; "))))
+		name := f.Name
+		if name == "" {
+			name = "its prefix " + NotMeasured
+		}
+		out = append(out, fmt.Sprintf("  tool %s (%s): %s", line(f.Tool), line(name), line(strings.Join(parts, "; "))))
 	}
 	head := fmt.Sprintf("surface: %d of %s keep their name (behind the prefix) and input schema (measured)", same, plural(len(fs), "tool"))
+	if i := slices.IndexFunc(facts, func(f Fact) bool { return f.Name == surfaceFactName }); i >= 0 && !facts[i].Measured {
+		head = fmt.Sprintf("names: %d of %s keep their name whole (measured by instrlab budget); input schemas and results %s", same, plural(len(fs), "tool"), NotMeasured)
+	}
 	return append([]string{head}, out...)
 }

@@ -28,7 +28,7 @@ func (p *printer) view(v View) {
 		for _, l := range factLines(v.Facts) {
 			p.hang(eraIndent, l)
 		}
-		for _, l := range append(toolLines(v.Tools), surfaceLines(v.Surface)...) {
+		for _, l := range append(toolLines(v.Tools), surfaceLines(v.Surface, v.Facts)...) {
 			p.hang(eraIndent, l)
 		}
 	}

@@ -1,0 +1,244 @@
+package assess
+
+import (
+	"fmt"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/table"
+)
+
+// NameBudget is the name of a profile's tool-name budget
+// (profiles.Budget.Name, instrlab budget's "name").
+const NameBudget = "name"
+
+// nameBudget is p's tool-name budget measured with nothing set, nil when
+// it has none.
+func nameBudget(p profiles.Profile) *profiles.Budget {
+	for i, b := range p.Budgets {
+		if b.Name == NameBudget && len(b.Settings) == 0 && b.Unit == "characters" {
+			return &p.Budgets[i]
+		}
+	}
+	return nil
+}
+
+// nameFate predicts the client's name for f.Tool of server from what the
+// profile measured of names: n, its surface's (nil when not measured),
+// and b, its tool-name budget (nil when none).
+//
+// A client counts its whole name, its prefix and the server's name
+// included: every limit measured is a round whole length (64 with
+// Cline's lab__ and Droid's lab___, 63 with Gemini CLI's mcp_lab_, 128
+// with Claude Code's mcp__lab__), so f.Name is the name with the prefix
+// for this server and is compared with the whole names measured. The
+// budget counts the tool's name alone, in its runs' server: a name is
+// within it at or under Within, past it at or over Past, each moved by
+// the difference between this server's prefix and that of the runs
+// (budgetSide). Past the budget it fares as the budget's run a character
+// past it did (cut, not offered, renamed) or as the surface measured a
+// longer name; past both, and where they disagree, it is not measured.
+//
+// Its characters (a dot, a hyphen, upper case, non-ASCII letters) fare as
+// the surface's name with the same kind did.
+func nameFate(f *SurfaceFate, n *profiles.Names, b *profiles.Budget, server string) {
+	pre := n
+	if pre == nil && b != nil {
+		pre = b.Names
+	}
+	tool := utf8.RuneCountInString(f.Tool)
+	f.Chars = tool
+	if pre != nil {
+		f.Name = pre.PrefixFor(server) + f.Tool
+		f.Chars = utf8.RuneCountInString(f.Name)
+	}
+	kept, dropAt, cutTo, cutAt, hash := 0, 0, 0, 0, false
+	var chars []profiles.NameChars
+	if n != nil {
+		for _, l := range n.Lengths {
+			switch l.Fate {
+			case profiles.FateKept:
+				kept = max(kept, l.Full)
+			case profiles.FateDropped:
+				if dropAt == 0 || l.Full < dropAt {
+					dropAt = l.Full
+				}
+			case profiles.FateCut:
+				if cutAt == 0 || l.Full < cutAt {
+					cutTo, cutAt, hash = l.Got, l.Full, l.Hash
+				}
+			}
+		}
+		labPrefix := utf8.RuneCountInString(n.PrefixFor(n.Server))
+		for _, c := range n.Chars {
+			if c.Fate == profiles.FateKept {
+				kept = max(kept, labPrefix+utf8.RuneCountInString(c.Tool))
+			}
+		}
+		chars = n.Chars
+	}
+	surfaceCut := cutTo > 0 && f.Chars > cutTo
+	surfaceDrop := dropAt > 0 && f.Chars >= dropAt
+	var within, past bool
+	var beyond *profiles.NameLength
+	if b != nil {
+		within, past = budgetSide(*b, pre, server, tool)
+		beyond = budgetPast(*b)
+	}
+	switch {
+	case within && (surfaceCut || surfaceDrop):
+		notWhole := cutAt
+		if dropAt > 0 && (notWhole == 0 || dropAt < notWhole) {
+			notWhole = dropAt
+		}
+		f.NameNote = fmt.Sprintf("a name of %s characters: the measurements disagree (%s; the surface's: a name of %s was not kept whole)", table.Num(f.Chars), budgetWords(*b, pre), table.Num(notWhole))
+		return
+	case past && beyond != nil && beyond.Fate == profiles.FateCut:
+		f.NameFate, f.CutTo = profiles.FateCut, beyond.Got
+		f.NameNote = fmt.Sprintf("cut to %s characters%s (%s)", table.Num(beyond.Got), thenHash(beyond.Hash), budgetWords(*b, pre))
+	case past && beyond != nil && beyond.Fate == profiles.FateDropped:
+		f.NameFate = profiles.FateDropped
+		f.NameNote = fmt.Sprintf("not offered (%s)", budgetWords(*b, pre))
+	case past && beyond != nil && beyond.Fate == profiles.FateRewritten:
+		f.NameFate = profiles.FateRewritten
+		f.NameNote = fmt.Sprintf("renamed (%s)", budgetWords(*b, pre))
+	case surfaceCut:
+		f.NameFate, f.CutTo = profiles.FateCut, cutTo
+		f.NameNote = fmt.Sprintf("cut to %s characters%s (measured: a name of %s was)", table.Num(cutTo), thenHash(hash), table.Num(cutAt))
+	case surfaceDrop:
+		f.NameFate = profiles.FateDropped
+		f.NameNote = fmt.Sprintf("not offered (measured: a name of %s was not)", table.Num(dropAt))
+	case past:
+		// Past the budget, what became of the name not read (a client
+		// that names its tools in a text): not kept whole, no more.
+		f.NameNote = fmt.Sprintf("a name of %s characters is past the longest kept whole (%s)", table.Num(f.Chars), budgetWords(*b, pre))
+		return
+	case f.Chars <= kept || within:
+		f.NameFate = profiles.FateKept
+	case b != nil:
+		f.NameNote = fmt.Sprintf("a name of %s characters (%s)", table.Num(f.Chars), budgetWords(*b, pre))
+		if measured := budgetServer(*b); pre == nil && utf8.RuneCountInString(server) != utf8.RuneCountInString(measured) {
+			f.NameNote += fmt.Sprintf(": this server's name is %s characters, %s's %s, and the client's prefix may hold it", table.Num(utf8.RuneCountInString(server)), measured, table.Num(utf8.RuneCountInString(measured)))
+		}
+		return
+	default:
+		f.NameNote = fmt.Sprintf("a name of %s characters: kept whole up to %s", table.Num(f.Chars), table.Num(kept))
+		return
+	}
+	for _, kind := range profiles.CharKinds(f.Tool) {
+		i := slices.IndexFunc(chars, func(c profiles.NameChars) bool { return c.Kind == kind })
+		switch {
+		case i < 0:
+			if f.NameFate == profiles.FateKept {
+				f.NameFate, f.NameNote = NotMeasured, "a name with "+kindWords(kind)
+			}
+		case chars[i].Fate == profiles.FateDropped:
+			f.NameFate, f.NameNote = profiles.FateDropped, fmt.Sprintf("not offered (measured: %s, with %s, was not)", chars[i].Tool, kindWords(kind))
+		case chars[i].Fate == profiles.FateRewritten && f.NameFate == profiles.FateKept:
+			f.NameFate, f.NameNote = profiles.FateRewritten, fmt.Sprintf("renamed (measured: %s, with %s, became %s)", chars[i].Tool, kindWords(kind), chars[i].Name)
+		case chars[i].Fate == profiles.FateVaries && f.NameFate == profiles.FateKept:
+			f.NameFate, f.NameNote = NotMeasured, "a name with "+kindWords(kind)+": the runs disagree"
+		}
+	}
+}
+
+func thenHash(hash bool) string {
+	if hash {
+		return ", then _ and a hash"
+	}
+	return ""
+}
+
+// budgetServer is the server's name in the runs of the tool-name budget
+// b: the one it recorded, else the lab's, which every budget measured
+// before they recorded it served.
+func budgetServer(b profiles.Budget) string {
+	if b.Names != nil && b.Names.Server != "" {
+		return b.Names.Server
+	}
+	return matrix.ServerName
+}
+
+// budgetSide says on which side of the tool-name budget b a tool name of
+// tool characters of server is. The budget counts the tool's name alone,
+// in its runs' server; the client counts its whole name, so the name is
+// moved by the difference between the two servers' prefixes: exactly,
+// where pre is the client's prefix measured; else (not measured) by
+// anything from nothing to the difference between the two servers' names,
+// as every prefix measured holds the server's name once or not at all.
+// within: at or under Within wherever it is moved; past: at or over Past
+// wherever it is moved. A name for which neither holds lies between.
+func budgetSide(b profiles.Budget, pre *profiles.Names, server string, tool int) (within, past bool) {
+	measured := budgetServer(b)
+	lo, hi := tool, tool
+	if pre != nil {
+		d := utf8.RuneCountInString(pre.PrefixFor(server)) - utf8.RuneCountInString(pre.PrefixFor(measured))
+		lo, hi = tool+d, tool+d
+	} else {
+		d := utf8.RuneCountInString(server) - utf8.RuneCountInString(measured)
+		lo, hi = tool+min(0, d), tool+max(0, d)
+	}
+	within = !b.Below && float64(hi) <= b.Within
+	past = !b.Above && float64(lo) >= b.Past
+	return within, past
+}
+
+// budgetPast is what became of the name a character past the budget b in
+// its run, nil when that run could not tell.
+func budgetPast(b profiles.Budget) *profiles.NameLength {
+	if b.Names == nil || b.Above {
+		return nil
+	}
+	for i, l := range b.Names.Lengths {
+		if l.Chars == int(b.Past) && l.Fate != profiles.FateKept {
+			return &b.Names.Lengths[i]
+		}
+	}
+	return nil
+}
+
+// budgetWords is the evidence of the tool-name budget b, for a note:
+// "measured: names up to 64 characters kept, 65 cut; instrlab budget,
+// 2026-12-03", the lengths as the client names them with pre's prefix
+// for the runs' server; or, when the prefix was not measured, the
+// tool's name alone with the runs' server named. Past a budget whose
+// fate is not a cut, what the client does is said in the budget's own
+// words (it drops the tool, or the whole server; it does not name it
+// whole, where its run could not tell more).
+func budgetWords(b profiles.Budget, pre *profiles.Names) string {
+	what, lp := "measured: names", 0
+	if pre != nil {
+		lp = utf8.RuneCountInString(pre.PrefixFor(budgetServer(b)))
+	} else {
+		what = fmt.Sprintf("measured with a server named %s, whose prefix the runs did not show: tool names", budgetServer(b))
+	}
+	within, past := table.Num(int(b.Within)+lp), table.Num(int(b.Past)+lp)
+	fate, says := "not", b.PastBudget
+	if l := budgetPast(b); l != nil {
+		switch l.Fate {
+		case profiles.FateCut:
+			fate, says = "cut", ""
+		case profiles.FateDropped:
+			fate = "not offered"
+		case profiles.FateRewritten:
+			fate = "renamed"
+		}
+	}
+	if says != "" && says != NotMeasured {
+		says = "; past it the client " + says
+	} else {
+		says = ""
+	}
+	var s string
+	switch {
+	case b.Above:
+		s = fmt.Sprintf("%s up to %s characters kept, the longest tried", what, within)
+	case b.Below:
+		s = fmt.Sprintf("%s of %s characters and more not kept whole%s", what, past, says)
+	default:
+		s = fmt.Sprintf("%s up to %s characters kept, %s %s%s", what, within, past, fate, says)
+	}
+	return s + "; instrlab budget, " + b.Date
+}
