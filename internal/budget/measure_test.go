@@ -9,8 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/fakeclient"
+	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // TestMain lets this test binary act as the fake client and as the lab
@@ -79,7 +82,11 @@ func TestMeasureCountsOnASyntheticClient(t *testing.T) {
 		{map[string]string{"FAKE_DEFER_AT": "40", "FAKE_NAME_MAX": "64", "FAKE_NAME_PAST": "cut"}, []countWant{
 			{within: 39, past: 40, runs: 10, pastSays: "defers 40 (40 name only) behind its ToolSearch (at 40 tools)", text: "defers from 40 tools (not at 39) (descriptions "},
 			{within: 54, past: 55, runs: 9, pastSays: "cuts it to 64 characters with its prefix (54 characters of the name's 55 kept)",
-				text: `accepts a tool name of up to 54 characters (64 characters with the client's prefix "mcp__lab__")`},
+				text: `accepts a tool name of up to 54 characters (64 characters with the client's prefix "mcp__lab__")`,
+				names: &profiles.Names{Prefix: "mcp__{server}__", Server: "lab", Lengths: []profiles.NameLength{
+					{Tool: lab.LongToolName(54), Chars: 54, Full: 64, Fate: profiles.FateKept, Got: 64, Name: "mcp__lab__" + lab.LongToolName(54), Runs: 1},
+					{Tool: lab.LongToolName(55), Chars: 55, Full: 65, Fate: profiles.FateCut, Got: 64, Name: "mcp__lab__" + lab.LongToolName(54), Runs: 1},
+				}}},
 		}},
 		{map[string]string{"FAKE_DEFER_AT": "3"}, []countWant{
 			{below: true, past: 3, runs: 2, pastSays: "defers 3 (3 name only) behind its ToolSearch (at 3 tools)", text: "defers at 3 tools already"},
@@ -108,6 +115,14 @@ func TestMeasureCountsOnASyntheticClient(t *testing.T) {
 			if !strings.HasPrefix(m.Text(), w.text) {
 				t.Errorf("%v %s: Text() = %q, want it to begin %q", cl.env, m.Budget, m.Text(), w.text)
 			}
+			// The names a profile keeps (a client that defers names its
+			// tools in a text, where no prefix is read: none).
+			if diff := cmp.Diff(w.names, m.Names); diff != "" {
+				t.Errorf("%v %s: names mismatch (-want +got):\n%s", cl.env, m.Budget, diff)
+			}
+			if diff := cmp.Diff(w.names, m.Profile("2026-12-03", "instrlab budget").Names); diff != "" {
+				t.Errorf("%v %s: the profile's names mismatch (-want +got):\n%s", cl.env, m.Budget, diff)
+			}
 		}
 		if cl.env["FAKE_DEFER_AT"] == "40" && !strings.Contains(progress.String(), "fake@1 defer: set 40 tools") {
 			t.Errorf("progress says nothing of the run at 40 tools:\n%s", progress)
@@ -123,6 +138,7 @@ type countWant struct {
 	runs         int
 	pastSays     string
 	text         string
+	names        *profiles.Names
 }
 
 // TestCommandMeasuresClientsAtOnce: with Jobs 2, two clients' searches go

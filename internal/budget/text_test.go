@@ -1,11 +1,13 @@
 package budget
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
+	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -92,6 +94,54 @@ func TestNamePast(t *testing.T) {
 			r := analyze.Result{First: &analyze.RequestFacts{Tools: tt.tools}, Tools: tt.facts}
 			if got := namePast(Found{Within: 55, Past: 56}, []analyze.Result{r}); got != tt.want {
 				t.Errorf("namePast = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestNameRecord: what a profile keeps of the runs at the name limit's
+// edge: the client's prefix with {server} for the runs' server, and the
+// whole names kept and past it (cut, with a hash or not; the tool not
+// offered); the prefix read from the cut name when no run defined the
+// longest kept; a client with no prefix; and nothing from a client that
+// names its tools only in a text, where no prefix is read.
+func TestNameRecord(t *testing.T) {
+	l59, l60 := lab.LongToolName(59), lab.LongToolName(60)
+	others := []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: "list_bins", Via: analyze.ViaDefinition}}
+	run := func(first []string, long string, via string) analyze.Result {
+		return analyze.Result{First: &analyze.RequestFacts{Tools: first}, Tools: append(slices.Clone(others), analyze.ToolFacts{Name: long, Via: via})}
+	}
+	hashed := "lab__" + l60[:50] + "_01e3c110"
+	kept := run([]string{"lab__lookup_part", "lab__" + l59}, l59, analyze.ViaDefinition)
+	cut := run([]string{"lab__lookup_part", hashed}, l60, "")
+	for _, tt := range []struct {
+		name     string
+		f        Found
+		ok, past []analyze.Result
+		want     *profiles.Names
+	}{
+		{"kept and cut with a hash", Found{Within: 59, Past: 60}, []analyze.Result{kept, cut}, []analyze.Result{cut},
+			&profiles.Names{Prefix: "{server}__", Server: "lab", Lengths: []profiles.NameLength{
+				{Tool: l59, Chars: 59, Full: 64, Fate: profiles.FateKept, Got: 64, Name: "lab__" + l59, Runs: 1},
+				{Tool: l60, Chars: 60, Full: 65, Fate: profiles.FateCut, Got: 64, Hash: true, Name: hashed, Runs: 1}}}},
+		{"the prefix from the cut", Found{Within: 59, Past: 60}, []analyze.Result{cut}, []analyze.Result{cut},
+			&profiles.Names{Prefix: "{server}__", Server: "lab", Lengths: []profiles.NameLength{
+				{Tool: l60, Chars: 60, Full: 65, Fate: profiles.FateCut, Got: 64, Hash: true, Name: hashed, Runs: 1}}}},
+		{"the tool not offered", Found{Within: 59, Past: 60}, []analyze.Result{kept}, []analyze.Result{run([]string{"lab__lookup_part", "lab__list_bins"}, l60, "")},
+			&profiles.Names{Prefix: "{server}__", Server: "lab", Lengths: []profiles.NameLength{
+				{Tool: l59, Chars: 59, Full: 64, Fate: profiles.FateKept, Got: 64, Name: "lab__" + l59, Runs: 1},
+				{Tool: l60, Chars: 60, Full: 65, Fate: profiles.FateDropped, Runs: 1}}}},
+		{"no prefix, above the range", Found{Within: 256, Above: true}, []analyze.Result{run([]string{"lookup_part", lab.LongToolName(256)}, lab.LongToolName(256), analyze.ViaDefinition)}, nil,
+			&profiles.Names{Prefix: "", Server: "lab", Lengths: []profiles.NameLength{
+				{Tool: lab.LongToolName(256), Chars: 256, Full: 256, Fate: profiles.FateKept, Got: 256, Name: lab.LongToolName(256), Runs: 1}}}},
+		{"named in a text", Found{Within: 59, Past: 60},
+			[]analyze.Result{{First: &analyze.RequestFacts{Tools: []string{"ToolSearch"}}, Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaNameOnly}, {Name: l59, Via: analyze.ViaNameOnly}}}},
+			[]analyze.Result{{First: &analyze.RequestFacts{Tools: []string{"ToolSearch"}}, Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaNameOnly}, {Name: l60}}}},
+			nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, nameRecord(tt.f, tt.ok, tt.past, "lab")); diff != "" {
+				t.Errorf("nameRecord mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}

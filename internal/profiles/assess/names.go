@@ -5,7 +5,6 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
 )
@@ -151,14 +150,18 @@ func thenHash(hash bool) string {
 	return ""
 }
 
+// labServer is the lab's server's name in runs (matrix.ServerName, which
+// check does not link: TestLabServerName holds the two the same).
+const labServer = "lab"
+
 // budgetServer is the server's name in the runs of the tool-name budget
-// b: the one it recorded, else the lab's, which every budget measured
-// before they recorded it served.
+// b: the one it recorded, else the lab's, which the probe row of every
+// budget that recorded none served (budget.ProbeRow).
 func budgetServer(b profiles.Budget) string {
 	if b.Names != nil && b.Names.Server != "" {
 		return b.Names.Server
 	}
-	return matrix.ServerName
+	return labServer
 }
 
 // budgetSide says on which side of the tool-name budget b a tool name of
