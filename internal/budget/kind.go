@@ -393,7 +393,7 @@ func nameFate(f Found, past []analyze.Result) (string, *profiles.NameLength) {
 	}
 	long := lab.LongToolName(n)
 	l := &profiles.NameLength{Tool: long, Chars: n, Runs: 1}
-	fate := func(fate, s string, hash bool) *profiles.NameLength {
+	as := func(fate, s string, hash bool) *profiles.NameLength {
 		l.Fate, l.Name, l.Hash = fate, s, hash
 		if s != "" {
 			l.Got = utf8.RuneCountInString(s)
@@ -412,15 +412,15 @@ func nameFate(f Found, past []analyze.Result) (string, *profiles.NameLength) {
 				if len(kept) < len(s[i:]) {
 					mark = fmt.Sprintf(", marked %q", s[i+len(kept):])
 				}
-				return fmt.Sprintf("cuts it to %s with its prefix (%s of the name's %d kept%s)", count(float64(len(s)), "character"), count(float64(len(kept)), "character"), n, mark), fate(profiles.FateCut, s, false)
+				return fmt.Sprintf("cuts it to %s with its prefix (%s of the name's %d kept%s)", count(float64(len(s)), "character"), count(float64(len(kept)), "character"), n, mark), as(profiles.FateCut, s, false)
 			}
 			if head, tail, ok := strings.Cut(s[i:], "..."); ok && strings.HasPrefix(long, head) && strings.HasSuffix(long, tail) {
-				return fmt.Sprintf("cuts it to %s with its prefix, keeping its first %d and last %d characters around \"...\"", count(float64(len(s)), "character"), len(head), len(tail)), fate(profiles.FateCut, s, false)
+				return fmt.Sprintf("cuts it to %s with its prefix, keeping its first %d and last %d characters around \"...\"", count(float64(len(s)), "character"), len(head), len(tail)), as(profiles.FateCut, s, false)
 			}
 			if j := strings.LastIndexByte(s, '_'); j > i && strings.HasPrefix(long, s[i:j]) {
-				return fmt.Sprintf("cuts it to %s with its prefix, the name's first %d characters, \"_\" and a hash of %d (%s)", count(float64(len(s)), "character"), j-i, len(s)-j-1, truncate(s, 80)), fate(profiles.FateCut, s, true)
+				return fmt.Sprintf("cuts it to %s with its prefix, the name's first %d characters, \"_\" and a hash of %d (%s)", count(float64(len(s)), "character"), j-i, len(s)-j-1, truncate(s, 80)), as(profiles.FateCut, s, true)
 			}
-			return fmt.Sprintf("renames it: %s, %s with its prefix", truncate(s, 80), count(float64(len(s)), "character")), fate(profiles.FateRewritten, s, false)
+			return fmt.Sprintf("renames it: %s, %s with its prefix", truncate(s, 80), count(float64(len(s)), "character")), as(profiles.FateRewritten, s, false)
 		}
 	}
 	switch {
@@ -429,9 +429,9 @@ func nameFate(f Found, past []analyze.Result) (string, *profiles.NameLength) {
 		// whole name is read: a cut or renamed one is not told from none.
 		return fmt.Sprintf("does not name it whole (the server's %d other tools are named in a text, where a cut or renamed name is not read: it drops or renames it)", others), nil
 	case others > 0:
-		return fmt.Sprintf("drops the tool (the server's %d other tools reach the model)", others), fate(profiles.FateDropped, "", false)
+		return fmt.Sprintf("drops the tool (the server's %d other tools reach the model)", others), as(profiles.FateDropped, "", false)
 	}
-	return "drops the server (none of its tools reaches the model)", fate(profiles.FateDropped, "", false)
+	return "drops the server (none of its tools reaches the model)", as(profiles.FateDropped, "", false)
 }
 
 // nameRecord is what the runs at the name limit's edge show of the

@@ -86,13 +86,20 @@ func nameFate(f *SurfaceFate, n *profiles.Names, b *profiles.Budget, server stri
 		within, past = budgetSide(*b, pre, server, tool)
 		beyond = budgetPast(*b)
 	}
+	surface := "" // what the surface measured against the budget
 	switch {
 	case within && (surfaceCut || surfaceDrop):
 		notWhole := cutAt
 		if dropAt > 0 && (notWhole == 0 || dropAt < notWhole) {
 			notWhole = dropAt
 		}
-		f.NameNote = fmt.Sprintf("a name of %s characters: the measurements disagree (%s; the surface's: a name of %s was not kept whole)", table.Num(f.Chars), budgetWords(*b, pre), table.Num(notWhole))
+		surface = fmt.Sprintf("a name of %s was not kept whole", table.Num(notWhole))
+	case past && f.Chars <= kept:
+		surface = fmt.Sprintf("a name of %s was kept whole", table.Num(kept))
+	}
+	switch {
+	case surface != "":
+		f.NameNote = fmt.Sprintf("a name of %s characters: the measurements disagree (%s; the surface's: %s)", table.Num(f.Chars), budgetWords(*b, pre), surface)
 		return
 	case past && beyond != nil && beyond.Fate == profiles.FateCut:
 		f.NameFate, f.CutTo = profiles.FateCut, beyond.Got
