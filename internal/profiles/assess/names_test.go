@@ -178,6 +178,17 @@ func TestNameBudgetPredictions(t *testing.T) {
 			if !strings.Contains(b.String(), head) {
 				t.Errorf("the text says no %q:\n%s", head, b.String())
 			}
+			// The fact says where the names come from.
+			fact := "results, schemas, names: results and schemas not measured; names from the tool-name budget (measured"
+			if tt.surface {
+				fact = "; names from the tool-name budget (measured"
+			}
+			if tt.p.Budgets == nil {
+				fact = "results, schemas, names: names behind mcp__{server}__\n"
+			}
+			if !strings.Contains(b.String(), fact) {
+				t.Errorf("the text says no %q:\n%s", fact, b.String())
+			}
 		})
 	}
 }

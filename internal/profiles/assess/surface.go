@@ -241,11 +241,26 @@ func maxNameRule(l *findingList, s Server, maxName int) {
 // surfaceFactName is the name of surfaceFact's fact.
 const surfaceFactName = "results, schemas, names"
 
-// surfaceFact says what s measured, in a line: the result forms, the
-// schema keywords dropped or rewritten, the names' prefix and cut.
-func surfaceFact(s *profiles.Surface) Fact {
+// surfaceFact says what p measured of the surface, in a line: the
+// result forms, the schema keywords dropped or rewritten, the names'
+// prefix, and its tool-name budget. It is measured when the surface is;
+// a tool-name budget alone predicts the names only.
+func surfaceFact(p profiles.Profile) Fact {
 	f := Fact{Name: surfaceFactName}
-	if s == nil {
+	s, b := p.Surface, nameBudget(p)
+	budget := ""
+	if b != nil {
+		pre := b.Names
+		if s != nil && s.Names != nil {
+			pre = s.Names
+		}
+		budget = "names from the tool-name budget (" + budgetWords(*b, pre) + ")"
+	}
+	switch {
+	case s == nil && b != nil:
+		f.Value = "results and schemas " + NotMeasured + "; " + budget
+		return f
+	case s == nil:
 		f.Value = NotMeasured
 		return f
 	}
@@ -271,6 +286,9 @@ func surfaceFact(s *profiles.Surface) Fact {
 			prefix = "namespace " + n.Namespace
 		}
 		parts = append(parts, "names behind "+orNone([]string{prefix}))
+	}
+	if budget != "" {
+		parts = append(parts, budget)
 	}
 	f.Value, f.Measured = strings.Join(parts, "; "), true
 	if s.Model != "" {
