@@ -30,7 +30,7 @@ func runBudget(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.IntVar(&c.Jobs, "j", 1, "clients measured at once (each client's runs one after another; their servers' start-ups held under a quarter of the smallest wait budget)")
 	fs.DurationVar(&c.Timeout, "timeout", 3*time.Minute, "time limit of one client run (a client that blocks for its server waits up to 60 s)")
 	fs.StringVar(&c.Format, "format", "text", "output format: "+budget.Formats.String())
-	fs.StringVar(&c.Profile, "profile", "", "write the measurements into this profile file (internal/profiles/data/NAME@VERSION.json)")
+	fs.StringVar(&c.Profile, "profile", "", "write the measurements into this profile file (internal/profiles/data/NAME@VERSION.json), or each client's into its NAME@VERSION.json in this directory")
 	fs.StringVar(&c.Lab, "lab", "", "instrlab executable the clients start as the lab server (default: this one)")
 	netns := fs.String("netns", "auto", "run each client in a loopback-only network namespace: auto (when root), on or off")
 	fs.Usage = cli.Usage(fs, usage("budget"))

@@ -41,7 +41,7 @@ func TestCommandValidate(t *testing.T) {
 		{"setting", func(c *Command) { c.Settings = []string{"NOEQUALS"} }, `-env "NOEQUALS": want NAME=VALUE`},
 		{"unknown client", func(c *Command) { c.Specs = []string{"nope@1"} }, "-client: unknown client nope@1"},
 		{"budget", func(c *Command) { c.Budgets = []string{"patience"} }, `-budget "patience": want one of wait`},
-		{"two clients and a profile", func(c *Command) { c.Specs = []string{"fake@1", "fake@1"}; c.Profile = "p.json" }, "-profile is one client version's"},
+		{"two clients and a profile", func(c *Command) { c.Specs = []string{"fake@1", "fake@1"}; c.Profile = "p.json" }, "is one client version's profile"},
 		{"format", func(c *Command) { c.Format = "yaml" }, "yaml"},
 		{"matrix", func(c *Command) { c.MatrixName = "no-such-matrix.json" }, "-matrix: "},
 	} {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/load"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
 // A Command is "instrlab budget": the clients whose budgets to measure,
@@ -27,8 +30,9 @@ type Command struct {
 	// one after another, as its bisection needs); 1 when unset.
 	Jobs int
 	// Profile, when set, is the profile file the measurements are
-	// written into (UpdateProfile); Line is the command line recorded
-	// there.
+	// written into (UpdateProfile), or a directory of profiles, each
+	// client's into its CLIENT@VERSION.json there; Line is the command
+	// line recorded there.
 	Profile, Line string
 
 	// Specs are the -client values, made into Clients by NewClients (the
@@ -80,20 +84,67 @@ func (c Command) check() error {
 		return err
 	}
 	if c.Profile != "" {
-		if len(c.Clients) > 1 {
-			return fmt.Errorf("-profile is one client version's: give one -client with it")
-		}
-		p, err := readProfile(c.Profile)
-		if err != nil {
-			return fmt.Errorf("-profile: %w", err)
+		if _, many := c.profileDir(); len(c.Clients) > 1 && !many {
+			return fmt.Errorf("-profile %s is one client version's profile: give one -client with it, or a directory of profiles", c.Profile)
 		}
 		for _, cl := range c.Clients {
+			path := c.profileOf(cl.Spec().String())
+			p, err := readProfile(path)
+			if err != nil {
+				return fmt.Errorf("-profile: %w", err)
+			}
 			if cl.Spec().String() != p.ID() {
-				return fmt.Errorf("-profile %s is the profile of %s, not %s", c.Profile, p.ID(), cl.Spec())
+				return fmt.Errorf("-profile %s is the profile of %s, not %s", path, p.ID(), cl.Spec())
 			}
 		}
 	}
 	return Formats.Check(c.Format)
+}
+
+// profileDir says whether -profile is a directory of profiles.
+func (c Command) profileDir() (string, bool) {
+	fi, err := os.Stat(c.Profile)
+	return c.Profile, err == nil && fi.IsDir()
+}
+
+// profileOf is the profile file of the client version spec: -profile
+// itself, or its CLIENT@VERSION.json when -profile is a directory.
+func (c Command) profileOf(spec string) string {
+	if dir, ok := c.profileDir(); ok {
+		return filepath.Join(dir, spec+".json")
+	}
+	return c.Profile
+}
+
+// writeProfiles writes each client's measurements into its profile. Into
+// one profile file, a failed measurement refuses them all (UpdateProfile);
+// into a directory, a client's failed measurements are left out and
+// named, and the rest written.
+func (c Command) writeProfiles(per [][]Measurement, stderr io.Writer) error {
+	date := time.Now().UTC().Format("2006-01-02")
+	_, many := c.profileDir()
+	for i, cl := range c.Clients {
+		ms := per[i]
+		if many {
+			ms = nil
+			for _, m := range per[i] {
+				if m.Failed != "" {
+					fmt.Fprintf(stderr, "%s %s budget not written into its profile: %s\n", m.Client, m.Budget, untrusted.EscapeLine(firstLine(m.Failed)))
+					continue
+				}
+				ms = append(ms, m)
+			}
+			if len(ms) == 0 {
+				continue
+			}
+		}
+		path := c.profileOf(cl.Spec().String())
+		if err := UpdateProfile(path, ms, date, c.Line); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "budgets written into %s\n", path)
+	}
+	return nil
 }
 
 // Run measures every budget of every client, each into its own
@@ -111,10 +162,9 @@ func (c Command) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		return err
 	}
 	if c.Profile != "" {
-		if err := UpdateProfile(c.Profile, all, time.Now().UTC().Format("2006-01-02"), c.Line); err != nil {
+		if err := c.writeProfiles(per, stderr); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "budgets written into %s\n", c.Profile)
 	}
 	return Write(stdout, c.Format, all)
 }
