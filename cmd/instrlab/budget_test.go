@@ -24,7 +24,7 @@ func TestBudgetUsageErrors(t *testing.T) {
 		{[]string{"-client", "fake@1", "-out", "x", "-budget", "patience"}, `-budget "patience"`},
 		{[]string{"-client", "fake@1", "-out", "x", "-env", "NOEQUALS"}, `-env "NOEQUALS": want NAME=VALUE`},
 		{[]string{"-client", "fake@1", "-out", "x", "-format", "pdf"}, `"pdf"`},
-		{[]string{"-client", "fake@1", "-client", "fake@2", "-out", "x", "-profile", "p.json"}, "-profile is one client version's"},
+		{[]string{"-client", "fake@1", "-client", "fake@2", "-out", "x", "-profile", "p.json"}, "is one client version's profile"},
 		{[]string{"-client", "fake@1", "-out", "x", "-timeout", "0s"}, "-timeout must be positive"},
 		{[]string{"-client", "fake@1", "-out", "x", "-profile", "/no/such.json"}, "-profile: reading profile"},
 		{[]string{"-client", "fake@1", "-out", "x", "-profile", "../../internal/profiles/data/claude-code@2.1.328.json"}, "is the profile of claude-code@2.1.328, not fake@1"},
