@@ -31,6 +31,10 @@ var registry = []property{
 	{"marker", "en-6000", readMarker},
 	{"dual-era", "en-1000-dual", readDual},
 	{"slow-server", "en-1000-held3", readSlow},
+	// The surface's, from the surface matrix's rows (surface.go).
+	{"result-form", "surface-results", readResultForm},
+	{"schema-keywords", "surface-schemas", readSchemaKeywords},
+	{"tool-names", "surface-names", readToolNames},
 }
 
 // PropertyNames lists the properties a sweep with probe matrix m reads,
