@@ -2,8 +2,10 @@ package main
 
 import (
 	"os"
+	"strings"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/surface"
 )
 
@@ -34,6 +36,68 @@ func TestE2ESurface(t *testing.T) {
 			}
 			if c.Tool == "result_text" && (!p.Full || !p.InResult || p.Form != surface.FormText) {
 				t.Errorf("result_text's text: %+v, want whole text in its tool result", p)
+			}
+		}
+	}
+}
+
+// TestE2ESurfaceEveryClient runs the surface matrix's results row on
+// every pinned client: each of the ten result tools is called and reaches
+// the lab, result_text's text reaches the model whole, each part has a
+// form exactly when it reached; and what the model got of result_both
+// (content text, structuredContent) is what the client's profile, which
+// check applies, says (check and run agree on the lab).
+func TestE2ESurfaceEveryClient(t *testing.T) {
+	if os.Getenv("INSTRLAB_E2E") != "1" {
+		t.Skip("set INSTRLAB_E2E=1 to run every pinned client end to end (npm install on first use)")
+	}
+	builtin, err := profiles.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := runE2E(t, "-client", "all", "-matrix", "surface", "-row", "surface-results", "-lab", binary, "-j", "2", "-timeout", "3m")
+	if len(results) < 10 {
+		t.Fatalf("%d results, want one per pinned client (10)", len(results))
+	}
+	fate := func(reached bool) string {
+		if reached {
+			return profiles.FateKept
+		}
+		return profiles.FateDropped
+	}
+	for _, r := range results {
+		if r.Status != "ok" || r.Surface == nil || len(r.Surface.Calls) != 10 {
+			t.Errorf("%s: status %s (%s), %v", r.Client, r.Status, r.Reason, r.Surface != nil)
+			continue
+		}
+		for _, c := range r.Surface.Calls {
+			if !c.Reached {
+				t.Errorf("%s: %s (as %s) did not reach the lab", r.Client, c.Tool, c.Name)
+			}
+			for _, p := range c.Parts {
+				if p.Reached == (p.Form == "") {
+					t.Errorf("%s: %s %s reached %v in form %q", r.Client, c.Tool, p.Part, p.Reached, p.Form)
+				}
+				if c.Tool == "result_text" && !p.Full {
+					t.Errorf("%s: result_text's text not whole: %+v", r.Client, p)
+				}
+			}
+			if c.Tool != "result_both" {
+				continue
+			}
+			var text, structured bool
+			for _, p := range c.Parts {
+				text = text || p.Reached && strings.HasPrefix(p.Part, "content[")
+				structured = structured || p.Reached && p.Part == "structuredContent"
+			}
+			ps, err := profiles.Select(builtin, []string{r.Client})
+			if err != nil || len(ps) == 0 {
+				t.Errorf("%s: no profile: %v", r.Client, err)
+				continue
+			}
+			want := ps[0].Surface.Result(profiles.ResultBoth)
+			if want == nil || want.Content != fate(text) || want.Structured != fate(structured) {
+				t.Errorf("%s: result_both gave the model content text %v, structuredContent %v; its profile says %+v", r.Client, text, structured, want)
 			}
 		}
 	}
