@@ -14,8 +14,14 @@ const committed = "../../atlas"
 // TestCommittedAtlas holds the committed atlas to its evidence: atlas.md,
 // atlas.json and atlas.html are what "instrlab report -format F atlas"
 // writes from atlas.json, byte for byte, and every run directory a value
-// links to is there.
+// links to is there; the same for the surface's atlas in atlas/surface/.
 func TestCommittedAtlas(t *testing.T) {
+	for _, dir := range []string{committed, filepath.Join(committed, "surface")} {
+		t.Run(filepath.Base(dir), func(t *testing.T) { testCommittedAtlas(t, dir) })
+	}
+}
+
+func testCommittedAtlas(t *testing.T, committed string) {
 	a, err := Read(filepath.Join(committed, "atlas.json"))
 	if err != nil {
 		t.Fatal(err)
