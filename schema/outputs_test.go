@@ -104,6 +104,27 @@ func TestOutputsFollowSchemas(t *testing.T) {
 	if err := schematest.Validate(schema.Atlas, b.Bytes()); err != nil {
 		t.Errorf("atlas: %v", err)
 	}
+	caps, err := a.Capabilities("../atlas")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	if err := caps.JSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := schematest.Validate(schema.Capabilities, b.Bytes()); err != nil {
+		t.Errorf("capabilities: %v", err)
+	}
+	// and the schema refuses a record without its title
+	var m map[string]any
+	if err := json.Unmarshal(b.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m["clients"].(map[string]any)["claude-code"].([]any)[0].(map[string]any), "title")
+	bad, _ := json.Marshal(m)
+	if err := schematest.Validate(schema.Capabilities, bad); err == nil || !strings.Contains(err.Error(), "title") {
+		t.Errorf("capabilities without a title: validation error %v, want one naming title", err)
+	}
 }
 
 // TestSchemasReject: each schema refuses an output that breaks it, so the

@@ -28,6 +28,9 @@ const (
 	Diff = Base + "diff.v1.json"
 	// Atlas is a sweep's atlas.json (and report -format json on a sweep).
 	Atlas = Base + "atlas.v1.json"
+	// Capabilities is the atlas site's capabilities.json: the atlas in
+	// the community client-capabilities list's shape.
+	Capabilities = Base + "capabilities.v1.json"
 )
 
 // Files holds the schemas, named as their identifiers end.
@@ -36,7 +39,7 @@ const (
 var Files embed.FS
 
 // All are the identifiers of every schema, in a fixed order.
-var All = []string{Check, Results, Diff, Atlas}
+var All = []string{Check, Results, Diff, Atlas, Capabilities}
 
 // File is the name under Files of the schema id names.
 func File(id string) string { return id[len(Base):] }

@@ -66,6 +66,11 @@ func documents() (map[string]map[string]any, error) {
 			func(g *generator) (map[string]any, error) {
 				return g.named(schema.Atlas, reflect.TypeFor[atlas.Atlas]())
 			}),
+		add(schema.Capabilities, "instrlab capabilities.json",
+			"The atlas site's capabilities.json: per client name, a record per version range in the shape of the community MCP client-capabilities list, with instrlab's measured facts under io.github.instrlab/atlas.",
+			func(g *generator) (map[string]any, error) {
+				return g.named(schema.Capabilities, reflect.TypeFor[atlas.CapabilitiesFile]())
+			}),
 	}
 	for _, err := range errs {
 		if err != nil {

@@ -23,6 +23,10 @@ import (
 //	CLIENT.html        per client: its timeline, its changes and the versions
 //	                   that could not run (the section of Atlas.HTML)
 //	atlas.json         the atlas (Atlas.JSON)
+//	capabilities.json  a record per client and version range in the
+//	                   community client-capabilities list's shape
+//	                   (Atlas.Capabilities), its handshakes read from
+//	                   the evidence as linked from dir
 //	badges/CLIENT.svg  per client: its newest version and cap, as a badge
 //
 // Evidence links are the atlas's own paths: Rebase the atlas first so they
@@ -59,6 +63,15 @@ func (a *Atlas) Site(dir string) error {
 		return err
 	}
 	files["atlas.json"] = js.Bytes()
+	caps, capsErr := a.Capabilities(dir)
+	if capsErr != nil {
+		return fmt.Errorf("atlas site: %w", capsErr)
+	}
+	var capsJS bytes.Buffer
+	if err := caps.JSON(&capsJS); err != nil {
+		return err
+	}
+	files["capabilities.json"] = capsJS.Bytes()
 	var table, badges bytes.Buffer
 	if err := siteTemplate().ExecuteTemplate(&table, "table", siteView{Props: a.Properties, Rows: rows}); err != nil {
 		return err

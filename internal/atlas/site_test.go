@@ -1,6 +1,7 @@
 package atlas
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"os"
 	"path/filepath"
@@ -56,7 +57,7 @@ func TestSite(t *testing.T) {
 	if err := a.Site(site); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"atlas.json", "badges/fake.svg", "fake.html", "index.html"}, siteFiles(t, site)); diff != "" {
+	if diff := cmp.Diff([]string{"atlas.json", "badges/fake.svg", "capabilities.json", "fake.html", "index.html"}, siteFiles(t, site)); diff != "" {
 		t.Errorf("files mismatch (-want +got):\n%s", diff)
 	}
 	index := readFile(t, filepath.Join(site, "index.html"))
@@ -101,6 +102,18 @@ func TestSite(t *testing.T) {
 	}
 	if diff := cmp.Diff(a.Timelines, back.Timelines); diff != "" {
 		t.Errorf("atlas.json mismatch (-want +got):\n%s", diff)
+	}
+	// fake has no name known: its three ranges are kept out of Clients
+	var caps CapabilitiesFile
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(site, "capabilities.json"))), &caps); err != nil {
+		t.Fatal(err)
+	}
+	var ranges []string
+	for _, r := range caps.Unkeyed["fake"] {
+		ranges = append(ranges, r.Facts.First+"–"+r.Facts.Last)
+	}
+	if diff := cmp.Diff([]string{"1.0.0–1.0.2", "1.0.3–1.0.3", "1.0.5–1.0.5"}, ranges); diff != "" || len(caps.Clients) != 0 {
+		t.Errorf("capabilities.json: clients %d, ranges (-want +got):\n%s", len(caps.Clients), diff)
 	}
 }
 
