@@ -191,7 +191,7 @@ func TestCapabilitiesShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	var file struct {
-		Schema  string                                `json:"$schema"`
+		Schema  string                                  `json:"$schema"`
 		Clients map[string][]map[string]json.RawMessage `json:"clients"`
 	}
 	if err := json.Unmarshal(b.Bytes(), &file); err != nil {
