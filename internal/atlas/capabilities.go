@@ -99,6 +99,9 @@ type RangeFacts struct {
 	Probe string `json:"probe,omitempty"`
 	Era   string `json:"era,omitempty"`
 	Wait  string `json:"wait,omitempty"`
+	// Budgets are the budgets measured as numbers (instrlab sweep
+	// -budget), as the wait budget with its span in seconds.
+	Budgets Props `json:"budgets,omitempty"`
 	// Properties are the atlas's properties of the range as its first
 	// version showed them, each with its evidence: a run directory,
 	// relative to the directory capabilities.json is in.
@@ -252,7 +255,7 @@ func capabilityRecord(base string, t Timeline, i int, first map[string]Point) (C
 		cc.title = t.Client
 	}
 	f := RangeFacts{Client: t.Client, First: s.From, Last: s.To, Newest: i == len(t.Segments)-1,
-		Probed: s.Probed, Properties: s.Props, Sweep: t.Sweep, Page: t.Client + ".html"}
+		Probed: s.Probed, Properties: s.Props, NotMeasured: []string{}, Sweep: t.Sweep, Page: t.Client + ".html"}
 	if !f.Newest {
 		f.Next = t.Segments[i+1].From
 	}
@@ -260,6 +263,11 @@ func capabilityRecord(base string, t Timeline, i int, first map[string]Point) (C
 		Wrapper: s.Props.Get("wrapper"), Cap: s.Props.Get("cap"), Marker: s.Props.Get("marker")}
 	f.Instructions.Limit, f.Instructions.Unit, f.Instructions.UpTo = readCapValue(f.Instructions.Cap)
 	f.Probe, f.Era, f.Wait = s.Props.Get("probe"), s.Props.Get("dual-era"), s.Props.Get("slow-server")
+	for _, p := range s.Props {
+		if strings.HasSuffix(p.Name, BudgetProperty("")) {
+			f.Budgets = append(f.Budgets, p)
+		}
+	}
 	for _, v := range s.Probed {
 		h, err := readHandshake(base, v, first[v])
 		if err != nil {
@@ -369,14 +377,7 @@ func canonical(raw json.RawMessage) string {
 
 // handshakeRow is the probe-matrix row whose run shows the handshake:
 // the one the probe property is read from.
-var handshakeRow = sync.OnceValue(func() string {
-	for _, p := range registry {
-		if p.name == "probe" {
-			return p.row
-		}
-	}
-	return ""
-})
+func handshakeRow() string { return propRow("probe") }
 
 // readHandshake reads version's handshake from the lab log of its
 // handshake row's run, found through the evidence of a property read
