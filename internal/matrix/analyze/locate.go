@@ -31,17 +31,27 @@ type Placement struct {
 	Wrapper string `json:"wrapper,omitempty"`
 	// Offset is where the text starts in its segment, in characters.
 	Offset int `json:"offset"`
+	// Indent is what the client put before every line of the text, as
+	// opencode 1.18.33 indents a server's instructions by four spaces
+	// inside its <server> tag: the lines count as kept through it.
+	Indent string `json:"indent,omitempty"`
 }
 
 // locate finds text, served in reply (with its begin codeword), in ctx. It
-// returns every place the text's first sentence occurs.
+// returns every place the text's first sentence (within its first line)
+// occurs.
 func locate(ctx fakeapi.Context, reply lab.Reply, text string) []Placement {
 	if text == "" {
 		return nil
 	}
-	head := text
-	if i := strings.Index(text, ". "); i > 0 {
-		head = text[:i+1]
+	// The head found is the first sentence, within the first line (a
+	// client may indent the lines after it).
+	head, _, _ := strings.Cut(text, "\n")
+	if i := strings.Index(head, ". "); i > 0 {
+		head = head[:i+1]
+	}
+	if head == "" {
+		head = text
 	}
 	var out []Placement
 	for _, s := range ctx {
@@ -52,14 +62,60 @@ func locate(ctx fakeapi.Context, reply lab.Reply, text string) []Placement {
 				break
 			}
 			i += from
-			kept, rest := commonPrefix(text, s.Text[i:])
+			indent := lineIndent(s.Text[:i])
+			kept, rest, indented := indentedPrefix(text, s.Text[i:], indent)
 			p := Placement{Kind: s.Kind, Path: s.Path, Reply: reply, Kept: kept, Full: kept == utf8.RuneCountInString(text),
 				Suffix: firstRunes(rest, 20), Wrapper: wrapper(s.Text[:i]), Offset: utf8.RuneCountInString(s.Text[:i])}
+			if indented {
+				p.Indent = indent
+			}
 			out = append(out, p)
 			from = i + len(head)
 		}
 	}
 	return out
+}
+
+// lineIndent is the blanks between the last line break of before and
+// its end: the indent a text that starts there was put at; "" when
+// something else precedes it on its line.
+func lineIndent(before string) string {
+	line := before[strings.LastIndexByte(before, '\n')+1:]
+	if strings.Trim(line, " \t") != "" {
+		return ""
+	}
+	return line
+}
+
+// indentedPrefix is commonPrefix where b may carry indent after each line
+// break of a (a blank line of a, the indent alone or nothing); used says
+// whether it did.
+func indentedPrefix(a, b, indent string) (n int, restB string, used bool) {
+	if indent == "" {
+		n, restB = commonPrefix(a, b)
+		return n, restB, false
+	}
+	for {
+		line, more := a, false
+		if j := strings.IndexByte(a, '\n'); j >= 0 {
+			line, more = a[:j+1], true
+		}
+		k, rest := commonPrefix(line, b)
+		n += k
+		if k < utf8.RuneCountInString(line) || !more {
+			return n, rest, used
+		}
+		a, b = a[len(line):], strings.TrimPrefix(rest, indent)
+		// A line of the text that has the indent of its own, sent as it
+		// is: the longer match wins.
+		next, _, _ := strings.Cut(a, "\n")
+		if k1, _ := commonPrefix(next, b); k1 < utf8.RuneCountInString(next) {
+			if k2, _ := commonPrefix(next, rest); k2 > k1 {
+				b = rest
+			}
+		}
+		used = used || len(b) < len(rest)
+	}
 }
 
 // commonPrefix counts the runes a and b share at their start, and returns

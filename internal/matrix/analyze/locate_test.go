@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/lab"
 )
 
 func TestLocate(t *testing.T) {
@@ -105,4 +106,41 @@ func TestHandshakeGivenUp(t *testing.T) {
 
 func at(ms int) time.Time {
 	return time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC).Add(time.Duration(ms) * time.Millisecond)
+}
+
+// TestLocateIndented: a text whose every line the client indented (opencode
+// 1.18.33 puts a server's instructions four spaces in, inside its <server>
+// tag, a blank line as the indent alone) is whole, with the indent named;
+// a text cut in its second line is cut there; a line of the text with an
+// indent of its own, sent unindented by a client that indents nothing,
+// still matches, and no indent is reported where none was taken.
+func TestLocateIndented(t *testing.T) {
+	text := "Use this server for docs. Prefer it.\n\nDo not use for: refactoring.\n  - nor this"
+	// server-everything's: a heading first, and its first ". " lines later.
+	heading := "# Everything\n\nAudience: agents.\nFollow them."
+	if ps := locate(fakeapi.Context{{Kind: fakeapi.KindSystem, Text: "<server>\n    # Everything\n    \n    Audience: agents.\n    Follow them.\n</server>"}}, lab.ReplyInitialize, heading); len(ps) != 1 || !ps[0].Full || ps[0].Indent != "    " {
+		t.Errorf("a text whose first sentence spans lines, indented: %+v", ps)
+	}
+	seg := func(s string) fakeapi.Context {
+		return fakeapi.Context{{Kind: fakeapi.KindSystem, Path: "messages[0].content", Text: s}}
+	}
+	for _, tc := range []struct {
+		name, got, indent string
+		kept              int
+	}{
+		{"indented", "<server name=\"c7\">\n    Use this server for docs. Prefer it.\n    \n    Do not use for: refactoring.\n      - nor this\n  </server>", "    ", 79},
+		{"cut in the second paragraph", "<server>\n    Use this server for docs. Prefer it.\n    \n    Do not use", "    ", 48},
+		{"not indented", "<server>\n    Use this server for docs. Prefer it.\n\nDo not use for: refactoring.\n  - nor this", "", 79},
+		{"on a line of its own, no indent", "## c7\nUse this server for docs. Prefer it.\n\nDo not use for: refactoring.\n  - nor this", "", 79},
+		{"after other text", "Server says: Use this server for docs. Prefer it.\n    \n    Do not", "", 37},
+	} {
+		ps := locate(seg(tc.got), lab.ReplyInitialize, text)
+		if len(ps) != 1 {
+			t.Fatalf("%s: %d placements", tc.name, len(ps))
+		}
+		p := ps[0]
+		if p.Kept != tc.kept || p.Full != (tc.kept == len(text)) || p.Indent != tc.indent {
+			t.Errorf("%s: kept %d full %v indent %q, want %d, %q", tc.name, p.Kept, p.Full, p.Indent, tc.kept, tc.indent)
+		}
+	}
 }
