@@ -59,7 +59,7 @@ func ExampleParseInstructions_errors() {
 		fmt.Println(err)
 	}
 	// Output:
-	// instructions "klingon:500": want none or KIND:N, KIND one of ascii, japanese, emoji, cjkb or combining
+	// instructions "klingon:500": want none or KIND:N, KIND one of ascii, japanese, emoji, cjkb, combining or lines
 	// instructions "ascii:5": a generated text needs at least 58 characters for its two codeword sentences
 }
 

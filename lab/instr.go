@@ -18,7 +18,7 @@ type Instructions struct {
 }
 
 // ParseInstructions parses the -instr flag: "none" or "KIND:N", KIND a
-// Language (ascii, japanese, emoji, cjkb, combining) and N code points.
+// Language (ascii, japanese, emoji, cjkb, combining, lines) and N code points.
 func ParseInstructions(s string) (Instructions, error) {
 	if s == "none" {
 		return Instructions{}, nil

@@ -23,6 +23,10 @@ const (
 	Emoji     Language = "emoji"
 	CJKExtB   Language = "cjkb"
 	Combining Language = "combining"
+	// Lines is English with a line break after each sentence: how clients
+	// treat a server text of several lines (Codex CLI 0.171.0 keeps the
+	// first).
+	Lines Language = "lines"
 )
 
 // languages is the one list of generated text kinds: the -instr prefix,
@@ -37,6 +41,7 @@ var languages = []struct {
 	{Emoji, func() []string { return emojiFiller }, " "},
 	{CJKExtB, func() []string { return cjkExtBFiller }, ""},
 	{Combining, combiningFiller, " "},
+	{Lines, func() []string { return englishFiller }, "\n"},
 }
 
 // Languages lists the kinds of generated text, in the order of -instr's

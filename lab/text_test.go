@@ -214,3 +214,21 @@ func TestSeedFlagReachesTexts(t *testing.T) {
 		t.Errorf("-seed two: tool description lacks codeword %s:\n%s", want, cfg.ToolDescription)
 	}
 }
+
+// TestLinesText: a lines text is the English text with a line break
+// after each sentence, of exactly the length asked, its codewords at its
+// start and end.
+func TestLinesText(t *testing.T) {
+	txt, err := Generate(Lines, 1000, ReplyInitialize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(txt.Text, "\n")
+	if n := utf8.RuneCountInString(txt.Text); n != 1000 || len(lines) < 5 {
+		t.Fatalf("%d characters in %d lines, want 1,000 in several", n, len(lines))
+	}
+	if !strings.HasPrefix(lines[0], "BEGIN codeword: "+txt.Begin) || !strings.HasSuffix(lines[0], "workshop.") ||
+		!strings.Contains(txt.Text, txt.End) {
+		t.Errorf("first line %q, end codeword %s", lines[0], txt.End)
+	}
+}

@@ -511,7 +511,7 @@ func TestServeLabUsageErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"serve", "lab", "-instr", "ascii:10"}, "two codeword sentences"},
-		{[]string{"serve", "lab", "-instr", "klingon:100"}, "want none or KIND:N, KIND one of ascii, japanese, emoji, cjkb or combining"},
+		{[]string{"serve", "lab", "-instr", "klingon:100"}, "want none or KIND:N, KIND one of ascii, japanese, emoji, cjkb, combining or lines"},
 		{[]string{"serve", "lab", "-era", "future"}, "unknown era"},
 		{[]string{"serve", "lab", "-on-unknown", "explode"}, "unknown -on-unknown"},
 		{[]string{"serve", "lab", "-instr", "none", "-instr-file", "x"}, "exclusive"},
