@@ -127,6 +127,8 @@ func Run(dir string, clients Clients) (Result, error) {
 		res.RequestKey = requestKey(bodies[first], paths)
 		if res.ServerTexts != nil {
 			res.Tools = locateTools(ctxs[first], res.ServerTexts.Tools, rec.Row.ServerName())
+		} else {
+			res.First.NamesLabTool = namesLabTool(ctxs[first], rec.Row.ServerName())
 		}
 		if len(rec.Row.Servers) > 0 {
 			var warns []string

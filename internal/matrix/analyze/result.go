@@ -134,8 +134,13 @@ type RequestFacts struct {
 	Tools []string `json:"tools"`
 	// Side marks a request that offers no tools while others do (a
 	// title or a routing classifier, not the agent's turn).
-	Side       bool        `json:"side,omitempty"`
-	Placements []Placement `json:"placements,omitempty"`
+	Side bool `json:"side,omitempty"`
+	// NamesLabTool says the request names one of the lab's own tools in
+	// a text (a list of deferred tools: Droid 0.225.2's system reminder,
+	// "Deferred tools: … lab___lookup_part"), for a run whose tools were
+	// not located one by one (Result.Tools): the server was connected.
+	NamesLabTool bool        `json:"names_lab_tool,omitempty"`
+	Placements   []Placement `json:"placements,omitempty"`
 	// Parts is the request as the model reads it, in order: set for the
 	// first main request only (the report draws it).
 	Parts []Part `json:"parts,omitempty"`

@@ -130,7 +130,7 @@ func hadServer(res *Result) bool {
 	if res.First.Best() != nil || res.Observation.ServerStatus == "connected" {
 		return true
 	}
-	if res.First.OffersLabTool() {
+	if res.First.OffersLabTool() || res.First.NamesLabTool {
 		return true
 	}
 	for _, tf := range res.Tools {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // How a tool reached the model (ToolFacts.Via). Clients that defer MCP
@@ -109,6 +110,22 @@ func locateTools(ctx fakeapi.Context, tools []NamedText, server string) []ToolFa
 		out = append(out, f)
 	}
 	return out
+}
+
+// namesLabTool says whether ctx names one of the lab's own tools in a
+// text, alone on its line or behind the client's prefix (not a tool
+// definition, and not its namespace alone).
+func namesLabTool(ctx fakeapi.Context, server string) bool {
+	tools := make([]NamedText, len(lab.OwnTools))
+	for i, name := range lab.OwnTools {
+		tools[i] = NamedText{Name: name}
+	}
+	for _, f := range locateTools(ctx, tools, server) {
+		if f.Via == ViaNameOnly {
+			return true
+		}
+	}
+	return false
 }
 
 // A descForm is a description as a request may carry it inside a text:

@@ -144,3 +144,23 @@ func TestLocateTools(t *testing.T) {
 		})
 	}
 }
+
+// TestNamesLabTool: a lab tool named in a list of deferred tools, behind
+// the client's prefix (Droid 0.225.2: "lab___lookup_part"), names it; the
+// server's namespace alone, a tool definition, or the name in prose do not.
+func TestNamesLabTool(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ctx  fakeapi.Context
+		want bool
+	}{
+		{"Droid's deferred list", fakeapi.Context{{Kind: fakeapi.KindUserTurn, Text: "<system-reminder>\nDeferred tools:\nWebSearch\nFetchUrl\nlab___lab_ping\nlab___lookup_part\n</system-reminder>"}}, true},
+		{"its own tools only", fakeapi.Context{{Kind: fakeapi.KindUserTurn, Text: "Deferred tools:\nWebSearch\nFetchUrl\n"}}, false},
+		{"the namespace alone", fakeapi.Context{{Kind: fakeapi.KindDeveloperMessage, Text: "Deferred tool namespaces:\n- mcp__lab\n"}}, false},
+		{"in prose", fakeapi.Context{{Kind: fakeapi.KindSystem, Text: "Use lookup_part when asked."}}, false},
+	} {
+		if got := namesLabTool(tc.ctx, "lab"); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
