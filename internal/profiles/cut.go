@@ -23,8 +23,16 @@ type Cut struct {
 	Delivered string
 }
 
+// What a client keeps of a text of several lines (Limit.Lines).
+const (
+	LinesAll   = "all"
+	LinesFirst = "first"
+)
+
 // Apply cuts text at limit's cap (cap overrides it when positive), counted
-// in the limit's unit, at the last whole character that fits.
+// in the limit's unit, at the last whole character that fits; a client
+// that keeps a text's first line alone (LinesFirst) keeps that line, cut
+// at the cap if it is longer.
 func (l Limit) Apply(text string, cap int) Cut {
 	if cap <= 0 {
 		cap = l.Cap
@@ -32,6 +40,15 @@ func (l Limit) Apply(text string, cap int) Cut {
 	u := l.unit()
 	n := utf8.RuneCountInString(text)
 	c := Cut{Cap: cap, Unit: u, Units: u.Count(text), Chars: n, Kept: text, KeptChars: n, Delivered: text}
+	if i := strings.IndexByte(text, '\n'); l.Lines == LinesFirst && i >= 0 && i < len(text)-1 {
+		// The first line and its break alone, with no marker (as
+		// measured: Codex sends "- mcp__lab: FIRST LINE" and a break),
+		// then the cap.
+		c = l.Apply(text[:i+1], cap)
+		c.Units, c.Chars = u.Count(text), n
+		c.LostChars, c.Truncated = n-c.KeptChars, true
+		return c
+	}
 	if cap <= 0 || c.Units <= cap {
 		return c
 	}

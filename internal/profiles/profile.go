@@ -86,6 +86,10 @@ type Limit struct {
 	UnitNote string `json:"unit_note,omitempty"`
 	// Marker is appended to a cut text.
 	Marker string `json:"marker,omitempty"`
+	// Lines is what the client keeps of a text of several lines: LinesAll
+	// or LinesFirst (the first line alone, before any cap: Codex CLI
+	// 0.171.0); "" when not measured (a lines-* row, lab -instr lines:N).
+	Lines string `json:"lines,omitempty"`
 	// Setting is the user setting that changes Cap, if any.
 	Setting *Setting `json:"setting,omitempty"`
 	// Measured is false when the values come from documentation only.

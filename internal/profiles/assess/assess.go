@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -192,7 +193,10 @@ type View struct {
 	// it puts the block, in plain words; ToolsVia how the tools reached
 	// the model (profiles.Limit.Via). They are the profile's, carried for
 	// printing, and not repeated in JSON.
-	Marker    string `json:"-"`
+	Marker string `json:"-"`
+	// FirstLine is set when the client keeps only the text's first line
+	// (its profile's instructions.lines), whatever the cap.
+	FirstLine bool   `json:"-"`
 	Placement string `json:"-"`
 	ToolsVia  string `json:"-"`
 
@@ -410,6 +414,10 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 	}
 	c := p.Instructions.Apply(*e.Instructions, v.Cap)
 	v.Chars, v.KeptChars, v.LostChars, v.Truncated = c.Chars, c.KeptChars, c.LostChars, c.Truncated
+	if c.Truncated && !strings.HasSuffix(c.Delivered, p.Instructions.Marker) {
+		v.Marker = "" // cut where the client adds none (its first line)
+	}
+	v.FirstLine = c.Truncated && p.Instructions.Lines == profiles.LinesFirst && strings.Contains(*e.Instructions, "\n")
 	v.CapUnit, v.Units, v.KeptUnits = string(c.Unit), c.Units, c.Unit.Count(c.Kept)
 	v.kept = c.Kept
 	v.KeptTokens = tokens.Count(c.Kept)

@@ -64,6 +64,11 @@ func viewLines(v View) []string {
 		out = append(out, fmt.Sprintf("keeps all %s characters (cap %s)", table.Num(v.Chars), NotMeasured))
 	case !v.Truncated:
 		out = append(out, fmt.Sprintf("keeps all %s characters (cap %s, %s)", table.Num(v.Chars), capText, capNote))
+	case v.FirstLine && v.Marker == "":
+		out = append(out, fmt.Sprintf("keeps only the first line, %s of %s characters with its line break, no marker (measured: a text of several lines); loses %s",
+			table.Num(v.KeptChars), table.Num(v.Chars), table.Num(v.LostChars)))
+		out = append(out, fmt.Sprintf("cut: …%s ✂ %s…", oneLine(v.Before), oneLine(v.After)))
+		out = append(out, lossLines(v)...)
 	default:
 		out = append(out, fmt.Sprintf("keeps %s of %s characters (cap %s, %s), then %q; loses %s",
 			table.Num(v.KeptChars), table.Num(v.Chars), capText, capNote, v.Marker, table.Num(v.LostChars)))

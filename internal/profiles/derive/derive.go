@@ -168,6 +168,7 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	}
 	every := all
 	all, surf := apart(all)
+	all, lines := apartLines(all)
 	stdio, overHTTP := byTransport(all)
 	base, groups := split(stdio)
 	p := profiles.Profile{Client: spec.Name, Name: o.display(spec.Name), Version: spec.Version}
@@ -179,6 +180,9 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	var un []string
 	p.Instructions, un = deriveLimit(base, ev)
 	p.Unmeasured = append(p.Unmeasured, un...)
+	if p.Instructions.Lines = deriveLines(lines); p.Instructions.Lines == "" && p.Instructions.Note != noTextReached {
+		p.Unmeasured = append(p.Unmeasured, "a text of several lines (a lines-* row)")
+	}
 	p.Render, un, err = deriveRender(base, ev)
 	if err != nil {
 		return profiles.Profile{}, err

@@ -12,13 +12,17 @@ import (
 	"github.com/instrlab/instrlab/internal/unit"
 )
 
+// noTextReached is the note of a client that puts none of a server's
+// text in front of the model.
+const noTextReached = "None of the text reached the model, so no cap applies to what it sees."
+
 // deriveLimit finds the cap on instructions and its marker from the plain
 // runs (nothing set but the text) whose text was cut, and the setting that
 // changes it from runs that set one variable.
 func deriveLimit(runs []run, ev Evidence) (profiles.Limit, []string) {
 	l := profiles.Limit{Unit: profiles.UnitCodepoint}
 	if n, _ := unused(runs); n > 0 {
-		l.Note = "None of the text reached the model, so no cap applies to what it sees."
+		l.Note = noTextReached
 		l.UnitNote = "not measured: no text reached the model"
 		return l, nil
 	}
