@@ -155,6 +155,19 @@ func (r run) text(reply lab.Reply) string {
 	return t.Text
 }
 
+// apartBy splits runs into those for which in is false and those for which
+// it is true, each in order.
+func apartBy(all []run, in func(run) bool) (others, matched []run) {
+	for _, r := range all {
+		if in(r) {
+			matched = append(matched, r)
+		} else {
+			others = append(others, r)
+		}
+	}
+	return others, matched
+}
+
 // plain reports whether the run changes nothing but the server's text and
 // era within its group, and reached the model.
 func (r run) plain() bool {

@@ -16,14 +16,7 @@ import (
 // A user's own server over HTTP is neither's: it joins the stdio runs, as
 // it did before transports were told apart.
 func byTransport(all []run) (stdio, http []run) {
-	for _, r := range all {
-		if r.Transport == matrix.TransportHTTP && r.Row.Server == "" {
-			http = append(http, r)
-			continue
-		}
-		stdio = append(stdio, r)
-	}
-	return stdio, http
+	return apartBy(all, func(r run) bool { return r.Transport == matrix.TransportHTTP && r.Row.Server == "" })
 }
 
 // deriveHTTP makes the HTTP view from the runs of the lab over HTTP in

@@ -12,14 +12,7 @@ import (
 // lines:N), which say only what the client keeps of such a text and must
 // not move the cap, its unit or its marker.
 func apartLines(all []run) (others, lines []run) {
-	for _, r := range all {
-		if strings.HasPrefix(r.Row.Instr, string(lab.Lines)+":") {
-			lines = append(lines, r)
-		} else {
-			others = append(others, r)
-		}
-	}
-	return others, lines
+	return apartBy(all, func(r run) bool { return strings.HasPrefix(r.Row.Instr, string(lab.Lines)+":") })
 }
 
 // deriveLines says what the client kept of a text of several lines in

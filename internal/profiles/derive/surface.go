@@ -19,14 +19,7 @@ import (
 // matrix) from the others: they measure the surface, and nothing of the
 // instructions the other runs measure.
 func apart(all []run) (others, surf []run) {
-	for _, r := range all {
-		if r.Row.Surface != "" {
-			surf = append(surf, r)
-		} else {
-			others = append(others, r)
-		}
-	}
-	return others, surf
+	return apartBy(all, func(r run) bool { return r.Row.Surface != "" })
 }
 
 // deriveSurface is what the runs of the lab's surface show (nil when
