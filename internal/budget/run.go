@@ -84,7 +84,7 @@ func (c Command) check() error {
 		return err
 	}
 	if c.Profile != "" {
-		if _, many := c.profileDir(); len(c.Clients) > 1 && !many {
+		if len(c.Clients) > 1 && !c.profileDir() {
 			return fmt.Errorf("-profile %s is one client version's profile: give one -client with it, or a directory of profiles", c.Profile)
 		}
 		for _, cl := range c.Clients {
@@ -102,16 +102,16 @@ func (c Command) check() error {
 }
 
 // profileDir says whether -profile is a directory of profiles.
-func (c Command) profileDir() (string, bool) {
+func (c Command) profileDir() bool {
 	fi, err := os.Stat(c.Profile)
-	return c.Profile, err == nil && fi.IsDir()
+	return err == nil && fi.IsDir()
 }
 
 // profileOf is the profile file of the client version spec: -profile
 // itself, or its CLIENT@VERSION.json when -profile is a directory.
 func (c Command) profileOf(spec string) string {
-	if dir, ok := c.profileDir(); ok {
-		return filepath.Join(dir, spec+".json")
+	if c.profileDir() {
+		return filepath.Join(c.Profile, spec+".json")
 	}
 	return c.Profile
 }
@@ -122,7 +122,7 @@ func (c Command) profileOf(spec string) string {
 // named, and the rest written.
 func (c Command) writeProfiles(per [][]Measurement, stderr io.Writer) error {
 	date := time.Now().UTC().Format("2006-01-02")
-	_, many := c.profileDir()
+	many := c.profileDir()
 	for i, cl := range c.Clients {
 		ms := per[i]
 		if many {
