@@ -536,6 +536,9 @@ func (p Profile) Validate() error {
 				return fmt.Errorf("profile %s: %s.meta needs key, value and runs", p.ID(), l.name)
 			}
 		}
+		if l.l.Lines != "" && l.l.Lines != LinesAll && l.l.Lines != LinesFirst {
+			return fmt.Errorf("profile %s: %s.lines %q: want %q, %q or none (not measured)", p.ID(), l.name, l.l.Lines, LinesAll, LinesFirst)
+		}
 		if s := l.l.Setting; s != nil && s.Syntax != SyntaxPlainDigits {
 			return fmt.Errorf("profile %s: %s.setting.syntax %q is not supported (want %q)", p.ID(), l.name, s.Syntax, SyntaxPlainDigits)
 		}

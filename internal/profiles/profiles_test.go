@@ -169,6 +169,7 @@ func TestParseRejects(t *testing.T) {
 		"no evidence":   good[:strings.Index(good, `"evidence"`)] + `"evidence": []}`,
 		"bad unit":      strings.Replace(good, `"unit": "utf16"`, `"unit": "octet"`, 1),
 		"bad syntax":    strings.Replace(good, `"plain-digits"`, `"anything"`, 1),
+		"bad lines":     strings.Replace(good, `"cap": 2048,`, `"cap": 2048, "lines": "second",`, 1),
 		"trailing data": good + "{}",
 		"no text":       strings.Replace(good, `{text}`, `{txt}`, 1),
 	}
