@@ -31,8 +31,8 @@ const (
 
 // Apply cuts text at limit's cap (cap overrides it when positive), counted
 // in the limit's unit, at the last whole character that fits; a client
-// that keeps a text's first line alone (LinesFirst) keeps that line, cut
-// at the cap if it is longer.
+// that keeps a text's first line alone (LinesFirst) keeps that line (and
+// its break, LineBreak), cut at the cap if it is longer.
 func (l Limit) Apply(text string, cap int) Cut {
 	if cap <= 0 {
 		cap = l.Cap
@@ -41,10 +41,14 @@ func (l Limit) Apply(text string, cap int) Cut {
 	n := utf8.RuneCountInString(text)
 	c := Cut{Cap: cap, Unit: u, Units: u.Count(text), Chars: n, Kept: text, KeptChars: n, Delivered: text}
 	if i := strings.IndexByte(text, '\n'); l.Lines == LinesFirst && i >= 0 && i < len(text)-1 {
-		// The first line and its break alone, with no marker (as
-		// measured: Codex sends "- mcp__lab: FIRST LINE" and a break),
-		// then the cap.
-		c = l.Apply(text[:i+1], cap)
+		// The first line alone, with its break where the client keeps
+		// one and no marker (as measured: Codex sends "- mcp__lab: FIRST
+		// LINE" and a break, Qwen Code a tool's first line quoted), then
+		// the cap.
+		if l.LineBreak {
+			i++
+		}
+		c = l.Apply(text[:i], cap)
 		c.Units, c.Chars = u.Count(text), n
 		c.LostChars, c.Truncated = n-c.KeptChars, true
 		return c

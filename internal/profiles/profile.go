@@ -90,6 +90,11 @@ type Limit struct {
 	// or LinesFirst (the first line alone, before any cap: Codex CLI
 	// 0.171.0); "" when not measured (a lines-* row, lab -instr lines:N).
 	Lines string `json:"lines,omitempty"`
+	// LineBreak, with Lines first, is set when the line break after the
+	// first line reached the model too (Codex CLI 0.171.0's
+	// instructions, a line of its listing); a client that trims the line
+	// and quotes it keeps none (Qwen Code 0.24.4's tool descriptions).
+	LineBreak bool `json:"line_break,omitempty"`
 	// Setting is the user setting that changes Cap, if any.
 	Setting *Setting `json:"setting,omitempty"`
 	// Measured is false when the values come from documentation only.
@@ -538,6 +543,9 @@ func (p Profile) Validate() error {
 		}
 		if l.l.Lines != "" && l.l.Lines != LinesAll && l.l.Lines != LinesFirst {
 			return fmt.Errorf("profile %s: %s.lines %q: want %q, %q or none (not measured)", p.ID(), l.name, l.l.Lines, LinesAll, LinesFirst)
+		}
+		if l.l.LineBreak && l.l.Lines != LinesFirst {
+			return fmt.Errorf("profile %s: %s.line_break is set without lines %q", p.ID(), l.name, LinesFirst)
 		}
 		if s := l.l.Setting; s != nil && s.Syntax != SyntaxPlainDigits {
 			return fmt.Errorf("profile %s: %s.setting.syntax %q is not supported (want %q)", p.ID(), l.name, s.Syntax, SyntaxPlainDigits)

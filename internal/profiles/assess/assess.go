@@ -230,6 +230,9 @@ type ToolFate struct {
 	KeptChars int    `json:"kept_chars"`
 	Truncated bool   `json:"truncated,omitempty"`
 	Unsent    bool   `json:"unsent,omitempty"`
+	// FirstLine is set when the client keeps only the description's
+	// first line (its profile's tool_descriptions.lines), whatever the cap.
+	FirstLine bool `json:"first_line,omitempty"`
 	// Beyond is set when the description is longer than the longest the
 	// profile saw kept whole, with no cap measured: kept as far as
 	// measured.
@@ -500,6 +503,7 @@ func toolFates(p profiles.Profile, e probe.EraResult, getenv func(string) (strin
 		default:
 			c := l.Apply(t.Description, toolCap(l, getenv))
 			f.KeptChars, f.Truncated = c.KeptChars, c.Truncated
+			f.FirstLine = c.Truncated && l.Lines == profiles.LinesFirst && strings.Contains(strings.TrimRight(t.Description, "\n"), "\n")
 			f.Beyond = c.Cap == 0 && l.AtLeast > 0 && n > l.AtLeast
 			if c.Truncated {
 				runes := []rune(t.Description)

@@ -67,6 +67,9 @@ func toolFact(l profiles.Limit) Fact {
 	default:
 		f.Value = "cap " + NotMeasured
 	}
+	if !l.Unsent && l.Lines == profiles.LinesFirst {
+		f.Value += "; of a description of several lines, only the first line (measured)"
+	}
 	return f
 }
 

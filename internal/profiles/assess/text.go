@@ -306,6 +306,8 @@ func toolLines(ts []ToolFate) []string {
 		switch {
 		case t.Unsent:
 			unsent = append(unsent, line(t.Tool))
+		case t.Truncated && t.FirstLine:
+			out = append(out, fmt.Sprintf("  tool %s keeps only its first line, %s of %s characters (measured: a description of several lines); cut: …%s ✂ %s…", line(t.Tool), table.Num(t.KeptChars), table.Num(t.Chars), oneLine(t.Before), oneLine(t.After)))
 		case t.Truncated:
 			out = append(out, fmt.Sprintf("  tool %s keeps %s of %s characters; cut: …%s ✂ %s…", line(t.Tool), table.Num(t.KeptChars), table.Num(t.Chars), oneLine(t.Before), oneLine(t.After)))
 		case t.Beyond:

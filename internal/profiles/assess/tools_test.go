@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -59,6 +60,45 @@ func TestToolFates(t *testing.T) {
 		"tools: no description of the 2 tools reaches the model",
 		"tools: 2 of 2 descriptions kept whole (long longer than any measured: whole as far as measured)",
 		"tool descriptions: cut at 157 UTF-16 units, then \"...\"",
+	} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("check's text lacks %q:\n%s", line, b.String())
+		}
+	}
+}
+
+// TestToolFateFirstLine: a profile that measured that its client keeps
+// only the first line of a tool description of several lines (Qwen Code
+// 0.24.4, quoted in its listing without the line break) predicts that
+// line for such a description, cut at the cap if the line is longer, and
+// says so; a description of one line is cut at the cap only.
+func TestToolFateFirstLine(t *testing.T) {
+	first := "Retrieves and queries up-to-date documentation."
+	tools := []probe.Tool{
+		{Name: "docs", Description: first + "\n\nYou must call resolve first.\n"},
+		{Name: "long", Description: strings.Repeat("a", 200) + "\nmore"},
+		{Name: "one", Description: strings.Repeat("c", 200)},
+	}
+	r := result(ok(probe.Legacy, nil, tools...), notFound(), probe.Survival{}, 0)
+	p := profiles.Profile{Client: "x", Name: "X", Version: "1", Render: profiles.Render{Server: "{text}"},
+		Evidence:         []profiles.Evidence{{Kind: "instrlab-run", Ref: "r", Says: "s"}},
+		ToolDescriptions: profiles.Limit{Cap: 157, Unit: "utf16", Marker: "...", Lines: profiles.LinesFirst, Measured: true, Via: "listing"}}
+	rep := Assess([]probe.Result{r}, Options{Profiles: []profiles.Profile{p}})
+	var got []string
+	for _, f := range rep.Servers[0].Views[0].Tools {
+		got = append(got, fmt.Sprintf("%s %d/%d first line %v", f.Tool, f.KeptChars, f.Chars, f.FirstLine))
+	}
+	want := []string{"docs 47/78 first line true", "long 157/205 first line true", "one 157/200 first line false"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	var b strings.Builder
+	if err := WriteText(&b, rep, TextOptions{Verbose: true, Width: 300}); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		"tool docs keeps only its first line, 47 of 78 characters (measured: a description of several lines)",
+		`tool descriptions: cut at 157 UTF-16 units, then "..."; of a description of several lines, only the first line (measured)`,
 	} {
 		if !strings.Contains(b.String(), line) {
 			t.Errorf("check's text lacks %q:\n%s", line, b.String())

@@ -193,7 +193,7 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	var un []string
 	p.Instructions, un = deriveLimit(base, ev)
 	p.Unmeasured = append(p.Unmeasured, un...)
-	if p.Instructions.Lines = deriveLines(lines); p.Instructions.Lines == "" && p.Instructions.Note != noTextReached {
+	if p.Instructions.Lines, p.Instructions.LineBreak = deriveLines(lines); p.Instructions.Lines == "" && p.Instructions.Note != noTextReached {
 		p.Unmeasured = append(p.Unmeasured, "a text of several lines (a lines-* row)")
 	}
 	p.Render, un, err = deriveRender(base, ev)
@@ -204,6 +204,9 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	p.ToolDescriptions, un = deriveTools(base)
 	p.Unmeasured = append(p.Unmeasured, un...)
 	p.ToolDescriptions.Meta = deriveToolMeta(base)
+	if p.ToolDescriptions.Lines, p.ToolDescriptions.LineBreak = deriveToolLines(lines); p.ToolDescriptions.Lines == "" && p.ToolDescriptions.Via != "" && !p.ToolDescriptions.Unsent {
+		p.Unmeasured = append(p.Unmeasured, "a tool description of several lines (a tooldesc-lines-* row)")
+	}
 	p.Failures, un = deriveFailures(base)
 	p.Unmeasured = append(p.Unmeasured, un...)
 	p.Handshake, un = deriveHandshake(defaultArm(stdio))

@@ -242,6 +242,10 @@ var viaWords = map[string]string{
 
 // toolSays is the tool descriptions' part of the evidence entry's line.
 func toolSays(l profiles.Limit) string {
+	first := ""
+	if l.Lines == profiles.LinesFirst {
+		first = ", the first line alone of a description of several lines"
+	}
 	switch {
 	case l.Via == "":
 		return ""
@@ -250,7 +254,7 @@ func toolSays(l profiles.Limit) string {
 	case l.Unsent:
 		return fmt.Sprintf("; tool descriptions not sent (%s)", l.Via)
 	case l.Cap > 0:
-		return fmt.Sprintf("; tool descriptions cut at %s %s, then %q", table.Num(l.Cap), unitWords(unit.Unit(l.Unit)), l.Marker)
+		return fmt.Sprintf("; tool descriptions cut at %s %s, then %q%s", table.Num(l.Cap), unitWords(unit.Unit(l.Unit)), l.Marker, first)
 	}
-	return fmt.Sprintf("; tool descriptions whole up to %s characters", table.Num(l.AtLeast))
+	return fmt.Sprintf("; tool descriptions whole up to %s characters%s", table.Num(l.AtLeast), first)
 }

@@ -70,19 +70,21 @@ func TestDeriveTools(t *testing.T) {
 // TestToolDescriptionsFromExcerpts derives profiles from the committed
 // evidence of real runs (internal/profiles/data/evidence) and checks
 // what they say of tool descriptions: Qwen Code's listing cut at 157
-// UTF-16 units and "...", Claude Code 2.1.285's definitions cut at
+// UTF-16 units and "..." and only the first line of a description of
+// several lines (row tooldesc-lines-1000), Claude Code 2.1.285's definitions cut at
 // 2,048; Claude Code 2.1.328 names only, with the 4,096 it cut at when
-// ENABLE_TOOL_SEARCH=false sent them; Codex its namespace only.
+// ENABLE_TOOL_SEARCH=false sent them; Codex its namespace only; Gemini
+// every line.
 func TestToolDescriptionsFromExcerpts(t *testing.T) {
 	tests := []struct {
 		id   string
 		want profiles.Limit
 	}{
-		{"qwen@0.24.4", profiles.Limit{Cap: 157, Unit: "utf16", Marker: "...", Measured: true, Via: analyze.ViaListing}},
+		{"qwen@0.24.4", profiles.Limit{Cap: 157, Unit: "utf16", Marker: "...", Lines: profiles.LinesFirst, Measured: true, Via: analyze.ViaListing}},
 		{"claude-code@2.1.285", profiles.Limit{Cap: 2048, Unit: "utf16", Marker: "… [truncated]", Measured: true, Via: analyze.ViaDefinition}},
 		{"claude-code@2.1.328", profiles.Limit{Cap: 4096, Unit: "utf16", Marker: "… [truncated]", Measured: true, Via: analyze.ViaNameOnly, Unsent: true}},
 		{"codex@0.169.0", profiles.Limit{Unit: "codepoint", Measured: true, Via: analyze.ViaNamespace, Unsent: true}},
-		{"gemini@0.61.0", profiles.Limit{AtLeast: 6000, Unit: "codepoint", Via: analyze.ViaDefinition}},
+		{"gemini@0.61.0", profiles.Limit{AtLeast: 6000, Unit: "codepoint", Lines: profiles.LinesAll, Via: analyze.ViaDefinition}},
 	}
 	for _, tt := range tests {
 		x, err := ReadExcerpt("../data/evidence/" + tt.id + ".json")
