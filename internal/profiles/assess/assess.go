@@ -176,6 +176,13 @@ type View struct {
 	// the server failed on the way to Era (Why says it too); nil when
 	// none failed.
 	Failure *FailureView `json:"failure,omitempty"`
+	// Late is what the client does with a server whose first reply came
+	// later than it waits at most (its profile's measured wait budget,
+	// past which it "sends the first request without the server", "drops
+	// the server" ...), as the budget says; "" when the server was in
+	// time or no budget was measured. A late server is in no era: nothing
+	// of it reaches the client's first request.
+	Late string `json:"late,omitempty"`
 	// Facts are the profile's other properties, each marked measured
 	// or not.
 	Facts []Fact `json:"facts"`
@@ -350,8 +357,9 @@ func describe(e probe.EraResult) Text {
 // clientEra is the era a client following p ends up in with this server,
 // and, when the server failed a method on its way there, what p says the
 // client does then (nil when nothing failed): a client that drops the
-// server, or ends its session, ends up in no era.
-func clientEra(p profiles.Profile, r probe.Result) (e probe.EraResult, why string, fv *FailureView) {
+// server, or ends its session, ends up in no era; so does one that the
+// server answered later than it waits (late: what it does then).
+func clientEra(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)) (e probe.EraResult, why string, fv *FailureView, late string) {
 	probes := p.Handshake.ProbeStdio
 	if r.Target.Transport == probe.TransportHTTP { // p is its HTTP view (view)
 		probes = p.Handshake.ProbeHTTP
@@ -374,7 +382,32 @@ func clientEra(p profiles.Profile, r probe.Result) (e probe.EraResult, why strin
 			e = probe.EraResult{}
 		}
 	}
-	return e, why, fv
+	if msg, past, ok := tooLate(p, r, e.Era, getenv); ok {
+		e, why, late = probe.EraResult{}, why+"; "+msg, past
+	}
+	return e, why, fv, late
+}
+
+// tooLate says whether the server's first reply in era (its median over
+// check's runs) came later than the client following p waits at most,
+// as its measured wait budget says, and what the client does then; a
+// reply inside the budget's range is a race and not late, and a wait
+// from documentation alone decides nothing here (startup-slow says it);
+// nor does it over HTTP (the budgets are measured over stdio).
+func tooLate(p profiles.Profile, r probe.Result, era probe.Era, getenv func(string) (string, bool)) (msg, past string, late bool) {
+	st := r.Startup.Legacy
+	if era == probe.Modern {
+		st = r.Startup.Modern
+	}
+	w := startupWait(p, getenv)
+	if era == "" || r.Target.Transport == probe.TransportHTTP || st.N == 0 || w.budget == nil || w.budget.Above || w.budget.Below || w.upto == 0 || st.Median.D() < w.upto {
+		return "", "", false
+	}
+	past = w.budget.PastBudget
+	if past == "" || past == "not measured" {
+		past = "does not wait for it (what it does then " + NotMeasured + ")"
+	}
+	return fmt.Sprintf("its first reply came after %v (median of %d), later than the client waits, %s: past it the client %s", ms(st.Median.D()), st.N, w, past), past, true
 }
 
 func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)) View {
@@ -389,11 +422,11 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 	}
 	v := View{Profile: p.ID(), Title: p.Title(), Client: p.Named(), Way: p.Way, Arm: p.Arm, ProfileNote: p.ForNote, Marker: p.Instructions.Marker, Placement: p.Render.Placement, Where: p.Render.Where(), ToolsVia: p.ToolDescriptions.Via,
 		Unused: p.Render.Unused, AtLeast: p.Instructions.AtLeast, CapMeasured: p.Instructions.Measured, Facts: Facts(p)}
-	e, why, fv := clientEra(p, r)
+	e, why, fv, late := clientEra(p, r, getenv)
 	if overHTTP {
 		why += fmt.Sprintf("; over HTTP as measured (%d runs)", p.HTTP.Runs)
 	}
-	v.Era, v.Why, v.Failure = e.Era, why, fv
+	v.Era, v.Why, v.Failure, v.Late = e.Era, why, fv, late
 	var value string
 	var set bool
 	if st := p.Instructions.Setting; st != nil {
@@ -458,7 +491,7 @@ func sameView(a, b View) bool {
 }
 
 func toolsOver(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)) []ToolView {
-	e, _, _ := clientEra(p, r)
+	e, _, _, _ := clientEra(p, r, getenv)
 	var out []ToolView
 	for _, t := range e.Tools {
 		l, _ := p.ToolDescriptions.MetaOf(t.Meta)

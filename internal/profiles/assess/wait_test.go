@@ -123,3 +123,60 @@ func TestMeasuredWaitInTime(t *testing.T) {
 		})
 	}
 }
+
+// TestLateServerInNoEra: a server whose first reply came later than a
+// client waits at most, by its measured wait budget, is in no era for
+// that client, and the view says what the client does then (issue 28:
+// Droid 0.225.2 waits at most 111 ms, a node server took 300 ms and
+// more, and check predicted its text reached the model); a reply inside
+// the budget's range is a race, not late; a client that blocks, or one
+// whose budget is not measured, is not judged late.
+func TestLateServerInNoEra(t *testing.T) {
+	all, err := profiles.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := profiles.Select(all, []string{"gemini@0.61.0", "cline@3.0.65", "qwen@0.24.4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps[0].Budgets = []profiles.Budget{{Name: WaitBudget, Unit: "s", Within: 60, Above: true, PastBudget: "blocks the first request until the server is ready", Runs: 9, Date: "2026-12-02"}}
+	ps[1].Budgets = []profiles.Budget{{Name: WaitBudget, Unit: "s", Within: 2.9, Past: 3.1, PastBudget: "sends the first request without the server (status pending)", Runs: 9, Date: "2026-12-02"}}
+	ps[2].Budgets = nil
+	tools := []probe.Tool{{Name: "lookup", Description: "Look up a part."}}
+	for _, tc := range []struct {
+		name  string
+		after time.Duration
+		late  []bool
+	}{
+		{"12 s", 12 * time.Second, []bool{false, true, false}},
+		{"3.0 s, inside Cline's range", 3 * time.Second, []bool{false, false, false}},
+		{"3.1 s", 3100 * time.Millisecond, []bool{false, true, false}},
+	} {
+		r := result(ok(probe.Legacy, str("Use the tools."), tools...), notFound(), probe.Survival{Verdict: probe.SurvivalMethodNotFound}, tc.after)
+		rep := Assess([]probe.Result{r}, Options{Profiles: ps, Timeout: 20 * time.Second})
+		for i, v := range rep.Servers[0].Views {
+			if got := v.Late != ""; got != tc.late[i] {
+				t.Errorf("%s, %s: late %q, want late %v", tc.name, v.Title, v.Late, tc.late[i])
+				continue
+			}
+			if !tc.late[i] {
+				if v.Era != probe.Legacy || !v.Present {
+					t.Errorf("%s, %s: era %q, present %v: want the legacy era's text", tc.name, v.Title, v.Era, v.Present)
+				}
+				continue
+			}
+			want := "later than the client waits, 2.9 s–3.1 s (measured: instrlab budget, 9 runs, 2026-12-02): past it the client sends the first request without the server (status pending)"
+			if v.Era != "" || v.KeptChars != 0 || len(v.Tools) != 0 || v.Late != "sends the first request without the server (status pending)" || !strings.Contains(v.Why, want) {
+				t.Errorf("%s, %s: era %q, kept %d, tools %v, late %q, why %q: want no era, nothing kept, and %q", tc.name, v.Title, v.Era, v.KeptChars, v.Tools, v.Late, v.Why, want)
+			}
+		}
+	}
+	r := result(ok(probe.Legacy, str("Use the tools.")), notFound(), probe.Survival{Verdict: probe.SurvivalMethodNotFound}, 12*time.Second)
+	r.Target.Transport = probe.TransportHTTP
+	for _, v := range Assess([]probe.Result{r}, Options{Profiles: ps, Timeout: 20 * time.Second}).Servers[0].Views {
+		if v.Late != "" {
+			t.Errorf("over HTTP, %s: late %q: the budgets are measured over stdio", v.Title, v.Late)
+		}
+	}
+}
