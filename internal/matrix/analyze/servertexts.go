@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -142,22 +143,38 @@ var outsideSignals = []string{"signal: terminated", "signal: killed", "signal: i
 // is the time of the last model request (zero when none): a server
 // stopped by a signal from outside after it is a client ending its
 // session (Copilot CLI 1.0.102 sends SIGTERM to its servers' processes),
-// which cannot have changed what the model saw; that is a warning, not a
-// failure.
+// which cannot have changed what the model saw; so is one stopped so
+// right after its last reply was an error, before or after the model
+// request: the client stopping a server it dropped on that error (Copilot
+// CLI 1.0.102 on a failed tools/list, SIGTERM 80 ms later, before its
+// model request in 2 of 10 runs: a race the run's status must not
+// follow). Those are warnings, not failures.
 func serverFailure(msgs []LabMessage, lastModel time.Time) (reason, warning string) {
 	var why []string
 	var stderrText strings.Builder
 	var asked time.Time
 	answered := false
+	lastError := "" // the method of the server's last reply, when it was an error
 	for _, m := range msgs {
+		if m.Dir == lab.Send && (m.Kind == lab.KindResponse || m.Kind == lab.KindError) {
+			lastError = ""
+			if m.Kind == lab.KindError {
+				lastError = cmp.Or(m.Method, "a request")
+			}
+		}
 		switch {
 		case m.Dir == lab.ServerDir && m.Kind == lab.KindStderr && m.Raw != "":
 			if stderrText.Len() < stderr.MaxRead {
 				stderrText.WriteString(m.Raw + "\n")
 			}
 		case m.Dir == lab.ServerDir && m.Kind == lab.KindExit && strings.Contains(m.Note, "while the client was connected"):
-			if !lastModel.IsZero() && m.Time.After(lastModel) && slices.ContainsFunc(outsideSignals, func(s string) bool { return strings.Contains(m.Note, s) }) {
+			outside := slices.ContainsFunc(outsideSignals, func(s string) bool { return strings.Contains(m.Note, s) })
+			if outside && !lastModel.IsZero() && m.Time.After(lastModel) {
 				warning = "server: " + m.Note + ", after the last model request: a signal from outside the proxy, as a client stopping its servers sends; not counted as a failure"
+				continue
+			}
+			if outside && lastError != "" {
+				warning = "server: " + m.Note + ", after its last reply, to " + lastError + ", was an error: a signal from outside the proxy, as a client stopping a server it dropped sends; not counted as a failure"
 				continue
 			}
 			why = append(why, m.Note)

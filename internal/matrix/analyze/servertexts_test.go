@@ -2,7 +2,11 @@ package analyze
 
 import (
 	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/fingerprint"
@@ -29,5 +33,44 @@ func TestServerTextsPrints(t *testing.T) {
 	}
 	if got, w := st.Print(), "initialize instructions 11 characters, sha256 "+fingerprint.Of("Use search.").SHA256+"; 0 tools, sha256 "+empty.SHA256; got != w {
 		t.Errorf("Print() = %q, want %q", got, w)
+	}
+}
+
+// TestDroppedServerStoppedByClient: Copilot CLI 1.0.102 drops a server
+// whose tools/list fails and sends it SIGTERM about 80 ms later, before
+// its model request in 2 of 10 runs (2026-12-03 09:10 UTC, the lab with
+// -fail tools/list behind run -server): the signal follows the server's
+// error reply, so it is the client stopping a server it dropped, a
+// warning, and not a failure of the server (which the agreement test had
+// read as "session ends"). The same signal with no error before it is a
+// failure still, and so is the server ending on its own after one.
+func TestDroppedServerStoppedByClient(t *testing.T) {
+	msgs, _, err := ReadLabLog(filepath.Join("testdata", "lablogs", "copilot-drops-then-sigterm.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := time.Date(2026, 12, 3, 9, 10, 13, 173415346, time.UTC) // its one model request, after the signal
+	reason, warning := serverFailure(msgs, model)
+	if reason != "" || !strings.Contains(warning, "after its last reply, to tools/list, was an error") {
+		t.Errorf("dropped, then stopped: reason %q, warning %q", reason, warning)
+	}
+	var noError []LabMessage
+	for _, m := range msgs {
+		if m.Kind == lab.KindError && m.Method == "tools/list" {
+			m.Kind = lab.KindResponse
+		}
+		noError = append(noError, m)
+	}
+	if reason, _ := serverFailure(noError, model); !strings.Contains(reason, "signal: terminated while the client was connected") {
+		t.Errorf("stopped with no error before: reason %q, want the signal as a failure", reason)
+	}
+	exited := slices.Clone(msgs)
+	for i, m := range exited {
+		if m.Kind == lab.KindExit {
+			exited[i].Note = "the server ended: exit status 1 while the client was connected"
+		}
+	}
+	if reason, _ := serverFailure(exited, model); !strings.Contains(reason, "exit status 1") {
+		t.Errorf("ended on its own after an error: reason %q, want a failure", reason)
 	}
 }
