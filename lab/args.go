@@ -21,30 +21,31 @@ var Subcommand = []string{"serve", "lab"}
 // field and a line there. A zero field means the flag's default, in what
 // Args writes and in what Validate and Config read.
 type Args struct {
-	Instr         string        // -instr: none, ascii:N or japanese:N
-	InstrFile     string        // -instr-file: a file's text, unchanged
-	ToolDesc      string        // -tool-desc: KIND:N generated text as lookup_part's description
-	ToolDescFile  string        // -tool-desc-file: a file's text as lookup_part's description
-	Seed          string        // -seed: mixed into the generated texts' codewords
-	Surface       string        // -surface: groups of SurfaceGroups, or all
-	ResultSize    string        // -result-size: KIND:N, the text of the size group's results
-	Tools         int           // -tools: this many tools in all, the lab's own three first
-	NameLength    int           // -tool-name-length: also a tool whose name is this many characters
-	Era           Mode          // -era: ModeLegacy, ModeDual or ModeModern
-	InitDelay     time.Duration // -init-delay
-	DiscoverDelay time.Duration // -discover-delay
-	ReadyAfter    time.Duration // -ready-after
-	DiscoverTTL   time.Duration // -discover-ttl: the DiscoverResult's ttlMs
-	CacheScope    string        // -cache-scope: the DiscoverResult's cacheScope
-	DropSession   int           // -drop-session: end an HTTP session after this many requests in it
-	OnUnknown     string        // -on-unknown: UnknownError, UnknownCrash or UnknownHang
-	Fail          string        // -fail: methods answered with an error, separated by commas (FailMethods)
-	ToolMeta      string        // -tool-meta: a JSON object, lookup_part's _meta
-	ToolOrder     string        // -tool-order: OrderName or OrderRotate
-	Log           string        // -log: the message log's path
-	HTTP          string        // -http: serve Streamable HTTP at this address
-	AllowRemote   bool          // -allow-remote: let HTTP bind beyond loopback
-	Print         bool          // -print: print the texts and exit
+	Instr          string        // -instr: none, ascii:N or japanese:N
+	InstrFile      string        // -instr-file: a file's text, unchanged
+	ToolDesc       string        // -tool-desc: KIND:N generated text as lookup_part's description
+	ToolDescFile   string        // -tool-desc-file: a file's text as lookup_part's description
+	Seed           string        // -seed: mixed into the generated texts' codewords
+	Surface        string        // -surface: groups of SurfaceGroups, or all
+	ResultSize     string        // -result-size: KIND:N, the text of the size group's results
+	Tools          int           // -tools: this many tools in all, the lab's own three first
+	NameLength     int           // -tool-name-length: also a tool whose name is this many characters
+	Era            Mode          // -era: ModeLegacy, ModeDual or ModeModern
+	InitDelay      time.Duration // -init-delay
+	DiscoverDelay  time.Duration // -discover-delay
+	ReadyAfter     time.Duration // -ready-after
+	DiscoverTTL    time.Duration // -discover-ttl: the DiscoverResult's ttlMs
+	CacheScope     string        // -cache-scope: the DiscoverResult's cacheScope
+	DropSession    int           // -drop-session: end an HTTP session after this many requests in it
+	DropAfterCalls int           // -drop-after-calls: end the HTTP session of the lab's N-th tools/call after it
+	OnUnknown      string        // -on-unknown: UnknownError, UnknownCrash or UnknownHang
+	Fail           string        // -fail: methods answered with an error, separated by commas (FailMethods)
+	ToolMeta       string        // -tool-meta: a JSON object, lookup_part's _meta
+	ToolOrder      string        // -tool-order: OrderName or OrderRotate
+	Log            string        // -log: the message log's path
+	HTTP           string        // -http: serve Streamable HTTP at this address
+	AllowRemote    bool          // -allow-remote: let HTTP bind beyond loopback
+	Print          bool          // -print: print the texts and exit
 }
 
 // An argFlag is one flag: its name, the field it sets (a *string, *int,
@@ -74,6 +75,7 @@ func (a *Args) flags() []argFlag {
 		{"discover-ttl", &a.DiscoverTTL, time.Duration(0), "the DiscoverResult's ttlMs, how long a client may keep it (0: the SDK's, 0, stale at once); whole milliseconds"},
 		{"cache-scope", &a.CacheScope, "", "the DiscoverResult's cacheScope: public or private (default: the SDK's, public)"},
 		{"drop-session", &a.DropSession, 0, "over -http with -era legacy: answer 404 to the request after this many in a session, and every later one, as a server that lost the session mid-run"},
+		{"drop-after-calls", &a.DropAfterCalls, 0, "over -http with -era legacy: after the lab's N-th tools/call, answer 404 to every later request in that call's session, as a server that lost the session between two calls (between two turns of a conversation); a session the client opens then lives on"},
 		{"on-unknown", &a.OnUnknown, UnknownError, "an unknown method before the handshake: error (-32601), crash or hang"},
 		{"fail", &a.Fail, "", "answer these methods with a JSON-RPC error (-32603), as a broken server does: tools/list, initialize or server/discover, separated by commas"},
 		{"tool-meta", &a.ToolMeta, "", "give the tool lookup_part this _meta, a JSON object, as in {\"anthropic/alwaysLoad\":true}"},
@@ -164,8 +166,8 @@ func (a Args) Check(fs *flag.FlagSet) error {
 		return errors.New("-print serves nothing; drop -http and -log")
 	case a.AllowRemote && !set["http"]:
 		return errors.New("-allow-remote applies to -http only")
-	case a.DropSession != 0 && !set["http"]:
-		return errors.New("-drop-session applies to -http only: stdio has no sessions")
+	case (a.DropSession != 0 || a.DropAfterCalls != 0) && !set["http"]:
+		return errors.New("-drop-session and -drop-after-calls apply to -http only: stdio has no sessions")
 	}
 	return nil
 }
@@ -209,7 +211,7 @@ func (a Args) Config() (Config, error) { return a.config(true) }
 func (a Args) config(readFile bool) (Config, error) {
 	a = a.withDefaults()
 	cfg := Config{Era: a.Era, InitDelay: a.InitDelay, DiscoverDelay: a.DiscoverDelay, ReadyAfter: a.ReadyAfter, OnUnknown: a.OnUnknown,
-		DiscoverTTL: a.DiscoverTTL, CacheScope: a.CacheScope, DropSession: a.DropSession, ToolOrder: a.ToolOrder}
+		DiscoverTTL: a.DiscoverTTL, CacheScope: a.CacheScope, DropSession: a.DropSession, DropAfterCalls: a.DropAfterCalls, ToolOrder: a.ToolOrder}
 	var err error
 	if a.Fail != "" {
 		cfg.Fail = strings.Split(a.Fail, ",")

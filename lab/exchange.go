@@ -36,23 +36,40 @@ func sessionLost(session, why string) Entry {
 	return Entry{Dir: Send, Transport: "http", Session: session, Kind: KindHTTP, Status: http.StatusNotFound, Note: why}
 }
 
-// A dropper ends HTTP sessions on purpose (Config.DropSession): after n
-// requests in a session, that one and every later one get 404, as from
-// a server that lost the session (a restart, an expiry) mid-run. Zero n
-// drops none.
+// A dropper ends HTTP sessions on purpose, as a server that lost them (a
+// restart, an expiry) mid-run: after n requests in a session
+// (Config.DropSession), that one and every later one get 404; or, with
+// calls set (Config.DropAfterCalls), every request after the calls-th
+// tools/call the lab received, in the session of that call, which is the
+// one session dropped (a new one the client opens lives on). Zero n and
+// calls drop none.
 type dropper struct {
-	n    int
-	mu   sync.Mutex
-	seen map[string]int
+	n, calls int
+	mu       sync.Mutex
+	seen     map[string]int // requests per session (n)
+	called   int            // tools/call received (calls)
+	lost     string         // the session dropped after calls
 }
 
-// drop counts a request in session and reports whether it is refused.
-func (d *dropper) drop(session string) bool {
-	if d.n == 0 || session == "" {
+// drop counts a request of method (a POST's; "" for a GET or DELETE) in
+// session and reports whether it is refused.
+func (d *dropper) drop(session, method string) bool {
+	if d.n == 0 && d.calls == 0 || session == "" {
 		return false
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.calls > 0 {
+		if session == d.lost {
+			return true
+		}
+		if method == "tools/call" {
+			if d.called++; d.called == d.calls {
+				d.lost = session
+			}
+		}
+		return false
+	}
 	if d.seen == nil {
 		d.seen = make(map[string]int)
 	}
@@ -62,6 +79,10 @@ func (d *dropper) drop(session string) bool {
 
 // refuse answers a request of a dropped session with 404, logging why.
 func (d *dropper) refuse(w http.ResponseWriter, log *MessageLog, session string) {
-	log.Log(sessionLost(session, fmt.Sprintf("the lab dropped the session on purpose after %d requests in it (-drop-session %d): answered 404", d.n, d.n)))
+	why := fmt.Sprintf("after %d requests in it (-drop-session %d)", d.n, d.n)
+	if d.calls > 0 {
+		why = fmt.Sprintf("after tools/call number %d of the lab, in it (-drop-after-calls %d)", d.calls, d.calls)
+	}
+	log.Log(sessionLost(session, "the lab dropped the session on purpose "+why+": answered 404"))
 	http.Error(w, "session not found", http.StatusNotFound)
 }

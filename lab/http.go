@@ -30,7 +30,7 @@ func (l *Lab) Handler() http.Handler {
 	l.awaitTools()
 	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return l.server },
 		&mcp.StreamableHTTPOptions{Stateless: l.cfg.Era != ModeLegacy, SessionTimeout: l.cfg.SessionIdle})
-	return &httpHandler{lab: l, inner: inner, drops: dropper{n: l.cfg.DropSession}}
+	return &httpHandler{lab: l, inner: inner, drops: dropper{n: l.cfg.DropSession, calls: l.cfg.DropAfterCalls}}
 }
 
 type httpHandler struct {
@@ -117,8 +117,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if e, ok := exchangeEntry(r, session); ok {
 		h.lab.log.Log(e)
 	}
-	dropped := h.drops.drop(session)
-	if dropped && r.Method != http.MethodPost {
+	if r.Method != http.MethodPost && h.drops.drop(session, "") {
 		h.drops.refuse(w, h.lab.log, session)
 		return
 	}
@@ -134,6 +133,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		m := classify(body)
+		dropped := h.drops.drop(session, m.method)
 		switch {
 		case m.kind == KindEmpty:
 			m = invalid(-32700, "empty request body", nil)

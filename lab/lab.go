@@ -87,6 +87,13 @@ type Config struct {
 	// it: a server that lost the session mid-run. Sessions are the
 	// legacy era's (ModeLegacy); the others serve HTTP without them.
 	DropSession int
+	// DropAfterCalls, when set, has the HTTP handler answer 404 to every
+	// request after the lab's DropAfterCalls-th tools/call (answered) in
+	// that call's session: a server that lost the session between two
+	// calls, as between two of a conversation's turns, whatever else the
+	// client sends in it. A session the client opens then lives on.
+	// Legacy era only, as DropSession.
+	DropAfterCalls int
 	// BodyTimeout bounds the reading of an HTTP request body, so that a
 	// client that sends it slowly cannot hold a connection; 0 means
 	// DefaultBodyTimeout.
@@ -152,8 +159,12 @@ func (cfg Config) Validate() error {
 	switch {
 	case cfg.DropSession < 0:
 		return fmt.Errorf("-drop-session %d: want 1 or more", cfg.DropSession)
-	case cfg.DropSession > 0 && cfg.Era != "" && cfg.Era != ModeLegacy:
-		return fmt.Errorf("-drop-session needs -era legacy: dual and modern labs serve HTTP without sessions")
+	case cfg.DropAfterCalls < 0:
+		return fmt.Errorf("-drop-after-calls %d: want 1 or more", cfg.DropAfterCalls)
+	case cfg.DropSession > 0 && cfg.DropAfterCalls > 0:
+		return fmt.Errorf("-drop-session and -drop-after-calls are exclusive: a session is dropped after a count of requests or of calls")
+	case (cfg.DropSession > 0 || cfg.DropAfterCalls > 0) && cfg.Era != "" && cfg.Era != ModeLegacy:
+		return fmt.Errorf("-drop-session and -drop-after-calls need -era legacy: dual and modern labs serve HTTP without sessions")
 	}
 	return cfg.Surface.checkCounts()
 }

@@ -130,11 +130,14 @@ type Row struct {
 	// Streamable HTTP on 127.0.0.1 and gives the client its URL).
 	// DiscoverTTL and CacheScope are the lab's -discover-ttl and
 	// -cache-scope (the DiscoverResult's ttlMs and cacheScope);
-	// DropSession its -drop-session (HTTP: a session lost mid-run).
-	Transport   string `json:"transport,omitempty"`
-	DiscoverTTL string `json:"discover_ttl,omitempty"`
-	CacheScope  string `json:"cache_scope,omitempty"`
-	DropSession int    `json:"drop_session,omitempty"`
+	// DropSession its -drop-session (HTTP: a session lost mid-run),
+	// DropAfterCalls its -drop-after-calls (a session lost between two
+	// tools/call, so between two turns).
+	Transport      string `json:"transport,omitempty"`
+	DiscoverTTL    string `json:"discover_ttl,omitempty"`
+	CacheScope     string `json:"cache_scope,omitempty"`
+	DropSession    int    `json:"drop_session,omitempty"`
+	DropAfterCalls int    `json:"drop_after_calls,omitempty"`
 	// NoDelta says the row has no comparable baseline (it changes what
 	// the client sends besides the instructions).
 	NoDelta bool `json:"no_delta,omitempty"`
@@ -286,8 +289,8 @@ func (r Row) validateTransport() error {
 	switch {
 	case r.Transport != "" && r.Transport != TransportStdio && r.Transport != TransportHTTP:
 		return fmt.Errorf("row %q: transport %q: want stdio or http", r.Name, r.Transport)
-	case !r.HTTP() && r.DropSession != 0:
-		return fmt.Errorf("row %q: drop_session needs transport http: stdio has no sessions", r.Name)
+	case !r.HTTP() && (r.DropSession != 0 || r.DropAfterCalls != 0):
+		return fmt.Errorf("row %q: drop_session and drop_after_calls need transport http: stdio has no sessions", r.Name)
 	case r.HTTP() && r.OnUnknown == lab.UnknownCrash:
 		return fmt.Errorf("row %q: transport http: on_unknown crash would end the runner, whose process serves the lab over HTTP", r.Name)
 	case r.HTTP() && (r.Server != "" || len(r.Servers) > 0):
@@ -356,14 +359,14 @@ func (r Row) ProxyArgs(logPath, commandFile string) []string {
 // era: no environment, flags, delays, failures or tool _meta, so that what the client keeps is
 // its default.
 func (r Row) Plain() bool {
-	return len(r.Env) == 0 && len(r.Flags) == 0 && r.Held() == 0 && r.Fail == "" && len(r.ToolMeta) == 0 && r.DropSession == 0
+	return len(r.Env) == 0 && len(r.Flags) == 0 && r.Held() == 0 && r.Fail == "" && len(r.ToolMeta) == 0 && r.DropSession == 0 && r.DropAfterCalls == 0
 }
 
 // Lab is the lab server's flags for the row, logging to logPath.
 func (r Row) Lab(logPath string) (lab.Args, error) {
 	a := lab.Args{Instr: r.Instr, ToolDesc: r.ToolDesc, ToolDescFile: r.ToolDescFile, Era: r.Era, OnUnknown: r.OnUnknown,
 		Fail: r.Fail, ToolMeta: string(r.ToolMeta), Log: logPath, Surface: r.Surface, ResultSize: r.ResultSize,
-		Tools: r.Tools, NameLength: r.ToolNameLength, CacheScope: r.CacheScope, DropSession: r.DropSession,
+		Tools: r.Tools, NameLength: r.ToolNameLength, CacheScope: r.CacheScope, DropSession: r.DropSession, DropAfterCalls: r.DropAfterCalls,
 		ToolOrder: r.ToolOrder}
 	if r.InstrFile != "" {
 		a.Instr, a.InstrFile = "", r.InstrFile

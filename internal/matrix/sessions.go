@@ -22,7 +22,11 @@ const sessionsTurns = 5
 // turn (analyze.Session): the prefix bytes, the instructions, the tools.
 // The rotate row's lab lists its tools in a new order on every tools/list
 // (-tool-order rotate), which tells whether the client keeps the server's
-// order or sorts it.
+// order or sorts it. The reconnect row serves that lab over Streamable
+// HTTP and loses the session after its first tools/call, so that the
+// second call gets 404 and the client must open a new session between
+// two turns: whether it lists the tools again (in a new order) and what
+// its next request keeps of the one before.
 func Sessions() *Matrix {
 	script := []fakeapi.Turn{
 		{Tool: lab.MetaTool, Input: json.RawMessage(`{"part":"BR-6201"}`)},
@@ -34,6 +38,8 @@ func Sessions() *Matrix {
 				Instr: "ascii:1000", Script: script, NoDelta: true},
 			{Name: "turns3-rotate", Label: "the same, six tools listed in a new order on every tools/list (-tool-order rotate)",
 				Instr: "ascii:1000", Script: script, Tools: 6, ToolOrder: lab.OrderRotate, NoDelta: true},
+			{Name: "turns3-reconnect", Label: "the rotate row over Streamable HTTP, the session lost after the first tools/call (-drop-after-calls 1): the client must initialize again",
+				Instr: "ascii:1000", Script: script, Tools: 6, ToolOrder: lab.OrderRotate, Transport: TransportHTTP, DropAfterCalls: 1, NoDelta: true},
 		}}
 	if err := m.Validate(); err != nil {
 		panic("built-in matrix sessions: " + err.Error())

@@ -137,7 +137,7 @@ func Run(dir string, clients Clients) (Result, error) {
 		}
 		res.Reader = fakeapi.Read(ctxs[last], rec.Row.Prompt)
 		var warns []string
-		res.Session, warns = session(res.Requests, bodies, ctxs, toolListings(msgs))
+		res.Session, warns = session(res.Requests, bodies, ctxs, toolListings(msgs), reopenings(msgs))
 		res.Warnings = append(res.Warnings, warns...)
 	} else {
 		res.Reader = fakeapi.Answer{Last: -1}
@@ -169,12 +169,7 @@ func Run(dir string, clients Clients) (Result, error) {
 	res.Handshake = handshake(msgs)
 	if res.Transport = rec.Transport; rec.Transport == matrix.TransportHTTP {
 		res.HTTP = httpFacts(msgs)
-		switch lost := res.HTTP.Lost; {
-		case lost != "" && res.Status == StatusOK:
-			res.Status, res.Reason = StatusFailed, lost
-		case lost != "":
-			res.Reason += "; " + lost
-		}
+		res.Status, res.Reason = res.HTTP.judge(res.Status, res.Reason)
 	}
 	if rec.Netns {
 		var warns []string

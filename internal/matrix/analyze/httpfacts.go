@@ -49,8 +49,10 @@ type HTTPFacts struct {
 	Deletes int `json:"deletes,omitempty"`
 	// Lost says how a session was lost mid-run (the server answered 404
 	// to a request in it), with what the client did then; "" when none
-	// was.
-	Lost string `json:"lost,omitempty"`
+	// was. Reopened reports that the client then opened a new session,
+	// as the protocol asks: the run goes on, and does not fail for it.
+	Lost     string `json:"lost,omitempty"`
+	Reopened bool   `json:"reopened,omitempty"`
 }
 
 // httpFacts reads a message log of a run over HTTP.
@@ -125,9 +127,66 @@ func httpFacts(msgs []LabMessage) *HTTPFacts {
 	}
 	f.Sessions = len(sessions)
 	if lost != nil {
-		f.Lost = lostSession(lost, after, newer)
+		f.Lost, f.Reopened = lostSession(lost, after, newer), newer
 	}
 	return f
+}
+
+// judge is a run's status and reason, given its status and reason before:
+// a lost session fails a run, unless the client opened a new one, as the
+// protocol asks (the reconnect the sessions matrix measures); a run that
+// failed anyway says it too.
+func (f *HTTPFacts) judge(status, reason string) (string, string) {
+	switch {
+	case f.Lost == "":
+	case status != StatusOK:
+		reason += "; " + f.Lost
+	case !f.Reopened:
+		status, reason = StatusFailed, f.Lost
+	}
+	return status, reason
+}
+
+// A reopening is a session the client opened after its first (over HTTP,
+// where the server lost the one before): each JSON-RPC message the client
+// sent to open it and in it, with the time it was received.
+type reopening []sent
+
+type sent struct {
+	at     time.Time
+	method string
+}
+
+// reopenings are the sessions of a message log after the first, in the
+// order they were opened. The requests that carry no session id (the
+// initialize that opens one, a server/discover probe before it) belong to
+// the session whose id the log shows next.
+func reopenings(msgs []LabMessage) []reopening {
+	var out []reopening
+	index := map[string]int{} // a session's index in out; -1 for the first
+	var opening reopening     // requests without a session id, since the last session opened
+	for i := range msgs {
+		m := &msgs[i]
+		client := m.Dir == lab.Recv && (m.Kind == lab.KindRequest || m.Kind == lab.KindNotification)
+		if m.Session == "" {
+			if client {
+				opening = append(opening, sent{m.Time, m.Method})
+			}
+			continue
+		}
+		k, seen := index[m.Session]
+		if !seen {
+			k = -1
+			if len(index) > 0 {
+				out, k = append(out, opening), len(out)
+			}
+			index[m.Session], opening = k, nil
+		}
+		if k >= 0 && client {
+			out[k] = append(out[k], sent{m.Time, m.Method})
+		}
+	}
+	return out
 }
 
 // lostSession says how a session was lost: the server's note, and what

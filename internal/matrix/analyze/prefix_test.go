@@ -104,28 +104,8 @@ func TestPrefixRealRequests(t *testing.T) {
 		{"gemini-0.61.0.jsonl", []pair{{2, 3, 11229, 11229, nil}, {3, 4, 11697, 11697, nil}}},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
-			reqs, warns, err := fakeapi.ReadRequests(filepath.Join("testdata", "sessions", tt.file))
-			if err != nil || len(warns) > 0 {
-				t.Fatal(err, warns)
-			}
-			var facts []RequestFacts
-			var bodies [][]byte
-			var ctxs []fakeapi.Context
-			for _, q := range reqs {
-				api, _ := fakeapi.Lookup(q.API)
-				ctx, err := api.Context(q.Body)
-				if err != nil {
-					t.Fatal(err)
-				}
-				f := RequestFacts{Seq: q.Seq, API: q.API}
-				for _, s := range ctx {
-					if s.Kind == fakeapi.KindToolDefinition {
-						f.Tools = append(f.Tools, s.Name)
-					}
-				}
-				facts, bodies, ctxs = append(facts, f), append(bodies, q.Body), append(ctxs, ctx)
-			}
-			s, warns := session(facts, bodies, ctxs, nil)
+			facts, bodies, ctxs := readRequests(t, filepath.Join("testdata", "sessions", tt.file))
+			s, warns := session(facts, bodies, ctxs, nil, nil)
 			if s == nil || len(warns) > 0 {
 				t.Fatalf("no session: %q", warns)
 			}
@@ -141,4 +121,33 @@ func TestPrefixRealRequests(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readRequests reads a file of trimmed requests (testdata/sessions/trim.py)
+// as Run does: each request's facts (its sequence number, time, API and
+// the tools it defines), body and context.
+func readRequests(t *testing.T, path string) ([]RequestFacts, [][]byte, []fakeapi.Context) {
+	t.Helper()
+	reqs, warns, err := fakeapi.ReadRequests(path)
+	if err != nil || len(warns) > 0 {
+		t.Fatal(err, warns)
+	}
+	var facts []RequestFacts
+	var bodies [][]byte
+	var ctxs []fakeapi.Context
+	for _, q := range reqs {
+		api, _ := fakeapi.Lookup(q.API)
+		ctx, err := api.Context(q.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := RequestFacts{Seq: q.Seq, Time: q.Time, API: q.API}
+		for _, s := range ctx {
+			if s.Kind == fakeapi.KindToolDefinition {
+				f.Tools = append(f.Tools, s.Name)
+			}
+		}
+		facts, bodies, ctxs = append(facts, f), append(bodies, q.Body), append(ctxs, ctx)
+	}
+	return facts, bodies, ctxs
 }

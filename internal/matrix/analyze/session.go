@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/table"
@@ -61,12 +62,35 @@ type TurnPair struct {
 	// "reordered", "changed", "dropped", "added", or "N → M" when some
 	// came or went; "" when neither request offers any.
 	Tools string `json:"tools,omitempty"`
+	// Reopened lists the JSON-RPC methods the client sent the server to
+	// open a session between the two requests and in it, all through the
+	// run (over HTTP, the server having lost the one before): each
+	// session's initialize (and any server/discover before it) first;
+	// nil when it opened none.
+	Reopened []string `json:"reopened,omitempty"`
 }
+
+// Sessions counts the sessions the client opened between the two turns
+// (its initialize requests among Reopened).
+func (p TurnPair) Sessions() int {
+	n := 0
+	for _, m := range p.Reopened {
+		if m == lab.Legacy.Method() {
+			n++
+		}
+	}
+	return n
+}
+
+// Relisted reports whether the client listed the server's tools again
+// in a session it opened between the two turns (at any time in it).
+func (p TurnPair) Relisted() bool { return slices.Contains(p.Reopened, "tools/list") }
 
 // session compares the main requests of a run: facts are what Run made of
 // its model requests, bodies and ctxs their bodies and contexts (by
-// index); listings the orders of the lab's tools/list replies.
-func session(facts []RequestFacts, bodies [][]byte, ctxs []fakeapi.Context, listings [][]string) (*Session, []string) {
+// index); listings the orders of the lab's tools/list replies, reopened
+// the sessions the client opened after its first.
+func session(facts []RequestFacts, bodies [][]byte, ctxs []fakeapi.Context, listings [][]string, reopened []reopening) (*Session, []string) {
 	var warns []string
 	var turns []int
 	for i := range facts {
@@ -102,7 +126,8 @@ func session(facts []RequestFacts, bodies [][]byte, ctxs []fakeapi.Context, list
 			j := turns[k-1]
 			pair := TurnPair{From: facts[j].Seq, To: facts[i].Seq, PrefixChange: comparePrefix(prev, p),
 				Instructions: movedText(facts[j].Placements, facts[i].Placements),
-				Tools:        toolsText(labDefs(ctxs[j], names), labDefs(ctxs[i], names))}
+				Tools:        toolsText(labDefs(ctxs[j], names), labDefs(ctxs[i], names)),
+				Reopened:     between(reopened, facts[j].Time, facts[i].Time)}
 			s.Stable = s.Stable && pair.Stable
 			s.Pairs = append(s.Pairs, pair)
 		}
@@ -112,6 +137,25 @@ func session(facts []RequestFacts, bodies [][]byte, ctxs []fakeapi.Context, list
 		s.OfferedOrder, s.OfferedIn, s.Listings = nil, "", nil // kept only for a judged order
 	}
 	return s, warns
+}
+
+// between lists what the client sent in the sessions it opened after
+// from and by to (the times of two requests to the model): every message
+// of each, so that what it sent later in them does not hang on when the
+// next request went. When a client opens a session after losing one on a
+// turn's tool call, the order is one of cause, not a race: after the
+// request whose reply asked for the call, before the one that carries its
+// result.
+func between(reopened []reopening, from, to time.Time) []string {
+	var out []string
+	for _, r := range reopened {
+		if len(r) > 0 && r[0].at.After(from) && !r[0].at.After(to) {
+			for _, m := range r {
+				out = append(out, m.method)
+			}
+		}
+	}
+	return out
 }
 
 // judgeOrder says whether offered is the order of a listing, or sorted.
@@ -352,10 +396,33 @@ func (s *Session) Line() string {
 		}
 		line = "no: " + strings.Join(parts, "; ")
 	}
+	line += s.reopenedWords()
 	if w, ok := orderWords[s.ToolOrder]; ok {
 		line += "; lab's tools " + w
 	}
 	return line
+}
+
+// reopenedWords says where the client opened a new session, and whether
+// it listed the tools in it: "; a new session before turn 3, tools listed
+// again"; "" when it opened none between two turns.
+func (s *Session) reopenedWords() string {
+	var w string
+	for i, p := range s.Pairs {
+		if len(p.Reopened) == 0 {
+			continue
+		}
+		listed := "tools not listed again"
+		if p.Relisted() {
+			listed = "tools listed again"
+		}
+		what := "a new session"
+		if n := p.Sessions(); n > 1 {
+			what = fmt.Sprintf("%d new sessions", n)
+		}
+		w += fmt.Sprintf("; %s before turn %d, %s", what, i+2, listed)
+	}
+	return w
 }
 
 var orderWords = map[string]string{
@@ -380,6 +447,7 @@ func (s *Session) Verdict() string {
 		}
 		v = "no: " + strings.Join(parts, "; ")
 	}
+	v += s.reopenedWords()
 	if s.ToolOrder != "" {
 		v += "; tool order " + s.ToolOrder
 	}

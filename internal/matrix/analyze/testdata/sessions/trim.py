@@ -1,7 +1,9 @@
-# trim.py RUN_DIR OUT_FILE: a run's model requests, trimmed to what the
-# prefix comparison reads (the API's system, tools and messages fields);
+# trim.py RUN_DIR OUT_FILE [LAB_OUT]: a run's model requests, trimmed to what the
+# prefix comparison reads (the time and the API's system, tools and messages fields);
 # a string longer than 500 characters becomes its first 200, an ellipsis
 # and the start of its SHA-256, so equal strings stay equal and others not.
+# With LAB_OUT, the lab's message log too, each entry without its body but
+# for the tools/list replies, kept as the names of their tools in order.
 import json, sys, hashlib
 run, out = sys.argv[1], sys.argv[2]
 F = {"anthropic-messages": ("system", "tools", "messages"), "openai-responses": ("instructions", "tools", "input"),
@@ -19,4 +21,14 @@ with open(out, 'w') as w:
         if api not in F or not isinstance(b, dict):
             continue
         keep = {k: cut(b[k]) for k in F[api] if k in b}
-        w.write(json.dumps({"seq": r["seq"], "api": api, "body": keep}, ensure_ascii=False, separators=(',', ':')) + '\n')
+        w.write(json.dumps({"seq": r["seq"], "time": r["time"], "api": api, "body": keep}, ensure_ascii=False, separators=(',', ':')) + '\n')
+if len(sys.argv) > 3:
+    with open(sys.argv[3], 'w') as w:
+        for line in open(run + '/lab.jsonl'):
+            e = json.loads(line)
+            body = e.pop('body', None)
+            e.pop('meta', None)
+            if e.get('dir') == 'send' and e.get('method') == 'tools/list' and isinstance(body, dict):
+                tools = body.get('result', {}).get('tools', [])
+                e['body'] = {"result": {"tools": [{"name": t.get('name')} for t in tools]}}
+            w.write(json.dumps(e, ensure_ascii=False, separators=(',', ':')) + '\n')

@@ -1,0 +1,119 @@
+package lab
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestDropAfterCalls: with DropAfterCalls 1, the lab's first tools/call
+// is answered and every request after it in that session, whatever its
+// method, gets 404, logged as dropped on purpose; the session the client
+// opens then (initializing again) is served whole. DropSession counts
+// each session's requests instead, and drops the new one too.
+func TestDropAfterCalls(t *testing.T) {
+	const call = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"lookup_part","arguments":{"part":"BR-6201"}}}`
+	const ping = `{"jsonrpc":"2.0","id":4,"method":"ping"}`
+	for _, tt := range []struct {
+		name string
+		cfg  Config
+		// want is the status of each request of the two sessions after
+		// initialize: initialized, tools/list, the call, ping, tools/list.
+		want [2][]int
+		note string
+	}{
+		{"after calls", Config{DropAfterCalls: 1}, [2][]int{{202, 200, 200, 404, 404}, {202, 200, 200, 200, 200}},
+			"after tools/call number 1 of the lab, in it (-drop-after-calls 1)"},
+		{"after requests", Config{DropSession: 2}, [2][]int{{202, 200, 404, 404, 404}, {202, 200, 404, 404, 404}},
+			"after 2 requests in it (-drop-session 2)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var log bytes.Buffer
+			cfg := tt.cfg
+			cfg.Instructions, cfg.Log = Instructions{Language: English, Length: 100}, NewMessageLog(&log)
+			l, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := httptest.NewServer(l.Handler())
+			defer srv.Close()
+			var sessions []string
+			for k := range 2 { // the second session: the client initializing again
+				status, h := post(t, srv.URL, "", initialize)
+				id := h.Get("Mcp-Session-Id")
+				if status != http.StatusOK || id == "" {
+					t.Fatalf("initialize: status %d, session %q", status, id)
+				}
+				sessions = append(sessions, id)
+				var got []int
+				for _, body := range []string{initialized, toolsList, call, ping, toolsList} {
+					status, _ := post(t, srv.URL, id, body)
+					got = append(got, status)
+				}
+				if diff := cmp.Diff(tt.want[k], got); diff != "" {
+					t.Errorf("session %d: statuses mismatch (-want +got):\n%s", k+1, diff)
+				}
+			}
+			var lost []string
+			for _, e := range parseLog(t, log.Bytes()) {
+				if e.Kind == KindHTTP && e.Status == http.StatusNotFound {
+					if !strings.Contains(e.Note, tt.note) {
+						t.Errorf("404 note %q: want %q", e.Note, tt.note)
+					}
+					if len(lost) == 0 || lost[len(lost)-1] != e.Session {
+						lost = append(lost, e.Session)
+					}
+				}
+			}
+			want := sessions
+			if tt.cfg.DropAfterCalls > 0 {
+				want = sessions[:1]
+			}
+			if diff := cmp.Diff(want, lost); diff != "" {
+				t.Errorf("sessions logged lost mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestDropConfigRefused: the two ways of dropping exclude each other, and
+// both need the legacy era's sessions.
+func TestDropConfigRefused(t *testing.T) {
+	for _, cfg := range []Config{
+		{DropSession: 1, DropAfterCalls: 1},
+		{DropAfterCalls: 1, Era: ModeDual},
+		{DropAfterCalls: -1},
+	} {
+		if err := cfg.Validate(); err == nil {
+			t.Errorf("%+v: no error", cfg)
+		}
+	}
+	if _, err := ParseArgs([]string{"-drop-after-calls", "1"}); err == nil {
+		t.Error("-drop-after-calls without -http: no error")
+	}
+}
+
+// post posts body in session ("" for none) and returns the status and
+// the reply's header.
+func post(t *testing.T, url, session, body string) (int, http.Header) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode, resp.Header
+}
