@@ -16,14 +16,18 @@ import (
 // rewrites the system message holding the instructions from a block list
 // to a string (the same text), the other turns repeat the one before byte
 // for byte; the deferred tools are named sorted by name, whatever order
-// the lab listed them in (the rotate row).
+// the lab listed them in (the rotate and reconnect rows). In the
+// reconnect row the lab loses the session after the first tools/call:
+// before the last turn the client opens new sessions (two at once in the
+// runs measured) without listing the tools again, sends the call again,
+// and the prefix holds as in the other rows.
 func TestE2ESessions(t *testing.T) {
 	if os.Getenv("INSTRLAB_E2E") != "1" {
 		t.Skip("set INSTRLAB_E2E=1 to run Claude Code end to end (npm install on first use)")
 	}
 	results := runE2E(t, "-client", "claude-code", "-matrix", "sessions", "-lab", binary, "-j", "2", "-timeout", "180s")
-	if len(results) != 2 {
-		t.Fatalf("%d results, want the two rows", len(results))
+	if len(results) != 3 {
+		t.Fatalf("%d results, want the three rows", len(results))
 	}
 	type pair struct {
 		Changed             []string
@@ -51,8 +55,14 @@ func TestE2ESessions(t *testing.T) {
 			t.Errorf("%s: pairs mismatch (-want +got):\n%s", r.Row, diff)
 		}
 		order, in := "", ""
-		if r.Row == "turns3-rotate" {
+		if r.Row != "turns3" {
 			order, in = analyze.ToolOrderName, analyze.OfferedNamed
+		}
+		for i, p := range s.Pairs {
+			reopen := r.Row == "turns3-reconnect" && i == len(s.Pairs)-1
+			if (p.Sessions() > 0) != reopen || p.Relisted() {
+				t.Errorf("%s %d → %d: %d new sessions (%q), want them only before the reconnect row's last turn, the tools not listed again", r.Row, p.From, p.To, p.Sessions(), p.Reopened)
+			}
 		}
 		if s.Stable || s.ToolOrder != order || s.OfferedIn != in {
 			t.Errorf("%s: stable %v, tool order %q read from %q; want unstable, %q from %q", r.Row, s.Stable, s.ToolOrder, s.OfferedIn, order, in)
