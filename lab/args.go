@@ -38,6 +38,7 @@ type Args struct {
 	CacheScope     string        // -cache-scope: the DiscoverResult's cacheScope
 	DropSession    int           // -drop-session: end an HTTP session after this many requests in it
 	DropAfterCalls int           // -drop-after-calls: end the HTTP session of the lab's N-th tools/call after it
+	SessionTexts   bool          // -session-texts: each initialize after the first gets a text of its own
 	OnUnknown      string        // -on-unknown: UnknownError, UnknownCrash or UnknownHang
 	Fail           string        // -fail: methods answered with an error, separated by commas (FailMethods)
 	ToolMeta       string        // -tool-meta: a JSON object, lookup_part's _meta
@@ -76,6 +77,7 @@ func (a *Args) flags() []argFlag {
 		{"cache-scope", &a.CacheScope, "", "the DiscoverResult's cacheScope: public or private (default: the SDK's, public)"},
 		{"drop-session", &a.DropSession, 0, "over -http with -era legacy: answer 404 to the request after this many in a session, and every later one, as a server that lost the session mid-run"},
 		{"drop-after-calls", &a.DropAfterCalls, 0, "over -http with -era legacy: after the lab's N-th tools/call, answer 404 to every later request in that call's session, as a server that lost the session between two calls (between two turns of a conversation); a session the client opens then lives on"},
+		{"session-texts", &a.SessionTexts, false, "give each initialize after the lab's first a text of its own (its number mixed into the codewords), so that a client that opens a new session shows whether it takes the new text; generated texts only"},
 		{"on-unknown", &a.OnUnknown, UnknownError, "an unknown method before the handshake: error (-32601), crash or hang"},
 		{"fail", &a.Fail, "", "answer these methods with a JSON-RPC error (-32603), as a broken server does: tools/list, initialize or server/discover, separated by commas"},
 		{"tool-meta", &a.ToolMeta, "", "give the tool lookup_part this _meta, a JSON object, as in {\"anthropic/alwaysLoad\":true}"},
@@ -211,7 +213,7 @@ func (a Args) Config() (Config, error) { return a.config(true) }
 func (a Args) config(readFile bool) (Config, error) {
 	a = a.withDefaults()
 	cfg := Config{Era: a.Era, InitDelay: a.InitDelay, DiscoverDelay: a.DiscoverDelay, ReadyAfter: a.ReadyAfter, OnUnknown: a.OnUnknown,
-		DiscoverTTL: a.DiscoverTTL, CacheScope: a.CacheScope, DropSession: a.DropSession, DropAfterCalls: a.DropAfterCalls, ToolOrder: a.ToolOrder}
+		DiscoverTTL: a.DiscoverTTL, CacheScope: a.CacheScope, DropSession: a.DropSession, DropAfterCalls: a.DropAfterCalls, SessionTexts: a.SessionTexts, ToolOrder: a.ToolOrder}
 	var err error
 	if a.Fail != "" {
 		cfg.Fail = strings.Split(a.Fail, ",")

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -116,4 +117,64 @@ func post(t *testing.T, url, session, body string) (int, http.Header) {
 	defer resp.Body.Close()
 	io.Copy(io.Discard, resp.Body)
 	return resp.StatusCode, resp.Header
+}
+
+// TestSessionTexts: with SessionTexts, the first initialize carries the
+// lab's text and each later one the text of its number
+// (Instructions.ForSession), of the same length with other codewords;
+// without, every initialize carries the first.
+func TestSessionTexts(t *testing.T) {
+	in := Instructions{Language: English, Length: 300}
+	for _, each := range []bool{true, false} {
+		l, err := New(Config{Instructions: in, SessionTexts: each})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(l.Handler())
+		var got []string
+		for range 3 {
+			req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(initialize))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			_, body, _ := strings.Cut(string(data), "data: ")
+			var m struct {
+				Result struct{ Instructions string } `json:"result"`
+			}
+			if err := json.Unmarshal([]byte(strings.TrimSpace(strings.SplitN(body, "\n", 2)[0])), &m); err != nil {
+				t.Fatalf("initialize reply %q: %v", data, err)
+			}
+			got = append(got, m.Result.Instructions)
+		}
+		srv.Close()
+		var want []string
+		for n := 1; n <= 3; n++ {
+			k := 1
+			if each {
+				k = n
+			}
+			text, err := in.ForSession(ReplyInitialize, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, text.Text)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("session texts %v: mismatch (-want +got):\n%s", each, diff)
+		}
+		if init, _ := l.Texts(); got[0] != init.Text {
+			t.Errorf("session texts %v: the first initialize's text is not the lab's", each)
+		}
+		if each && (got[1] == got[0] || len([]rune(got[1])) != len([]rune(got[0]))) {
+			t.Errorf("the second session's text is the first's, or of another length:\n%s\n%s", got[0], got[1])
+		}
+	}
+	if err := (Config{SessionTexts: true}).Validate(); err == nil {
+		t.Error("SessionTexts without a generated text: no error")
+	}
 }

@@ -61,6 +61,18 @@ func (in Instructions) String() string {
 	return "none"
 }
 
+// ForSession returns the text of the lab's n-th initialize when each
+// session gets a text of its own (Config.SessionTexts): the first's is
+// For's, and each later one the generated text with the session's number
+// mixed into its codewords, so that a request shows which session's text
+// it holds. A user's file is the same in every session.
+func (in Instructions) ForSession(r Reply, n int) (Text, error) {
+	if n > 1 && in.Language != "" {
+		in.Seed += fmt.Sprintf("/session %d", n)
+	}
+	return in.For(r)
+}
+
 // For returns the text served in reply r. A user's file is the same in
 // both replies.
 func (in Instructions) For(r Reply) (Text, error) {

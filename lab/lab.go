@@ -94,6 +94,11 @@ type Config struct {
 	// client sends in it. A session the client opens then lives on.
 	// Legacy era only, as DropSession.
 	DropAfterCalls int
+	// SessionTexts gives each initialize after the lab's first a text of
+	// its own (Instructions.ForSession), so that a client that opens a
+	// new session shows whether it takes the new text. Generated texts
+	// only.
+	SessionTexts bool
 	// BodyTimeout bounds the reading of an HTTP request body, so that a
 	// client that sends it slowly cannot hold a connection; 0 means
 	// DefaultBodyTimeout.
@@ -121,6 +126,8 @@ type Lab struct {
 	toolsAdded chan struct{}
 	// listings counts the tools/list replies, for OrderRotate.
 	listings atomic.Int64
+	// inits counts the initialize replies, for SessionTexts.
+	inits atomic.Int64
 }
 
 // Validate reports what is wrong with cfg, without building anything.
@@ -163,6 +170,8 @@ func (cfg Config) Validate() error {
 		return fmt.Errorf("-drop-after-calls %d: want 1 or more", cfg.DropAfterCalls)
 	case cfg.DropSession > 0 && cfg.DropAfterCalls > 0:
 		return fmt.Errorf("-drop-session and -drop-after-calls are exclusive: a session is dropped after a count of requests or of calls")
+	case cfg.SessionTexts && cfg.Instructions.Language == "":
+		return fmt.Errorf("-session-texts needs a generated text (-instr KIND:N): a file's or no text cannot tell sessions apart")
 	case (cfg.DropSession > 0 || cfg.DropAfterCalls > 0) && cfg.Era != "" && cfg.Era != ModeLegacy:
 		return fmt.Errorf("-drop-session and -drop-after-calls need -era legacy: dual and modern labs serve HTTP without sessions")
 	}
@@ -312,6 +321,13 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			if r, ok := res.(*mcp.InitializeResult); ok && err == nil {
 				r.Instructions = l.init.Text
+				if l.cfg.SessionTexts {
+					t, err := l.cfg.Instructions.ForSession(ReplyInitialize, int(l.inits.Add(1)))
+					if err != nil {
+						return nil, err
+					}
+					r.Instructions = t.Text
+				}
 			}
 			return res, err
 		case "server/discover":

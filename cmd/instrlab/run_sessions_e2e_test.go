@@ -20,7 +20,8 @@ import (
 // reconnect row the lab loses the session after the first tools/call:
 // before the last turn the client opens new sessions (two at once in the
 // runs measured) without listing the tools again, sends the call again,
-// and the prefix holds as in the other rows.
+// keeps the first session's instructions (the new sessions' texts are
+// their own), and the prefix holds as in the other rows.
 func TestE2ESessions(t *testing.T) {
 	if os.Getenv("INSTRLAB_E2E") != "1" {
 		t.Skip("set INSTRLAB_E2E=1 to run Claude Code end to end (npm install on first use)")
@@ -60,8 +61,8 @@ func TestE2ESessions(t *testing.T) {
 		}
 		for i, p := range s.Pairs {
 			reopen := r.Row == "turns3-reconnect" && i == len(s.Pairs)-1
-			if (p.Sessions() > 0) != reopen || p.Relisted() {
-				t.Errorf("%s %d → %d: %d new sessions (%q), want them only before the reconnect row's last turn, the tools not listed again", r.Row, p.From, p.To, p.Sessions(), p.Reopened)
+			if (p.Sessions() > 0) != reopen || p.Relisted() || p.Texts != "" {
+				t.Errorf("%s %d → %d: %d new sessions (%q), texts %q; want them only before the reconnect row's last turn, the tools not listed again, the first session's text kept", r.Row, p.From, p.To, p.Sessions(), p.Reopened, p.Texts)
 			}
 		}
 		if s.Stable || s.ToolOrder != order || s.OfferedIn != in {

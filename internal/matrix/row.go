@@ -132,12 +132,14 @@ type Row struct {
 	// -cache-scope (the DiscoverResult's ttlMs and cacheScope);
 	// DropSession its -drop-session (HTTP: a session lost mid-run),
 	// DropAfterCalls its -drop-after-calls (a session lost between two
-	// tools/call, so between two turns).
+	// tools/call, so between two turns), SessionTexts its -session-texts
+	// (each new session's initialize a text of its own).
 	Transport      string `json:"transport,omitempty"`
 	DiscoverTTL    string `json:"discover_ttl,omitempty"`
 	CacheScope     string `json:"cache_scope,omitempty"`
 	DropSession    int    `json:"drop_session,omitempty"`
 	DropAfterCalls int    `json:"drop_after_calls,omitempty"`
+	SessionTexts   bool   `json:"session_texts,omitempty"`
 	// NoDelta says the row has no comparable baseline (it changes what
 	// the client sends besides the instructions).
 	NoDelta bool `json:"no_delta,omitempty"`
@@ -359,14 +361,14 @@ func (r Row) ProxyArgs(logPath, commandFile string) []string {
 // era: no environment, flags, delays, failures or tool _meta, so that what the client keeps is
 // its default.
 func (r Row) Plain() bool {
-	return len(r.Env) == 0 && len(r.Flags) == 0 && r.Held() == 0 && r.Fail == "" && len(r.ToolMeta) == 0 && r.DropSession == 0 && r.DropAfterCalls == 0
+	return len(r.Env) == 0 && len(r.Flags) == 0 && r.Held() == 0 && r.Fail == "" && len(r.ToolMeta) == 0 && r.DropSession == 0 && r.DropAfterCalls == 0 && !r.SessionTexts
 }
 
 // Lab is the lab server's flags for the row, logging to logPath.
 func (r Row) Lab(logPath string) (lab.Args, error) {
 	a := lab.Args{Instr: r.Instr, ToolDesc: r.ToolDesc, ToolDescFile: r.ToolDescFile, Era: r.Era, OnUnknown: r.OnUnknown,
 		Fail: r.Fail, ToolMeta: string(r.ToolMeta), Log: logPath, Surface: r.Surface, ResultSize: r.ResultSize,
-		Tools: r.Tools, NameLength: r.ToolNameLength, CacheScope: r.CacheScope, DropSession: r.DropSession, DropAfterCalls: r.DropAfterCalls,
+		Tools: r.Tools, NameLength: r.ToolNameLength, CacheScope: r.CacheScope, DropSession: r.DropSession, DropAfterCalls: r.DropAfterCalls, SessionTexts: r.SessionTexts,
 		ToolOrder: r.ToolOrder}
 	if r.InstrFile != "" {
 		a.Instr, a.InstrFile = "", r.InstrFile

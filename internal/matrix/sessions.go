@@ -25,8 +25,9 @@ const sessionsTurns = 5
 // order or sorts it. The reconnect row serves that lab over Streamable
 // HTTP and loses the session after its first tools/call, so that the
 // second call gets 404 and the client must open a new session between
-// two turns: whether it lists the tools again (in a new order) and what
-// its next request keeps of the one before.
+// two turns: whether it lists the tools again (in a new order), whether
+// it takes the new session's instructions (a text of its own,
+// -session-texts) and what its next request keeps of the one before.
 func Sessions() *Matrix {
 	script := []fakeapi.Turn{
 		{Tool: lab.MetaTool, Input: json.RawMessage(`{"part":"BR-6201"}`)},
@@ -38,8 +39,8 @@ func Sessions() *Matrix {
 				Instr: "ascii:1000", Script: script, NoDelta: true},
 			{Name: "turns3-rotate", Label: "the same, six tools listed in a new order on every tools/list (-tool-order rotate)",
 				Instr: "ascii:1000", Script: script, Tools: 6, ToolOrder: lab.OrderRotate, NoDelta: true},
-			{Name: "turns3-reconnect", Label: "the rotate row over Streamable HTTP, the session lost after the first tools/call (-drop-after-calls 1): the client must initialize again",
-				Instr: "ascii:1000", Script: script, Tools: 6, ToolOrder: lab.OrderRotate, Transport: TransportHTTP, DropAfterCalls: 1, NoDelta: true},
+			{Name: "turns3-reconnect", Label: "the rotate row over Streamable HTTP, the session lost after the first tools/call (-drop-after-calls 1): the client must initialize again, and gets another text (-session-texts)",
+				Instr: "ascii:1000", Script: script, Tools: 6, ToolOrder: lab.OrderRotate, Transport: TransportHTTP, DropAfterCalls: 1, SessionTexts: true, NoDelta: true},
 		}}
 	if err := m.Validate(); err != nil {
 		panic("built-in matrix sessions: " + err.Error())

@@ -136,8 +136,12 @@ func Run(dir string, clients Clients) (Result, error) {
 			res.Warnings = append(res.Warnings, warns...)
 		}
 		res.Reader = fakeapi.Read(ctxs[last], rec.Row.Prompt)
+		sv, err := servedBy(msgs, rec.Row.Instr, rec.Row.SessionTexts)
+		if err != nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the texts of each session: %v", err))
+		}
 		var warns []string
-		res.Session, warns = session(res.Requests, bodies, ctxs, toolListings(msgs), reopenings(msgs))
+		res.Session, warns = session(res.Requests, bodies, ctxs, sv)
 		res.Warnings = append(res.Warnings, warns...)
 	} else {
 		res.Reader = fakeapi.Answer{Last: -1}

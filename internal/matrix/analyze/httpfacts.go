@@ -148,8 +148,10 @@ func (f *HTTPFacts) judge(status, reason string) (string, string) {
 }
 
 // A reopening is a session the client opened after its first (over HTTP,
-// where the server lost the one before): each JSON-RPC message the client
-// sent to open it and in it, with the time it was received.
+// where the server lost the one before): each JSON-RPC request the client
+// sent to open it and in it, with the time it was received. Notifications
+// are left out: a client's own (Kilo Code's notifications/cancelled of a
+// call already answered) may go either side of its requests.
 type reopening []sent
 
 type sent struct {
@@ -167,7 +169,7 @@ func reopenings(msgs []LabMessage) []reopening {
 	var opening reopening     // requests without a session id, since the last session opened
 	for i := range msgs {
 		m := &msgs[i]
-		client := m.Dir == lab.Recv && (m.Kind == lab.KindRequest || m.Kind == lab.KindNotification)
+		client := m.Dir == lab.Recv && m.Kind == lab.KindRequest
 		if m.Session == "" {
 			if client {
 				opening = append(opening, sent{m.Time, m.Method})

@@ -105,7 +105,7 @@ func TestPrefixRealRequests(t *testing.T) {
 	} {
 		t.Run(tt.file, func(t *testing.T) {
 			facts, bodies, ctxs := readRequests(t, filepath.Join("testdata", "sessions", tt.file))
-			s, warns := session(facts, bodies, ctxs, nil, nil)
+			s, warns := session(facts, bodies, ctxs, served{})
 			if s == nil || len(warns) > 0 {
 				t.Fatalf("no session: %q", warns)
 			}

@@ -62,12 +62,19 @@ type TurnPair struct {
 	// "reordered", "changed", "dropped", "added", or "N → M" when some
 	// came or went; "" when neither request offers any.
 	Tools string `json:"tools,omitempty"`
-	// Reopened lists the JSON-RPC methods the client sent the server to
+	// Reopened lists the JSON-RPC requests the client sent the server to
 	// open a session between the two requests and in it, all through the
-	// run (over HTTP, the server having lost the one before): each
-	// session's initialize (and any server/discover before it) first;
+	// run (over HTTP, the server having lost the one before), by method,
+	// sorted (a client that opens two at once, or sends its lists at
+	// once, sends them in either order), each as often as it was sent;
 	// nil when it opened none.
 	Reopened []string `json:"reopened,omitempty"`
+	// Texts says which sessions' instructions the two requests hold,
+	// by the lab's count of its initialize replies, when the row gives
+	// each session a text of its own (-session-texts) and the two
+	// differ: "1 → 3" (the later holds the third's), "1 → 1, 3" (both),
+	// "1 → none"; "" when they hold the same.
+	Texts string `json:"texts,omitempty"`
 }
 
 // Sessions counts the sessions the client opened between the two turns
@@ -86,11 +93,70 @@ func (p TurnPair) Sessions() int {
 // in a session it opened between the two turns (at any time in it).
 func (p TurnPair) Relisted() bool { return slices.Contains(p.Reopened, "tools/list") }
 
+// Served is what the lab's log shows that the comparison of turns reads:
+// the orders of its tools/list replies, the sessions the client opened
+// after its first, and, for a row that gives each session a text of its
+// own, each initialize's text by its codewords.
+type served struct {
+	listings [][]string
+	reopened []reopening
+	texts    []sessionText
+}
+
+// A sessionText is the text of the lab's n-th initialize reply, by its
+// codewords (lab.Instructions.ForSession).
+type sessionText struct {
+	n          int
+	begin, end string
+}
+
+// servedBy reads what a run's lab served: msgs is its log, instr the
+// row's instructions, each would tell whether every session had its own.
+func servedBy(msgs []LabMessage, instr string, each bool) (served, error) {
+	sv := served{listings: toolListings(msgs), reopened: reopenings(msgs)}
+	if !each {
+		return sv, nil
+	}
+	in, err := lab.ParseInstructions(instr)
+	if err != nil {
+		return sv, err
+	}
+	n := 0
+	for _, m := range msgs {
+		if m.Dir == lab.Recv && m.Kind == lab.KindRequest && m.Method == lab.Legacy.Method() {
+			n++
+		}
+	}
+	for k := 1; k <= n; k++ {
+		t, err := in.ForSession(lab.ReplyInitialize, k)
+		if err != nil {
+			return sv, err
+		}
+		sv.texts = append(sv.texts, sessionText{k, t.Begin, t.End})
+	}
+	return sv, nil
+}
+
+// held lists the sessions whose text ctx holds (either codeword), as
+// "1, 3"; "none" when it holds none.
+func (sv served) held(ctx fakeapi.Context) string {
+	text := ctx.Text()
+	var ns []string
+	for _, t := range sv.texts {
+		if t.begin != "" && strings.Contains(text, t.begin) || t.end != "" && strings.Contains(text, t.end) {
+			ns = append(ns, fmt.Sprint(t.n))
+		}
+	}
+	if len(ns) == 0 {
+		return "none"
+	}
+	return strings.Join(ns, ", ")
+}
+
 // session compares the main requests of a run: facts are what Run made of
 // its model requests, bodies and ctxs their bodies and contexts (by
-// index); listings the orders of the lab's tools/list replies, reopened
-// the sessions the client opened after its first.
-func session(facts []RequestFacts, bodies [][]byte, ctxs []fakeapi.Context, listings [][]string, reopened []reopening) (*Session, []string) {
+// index); sv what the lab served.
+func session(facts []RequestFacts, bodies [][]byte, ctxs []fakeapi.Context, sv served) (*Session, []string) {
 	var warns []string
 	var turns []int
 	for i := range facts {
@@ -101,9 +167,9 @@ func session(facts []RequestFacts, bodies [][]byte, ctxs []fakeapi.Context, list
 	if len(turns) < 2 {
 		return nil, nil
 	}
-	s := &Session{Stable: true, Listings: listings}
+	s := &Session{Stable: true, Listings: sv.listings}
 	var names []string
-	for _, l := range listings {
+	for _, l := range sv.listings {
 		for _, n := range l {
 			if !slices.Contains(names, n) {
 				names = append(names, n)
@@ -127,21 +193,26 @@ func session(facts []RequestFacts, bodies [][]byte, ctxs []fakeapi.Context, list
 			pair := TurnPair{From: facts[j].Seq, To: facts[i].Seq, PrefixChange: comparePrefix(prev, p),
 				Instructions: movedText(facts[j].Placements, facts[i].Placements),
 				Tools:        toolsText(labDefs(ctxs[j], names), labDefs(ctxs[i], names)),
-				Reopened:     between(reopened, facts[j].Time, facts[i].Time)}
+				Reopened:     between(sv.reopened, facts[j].Time, facts[i].Time)}
+			if len(sv.texts) > 1 {
+				if a, b := sv.held(ctxs[j]), sv.held(ctxs[i]); a != b {
+					pair.Texts = a + " → " + b
+				}
+			}
 			s.Stable = s.Stable && pair.Stable
 			s.Pairs = append(s.Pairs, pair)
 		}
 		prev = p
 	}
-	if s.ToolOrder = judgeOrder(s.OfferedOrder, listings); s.ToolOrder == "" {
+	if s.ToolOrder = judgeOrder(s.OfferedOrder, sv.listings); s.ToolOrder == "" {
 		s.OfferedOrder, s.OfferedIn, s.Listings = nil, "", nil // kept only for a judged order
 	}
 	return s, warns
 }
 
 // between lists what the client sent in the sessions it opened after
-// from and by to (the times of two requests to the model): every message
-// of each, so that what it sent later in them does not hang on when the
+// from and by to (the times of two requests to the model), sorted: every
+// request of each, so that what it sent later in them does not hang on when the
 // next request went. When a client opens a session after losing one on a
 // turn's tool call, the order is one of cause, not a race: after the
 // request whose reply asked for the call, before the one that carries its
@@ -155,6 +226,7 @@ func between(reopened []reopening, from, to time.Time) []string {
 			}
 		}
 	}
+	slices.Sort(out)
 	return out
 }
 
@@ -405,7 +477,8 @@ func (s *Session) Line() string {
 
 // reopenedWords says where the client opened a new session, and whether
 // it listed the tools in it: "; a new session before turn 3, tools listed
-// again"; "" when it opened none between two turns.
+// again"; then where it changed the sessions' texts it holds: "; the
+// instructions of session 1 → 2 (turn 2 → 3)"; "" when neither.
 func (s *Session) reopenedWords() string {
 	var w string
 	for i, p := range s.Pairs {
@@ -421,6 +494,11 @@ func (s *Session) reopenedWords() string {
 			what = fmt.Sprintf("%d new sessions", n)
 		}
 		w += fmt.Sprintf("; %s before turn %d, %s", what, i+2, listed)
+	}
+	for i, p := range s.Pairs {
+		if p.Texts != "" {
+			w += fmt.Sprintf("; the instructions of session %s (turn %d → %d)", p.Texts, i+1, i+2)
+		}
 	}
 	return w
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/fakeapi"
 )
 
 // TestJudgeOrder: the lab's tools as offered, against its listings.
@@ -81,11 +82,14 @@ func TestToolsText(t *testing.T) {
 
 // TestReconnectRealRuns reads real runs of the sessions matrix's
 // turns3-reconnect row (instrlab run -matrix sessions -row
-// turns3-reconnect -client all, 2026-12-03), the requests trimmed and the
-// lab's log without bodies by testdata/sessions/trim.py: the lab lost the
-// session after the first tools/call, so the second got 404. Each client's
-// new sessions fall in the pair of turns whose call was lost, with what it
-// sent in them; the run is ok when the client opened one, failed when not.
+// turns3-reconnect -client all, 2026-12-03), the requests trimmed (their
+// codewords kept) and the lab's log without bodies by
+// testdata/sessions/trim.py --codewords: the lab lost the session after the
+// first tools/call, so the second got 404, and gave each new session a
+// text of its own. Each client's new sessions fall in the pair of turns
+// whose call was lost, with what it sent in them; every turn holds the
+// first session's text; the run is ok when the client opened a session,
+// failed when not.
 func TestReconnectRealRuns(t *testing.T) {
 	type pair struct {
 		From, To int
@@ -105,18 +109,19 @@ func TestReconnectRealRuns(t *testing.T) {
 		// Two sessions at once, neither lists the tools; the call goes
 		// again in the second, and the next request keeps the prefix.
 		{"claude-code@2.1.332", []pair{{1, 2, []string{"tools", "messages[1] (same text, another form)"}, nil}, {2, 3, nil, nil}, {3, 4, []string{"tools"}, nil},
-			{4, 5, nil, []string{"server/discover", "initialize", "notifications/initialized", "server/discover", "initialize", "notifications/initialized", "tools/call"}}},
+			{4, 5, nil, []string{"initialize", "initialize", "server/discover", "server/discover", "tools/call"}}},
 			StatusOK, 3, "; 2 new sessions before turn 5, tools not listed again"},
-		{"codex@0.171.0", []pair{{1, 2, nil, nil}, {2, 3, nil, []string{"initialize", "notifications/initialized", "tools/call"}}},
+		{"codex@0.171.0", []pair{{1, 2, nil, nil}, {2, 3, nil, []string{"initialize", "tools/call"}}},
 			StatusOK, 2, "; a new session before turn 3, tools not listed again"},
 		// Lists the tools again, in the new order (the lab's second
-		// listing), and offers them sorted as before.
-		{"copilot@1.0.102", []pair{{1, 2, nil, nil}, {2, 3, nil, []string{"server/discover", "initialize", "notifications/initialized", "tools/list", "tools/call", "tools/list"}}},
+		// listing), twice more after the call, and offers them sorted as
+		// before.
+		{"copilot@1.0.102", []pair{{1, 2, nil, nil}, {2, 3, nil, []string{"initialize", "server/discover", "tools/call", "tools/list", "tools/list", "tools/list"}}},
 			StatusOK, 2, "; a new session before turn 3, tools listed again"},
 		// Reconnects and lists again, but does not send the call again
 		// (its tools are not marked safe to replay).
 		{"qwen@0.24.4", []pair{{1, 2, nil, nil}, {2, 3, nil, nil}, {3, 4, nil, nil},
-			{4, 5, nil, []string{"initialize", "notifications/initialized", "tools/list", "prompts/list", "resources/list"}}},
+			{4, 5, nil, []string{"initialize", "prompts/list", "resources/list", "tools/list"}}},
 			StatusOK, 2, "; a new session before turn 5, tools listed again"},
 		// Opens no new session: the 404 is the call's result.
 		{"gemini@0.61.0", []pair{{2, 3, nil, nil}, {3, 4, nil, nil}},
@@ -129,13 +134,29 @@ func TestReconnectRealRuns(t *testing.T) {
 			if err != nil || len(warns) > 0 {
 				t.Fatal(err, warns)
 			}
-			s, warns := session(facts, bodies, ctxs, toolListings(msgs), reopenings(msgs))
+			sv, err := servedBy(msgs, "ascii:1000", true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, warns := session(facts, bodies, ctxs, sv)
 			if s == nil || len(warns) > 0 {
 				t.Fatalf("no session: %q", warns)
 			}
 			var got []pair
 			for _, p := range s.Pairs {
 				got = append(got, pair{p.From, p.To, p.Changed, p.Reopened})
+				if p.Texts != "" {
+					t.Errorf("%d → %d: the texts of sessions %s; every client kept the first session's", p.From, p.To, p.Texts)
+				}
+			}
+			held := "1" // the first session's text, in every turn
+			if tt.client == "copilot@1.0.102" {
+				held = "none" // its default keeps servers' instructions out
+			}
+			for i, ctx := range ctxs {
+				if got := sv.held(ctx); len(facts[i].Tools) > 0 && got != held {
+					t.Errorf("request %d holds the texts of sessions %s, want %s", facts[i].Seq, got, held)
+				}
 			}
 			if diff := cmp.Diff(tt.pairs, got); diff != "" {
 				t.Errorf("pairs mismatch (-want +got):\n%s", diff)
@@ -149,5 +170,36 @@ func TestReconnectRealRuns(t *testing.T) {
 				t.Errorf("status %s (%s), %d sessions: want %s, %d", status, reason, h.Sessions, tt.status, tt.sessions)
 			}
 		})
+	}
+}
+
+// TestSessionTextsChanged: a request that holds another session's text
+// than the one before is said so, in the pair and the line. The real runs
+// have none (every client kept the first text): the last request of Claude
+// Code's is given the third session's codewords in place of the first's.
+func TestSessionTextsChanged(t *testing.T) {
+	dir := filepath.Join("testdata", "sessions", "reconnect")
+	facts, bodies, ctxs := readRequests(t, filepath.Join(dir, "claude-code@2.1.332.jsonl"))
+	msgs, _, err := ReadLabLog(filepath.Join(dir, "claude-code@2.1.332.lab.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, err := servedBy(msgs, "ascii:1000", true)
+	if err != nil || len(sv.texts) != 3 {
+		t.Fatalf("%d texts, %v: want three (three initialize requests)", len(sv.texts), err)
+	}
+	last := len(bodies) - 1
+	body := strings.NewReplacer(sv.texts[0].begin, sv.texts[2].begin, sv.texts[0].end, sv.texts[2].end).Replace(string(bodies[last]))
+	api, _ := fakeapi.Lookup(facts[last].API)
+	bodies[last] = []byte(body)
+	if ctxs[last], err = api.Context(bodies[last]); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := session(facts, bodies, ctxs, sv)
+	if got := s.Pairs[len(s.Pairs)-1].Texts; got != "1 → 3" {
+		t.Errorf("last pair's texts %q, want 1 → 3", got)
+	}
+	if want := "; the instructions of session 1 → 3 (turn 4 → 5)"; !strings.HasSuffix(s.reopenedWords(), want) {
+		t.Errorf("words %q, want them to end %q", s.reopenedWords(), want)
 	}
 }
