@@ -48,6 +48,11 @@ func TestValidate(t *testing.T) {
 		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "tool_description": "none"}]}`, `-tool-desc: want KIND:N`},
 		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "tool_description": "ascii:1000", "tool_description_file": "d.md"}]}`, "exclusive"},
 		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "server": "s", "tool_description": "ascii:1000"}]}`, "own tools"},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "ascii:1000", "drop_after_calls": 1}]}`, "need transport http"},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "transport": "http", "session_texts": true}]}`, "needs a generated text"},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "ascii:1000", "transport": "http", "drop_session": 2, "drop_after_calls": 1}]}`, "exclusive"},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "ascii:1000", "transport": "http", "era": "dual", "drop_after_calls": 1}]}`, "need -era legacy"},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "ascii:1000", "transport": "http", "drop_after_calls": 1, "session_texts": true}]}`, ""},
 	}
 	for _, tt := range tests {
 		_, err := Parse([]byte(tt.json), "m.json")
@@ -69,5 +74,29 @@ func TestDocsShowTheSeed(t *testing.T) {
 	}
 	if !strings.Contains(string(doc), "```json\n"+string(SeedJSON())+"```") {
 		t.Error("docs/matrix.md does not show internal/matrix/seed.json verbatim")
+	}
+}
+
+// TestSessionsReconnectLab: the sessions matrix's reconnect row starts its
+// lab dropping the session after the first call and giving each session
+// its own text, over HTTP, and is no plain row.
+func TestSessionsReconnectLab(t *testing.T) {
+	m := Sessions()
+	if err := m.Select([]string{"turns3-reconnect"}, 1); err != nil {
+		t.Fatal(err)
+	}
+	r := m.Rows[0]
+	a, err := r.Lab("lab.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := strings.Join(a.Args(), " ")
+	for _, want := range []string{"-drop-after-calls 1", "-session-texts", "-tool-order rotate", "-tools 6"} {
+		if !strings.Contains(args, want) {
+			t.Errorf("lab args %q: want %q", args, want)
+		}
+	}
+	if !r.HTTP() || r.Plain() {
+		t.Errorf("transport %q, plain %v: want http, not plain", r.Transport, r.Plain())
 	}
 }
