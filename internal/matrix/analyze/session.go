@@ -93,7 +93,7 @@ func (p TurnPair) Sessions() int {
 // in a session it opened between the two turns (at any time in it).
 func (p TurnPair) Relisted() bool { return slices.Contains(p.Reopened, "tools/list") }
 
-// Served is what the lab's log shows that the comparison of turns reads:
+// served is what the lab's log shows that the comparison of turns reads:
 // the orders of its tools/list replies, the sessions the client opened
 // after its first, and, for a row that gives each session a text of its
 // own, each initialize's text by its codewords.
@@ -111,7 +111,8 @@ type sessionText struct {
 }
 
 // servedBy reads what a run's lab served: msgs is its log, instr the
-// row's instructions, each would tell whether every session had its own.
+// row's instructions, each whether the row gave every session a text of
+// its own (session_texts).
 func servedBy(msgs []LabMessage, instr string, each bool) (served, error) {
 	sv := served{listings: toolListings(msgs), reopened: reopenings(msgs)}
 	if !each {
@@ -212,11 +213,11 @@ func session(facts []RequestFacts, bodies [][]byte, ctxs []fakeapi.Context, sv s
 
 // between lists what the client sent in the sessions it opened after
 // from and by to (the times of two requests to the model), sorted: every
-// request of each, so that what it sent later in them does not hang on when the
-// next request went. When a client opens a session after losing one on a
-// turn's tool call, the order is one of cause, not a race: after the
-// request whose reply asked for the call, before the one that carries its
-// result.
+// request of each, so that what it sent later in them does not hang on
+// when the next request went. When a client opens a session after losing
+// one on a turn's tool call, the order is one of cause, not a race: after
+// the request whose reply asked for the call, before the one that carries
+// its result.
 func between(reopened []reopening, from, to time.Time) []string {
 	var out []string
 	for _, r := range reopened {

@@ -73,8 +73,9 @@ func TestHTTPRowsFakeClient(t *testing.T) {
 
 // TestHTTPSessionDropped: a server that drops the session mid-run (the
 // lab's -drop-session: 404 from the second request in the session on)
-// fails the run, with the reason in the result, though the client itself
-// exited 0; and the run's command counts it failed.
+// fails the run when the client opens no new session (the fake opens
+// none), with the reason in the result, though the client itself exited
+// 0; and the run's command counts it failed.
 func TestHTTPSessionDropped(t *testing.T) {
 	m := testMatrix(matrix.Row{Name: "http-drop", Label: "drop", Instr: "ascii:1000", Transport: matrix.TransportHTTP, DropSession: 1})
 	m.Repeats = 1
