@@ -29,7 +29,9 @@
 // server it starts use that much CPU first. Over Streamable HTTP (a
 // server with a URL), FAKE_PROBE=1 sends server/discover first and
 // FAKE_REFETCH=1 fetches it again before a later turn once its ttlMs has
-// passed (http.go).
+// passed; FAKE_CALL=TOOL calls that tool after each turn but the last, and
+// FAKE_REOPEN=1 opens a new session when a call gets no answer, calls
+// again there and takes the new session's text and tools (http.go).
 package fakeclient
 
 import (

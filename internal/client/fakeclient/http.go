@@ -2,6 +2,7 @@ package fakeclient
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -24,19 +25,41 @@ const (
 // result's ttlMs and when it came. With FAKE_PROBE=1 it sends
 // server/discover first and falls back to initialize when that brings
 // no result; with FAKE_REFETCH=1 it fetches the DiscoverResult again
-// before a later turn once its ttlMs has passed.
+// before a later turn once its ttlMs has passed; with FAKE_REOPEN=1 it
+// opens a new session when a call gets no answer (a lost session).
 type httpConn struct {
 	url     string
 	session string
 	probe   bool
 	refetch bool
+	reopen  bool
 	modern  bool
 	ttl     time.Duration
 	fetched time.Time
 }
 
 func newHTTPConn(url string) *httpConn {
-	return &httpConn{url: url, probe: os.Getenv("FAKE_PROBE") == "1", refetch: os.Getenv("FAKE_REFETCH") == "1"}
+	return &httpConn{url: url, probe: os.Getenv("FAKE_PROBE") == "1", refetch: os.Getenv("FAKE_REFETCH") == "1",
+		reopen: os.Getenv("FAKE_REOPEN") == "1"}
+}
+
+// call calls the server's tool name without arguments. When the call
+// gets no answer (the server lost the session) and the client reopens
+// (FAKE_REOPEN=1), it opens a new session (initialize, initialized,
+// tools/list), calls again there and returns what the new session gave,
+// which the client then uses; nil when it opened none.
+func (h *httpConn) call(name string) *ready {
+	req := fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":%q,"arguments":{}}}`, name)
+	if _, ok := h.post("tools/call", req); ok || !h.reopen {
+		return nil
+	}
+	h.session = ""
+	got, ok := h.connect()
+	if !ok {
+		return nil
+	}
+	h.post("tools/call", req)
+	return got
 }
 
 // post sends one message and returns the answer's one message (a JSON

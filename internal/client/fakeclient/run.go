@@ -75,6 +75,11 @@ func runClient() int {
 		if text, isErr, err = ask(srv.Name, got, turn, b); err != nil {
 			return fail("%v", err)
 		}
+		if name := os.Getenv("FAKE_CALL"); name != "" && conn.http != nil && turn < b.turns {
+			if again := conn.http.call(name); again != nil {
+				got = again // a new session's text and tools
+			}
+		}
 	}
 	emit(map[string]any{"type": "result", "subtype": "success", "is_error": isErr, "result": text, "session_id": "fake-session"})
 	return 0

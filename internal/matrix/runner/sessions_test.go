@@ -82,3 +82,55 @@ func TestSessionsWithFakeClient(t *testing.T) {
 		})
 	}
 }
+
+// TestSessionsReconnectFakeClient runs the reconnect row through the fake
+// client, which calls list_bins after each turn but the last: the lab
+// answers the first call and loses the session, the second gets 404. A
+// client that opens a new session (FAKE_REOPEN) lists the tools again
+// (the lab's second listing, rotated again) and takes the new session's
+// text (its own codewords): the pair across says the new session, the
+// text of session 2 and the tools' new order, and the run is ok. One that
+// does not fails the run, saying so.
+func TestSessionsReconnectFakeClient(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		reopen   string
+		status   string
+		reopened []string
+		texts    string
+		changed  []string
+	}{
+		{"reopens", "1", analyze.StatusOK, []string{"initialize", "tools/call", "tools/list"}, "1 → 2", []string{"tool order", "messages[1]"}},
+		{"does not", "", analyze.StatusFailed, nil, "", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := matrix.Sessions()
+			if err := m.Select([]string{"turns3-reconnect"}, 1); err != nil {
+				t.Fatal(err)
+			}
+			env := map[string]string{"FAKE_TURNS": "3", "FAKE_HISTORY": "append", "FAKE_CALL": "list_bins", "FAKE_REOPEN": tt.reopen}
+			results, _, err := newRunner(t, m, fakeClient("1", env)).Run(context.Background())
+			if err != nil || len(results) != 1 {
+				t.Fatalf("%v, %d results", err, len(results))
+			}
+			res := results[0]
+			if res.Status != tt.status || (tt.status == analyze.StatusFailed) != strings.Contains(res.Reason, "the client sent nothing after") {
+				t.Errorf("status %s (%s), want %s", res.Status, res.Reason, tt.status)
+			}
+			s := res.Session
+			if s == nil || len(s.Pairs) != 2 {
+				t.Fatalf("session %+v: want three turns", s)
+			}
+			if p := s.Pairs[0]; p.Reopened != nil || p.Texts != "" || !p.Stable {
+				t.Errorf("turn 1 → 2: reopened %q, texts %q, changed %q: want nothing", p.Reopened, p.Texts, p.Changed)
+			}
+			p := s.Pairs[1]
+			if diff := cmp.Diff(tt.reopened, p.Reopened); diff != "" {
+				t.Errorf("turn 2 → 3: reopened mismatch (-want +got):\n%s", diff)
+			}
+			if p.Texts != tt.texts || !cmp.Equal(tt.changed, p.Changed) {
+				t.Errorf("turn 2 → 3: texts %q, changed %q; want %q, %q", p.Texts, p.Changed, tt.texts, tt.changed)
+			}
+		})
+	}
+}
