@@ -332,6 +332,40 @@ func longTool(r analyze.Result, n int) (analyze.ToolFacts, bool) {
 	return analyze.ToolFacts{}, false
 }
 
+// qualifyNamespace names each of the lab's tools that r's first request
+// offers inside the server's namespace (a Responses API namespace
+// mcp__SERVER listed before its members: Codex CLI 0.171.0 with a model
+// outside its catalogue) as the client qualifies it, mcp__SERVER__NAME.
+// The client's limit is on that whole name: Codex cut a tool name to 118
+// characters behind mcp__lab (128 in all) and to 106 behind
+// mcp__labserverlonger (2026-12-03, instrlab budget -budget name with
+// docs/examples/codex-local-model.matrix.json and a second server row).
+func qualifyNamespace(r *analyze.Result, server string) {
+	if r.First == nil {
+		return
+	}
+	ns := "mcp__" + server
+	member := func(s string) bool {
+		return strings.HasPrefix(s, "lname") || slices.ContainsFunc(r.Tools, func(t analyze.ToolFacts) bool { return t.Name == s })
+	}
+	first := *r.First
+	first.Tools = slices.Clone(first.Tools)
+	in, changed := false, false
+	for i, s := range first.Tools {
+		switch {
+		case s == ns:
+			in = true
+		case in && member(s):
+			first.Tools[i], changed = ns+"__"+s, true
+		default:
+			in = false
+		}
+	}
+	if changed {
+		r.First = &first
+	}
+}
+
 // clientName is the name the client gave the tool named name in its
 // first request: a definition named for it, or "" for none.
 func clientName(r analyze.Result, name string) string {

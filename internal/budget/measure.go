@@ -75,7 +75,10 @@ type Measurement struct {
 	Names *profiles.Names `json:"names,omitempty"`
 	// Settings are the environment the runs had besides the row's own.
 	Settings map[string]string `json:"settings,omitempty"`
-	Runs     int               `json:"runs"`
+	// Way is how the row ran the client beyond its defaults
+	// (profiles.Budget.Way), "" for its default way.
+	Way  string `json:"way,omitempty"`
+	Runs int    `json:"runs"`
 	// Disagree counts runs that contradicted the others: the edge is a
 	// race there. Unresolved is set when the runs ran out before the two
 	// sides came within the resolution.
@@ -165,10 +168,14 @@ func Measure(ctx context.Context, o Options, budgets []string) ([]Measurement, e
 		name = ProbeRow
 	}
 	var tmpl matrix.Row
-	found := false
+	way, found := "", false
 	for _, r := range m.Rows {
 		if r.Name == name {
 			tmpl, found = m.Resolved(r), true
+			// The row's own model, flags and environment are a way of
+			// running the client (a matrix-wide model is the matrix's
+			// default, as the late-server matrix's "opus").
+			way = profiles.Way("", r.Model, "", r.Flags, r.Env)
 		}
 	}
 	if !found {
@@ -181,6 +188,7 @@ func Measure(ctx context.Context, o Options, budgets []string) ([]Measurement, e
 			return out, fmt.Errorf("no budget %q (want one of %s)", b, strings.Join(Names, ", "))
 		}
 		ms, err := o.measure(ctx, m, tmpl, k)
+		ms.Way = way
 		out = append(out, ms)
 		if err != nil {
 			return out, err
@@ -213,6 +221,7 @@ func (o Options) measure(ctx context.Context, m *matrix.Matrix, tmpl matrix.Row,
 		if err != nil {
 			return Outcome{Value: v, Failed: err.Error()}
 		}
+		qualifyNamespace(&r, tmpl.ServerName())
 		results[r.Dir] = r
 		out := k.outcome(v, r)
 		fmt.Fprintf(o.progress(), "%s %s: set %s, met %s: %s\n", spec, k.name, k.format(v), k.format(out.At), side(out))

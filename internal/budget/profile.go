@@ -11,12 +11,12 @@ import (
 // Profile is m as a profile carries it, measured on date by command.
 func (m Measurement) Profile(date, command string) profiles.Budget {
 	return profiles.Budget{Name: m.Budget, Unit: m.Unit, Within: m.Within, Past: m.Past, Below: m.Below, Above: m.Above,
-		PastBudget: m.PastBudget, Late: m.Late, Settings: m.Settings, Names: m.Names, Runs: m.Runs, MaxLoad: m.MaxLoad, Date: date, Command: command}
+		PastBudget: m.PastBudget, Late: m.Late, Settings: m.Settings, Way: m.Way, Names: m.Names, Runs: m.Runs, MaxLoad: m.MaxLoad, Date: date, Command: command}
 }
 
 // UpdateProfile writes the measurements of the profile's client version
-// into the profile file at path, each in place of one of the same budget
-// and settings: a measurement that failed or of another client version
+// into the profile file at path, each in place of one of the same budget,
+// way and settings: a measurement that failed or of another client version
 // is refused, and the file is left as it was.
 func UpdateProfile(path string, ms []Measurement, date, command string) error {
 	p, err := readProfile(path)
@@ -33,7 +33,7 @@ func UpdateProfile(path string, ms []Measurement, date, command string) error {
 		b := m.Profile(date, command)
 		replaced := false
 		for i, old := range p.Budgets {
-			if old.Name == b.Name && maps.Equal(old.Settings, b.Settings) {
+			if old.Name == b.Name && old.Way == b.Way && maps.Equal(old.Settings, b.Settings) {
 				p.Budgets[i], replaced = b, true
 			}
 		}

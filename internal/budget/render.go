@@ -34,6 +34,9 @@ func Table(ms []Measurement) table.Table {
 		{Name: "runs"}, {Name: "past it"}, {Name: "a late server"}, {Name: "max load"}}}
 	for _, m := range ms {
 		name := m.Budget
+		if m.Way != "" {
+			name += " (" + m.Way + ")"
+		}
 		if len(m.Settings) > 0 {
 			var kv []string
 			for _, k := range slices.Sorted(maps.Keys(m.Settings)) {

@@ -35,7 +35,7 @@ func Smallest(cs []client.Client) (time.Duration, string) {
 		p := ps[0]
 		for _, b := range p.Budgets {
 			d := time.Duration(b.Within * float64(time.Second))
-			if b.Name == Wait && len(b.Settings) == 0 && !b.Below && !b.Above && d > 0 && (best == 0 || d < best) {
+			if b.Name == Wait && len(b.Settings) == 0 && b.Way == "" && !b.Below && !b.Above && d > 0 && (best == 0 || d < best) {
 				best, why = d, fmt.Sprintf("%s of %s (measured %s)", d.Round(time.Millisecond), p.ID(), b.Date)
 			}
 		}

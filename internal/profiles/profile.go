@@ -296,15 +296,17 @@ func Expand(ps []Profile) []Profile {
 		if p.Arm != "" && slices.ContainsFunc(p.Variants, func(v Variant) bool { return v.Arm != "" }) {
 			base.Way = p.Arm
 		}
+		base.Budgets = budgetsOf(p.Budgets, "")
 		out = append(out, base)
 		for _, v := range p.Variants {
 			q := p
-			// A budget was measured in the client's default way: another
-			// arm or setting may wait otherwise (opencode's timeout-1s).
-			// The HTTP view and the surface were measured in the client's
-			// default way too.
-			q.Variants, q.Budgets, q.HTTP, q.Surface = nil, nil, nil, nil
+			// A budget holds for the way it was measured (Budget.Way):
+			// another arm or setting may wait otherwise (opencode's
+			// timeout-1s). The HTTP view and the surface were measured
+			// in the client's default way.
+			q.Variants, q.HTTP, q.Surface = nil, nil, nil
 			q.Under, q.Way = v.When, v.way(p.Model)
+			q.Budgets = budgetsOf(p.Budgets, q.Way)
 			if v.Model != "" {
 				q.Model = v.Model
 			}
@@ -395,6 +397,10 @@ type Budget struct {
 	// Settings are the environment it was measured under, beyond the
 	// client's defaults.
 	Settings map[string]string `json:"settings,omitempty"`
+	// Way is the way its runs ran the client, from their row (Way: "model
+	// local-model"), "" for the client's default way: it holds for the
+	// view of that way alone (Expand).
+	Way string `json:"way,omitempty"`
 	// Names, for the tool-name budget, is what its runs at the edge
 	// showed of the names: the client's prefix before the tool's name
 	// for the server of the runs (Server), and the lengths of the
@@ -424,19 +430,28 @@ type Evidence struct {
 // arm, its model when not the profile's, its flags and settings, as in
 // "lazy-stdio + model gpt-5.5"; When when it sets none of these.
 func (v Variant) way(model string) string {
+	if w := Way(v.Arm, v.Model, model, v.Flags, v.Env); w != "" {
+		return w
+	}
+	return v.When
+}
+
+// Way names a way of running a client beyond its defaults, in a few
+// words: its arm, a model other than its default (defaultModel, "" when
+// any named model is another), its flags and environment ("model
+// local-model", "lazy-stdio + model gpt-5.5"); "" for none. A variant
+// and a budget measured the same way have the same Way.
+func Way(arm, model, defaultModel string, flags []string, env map[string]string) string {
 	var parts []string
-	if v.Arm != "" {
-		parts = append(parts, v.Arm)
+	if arm != "" {
+		parts = append(parts, arm)
 	}
-	if v.Model != "" && v.Model != model {
-		parts = append(parts, "model "+v.Model)
+	if model != "" && model != defaultModel {
+		parts = append(parts, "model "+model)
 	}
-	parts = append(parts, v.Flags...)
-	for _, k := range slices.Sorted(maps.Keys(v.Env)) {
-		parts = append(parts, k+"="+v.Env[k])
-	}
-	if len(parts) == 0 {
-		return v.When
+	parts = append(parts, flags...)
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		parts = append(parts, k+"="+env[k])
 	}
 	return strings.Join(parts, " + ")
 }
@@ -614,4 +629,15 @@ func (p Profile) NotMeasured(field string) bool {
 		}
 	}
 	return false
+}
+
+// budgetsOf are the budgets of bs measured in way ("" the default).
+func budgetsOf(bs []Budget, way string) []Budget {
+	var out []Budget
+	for _, b := range bs {
+		if b.Way == way {
+			out = append(out, b)
+		}
+	}
+	return out
 }
