@@ -174,9 +174,14 @@ func partCell(call surface.CallFacts, p surface.Found, link string) surfaceCell 
 	if !p.InResult {
 		how = append(how, "in "+string(p.Where))
 	}
-	if len(how) == 0 {
-		return surfaceCell{Fate: fateKept, Detail: p.Form, Link: link}
+	same := ""
+	if p.SameAs != "" {
+		same = "; the same text as " + p.SameAs + ": which the client gave cannot be told"
 	}
+	if len(how) == 0 {
+		return surfaceCell{Fate: fateKept, Detail: p.Form + same, Link: link}
+	}
+	how[len(how)-1] += same
 	return surfaceCell{Fate: fateRewritten, Detail: strings.Join(how, ", "), Link: link}
 }
 

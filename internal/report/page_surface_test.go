@@ -187,3 +187,24 @@ func TestSurfacePageInChromium(t *testing.T) {
 		t.Error("the page in Chromium has no surface grid")
 	}
 }
+
+// TestPartCellSameText: a part whose text is another part's too (a
+// content text that is the structuredContent serialized) says so in its
+// cell, kept or rewritten, since where it arrived cannot tell the two
+// apart.
+func TestPartCellSameText(t *testing.T) {
+	call := surface.CallFacts{Tool: "get-structured-content", Reached: true, Following: 3}
+	kept := partCell(call, surface.Found{Part: "structuredContent", SentForm: "json", Form: "json", Reached: true, Full: true, InResult: true, SameAs: "content[0] text"}, "")
+	moved := partCell(call, surface.Found{Part: "content[0] text", SentForm: "text", Form: "json", Reached: true, Full: true, InResult: true, SameAs: "structuredContent"}, "")
+	for _, c := range []struct {
+		cell       surfaceCell
+		fate, want string
+	}{
+		{kept, fateKept, "json; the same text as content[0] text: which the client gave cannot be told"},
+		{moved, fateRewritten, "as json; the same text as structuredContent: which the client gave cannot be told"},
+	} {
+		if c.cell.Fate != c.fate || c.cell.Detail != c.want {
+			t.Errorf("cell %+v, want fate %s and %q", c.cell, c.fate, c.want)
+		}
+	}
+}

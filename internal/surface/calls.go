@@ -135,6 +135,7 @@ func Calls(reqs []Request, log []lab.Entry) []CallFacts {
 			for _, p := range parts {
 				f.Parts = append(f.Parts, Locate(next.Context, call, p))
 			}
+			markSame(f.Parts, parts)
 			out = append(out, f)
 		}
 	}

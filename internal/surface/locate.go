@@ -31,6 +31,11 @@ type Found struct {
 	Kept   int    `json:"kept,omitempty"`
 	Full   bool   `json:"full,omitempty"`
 	Suffix string `json:"suffix,omitempty"`
+	// SameAs names another part of the result with the same text (a
+	// content text that is the structuredContent serialized): found or
+	// not, the two are one text in the request, and which of them the
+	// client passed on cannot be told.
+	SameAs string `json:"same_as,omitempty"`
 }
 
 // headRunes is how much of a part's start is looked for; what follows is

@@ -1,6 +1,7 @@
 package surface
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
@@ -107,17 +108,40 @@ func contentPart(i int, raw json.RawMessage) Part {
 	return jsonPart(name, raw)
 }
 
-// jsonPart is a JSON value, identified by its longest string.
+// jsonPart is a JSON value, identified by its longest string, or when
+// that is too short, by the value compact in the server's own order of
+// keys, as a client that passes it on serialized keeps it (JavaScript's
+// JSON.stringify does): server-everything's get-structured-content
+// ({"temperature":33,"conditions":"Cloudy","humidity":82}) was looked for
+// with its keys sorted and never found.
 func jsonPart(name string, raw json.RawMessage) Part {
 	var v any
 	json.Unmarshal(raw, &v)
 	needle := longestString(v)
 	if utf8.RuneCountInString(needle) < minNeedle {
-		b, _ := json.Marshal(v)
-		needle = string(b)
+		var b bytes.Buffer
+		if err := json.Compact(&b, raw); err != nil {
+			m, _ := json.Marshal(v)
+			b.Reset()
+			b.Write(m)
+		}
+		needle = b.String()
 	}
-	p := part(name, FormJSON, needle)
-	return p
+	return part(name, FormJSON, needle)
+}
+
+// markSame names, on each part whose needle is another part's too (a
+// content text that is the structuredContent serialized, as the
+// specification asks a server to send beside it), the other part: where
+// the text arrived cannot tell the two apart.
+func markSame(fs []Found, parts []Part) {
+	for i := range parts {
+		for j := range parts {
+			if i != j && parts[i].Needle != "" && parts[i].Needle == parts[j].Needle && fs[i].SameAs == "" {
+				fs[i].SameAs = parts[j].Name
+			}
+		}
+	}
 }
 
 func longestString(v any) string {
