@@ -1,8 +1,10 @@
 package budget
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/fakeclient"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/profiles"
 )
 
 // TestCommandValidate: each wrong value is refused before any run, the
@@ -76,22 +79,73 @@ func TestCommandValidate(t *testing.T) {
 }
 
 // TestLateServerMatrix: the example matrix docs/budgets.md gives for a
-// late server is valid, and its row makes the request after the longest
-// hold (60 s) that the wait budget's runs need.
+// late server is valid; each row is one client's, whose script has the
+// client's shell tool wait 65 s, past the longest hold (60 s) the wait
+// budget's runs set; and a row that holds the server itself (for
+// instrlab run) holds it past the wait budget measured of the client's
+// profile, so that its server is late.
 func TestLateServerMatrix(t *testing.T) {
 	m, err := matrix.Load(filepath.Join("..", "..", "docs", "examples", "late-server.matrix.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// en-1000-sleep65 for versions that run a plain sleep, en-1000-wait65
-	// for those that block it (Claude Code 2.1.332).
-	waits := []string{"sleep 65", "65000)"}
-	if len(m.Rows) != len(waits) || WaitSearch().Hi >= 65 {
-		t.Fatalf("rows %+v: want %d rows whose scripts wait past the longest hold", m.Rows, len(waits))
+	builtin, err := profiles.Builtin()
+	if err != nil {
+		t.Fatal(err)
 	}
-	for i, w := range waits {
-		if len(m.Rows[i].Script) != 1 || !strings.Contains(string(m.Rows[i].Script[0].Input), w) {
-			t.Errorf("row %s: script %+v, want one call that waits 65 s (%s)", m.Rows[i].Name, m.Rows[i].Script, w)
+	if WaitSearch().Hi >= 65 {
+		t.Fatalf("the longest hold, %v s, is not before the rows' 65 s wait", WaitSearch().Hi)
+	}
+	held := map[string]bool{}
+	for _, r := range m.Rows {
+		if len(r.Clients) != 1 || len(r.Script) != 1 || len(r.Script[0].Calls) > 0 {
+			t.Errorf("row %s: clients %v, script %+v: want one client's row of one call", r.Name, r.Clients, r.Script)
+			continue
 		}
+		if in := string(r.Script[0].Input); !strings.Contains(in, "sleep 65") && !strings.Contains(in, "65000)") {
+			t.Errorf("row %s: input %s, want a wait of 65 s", r.Name, in)
+		}
+		c := r.Clients[0]
+		if r.ReadyAfter == "" {
+			continue
+		}
+		if held[c] {
+			t.Errorf("row %s: a second held row of %s", r.Name, c)
+		}
+		held[c] = true
+		hold, err := time.ParseDuration(r.ReadyAfter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := profiles.Select(builtin, []string{c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(ps[0].Budgets, func(b profiles.Budget) bool { return b.Name == Wait && len(b.Settings) == 0 })
+		if i < 0 {
+			t.Errorf("row %s: %s has no wait budget measured to hold past", r.Name, ps[0].ID())
+			continue
+		}
+		if b := ps[0].Budgets[i]; b.Above || hold.Seconds() <= b.Past {
+			t.Errorf("row %s: held %s, not past the wait budget of %s (%.2f–%.2f s)", r.Name, hold, ps[0].ID(), b.Within, b.Past)
+		}
+	}
+}
+
+// TestMeasureRowOfAnotherClient: a probe row that runs for other clients
+// only (late-codex calls Codex's own shell tool) is refused before any
+// run, naming whose it is, instead of a search whose every run ran
+// nothing.
+func TestMeasureRowOfAnotherClient(t *testing.T) {
+	m, err := matrix.Load(filepath.Join("..", "..", "docs", "examples", "late-server.matrix.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &fakeclient.Client{Version: "1"}
+	o := Options{Client: c, Matrix: m, Row: "late-codex", Out: t.TempDir(), Timeout: time.Second}
+	ms, err := Measure(context.Background(), o, []string{Wait})
+	want := `row "late-codex" of matrix "late-server" is for codex only, not ` + c.Spec().Name
+	if err == nil || err.Error() != want || len(ms) != 0 {
+		t.Errorf("Measure = %d measurements, %v; want none and %q", len(ms), err, want)
 	}
 }

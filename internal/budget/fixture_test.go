@@ -2,6 +2,7 @@ package budget
 
 import (
 	"math"
+	"path/filepath"
 	"testing"
 
 	"github.com/instrlab/instrlab/internal/client/clients"
@@ -30,5 +31,38 @@ func TestContinueGaveUp(t *testing.T) {
 	}
 	if math.Abs(o.Hint-60.0) > 0.1 {
 		t.Errorf("hint %.3f s, want the cancel at 60.0 s from the server's start", o.Hint)
+	}
+}
+
+// TestLateServerRealRuns: real runs of docs/examples/late-server.matrix.json
+// (2026-12-03, the server held a fixed time past each client's wait
+// budget, the model's shell tool waiting after the first request), kept
+// without the clients' own files. Codex CLI 0.171.0 (held 5 s) takes the
+// server up when it is ready and has its text and tools in the request
+// after it; Cline 3.0.65 (held 4 s) starts it again with another framing
+// and never has it ready; Droid 0.225.2 (held 5 s) completes the
+// handshake and lists its tools, yet names none of them in the request 65
+// s later.
+func TestLateServerRealRuns(t *testing.T) {
+	for _, tt := range []struct{ dir, want string }{
+		{"late-codex-5s", "instructions from request 2, tools from request 2 (2 requests, 1 of them after the server was ready)"},
+		{"late-cline-4s", "instructions and tools lost for the session: the client gave up on the server before it was ready (2 requests, 2 of them after its hold ended, none with it)"},
+		{"late-droid-5s", "instructions lost for the session, tools lost for the session (2 requests, 1 of them after the server was ready)"},
+	} {
+		t.Run(tt.dir, func(t *testing.T) {
+			r, err := analyze.Run(filepath.Join("testdata", tt.dir), clients.New)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Status != analyze.StatusOK {
+				t.Fatalf("status %s (%s), want ok", r.Status, r.Reason)
+			}
+			if o := waitOutcome(r.Timing.HeldMS/1000, r); o.Within || o.Failed != "" {
+				t.Fatalf("outcome %+v, want past the budget", o)
+			}
+			if got := lateServer([]analyze.Result{r}); got != tt.want {
+				t.Errorf("lateServer = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -181,6 +181,11 @@ func Measure(ctx context.Context, o Options, budgets []string) ([]Measurement, e
 	if !found {
 		return nil, fmt.Errorf("no row %q in matrix %q", name, m.Name)
 	}
+	if c := o.Client.Spec().Name; !tmpl.For(c) {
+		// Its runs would run nothing: a row of one client's own tool
+		// (docs/examples/late-server.matrix.json, late-CLIENT).
+		return nil, fmt.Errorf("row %q of matrix %q is for %s only, not %s", name, m.Name, strings.Join(tmpl.Clients, ", "), c)
+	}
 	var out []Measurement
 	for _, b := range budgets {
 		k, ok := kindOf(b)

@@ -161,7 +161,7 @@ func lateServer(past []analyze.Result) string {
 			if main[i].Best() != nil {
 				text = fmt.Sprintf("from request %d", i+1)
 			}
-			if main[i].OffersLabTool() {
+			if main[i].ShowsLabTool() {
 				tools = fmt.Sprintf("from request %d", i+1)
 			}
 		}
@@ -192,7 +192,7 @@ func abandoned(t analyze.Timing, main []analyze.RequestFacts) string {
 	}
 	later := 0
 	for _, q := range main {
-		if q.Best() != nil || q.OffersLabTool() {
+		if q.Best() != nil || q.ShowsLabTool() {
 			return ""
 		}
 		if q.Time.After(due) {

@@ -49,6 +49,9 @@ func TestLateServer(t *testing.T) {
 	t0 := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 	with := analyze.RequestFacts{Placements: []analyze.Placement{{Kept: 1000}}, Tools: []string{"mcp__lab__lookup_part"}}
 	toolsOnly := analyze.RequestFacts{Tools: []string{"mcp__lab__lookup_part"}}
+	// named: the tools named in a text only (Droid's list of deferred
+	// tools), none defined.
+	named := analyze.RequestFacts{Tools: []string{"Read"}, NamesLabTool: true}
 	run := func(ready time.Duration, reqs ...analyze.RequestFacts) analyze.Result {
 		r := analyze.Result{Sent: 1000}
 		for i, q := range reqs {
@@ -76,6 +79,7 @@ func TestLateServer(t *testing.T) {
 		{"ready after the last request", run(60*time.Second, none, none), "not measured: no run past the budget made a request after its server was ready"},
 		{"joins the next", run(5*time.Second, none, with), "instructions from request 2, tools from request 2 (2 requests, 1 of them after the server was ready)"},
 		{"tools only", run(5*time.Second, none, toolsOnly, toolsOnly), "instructions lost for the session, tools from request 2 (3 requests, 2 of them after the server was ready)"},
+		{"tools named in a text", run(5*time.Second, none, named), "instructions lost for the session, tools from request 2 (2 requests, 1 of them after the server was ready)"},
 		{"joins the third", run(15*time.Second, none, none, with), "instructions from request 3, tools from request 3 (3 requests, 1 of them after the server was ready)"},
 		// Claude Code 2.1.332 past its budget: it cancels its initialize,
 		// the server is never ready, and the request after the hold ended

@@ -128,7 +128,12 @@ func Run(dir string, clients Clients) (Result, error) {
 		if res.ServerTexts != nil {
 			res.Tools = locateTools(ctxs[first], res.ServerTexts.Tools, rec.Row.ServerName())
 		} else {
-			res.First.NamesLabTool = namesLabTool(ctxs[first], rec.Row.ServerName())
+			// Every request: a server connected after the first shows in
+			// a later one only so, in a client that names its tools in a
+			// text (budget's late server).
+			for i := range res.Requests {
+				res.Requests[i].NamesLabTool = namesLabTool(ctxs[i], rec.Row.ServerName())
+			}
 		}
 		if len(rec.Row.Servers) > 0 {
 			var warns []string

@@ -130,7 +130,7 @@ func hadServer(res *Result) bool {
 	if res.First.Best() != nil || res.Observation.ServerStatus == "connected" {
 		return true
 	}
-	if res.First.OffersLabTool() || res.First.NamesLabTool {
+	if res.First.ShowsLabTool() {
 		return true
 	}
 	for _, tf := range res.Tools {
@@ -139,6 +139,12 @@ func hadServer(res *Result) bool {
 		}
 	}
 	return false
+}
+
+// ShowsLabTool reports whether the request has one of the lab's tools:
+// offered by name, or named in a text (NamesLabTool).
+func (q *RequestFacts) ShowsLabTool() bool {
+	return q.OffersLabTool() || q.NamesLabTool
 }
 
 // OffersLabTool reports whether the request offers one of the lab's tools
