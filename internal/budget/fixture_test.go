@@ -42,12 +42,18 @@ func TestContinueGaveUp(t *testing.T) {
 // after it; Cline 3.0.65 (held 4 s) starts it again with another framing
 // and never has it ready; Droid 0.225.2 (held 5 s) completes the
 // handshake and lists its tools, yet names none of them in the request 65
-// s later.
+// s later. Codex's log (its stderr, kept to its catalog line) has the
+// server's catalog by the second request: it sent the first without the
+// server, and did not drop it.
 func TestLateServerRealRuns(t *testing.T) {
-	for _, tt := range []struct{ dir, want string }{
-		{"late-codex-5s", "instructions from request 2, tools from request 2 (2 requests, 1 of them after the server was ready)"},
-		{"late-cline-4s", "instructions and tools lost for the session: the client gave up on the server before it was ready (2 requests, 2 of them after its hold ended, none with it)"},
-		{"late-droid-5s", "instructions lost for the session, tools lost for the session (2 requests, 1 of them after the server was ready)"},
+	noStatus := PastSends + " (it reports no status for it)"
+	for _, tt := range []struct{ dir, past, want string }{
+		{"late-codex-5s", PastSends + " and takes it up when it is ready (status connected (3 tools) by the run's end)",
+			"instructions from request 2, tools from request 2 (2 requests, 1 of them after the server was ready)"},
+		{"late-cline-4s", noStatus,
+			"instructions and tools lost for the session: the client gave up on the server before it was ready (2 requests, 2 of them after its hold ended, none with it)"},
+		{"late-droid-5s", noStatus,
+			"instructions lost for the session, tools lost for the session (2 requests, 1 of them after the server was ready)"},
 	} {
 		t.Run(tt.dir, func(t *testing.T) {
 			r, err := analyze.Run(filepath.Join("testdata", tt.dir), clients.New)
@@ -59,6 +65,9 @@ func TestLateServerRealRuns(t *testing.T) {
 			}
 			if o := waitOutcome(r.Timing.HeldMS/1000, r); o.Within || o.Failed != "" {
 				t.Fatalf("outcome %+v, want past the budget", o)
+			}
+			if got := pastBudget(Found{}, []analyze.Result{r}); got != tt.past {
+				t.Errorf("pastBudget = %q, want %q", got, tt.past)
 			}
 			if got := lateServer([]analyze.Result{r}); got != tt.want {
 				t.Errorf("lateServer = %q, want %q", got, tt.want)

@@ -107,6 +107,11 @@ func pastBudget(f Found, past []analyze.Result) string {
 			s = PastSends + " (it reports no status for it)"
 		case slices.Contains([]string{"pending", "connecting", "starting"}, s):
 			s = PastSends + " (status " + s + ")"
+		case strings.HasPrefix(s, "connected"):
+			// The client's status as the run ended: it sent the first
+			// request without the server and took the server up after
+			// (Codex CLI 0.171.0, whose log has the catalog then).
+			s = PastSends + " and takes it up when it is ready (status " + s + " by the run's end)"
 		default:
 			s = PastDrops + " (status " + s + ")"
 		}
