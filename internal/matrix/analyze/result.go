@@ -137,8 +137,10 @@ type RequestFacts struct {
 	Side bool `json:"side,omitempty"`
 	// NamesLabTool says the request names one of the lab's own tools in
 	// a text (a list of deferred tools: Droid 0.225.2's system reminder,
-	// "Deferred tools: … lab___lookup_part"), for a run whose tools were
-	// not located one by one (Result.Tools): the server was connected.
+	// "Deferred tools: … lab___lookup_part"), set on every request of a
+	// run whose tools were not located one by one (Result.Tools): the
+	// server was connected by then (a late server's tools show in a later
+	// request so).
 	NamesLabTool bool        `json:"names_lab_tool,omitempty"`
 	Placements   []Placement `json:"placements,omitempty"`
 	// Parts is the request as the model reads it, in order: set for the
