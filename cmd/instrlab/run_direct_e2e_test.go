@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
@@ -16,24 +17,29 @@ import (
 )
 
 // A directCase is what the direct arm of one client must show: every
-// request over TLS to Host, the CA trusted through Trust, none of Unset in
-// the client's environment.
+// request over TLS to one of Hosts (the model requests to the first), the
+// CA trusted through Trust, none of Unset in the client's environment.
 type directCase struct {
-	client, host, trust string
-	unset               []string
+	client string
+	hosts  []string
+	trust  string
+	unset  []string
 }
 
 // directCases are the clients whose direct arm has run end to end; the
 // first is the one CI runs.
 var directCases = []directCase{
-	{"claude-code", "api.anthropic.com", "NODE_EXTRA_CA_CERTS", []string{"ANTHROPIC_BASE_URL"}},
-	{"codex", "api.openai.com", "CODEX_CA_CERTIFICATE", []string{"OPENAI_BASE_URL"}},
-	{"gemini", "generativelanguage.googleapis.com", "NODE_EXTRA_CA_CERTS", []string{"GOOGLE_GEMINI_BASE_URL"}},
-	{"qwen", "dashscope.aliyuncs.com", "NODE_EXTRA_CA_CERTS", []string{"OPENAI_BASE_URL"}},
-	{"opencode", "api.anthropic.com", "NODE_EXTRA_CA_CERTS", nil},
-	{"kilo", "api.anthropic.com", "NODE_EXTRA_CA_CERTS", nil},
-	{"cline", "api.anthropic.com", "NODE_EXTRA_CA_CERTS", nil},
-	{"continue", "api.anthropic.com", "NODE_EXTRA_CA_CERTS", nil},
+	{"claude-code", []string{"api.anthropic.com"}, "NODE_EXTRA_CA_CERTS", []string{"ANTHROPIC_BASE_URL"}},
+	{"codex", []string{"api.openai.com"}, "CODEX_CA_CERTIFICATE", []string{"OPENAI_BASE_URL"}},
+	{"gemini", []string{"generativelanguage.googleapis.com"}, "NODE_EXTRA_CA_CERTS", []string{"GOOGLE_GEMINI_BASE_URL"}},
+	{"qwen", []string{"dashscope.aliyuncs.com"}, "NODE_EXTRA_CA_CERTS", []string{"OPENAI_BASE_URL"}},
+	{"opencode", []string{"api.anthropic.com"}, "NODE_EXTRA_CA_CERTS", nil},
+	{"kilo", []string{"api.anthropic.com"}, "NODE_EXTRA_CA_CERTS", nil},
+	{"cline", []string{"api.anthropic.com"}, "NODE_EXTRA_CA_CERTS", nil},
+	{"continue", []string{"api.anthropic.com"}, "NODE_EXTRA_CA_CERTS", nil},
+	{"copilot", []string{"api.individual.githubcopilot.com", "api.github.com"}, "NODE_EXTRA_CA_CERTS",
+		[]string{"COPILOT_PROVIDER_BASE_URL", "COPILOT_OFFLINE"}},
+	{"droid", []string{"api.factory.ai"}, "NODE_EXTRA_CA_CERTS", nil},
 }
 
 // runDirect runs c's pinned client once on a 1,000-character row in the
@@ -55,9 +61,10 @@ func runDirect(t *testing.T, c directCase) {
 
 // checkDirect: none of c.unset and c.trust among the client's environment
 // names; no file the client was given names the fake's plain address;
-// every recorded request came over TLS with Host c.host, a model request
-// among them; every handshake named c.host (SNI) and succeeded; the jail
-// resolved c.host alone.
+// every recorded request came over TLS with a Host of c.hosts, a model
+// request among them, every model request to the first; every handshake
+// named one of c.hosts (SNI) and succeeded; the jail resolved c.hosts
+// alone.
 func checkDirect(t *testing.T, c directCase, run string) {
 	t.Helper()
 	dir := evidence.RunDir(run)
@@ -82,11 +89,14 @@ func checkDirect(t *testing.T, c directCase, run string) {
 	model := 0
 	var seen []string
 	for _, q := range reqs {
-		if q.Host != c.host {
-			t.Errorf("request %d %s %s came to %q, want over TLS to %s", q.Seq, q.Method, q.Path, q.Host, c.host)
+		if !slices.Contains(c.hosts, q.Host) {
+			t.Errorf("request %d %s %s came to %q, want over TLS to one of %v", q.Seq, q.Method, q.Path, q.Host, c.hosts)
 		}
 		if q.API != "" {
 			model++
+			if q.Host != c.hosts[0] {
+				t.Errorf("model request %d came to %q, want %s", q.Seq, q.Host, c.hosts[0])
+			}
 		}
 		seen = append(seen, q.Method+" "+q.Path)
 	}
@@ -98,15 +108,15 @@ func checkDirect(t *testing.T, c directCase, run string) {
 		t.Fatalf("handshakes %+v: %v %v", hs, err, warns)
 	}
 	for _, h := range hs {
-		if h.SNI != c.host || h.Error != "" {
-			t.Errorf("handshake %+v, want one to %s that succeeded", h, c.host)
+		if !slices.Contains(c.hosts, h.SNI) || h.Error != "" {
+			t.Errorf("handshake %+v, want one to %v that succeeded", h, c.hosts)
 		}
 	}
 	lookups, _, err := netjail.ReadLookups(dir.DNSLog())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{c.host}, netjail.Resolved(lookups)); diff != "" {
+	if diff := cmp.Diff(c.hosts, netjail.Resolved(lookups), cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
 		t.Errorf("names resolved to the fake mismatch (-want +got):\n%s", diff)
 	}
 	t.Logf("%s: %d requests over %d TLS handshakes: %v; names answered no such host: %v",

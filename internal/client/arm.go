@@ -33,8 +33,11 @@ type Arm struct {
 	Says string `json:"says,omitempty"`
 	// Direct marks the direct arm (DirectArmName): the client talks to
 	// Hosts, its vendor's own, with no base URL.
-	Direct bool     `json:"direct,omitempty"`
-	Hosts  []string `json:"hosts,omitempty"`
+	// Answers are the fake's replies to its non-model requests there
+	// (Vendor.Answers).
+	Direct  bool     `json:"direct,omitempty"`
+	Hosts   []string `json:"hosts,omitempty"`
+	Answers []Answer `json:"answers,omitempty"`
 }
 
 // An Armed client knows the arms it can be in, at its version.

@@ -29,6 +29,24 @@ type Vendor struct {
 	// Says what the direct arm changes in the client's configuration
 	// besides dropping the base URL, and where that was read.
 	Says string `json:"says,omitempty"`
+	// Answers are the fake's replies to requests the client sends its
+	// vendor's hosts, other than model requests, that it must have
+	// answered before it makes a model request (a GitHub account's
+	// Copilot user info): each the smallest reply the client's code
+	// accepts, with where in that code its shape was read. The fake
+	// answers any other such request 404.
+	Answers []Answer `json:"answers,omitempty"`
+}
+
+// An Answer is the fake's reply, in the direct arm, to the client's
+// Method request of Path at Host: Body, JSON, with status 200. What
+// names it in the request's record.
+type Answer struct {
+	Host   string `json:"host"`
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	Body   string `json:"body"`
+	What   string `json:"what"`
 }
 
 // A Direct client can run in the direct arm. Its Command, when
@@ -46,7 +64,7 @@ func DirectArm(c Client) (Arm, bool) {
 		return Arm{}, false
 	}
 	v := d.Vendor()
-	return Arm{Name: DirectArmName, Direct: true, Hosts: slices.Clone(v.Hosts), Says: v.Says}, true
+	return Arm{Name: DirectArmName, Direct: true, Hosts: slices.Clone(v.Hosts), Says: v.Says, Answers: slices.Clone(v.Answers)}, true
 }
 
 // TrustEnv is the environment that makes c trust the CA file ca: each of

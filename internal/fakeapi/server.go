@@ -33,10 +33,11 @@ type Server struct {
 	URL      string
 	Recorder *Recorder
 
-	opts Options
-	srv  *http.Server
-	ln   net.Listener
-	done chan struct{}
+	opts    Options
+	answers []VendorAnswer
+	srv     *http.Server
+	ln      net.Listener
+	done    chan struct{}
 }
 
 // Start listens on 127.0.0.1 at a random port and serves until Close.
@@ -109,6 +110,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if api == nil {
+		if a, ok := s.vendorAnswer(r); ok {
+			rec.Status, rec.Reply = http.StatusOK, "vendor answer: "+a.What
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(a.Body)
+			return
+		}
 		rec.Status = http.StatusNotFound
 		jsonError(w, rec.Status, "not_found_error", fmt.Sprintf("no fake for %s %s", r.Method, r.URL.Path))
 		return

@@ -54,7 +54,9 @@ func MCPConfig(servers []client.Server) ([]byte, error) {
 // Command implements client.Client: copilot -p with JSON Lines output and a
 // debug log, offline mode, the fake as an OpenAI-compatible provider, no
 // auto-update, no custom instructions from the work folder (flags, by
-// version), the package unpacked at provisioning (pkgEnv).
+// version), the package unpacked at provisioning (pkgEnv). In the direct
+// arm it runs online with a GitHub token instead of offline with a
+// provider (Vendor).
 func (c *Copilot) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if c.bin == "" {
 		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.Version)
@@ -79,6 +81,13 @@ func (c *Copilot) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error)
 		"COPILOT_PROVIDER_BASE_URL": strings.TrimRight(r.APIURL, "/") + "/v1",
 		"COPILOT_PROVIDER_API_KEY":  r.APIKey,
 		"COPILOT_MODEL":             model,
+	}
+	if r.Arm.Direct {
+		// Online, signed in to GitHub, no provider (Vendor).
+		for _, k := range []string{"COPILOT_OFFLINE", "COPILOT_PROVIDER_TYPE", "COPILOT_PROVIDER_BASE_URL", "COPILOT_PROVIDER_API_KEY"} {
+			delete(env, k)
+		}
+		env["COPILOT_GITHUB_TOKEN"] = TokenPrefix + r.APIKey
 	}
 	if c.script != "" {
 		args = append([]string{c.script}, args...)

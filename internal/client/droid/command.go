@@ -26,8 +26,11 @@ const Provider = "generic-chat-completion-api"
 
 // Settings renders ~/.factory/settings.json for one run: the fake as the
 // one custom model (BYOK: no Factory account is asked for), and the arm's
-// settings on top.
+// settings on top; no custom model in the direct arm (Vendor).
 func Settings(r *client.Run, model string) ([]byte, error) {
+	if r.Arm.Direct {
+		return encode(map[string]any{}, SettingsFile)
+	}
 	cfg := map[string]any{
 		"customModels": []map[string]any{{
 			"model":           model,
@@ -104,6 +107,9 @@ func (d *Droid) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 		return nil, err
 	}
 	args := []string{"exec", "-m", "custom:" + model, "-o", "stream-json"}
+	if r.Arm.Direct {
+		args = []string{"exec", "-o", "stream-json"} // Factory's default model
+	}
 	if r.CallTools {
 		// droid exec 0.225.2 refuses an MCP tool below --auto high (and
 		// says "Re-run with --auto high" when given medium).
@@ -116,6 +122,9 @@ func (d *Droid) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	env := map[string]string{"FACTORY_DROID_AUTO_UPDATE_ENABLED": "false"}
 	if version.Valid(d.Version) && version.Compare(d.Version, KeylessSince) < 0 {
 		env["FACTORY_API_KEY"] = OfflineKey
+	}
+	if r.Arm.Direct {
+		env["FACTORY_API_KEY"] = DirectKeyPrefix + r.APIKey
 	}
 	cmd.Env = r.Environ(env)
 	return cmd, nil

@@ -83,6 +83,11 @@ func direct(c client.Client, fake *fakeapi.Server, run *client.Run, sock string,
 	if err := os.WriteFile(caFile, ca.PEM(), 0o644); err != nil {
 		return fmt.Errorf("writing the run's CA: %w", err)
 	}
+	var answers []fakeapi.VendorAnswer
+	for _, a := range arm.Answers {
+		answers = append(answers, fakeapi.VendorAnswer{Host: a.Host, Method: a.Method, Path: a.Path, Body: []byte(a.Body), What: a.What})
+	}
+	fake.SetVendorAnswers(answers)
 	if err := fake.ServeTLS(sock, ca.ServerConfig()); err != nil {
 		return err
 	}
