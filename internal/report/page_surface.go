@@ -102,7 +102,9 @@ func (s *surfaceItems) grid(id, title, lead string, clients []string, sorted boo
 // surface facts: what became of each part of each tool result, of each
 // keyword of the input schemas, and of each tool's name.
 func (g *grid) surfaceGrids() []surfaceGrid {
-	var parts, keywords, names surfaceItems
+	var parts, keywords, names, texts surfaceItems
+	listOf := map[string]string{}             // a text's item → its list
+	unasked := map[string]map[string]string{} // client → list → link
 	for _, row := range g.rows {
 		for _, c := range g.clients {
 			s := g.at(c, row)
@@ -122,6 +124,16 @@ func (g *grid) surfaceGrids() []surfaceGrid {
 						parts.put(c, call.Tool, callCell(call, link))
 					}
 				}
+				for _, t := range r.Surface.Texts {
+					texts.put(c, textItem(t), textCell(t, link))
+					listOf[textItem(t)] = t.List
+				}
+				for _, l := range r.Surface.Unasked {
+					if unasked[c] == nil {
+						unasked[c] = map[string]string{}
+					}
+					unasked[c][l] = link
+				}
 				for _, t := range r.Surface.Tools {
 					names.put(c, t.Tool, nameCell(t, link))
 					if t.Via == surface.ViaNone {
@@ -137,6 +149,13 @@ func (g *grid) surfaceGrids() []surfaceGrid {
 			}
 		}
 	}
+	for c, lists := range unasked { // a client that never asked for a list had none of its texts
+		for _, item := range texts.order {
+			if link, ok := lists[listOf[item]]; ok {
+				texts.put(c, item, surfaceCell{Fate: fateDropped, Detail: "the client never asked for " + listOf[item], Link: link})
+			}
+		}
+	}
 	var out []surfaceGrid
 	for _, sg := range []surfaceGrid{
 		parts.grid("surface-results", "Tool results: each part of each result",
@@ -148,6 +167,9 @@ func (g *grid) surfaceGrids() []surfaceGrid {
 		names.grid("surface-names", "Tool names",
 			"The name each client gave each tool in its definition: kept (the server's name, alone or behind the client's prefix or in its namespace, shown), rewritten (another name, shown); not measured when no request defined the tool (not offered, or a deferred tool the run did not load).",
 			g.clients, true),
+		texts.grid("surface-texts", "Prompts, resources, tool titles and metadata",
+			"Each text the server listed beside its instructions and tool descriptions (a prompt's, resource's or template's name, URI, title, descriptions; a tool's title, annotations title, _meta strings, icon), looked for in the first main request: kept (there whole, where shown), rewritten (cut, or only in a later request), dropped (in no request).",
+			g.clients, false),
 	} {
 		if len(sg.Clients) > 0 && len(sg.Rows) > 0 {
 			out = append(out, sg)
@@ -192,6 +214,29 @@ func callCell(call surface.CallFacts, link string) surfaceCell {
 		return surfaceCell{Fate: fateNotMeasured, Detail: "the call did not reach the server", Link: link}
 	}
 	return surfaceCell{Fate: fateNotMeasured, Detail: "no request carried its result", Link: link}
+}
+
+// textItem names a text of a list: its kind, its item, which text.
+func textItem(t surface.TextFact) string {
+	kind := map[string]string{surface.ListPrompts: "prompt", surface.ListResources: "resource",
+		surface.ListTemplates: "template", surface.ListTools: "tool"}[t.List]
+	return kind + " " + t.Item + " · " + t.Part
+}
+
+// textCell is what became of one listed text: where it was in the first
+// main request, or the later request that first carried it.
+func textCell(t surface.TextFact, link string) surfaceCell {
+	switch {
+	case !t.Reached && t.Undefined:
+		return surfaceCell{Fate: fateNotMeasured, Detail: "no request defines the tool", Link: link}
+	case !t.Reached:
+		return surfaceCell{Fate: fateDropped, Link: link}
+	case !t.First:
+		return surfaceCell{Fate: fateRewritten, Detail: fmt.Sprintf("only from request %d, in %s", t.Request, t.Where), Link: link}
+	case !t.Full:
+		return surfaceCell{Fate: fateRewritten, Detail: fmt.Sprintf("cut: %d of %d characters, in %s", t.Kept, t.Sent, t.Where), Link: link}
+	}
+	return surfaceCell{Fate: fateKept, Detail: "in " + string(t.Where), Link: link}
 }
 
 // keywordItem names a keyword of a tool's schema: the tool, the path in
@@ -257,7 +302,7 @@ const surfaceSource = `{{range .}}<section class="surface" id="{{.ID}}">
 <h3>{{.Title}}</h3>
 <p class="lead">{{.Lead}}</p>
 <div class="scroll"><table class="surface">
-<thead><tr><th scope="col">{{if eq .ID "surface-names"}}tool{{else}}tool · part{{end}}</th>{{range .Clients}}<th scope="col">{{.}}</th>{{end}}</tr></thead>
+<thead><tr><th scope="col">{{if eq .ID "surface-names"}}tool{{else if eq .ID "surface-texts"}}item · text{{else}}tool · part{{end}}</th>{{range .Clients}}<th scope="col">{{.}}</th>{{end}}</tr></thead>
 <tbody>
 {{range .Rows}}<tr><th scope="row">{{.Label}}</th>{{range .Cells}}<td class="{{.Class}}">{{if .Link}}<a href="{{.Link}}">{{.Fate}}</a>{{else}}{{.Fate}}{{end}}{{with .Detail}}<small>{{.}}</small>{{end}}</td>{{end}}</tr>
 {{end}}</tbody>
@@ -292,5 +337,5 @@ func (r *Report) surfaceSection() (Section, error) {
 		}
 	}
 	body, err := render(surfaceTemplate(), grids)
-	return Section{ID: "surface", Title: "The surface: results, schemas, names", Body: body}, err
+	return Section{ID: "surface", Title: "The surface: results, schemas, names, texts", Body: body}, err
 }

@@ -29,6 +29,9 @@ var surfaceFixtures = [][3]string{
 	{"gemini@0.61.0", "surface-results", "gemini-0.61.0-results"},
 	{"copilot@1.0.102", "surface-results", "copilot-1.0.102-results"},
 	{"cline@3.0.65", "surface-results", "cline-3.0.65-results"},
+	{"claude-code@2.1.332", "surface-prompts", "claude-code-2.1.332-prompts"},
+	{"cline@3.0.65", "surface-prompts", "cline-3.0.65-prompts"},
+	{"cline@3.0.65", "surface-meta", "cline-3.0.65-meta"},
 }
 
 // surfaceResults are results whose surface facts the surface analysis
@@ -56,8 +59,9 @@ func surfaceResults(t *testing.T, edit func(client, text string) string) []analy
 			t.Fatalf("%s: %v", fx[2], w)
 		}
 		out = append(out, analyze.Result{Client: fx[0], Row: fx[1], Repeat: 1, Status: analyze.StatusOK,
-			Dir:     filepath.Join(surfaceRoot, fx[0], fx[1], "1"),
-			Surface: &analyze.SurfaceFacts{Calls: surface.Calls(rs, log), Tools: surface.Tools(rs, log)}})
+			Dir: filepath.Join(surfaceRoot, fx[0], fx[1], "1"),
+			Surface: &analyze.SurfaceFacts{Calls: surface.Calls(rs, log), Tools: surface.Tools(rs, log),
+				Texts: surface.Texts(rs, log, surface.Tools(rs, log)), Unasked: surface.Unasked(log)}})
 	}
 	return out
 }
@@ -121,6 +125,11 @@ func TestSurfaceGrid(t *testing.T) {
 		{"surface-names", "name-hyphen-case", "claude-code@2.1.328", "kept: mcp__lab__name-hyphen-case"},
 		{"surface-names", "name-hyphen-case", "gemini@0.61.0", "not measured: "},
 		{"surface-schemas", "result_text · type", "gemini@0.61.0", "kept: "},
+		{"surface-texts", "prompt lab_prompt · title", "claude-code@2.1.332", "dropped: "},
+		{"surface-texts", "prompt lab_prompt · title", "cline@3.0.65", "dropped: the client never asked for prompts/list"},
+		{"surface-texts", "resource lab_readme · description", "cline@3.0.65", "dropped: the client never asked for resources/list"},
+		{"surface-texts", "tool meta_title · title", "cline@3.0.65", "dropped: "},
+		{"surface-texts", "tool meta_title · title", "claude-code@2.1.332", "not measured: "},
 	}
 	var got, want []string
 	for _, c := range cells {
@@ -145,6 +154,20 @@ func TestSurfaceGrid(t *testing.T) {
 	}
 	if got := cellOf(t, removed, "surface-results", "result_text · content[0] text", "claude-code@2.1.328"); got != "kept: text" {
 		t.Errorf("with gemini's text removed, claude code's cell is %q, want kept", got)
+	}
+	title := "lab_prompt title codeword: " + lab.SurfaceCodeword("", lab.SurfacePrompt, "title") + "."
+	added := surfaceResults(t, func(client, s string) string {
+		const at = `"messages": [{"role": "user", "content": [{"type": "text", "text": "`
+		if client != "claude-code@2.1.332" {
+			return s
+		}
+		if !strings.Contains(s, at) {
+			t.Fatalf("the fixture lacks %q", at)
+		}
+		return strings.Replace(s, at, at+title+" ", 1)
+	})
+	if got := cellOf(t, added, "surface-texts", "prompt lab_prompt · title", "claude-code@2.1.332"); got != "kept: in user-turn" {
+		t.Errorf("with the prompt's title in a message, claude code's cell is %q, want kept in user-turn", got)
 	}
 }
 

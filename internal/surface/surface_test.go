@@ -53,9 +53,11 @@ func TestFixtures(t *testing.T) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			reqs, log := load(t, dir, nil)
 			facts := struct {
-				Calls []CallFacts `json:"calls"`
-				Tools []ToolDef   `json:"tools"`
-			}{Calls(reqs, log), Tools(reqs, log)}
+				Calls   []CallFacts `json:"calls"`
+				Tools   []ToolDef   `json:"tools"`
+				Texts   []TextFact  `json:"texts,omitempty"`
+				Unasked []string    `json:"unasked,omitempty"`
+			}{Calls(reqs, log), Tools(reqs, log), Texts(reqs, log, Tools(reqs, log)), Unasked(log)}
 			got, _ := json.MarshalIndent(facts, "", "  ")
 			golden := filepath.Join(dir, "facts.golden.json")
 			if *update {

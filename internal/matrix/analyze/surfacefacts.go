@@ -13,10 +13,18 @@ import (
 type SurfaceFacts struct {
 	Calls []surface.CallFacts `json:"calls,omitempty"`
 	Tools []surface.ToolDef   `json:"tools,omitempty"`
+	// Texts are the server's other texts (prompts, resources, templates,
+	// tools' titles, annotations and _meta strings) and where each was in
+	// the first main request, or later.
+	Texts []surface.TextFact `json:"texts,omitempty"`
+	// Unasked are the lists (surface.List*) a server declared and the
+	// client never asked for, of every server of the run.
+	Unasked []string `json:"unasked,omitempty"`
 }
 
 // surfaceFacts analyses the surface of a run of row: the calls of its
-// script and the definitions of every tool its servers listed. Several lab
+// script, the definitions of every tool its servers listed and their
+// other texts. Several lab
 // servers' logs are read one after the other. nil for a row that neither
 // serves the lab's surface nor calls a user's server's tools (-call).
 func surfaceFacts(dir string, row matrix.Row, reqs []fakeapi.Request, msgs []LabMessage) (*SurfaceFacts, []string) {
@@ -36,7 +44,8 @@ func surfaceFacts(dir string, row matrix.Row, reqs []fakeapi.Request, msgs []Lab
 		warns = append(warns, w...)
 		log = append(log, entries(more)...)
 	}
-	return &SurfaceFacts{Calls: surface.Calls(rs, log), Tools: surface.Tools(rs, log)}, warns
+	defs := surface.Tools(rs, log)
+	return &SurfaceFacts{Calls: surface.Calls(rs, log), Tools: defs, Texts: surface.Texts(rs, log, defs), Unasked: surface.Unasked(log)}, warns
 }
 
 // entries are msgs as the lab's log entries the surface analysis reads.
