@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"strings"
@@ -29,10 +30,19 @@ func e2eClient() string {
 // error.
 func runE2E(t *testing.T, args ...string) []analyze.Result {
 	t.Helper()
+	return runE2EFailing(t, false, args...)
+}
+
+// runE2EFailing is runE2E, but when failing is set a run that fails (run
+// exits with the failure code) does not fail the test: the caller
+// asserts which runs failed.
+func runE2EFailing(t *testing.T, failing bool, args ...string) []analyze.Result {
+	t.Helper()
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	args = append(append([]string{"run"}, args...), "-out", out)
-	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+	var ee exitError
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil && !(failing && errors.As(err, &ee) && ee.Code == exitFailure) {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
 	t.Logf("table:\n%s", stdout.String())

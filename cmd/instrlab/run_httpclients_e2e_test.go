@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/instrlab/instrlab/internal/client/claudecode"
-	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/client/cline"
 	"github.com/instrlab/instrlab/internal/client/codex"
 	"github.com/instrlab/instrlab/internal/client/continuecli"
@@ -21,7 +17,6 @@ import (
 	"github.com/instrlab/instrlab/internal/client/qwen"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
-	"github.com/instrlab/instrlab/internal/report"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -72,11 +67,15 @@ func TestE2EHTTPEveryClient(t *testing.T) {
 	if os.Getenv("INSTRLAB_E2E") != "1" {
 		t.Skip("set INSTRLAB_E2E=1 to run every pinned client on the http rows (npm installs on first use)")
 	}
-	// http-ttl-50ms tells only for the clients that take a DiscoverResult
+	// Continue CLI's http-modern run fails (asserted below), so runs may
+	// fail. http-ttl-50ms tells only for the clients that take a DiscoverResult
 	// (the others' runs of it are http-dual's with two calls): those two
 	// run it, which saves 8 runs.
-	results := runHTTPRows(t, "-row", "http-dual", "-row", "http-modern", "-client", "all")
-	results = append(results, runHTTPRows(t, "-row", "http-ttl-50ms", "-client", claudecode.Name, "-client", copilot.Name)...)
+	rows := func(args ...string) []analyze.Result {
+		return runE2EFailing(t, true, append([]string{"-matrix", "cross", "-lab", binary, "-j", "2", "-timeout", "180s"}, args...)...)
+	}
+	results := rows("-row", "http-dual", "-row", "http-modern", "-client", "all")
+	results = append(results, rows("-row", "http-ttl-50ms", "-client", claudecode.Name, "-client", copilot.Name)...)
 	if want := 2*len(httpClients) + 2; len(results) != want {
 		t.Fatalf("%d results, want %d: http-dual and http-modern on each of %d pinned clients, http-ttl-50ms on 2", len(results), want, len(httpClients))
 	}
@@ -159,27 +158,4 @@ func TestE2EHTTPEveryClient(t *testing.T) {
 			t.Errorf("row %s ran on %d clients, want %d", want, n, len(httpClients))
 		}
 	}
-}
-
-// runHTTPRows runs the cross matrix with args, as runE2E does, but lets
-// runs fail (Continue CLI's http-modern does, and the test asserts it):
-// any other error of run is the test's.
-func runHTTPRows(t *testing.T, args ...string) []analyze.Result {
-	t.Helper()
-	out := t.TempDir()
-	var stdout, stderr bytes.Buffer
-	args = append(append([]string{"run", "-matrix", "cross"}, args...), "-lab", binary, "-j", "2", "-timeout", "180s", "-out", out)
-	var ee exitError
-	if err := run(context.Background(), args, &stdout, &stderr); err != nil && !(errors.As(err, &ee) && ee.Code == exitFailure) {
-		t.Fatalf("run: %v\n%s", err, stderr.String())
-	}
-	t.Logf("table:\n%s", stdout.String())
-	_, results, warnings, err := report.Load(clients.New, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(warnings) > 0 {
-		t.Errorf("report warnings: %q", warnings)
-	}
-	return results
 }
