@@ -101,10 +101,13 @@ func TestParseLog(t *testing.T) {
 		`2026-11-30T01:44:10Z  INFO codex_rmcp_client::stdio_server_launcher: MCP server stderr (/bin/instrlab): hello`,
 		`2026-11-30T01:44:10Z  WARN codex_core::mcp: MCP client for lab timed out`,
 		`2026-11-30T01:44:10Z  WARN codex_core::other: unrelated`,
+		`2026-12-03T11:28:02.835055Z  WARN codex_mcp::rmcp_client: failed to initialize MCP client during shutdown: MCP startup failed: timed out handshaking with MCP server after 29.999999449s: deadline has elapsed`,
 	}, "\n")
 	l, w := ParseLog(strings.NewReader(in), "stderr.txt")
 	want := Log{Catalogs: []Catalog{{Tools: 3, Where: "stderr.txt:1"}}, ServerStderr: 1,
-		Problems: []string{"stderr.txt:4: 2026-11-30T01:44:10Z  WARN codex_core::mcp: MCP client for lab timed out"}, Lines: 5}
+		Problems: []string{"stderr.txt:4: 2026-11-30T01:44:10Z  WARN codex_core::mcp: MCP client for lab timed out",
+			"stderr.txt:6: 2026-12-03T11:28:02.835055Z  WARN codex_mcp::rmcp_client: failed to initialize MCP client during shutdown: MCP startup failed: timed out handshaking with MCP server after 29.999999449s: deadline has elapsed"},
+		TimedOut: "29.999999449", Lines: 6}
 	if diff := cmp.Diff(want, l); diff != "" {
 		t.Errorf("ParseLog mismatch (-want +got):\n%s", diff)
 	}

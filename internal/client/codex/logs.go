@@ -20,6 +20,11 @@ type Log struct {
 	ServerStderr int
 	// Problems are WARN and ERROR lines that mention MCP, as file:line: text.
 	Problems []string
+	// TimedOut is how long Codex says it waited before it gave up a
+	// server's handshake ("timed out handshaking with MCP server after
+	// 29.999999449s": its start-up timeout, 30 s by default), as printed;
+	// "" when it did not say so.
+	TimedOut string
 	Lines    int
 }
 
@@ -36,6 +41,9 @@ var (
 	})
 	srvStderrRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`MCP server stderr`) })
 	problemRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\S+\s+(WARN|ERROR)\s.*(?i:mcp)`) })
+	timedOutRE  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`timed out handshaking with MCP server after ([0-9.]+)s`)
+	})
 )
 
 // ParseLog reads Codex's stderr. Lines it does not recognise are skipped:
@@ -57,6 +65,9 @@ func ParseLog(r io.Reader, name string) (Log, []string) {
 		case srvStderrRE().MatchString(line):
 			l.ServerStderr++
 		case problemRE().MatchString(line):
+			if m := timedOutRE().FindStringSubmatch(line); m != nil {
+				l.TimedOut = m[1]
+			}
 			if len(line) > 300 {
 				line = line[:300]
 			}

@@ -19,7 +19,8 @@ func (c *Codex) Observe(e client.Evidence) client.Observation {
 // events on stdout and the tracing log on stderr. Codex reports no status
 // per MCP server; the status given is "connected (N tools)" when its log
 // shows the tool catalog of the one configured server, else "no catalog in
-// log". Its catalog lines name no server, so with several servers
+// log", or "start-up timed out after N s" when the log says Codex gave the
+// handshake up. Its catalog lines name no server, so with several servers
 // configured the status counts the catalogs and names none.
 func Observe(dir string, servers int) client.Observation {
 	var o client.Observation
@@ -34,6 +35,11 @@ func Observe(dir string, servers int) client.Observation {
 	o.Read(dir, evidence.StderrFile, func(f io.Reader, name string) []string {
 		l, w := ParseLog(f, name)
 		o.ServerStatus = catalogStatus(l.Catalogs, servers)
+		if len(l.Catalogs) == 0 && l.TimedOut != "" {
+			if v, err := strconv.ParseFloat(l.TimedOut, 64); err == nil {
+				o.ServerStatus = fmt.Sprintf("start-up timed out after %.1f s", v)
+			}
+		}
 		return append(w, l.Problems...)
 	})
 	return o
