@@ -75,3 +75,27 @@ func TestLateServerRealRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestPastBudgetNamesTheHolds: Codex CLI 0.171.0 takes up a server held 5
+// s (past its 1 s budget) and drops one held 60 s when its own start-up
+// timeout (30 s, said in its log) ends the handshake. Two behaviours past
+// one budget are each told with the holds they were seen at, not as one
+// contradictory sentence.
+func TestPastBudgetNamesTheHolds(t *testing.T) {
+	var rs []analyze.Result
+	for _, dir := range []string{"late-codex-5s", "late-codex-60s"} {
+		r, err := analyze.Run(filepath.Join("testdata", dir), clients.New)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	want := PastSends + " and takes it up when it is ready (status connected (3 tools) by the run's end; held 5.0 s); " +
+		PastDrops + " (status start-up timed out after 30.0 s; held 60.0 s)"
+	if got := pastBudget(Found{}, rs); got != want {
+		t.Errorf("pastBudget =\n%q, want\n%q", got, want)
+	}
+	if got := pastBudget(Found{}, rs[1:]); got != PastDrops+" (status start-up timed out after 30.0 s)" {
+		t.Errorf("pastBudget of the 60 s run alone = %q", got)
+	}
+}

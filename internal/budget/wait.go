@@ -92,35 +92,55 @@ const (
 
 // pastBudget says what the client did with a server past its budget, from
 // the runs past it: it sent without it and kept it pending, or dropped it
-// (another status), or (Above) waited for it however long.
+// (another status), or (Above) waited for it however long. Each behaviour
+// names the holds it was seen at: one client may send without a server
+// held a little past its budget and drop one held past its own start-up
+// timeout (Codex CLI 0.171.0 takes a server held 1.1 s up, and drops one
+// held 60 s at 30 s).
 func pastBudget(f Found, past []analyze.Result) string {
 	if f.Above {
 		return fmt.Sprintf("%s (it waited %s)", PastBlocks, seconds(f.Within))
 	}
-	var says []string
+	type seen struct{ what, detail string }
+	var order []seen
+	holds := map[seen][]string{}
 	for _, r := range past {
 		s := r.Observation.ServerStatus
+		var k seen
 		switch {
 		case r.Status != "ok":
-			s = PastExits + " (" + firstLine(r.Reason) + ")"
+			k = seen{PastExits, firstLine(r.Reason)}
 		case s == "":
-			s = PastSends + " (it reports no status for it)"
+			k = seen{PastSends, "it reports no status for it"}
 		case slices.Contains([]string{"pending", "connecting", "starting"}, s):
-			s = PastSends + " (status " + s + ")"
+			k = seen{PastSends, "status " + s}
 		case strings.HasPrefix(s, "connected"):
 			// The client's status as the run ended: it sent the first
 			// request without the server and took the server up after
 			// (Codex CLI 0.171.0, whose log has the catalog then).
-			s = PastSends + " and takes it up when it is ready (status " + s + " by the run's end)"
+			k = seen{PastSends + " and takes it up when it is ready", "status " + s + " by the run's end"}
 		default:
-			s = PastDrops + " (status " + s + ")"
+			k = seen{PastDrops, "status " + s}
 		}
-		if !slices.Contains(says, s) {
-			says = append(says, s)
+		if _, ok := holds[k]; !ok {
+			order = append(order, k)
+		}
+		if h := seconds(r.Timing.HeldMS / 1000); r.Timing.HeldMS > 0 && !slices.Contains(holds[k], h) {
+			holds[k] = append(holds[k], h)
+		} else if holds[k] == nil {
+			holds[k] = []string{}
 		}
 	}
-	if len(says) == 0 {
+	if len(order) == 0 {
 		return "not measured"
+	}
+	says := make([]string, len(order))
+	for i, k := range order {
+		says[i] = k.what + " (" + k.detail
+		if len(order) > 1 && len(holds[k]) > 0 {
+			says[i] += "; held " + strings.Join(holds[k], ", ")
+		}
+		says[i] += ")"
 	}
 	return strings.Join(says, "; ")
 }
