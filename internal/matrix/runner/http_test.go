@@ -5,8 +5,10 @@ import (
 	"maps"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/load"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/lab"
@@ -99,5 +101,28 @@ func TestHTTPSessionDropped(t *testing.T) {
 	}
 	if rec.Status != analyze.StatusOK || rec.Transport != matrix.TransportHTTP {
 		t.Errorf("record: status %s, transport %q: want ok (the client exited 0) over http", rec.Status, rec.Transport)
+	}
+}
+
+// TestGateLeavesHTTPRunsOut: over HTTP the lab listens before the client
+// starts, so the time to its first reply is the client's own boot (466
+// ms of Claude Code 2.1.332 at load 0.2), not the lab's start-up; it must
+// not lower the runs at once. The same gate is lowered by a stdio run.
+func TestGateLeavesHTTPRunsOut(t *testing.T) {
+	for _, tt := range []struct {
+		transport string
+		allowed   int
+	}{{matrix.TransportHTTP, 2}, {"", 1}} {
+		m := testMatrix(matrix.Row{Name: "r", Label: "r", Instr: "ascii:100", Transport: tt.transport})
+		m.Repeats = 1
+		r := newRunner(t, m, fakeClient("1", nil))
+		var said strings.Builder
+		r.Gate = load.NewGate(2, 4*time.Nanosecond, 0, &said) // any start-up is over a quarter of it
+		if _, st, err := r.Run(context.Background()); err != nil || st.Failed != 0 {
+			t.Fatalf("%v, stats %+v", err, st)
+		}
+		if got := r.Gate.Allowed(); got != tt.allowed {
+			t.Errorf("transport %q: %d run(s) at once after the run, want %d; said %q", tt.transport, got, tt.allowed, said.String())
+		}
 	}
 }
