@@ -259,19 +259,30 @@ func defaultArm(all []run) []run {
 	return out
 }
 
-// model is the model named by the first request of the first run that
-// made one, "" when none did or it cannot be read.
+// model is the model the first main request of the runs named: of the
+// first run whose evidence says, "" when none does.
 func model(runs []run, ev Evidence) string {
+	m, _ := modelOf(runs, ev)
+	return m
+}
+
+// modelOf is model, with the error of the last run that made a request
+// whose model could not be read when none could (an excerpt written
+// before it kept the model of every run it read); "" and nil when no run
+// made a request.
+func modelOf(runs []run, ev Evidence) (string, error) {
+	var last error
 	for _, r := range runs {
-		if r.First != nil {
-			m, err := ev.Model(r.Dir, r.First.Seq)
-			if err != nil {
-				return ""
-			}
-			return m
+		if r.First == nil {
+			continue
 		}
+		m, err := ev.Model(r.Dir, r.First.Seq)
+		if err == nil {
+			return m, nil
+		}
+		last = err
 	}
-	return ""
+	return "", last
 }
 
 // runDate is the UTC day of the earliest first request.

@@ -49,7 +49,12 @@ func deriveSurface(runs []run, ev Evidence, model0 string) *profiles.Surface {
 		measured = append(measured, r)
 	}
 	s.Runs = len(measured)
-	if m := model(measured, ev); m != model0 {
+	// A model the evidence does not name is not the profile's: the
+	// surface runs of a client that calls tools with another model (Codex
+	// 0.171.0's local-model) would read as its default's.
+	if m, err := modelOf(measured, ev); err != nil {
+		s.Model = ModelUnknown
+	} else if m != model0 {
 		s.Model = m
 	}
 	sort.Slice(s.Schema, func(i, j int) bool { return s.Schema[i].Keyword < s.Schema[j].Keyword })
@@ -58,6 +63,10 @@ func deriveSurface(runs []run, ev Evidence, model0 string) *profiles.Surface {
 	}
 	return s
 }
+
+// ModelUnknown is a Surface's Model when no surface run's evidence named
+// the model its requests asked for.
+const ModelUnknown = "not recorded"
 
 // surfaceSays is the evidence line's words on the surface, "" when not
 // measured.

@@ -115,3 +115,26 @@ func TestDeriveSurface(t *testing.T) {
 		t.Errorf("a run outside the surface rows gives %+v", s)
 	}
 }
+
+// TestSurfaceModelNotRecorded: the model of the surface runs is read from
+// their evidence; an excerpt without it (written before it kept the model
+// of every run it read) must not pass for the profile's own model, as it
+// did for Codex 0.171.0, whose surface runs ask local-model.
+func TestSurfaceModelNotRecorded(t *testing.T) {
+	r := run{Row: matrix.Row{Surface: string(lab.SurfaceResults)}, Result: analyze.Result{
+		Dir: "codex@0.171.0/surface-results/1", First: &analyze.RequestFacts{Seq: 1},
+		Surface: &analyze.SurfaceFacts{Calls: []surface.CallFacts{{Tool: "result_text", Reached: true, Following: 2,
+			Parts: []surface.Found{{Part: "content[0] text", Reached: true}}}}}}}
+	x := &Excerpt{Models: map[string]string{}}
+	if s := deriveSurface([]run{r}, x, "gpt-6.2-sol"); s == nil || s.Model != ModelUnknown {
+		t.Fatalf("surface %+v, want model %q", s, ModelUnknown)
+	}
+	x.Models[modelKey(r.Dir, 1)] = "local-model"
+	if s := deriveSurface([]run{r}, x, "gpt-6.2-sol"); s == nil || s.Model != "local-model" {
+		t.Fatalf("surface %+v, want model local-model", s)
+	}
+	x.Models[modelKey(r.Dir, 1)] = "gpt-6.2-sol"
+	if s := deriveSurface([]run{r}, x, "gpt-6.2-sol"); s == nil || s.Model != "" {
+		t.Fatalf("surface %+v, want the profile's model (none named)", s)
+	}
+}
