@@ -23,7 +23,7 @@ func TestCross(t *testing.T) {
 	}
 	wantAll := []string{"none", "en-1000", "en-6000", "en-20000", "ja-3000",
 		"emoji-6000", "emoji-3000", "cjkb-6000", "combining-6000", "en-1000-dual", "en-1000-held3", "en-1000-held8", "servers",
-		"http-legacy", "http-dual", "http-modern", "http-ttl", "http-ttl-50ms", "http-en-6000"}
+		"http-none", "http-legacy", "http-dual", "http-modern", "http-ttl", "http-ttl-50ms", "http-en-6000"}
 	if diff := cmp.Diff(wantAll, all); diff != "" {
 		t.Errorf("rows for every client mismatch (-want +got):\n%s", diff)
 	}
