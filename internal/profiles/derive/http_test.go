@@ -11,7 +11,8 @@ import (
 
 // TestHTTPViewFromRun derives Claude Code 2.1.332's profile from its
 // committed excerpt, a trimmed real run whose runs include the cross
-// matrix's http rows (2026-12-02, two runs of each): the runs recorded
+// matrix's http rows (2026-12-03, two runs of each, http-none and
+// http-ttl-50ms among them): the runs recorded
 // over HTTP make the HTTP view, and only it; without them there is no
 // view and the stdio values are the same.
 func TestHTTPViewFromRun(t *testing.T) {
@@ -37,9 +38,13 @@ func TestHTTPViewFromRun(t *testing.T) {
 	}
 	caches := []string{
 		"ttlMs 0, cacheScope public: the session went on past the ttl in 4 of 4 runs, and server/discover was sent again after it in 0 of those",
-		"ttlMs 1,000, cacheScope private: the session went on past the ttl in 2 of 2 runs, and server/discover was sent again after it in 0 of those",
+		// A session of about 0.7 s on a quiet machine does not outlive a
+		// ttl of 1 s (on 2026-12-02, at load 17-36, both runs did): the
+		// 50 ms row tells.
+		"ttlMs 1,000, cacheScope private: the session went on past the ttl in 0 of 2 runs",
+		"ttlMs 50, cacheScope private: the session went on past the ttl in 2 of 2 runs, and server/discover was sent again after it in 0 of those",
 	}
-	sessions := []string{"against the legacy lab (Mcp-Session-Id), 4 runs: 1 sessions per run", "in all 10 runs, 4 GET streams (0 resumed with Last-Event-ID), 0 DELETEs"}
+	sessions := []string{"against the legacy lab (Mcp-Session-Id), 6 runs: 1 sessions per run", "in all 14 runs, 6 GET streams (0 resumed with Last-Event-ID), 0 DELETEs"}
 	has := func(s string, subs []string) []bool {
 		var out []bool
 		for _, sub := range subs {
@@ -49,10 +54,17 @@ func TestHTTPViewFromRun(t *testing.T) {
 	}
 	got := view{Runs: h.Runs, Probe: h.Probe, ProbeHTTP: p.Handshake.ProbeHTTP, Cap: h.Instructions.Cap, Where: h.Render.Where(), Discover: h.Discover,
 		CacheHas: has(h.Cache, caches), Sessions: has(h.Sessions, sessions)}
-	want := view{Runs: 10, Probe: true, ProbeHTTP: true, Cap: 4096, Where: "system message", Discover: "{_meta{clientCapabilities,clientInfo,protocolVersion=2026-07-28}}",
-		CacheHas: []bool{true, true}, Sessions: []bool{true, true}}
+	want := view{Runs: 14, Probe: true, ProbeHTTP: true, Cap: 4096, Where: "system message", Discover: "{_meta{clientCapabilities,clientInfo,protocolVersion=2026-07-28}}",
+		CacheHas: []bool{true, true, true}, Sessions: []bool{true, true}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("HTTP view mismatch (-want +got):\n%s\ncache: %s\nsessions: %s", diff, h.Cache, h.Sessions)
+	}
+	// With http-none to compare with, the HTTP view's rendering is the
+	// stdio one's: the same section heading, per-server heading and tail
+	// (without it, the server template was "{text}" and the head and tail
+	// not measured).
+	if h.Render.Head != p.Render.Head || h.Render.Server != p.Render.Server || h.Render.Tail != p.Render.Tail || h.Render.Server != "## {name}\n{text}" {
+		t.Errorf("HTTP rendering head %q server %q tail %q, want the stdio one's: %q %q %q", h.Render.Head, h.Render.Server, h.Render.Tail, p.Render.Head, p.Render.Server, p.Render.Tail)
 	}
 	if p.NotMeasured("probe_http") {
 		t.Errorf("probe_http listed as not measured beside an HTTP view: %q", p.Unmeasured)
