@@ -223,12 +223,23 @@ func namedInText(ctx Context, tool string) []string {
 // least one a digit (Droid 0.225.2: lab___ + the name cut + _ + 8 hex;
 // Qwen Code 0.24.4: mcp__lab__ + the name cut to 37 + _ + 7 base-36, and
 // a dotted name whole + _ + 7). A cut keeps at least 8 characters of the
-// name (all of a shorter one).
+// name (all of a shorter one). A name whose '-' the client made '_' as
+// well is the tool too (Codex 0.171.0 lists server-everything's
+// get-structured-content as get_structured_content).
 func Renamed(clientName, name string) bool {
 	safe := toolSafe(name)
-	if safe != name && ToolNamed(clientName, safe) {
-		return true
+	for _, made := range []string{safe, strings.ReplaceAll(safe, "-", "_")} {
+		if made != name && ToolNamed(clientName, made) || cutBeforeSuffix(clientName, made) {
+			return true
+		}
 	}
+	return false
+}
+
+// cutBeforeSuffix reports whether clientName is safe, cut to no fewer
+// than minCut characters or not at all, behind a prefix, then '_' and a
+// hash or suffix (isSuffix).
+func cutBeforeSuffix(clientName, safe string) bool {
 	i := strings.LastIndexByte(clientName, '_')
 	if i <= 0 || !isSuffix(clientName[i+1:]) {
 		return false

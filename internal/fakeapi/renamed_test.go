@@ -35,6 +35,10 @@ func TestRenamed(t *testing.T) {
 		{"mcp__lab__name_max_abcdefgh_0sembdu", nameLong, false},                             // another name
 		{"name_dotted_case", nameDotted, true},                                               // Codex 0.171.0, in its namespace mcp__lab
 		{"mcp__lab__name_lo_0sembdu", nameLong, false},                                       // a cut that keeps under 8 characters
+		{"get_structured_content", "get-structured-content", true},                           // Codex 0.171.0, server-everything's tool
+		{"mcp__everything__get_structured_content", "get-structured-content", true},          // the same behind a prefix
+		{"get-structured-content", "get_structured_content", false},                          // '_' is never made '-'
+		{"get_structured", "get-structured-content", false},                                  // a cut without a suffix
 	}
 	for _, tt := range tests {
 		if got := Renamed(tt.client, tt.tool); got != tt.want {
