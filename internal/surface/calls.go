@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
@@ -211,6 +212,58 @@ func serverCalls(log []lab.Entry) []serverCall {
 			case len(e.Body) == 0:
 				c.answer = AnswerNotKept
 			}
+		}
+	}
+	return out
+}
+
+// A Missed call is a scripted call the run never made, and why, as far as
+// the evidence tells: a client that never makes the call is reported as
+// such, never as a result it dropped.
+type Missed struct {
+	Tool string `json:"tool"`
+	Why  string `json:"why"`
+}
+
+// Why a scripted call was not made (Missed.Why).
+const (
+	MissedNotListed  = "the server did not list it"
+	MissedNotOffered = "the client never offered it to the model"
+	MissedNoCall     = "offered, but no request led to the call"
+)
+
+// NotCalled lists the calls of script that calls does not hold (a tool
+// scripted twice and called once is missed once), each with why: the
+// server's log does not list the tool (a name the server does not have, or
+// a server not up in time), no request defines it, or it was offered and
+// still not called (the client sent no request after it was).
+func NotCalled(script []fakeapi.Turn, calls []CallFacts, defs []ToolDef) []Missed {
+	made := map[string]int{}
+	for _, c := range calls {
+		made[c.Tool]++
+	}
+	var out []Missed
+	for _, t := range script {
+		tools := make([]string, 0, 1+len(t.Calls))
+		if t.Tool != "" {
+			tools = append(tools, t.Tool)
+		}
+		for _, c := range t.Calls {
+			tools = append(tools, c.Tool)
+		}
+		for _, tool := range tools {
+			if made[tool] > 0 {
+				made[tool]--
+				continue
+			}
+			why := MissedNotListed
+			if i := slices.IndexFunc(defs, func(d ToolDef) bool { return d.Tool == tool }); i >= 0 {
+				why = MissedNoCall
+				if defs[i].Via == ViaNone {
+					why = MissedNotOffered
+				}
+			}
+			out = append(out, Missed{Tool: tool, Why: why})
 		}
 	}
 	return out

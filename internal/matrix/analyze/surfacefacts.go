@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"fmt"
+
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
@@ -20,6 +22,10 @@ type SurfaceFacts struct {
 	// Unasked are the lists (surface.List*) a server declared and the
 	// client never asked for, of every server of the run.
 	Unasked []string `json:"unasked,omitempty"`
+	// NotCalled are the row's scripted calls the run never made, each
+	// with why (a client that did not call is not one that dropped a
+	// result).
+	NotCalled []surface.Missed `json:"not_called,omitempty"`
 }
 
 // surfaceFacts analyses the surface of a run of row: the calls of its
@@ -45,7 +51,12 @@ func surfaceFacts(dir string, row matrix.Row, reqs []fakeapi.Request, msgs []Lab
 		log = append(log, entries(more)...)
 	}
 	defs := surface.Tools(rs, log)
-	return &SurfaceFacts{Calls: surface.Calls(rs, log), Tools: defs, Texts: surface.Texts(rs, log, defs), Unasked: surface.Unasked(log)}, warns
+	calls := surface.Calls(rs, log)
+	missed := surface.NotCalled(row.Script, calls, defs)
+	for _, m := range missed {
+		warns = append(warns, fmt.Sprintf("did not call %s: %s", m.Tool, m.Why))
+	}
+	return &SurfaceFacts{Calls: calls, Tools: defs, Texts: surface.Texts(rs, log, defs), Unasked: surface.Unasked(log), NotCalled: missed}, warns
 }
 
 // entries are msgs as the lab's log entries the surface analysis reads.
