@@ -124,6 +124,9 @@ func (g *grid) surfaceGrids() []surfaceGrid {
 						parts.put(c, call.Tool, callCell(call, link))
 					}
 				}
+				for _, m := range r.Surface.NotCalled {
+					parts.put(c, m.Tool, surfaceCell{Fate: fateNotMeasured, Detail: "did not call: " + m.Why, Link: link})
+				}
 				for _, t := range r.Surface.Texts {
 					texts.put(c, textItem(t), textCell(t, link))
 					listOf[textItem(t)] = t.List

@@ -42,7 +42,14 @@ func (r *Report) Summary() table.Table { return r.g.summaryTable() }
 func (r *Report) Write(w io.Writer, format string) error {
 	switch format {
 	case "summary":
-		return table.Text(w, r.Summary())
+		if err := table.Text(w, r.Summary()); err != nil {
+			return err
+		}
+		if calls := r.g.callsTable(); len(calls.Rows) > 0 {
+			fmt.Fprintln(w)
+			return table.Text(w, calls)
+		}
+		return nil
 	case "md":
 		return table.Markdown(w, r.Table)
 	case "csv":

@@ -1,0 +1,108 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
+	"github.com/instrlab/instrlab/internal/surface"
+	"github.com/instrlab/instrlab/internal/table"
+)
+
+// callsTable is the terminal's table of the calls a run made of a user's
+// server's tools (run -call): per configuration, client and tool, the
+// name the model called it by, whether the server got the call, and what
+// of each part of the result reached the model; a scripted call the
+// client never made says "did not call" and why. Runs that agree are one
+// line; runs that differ are a line each, counted. Empty for runs of the
+// lab, whose surfaces the page's grids show.
+func (g *grid) callsTable() table.Table {
+	t := table.Table{Title: "Calls of the server's tools (-call)", Columns: []table.Column{
+		{Name: "configuration"}, {Name: "client"}, {Name: "tool"}, {Name: "called as"}, {Name: "server got it"}, {Name: "the model got"}}}
+	for _, row := range g.rows {
+		for _, c := range g.clients {
+			s := g.at(c, row)
+			if s == nil {
+				continue
+			}
+			var lines [][]string
+			count := map[string]int{}
+			runs := 0
+			for _, r := range s.results {
+				if r.Server == "" || r.Surface == nil || r.Status != analyze.StatusOK {
+					continue
+				}
+				runs++
+				for _, l := range callLines(r.Surface) {
+					key := strings.Join(l, "\x00")
+					if count[key] == 0 {
+						lines = append(lines, l)
+					}
+					count[key]++
+				}
+			}
+			for _, l := range lines {
+				got := l[3]
+				if n := count[strings.Join(l, "\x00")]; n < runs {
+					got += fmt.Sprintf(" (%d of %d runs)", n, runs)
+				}
+				t.Rows = append(t.Rows, []table.Cell{{Text: row}, {Text: c}, {Text: l[0]}, {Text: l[1]}, {Text: l[2]}, {Text: got}})
+			}
+		}
+	}
+	if len(g.rows) == 1 { // the configuration is the same on every line
+		t.Columns = t.Columns[1:]
+		for i := range t.Rows {
+			t.Rows[i] = t.Rows[i][1:]
+		}
+	}
+	if len(t.Rows) > 0 {
+		t.Notes = []string{"the model got: each part of the tool's result in the request after the call, kept (in the form it was sent), rewritten (another form, cut, or outside the call's result) or dropped; the page (table.html) links each to its evidence."}
+	}
+	return t
+}
+
+// callLines are one run's calls as lines: tool, called as, server got it,
+// what the model got; then its scripted calls never made.
+func callLines(f *analyze.SurfaceFacts) [][]string {
+	var out [][]string
+	for _, c := range f.Calls {
+		as := c.Name
+		if c.Namespace != "" {
+			as = c.Namespace + " · " + c.Name
+		}
+		if c.Deferred != "" {
+			as += " (through " + c.Deferred + ")"
+		}
+		got := "yes"
+		switch {
+		case !c.Reached:
+			got = "no"
+		case c.Answer != surface.AnswerResult:
+			got = "yes, " + c.Answer
+		case c.IsError:
+			got = "yes, isError"
+		}
+		var parts []string
+		for _, p := range c.Parts {
+			cell := partCell(c, p, "")
+			part := p.Part + ": " + cell.Fate
+			if cell.Detail != "" {
+				part += " (" + cell.Detail + ")"
+			}
+			parts = append(parts, part)
+		}
+		model := strings.Join(parts, "; ")
+		switch {
+		case !c.Reached || c.Following == 0:
+			model = callCell(c, "").Detail
+		case len(parts) == 0:
+			model = "no part of the result was recorded"
+		}
+		out = append(out, []string{c.Tool, as, got, model})
+	}
+	for _, m := range f.NotCalled {
+		out = append(out, []string{m.Tool, "—", "—", "did not call: " + m.Why})
+	}
+	return out
+}
