@@ -83,15 +83,7 @@ func callLines(f *analyze.SurfaceFacts) [][]string {
 		case c.IsError:
 			got = "yes, isError"
 		}
-		var parts []string
-		for _, p := range c.Parts {
-			cell := partCell(c, p, "")
-			part := p.Part + ": " + cell.Fate
-			if cell.Detail != "" {
-				part += " (" + cell.Detail + ")"
-			}
-			parts = append(parts, part)
-		}
+		parts := partLines(c)
 		model := strings.Join(parts, "; ")
 		switch {
 		case !c.Reached || c.Following == 0:
@@ -105,4 +97,58 @@ func callLines(f *analyze.SurfaceFacts) [][]string {
 		out = append(out, []string{m.Tool, "—", "—", "did not call: " + m.Why})
 	}
 	return out
+}
+
+// partLines says what became of each part of c's result; two parts of one
+// text (a content text that is the structuredContent serialized) are one
+// line, since which of them the client gave cannot be told.
+func partLines(c surface.CallFacts) []string {
+	var out []string
+	done := map[string]bool{}
+	for _, p := range c.Parts {
+		if done[p.Part] {
+			continue
+		}
+		if q := sameAs(c.Parts, p); q != nil {
+			done[q.Part] = true
+			line := p.Part + " = " + q.Part + ": "
+			switch r := p; {
+			case p.Reached || q.Reached:
+				if !r.Reached {
+					r = *q
+				}
+				line += "reached as " + r.Form
+				if !r.Full {
+					line += fmt.Sprintf(", cut: %d of %d characters", r.Kept, r.Sent)
+				}
+				if !r.InResult {
+					line += ", in " + string(r.Where)
+				}
+			default:
+				line += fateDropped
+			}
+			out = append(out, line+" (one text: which of the two the client gave cannot be told)")
+			continue
+		}
+		cell := partCell(c, p, "")
+		line := p.Part + ": " + cell.Fate
+		if cell.Detail != "" {
+			line += " (" + cell.Detail + ")"
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// sameAs is the part of parts that p has the same text as, nil for none.
+func sameAs(parts []surface.Found, p surface.Found) *surface.Found {
+	if p.SameAs == "" {
+		return nil
+	}
+	for i := range parts {
+		if parts[i].Part == p.SameAs {
+			return &parts[i]
+		}
+	}
+	return nil
 }

@@ -27,11 +27,15 @@ func TestCallsTable(t *testing.T) {
 		return surface.CallFacts{Tool: "get-structured-content", Name: name, Reached: true, Answer: surface.AnswerResult,
 			Request: 1, Following: 2, Parts: []surface.Found{p, q}}
 	}
+	same := call("mcp__everything__get-structured-content", true, true)
+	same.Parts[0].SameAs, same.Parts[1].SameAs = "structuredContent", "content[0] text"
+	same.Parts[0].Form = surface.FormJSON
 	facts := func(c ...surface.CallFacts) *analyze.SurfaceFacts { return &analyze.SurfaceFacts{Calls: c} }
 	results := []analyze.Result{
 		{Client: "codex@0.171.0", Row: "server", Status: "ok", Server: "everything", Surface: facts(call("get_structured_content", true, false))},
 		{Client: "cline@3.0.65", Row: "server", Status: "ok", Server: "everything", Surface: facts(call("everything__get-structured-content", true, true))},
 		{Client: "cline@3.0.65", Row: "server", Status: "ok", Server: "everything", Surface: facts(call("everything__get-structured-content", true, true))},
+		{Client: "claude-code@2.1.332", Row: "server", Status: "ok", Server: "everything", Surface: facts(same)},
 		{Client: "droid@0.225.2", Row: "server", Status: "ok", Server: "everything",
 			Surface: &analyze.SurfaceFacts{NotCalled: []surface.Missed{{Tool: "get-structured-content", Why: surface.MissedNotOffered}}}},
 		{Client: "droid@0.225.2", Row: "server", Status: "ok", Server: "everything", Surface: facts(call("everything___get-structured-content", false, true))},
@@ -56,8 +60,9 @@ func TestCallsTable(t *testing.T) {
 		return strings.Join(ls, "\n")
 	}
 	for client, want := range map[string][]string{
-		"codex@0.171.0": {"get_structured_content yes content[0] text: kept (text); structuredContent: dropped"},
-		"cline@3.0.65":  {"content[0] text: kept (text); structuredContent: kept (json)"},
+		"codex@0.171.0":       {"get_structured_content yes content[0] text: kept (text); structuredContent: dropped"},
+		"cline@3.0.65":        {"content[0] text: kept (text); structuredContent: kept (json)"},
+		"claude-code@2.1.332": {"content[0] text = structuredContent: reached as json (one text: which of the two the client gave cannot be told)"},
 		"droid@0.225.2": {"did not call: the client never offered it to the model (1 of 2 runs)",
 			"content[0] text: dropped; structuredContent: kept (json) (1 of 2 runs)"},
 	} {

@@ -202,6 +202,7 @@ func Run(dir string, clients Clients) (Result, error) {
 		res.Warnings = append(res.Warnings, res.Observation.Warnings...)
 	}
 	res.Timing = timing(rec, msgs, &res)
+	notCalled(&res)
 	return res, nil
 }
 

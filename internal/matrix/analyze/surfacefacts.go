@@ -52,11 +52,28 @@ func surfaceFacts(dir string, row matrix.Row, reqs []fakeapi.Request, msgs []Lab
 	}
 	defs := surface.Tools(rs, log)
 	calls := surface.Calls(rs, log)
-	missed := surface.NotCalled(row.Script, calls, defs)
-	for _, m := range missed {
-		warns = append(warns, fmt.Sprintf("did not call %s: %s", m.Tool, m.Why))
+	return &SurfaceFacts{Calls: calls, Tools: defs, Texts: surface.Texts(rs, log, defs), Unasked: surface.Unasked(log),
+		NotCalled: surface.NotCalled(row.Script, calls, defs)}, warns
+}
+
+// notCalled says, as warnings, which of the row's scripted calls the run
+// never made and why; a call never offered, or offered and not made, of
+// a server that became ready only after the client's first request
+// (Droid 0.225.2 does not wait for a server) says so: the run raced.
+func notCalled(res *Result) {
+	if res.Surface == nil {
+		return
 	}
-	return &SurfaceFacts{Calls: calls, Tools: defs, Texts: surface.Texts(rs, log, defs), Unasked: surface.Unasked(log), NotCalled: missed}, warns
+	late := ""
+	if l := res.Timing.LeadMS; l != nil && *l < 0 {
+		late = fmt.Sprintf("; the server became ready %.0f ms after the client's first request (timing-sensitive)", -*l)
+	}
+	for i, m := range res.Surface.NotCalled {
+		if m.Why != surface.MissedNotListed {
+			res.Surface.NotCalled[i].Why += late
+		}
+		res.Warnings = append(res.Warnings, fmt.Sprintf("did not call %s: %s", m.Tool, res.Surface.NotCalled[i].Why))
+	}
 }
 
 // entries are msgs as the lab's log entries the surface analysis reads.
