@@ -231,7 +231,23 @@ func (n *Names) validate() error {
 // A KeywordAt is one keyword of a JSON Schema at Path, a JSON pointer to
 // the schema that holds it ("" for the top level), as
 // surface.CompareSchema writes paths.
-type KeywordAt struct{ Path, Keyword string }
+//
+// Key is the name a profile keeps the keyword's fate under: the keyword,
+// or TypeList for a type whose value is a list of types, which a client
+// may rewrite while it keeps a single type (Gemini CLI 0.61.0 sends
+// ["string","null"] as "string" and "string" as it is).
+type KeywordAt struct{ Path, Keyword, Key string }
+
+// TypeList is the Key of a type keyword whose value is a list of types.
+const TypeList = "type[]"
+
+// KeywordWords is key as a message names it, in backquotes.
+func KeywordWords(key string) string {
+	if key == TypeList {
+		return "`type` (a list of types)"
+	}
+	return "`" + key + "`"
+}
 
 // Top reports whether the keyword is at the schema's top level.
 func (k KeywordAt) Top() bool { return k.Path == "" }
@@ -250,7 +266,11 @@ func SchemaKeywords(v any) []KeywordAt {
 func schemaKeywordsAt(path string, m map[string]any) []KeywordAt {
 	var out []KeywordAt
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		out = append(out, KeywordAt{path, k})
+		key := k
+		if _, list := m[k].([]any); list && k == "type" {
+			key = TypeList
+		}
+		out = append(out, KeywordAt{Path: path, Keyword: k, Key: key})
 		_, subs := schemakw.Subs(k, m[k])
 		for _, sub := range subs {
 			out = append(out, schemaKeywordsAt(path+sub.Path, sub.Schema)...)

@@ -101,7 +101,7 @@ func schemaFate(f *SurfaceFate, s *profiles.Surface, schema json.RawMessage) {
 	seen := map[string]bool{}
 	for _, at := range profiles.SchemaKeywords(v) {
 		top := at.Top()
-		where := "`" + at.Keyword + "`"
+		where := profiles.KeywordWords(at.Key)
 		if top {
 			where += " (top level)"
 		}
@@ -109,7 +109,7 @@ func schemaFate(f *SurfaceFate, s *profiles.Surface, schema json.RawMessage) {
 			continue
 		}
 		seen[where] = true
-		k := s.Keyword(at.Keyword)
+		k := s.Keyword(at.Key)
 		switch fate := ""; {
 		case k == nil:
 			f.Unmeasured = append(f.Unmeasured, where)
@@ -270,11 +270,12 @@ func surfaceFact(p profiles.Profile) Fact {
 	}
 	var dropped, rewritten []string
 	for _, k := range s.Schema {
+		name := strings.ReplaceAll(profiles.KeywordWords(k.Keyword), "`", "")
 		switch {
 		case k.Top == profiles.FateDropped || k.Nested == profiles.FateDropped:
-			dropped = append(dropped, k.Keyword)
+			dropped = append(dropped, name)
 		case k.Top == profiles.FateRewritten || k.Nested == profiles.FateRewritten:
-			rewritten = append(rewritten, k.Keyword)
+			rewritten = append(rewritten, name)
 		}
 	}
 	if len(s.Schema) > 0 {

@@ -112,3 +112,35 @@ func sorted(ss []string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestTypeListApart: a client that rewrites a list of types (Gemini CLI
+// 0.61.0: ["string","null"] became "string") and keeps a single type is
+// predicted to rewrite only the list; before, check told every Gemini
+// user that each tool's `type` was rewritten. A profile that never met a
+// list of types says it is not measured.
+func TestTypeListApart(t *testing.T) {
+	p := surfaceProfile()
+	p.Surface.Schema = append(p.Surface.Schema, profiles.SchemaKeyword{Keyword: profiles.TypeList, Nested: "rewritten",
+		Tool: "schema_nullable", Sent: `["string","null"]`, Became: `"string"`})
+	single := probe.Tool{Name: "single", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)}
+	list := probe.Tool{Name: "list", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":["string","null"]}}}`)}
+	r := result(ok(probe.Legacy, nil, single, list), notFound(), probe.Survival{}, 0)
+	older := surfaceProfile()
+	older.Version = "0"
+	rep := Assess([]probe.Result{r}, Options{Profiles: []profiles.Profile{p, older}})
+	fates := func(v View) map[string][2][]string {
+		out := map[string][2][]string{}
+		for _, f := range v.Surface {
+			out[f.Tool] = [2][]string{f.Rewritten, f.Unmeasured}
+		}
+		return out
+	}
+	want := map[string][2][]string{"single": {nil, nil}, "list": {{"`type` (a list of types)"}, nil}}
+	if diff := cmp.Diff(want, fates(rep.Servers[0].Views[0])); diff != "" {
+		t.Errorf("with type[] measured, fates mismatch (-want +got):\n%s", diff)
+	}
+	want = map[string][2][]string{"single": {nil, nil}, "list": {nil, {"`type` (a list of types)"}}}
+	if diff := cmp.Diff(want, fates(rep.Servers[0].Views[1])); diff != "" {
+		t.Errorf("without type[] measured, fates mismatch (-want +got):\n%s", diff)
+	}
+}

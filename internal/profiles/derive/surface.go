@@ -188,9 +188,9 @@ func within(path string, k surface.KeywordFact) bool {
 var fateRank = map[string]int{profiles.FateKept: 0, profiles.FateRewritten: 1, profiles.FateDropped: 2}
 
 func addKeyword(s *profiles.Surface, tool string, at profiles.KeywordAt, fate string, fact *surface.KeywordFact) {
-	k := s.Keyword(at.Keyword)
+	k := s.Keyword(at.Key)
 	if k == nil {
-		s.Schema = append(s.Schema, profiles.SchemaKeyword{Keyword: at.Keyword})
+		s.Schema = append(s.Schema, profiles.SchemaKeyword{Keyword: at.Key})
 		k = &s.Schema[len(s.Schema)-1]
 	}
 	level := &k.Nested
