@@ -3,6 +3,7 @@ package assess
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/profiles"
@@ -146,6 +147,28 @@ func nameFate(f *SurfaceFate, n *profiles.Names, b *profiles.Budget, server stri
 			f.NameFate, f.NameNote = profiles.FateRewritten, fmt.Sprintf("renamed (measured: %s, with %s, became %s)", chars[i].Tool, kindWords(kind), chars[i].Name)
 		case chars[i].Fate == profiles.FateVaries && f.NameFate == profiles.FateKept:
 			f.NameFate, f.NameNote = NotMeasured, "a name with "+kindWords(kind)+": the runs disagree"
+		}
+	}
+	serverChars(f, n, server)
+}
+
+// serverChars makes a kept name not measured when the client's prefix
+// holds the server's name and that name has characters the client was
+// measured to rename or drop in a tool's name: the runs named their server
+// "lab", so what the client does with them in a server's name was not
+// measured (Codex CLI 0.171.0 made server-everything's namespace
+// mcp__server_everything, its hyphens as in a tool's name).
+func serverChars(f *SurfaceFate, n *profiles.Names, server string) {
+	if n == nil || f.NameFate != profiles.FateKept || !strings.Contains(n.Prefix+n.Namespace, "{server}") {
+		return
+	}
+	for _, kind := range profiles.CharKinds(server) {
+		i := slices.IndexFunc(n.Chars, func(c profiles.NameChars) bool { return c.Kind == kind })
+		if i >= 0 && (n.Chars[i].Fate == profiles.FateRewritten || n.Chars[i].Fate == profiles.FateDropped) {
+			f.NameFate = NotMeasured
+			f.NameNote = fmt.Sprintf("the server's name %s has %s, which the client %s in a tool's name (measured: %s); in a server's name not measured",
+				server, kindWords(kind), map[string]string{profiles.FateRewritten: "renamed", profiles.FateDropped: "did not offer"}[n.Chars[i].Fate], n.Chars[i].Tool)
+			return
 		}
 	}
 }

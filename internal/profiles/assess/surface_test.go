@@ -144,3 +144,26 @@ func TestTypeListApart(t *testing.T) {
 		t.Errorf("without type[] measured, fates mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestServerNameChars: a client measured to rename hyphens in a tool's
+// name, whose namespace holds the server's name, does not keep a server
+// named with hyphens whole as far as check can tell: not measured, with
+// the reason (Codex CLI 0.171.0 made server-everything's namespace
+// mcp__server_everything, while check said mcp__server-everything__echo
+// was kept). A server's name without them stays kept.
+func TestServerNameChars(t *testing.T) {
+	p := surfaceProfile()
+	p.Surface.Names.Chars = append(p.Surface.Names.Chars, profiles.NameChars{Kind: profiles.NameHyphen, Tool: "name-hyphen-case", Fate: "rewritten", Name: "name_hyphen_case", Runs: 2})
+	for server, want := range map[string]SurfaceFate{
+		"server-everything": {Tool: "echo", Name: "mcp__server-everything__echo", Chars: 28, NameFate: NotMeasured,
+			NameNote: "the server's name server-everything has hyphens, which the client renamed in a tool's name (measured: name-hyphen-case); in a server's name not measured"},
+		"everything": {Tool: "echo", Name: "mcp__everything__echo", Chars: 21, NameFate: "kept"},
+	} {
+		r := result(ok(probe.Legacy, nil, probe.Tool{Name: "echo"}), notFound(), probe.Survival{}, 0)
+		r.Target.Name = server
+		rep := Assess([]probe.Result{r}, Options{Profiles: []profiles.Profile{p}})
+		if diff := cmp.Diff([]SurfaceFate{want}, rep.Servers[0].Views[0].Surface); diff != "" {
+			t.Errorf("server %s: mismatch (-want +got):\n%s", server, diff)
+		}
+	}
+}
