@@ -1,0 +1,244 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/instrlab/instrlab/internal/client/claudecode"
+	"github.com/instrlab/instrlab/internal/client/clients"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
+	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/profiles/assess"
+	"github.com/instrlab/instrlab/internal/surface"
+)
+
+// everythingCall is the call the surface agreement makes of
+// server-everything: a tool with an output schema, whose result has
+// content text and structuredContent.
+const (
+	everythingTool = "get-structured-content"
+	everythingCall = everythingTool + `={"location":"New York"}`
+)
+
+// TestE2ESurfaceAgreement holds check's surface predictions to run's
+// measurement on a real npm server, server-everything (pinned in
+// checkNPM), its tool get-structured-content called (-call) by each
+// client: for every tool the client defined, the name check predicts
+// (kept: the same name; renamed: another; cut: that many characters;
+// not offered: never defined) and the input schema keywords it predicts
+// dropped and rewritten, against those the client sent; and for the
+// called tool, whose output schema makes its results carry both forms,
+// that some part reached the model exactly when check predicts one does.
+// server-everything's content text is its structuredContent serialized,
+// so which of the two a client gave is not compared (the lab's rows tell
+// them apart; docs/surface.md). A client that check predicts starts
+// without the server (Droid: it does not wait) is logged, not compared.
+//
+// With INSTRLAB_E2E=1 it runs Claude Code (CI); with INSTRLAB_E2E_AGREE=1
+// every pinned client; INSTRLAB_E2E_AGREE_CLIENTS=SPEC,SPEC those.
+func TestE2ESurfaceAgreement(t *testing.T) {
+	if os.Getenv("INSTRLAB_E2E") != "1" {
+		t.Skip("set INSTRLAB_E2E=1 to run real clients")
+	}
+	dir := npmDir(t)
+	command := []string{nodeBin(dir), npmServer(dir, "server-everything"), "stdio"}
+	specs := []string{claudecode.Name + "@" + claudecode.DefaultVersion}
+	if os.Getenv("INSTRLAB_E2E_AGREE") == "1" {
+		pinned, err := clients.NewList([]string{clients.All})
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs = specs[:0]
+		for _, c := range pinned {
+			specs = append(specs, c.Spec().String())
+		}
+	}
+	if only := os.Getenv("INSTRLAB_E2E_AGREE_CLIENTS"); only != "" {
+		specs = strings.Split(only, ",")
+	}
+	predicted := map[string]assess.View{}
+	for _, spec := range specs {
+		if v, ok := checkSurface(t, spec, command); ok {
+			predicted[spec] = v
+		}
+	}
+	out := t.TempDir()
+	args := []string{"run", "-lab", binary, "-j", "2", "-timeout", "360s", "-out", out, "-call", everythingCall}
+	for _, s := range specs {
+		args = append(args, "-client", s)
+	}
+	var stderr bytes.Buffer
+	if err := run(context.Background(), append(append(args, "-server", "--"), command...), new(bytes.Buffer), &stderr); err != nil {
+		t.Logf("run: %v", err)
+	}
+	compared := 0
+	for _, r := range readResults(t, out) {
+		v, ok := predicted[r.Client]
+		switch {
+		case !ok:
+			t.Logf("%s: not compared: check predicts no surface for it", r.Client)
+			continue
+		case v.Late != "" || v.Failure != nil && v.Failure.Effect == assess.EffectDrops:
+			t.Logf("%s: not compared: check predicts its first request goes without the server (%s)", r.Client, v.Late)
+			continue
+		case r.Surface == nil:
+			t.Errorf("%s: run measured no surface (status %s: %s)", r.Client, r.Status, r.Reason)
+			continue
+		}
+		compared++
+		diffs, tools := surfaceDisagreements(v, *r.Surface, r.Tools)
+		t.Logf("%s: %d tools compared", r.Client, tools)
+		if tools == 0 {
+			t.Errorf("%s: no tool compared", r.Client)
+		}
+		for _, d := range diffs {
+			t.Errorf("%s: %s%s", r.Client, d, startup(r))
+		}
+	}
+	if compared == 0 {
+		t.Error("no client was compared")
+	}
+}
+
+// checkSurface is check's first view of the server for client spec, with
+// its surface; false when check has no profile of spec or it measured no
+// surface.
+func checkSurface(t *testing.T, spec string, command []string) (assess.View, bool) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	run(context.Background(), append([]string{"check", "-format", "json", "-timeout", "30s", "-profile", spec, "--"}, command...), &stdout, &stderr)
+	var rep struct {
+		assess.Report
+		Error *struct{ Message string } `json:"error"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("check -profile %s: %v\n%s", spec, err, stderr.String())
+	}
+	if rep.Error != nil || len(rep.Servers) != 1 || len(rep.Servers[0].Views) == 0 {
+		t.Logf("check -profile %s: no view: %+v", spec, rep.Error)
+		return assess.View{}, false
+	}
+	v := rep.Servers[0].Views[0]
+	return v, len(v.Surface) > 0
+}
+
+// surfaceDisagreements lists where run's facts f differ from check's view
+// v, each with both values. A tool the client never defined but named
+// (a deferred tool the run did not load: Claude Code, Qwen Code) was not
+// measured.
+func surfaceDisagreements(v assess.View, f analyze.SurfaceFacts, tools []analyze.ToolFacts) (out []string, compared int) {
+	named := map[string]bool{}
+	for _, t := range tools {
+		named[t.Name] = t.Via != ""
+	}
+	fates := map[string]assess.SurfaceFate{}
+	for _, sf := range v.Surface {
+		fates[sf.Tool] = sf
+	}
+	for _, t := range f.Tools {
+		sf, ok := fates[t.Tool]
+		if !ok {
+			continue // listed to the client, not to check (server-everything lists by the client's capabilities)
+		}
+		name := t.Name
+		if t.Namespace != "" {
+			name = t.Namespace + "__" + t.Name
+		}
+		sent := t.Via != surface.ViaNone
+		if !sent && named[t.Tool] {
+			continue
+		}
+		compared++
+		switch sf.NameFate {
+		case profiles.FateKept:
+			if !sent || name != sf.Name {
+				out = append(out, "tool "+t.Tool+": check predicts the name "+sf.Name+" kept, run saw "+orNotSent(name, sent))
+			}
+		case profiles.FateRewritten:
+			if !sent || name == sf.Name {
+				out = append(out, "tool "+t.Tool+": check predicts "+sf.Name+" renamed, run saw "+orNotSent(name, sent))
+			}
+		case profiles.FateCut:
+			if !sent || utf8.RuneCountInString(name) != sf.CutTo {
+				out = append(out, "tool "+t.Tool+": check predicts "+sf.Name+" cut to "+strconv.Itoa(sf.CutTo)+", run saw "+orNotSent(name, sent))
+			}
+		case profiles.FateDropped:
+			if sent {
+				out = append(out, "tool "+t.Tool+": check predicts it not offered, run saw "+name)
+			}
+		}
+		if !sent {
+			continue
+		}
+		dropped, rewritten := runKeywords(t.Keywords, sf.Unmeasured)
+		if !slices.Equal(dropped, sortedSet(sf.Dropped)) || !slices.Equal(rewritten, sortedSet(sf.Rewritten)) {
+			out = append(out, "tool "+t.Tool+": check predicts the schema loses "+strings.Join(sortedSet(sf.Dropped), ", ")+
+				" and has "+strings.Join(sortedSet(sf.Rewritten), ", ")+" rewritten; run saw "+strings.Join(dropped, ", ")+" lost and "+strings.Join(rewritten, ", ")+" rewritten")
+		}
+	}
+	sf := fates[everythingTool]
+	i := slices.IndexFunc(f.Calls, func(c surface.CallFacts) bool { return c.Tool == everythingTool })
+	switch {
+	case sf.Result == "" || strings.HasPrefix(sf.Result, assess.NotMeasured):
+	case i < 0:
+		out = append(out, "check predicts what of "+everythingTool+"'s result reaches the model ("+sf.Result+"); run made no call")
+	default:
+		reached := slices.ContainsFunc(f.Calls[i].Parts, func(p surface.Found) bool { return p.Reached })
+		if reached != (sf.Result != "neither") {
+			out = append(out, "check predicts the model gets "+sf.Result+" of "+everythingTool+"'s result; run found a part: "+map[bool]string{true: "yes", false: "no"}[reached])
+		}
+	}
+	return out, compared
+}
+
+// runKeywords are the keywords run saw dropped and rewritten, in check's
+// words ("`kw`", "`kw` (top level)", a list of types as
+// profiles.KeywordWords names it), each once, sorted; those check did not
+// measure, and a description the client appended dropped keywords to
+// (Copilot CLI: "…\n\n{minimum: 1, maximum: 10}", which check shows in
+// the dropped keyword's example), are left out.
+func runKeywords(ks []surface.KeywordFact, unmeasured []string) (dropped, rewritten []string) {
+	for _, k := range ks {
+		key := k.Keyword
+		if key == "type" && strings.HasPrefix(k.Sent, "[") {
+			key = profiles.TypeList
+		}
+		w := profiles.KeywordWords(key)
+		if k.Path == "" {
+			w += " (top level)"
+		}
+		if slices.ContainsFunc(unmeasured, func(u string) bool { return strings.HasPrefix(u, w) }) {
+			continue
+		}
+		switch k.Fate {
+		case surface.Dropped:
+			dropped = append(dropped, w)
+		case surface.Rewritten:
+			if k.Keyword == "description" && strings.HasPrefix(strings.Trim(k.Became, `"`), strings.Trim(k.Sent, `"`)) {
+				continue
+			}
+			rewritten = append(rewritten, w)
+		}
+	}
+	return sortedSet(dropped), sortedSet(rewritten)
+}
+
+func sortedSet(ss []string) []string {
+	out := slices.Clone(ss)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func orNotSent(name string, sent bool) string {
+	if !sent {
+		return "it never defined"
+	}
+	return name
+}
