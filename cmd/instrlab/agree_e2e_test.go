@@ -47,24 +47,13 @@ func TestE2EAgreement(t *testing.T) {
 		t.Skip("set INSTRLAB_E2E=1 to run real clients")
 	}
 	servers := []agreeServer{{"fails-tools-list", []string{binary, "serve", "lab", "-instr", "ascii:3000", "-fail", "tools/list"}}}
-	specs := []string{claudecode.Name + "@" + claudecode.DefaultVersion}
 	if os.Getenv("INSTRLAB_E2E_AGREE") == "1" {
 		dir := npmDir(t)
 		servers = append(servers,
 			agreeServer{"server-everything", []string{nodeBin(dir), npmServer(dir, "server-everything"), "stdio"}},
 			agreeServer{"context7-mcp", []string{nodeBin(dir), filepath.Join(dir, "node_modules", "@upstash", "context7-mcp", "dist", "index.js")}})
-		pinned, err := clients.NewList([]string{clients.All})
-		if err != nil {
-			t.Fatal(err)
-		}
-		specs = specs[:0]
-		for _, c := range pinned {
-			specs = append(specs, c.Spec().String())
-		}
 	}
-	if only := os.Getenv("INSTRLAB_E2E_AGREE_CLIENTS"); only != "" {
-		specs = strings.Split(only, ",")
-	}
+	specs := agreeSpecs(t)
 	compared := 0
 	for _, srv := range servers {
 		t.Run(srv.name, func(t *testing.T) {
@@ -103,6 +92,28 @@ func TestE2EAgreement(t *testing.T) {
 	if compared == 0 {
 		t.Error("no client was compared: no pinned client has a profile")
 	}
+}
+
+// agreeSpecs are the clients an agreement test runs: Claude Code at its
+// pin; with INSTRLAB_E2E_AGREE=1 every pinned client;
+// INSTRLAB_E2E_AGREE_CLIENTS=SPEC,SPEC those.
+func agreeSpecs(t *testing.T) []string {
+	t.Helper()
+	if only := os.Getenv("INSTRLAB_E2E_AGREE_CLIENTS"); only != "" {
+		return strings.Split(only, ",")
+	}
+	if os.Getenv("INSTRLAB_E2E_AGREE") != "1" {
+		return []string{claudecode.Name + "@" + claudecode.DefaultVersion}
+	}
+	pinned, err := clients.NewList([]string{clients.All})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var specs []string
+	for _, c := range pinned {
+		specs = append(specs, c.Spec().String())
+	}
+	return specs
 }
 
 type agreeServer struct {
@@ -187,21 +198,13 @@ func startup(r analyze.Result) string {
 // has no profile of spec.
 func checkView(t *testing.T, spec string, command []string) (agreeCells, examined, bool) {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	run(context.Background(), append([]string{"check", "-format", "json", "-timeout", "30s", "-profile", spec, "--"}, command...), &stdout, &stderr)
-	var rep struct {
-		assess.Report
-		Error *struct{ Message string } `json:"error"`
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
-		t.Fatalf("check -profile %s: %v\n%s", spec, err, stderr.String())
-	}
-	if rep.Error != nil && strings.Contains(rep.Error.Message, "no profile for") {
-		t.Logf("check -profile %s: %s", spec, rep.Error.Message)
+	rep, failed, stderr := checkProfile(t, spec, command)
+	if strings.Contains(failed, "no profile for") {
+		t.Logf("check -profile %s: %s", spec, failed)
 		return agreeCells{}, examined{}, false
 	}
-	if rep.Error != nil || len(rep.Servers) != 1 || len(rep.Servers[0].Views) == 0 {
-		t.Fatalf("check -profile %s: no view: %+v\n%s", spec, rep.Error, stderr.String())
+	if failed != "" || len(rep.Servers) != 1 || len(rep.Servers[0].Views) == 0 {
+		t.Fatalf("check -profile %s: no view: %s\n%s", spec, failed, stderr)
 	}
 	v := rep.Servers[0].Views[0]
 	c := agreeCells{Server: "reaches the model"}
@@ -233,6 +236,25 @@ func checkView(t *testing.T, spec string, command []string) (agreeCells, examine
 		}
 	}
 	return c, e, true
+}
+
+// checkProfile runs check -json with profile spec on the server command:
+// its report, the error it reported ("" for none), and its stderr.
+func checkProfile(t *testing.T, spec string, command []string) (assess.Report, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	run(context.Background(), append([]string{"check", "-format", "json", "-timeout", "30s", "-profile", spec, "--"}, command...), &stdout, &stderr)
+	var rep struct {
+		assess.Report
+		Error *struct{ Message string } `json:"error"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("check -profile %s: %v\n%s", spec, err, stderr.String())
+	}
+	if rep.Error != nil {
+		return rep.Report, rep.Error.Message, stderr.String()
+	}
+	return rep.Report, "", stderr.String()
 }
 
 // runServer runs the server command through the clients of specs and

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"slices"
 	"strconv"
@@ -11,8 +10,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/instrlab/instrlab/internal/client/claudecode"
-	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/profiles/assess"
@@ -49,20 +46,7 @@ func TestE2ESurfaceAgreement(t *testing.T) {
 	}
 	dir := npmDir(t)
 	command := []string{nodeBin(dir), npmServer(dir, "server-everything"), "stdio"}
-	specs := []string{claudecode.Name + "@" + claudecode.DefaultVersion}
-	if os.Getenv("INSTRLAB_E2E_AGREE") == "1" {
-		pinned, err := clients.NewList([]string{clients.All})
-		if err != nil {
-			t.Fatal(err)
-		}
-		specs = specs[:0]
-		for _, c := range pinned {
-			specs = append(specs, c.Spec().String())
-		}
-	}
-	if only := os.Getenv("INSTRLAB_E2E_AGREE_CLIENTS"); only != "" {
-		specs = strings.Split(only, ",")
-	}
+	specs := agreeSpecs(t)
 	predicted := map[string]assess.View{}
 	for _, spec := range specs {
 		if v, ok := checkSurface(t, spec, command); ok {
@@ -112,17 +96,9 @@ func TestE2ESurfaceAgreement(t *testing.T) {
 // surface.
 func checkSurface(t *testing.T, spec string, command []string) (assess.View, bool) {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	run(context.Background(), append([]string{"check", "-format", "json", "-timeout", "30s", "-profile", spec, "--"}, command...), &stdout, &stderr)
-	var rep struct {
-		assess.Report
-		Error *struct{ Message string } `json:"error"`
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
-		t.Fatalf("check -profile %s: %v\n%s", spec, err, stderr.String())
-	}
-	if rep.Error != nil || len(rep.Servers) != 1 || len(rep.Servers[0].Views) == 0 {
-		t.Logf("check -profile %s: no view: %+v", spec, rep.Error)
+	rep, failed, _ := checkProfile(t, spec, command)
+	if failed != "" || len(rep.Servers) != 1 || len(rep.Servers[0].Views) == 0 {
+		t.Logf("check -profile %s: no view: %s", spec, failed)
 		return assess.View{}, false
 	}
 	v := rep.Servers[0].Views[0]
