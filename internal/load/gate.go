@@ -16,7 +16,11 @@ import (
 // run whose server started in under half of it raises it again, up to Max.
 // With Wait set, a run about to start while the bound is one and the last
 // start-up was over Limit first waits, up to Wait, for the load average to
-// fall to at most one task per CPU. Every change is said on Say.
+// fall to at most one task per CPU. A server whose start-up is over Limit
+// on a machine at most one task per CPU loaded, and no more than half
+// again its quickest start seen, is slow on its own (a user's node server
+// takes 300-600 ms to start however few runs go at once): it lowers the
+// bound no further, and that is said once. Every change is said on Say.
 type Gate struct {
 	Max   int
 	Limit time.Duration
@@ -31,13 +35,18 @@ type Gate struct {
 	allowed int
 	running int
 	slow    bool // the last start-up measured was over Limit
+	// quickest is each server's quickest start-up seen; own the servers
+	// said to be slow on their own.
+	quickest map[string]time.Duration
+	own      map[string]bool
 }
 
 // NewGate is a gate for max runs at once that keeps start-ups under a
 // quarter of budget, waiting up to wait for the load to fall when it
 // cannot; say receives what it does.
 func NewGate(max int, budget, wait time.Duration, say io.Writer) *Gate {
-	g := &Gate{Max: max, Limit: budget / 4, Wait: wait, Say: say, allowed: max, sample: Now, pause: sleep}
+	g := &Gate{Max: max, Limit: budget / 4, Wait: wait, Say: say, allowed: max, sample: Now, pause: sleep,
+		quickest: map[string]time.Duration{}, own: map[string]bool{}}
 	g.cond = sync.NewCond(&g.mu)
 	if say == nil {
 		g.Say = io.Discard
@@ -87,9 +96,10 @@ func (g *Gate) waitForLoad(ctx context.Context) {
 	fmt.Fprintf(g.Say, "load: still %s after %s: going on; runs that land near a budget are marked timing-sensitive\n", s, g.Wait)
 }
 
-// Release ends a run whose server took startup to start (known false
-// when the run did not measure it) and adjusts the bound.
-func (g *Gate) Release(startup time.Duration, known bool) {
+// Release ends a run whose server (named server; "" for the lab) took
+// startup to start (known false when the run did not measure it) and
+// adjusts the bound.
+func (g *Gate) Release(server string, startup time.Duration, known bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.running--
@@ -97,7 +107,18 @@ func (g *Gate) Release(startup time.Duration, known bool) {
 	if !known {
 		return
 	}
+	quickest, seen := g.quickest[server]
+	if !seen || startup < quickest {
+		g.quickest[server] = startup
+	}
 	switch {
+	case startup > g.Limit && seen && startup <= quickest*3/2 && g.quiet():
+		g.slow = false
+		if !g.own[server] {
+			g.own[server] = true
+			fmt.Fprintf(g.Say, "load: server %s takes %s to start (its quickest %s; %s): slow on its own, over %s, which fewer runs at once would not change; %d run(s) at once; runs near a budget are marked timing-sensitive\n",
+				orLab(server), startup.Round(time.Millisecond), g.quickest[server].Round(time.Millisecond), loadText(g.sample), g.Limit, g.allowed)
+		}
 	case startup > g.Limit:
 		g.slow = true
 		if g.allowed > 1 {
@@ -112,6 +133,20 @@ func (g *Gate) Release(startup time.Duration, known bool) {
 			fmt.Fprintf(g.Say, "load: a server started in %s: %d run(s) at once from now\n", startup.Round(time.Millisecond), g.allowed)
 		}
 	}
+}
+
+// quiet reports whether the load average is at most one task per CPU
+// (false when it cannot be read).
+func (g *Gate) quiet() bool {
+	s, ok := g.sample()
+	return ok && s.PerCPU() <= 1
+}
+
+func orLab(server string) string {
+	if server == "" {
+		return "lab"
+	}
+	return server
 }
 
 // Allowed is how many runs may go at once now.

@@ -33,7 +33,7 @@ func TestGateLowersAndRaises(t *testing.T) {
 		if err := g.Acquire(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		g.Release(st.startup, st.known)
+		g.Release("", st.startup, st.known)
 		if got := g.Allowed(); got != st.want {
 			t.Errorf("step %d (start-up %v): %d at once, want %d", i, st.startup, got, st.want)
 		}
@@ -69,7 +69,7 @@ func TestGateBlocksAndWaitsForLoad(t *testing.T) {
 			t.Fatal("a second run started beside the first at one at a time")
 		}
 		start := time.Now()
-		g.Release(2*time.Second, true) // slow: the next waits for the load
+		g.Release("", 2*time.Second, true) // slow: the next waits for the load
 		synctest.Wait()
 		got := <-second
 		// Load 8, 6, 3 on 2 CPUs are over one per CPU; 2 is not: three
@@ -81,4 +81,46 @@ func TestGateBlocksAndWaitsForLoad(t *testing.T) {
 			t.Errorf("said:\n%s", said.String())
 		}
 	})
+}
+
+// TestGateServerSlowOnItsOwn: a user's server whose every start-up is
+// over the limit on a quiet machine (server-everything: 500-650 ms at
+// load 0.75 per CPU, against 298 ms) lowers the bound once, then no more
+// while it starts within half again its quickest, and says so once; a
+// start-up well over its quickest, or any on a loaded machine, lowers it
+// as before; the lab's quickest is its own.
+func TestGateServerSlowOnItsOwn(t *testing.T) {
+	var said strings.Builder
+	g := NewGate(6, 1200*time.Millisecond, 0, &said)
+	load := 1.5
+	g.sample = func() (Sample, bool) { return Sample{One: load, CPUs: 2}, true }
+	steps := []struct {
+		server  string
+		startup time.Duration
+		load    float64
+		want    int
+	}{
+		{"everything", 655 * time.Millisecond, 1.5, 5}, // first seen: may be the load
+		{"everything", 522 * time.Millisecond, 1.5, 5}, // its own: no lower
+		{"everything", 700 * time.Millisecond, 1.5, 5}, // within 783 ms (1.5 × 522)
+		{"everything", 900 * time.Millisecond, 1.5, 4}, // well over its quickest
+		{"everything", 600 * time.Millisecond, 4, 3},   // loaded: lowers
+		{"", 400 * time.Millisecond, 1.5, 2},           // the lab's first
+	}
+	for i, st := range steps {
+		load = st.load
+		if err := g.Acquire(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		g.Release(st.server, st.startup, true)
+		if got := g.Allowed(); got != st.want {
+			t.Errorf("step %d (%q, %v, load %v): %d at once, want %d", i, st.server, st.startup, st.load, got, st.want)
+		}
+	}
+	if n := strings.Count(said.String(), "slow on its own"); n != 1 {
+		t.Errorf("said %d times that the server is slow on its own, want once:\n%s", n, said.String())
+	}
+	if !strings.Contains(said.String(), "server everything takes 522ms to start (its quickest 522ms") {
+		t.Errorf("said:\n%s", said.String())
+	}
 }

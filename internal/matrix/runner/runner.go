@@ -211,7 +211,7 @@ func (r *Runner) runJobs(ctx context.Context, jobs []job, st *Stats, p *progress
 			if known {
 				startup = ms(*res.Timing.StartupMS)
 			}
-			r.Gate.Release(startup, known)
+			r.Gate.Release(rec.Row.Server, startup, known)
 		}
 		mu.Lock()
 		switch {
