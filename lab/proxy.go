@@ -190,8 +190,10 @@ func (t *trackers) entry(e Entry, line []byte) Entry {
 // CallMethods are the methods whose requests and replies, errors
 // included, the lab and the proxy keep whole in the log's Body: a tool
 // call's name and arguments, and the result the server sent, which an
-// analysis locates in the model request that follows.
-var CallMethods = []string{"tools/call"}
+// analysis locates in the model request that follows; and a resource the
+// client read, or a prompt it got, for the model (a client's own resource
+// tools), whose texts are located the same way.
+var CallMethods = []string{"tools/call", "resources/read", "prompts/get"}
 
 // keepBody keeps data, the message e describes, whole in e when it is a
 // reply carrying a server's texts (TextMethods), a client's initialize or

@@ -88,10 +88,12 @@ func TestProxyKeepsTextReplies(t *testing.T) {
 	p := NewProxy(NewMessageLog(&logBuf))
 	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo"}}`
 	client := `{"jsonrpc":"2.0","id":1,"method":"initialize"}` + "\n" + call + "\n" + `{"jsonrpc":"2.0","id":3,"method":"prompts/list"}` + "\n" +
-		`{"jsonrpc":"2.0","id":4,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":5,"method":"tools/call"}` + "\n"
+		`{"jsonrpc":"2.0","id":4,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":5,"method":"tools/call"}` + "\n" +
+		`{"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"lab://r"}}` + "\n"
 	server := `{"jsonrpc":"2.0","id":1,"result":{"instructions":"hello"}}` + "\n" + `{"jsonrpc":"2.0","id":2,"result":{"content":[]}}` + "\n" +
 		`{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"no"}}` + "\n" + `{"jsonrpc":"2.0","id":4,"result":{}}` + "\n" +
-		`{"jsonrpc":"2.0","id":5,"error":{"code":-32603,"message":"broke"}}` + "\n"
+		`{"jsonrpc":"2.0","id":5,"error":{"code":-32603,"message":"broke"}}` + "\n" +
+		`{"jsonrpc":"2.0","id":6,"result":{"contents":[{"uri":"lab://r","text":"read me"}]}}` + "\n"
 	p.Relay(Recv, strings.NewReader(client), io.Discard)
 	p.Relay(Send, strings.NewReader(server), io.Discard)
 	type got struct {
@@ -110,10 +112,12 @@ func TestProxyKeepsTextReplies(t *testing.T) {
 		{Recv, "initialize", `{"jsonrpc":"2.0","id":1,"method":"initialize"}`, 0}, // the handshake's shape
 		{Recv, "tools/call", call, 0}, {Recv, "prompts/list", "", 0}, {Recv, "ping", "", 0},
 		{Recv, "tools/call", `{"jsonrpc":"2.0","id":5,"method":"tools/call"}`, 0},
+		{Recv, "resources/read", `{"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"lab://r"}}`, 0},
 		{Send, "initialize", `{"jsonrpc":"2.0","id":1,"result":{"instructions":"hello"}}`, 0},
 		{Send, "tools/call", `{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`, 0},
 		{Send, "prompts/list", "", -32601}, {Send, "ping", "", 0},
 		{Send, "tools/call", `{"jsonrpc":"2.0","id":5,"error":{"code":-32603,"message":"broke"}}`, -32603},
+		{Send, "resources/read", `{"jsonrpc":"2.0","id":6,"result":{"contents":[{"uri":"lab://r","text":"read me"}]}}`, 0},
 	}
 	if diff := cmp.Diff(want, gots); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)

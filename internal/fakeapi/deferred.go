@@ -3,6 +3,7 @@ package fakeapi
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -118,10 +119,37 @@ func invoke(ctx Context, c Call, in json.RawMessage) (ToolCall, bool) {
 			continue
 		}
 		if got, ok := Offered(ctx, l.Invoker, ""); ok && got == l.Invoker {
+			if c.Fit {
+				in = fitInput(loadedDefinition(ctx, name), in)
+			}
 			return ToolCall{Tool: c.Tool, Name: l.Invoker, Deferred: name, Input: l.Invoke(name, in)}, true
 		}
 	}
 	return ToolCall{}, false
+}
+
+// loadedDefinition is the definition of the tool named name that a
+// loader's result gave (Qwen Code's tool_search answers with each tool's
+// {"name":…,"parametersJsonSchema":…} in a text), "" when none did.
+func loadedDefinition(ctx Context, name string) string {
+	head := `{"name":` + strconv.Quote(name)
+	for _, s := range ctx {
+		if s.Kind != KindToolResult {
+			continue
+		}
+		for text := s.Text; ; {
+			i := strings.Index(text, head)
+			if i < 0 {
+				break
+			}
+			var def json.RawMessage
+			if json.NewDecoder(strings.NewReader(text[i:])).Decode(&def) == nil {
+				return string(def)
+			}
+			text = text[i+len(head):]
+		}
+	}
+	return ""
 }
 
 // deferredName is the client's name of a deferred tool among the names of
@@ -188,9 +216,12 @@ func loadingTurns(ctx Context) int {
 // of ctx that are not tool definitions (a list of deferred tools): tokens
 // that name it behind a prefix (two servers' tools of one name are two);
 // when none does, tokens that name it renamed (Renamed: a name cut, or
-// with characters made '_', as Droid and Qwen Code list them).
+// with characters made '_', as Droid and Qwen Code list them); when none
+// does either, the name itself, where a text holds it whole (a client's
+// own deferred tool: Claude Code's ListMcpResourcesTool).
 func namedInText(ctx Context, tool string) []string {
 	var out, renamed []string
+	exact := false
 	for _, s := range ctx {
 		if s.Kind == KindToolDefinition || s.Kind == KindAssistantTurn {
 			continue
@@ -198,6 +229,7 @@ func namedInText(ctx Context, tool string) []string {
 		for _, tok := range nameTokens(s.Text) {
 			switch {
 			case tok == tool:
+				exact = true
 			case ToolNamed(tok, tool):
 				if !slices.Contains(out, tok) {
 					out = append(out, tok)
@@ -209,10 +241,15 @@ func namedInText(ctx Context, tool string) []string {
 			}
 		}
 	}
-	if len(out) == 0 {
+	switch {
+	case len(out) > 0:
+		return out
+	case len(renamed) > 0:
 		return renamed
+	case exact:
+		return []string{tool}
 	}
-	return out
+	return nil
 }
 
 // Renamed reports whether a client's name for a tool is the server's name

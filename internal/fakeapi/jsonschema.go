@@ -118,3 +118,46 @@ func propertyOrder(s map[string]any, props map[string]any) []string {
 	sort.Strings(rest)
 	return append(out, rest...)
 }
+
+// fitInput is in with only the properties that the input schema of def (a
+// tool definition as a request sent it, in any API's shape) declares; in
+// whole when def declares none or is not JSON.
+func fitInput(def string, in json.RawMessage) json.RawMessage {
+	var d, obj map[string]any
+	if json.Unmarshal([]byte(def), &d) != nil || json.Unmarshal(in, &obj) != nil {
+		return in
+	}
+	props, ok := declaredProperties(d, 0)
+	if !ok {
+		return in
+	}
+	for k := range obj {
+		if _, declared := props[k]; !declared {
+			delete(obj, k)
+		}
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return in
+	}
+	return b
+}
+
+// declaredProperties finds the input schema's properties in a tool
+// definition: under input_schema (Anthropic), parameters (OpenAI, Gemini),
+// parametersJsonSchema (Gemini) or function (OpenAI Chat).
+func declaredProperties(d map[string]any, depth int) (map[string]any, bool) {
+	if depth > 2 {
+		return nil, false
+	}
+	for _, k := range []string{"input_schema", "parameters", "parametersJsonSchema"} {
+		if s, ok := d[k].(map[string]any); ok {
+			p, ok := s["properties"].(map[string]any)
+			return p, ok
+		}
+	}
+	if f, ok := d["function"].(map[string]any); ok {
+		return declaredProperties(f, depth+1)
+	}
+	return nil, false
+}

@@ -132,3 +132,57 @@ func TestLoadRenamedDeferred(t *testing.T) {
 		t.Errorf("invoked calls mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestLoadClientsOwnDeferred: a client's own tool that it defers under its
+// own name (Claude Code 2.1.332 lists ListMcpResourcesTool among its
+// deferred tools) is loaded through its loader by that name, then called;
+// before, only a server's tools behind a prefix or renamed were.
+func TestLoadClientsOwnDeferred(t *testing.T) {
+	script := []Turn{{Calls: []Call{{Tool: "ListMcpResourcesTool", Input: json.RawMessage(`{}`), Fit: true}}}}
+	first := Context{{Kind: KindToolDefinition, Name: "ToolSearch", Text: `{"name":"ToolSearch"}`},
+		{Kind: KindSystemMessage, Text: "<available-deferred-tools>\nListMcpResourcesTool\nReadMcpResourceTool\n</available-deferred-tools>"},
+		{Kind: KindUserTurn, Text: "go"}}
+	r := plan(script, first, "go", 1)
+	if len(r.Calls) != 1 || r.Calls[0].Name != "ToolSearch" || !strings.Contains(string(r.Calls[0].Input), "select:ListMcpResourcesTool") {
+		t.Fatalf("first reply %+v, want ToolSearch selecting ListMcpResourcesTool", r)
+	}
+	ctx := append(first, Segment{Kind: KindAssistantTurn, Message: 2, Name: "ToolSearch", Text: string(r.Calls[0].Input)},
+		Segment{Kind: KindToolResult, Message: 3, Call: r.Calls[0].ID, Text: "loaded"},
+		Segment{Kind: KindToolDefinition, Name: "ListMcpResourcesTool", Text: `{"name":"ListMcpResourcesTool","input_schema":{"type":"object","properties":{"server":{}}}}`})
+	r = plan(script, ctx, "go", 2)
+	if len(r.Calls) != 1 || r.Calls[0].Name != "ListMcpResourcesTool" {
+		t.Errorf("after loading, reply %+v, want the call of ListMcpResourcesTool", r)
+	}
+}
+
+// TestInvokeFitsTheLoadedDefinition: a call through Qwen Code's invoker
+// (tool_call) of a tool its loader defined in a text (tool_search's
+// <functions>) keeps only the properties that definition declares: Qwen
+// Code 0.24.4 refused read_mcp_resource with server beside server_name
+// ("params must NOT have additional properties").
+func TestInvokeFitsTheLoadedDefinition(t *testing.T) {
+	script := []Turn{{Calls: []Call{{Tool: "read_mcp_resource", Input: json.RawMessage(`{"server":"lab","server_name":"lab","uri":"lab://r"}`), Fit: true}}}}
+	first := Context{{Kind: KindToolDefinition, Name: "tool_search", Text: `{"name":"tool_search"}`},
+		{Kind: KindToolDefinition, Name: "tool_call", Text: `{"name":"tool_call"}`},
+		{Kind: KindUserTurn, Message: 1, Text: `- "read_mcp_resource": "Reads a resource"`}}
+	r := plan(script, first, "go", 1)
+	if len(r.Calls) != 1 || r.Calls[0].Name != "tool_search" {
+		t.Fatalf("first reply %+v, want one tool_search call", r.Calls)
+	}
+	ctx := append(first, Segment{Kind: KindAssistantTurn, Message: 2, Name: "tool_search", Text: string(r.Calls[0].Input)},
+		Segment{Kind: KindToolResult, Message: 3, Call: r.Calls[0].ID,
+			Text: `<functions><function>{"name":"read_mcp_resource","description":"Reads","parametersJsonSchema":{"type":"object","properties":{"server_name":{"type":"string"},"uri":{"type":"string"}},"additionalProperties":false}}</function></functions>`})
+	r = plan(script, ctx, "go", 2)
+	if len(r.Calls) != 1 || r.Calls[0].Name != "tool_call" {
+		t.Fatalf("second reply %+v, want one tool_call", r.Calls)
+	}
+	var in struct {
+		Arguments map[string]string `json:"arguments"`
+	}
+	if err := json.Unmarshal(r.Calls[0].Input, &in); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]string{"server_name": "lab", "uri": "lab://r"}, in.Arguments); diff != "" {
+		t.Errorf("arguments mismatch (-want +got):\n%s", diff)
+	}
+}

@@ -26,6 +26,11 @@ type Call struct {
 	Tool  string          `json:"tool"`
 	Input json.RawMessage `json:"input,omitempty"`
 	Key   string          `json:"key,omitempty"`
+	// Fit keeps of Input only the properties the offered definition's
+	// input schema declares, for a tool clients define each their own way
+	// (read_mcp_resource takes server and uri in Codex CLI, uri alone in
+	// Gemini CLI, and refuses what it does not declare).
+	Fit bool `json:"fit,omitempty"`
 }
 
 // calls lists the turn's calls: Tool first, then Calls.
@@ -130,6 +135,9 @@ func plan(script []Turn, ctx Context, prompt string, seq int) Reply {
 				call.ID = callID(seq, len(r.Calls))
 				r.Calls = append(r.Calls, call)
 				continue
+			}
+			if c.Fit {
+				in = fitInput(def.Text, in)
 			}
 			r.Calls = append(r.Calls, ToolCall{Tool: c.Tool, Name: def.Name, Namespace: def.Namespace, ID: callID(seq, len(r.Calls)), Input: in})
 		}

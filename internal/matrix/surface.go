@@ -46,6 +46,7 @@ func Surface() *Matrix {
 		}
 		m.Rows = append(m.Rows, row)
 	}
+	m.Rows = append(m.Rows, resourcesRow())
 	twin := Row{Name: "surface-twin", Label: "two servers, one tool name", Instr: "none", Surface: string(lab.SurfaceTwin), NoDelta: true,
 		Servers: []LabServer{{Name: ServerName}, {Name: ServerName + "2"}}}
 	for _, s := range twin.Servers {
@@ -57,6 +58,29 @@ func Surface() *Matrix {
 		panic("built-in matrix surface: " + err.Error())
 	}
 	return m
+}
+
+// resourcesRow serves the prompts group (a resource, a template, a prompt)
+// and has the model call the client's own resource tools, where it has
+// them: list the resources, then read the lab's, so the request that
+// follows shows what of the listed texts and of the resource's contents
+// the client gave the model. Each client names them its own way, and its
+// read tool takes its own input (Fit); a client without them makes no
+// call.
+func resourcesRow() Row {
+	// server (Codex CLI, Kilo Code CLI, opencode, Claude Code), server_name
+	// (Qwen Code, whose deferred tool's definition the fake does not see,
+	// so it gets both), none (Gemini CLI).
+	read := json.RawMessage(fmt.Sprintf(`{"server":%q,"server_name":%q,"uri":%q}`, ServerName, ServerName, lab.SurfaceResourceURI))
+	var calls []fakeapi.Call
+	for _, names := range [][2]string{
+		{"list_mcp_resources", "read_mcp_resource"},     // Codex CLI, Gemini CLI, Kilo Code CLI, opencode, Qwen Code (read only)
+		{"ListMcpResourcesTool", "ReadMcpResourceTool"}, // Claude Code
+	} {
+		calls = append(calls, fakeapi.Call{Tool: names[0], Input: json.RawMessage(`{}`), Fit: true}, fakeapi.Call{Tool: names[1], Input: read, Fit: true})
+	}
+	return Row{Name: "surface-resources", Label: "resources through the client's own tools", Instr: "none",
+		Surface: string(lab.SurfacePrompts), NoDelta: true, Script: []fakeapi.Turn{{Calls: calls}}}
 }
 
 // surfaceScript is one turn calling every tool of c, whose lab is seeded

@@ -131,6 +131,9 @@ func (g *grid) surfaceGrids() []surfaceGrid {
 					texts.put(c, textItem(t), textCell(t, link))
 					listOf[textItem(t)] = t.List
 				}
+				for _, rd := range r.Surface.Reads {
+					texts.put(c, "read "+rd.URI+" · "+rd.Part, readCell(rd, link))
+				}
 				for _, l := range r.Surface.Unasked {
 					if unasked[c] == nil {
 						unasked[c] = map[string]string{}
@@ -171,7 +174,7 @@ func (g *grid) surfaceGrids() []surfaceGrid {
 			"The name each client gave each tool in its definition: kept (the server's name, alone or behind the client's prefix or in its namespace, shown), rewritten (another name, shown); not measured when no request defined the tool (not offered, or a deferred tool the run did not load).",
 			g.clients, true),
 		texts.grid("surface-texts", "Prompts, resources, tool titles and metadata",
-			"Each text the server listed beside its instructions and tool descriptions (a prompt's, resource's or template's name, URI, title, descriptions; a tool's title, annotations title, _meta strings, icon), looked for in the first main request: kept (there whole, where shown), rewritten (cut, or only in a later request), dropped (in no request).",
+			"Each text the server listed beside its instructions and tool descriptions (a prompt's, resource's or template's name, URI, title, descriptions; a tool's title, annotations title, _meta strings, icon), looked for in the first main request: kept (there whole, where shown), rewritten (cut, or only in a later request), dropped (in no request). A resource the client read for the model (its own resource tool) is looked for in every request: kept when whole.",
 			g.clients, false),
 	} {
 		if len(sg.Clients) > 0 && len(sg.Rows) > 0 {
@@ -217,6 +220,18 @@ func callCell(call surface.CallFacts, link string) surfaceCell {
 		return surfaceCell{Fate: fateNotMeasured, Detail: "the call did not reach the server", Link: link}
 	}
 	return surfaceCell{Fate: fateNotMeasured, Detail: "no request carried its result", Link: link}
+}
+
+// readCell is what became of a resource's text the client read (its own
+// resource tool): where the first request that held it had it.
+func readCell(r surface.ReadFact, link string) surfaceCell {
+	switch {
+	case !r.Reached:
+		return surfaceCell{Fate: fateDropped, Detail: "read, in no request", Link: link}
+	case !r.Full:
+		return surfaceCell{Fate: fateRewritten, Detail: fmt.Sprintf("cut: %d of %d characters, in %s of request %d", r.Kept, r.Sent, r.Where, r.Request), Link: link}
+	}
+	return surfaceCell{Fate: fateKept, Detail: fmt.Sprintf("in %s of request %d", r.Where, r.Request), Link: link}
 }
 
 // textItem names a text of a list: its kind, its item, which text.

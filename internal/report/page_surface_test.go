@@ -32,6 +32,7 @@ var surfaceFixtures = [][3]string{
 	{"claude-code@2.1.332", "surface-prompts", "claude-code-2.1.332-prompts"},
 	{"cline@3.0.65", "surface-prompts", "cline-3.0.65-prompts"},
 	{"cline@3.0.65", "surface-meta", "cline-3.0.65-meta"},
+	{"claude-code@2.1.332", "surface-resources", "claude-code-2.1.332-resources"},
 }
 
 // surfaceResults are results whose surface facts the surface analysis
@@ -61,7 +62,7 @@ func surfaceResults(t *testing.T, edit func(client, text string) string) []analy
 		out = append(out, analyze.Result{Client: fx[0], Row: fx[1], Repeat: 1, Status: analyze.StatusOK,
 			Dir: filepath.Join(surfaceRoot, fx[0], fx[1], "1"),
 			Surface: &analyze.SurfaceFacts{Calls: surface.Calls(rs, log), Tools: surface.Tools(rs, log),
-				Texts: surface.Texts(rs, log, surface.Tools(rs, log)), Unasked: surface.Unasked(log)}})
+				Texts: surface.Texts(rs, log, surface.Tools(rs, log)), Unasked: surface.Unasked(log), Reads: surface.Reads(rs, log)}})
 	}
 	return out
 }
@@ -130,6 +131,8 @@ func TestSurfaceGrid(t *testing.T) {
 		{"surface-texts", "resource lab_readme · description", "cline@3.0.65", "dropped: the client never asked for resources/list"},
 		{"surface-texts", "tool meta_title · title", "cline@3.0.65", "dropped: "},
 		{"surface-texts", "tool meta_title · title", "claude-code@2.1.332", "not measured: "},
+		{"surface-texts", "read lab://surface/readme · contents[0] text", "claude-code@2.1.332", "kept: in tool-result of request 3"},
+		{"surface-texts", "read lab://surface/readme · contents[0] text", "cline@3.0.65", "not measured: "},
 	}
 	var got, want []string
 	for _, c := range cells {

@@ -53,11 +53,13 @@ func TestFixtures(t *testing.T) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			reqs, log := load(t, dir, nil)
 			facts := struct {
-				Calls   []CallFacts `json:"calls"`
-				Tools   []ToolDef   `json:"tools"`
-				Texts   []TextFact  `json:"texts,omitempty"`
-				Unasked []string    `json:"unasked,omitempty"`
-			}{Calls(reqs, log), Tools(reqs, log), Texts(reqs, log, Tools(reqs, log)), Unasked(log)}
+				Calls    []CallFacts `json:"calls"`
+				Tools    []ToolDef   `json:"tools"`
+				Texts    []TextFact  `json:"texts,omitempty"`
+				Unasked  []string    `json:"unasked,omitempty"`
+				OwnCalls []string    `json:"own_calls,omitempty"`
+				Reads    []ReadFact  `json:"reads,omitempty"`
+			}{Calls(reqs, log), Tools(reqs, log), Texts(reqs, log, Tools(reqs, log)), Unasked(log), OwnCalls(reqs, log), Reads(reqs, log)}
 			got, _ := json.MarshalIndent(facts, "", "  ")
 			golden := filepath.Join(dir, "facts.golden.json")
 			if *update {

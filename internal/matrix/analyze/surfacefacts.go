@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
@@ -26,6 +27,11 @@ type SurfaceFacts struct {
 	// with why (a client that did not call is not one that dropped a
 	// result).
 	NotCalled []surface.Missed `json:"not_called,omitempty"`
+	// OwnCalls are the calls made of the client's own tools (its resource
+	// tools), by the names it gave them; Reads what of each resource the
+	// server was asked to read reached the model.
+	OwnCalls []string           `json:"own_calls,omitempty"`
+	Reads    []surface.ReadFact `json:"reads,omitempty"`
 }
 
 // surfaceFacts analyses the surface of a run of row: the calls of its
@@ -52,8 +58,12 @@ func surfaceFacts(dir string, row matrix.Row, reqs []fakeapi.Request, msgs []Lab
 	}
 	defs := surface.Tools(rs, log)
 	calls := surface.Calls(rs, log)
+	missed := surface.NotCalled(row.Script, calls, defs)
+	if row.Server == "" { // a lab row's calls of the client's own tools (its resource tools), which each client has or not
+		missed = slices.DeleteFunc(missed, func(m surface.Missed) bool { return m.Why == surface.MissedNotListed })
+	}
 	return &SurfaceFacts{Calls: calls, Tools: defs, Texts: surface.Texts(rs, log, defs), Unasked: surface.Unasked(log),
-		NotCalled: surface.NotCalled(row.Script, calls, defs)}, warns
+		NotCalled: missed, OwnCalls: surface.OwnCalls(rs, log), Reads: surface.Reads(rs, log)}, warns
 }
 
 // notCalled says, as warnings, which of the row's scripted calls the run

@@ -3,7 +3,8 @@
 # with the server's tools), the messages after the system ones (with --system,
 # the system texts too: where a client may put a server's prompts and
 # resources), long texts without a codeword cut; the log's handshake replies
-# (the server's capabilities), list replies and tools/call entries. Used for
+# (the server's capabilities), list replies, tools/call, resources/read and
+# prompts/get entries. Used for
 # testdata/*/.
 import json, sys, os
 args = [a for a in sys.argv[1:] if a != '--system']
@@ -16,7 +17,7 @@ def cut(v):
     if isinstance(v, list): return [cut(x) for x in v]
     if isinstance(v, dict): return {k: cut(x) for k, x in v.items()}
     return v
-keep_tool = lambda name: name and ('lab' in name or name in ('ToolSearch',) or not name[0].isupper())
+keep_tool = lambda name: name and ('lab' in name or 'Mcp' in name or name in ('ToolSearch',) or not name[0].isupper())
 with open(os.path.join(out, 'requests.jsonl'), 'w') as w:
     for line in open(os.path.join(run, 'api', 'requests.jsonl')):
         r = json.loads(line)
@@ -39,5 +40,5 @@ with open(os.path.join(out, 'requests.jsonl'), 'w') as w:
 with open(os.path.join(out, 'lab.jsonl'), 'w') as w:
     for line in open(os.path.join(run, 'lab.jsonl')):
         e = json.loads(line)
-        if e.get('method') in ('initialize', 'server/discover', 'tools/list', 'tools/call', 'prompts/list', 'resources/list', 'resources/templates/list'):
+        if e.get('method') in ('initialize', 'server/discover', 'tools/list', 'tools/call', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/get'):
             w.write(json.dumps(e, ensure_ascii=False) + '\n')
