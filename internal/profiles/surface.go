@@ -28,7 +28,40 @@ type Surface struct {
 	Schema []SchemaKeyword `json:"schema,omitempty"`
 	// Names is what became of the tools' names; nil when not measured.
 	Names *Names `json:"names,omitempty"`
+	// Texts is what became of the server's prompts, resources and tool
+	// metadata; nil when not measured.
+	Texts *Texts `json:"texts,omitempty"`
 }
+
+// Texts is what a client did with a server's texts besides its
+// instructions, tool descriptions and results (the surface rows prompts,
+// meta and resources): whether it asked for the server's prompts and
+// resources and put any of their texts (names, titles, descriptions, a
+// URI) in a request; whether a tool's title, annotations title, _meta
+// strings or icon were in one; and what of a resource reached the model
+// when the model read it with the client's own tool. Each "" where not
+// measured.
+type Texts struct {
+	Runs      int    `json:"runs"`
+	Prompts   string `json:"prompts,omitempty"`
+	Resources string `json:"resources,omitempty"`
+	ToolMeta  string `json:"tool_meta,omitempty"`
+	// Read is TextsWhole, TextsCut, TextsHidden (read, and in no request)
+	// or TextsNoTool; ReadTools the client's tools the model called for
+	// it, as the client named them.
+	Read      string   `json:"read,omitempty"`
+	ReadTools []string `json:"read_tools,omitempty"`
+}
+
+// What became of a kind of text (Texts).
+const (
+	TextsShown   = "in a request"      // some text of the kind was in a model request
+	TextsHidden  = "none in a request" // the client had the texts, and no request held one
+	TextsUnasked = "never asked"       // the client never asked the server for the list
+	TextsWhole   = "whole"             // a resource read for the model reached it whole
+	TextsCut     = "cut"
+	TextsNoTool  = "no resource tool" // the client offers the model no tool to read a resource
+)
 
 // The cases of a result a ResultForm may be of.
 const (

@@ -55,8 +55,8 @@ func Reads(reqs []Request, log []lab.Entry) []ReadFact {
 
 // OwnCalls are the names of the calls the fake made, in reqs' replies, of
 // tools the server did not list: the client's own tools (its resource
-// tools, Bash), each once, in order; a loader's calls (ToolSearch) are
-// left out.
+// tools, Bash), each once, in order, one called through the client's
+// invoker named with it; a loader's calls (ToolSearch) are left out.
 func OwnCalls(reqs []Request, log []lab.Entry) []string {
 	listed := map[string]bool{}
 	for _, t := range listedTools(log) {
@@ -68,8 +68,12 @@ func OwnCalls(reqs []Request, log []lab.Entry) []string {
 			continue
 		}
 		for _, c := range r.Calls {
-			if !listed[c.Tool] && !slices.Contains(out, c.Name) {
-				out = append(out, c.Name)
+			name := c.Name
+			if c.Deferred != "" { // through the client's invoker of loaded tools (Qwen Code's tool_call)
+				name = c.Deferred + " (through " + c.Name + ")"
+			}
+			if !listed[c.Tool] && !slices.Contains(out, name) {
+				out = append(out, name)
 			}
 		}
 	}

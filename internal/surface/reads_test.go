@@ -24,7 +24,7 @@ func TestResourceReads(t *testing.T) {
 	}{
 		{"claude-code-2.1.332-resources", []string{"ListMcpResourcesTool", "ReadMcpResourceTool"}, 3},
 		{"gemini-0.61.0-resources", []string{"list_mcp_resources", "read_mcp_resource"}, 3},
-		{"qwen-0.24.4-resources", []string{"tool_call"}, 3}, // read_mcp_resource, deferred, through its invoker
+		{"qwen-0.24.4-resources", []string{"read_mcp_resource (through tool_call)"}, 3}, // deferred, called through its invoker
 	} {
 		t.Run(tc.fixture, func(t *testing.T) {
 			dir := filepath.Join("testdata", tc.fixture)

@@ -43,6 +43,10 @@ func deriveSurface(runs []run, ev Evidence, model0 string) *profiles.Surface {
 			schemaKeywords(s, r.Surface.Tools)
 		case lab.SurfaceNames:
 			names(s, r, r.Surface.Tools)
+		case lab.SurfacePrompts, lab.SurfaceMeta:
+			if !texts(s, r) {
+				continue
+			}
 		default:
 			continue
 		}
@@ -58,7 +62,10 @@ func deriveSurface(runs []run, ev Evidence, model0 string) *profiles.Surface {
 		s.Model = m
 	}
 	sort.Slice(s.Schema, func(i, j int) bool { return s.Schema[i].Keyword < s.Schema[j].Keyword })
-	if len(s.Results) == 0 && len(s.Schema) == 0 && s.Names == nil {
+	if s.Texts != nil && s.Texts.Runs == 0 {
+		s.Texts = nil
+	}
+	if len(s.Results) == 0 && len(s.Schema) == 0 && s.Names == nil && s.Texts == nil {
 		return nil
 	}
 	return s
@@ -74,7 +81,7 @@ func surfaceSays(s *profiles.Surface) string {
 	if s == nil {
 		return ""
 	}
-	return fmt.Sprintf("; tool results, input schemas and tool names from %d runs of the surface matrix", s.Runs)
+	return fmt.Sprintf("; tool results, input schemas, tool names, prompts and resources from %d runs of the surface matrix", s.Runs)
 }
 
 // resultCases are the lab's tools whose results are the cases of a
@@ -309,4 +316,73 @@ func addChars(cs []profiles.NameChars, c profiles.NameChars) []profiles.NameChar
 		}
 	}
 	return append(cs, c)
+}
+
+// texts adds what run r (a row of the prompts group, with or without the
+// model reading through the client's resource tools, or of the meta
+// group) shows of the server's other texts; false when it shows nothing.
+// Runs that disagree make a kind FateVaries.
+func texts(s *profiles.Surface, r run) bool {
+	f := r.Surface
+	if s.Texts == nil {
+		s.Texts = &profiles.Texts{}
+	}
+	t := s.Texts
+	measured := false
+	set := func(field *string, v string) {
+		measured = measured || v != ""
+		switch {
+		case v == "":
+		case *field == "":
+			*field = v
+		case *field != v:
+			*field = profiles.FateVaries
+		}
+	}
+	shown := func(list string) string {
+		if slices.Contains(f.Unasked, list) {
+			return profiles.TextsUnasked
+		}
+		v := ""
+		for _, x := range f.Texts {
+			switch {
+			case x.List != list || x.Undefined:
+			case x.Reached:
+				return profiles.TextsShown
+			default:
+				v = profiles.TextsHidden
+			}
+		}
+		return v
+	}
+	switch {
+	case lab.SurfaceGroup(r.Row.Surface) == lab.SurfaceMeta:
+		set(&t.ToolMeta, shown(surface.ListTools))
+	case len(r.Row.Script) == 0: // the prompts row: what the client does unasked
+		set(&t.Prompts, shown(surface.ListPrompts))
+		set(&t.Resources, shown(surface.ListResources))
+	default: // the resources row: the model reads through the client's tools
+		read := profiles.TextsNoTool
+		for _, rd := range f.Reads {
+			switch {
+			case !rd.Reached:
+				read = profiles.TextsHidden
+			case !rd.Full:
+				read = profiles.TextsCut
+			default:
+				read = profiles.TextsWhole
+			}
+		}
+		set(&t.Read, read)
+		for _, c := range f.OwnCalls {
+			if !slices.Contains(t.ReadTools, c) {
+				t.ReadTools = append(t.ReadTools, c)
+			}
+		}
+	}
+	if !measured {
+		return false
+	}
+	t.Runs++
+	return true
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/instrlab/instrlab/internal/fakeapi"
+
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
@@ -136,5 +138,53 @@ func TestSurfaceModelNotRecorded(t *testing.T) {
 	x.Models[modelKey(r.Dir, 1)] = "gpt-6.2-sol"
 	if s := deriveSurface([]run{r}, x, "gpt-6.2-sol"); s == nil || s.Model != "" {
 		t.Fatalf("surface %+v, want the profile's model (none named)", s)
+	}
+}
+
+// TestDeriveTexts: the prompts, meta and resources rows make a profile's
+// texts: a list the client never asked for, texts it had and put in no
+// request, one it put in a request; tool metadata of tools never defined
+// is not measured; a resource read through the client's tool whole, cut,
+// or in no request, and a client without such a tool; two runs that
+// disagree make it vary.
+func TestDeriveTexts(t *testing.T) {
+	prompts := func(unasked []string, reached bool) run {
+		return run{Row: matrix.Row{Surface: string(lab.SurfacePrompts)}, Result: analyze.Result{Surface: &analyze.SurfaceFacts{
+			Unasked: unasked, Texts: []surface.TextFact{
+				{List: surface.ListPrompts, Item: "lab_prompt", Found: surface.Found{Part: "title", Reached: reached}},
+				{List: surface.ListResources, Item: "lab_readme", Found: surface.Found{Part: "title"}}}}}}
+	}
+	meta := func(undefined bool) run {
+		return run{Row: matrix.Row{Surface: string(lab.SurfaceMeta)}, Result: analyze.Result{Surface: &analyze.SurfaceFacts{
+			Texts: []surface.TextFact{{List: surface.ListTools, Item: "meta_title", Found: surface.Found{Part: "title"}, Undefined: undefined}}}}}
+	}
+	resources := func(own []string, reads ...surface.ReadFact) run {
+		return run{Row: matrix.Row{Surface: string(lab.SurfacePrompts), Script: []fakeapi.Turn{{Tool: "read_mcp_resource"}}},
+			Result: analyze.Result{Surface: &analyze.SurfaceFacts{OwnCalls: own, Reads: reads}}}
+	}
+	whole := surface.ReadFact{URI: lab.SurfaceResourceURI, Found: surface.Found{Reached: true, Full: true}}
+	cut := surface.ReadFact{URI: lab.SurfaceResourceURI, Found: surface.Found{Reached: true}}
+	for _, tt := range []struct {
+		name string
+		runs []run
+		want *profiles.Texts
+	}{
+		{"shown and unasked", []run{prompts([]string{surface.ListResources}, true), meta(false), resources([]string{"list_mcp_resources", "read_mcp_resource"}, whole)},
+			&profiles.Texts{Runs: 3, Prompts: profiles.TextsShown, Resources: profiles.TextsUnasked, ToolMeta: profiles.TextsHidden,
+				Read: profiles.TextsWhole, ReadTools: []string{"list_mcp_resources", "read_mcp_resource"}}},
+		{"hidden, meta not measured, no resource tool", []run{prompts(nil, false), meta(true), resources(nil)},
+			&profiles.Texts{Runs: 2, Prompts: profiles.TextsHidden, Resources: profiles.TextsHidden, Read: profiles.TextsNoTool}},
+		{"a cut read, and one in no request", []run{resources([]string{"r"}, cut), resources([]string{"r"}, surface.ReadFact{})},
+			&profiles.Texts{Runs: 2, Read: profiles.FateVaries, ReadTools: []string{"r"}}},
+		{"none of these rows", nil, nil},
+	} {
+		s := deriveSurface(tt.runs, &Excerpt{}, "")
+		var got *profiles.Texts
+		if s != nil {
+			got = s.Texts
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s: texts mismatch (-want +got):\n%s", tt.name, diff)
+		}
 	}
 }
