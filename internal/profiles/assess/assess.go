@@ -193,6 +193,10 @@ type View struct {
 	// Surface is what the profile's surface predicts of each tool (its
 	// name, input schema, structured results), when it measured one.
 	Surface []SurfaceFate `json:"surface,omitempty"`
+	// Texts is what the profile predicts of the server's prompts and
+	// resources, when the server declares either and the profile
+	// measured them.
+	Texts *TextsFate `json:"texts,omitempty"`
 	// Where is where the block goes, in a word or two
 	// (profiles.Render.Where).
 	Where string `json:"where"`
@@ -438,6 +442,7 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 	v.Tools = toolFates(p, e, getenv)
 	if r.Target.Transport != probe.TransportHTTP {
 		v.Surface = surfaceFates(p, e, r.Target.Name) // measured over stdio only
+		v.Texts = textsFate(p, e)
 	}
 	if e.Instructions == nil {
 		return v

@@ -51,6 +51,7 @@ const (
 	NameRenamed     Code = "name-renamed"
 	SchemaLost      Code = "schema-lost"
 	ResultForm      Code = "result-form"
+	TextsUnseen     Code = "texts-unseen"
 )
 
 // A Doc says what one code means, the way a go vet analyzer carries its
@@ -144,6 +145,9 @@ var Docs = []Doc{
 	{Code: ResultForm, Level: Warn,
 		Short: "a client gives the model one form of a structured result",
 		Help:  "The tool has an output schema, so its results carry structuredContent beside their content text, and a client profile measured that the client gives the model only one of the two (Claude Code 2.1.328 the structuredContent JSON, opencode the content text). Put what the model needs in both."},
+	{Code: TextsUnseen, Level: Info,
+		Short: "what a client does with the server's prompts and resources",
+		Help:  "The server declares prompts or resources, and a client profile measured what the client does with them: whether it asks for them at all, whether any of their texts (names, titles, descriptions) reach the model (none did in any of the ten pinned clients), and whether a resource reaches the model when the model reads it with the client's own resource tool (whole in Claude Code, Codex CLI, Gemini CLI, Kilo Code CLI, opencode and Qwen Code; Cline, Continue, Copilot CLI and Droid offer no such tool). Put what the model must know in the instructions or a tool's description."},
 	{Code: NonBMP, Level: Warn,
 		Short: "characters outside the BMP before a cut",
 		Help:  "The kept part holds characters outside the Basic Multilingual Plane (emoji, rare CJK). A client that counts UTF-16 units counts each as two and cuts earlier than a count of characters says; not measured unless the profile's unit is UTF-16."},

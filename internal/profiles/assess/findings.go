@@ -121,6 +121,7 @@ func findings(s Server, o Options) []Finding {
 	for _, v := range s.Views {
 		cuts(&l, v)
 		surfaceFindings(&l, v, o.Rules.MaxName)
+		textsFindings(&l, v)
 	}
 	for _, t := range s.Tools {
 		msg := "cuts the description of tool %s: %s characters, cap %s"

@@ -184,7 +184,7 @@ func TestNameBudgetPredictions(t *testing.T) {
 				fact = "; names from the tool-name budget (measured"
 			}
 			if tt.p.Budgets == nil {
-				fact = "results, schemas, names: names behind mcp__{server}__\n"
+				fact = "results, schemas, names: names behind mcp__{server}__; prompts and resources not measured\n"
 			}
 			if !strings.Contains(b.String(), fact) {
 				t.Errorf("the text says no %q:\n%s", fact, b.String())

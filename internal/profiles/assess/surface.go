@@ -291,6 +291,7 @@ func surfaceFact(p profiles.Profile) Fact {
 	if budget != "" {
 		parts = append(parts, budget)
 	}
+	parts = append(parts, textsWords(s.Texts))
 	f.Value, f.Measured = strings.Join(parts, "; "), true
 	if s.Model != "" {
 		f.Value += " (model " + s.Model + ")"

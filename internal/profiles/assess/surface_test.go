@@ -101,7 +101,7 @@ func TestSurfacePredictions(t *testing.T) {
 			}
 		}
 	}
-	wantFacts := []string{"of content text and structuredContent, the model gets structuredContent; of 6 schema keywords, dropped: default, pattern; rewritten: const; names behind namespace mcp__{server}", NotMeasured}
+	wantFacts := []string{"of content text and structuredContent, the model gets structuredContent; of 6 schema keywords, dropped: default, pattern; rewritten: const; names behind namespace mcp__{server}; prompts and resources not measured", NotMeasured}
 	if diff := cmp.Diff(wantFacts, facts); diff != "" {
 		t.Errorf("facts mismatch (-want +got):\n%s", diff)
 	}
