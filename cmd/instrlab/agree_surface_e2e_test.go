@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"slices"
 	"strconv"
@@ -16,27 +17,29 @@ import (
 	"github.com/instrlab/instrlab/internal/surface"
 )
 
-// everythingCall is the call the surface agreement makes of
-// server-everything: a tool with an output schema, whose result has
+// A surfaceServer is a server the surface agreement runs, and the tool
+// every client calls: one with an output schema, whose results carry
 // content text and structuredContent.
-const (
-	everythingTool = "get-structured-content"
-	everythingCall = everythingTool + `={"location":"New York"}`
-)
+type surfaceServer struct {
+	name    string
+	command []string
+	tool    string
+	call    string // -call's value
+}
 
 // TestE2ESurfaceAgreement holds check's surface predictions to run's
 // measurement on a real npm server, server-everything (pinned in
-// checkNPM), its tool get-structured-content called (-call) by each
-// client: for every tool the client defined, the name check predicts
-// (kept: the same name; renamed: another; cut: that many characters;
-// not offered: never defined) and the input schema keywords it predicts
-// dropped and rewritten, against those the client sent; and for the
-// called tool, whose output schema makes its results carry both forms,
-// that some part reached the model exactly when check predicts one does.
-// server-everything's content text is its structuredContent serialized,
-// so which of the two a client gave is not compared (the lab's rows tell
-// them apart; docs/surface.md). A client that check predicts starts
-// without the server (Droid: it does not wait) is logged, not compared.
+// checkNPM), and on the lab's results, schemas and names tools, one tool
+// with an output schema called (-call) by each client: for every tool the
+// client defined, the name check predicts (kept: the same name; renamed:
+// another; cut: that many characters; not offered: never defined) and the
+// input schema keywords it predicts dropped and rewritten, against those
+// the client sent; and for the called tool, what of its result reached
+// the model: on the lab (content text and structuredContent carry
+// codewords of their own) which of the two, on server-everything (its
+// content text is its structuredContent serialized) only whether either
+// did. A client that check predicts starts without the server (Droid: it
+// does not wait) is logged, not compared.
 //
 // With INSTRLAB_E2E=1 it runs Claude Code (CI); with INSTRLAB_E2E_AGREE=1
 // every pinned client; INSTRLAB_E2E_AGREE_CLIENTS=SPEC,SPEC those.
@@ -45,21 +48,30 @@ func TestE2ESurfaceAgreement(t *testing.T) {
 		t.Skip("set INSTRLAB_E2E=1 to run real clients")
 	}
 	dir := npmDir(t)
-	command := []string{nodeBin(dir), npmServer(dir, "server-everything"), "stdio"}
 	specs := agreeSpecs(t)
+	for _, srv := range []surfaceServer{
+		{"server-everything", []string{nodeBin(dir), npmServer(dir, "server-everything"), "stdio"},
+			"get-structured-content", `get-structured-content={"location":"New York"}`},
+		{"lab", []string{binary, "serve", "lab", "-surface", "results,schemas,names"}, "result_outschema", "result_outschema"},
+	} {
+		t.Run(srv.name, func(t *testing.T) { surfaceAgreement(t, specs, srv) })
+	}
+}
+
+func surfaceAgreement(t *testing.T, specs []string, srv surfaceServer) {
 	predicted := map[string]assess.View{}
 	for _, spec := range specs {
-		if v, ok := checkSurface(t, spec, command); ok {
+		if v, ok := checkSurface(t, spec, srv.command); ok {
 			predicted[spec] = v
 		}
 	}
 	out := t.TempDir()
-	args := []string{"run", "-lab", binary, "-j", "2", "-timeout", "360s", "-out", out, "-call", everythingCall}
+	args := []string{"run", "-lab", binary, "-j", "2", "-timeout", "360s", "-out", out, "-call", srv.call}
 	for _, s := range specs {
 		args = append(args, "-client", s)
 	}
 	var stderr bytes.Buffer
-	if err := run(context.Background(), append(append(args, "-server", "--"), command...), new(bytes.Buffer), &stderr); err != nil {
+	if err := run(context.Background(), append(append(args, "-server", "--"), srv.command...), new(bytes.Buffer), &stderr); err != nil {
 		t.Logf("run: %v", err)
 	}
 	compared := 0
@@ -77,7 +89,7 @@ func TestE2ESurfaceAgreement(t *testing.T) {
 			continue
 		}
 		compared++
-		diffs, tools := surfaceDisagreements(v, *r.Surface, r.Tools)
+		diffs, tools := surfaceDisagreements(v, *r.Surface, r.Tools, srv.tool)
 		t.Logf("%s: %d tools compared", r.Client, tools)
 		if tools == 0 {
 			t.Errorf("%s: no tool compared", r.Client)
@@ -106,14 +118,18 @@ func checkSurface(t *testing.T, spec string, command []string) (assess.View, boo
 }
 
 // surfaceDisagreements lists where run's facts f differ from check's view
-// v, each with both values. A tool the client never defined but named
-// (a deferred tool the run did not load: Claude Code, Qwen Code) was not
-// measured.
-func surfaceDisagreements(v assess.View, f analyze.SurfaceFacts, tools []analyze.ToolFacts) (out []string, compared int) {
+// v, each with both values. A tool the client never defined but named, or
+// any it never defined when it deferred tools (a deferred tool the run did
+// not load: Claude Code, Qwen Code, Droid), was not measured.
+func surfaceDisagreements(v assess.View, f analyze.SurfaceFacts, tools []analyze.ToolFacts, called string) (out []string, compared int) {
 	named := map[string]bool{}
 	for _, t := range tools {
 		named[t.Name] = t.Via != ""
 	}
+	// A client that loaded a tool it deferred (ToolSearch) defined only
+	// those the run called: the others, named in its list, were not
+	// measured, whatever name the list gave them.
+	deferring := slices.ContainsFunc(f.Tools, func(d surface.ToolDef) bool { return d.Via == surface.ViaLater || d.Via == surface.ViaLoaded })
 	fates := map[string]assess.SurfaceFate{}
 	for _, sf := range v.Surface {
 		fates[sf.Tool] = sf
@@ -128,7 +144,7 @@ func surfaceDisagreements(v assess.View, f analyze.SurfaceFacts, tools []analyze
 			name = t.Namespace + "__" + t.Name
 		}
 		sent := t.Via != surface.ViaNone
-		if !sent && named[t.Tool] {
+		if !sent && (named[t.Tool] || deferring) {
 			continue
 		}
 		compared++
@@ -159,19 +175,47 @@ func surfaceDisagreements(v assess.View, f analyze.SurfaceFacts, tools []analyze
 				" and has "+strings.Join(sortedSet(sf.Rewritten), ", ")+" rewritten; run saw "+strings.Join(dropped, ", ")+" lost and "+strings.Join(rewritten, ", ")+" rewritten")
 		}
 	}
-	sf := fates[everythingTool]
-	i := slices.IndexFunc(f.Calls, func(c surface.CallFacts) bool { return c.Tool == everythingTool })
+	sf := fates[called]
+	i := slices.IndexFunc(f.Calls, func(c surface.CallFacts) bool { return c.Tool == called })
 	switch {
 	case sf.Result == "" || strings.HasPrefix(sf.Result, assess.NotMeasured):
 	case i < 0:
-		out = append(out, "check predicts what of "+everythingTool+"'s result reaches the model ("+sf.Result+"); run made no call")
+		out = append(out, "check predicts what of "+called+"'s result reaches the model ("+sf.Result+"); run made no call")
 	default:
-		reached := slices.ContainsFunc(f.Calls[i].Parts, func(p surface.Found) bool { return p.Reached })
-		if reached != (sf.Result != "neither") {
-			out = append(out, "check predicts the model gets "+sf.Result+" of "+everythingTool+"'s result; run found a part: "+map[bool]string{true: "yes", false: "no"}[reached])
+		if got := resultReached(f.Calls[i].Parts); got != sf.Result && !(got == "either" && sf.Result != "neither") {
+			out = append(out, "check predicts the model gets "+sf.Result+" of "+called+"'s result; run found "+got)
 		}
 	}
 	return out, compared
+}
+
+// resultReached is what of a result's content text and structuredContent
+// reached the model, in check's words ("both", "content text",
+// "structuredContent", "neither"); "either" when the two are one text
+// (SameAs) and it reached.
+func resultReached(parts []surface.Found) string {
+	var text, structured, same bool
+	for _, p := range parts {
+		same = same || p.SameAs != ""
+		switch {
+		case !p.Reached:
+		case strings.HasPrefix(p.Part, "content["):
+			text = true
+		case p.Part == "structuredContent":
+			structured = true
+		}
+	}
+	switch {
+	case same && (text || structured):
+		return "either"
+	case text && structured:
+		return "both"
+	case text:
+		return "content text"
+	case structured:
+		return "structuredContent"
+	}
+	return "neither"
 }
 
 // runKeywords are the keywords run saw dropped and rewritten, in check's
@@ -182,11 +226,9 @@ func surfaceDisagreements(v assess.View, f analyze.SurfaceFacts, tools []analyze
 // the dropped keyword's example), are left out.
 func runKeywords(ks []surface.KeywordFact, unmeasured []string) (dropped, rewritten []string) {
 	for _, k := range ks {
-		key := k.Keyword
-		if key == "type" && strings.HasPrefix(k.Sent, "[") {
-			key = profiles.TypeList
-		}
-		w := profiles.KeywordWords(key)
+		var sent any
+		json.Unmarshal([]byte(k.Sent), &sent)
+		w := profiles.KeywordWords(profiles.KeywordKey(k.Keyword, sent))
 		if k.Path == "" {
 			w += " (top level)"
 		}

@@ -266,18 +266,44 @@ func (n *Names) validate() error {
 // surface.CompareSchema writes paths.
 //
 // Key is the name a profile keeps the keyword's fate under: the keyword,
-// or TypeList for a type whose value is a list of types, which a client
-// may rewrite while it keeps a single type (Gemini CLI 0.61.0 sends
-// ["string","null"] as "string" and "string" as it is).
+// or its KeywordKey where the form of its value decides what a client
+// does with it (Gemini CLI 0.61.0 sends ["string","null"] as "string",
+// "string" and ["string","number"] as they are).
 type KeywordAt struct{ Path, Keyword, Key string }
 
-// TypeList is the Key of a type keyword whose value is a list of types.
-const TypeList = "type[]"
+// The Keys of keywords whose fate depends on the form of their value:
+// Gemini CLI 0.61.0 sends a list of types with "null" as its other type
+// and keeps one without; Codex CLI 0.171.0 and Copilot CLI 1.0.102
+// rewrite an items schema of false and keep an items object.
+const (
+	TypeList     = "type[]"      // a list of types without "null"
+	TypeNullable = "type[]+null" // a list of types with "null"
+	ItemsBool    = "items=bool"  // items as a boolean schema
+)
+
+// KeywordKey is the Key of keyword k with value v (KeywordAt.Key).
+func KeywordKey(k string, v any) string {
+	switch list, _ := v.([]any); {
+	case k == "type" && list != nil && slices.Contains(list, any("null")):
+		return TypeNullable
+	case k == "type" && list != nil:
+		return TypeList
+	}
+	if _, ok := v.(bool); ok && k == "items" {
+		return ItemsBool
+	}
+	return k
+}
 
 // KeywordWords is key as a message names it, in backquotes.
 func KeywordWords(key string) string {
-	if key == TypeList {
+	switch key {
+	case TypeList:
 		return "`type` (a list of types)"
+	case TypeNullable:
+		return "`type` (a list of types with null)"
+	case ItemsBool:
+		return "`items` (a boolean schema)"
 	}
 	return "`" + key + "`"
 }
@@ -299,11 +325,7 @@ func SchemaKeywords(v any) []KeywordAt {
 func schemaKeywordsAt(path string, m map[string]any) []KeywordAt {
 	var out []KeywordAt
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		key := k
-		if _, list := m[k].([]any); list && k == "type" {
-			key = TypeList
-		}
-		out = append(out, KeywordAt{Path: path, Keyword: k, Key: key})
+		out = append(out, KeywordAt{Path: path, Keyword: k, Key: KeywordKey(k, m[k])})
 		_, subs := schemakw.Subs(k, m[k])
 		for _, sub := range subs {
 			out = append(out, schemaKeywordsAt(path+sub.Path, sub.Schema)...)

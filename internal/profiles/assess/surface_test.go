@@ -113,18 +113,27 @@ func sorted(ss []string) []string {
 	return out
 }
 
-// TestTypeListApart: a client that rewrites a list of types (Gemini CLI
-// 0.61.0: ["string","null"] became "string") and keeps a single type is
-// predicted to rewrite only the list; before, check told every Gemini
-// user that each tool's `type` was rewritten. A profile that never met a
-// list of types says it is not measured.
-func TestTypeListApart(t *testing.T) {
+// TestKeywordFormsApart: a client that rewrites a list of types with
+// null (Gemini CLI 0.61.0: ["string","null"] became "string") and keeps a
+// single type and a list without null is predicted to rewrite only that;
+// before, check told every Gemini user that each tool's `type` was
+// rewritten. Likewise an items schema of false (Codex CLI 0.171.0) apart
+// from an items object. A profile that never met a form says it is not
+// measured.
+func TestKeywordFormsApart(t *testing.T) {
 	p := surfaceProfile()
-	p.Surface.Schema = append(p.Surface.Schema, profiles.SchemaKeyword{Keyword: profiles.TypeList, Nested: "rewritten",
-		Tool: "schema_nullable", Sent: `["string","null"]`, Became: `"string"`})
-	single := probe.Tool{Name: "single", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)}
-	list := probe.Tool{Name: "list", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":["string","null"]}}}`)}
-	r := result(ok(probe.Legacy, nil, single, list), notFound(), probe.Survival{}, 0)
+	p.Surface.Schema = append(p.Surface.Schema,
+		profiles.SchemaKeyword{Keyword: profiles.TypeNullable, Nested: "rewritten", Tool: "schema_nullable", Sent: `["string","null"]`, Became: `"string"`},
+		profiles.SchemaKeyword{Keyword: profiles.TypeList, Nested: "kept"},
+		profiles.SchemaKeyword{Keyword: "items", Nested: "kept"},
+		profiles.SchemaKeyword{Keyword: profiles.ItemsBool, Nested: "rewritten", Tool: "schema_prefixitems", Sent: `false`, Became: `{"type":"string"}`})
+	tool := func(name, prop string) probe.Tool {
+		return probe.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object","properties":{"a":` + prop + `}}`)}
+	}
+	tools := []probe.Tool{tool("single", `{"type":"string"}`), tool("nullable", `{"type":["string","null"]}`),
+		tool("union", `{"type":["string","number"]}`), tool("list", `{"type":"array","items":{"type":"string"}}`),
+		tool("closed", `{"type":"array","prefixItems":[{"type":"string"}],"items":false}`)}
+	r := result(ok(probe.Legacy, nil, tools...), notFound(), probe.Survival{}, 0)
 	older := surfaceProfile()
 	older.Version = "0"
 	rep := Assess([]probe.Result{r}, Options{Profiles: []profiles.Profile{p, older}})
@@ -135,35 +144,13 @@ func TestTypeListApart(t *testing.T) {
 		}
 		return out
 	}
-	want := map[string][2][]string{"single": {nil, nil}, "list": {{"`type` (a list of types)"}, nil}}
+	want := map[string][2][]string{"single": {nil, nil}, "nullable": {{"`type` (a list of types with null)"}, nil},
+		"union": {nil, nil}, "list": {nil, nil}, "closed": {{"`items` (a boolean schema)"}, {"`prefixItems`"}}}
 	if diff := cmp.Diff(want, fates(rep.Servers[0].Views[0])); diff != "" {
-		t.Errorf("with type[] measured, fates mismatch (-want +got):\n%s", diff)
+		t.Errorf("with each form measured, fates mismatch (-want +got):\n%s", diff)
 	}
-	want = map[string][2][]string{"single": {nil, nil}, "list": {nil, {"`type` (a list of types)"}}}
-	if diff := cmp.Diff(want, fates(rep.Servers[0].Views[1])); diff != "" {
-		t.Errorf("without type[] measured, fates mismatch (-want +got):\n%s", diff)
-	}
-}
-
-// TestServerNameChars: a client measured to rename hyphens in a tool's
-// name, whose namespace holds the server's name, does not keep a server
-// named with hyphens whole as far as check can tell: not measured, with
-// the reason (Codex CLI 0.171.0 made server-everything's namespace
-// mcp__server_everything, while check said mcp__server-everything__echo
-// was kept). A server's name without them stays kept.
-func TestServerNameChars(t *testing.T) {
-	p := surfaceProfile()
-	p.Surface.Names.Chars = append(p.Surface.Names.Chars, profiles.NameChars{Kind: profiles.NameHyphen, Tool: "name-hyphen-case", Fate: "rewritten", Name: "name_hyphen_case", Runs: 2})
-	for server, want := range map[string]SurfaceFate{
-		"server-everything": {Tool: "echo", Name: "mcp__server-everything__echo", Chars: 28, NameFate: NotMeasured,
-			NameNote: "the server's name server-everything has hyphens, which the client renamed in a tool's name (measured: name-hyphen-case); in a server's name not measured"},
-		"everything": {Tool: "echo", Name: "mcp__everything__echo", Chars: 21, NameFate: "kept"},
-	} {
-		r := result(ok(probe.Legacy, nil, probe.Tool{Name: "echo"}), notFound(), probe.Survival{}, 0)
-		r.Target.Name = server
-		rep := Assess([]probe.Result{r}, Options{Profiles: []profiles.Profile{p}})
-		if diff := cmp.Diff([]SurfaceFate{want}, rep.Servers[0].Views[0].Surface); diff != "" {
-			t.Errorf("server %s: mismatch (-want +got):\n%s", server, diff)
-		}
+	got := fates(rep.Servers[0].Views[1])
+	if !slices.Contains(got["nullable"][1], "`type` (a list of types with null)") || !slices.Contains(got["closed"][1], "`items` (a boolean schema)") || len(got["single"][1]) != 0 {
+		t.Errorf("without the forms measured, fates %v: want each form not measured, a single type measured", got)
 	}
 }
