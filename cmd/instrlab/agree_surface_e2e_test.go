@@ -194,17 +194,8 @@ func surfaceDisagreements(v assess.View, f analyze.SurfaceFacts, tools []analyze
 // "structuredContent", "neither"); "either" when the two are one text
 // (SameAs) and it reached.
 func resultReached(parts []surface.Found) string {
-	var text, structured, same bool
-	for _, p := range parts {
-		same = same || p.SameAs != ""
-		switch {
-		case !p.Reached:
-		case strings.HasPrefix(p.Part, "content["):
-			text = true
-		case p.Part == "structuredContent":
-			structured = true
-		}
-	}
+	same := slices.ContainsFunc(parts, func(p surface.Found) bool { return p.SameAs != "" })
+	text, structured := surface.Reached(parts)
 	switch {
 	case same && (text || structured):
 		return "either"

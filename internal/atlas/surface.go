@@ -33,16 +33,7 @@ func readResultForm(r analyze.Result) string {
 	if !c.Reached {
 		return "the call did not reach the server"
 	}
-	var text, structured bool
-	for _, p := range c.Parts {
-		switch {
-		case !p.Reached:
-		case strings.HasPrefix(p.Part, "content["):
-			text = true
-		case p.Part == "structuredContent":
-			structured = true
-		}
-	}
+	text, structured := surface.Reached(c.Parts)
 	switch {
 	case text && structured:
 		return "both"

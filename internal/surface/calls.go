@@ -268,3 +268,18 @@ func NotCalled(script []fakeapi.Turn, calls []CallFacts, defs []ToolDef) []Misse
 	}
 	return out
 }
+
+// Reached says which of a result's content text and structuredContent
+// reached the model, of the parts Locate found.
+func Reached(parts []Found) (text, structured bool) {
+	for _, p := range parts {
+		switch {
+		case !p.Reached:
+		case strings.HasPrefix(p.Part, "content["):
+			text = true
+		case p.Part == "structuredContent":
+			structured = true
+		}
+	}
+	return text, structured
+}
