@@ -135,7 +135,7 @@ var Docs = []Doc{
 		Help:  "With the prefix a client puts before it (mcp__SERVER__), the tool's name is longer than a name the client's profile measured it cut (instrlab run -matrix surface, docs/surface.md), or past the client's tool-name budget where the name a character past it was cut (instrlab budget -budget name, docs/budgets.md): the model sees the cut name, often with a hash after it. Shorten the tool's name, or the server's."},
 	{Code: NameDropped, Level: Warn,
 		Short: "a client does not offer a tool, by its name",
-		Help:  "A client profile measured that the client does not offer a tool whose name is this long with its prefix (a measured name, or past its tool-name budget), or holds a character of this kind (Claude Code 2.1.328 offers no tool named with a dot or letters outside ASCII): the model cannot call the tool. Use letters, digits, '_' and '-'."},
+		Help:  "A client profile measured that the client does not offer a tool whose name is this long with its prefix (a measured name, or past its tool-name budget), or holds a character of a kind it does not offer (Claude Code 2.1.332 does not offer a name of 138 characters with its prefix): the model cannot call the tool. Use letters, digits, '_' and '-'."},
 	{Code: NameRenamed, Level: Info,
 		Short: "a client renames a tool",
 		Help:  "A client profile measured that the client gives a tool with a name of this kind (dots, hyphens, letters outside ASCII) another name: the model calls it by that name, and the call still reaches the server."},
