@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -208,9 +209,15 @@ func TestMeasureWaitOfAClientThatExits(t *testing.T) {
 		t.Errorf("past the budget: %q, want %q with the client's reason", m.PastBudget, PastExits)
 	}
 	// The client cancels its initialize when it gives up: the cancel leads
-	// the search, which brackets the budget in the two ends and two runs
-	// either side of it.
-	if len(m.Steps) > 4 {
-		t.Errorf("%d runs, want at most 4 after the cancel at %v; progress:\n%s", len(m.Steps), budget, progress)
+	// the search, whose first run after the two ends is set beside it (on
+	// a quiet machine the two runs either side of it end the search: 4
+	// runs; under load the client meets each hold later than set, and a
+	// fifth run came, CI of 2026-12-04), and the search stays within its
+	// bound. How many runs it takes is a matter of timing: not asserted.
+	if len(m.Steps) < 3 || math.Abs(m.Steps[2].Value-b) > 2*res {
+		t.Errorf("the run after the two ends was not set beside the cancel at %v s; progress:\n%s", b, progress)
+	}
+	if bound := WaitSearch().MaxRuns(); len(m.Steps) > bound {
+		t.Errorf("%d runs, more than the search's bound %d; progress:\n%s", len(m.Steps), bound, progress)
 	}
 }
