@@ -18,9 +18,11 @@ const (
 )
 
 // metaTools are SurfaceMeta: one tool per _meta key, annotation, title and
-// icon. A string value carries a codeword; a boolean is found by its key.
+// icon, and one whose annotations say it is destructive (a client may ask
+// before it calls such a tool, or refuse it). A string value carries a
+// codeword; a boolean is found by its key.
 func metaTools(seed string) []SurfaceTool {
-	no := false
+	no, yes := false, true
 	var out []SurfaceTool
 	for _, m := range []struct {
 		name, c, what string
@@ -36,6 +38,9 @@ func metaTools(seed string) []SurfaceTool {
 		{"meta_annotations", "annotations", "It has every annotation.", func(t *mcp.Tool) {
 			t.Annotations = &mcp.ToolAnnotations{Title: surfaceText(seed, "meta_annotations", "annotations title"),
 				ReadOnlyHint: true, DestructiveHint: &no, IdempotentHint: true, OpenWorldHint: &no}
+		}},
+		{"meta_destructive", "annotations destructive", "Its annotations say it is destructive, not read-only, and reaches an open world.", func(t *mcp.Tool) {
+			t.Annotations = &mcp.ToolAnnotations{DestructiveHint: &yes, OpenWorldHint: &yes}
 		}},
 		{"meta_title", "title", "It has a title.", func(t *mcp.Tool) { t.Title = surfaceText(seed, "meta_title", "title") }},
 		{"meta_icon", "icons", "It has an icon.", func(t *mcp.Tool) {

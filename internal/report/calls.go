@@ -90,6 +90,8 @@ func callLines(f *analyze.SurfaceFacts) [][]string {
 			model = callCell(c, "").Detail
 		case len(parts) == 0:
 			model = "no part of the result was recorded"
+		case c.Instead != "":
+			model += fmt.Sprintf("; the call's result in the request (%s characters) begins %s", table.Num(c.ResultChars), table.Quote(c.Instead, 80))
 		}
 		out = append(out, []string{c.Tool, as, got, model})
 	}

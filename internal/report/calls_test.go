@@ -40,6 +40,9 @@ func TestCallsTable(t *testing.T) {
 			Surface: &analyze.SurfaceFacts{NotCalled: []surface.Missed{{Tool: "get-structured-content", Why: surface.MissedNotOffered}}}},
 		{Client: "droid@0.225.2", Row: "server", Status: "ok", Server: "everything", Surface: facts(call("everything___get-structured-content", false, true))},
 	}
+	// What the model got where a part was not whole: the start of the
+	// call's result in the request, quoted (the escape is the server's).
+	results[0].Surface.Calls[0].Instead, results[0].Surface.Calls[0].ResultChars = "Wall time: 0.1\x1b[31m", 30
 	t.Setenv("COLUMNS", "300") // a line per call
 	var b strings.Builder
 	if err := New(nil, results, "").Write(&b, "summary"); err != nil {
@@ -60,7 +63,7 @@ func TestCallsTable(t *testing.T) {
 		return strings.Join(ls, "\n")
 	}
 	for client, want := range map[string][]string{
-		"codex@0.171.0":       {"get_structured_content yes content[0] text: kept (text); structuredContent: dropped"},
+		"codex@0.171.0":       {"get_structured_content yes content[0] text: kept (text); structuredContent: dropped; the call's result in the request (30 characters) begins \"Wall time: 0.1\\x1b[31m\""},
 		"cline@3.0.65":        {"content[0] text: kept (text); structuredContent: kept (json)"},
 		"claude-code@2.1.332": {"content[0] text = structuredContent: reached as json (one text: which of the two the client gave cannot be told)"},
 		"droid@0.225.2": {"did not call: the client never offered it to the model (1 of 2 runs)",

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/lab"
@@ -50,7 +51,16 @@ type CallFacts struct {
 	Flagged bool `json:"flagged,omitempty"`
 	// Parts are the result's parts and where each arrived.
 	Parts []Found `json:"parts,omitempty"`
+	// Instead, when a part did not arrive whole, is how the call's tool
+	// result in the following request begins (its first InsteadRunes
+	// characters), and ResultChars that result's length: what the model
+	// got in its place (a client's error, a file's path, the part cut).
+	Instead     string `json:"instead,omitempty"`
+	ResultChars int    `json:"result_chars,omitempty"`
 }
+
+// InsteadRunes is how much of a tool result CallFacts.Instead keeps.
+const InsteadRunes = 200
 
 // A Request is one recorded model request with its decoded context.
 type Request struct {
@@ -137,10 +147,40 @@ func Calls(reqs []Request, log []lab.Entry) []CallFacts {
 				f.Parts = append(f.Parts, Locate(next.Context, call, p))
 			}
 			markSame(f.Parts, parts)
+			if slices.ContainsFunc(f.Parts, func(p Found) bool { return !p.Full }) {
+				f.Instead, f.ResultChars = instead(next.Context, c)
+			}
 			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// instead is how the tool results answering c in ctx begin, joined (to
+// InsteadRunes characters), and their whole length in characters.
+func instead(ctx fakeapi.Context, c fakeapi.ToolCall) (string, int) {
+	var texts []string
+	n := 0
+	for _, s := range ctx {
+		if s.Kind == fakeapi.KindToolResult && resultOf(s, c) && s.Text != "" {
+			texts = append(texts, s.Text)
+			n += utf8.RuneCountInString(s.Text)
+		}
+	}
+	if len(texts) > 1 {
+		n += len(texts) - 1
+	}
+	var head strings.Builder
+	for i, t := range texts {
+		if i > 0 {
+			head.WriteByte('\n')
+		}
+		head.WriteString(firstRunes(t, InsteadRunes))
+		if utf8.RuneCountInString(head.String()) >= InsteadRunes {
+			break
+		}
+	}
+	return firstRunes(head.String(), InsteadRunes), n
 }
 
 // following is the first of reqs that answers call c: it has a tool result

@@ -82,7 +82,9 @@ func Locate(ctx fakeapi.Context, callID string, p Part) Found {
 				g := Found{Part: p.Name, SentForm: p.Form, Sent: p.Sent, Reached: true, Form: foundForm(s.Text, form.escaped),
 					Where: s.Kind, Path: s.Path, InResult: inResult, Kept: kept, Full: kept == p.Sent}
 				if !g.Full {
-					g.Suffix = firstRunes(rest, 40)
+					// Inside serialized JSON, what follows is escaped even
+					// when the part needed no escape.
+					g.Suffix = suffix(rest, g.Form == FormJSON)
 				}
 				if better(g) {
 					f = g
@@ -91,6 +93,25 @@ func Locate(ctx fakeapi.Context, callID string, p Part) Found {
 		}
 	}
 	return f
+}
+
+// suffix is the first 40 characters of rest, what followed a cut part:
+// decoded from a JSON string's escapes when the part was found inside
+// serialized JSON (Gemini CLI's functionResponse), so that a client's
+// marker reads as it wrote it.
+func suffix(rest string, escaped bool) string {
+	if escaped {
+		head := firstRunes(rest, 80)
+		for range 6 {
+			var s string
+			if json.Unmarshal([]byte(`"`+head+`"`), &s) == nil {
+				return firstRunes(s, 40)
+			}
+			_, n := utf8.DecodeLastRuneInString(head)
+			head = head[:len(head)-n]
+		}
+	}
+	return firstRunes(rest, 40)
 }
 
 // foundForm says whether a segment's text is serialized JSON (or the part

@@ -240,3 +240,21 @@ func TestCallsThroughALoader(t *testing.T) {
 		}
 	}
 }
+
+// TestSuffixDecoded: what followed a part cut inside serialized JSON
+// (Gemini CLI's functionResponse output) reads as the client wrote it,
+// its escapes decoded, even when the 80 bytes looked at end inside an
+// escape; a part found as it is keeps its suffix as it is.
+func TestSuffixDecoded(t *testing.T) {
+	raw := `\n\n... [1 characters omitted] ...\n\number or asks about the stock`
+	if got, want := suffix(raw, true), "\n\n... [1 characters omitted] ...\n\number or asks"[:40]; got != want {
+		t.Errorf("escaped: %q, want %q", got, want)
+	}
+	if got := suffix(raw, false); got != raw[:40] {
+		t.Errorf("as it is: %q, want %q", got, raw[:40])
+	}
+	cut := strings.Repeat("a", 76) + `\u00e9xyz`
+	if got := suffix(cut, true); got != strings.Repeat("a", 40) {
+		t.Errorf("an escape cut at the end: %q", got)
+	}
+}

@@ -154,7 +154,7 @@ type listReply struct {
 		}
 		Tools []struct {
 			Name, Title string
-			Annotations struct{ Title string }
+			Annotations map[string]any
 			Meta        map[string]any `json:"_meta"`
 			Icons       []struct {
 				Src string `json:"src"`
@@ -207,11 +207,22 @@ func listedTexts(log []lab.Entry) []listedItem {
 			add(list, x.Name, txt("name", x.Name), txt("uri", x.URITemplate), txt("title", x.Title), txt("description", x.Description))
 		}
 		for _, t := range r.Tools {
-			parts := []Part{txt("title", t.Title), txt("annotations title", t.Annotations.Title)}
-			keys := slices.Sorted(maps.Keys(t.Meta))
-			for _, k := range keys {
-				if s, ok := t.Meta[k].(string); ok {
-					parts = append(parts, txt("_meta "+k, s))
+			title, _ := t.Annotations["title"].(string)
+			parts := []Part{txt("title", t.Title), txt("annotations title", title)}
+			// A boolean has no text of its own: it is looked for by its
+			// key (readOnlyHint, anthropic/alwaysLoad), which a client
+			// that passed it on would name.
+			for _, k := range slices.Sorted(maps.Keys(t.Annotations)) {
+				if _, ok := t.Annotations[k].(bool); ok {
+					parts = append(parts, txt("annotations "+k, k))
+				}
+			}
+			for _, k := range slices.Sorted(maps.Keys(t.Meta)) {
+				switch v := t.Meta[k].(type) {
+				case string:
+					parts = append(parts, txt("_meta "+k, v))
+				case bool:
+					parts = append(parts, txt("_meta "+k, k))
 				}
 			}
 			if len(t.Icons) > 0 {

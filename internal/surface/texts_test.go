@@ -110,11 +110,16 @@ func TestPromptTexts(t *testing.T) {
 // title finds the title in that tool's definition.
 func TestMetaTexts(t *testing.T) {
 	metaTexts := map[string]string{
-		"tools/list meta_annotations · annotations title":          "missing",
-		"tools/list meta_icon · icon":                              "missing",
-		"tools/list meta_lab_key · _meta lab/note":                 "missing",
-		"tools/list meta_search_hint · _meta anthropic/searchHint": "missing",
-		"tools/list meta_title · title":                            "missing",
+		"tools/list meta_annotations · annotations title":           "missing",
+		"tools/list meta_annotations · annotations readOnlyHint":    "missing",
+		"tools/list meta_annotations · annotations destructiveHint": "missing",
+		"tools/list meta_annotations · annotations idempotentHint":  "missing",
+		"tools/list meta_annotations · annotations openWorldHint":   "missing",
+		"tools/list meta_always_load · _meta anthropic/alwaysLoad":  "missing",
+		"tools/list meta_icon · icon":                               "missing",
+		"tools/list meta_lab_key · _meta lab/note":                  "missing",
+		"tools/list meta_search_hint · _meta anthropic/searchHint":  "missing",
+		"tools/list meta_title · title":                             "missing",
 	}
 	reqs, log := load(t, filepath.Join("testdata", "cline-3.0.65-meta"), nil)
 	if diff := cmp.Diff(metaTexts, textFates(Texts(reqs, log, Tools(reqs, log)))); diff != "" {
@@ -124,6 +129,9 @@ func TestMetaTexts(t *testing.T) {
 	for k := range metaTexts {
 		undefined[k] = "undefined"
 	}
+	// Claude Code sends meta_always_load (its _meta asks it to), and
+	// defers the rest.
+	undefined["tools/list meta_always_load · _meta anthropic/alwaysLoad"] = "missing"
 	reqs, log = load(t, filepath.Join("testdata", "claude-code-2.1.332-meta"), nil)
 	if diff := cmp.Diff(undefined, textFates(Texts(reqs, log, Tools(reqs, log)))); diff != "" {
 		t.Errorf("claude code: texts mismatch (-want +got):\n%s", diff)
@@ -139,5 +147,19 @@ func TestMetaTexts(t *testing.T) {
 	metaTexts["tools/list meta_title · title"] = string(fakeapi.KindToolDefinition)
 	if diff := cmp.Diff(metaTexts, textFates(Texts(reqs, log, Tools(reqs, log)))); diff != "" {
 		t.Errorf("with meta_title's title as its description, texts mismatch (-want +got):\n%s", diff)
+	}
+	// A boolean annotation is found by its key: a client that wrote
+	// "readOnlyHint: true" into the tool's description passed it on.
+	annDesc := "It has every annotation. Description codeword: " + lab.SurfaceCodeword("", "meta_annotations", "description") + "."
+	reqs, log = load(t, filepath.Join("testdata", "cline-3.0.65-meta"), func(s string) string {
+		if !strings.Contains(s, annDesc) {
+			t.Fatalf("the fixture lacks %q", annDesc)
+		}
+		return strings.ReplaceAll(s, annDesc, annDesc+" (readOnlyHint: true)")
+	})
+	metaTexts["tools/list meta_title · title"] = "missing"
+	metaTexts["tools/list meta_annotations · annotations readOnlyHint"] = string(fakeapi.KindToolDefinition)
+	if diff := cmp.Diff(metaTexts, textFates(Texts(reqs, log, Tools(reqs, log)))); diff != "" {
+		t.Errorf("with readOnlyHint in meta_annotations' description, texts mismatch (-want +got):\n%s", diff)
 	}
 }
