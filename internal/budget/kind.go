@@ -58,7 +58,7 @@ const (
 )
 
 // kinds are the budgets, in the order of Names.
-var kinds = []kind{waitKind(), deferKind(), nameKind()}
+var kinds = []kind{waitKind(), deferKind(), nameKind(), resultKind()}
 
 // Names lists the budgets Measure knows, for -budget's help and errors.
 var Names = func() []string {
@@ -516,7 +516,7 @@ func count(n float64, thing string) string {
 	if n == 1 {
 		return "1 " + thing
 	}
-	return fmt.Sprintf("%.0f %ss", n, thing)
+	return table.Num(int(n)) + " " + thing + "s"
 }
 
 // truncate keeps the first n characters of s, marking a cut.

@@ -19,6 +19,7 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/matrix/runner"
 	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/profiles/derive"
 )
 
 // Options say which client to measure, and how its runs go.
@@ -76,9 +77,12 @@ type Measurement struct {
 	// Settings are the environment the runs had besides the row's own.
 	Settings map[string]string `json:"settings,omitempty"`
 	// Way is how the row ran the client beyond its defaults
-	// (profiles.Budget.Way), "" for its default way.
-	Way  string `json:"way,omitempty"`
-	Runs int    `json:"runs"`
+	// (profiles.Budget.Way), "" for its default way. Model is the model
+	// the runs' requests named (the row's, or one the client's adapter
+	// chose: Codex calls tools with local-model), "" when none was read.
+	Way   string `json:"way,omitempty"`
+	Model string `json:"model,omitempty"`
+	Runs  int    `json:"runs"`
 	// Disagree counts runs that contradicted the others: the edge is a
 	// race there. Unresolved is set when the runs ran out before the two
 	// sides came within the resolution.
@@ -254,6 +258,7 @@ func (o Options) measure(ctx context.Context, m *matrix.Matrix, tmpl matrix.Row,
 			}
 		}
 	}
+	ms.Model = requestModel(ok)
 	// The runs past the budget, the one nearest its edge first.
 	past = nearestFirst(f, past)
 	ms.PastBudget = k.past(f, past)
@@ -274,6 +279,20 @@ func (o Options) measure(ctx context.Context, m *matrix.Matrix, tmpl matrix.Row,
 		return ms, err
 	}
 	return ms, nil
+}
+
+// requestModel is the model the first request of the first of runs that
+// made one named, "" when none could be read.
+func requestModel(runs []analyze.Result) string {
+	for _, r := range runs {
+		if r.First == nil {
+			continue
+		}
+		if m, err := (derive.Dirs{}).Model(r.Dir, r.First.Seq); err == nil && m != "" {
+			return m
+		}
+	}
+	return ""
 }
 
 // nearestFirst orders the runs past the budget by the value their step

@@ -11,7 +11,7 @@ import (
 // Profile is m as a profile carries it, measured on date by command.
 func (m Measurement) Profile(date, command string) profiles.Budget {
 	return profiles.Budget{Name: m.Budget, Unit: m.Unit, Within: m.Within, Past: m.Past, Below: m.Below, Above: m.Above,
-		PastBudget: m.PastBudget, Late: m.Late, Settings: m.Settings, Way: m.Way, Names: m.Names, Runs: m.Runs, MaxLoad: m.MaxLoad, Date: date, Command: command}
+		PastBudget: m.PastBudget, Late: m.Late, Settings: m.Settings, Way: m.Way, Model: m.Model, Names: m.Names, Runs: m.Runs, MaxLoad: m.MaxLoad, Date: date, Command: command}
 }
 
 // UpdateProfile writes the measurements of the profile's client version
@@ -31,6 +31,9 @@ func UpdateProfile(path string, ms []Measurement, date, command string) error {
 			return fmt.Errorf("%s budget of %s not measured (%s): the profile is left as it was", m.Budget, m.Client, m.Failed)
 		}
 		b := m.Profile(date, command)
+		if b.Model == p.Model {
+			b.Model = "" // the profile's own
+		}
 		replaced := false
 		for i, old := range p.Budgets {
 			if old.Name == b.Name && old.Way == b.Way && maps.Equal(old.Settings, b.Settings) {

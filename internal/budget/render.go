@@ -65,6 +65,6 @@ func Table(ms []Measurement) table.Table {
 			t.Notes = append(t.Notes, k.note)
 		}
 	}
-	t.Notes = append(t.Notes, "A budget of time measured on a loaded machine is a race as much as a number: the max load column says how loaded it was (the one-minute load average, over the machine's CPUs). A count (defer, name) is read from what the client sent and is the same in every run.")
+	t.Notes = append(t.Notes, "A budget of time measured on a loaded machine is a race as much as a number: the max load column says how loaded it was (the one-minute load average, over the machine's CPUs). A count (defer, name, result) is read from what the client sent and is the same in every run.")
 	return t
 }

@@ -135,9 +135,16 @@ func (m *Matrix) Call(calls []fakeapi.Call) {
 		return
 	}
 	for i := range m.Rows {
-		m.Rows[i].Script = []fakeapi.Turn{{Calls: calls}}
-		m.Rows[i].Prompt, m.Rows[i].MaxTurns = surfacePrompt, surfaceTurns
+		m.Rows[i].Call(calls)
 	}
+}
+
+// Call makes row r call the tools of calls, all in one scripted turn,
+// with the surface rows' prompt and turns (room for a client's loader of
+// deferred tools before the call).
+func (r *Row) Call(calls []fakeapi.Call) {
+	r.Script = []fakeapi.Turn{{Calls: calls}}
+	r.Prompt, r.MaxTurns = surfacePrompt, surfaceTurns
 }
 
 // ParseCalls reads every -call (ParseCall).

@@ -401,6 +401,10 @@ type Budget struct {
 	// local-model"), "" for the client's default way: it holds for the
 	// view of that way alone (Expand).
 	Way string `json:"way,omitempty"`
+	// Model is the model the runs' requests named when it is not the
+	// profile's (a client that calls tools with another model: Codex
+	// 0.171.0's local-model); "" for the profile's.
+	Model string `json:"model,omitempty"`
 	// Names, for the tool-name budget, is what its runs at the edge
 	// showed of the names: the client's prefix before the tool's name
 	// for the server of the runs (Server), and the lengths of the
