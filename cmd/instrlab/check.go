@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/cli"
+	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/profiles/assess"
@@ -31,7 +32,7 @@ type checkOptions struct {
 	spec                probe.Spec
 	probe               probe.Options
 	rules               assess.Rules
-	require             listFlag
+	require, calls      listFlag
 
 	// parsed and reported say how far the command got, for the JSON
 	// error object: a report printed is not followed by one.
@@ -56,6 +57,7 @@ func (o *checkOptions) flags(fs *flag.FlagSet) {
 	fs.IntVar(&o.probe.Repeat, "repeat", 1, "run each era this many times, for the startup median and max")
 	fs.IntVar(&o.rules.MaxChars, "max-chars", 0, "rule: instructions of any era at most this many characters")
 	fs.IntVar(&o.rules.MaxTokens, "max-tokens", 0, "rule: instructions of any era at most this many tokens (estimated)")
+	fs.Var(&o.calls, "call", "call this tool of the server once (in the initialize era, after tools/list), as TOOL or TOOL={JSON input}, and predict per client what of its result reaches the model and whether whole (repeatable; a tool with side effects has them)")
 	fs.Var(&o.require, "require", "rule: this phrase survives every profile's cut in every era (repeatable)")
 	fs.BoolVar(&o.rules.SameEras, "require-same-eras", false, "rule: initialize and server/discover return the same instructions")
 	fs.DurationVar(&o.rules.MaxStartup, "max-startup", 0, "rule: the slowest first reply is at most this long")
@@ -110,6 +112,13 @@ func (o *checkOptions) validate(ctx context.Context) error {
 		if err != nil {
 			return usageError{Msg: "check: " + err.Error()}
 		}
+	}
+	calls, err := matrix.ParseCalls(o.calls)
+	if err != nil {
+		return usageError{Msg: "check: -call: " + err.Error()}
+	}
+	for _, c := range calls {
+		o.probe.Calls = append(o.probe.Calls, probe.Call{Tool: c.Tool, Input: c.Input})
 	}
 	if o.targets, o.skipped, err = o.spec.Targets(ctx, os.LookupEnv, exec.LookPath); err != nil {
 		return usageError{Msg: "check: " + err.Error()}

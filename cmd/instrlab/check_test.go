@@ -260,12 +260,47 @@ func TestCheckUsage(t *testing.T) {
 		{[]string{"-scan", "-name", "x"}, "-name is for a command or URL"},
 		{[]string{"-require", "", "--", "x"}, "-require needs a non-empty phrase"},
 		{[]string{"-bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"-call", "=", "--", "x"}, "-call: \"=\": want TOOL or TOOL=JSON"},
+		{[]string{"-call", "get=[1]", "--", "x"}, "the input of get is not a JSON object"},
 	}
 	for _, tt := range tests {
 		_, stderr, code := runCheckTest(t, tt.args...)
 		if code != exitUsage || !strings.Contains(stderr, tt.want) {
 			t.Errorf("check %q: exit %d, stderr %q; want %d and %q", tt.args, code, stderr, exitUsage, tt.want)
 		}
+	}
+}
+
+// TestCheckCall: check -call on the lab, with the built-in profiles of
+// Cline CLI 3.0.65 and Claude Code 2.1.332 (their result budgets: 7,961
+// and 50,000 characters, measured). A result of 9,000 characters is past
+// Cline's and within Claude Code's: one result-cut finding, for Cline,
+// saying what its model gets; the call's measure is printed; a tool that
+// does not exist is a call-failed finding, not a failed check.
+func TestCheckCall(t *testing.T) {
+	out, stderr, code := runCheckWide(t, "-v", "-profile", "cline@3.0.65,claude-code@2.1.332", "-call", "result_size", "-call", "nope",
+		"--", binary, "serve", "lab", "-surface", "size", "-result-size", "ascii:9000")
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s\n%s", code, stderr, out)
+	}
+	for _, want := range []string{
+		"called result_size: ok in",
+		"text 9,000 characters (9,000 UTF-16 units, 9,000 bytes,",
+		"called nope: error in",
+		"result of result_size: the model gets its content text; its content text of 9,000 characters whole (up to 50,000 measured)",
+		"result of result_size: the model gets its content text; its content text of 9,000 characters not whole, past the 7,961 measured: cuts it: the model gets its first 3,950 characters",
+		"result-cut",
+		"call-failed",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "is longer than the 7,961 the client gives the model whole"); n != 1 {
+		t.Errorf("%d result-cut findings for Cline, want 1:\n%s", n, out)
+	}
+	if strings.Contains(out, "the 50,000 the client gives") {
+		t.Errorf("a result within Claude Code's budget is a finding:\n%s", out)
 	}
 }
 

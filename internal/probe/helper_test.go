@@ -52,14 +52,27 @@ func serveForTest(args []string) int {
 	discoverDelay := fs.Duration("discover-delay", 0, "")
 	onUnknown := fs.String("on-unknown", lab.UnknownError, "")
 	toolOrder := fs.String("tool-order", lab.OrderName, "")
+	surface := fs.String("surface", "", "")
+	resultSize := fs.String("result-size", lab.DefaultResultSize, "")
 	fs.Parse(args)
 	in, err := lab.ParseInstructions(*instr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
+	groups, err := lab.ParseSurface(*surface)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	size, err := lab.ParseInstructions(*resultSize)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
 	l, err := lab.New(lab.Config{Instructions: in, Era: lab.Mode(*era), InitDelay: *initDelay,
-		DiscoverDelay: *discoverDelay, OnUnknown: *onUnknown, ToolOrder: *toolOrder})
+		DiscoverDelay: *discoverDelay, OnUnknown: *onUnknown, ToolOrder: *toolOrder,
+		Surface: lab.SurfaceConfig{Groups: groups, ResultSize: size}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2

@@ -15,6 +15,9 @@ type Options struct {
 	Repeat int
 	// ClientName and ClientVersion are sent as clientInfo.
 	ClientName, ClientVersion string
+	// Calls are tools to call once each, in the legacy era, after the
+	// tools were listed (check -call): each gets Timeout.
+	Calls []Call
 }
 
 // Validate rejects options a command line set out of range, naming the

@@ -62,6 +62,9 @@ type EraResult struct {
 	// server whose tool order is not deterministic. Nil when the same, or
 	// when the second listing failed (not measured).
 	Relisted []string `json:"tools_relisted,omitempty"`
+	// Calls are the tools called (Options.Calls), in the legacy era
+	// only, after the tools were listed.
+	Calls []CallResult `json:"calls,omitempty"`
 
 	// FirstReply is the time from spawn (stdio) or the first request
 	// (HTTP) to the first JSON-RPC reply; zero when none came.

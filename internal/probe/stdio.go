@@ -30,9 +30,9 @@ func stdioLegacy(ctx context.Context, t Target, o Options) (r EraResult) {
 		return r
 	}
 	defer p.stop()
-	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	ectx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
-	m, err := p.call(ctx, 1, "initialize", o.initializeParams())
+	m, err := p.call(ectx, 1, "initialize", o.initializeParams())
 	if !r.record(p, m, err, o.Timeout) || r.Outcome != OutcomeOK {
 		r.finish(p)
 		return r
@@ -43,8 +43,13 @@ func stdioLegacy(ctx context.Context, t Target, o Options) (r EraResult) {
 	}
 	p.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
 	r.listTwice(func(id int, cursor string) (wireMsg, error) {
-		return p.call(ctx, id, "tools/list", o.pageParams(cursor, false))
+		return p.call(ectx, id, "tools/list", o.pageParams(cursor, false))
 	}, false)
+	r.callTools(o, func(id int, params map[string]any) (wireMsg, error) {
+		cctx, cancel := context.WithTimeout(ctx, o.Timeout)
+		defer cancel()
+		return p.call(cctx, id, "tools/call", params)
+	})
 	r.finish(p)
 	return r
 }

@@ -193,6 +193,10 @@ type View struct {
 	// Surface is what the profile's surface predicts of each tool (its
 	// name, input schema, structured results), when it measured one.
 	Surface []SurfaceFate `json:"surface,omitempty"`
+	// Calls is what the profile predicts of the result of each tool
+	// check called (-call): which of its parts reaches the model, and
+	// whether whole.
+	Calls []CallFate `json:"calls,omitempty"`
 	// Texts is what the profile predicts of the server's prompts and
 	// resources, when the server declares either and the profile
 	// measured them.
@@ -442,6 +446,7 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 	v.Tools = toolFates(p, e, getenv)
 	if r.Target.Transport != probe.TransportHTTP {
 		v.Surface = surfaceFates(p, e, r.Target.Name) // measured over stdio only
+		v.Calls = callFates(p, r.Legacy.Calls)
 		v.Texts = textsFate(p, e)
 	}
 	if e.Instructions == nil {

@@ -52,6 +52,8 @@ const (
 	SchemaLost      Code = "schema-lost"
 	ResultForm      Code = "result-form"
 	TextsUnseen     Code = "texts-unseen"
+	ResultCut       Code = "result-cut"
+	CallFailed      Code = "call-failed"
 )
 
 // A Doc says what one code means, the way a go vet analyzer carries its
@@ -145,6 +147,12 @@ var Docs = []Doc{
 	{Code: ResultForm, Level: Warn,
 		Short: "a client gives the model one form of a structured result",
 		Help:  "The tool has an output schema, so its results carry structuredContent beside their content text, and a client profile measured that the client gives the model only one of the two (Claude Code 2.1.328 the structuredContent JSON, opencode the content text). Put what the model needs in both."},
+	{Code: ResultCut, Level: Warn,
+		Short: "a client does not give the model a tool's result whole",
+		Help:  "check -call called the tool, and its result is longer than the longest a client profile measured the client to give the model whole (instrlab budget -budget result, docs/budgets.md: Cline CLI 3.0.65 7,961 characters, Claude Code 2.1.332 50,000): the finding says what the model gets instead, as measured (the start and a marker, a saved file's path, an error). A result between the budget counted in characters and the budget counted in UTF-8 bytes says the client's unit decides, not measured. Return less, or page it."},
+	{Code: CallFailed, Level: Warn,
+		Short: "a tool check -call called did not return a result",
+		Help:  "The tool answered -call with a JSON-RPC error, no reply within -timeout, a result that is not a CallToolResult, or the server exited: nothing of it can be predicted. The finding says which."},
 	{Code: TextsUnseen, Level: Info,
 		Short: "what a client does with the server's prompts and resources",
 		Help:  "The server declares prompts or resources, and a client profile measured what the client does with them: whether it asks for them at all, whether any of their texts (names, titles, descriptions) reach the model (none did in any of the ten pinned clients), and whether a resource reaches the model when the model reads it with the client's own resource tool (whole in Claude Code, Codex CLI, Gemini CLI, Kilo Code CLI, opencode and Qwen Code; Cline, Continue, Copilot CLI and Droid offer no such tool). Put what the model must know in the instructions or a tool's description."},

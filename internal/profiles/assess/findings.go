@@ -121,7 +121,13 @@ func findings(s Server, o Options) []Finding {
 	for _, v := range s.Views {
 		cuts(&l, v)
 		surfaceFindings(&l, v, o.Rules.MaxName)
+		callFindings(&l, v)
 		textsFindings(&l, v)
+	}
+	for _, c := range r.Legacy.Calls {
+		if c.Outcome != probe.OutcomeOK {
+			l.add(CallFailed, "-call %s: %s: %s", c.Tool, c.Outcome, c.Detail)
+		}
 	}
 	for _, t := range s.Tools {
 		msg := "cuts the description of tool %s: %s characters, cap %s"

@@ -211,6 +211,19 @@ func surfaceFindings(l *findingList, v View, maxName int) {
 	}
 }
 
+// callFindings reports, for view v, each called tool's result the client
+// does not give the model whole, or may not.
+func callFindings(l *findingList, v View) {
+	for _, f := range v.Calls {
+		switch f.Size {
+		case SizeCut:
+			l.of(v, ResultCut, f.Tool, "the result of %s (its %s: %s characters) is longer than the %s the client gives the model whole (measured); of a longer one: %s", f.Tool, f.Part, table.Num(f.Chars), table.Num(f.Limit), f.Past)
+		case SizeUnit:
+			l.of(v, ResultCut, f.Tool, "the result of %s (its %s: %s characters) is within the %s the client gives the model whole if it counts characters, past it if it counts UTF-8 bytes: its unit is %s", f.Tool, f.Part, table.Num(f.Chars), table.Num(f.Limit), NotMeasured)
+		}
+	}
+}
+
 // asNamed is a tool's name's length as the client names it, for a
 // finding: "71 characters as the client names it (mcp__srv__…)", or its
 // own name's where the client's prefix was not measured.
@@ -236,6 +249,41 @@ func maxNameRule(l *findingList, s Server, maxName int) {
 			}
 		}
 	}
+}
+
+// ResultBudget is the name of a profile's result-size budget
+// (profiles.Budget.Name, instrlab budget's "result").
+const ResultBudget = "result"
+
+// resultFact says how long a tool result p's client gives the model
+// whole, from its result-size budget measured with nothing set, and what
+// the model gets of a longer one; not measured when it has none.
+func resultFact(p profiles.Profile) Fact {
+	f := Fact{Name: "long tool results", Value: NotMeasured}
+	i := slices.IndexFunc(p.Budgets, func(b profiles.Budget) bool {
+		return b.Name == ResultBudget && len(b.Settings) == 0 && b.Unit == "characters"
+	})
+	if i < 0 {
+		return f
+	}
+	b := p.Budgets[i]
+	switch {
+	case b.Below:
+		f.Value = fmt.Sprintf("not whole even at %s characters", table.Num(int(b.Past)))
+	case b.Above:
+		f.Value = fmt.Sprintf("whole up to %s characters, the longest measured", table.Num(int(b.Within)))
+	default:
+		f.Value = fmt.Sprintf("whole up to %s characters", table.Num(int(b.Within)))
+	}
+	f.Value += " (one text block of ASCII text)"
+	if b.PastBudget != "" && !b.Above {
+		f.Value += "; past it " + b.PastBudget
+	}
+	if b.Model != "" {
+		f.Value += " (model " + b.Model + ")"
+	}
+	f.Measured = true
+	return f
 }
 
 // surfaceFactName is the name of surfaceFact's fact.

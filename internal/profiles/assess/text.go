@@ -3,6 +3,7 @@ package assess
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -164,6 +165,40 @@ func (p *printer) era(e probe.EraResult, texts []Text) {
 		p.hang(eraIndent, fmt.Sprintf("instructions: %s characters, %s bytes, ~%s tokens (%s chars/token), %s, sha256 %s",
 			table.Num(t.Chars), table.Num(t.Bytes), table.Num(t.Tokens), strconv.FormatFloat(t.CharsPerToken, 'f', 2, 64), sections(len(t.Sections)), t.SHA256))
 	}
+	for _, c := range e.Calls {
+		p.hang(eraIndent, callLine(c))
+	}
+}
+
+// callLine says what one call of -call returned, measured.
+func callLine(c probe.CallResult) string {
+	head := fmt.Sprintf("called %s: %s in %s", line(c.Tool), c.Outcome, dur(c.Elapsed.D()))
+	if c.Outcome != probe.OutcomeOK && c.Outcome != probe.OutcomeInvalid {
+		return head + ": " + line(c.Detail)
+	}
+	var parts []string
+	for _, typ := range slices.Sorted(maps.Keys(c.Blocks)) {
+		parts = append(parts, plural(c.Blocks[typ], typ+" block"))
+	}
+	if len(c.Blocks) == 0 {
+		parts = append(parts, "no content block")
+	}
+	size := func(what string, s probe.Size) string {
+		return fmt.Sprintf("%s %s characters (%s UTF-16 units, %s bytes, ~%s tokens)", what, table.Num(s.Chars), table.Num(s.UTF16), table.Num(s.Bytes), table.Num(s.Tokens))
+	}
+	if c.Text != nil {
+		parts = append(parts, size("text", *c.Text))
+	}
+	if c.Structured != nil {
+		parts = append(parts, size("structuredContent", *c.Structured))
+	}
+	if c.IsError {
+		parts = append(parts, "isError true")
+	}
+	if c.Outcome == probe.OutcomeInvalid {
+		parts = append(parts, line(c.Detail))
+	}
+	return head + ": " + strings.Join(parts, "; ")
 }
 
 func (p *printer) survival(sv probe.Survival) {

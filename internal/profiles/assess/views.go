@@ -2,6 +2,7 @@ package assess
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,7 +29,7 @@ func (p *printer) view(v View) {
 		for _, l := range factLines(v.Facts) {
 			p.hang(eraIndent, l)
 		}
-		for _, l := range append(toolLines(v.Tools), surfaceLines(v.Surface, v.Facts)...) {
+		for _, l := range slices.Concat(toolLines(v.Tools), surfaceLines(v.Surface, v.Facts), callLines(v.Calls)) {
 			p.hang(eraIndent, l)
 		}
 	}

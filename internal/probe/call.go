@@ -1,0 +1,146 @@
+package probe
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/instrlab/instrlab/internal/tokens"
+)
+
+// A Call is a tool check calls once, in the legacy era (initialize, as
+// every client in use connects), after listing the tools: its name and
+// its arguments, a JSON object (nil for none).
+type Call struct {
+	Tool  string          `json:"tool"`
+	Input json.RawMessage `json:"input,omitempty"`
+}
+
+// A CallResult is what one call of a tool returned, measured: never the
+// result's text itself, which may be long and is the server's.
+type CallResult struct {
+	Tool  string          `json:"tool"`
+	Input json.RawMessage `json:"input,omitempty"`
+	// Outcome is ok (a result), error (a JSON-RPC error), silent (no
+	// reply within the timeout), exit (the server exited first) or
+	// invalid (a result that is not a CallToolResult); Detail says more
+	// when it is not ok.
+	Outcome Outcome `json:"outcome"`
+	Detail  string  `json:"detail,omitempty"`
+	Elapsed Millis  `json:"elapsed_ms"`
+	// IsError is the result's isError.
+	IsError bool `json:"is_error,omitempty"`
+	// Blocks counts the content blocks by type ("text": 1, "image": 1).
+	Blocks map[string]int `json:"blocks,omitempty"`
+	// Text is the size of the content's text blocks together, Structured
+	// that of the structuredContent serialized as the server sent it;
+	// nil when the result has none.
+	Text       *Size `json:"text,omitempty"`
+	Structured *Size `json:"structured,omitempty"`
+}
+
+// A Size is a text's length in each unit a client may count it in, and
+// the tokens it estimates (tokens.Count).
+type Size struct {
+	Chars  int `json:"chars"`
+	UTF16  int `json:"utf16"`
+	Bytes  int `json:"bytes"`
+	Tokens int `json:"tokens"`
+}
+
+// SizeOf measures s.
+func SizeOf(s string) Size {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return Size{Chars: utf8.RuneCountInString(s), UTF16: n, Bytes: len(s), Tokens: tokens.Count(s)}
+}
+
+// ASCII says whether the text is ASCII: its characters, UTF-16 units and
+// bytes are one count.
+func (s Size) ASCII() bool { return s.Chars == s.Bytes }
+
+// callTools calls each of o.Calls with call, each within o.Timeout,
+// from id 1000.
+func (r *EraResult) callTools(o Options, call func(id int, params map[string]any) (wireMsg, error)) {
+	for i, c := range o.Calls {
+		params := map[string]any{"name": c.Tool}
+		if len(c.Input) > 0 {
+			params["arguments"] = c.Input
+		} else {
+			params["arguments"] = map[string]any{}
+		}
+		start := time.Now()
+		m, err := call(1000+i, params)
+		res := CallResult{Tool: c.Tool, Input: c.Input, Elapsed: Millis(time.Since(start))}
+		switch {
+		case errors.Is(err, errExited):
+			res.Outcome, res.Detail = OutcomeExit, "the server exited before it answered"
+		case errors.Is(err, errSilent):
+			res.Outcome, res.Detail = OutcomeSilent, fmt.Sprintf("no reply within %v", o.Timeout)
+		case err != nil:
+			res.Outcome, res.Detail = OutcomeError, clip(err.Error(), 200)
+		case m.kind == kindError:
+			res.Outcome, res.Detail = OutcomeError, fmt.Sprintf("error %d: %s", m.err.Code, clip(m.err.Message, 200))
+		default:
+			res.measure(m.result)
+		}
+		r.Calls = append(r.Calls, res)
+	}
+}
+
+// measure reads a tools/call result: its content blocks, the size of
+// their text, and of its structuredContent.
+func (c *CallResult) measure(result json.RawMessage) {
+	var w struct {
+		Content *[]struct {
+			Type string  `json:"type"`
+			Text *string `json:"text"`
+		} `json:"content"`
+		StructuredContent json.RawMessage `json:"structuredContent"`
+		IsError           bool            `json:"isError"`
+	}
+	if err := json.Unmarshal(result, &w); err != nil {
+		c.Outcome, c.Detail = OutcomeInvalid, "the result is not a CallToolResult: "+clip(err.Error(), 200)
+		return
+	}
+	if w.Content == nil {
+		c.Outcome, c.Detail = OutcomeInvalid, "the result has no content (required)"
+	} else {
+		c.Outcome = OutcomeOK
+	}
+	c.IsError = w.IsError
+	text, texts := "", 0
+	for _, b := range deref(w.Content) {
+		if c.Blocks == nil {
+			c.Blocks = map[string]int{}
+		}
+		c.Blocks[b.Type]++
+		if b.Type == "text" && b.Text != nil {
+			if texts > 0 {
+				text += "\n"
+			}
+			text += *b.Text
+			texts++
+		}
+	}
+	if texts > 0 {
+		s := SizeOf(text)
+		c.Text = &s
+	}
+	if len(w.StructuredContent) > 0 && string(w.StructuredContent) != "null" {
+		s := SizeOf(string(w.StructuredContent))
+		c.Structured = &s
+	}
+}
+
+func deref[T any](p *[]T) []T {
+	if p == nil {
+		return nil
+	}
+	return *p
+}

@@ -1,0 +1,133 @@
+package probe
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/instrlab/instrlab/lab"
+)
+
+// callsOf are the calls of a probe's legacy era by tool.
+func callsOf(t *testing.T, r Result) map[string]CallResult {
+	t.Helper()
+	if len(r.Modern.Calls) > 0 {
+		t.Errorf("the modern era called %d tools: calls are made in the legacy era only", len(r.Modern.Calls))
+	}
+	out := map[string]CallResult{}
+	for _, c := range r.Legacy.Calls {
+		out[c.Tool] = c
+	}
+	return out
+}
+
+// TestProbeCalls: check -call on the lab over stdio. Each call is
+// measured, never kept: a result's text in characters, UTF-16 units,
+// bytes and tokens, its structuredContent apart; a result that is not a
+// CallToolResult, a JSON-RPC error, an unknown tool and a tool that never
+// answers are each told, and a call after the silent one is still made.
+func TestProbeCalls(t *testing.T) {
+	o := quick
+	o.Timeout = 2 * time.Second
+	for _, name := range []string{"result_size", "result_both", "result_structured", "bad_no_content", "bad_content_type", "bad_protocol_error", "bad_hang", "nope"} {
+		o.Calls = append(o.Calls, Call{Tool: name})
+	}
+	o.Calls = append(o.Calls, Call{Tool: "result_text", Input: json.RawMessage(`{"note":"x"}`)})
+	r := Probe(context.Background(), testServer(t, "-surface results,size,bad,hang -result-size japanese:100"), o)
+	if !r.Legacy.OK() {
+		t.Fatalf("legacy era %s: %s", r.Legacy.Outcome, r.Legacy.Detail)
+	}
+	calls := callsOf(t, r)
+	if len(calls) != len(o.Calls) {
+		t.Fatalf("%d calls recorded, want %d: %+v", len(calls), len(o.Calls), r.Legacy.Calls)
+	}
+
+	size := calls["result_size"]
+	if size.Outcome != OutcomeOK || size.Text == nil || size.Blocks["text"] != 1 || size.Structured != nil {
+		t.Fatalf("result_size = %+v, want one text block and no structuredContent", size)
+	}
+	// The generated text is Japanese around ASCII markers and codewords.
+	if s := *size.Text; s.Chars != 100 || s.UTF16 != 100 || s.Bytes <= 150 || s.Bytes > 300 || s.Tokens <= 0 {
+		t.Errorf("result_size of 100 Japanese characters measured %+v: want 100 characters and UTF-16 units, 151 to 300 bytes, some tokens", s)
+	}
+	if size.Text.ASCII() {
+		t.Error("Japanese text measured as ASCII")
+	}
+	if c := calls["result_both"]; c.Text == nil || c.Structured == nil {
+		t.Errorf("result_both = %+v, want content text and structuredContent", c)
+	}
+	if c := calls["result_structured"]; c.Outcome != OutcomeOK || c.Text != nil || c.Structured == nil {
+		t.Errorf("result_structured = %+v, want structuredContent alone", c)
+	}
+	if c := calls["result_text"]; c.Outcome != OutcomeOK || string(c.Input) != `{"note":"x"}` {
+		t.Errorf("result_text = %+v, want ok with its input kept", c)
+	}
+	for name, want := range map[string]struct {
+		outcome Outcome
+		detail  string
+	}{
+		"bad_no_content":     {OutcomeInvalid, "no content"},
+		"bad_content_type":   {OutcomeInvalid, "not a CallToolResult"},
+		"bad_protocol_error": {OutcomeError, "error -32603"},
+		"bad_hang":           {OutcomeSilent, "no reply within 2s"},
+		"nope":               {OutcomeError, "error -32602"},
+	} {
+		c := calls[name]
+		if c.Outcome != want.outcome || !strings.Contains(c.Detail, want.detail) {
+			t.Errorf("%s = %s (%s), want %s with %q", name, c.Outcome, c.Detail, want.outcome, want.detail)
+		}
+	}
+	if d := calls["bad_hang"].Elapsed.D(); d < 2*time.Second {
+		t.Errorf("bad_hang gave up after %v, before its timeout", d)
+	}
+}
+
+// TestProbeHTTPCalls: the same calls over Streamable HTTP, through the
+// SDK's client, measured from the reply as the server wrote it.
+func TestProbeHTTPCalls(t *testing.T) {
+	in, _ := lab.ParseInstructions("ascii:1000")
+	size, _ := lab.ParseInstructions("ascii:2000")
+	l, err := lab.New(lab.Config{Instructions: in, Era: lab.ModeLegacy,
+		Surface: lab.SurfaceConfig{Groups: []lab.SurfaceGroup{lab.SurfaceResults, lab.SurfaceSize, lab.SurfaceBad}, ResultSize: size}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(l.Handler())
+	t.Cleanup(srv.Close)
+	o := quick
+	o.Calls = []Call{{Tool: "result_size"}, {Tool: "bad_protocol_error"}, {Tool: "bad_no_content"}, {Tool: "result_structured"}}
+	r := Probe(context.Background(), Target{Name: "lab", Transport: TransportHTTP, URL: srv.URL}, o)
+	calls := callsOf(t, r)
+	if c := calls["result_size"]; c.Outcome != OutcomeOK || c.Text == nil || c.Text.Chars != 2000 || !c.Text.ASCII() {
+		t.Errorf("result_size = %+v, want 2,000 ASCII characters", c)
+	}
+	if c := calls["bad_protocol_error"]; c.Outcome != OutcomeError || !strings.Contains(c.Detail, "-32603") {
+		t.Errorf("bad_protocol_error = %+v, want the JSON-RPC error", c)
+	}
+	if c := calls["bad_no_content"]; c.Outcome != OutcomeInvalid {
+		t.Errorf("bad_no_content = %+v, want invalid: no content", c)
+	}
+	if c := calls["result_structured"]; c.Outcome != OutcomeOK || c.Structured == nil || c.Text != nil {
+		t.Errorf("result_structured = %+v, want structuredContent alone", c)
+	}
+}
+
+func TestSizeOf(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		want Size
+	}{
+		{"abc", Size{Chars: 3, UTF16: 3, Bytes: 3}},
+		{"日本", Size{Chars: 2, UTF16: 2, Bytes: 6}},
+		{"😀a", Size{Chars: 2, UTF16: 3, Bytes: 5}},
+	} {
+		got := SizeOf(tt.s)
+		got.Tokens = 0
+		if got != tt.want {
+			t.Errorf("SizeOf(%q) = %+v, want %+v", tt.s, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,183 @@
+package assess
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/table"
+)
+
+// A CallFate is what a profile predicts of the result one tool call of
+// check -call returned: which of its parts reaches the model (from the
+// result forms the profile's surface measured) and whether its text does
+// whole (from the profile's result-size budget). Each "not measured"
+// where the profile did not measure it.
+type CallFate struct {
+	Tool string `json:"tool"`
+	// Form is what of the result reaches the model: "content text",
+	// "structuredContent", "both", "neither", or "not measured".
+	Form string `json:"form"`
+	// Size is "whole", "cut" (past the budget: Past says what the model
+	// gets), "unit" (within it counted in characters, past it in UTF-8
+	// bytes: the unit the client counts in decides, and is not measured)
+	// or "not measured"; Limit is the budget, the longest result the
+	// client was measured to give whole, in characters of ASCII text.
+	Size  string `json:"size"`
+	Limit int    `json:"limit,omitempty"`
+	Past  string `json:"past,omitempty"`
+	// Chars is the length of the part the size was judged on, in
+	// characters, and Part which part that is.
+	Chars int    `json:"chars,omitempty"`
+	Part  string `json:"part,omitempty"`
+}
+
+// The sizes of a CallFate.
+const (
+	SizeWhole = "whole"
+	SizeCut   = "cut"
+	SizeUnit  = "unit"
+)
+
+// callFates predicts, under p, what becomes of each result calls
+// returned; nil when there were none. A call that returned no result
+// predicts nothing (its failure is the call's own).
+func callFates(p profiles.Profile, calls []probe.CallResult) []CallFate {
+	var out []CallFate
+	for _, c := range calls {
+		if c.Outcome != probe.OutcomeOK {
+			continue
+		}
+		f := CallFate{Tool: c.Tool, Form: NotMeasured, Size: NotMeasured}
+		var part *probe.Size
+		f.Form, f.Part, part = callForm(p.Surface, c)
+		if part != nil {
+			f.Chars = part.Chars
+			callSize(&f, p, *part)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// callForm is what of result c reaches the model under surface s, by the
+// case of its parts, and the part whose length decides whether it
+// reaches it whole (the content text, else the structuredContent; the
+// content text when both do).
+func callForm(s *profiles.Surface, c probe.CallResult) (form, name string, part *probe.Size) {
+	switch {
+	case c.Text != nil:
+		name, part = "content text", c.Text
+	case c.Structured != nil:
+		name, part = "structuredContent", c.Structured
+	default:
+		return NotMeasured, "", nil
+	}
+	var rf *profiles.ResultForm
+	switch {
+	case c.Text != nil && c.Structured != nil:
+		if rf = s.Result(profiles.ResultBoth); rf == nil {
+			rf = s.Result(profiles.ResultOutSchema)
+		}
+	case c.Text != nil:
+		rf = s.Result(profiles.ResultContent)
+	default:
+		rf = s.Result(profiles.ResultStructured)
+	}
+	if rf == nil {
+		return NotMeasured, name, part
+	}
+	content := c.Text != nil && rf.Content == profiles.FateKept
+	structured := c.Structured != nil && rf.Structured == profiles.FateKept
+	switch {
+	case c.Text != nil && rf.Content == profiles.FateVaries, c.Structured != nil && rf.Structured == profiles.FateVaries:
+		return NotMeasured + ": the runs disagree", name, part
+	case content && structured:
+		return "both", name, part
+	case content:
+		return "content text", "content text", c.Text
+	case structured:
+		return "structuredContent", "structuredContent", c.Structured
+	}
+	return "neither", name, nil
+}
+
+// callSize judges a part of n against p's result-size budget, measured on
+// ASCII text, where characters, UTF-16 units and bytes are one count: a
+// part whose bytes are within it is within whatever the unit, one whose
+// characters are past it is past it whatever the unit; between, the unit
+// decides. Tokens are not judged: a client that counts them (Claude
+// Code's second cap) met the budget's ASCII text in characters first.
+func callSize(f *CallFate, p profiles.Profile, n probe.Size) {
+	i := slices.IndexFunc(p.Budgets, func(b profiles.Budget) bool {
+		return b.Name == ResultBudget && len(b.Settings) == 0 && b.Unit == "characters"
+	})
+	if i < 0 {
+		return
+	}
+	b := p.Budgets[i]
+	switch {
+	case b.Below:
+		f.Limit = int(b.Past)
+		if n.Chars >= f.Limit {
+			f.Size, f.Past = SizeCut, b.PastBudget
+		}
+		return
+	case b.Above:
+		f.Limit = int(b.Within)
+		if n.Bytes <= f.Limit {
+			f.Size = SizeWhole
+		}
+		return
+	}
+	f.Limit = int(b.Within)
+	switch {
+	case n.Bytes <= f.Limit:
+		f.Size = SizeWhole
+	case n.Chars > f.Limit:
+		f.Size, f.Past = SizeCut, b.PastBudget
+	default:
+		f.Size = SizeUnit
+	}
+}
+
+// callLines say what a view predicts of each called tool's result.
+func callLines(fs []CallFate) []string {
+	var out []string
+	for _, f := range fs {
+		if f.Form == NotMeasured && f.Size == NotMeasured {
+			out = append(out, fmt.Sprintf("result of %s: %s (neither the result's forms nor a result budget)", f.Tool, NotMeasured))
+			continue
+		}
+		s := fmt.Sprintf("result of %s: the model gets %s", f.Tool, formWords(f.Form))
+		switch f.Size {
+		case SizeWhole:
+			s += fmt.Sprintf("; its %s of %s characters whole (up to %s measured)", f.Part, table.Num(f.Chars), table.Num(f.Limit))
+		case SizeCut:
+			s += fmt.Sprintf("; its %s of %s characters not whole, past the %s measured: %s", f.Part, table.Num(f.Chars), table.Num(f.Limit), f.Past)
+		case SizeUnit:
+			s += fmt.Sprintf("; its %s of %s characters is within the %s measured in characters, past it in UTF-8 bytes: whether the client gives it whole depends on its unit, %s", f.Part, table.Num(f.Chars), table.Num(f.Limit), NotMeasured)
+		default:
+			if f.Part != "" {
+				s += fmt.Sprintf("; whether its %s of %s characters reaches it whole: %s", f.Part, table.Num(f.Chars), NotMeasured)
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func formWords(form string) string {
+	switch form {
+	case "both":
+		return "both its content text and its structuredContent"
+	case "content text":
+		return "its content text"
+	case "structuredContent":
+		return "its structuredContent"
+	case "neither":
+		return "neither its content text nor its structuredContent"
+	}
+	return "which of its parts: " + NotMeasured
+}

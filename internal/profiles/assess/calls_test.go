@@ -1,0 +1,119 @@
+package assess
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/profiles"
+)
+
+// callProfile measured content text kept, structuredContent alone kept,
+// and of both the structuredContent only (Claude Code 2.1.332's forms),
+// and a result budget of 100 characters.
+func callProfile(b *profiles.Budget) profiles.Profile {
+	p := profiles.Profile{Client: "x", Version: "1", Surface: &profiles.Surface{Runs: 1, Results: []profiles.ResultForm{
+		{Case: profiles.ResultContent, Runs: 1, Content: profiles.FateKept},
+		{Case: profiles.ResultStructured, Runs: 1, Structured: profiles.FateKept},
+		{Case: profiles.ResultBoth, Runs: 1, Content: profiles.FateDropped, Structured: profiles.FateKept},
+	}}}
+	if b != nil {
+		p.Budgets = []profiles.Budget{*b}
+	}
+	return p
+}
+
+func sized(s string) *probe.Size { z := probe.SizeOf(s); return &z }
+
+// TestCallFates: what a profile predicts of a called tool's result. The
+// form is the measured one of the result's case; the size is judged on
+// the part that reaches the model, whole when its bytes are within the
+// budget, cut when its characters are past it, and between the two the
+// unit decides (not measured); a result the profile has no budget for,
+// or a call that failed, predicts no size.
+func TestCallFates(t *testing.T) {
+	budget := &profiles.Budget{Name: ResultBudget, Unit: "characters", Within: 100, Past: 101, PastBudget: "cuts it: the model gets its first 40 characters"}
+	ascii, long := strings.Repeat("a", 100), strings.Repeat("a", 101)
+	jp := strings.Repeat("日", 60) // 60 characters, 180 bytes
+	calls := []probe.CallResult{
+		{Tool: "fits", Outcome: probe.OutcomeOK, Text: sized(ascii)},
+		{Tool: "long", Outcome: probe.OutcomeOK, Text: sized(long)},
+		{Tool: "unit", Outcome: probe.OutcomeOK, Text: sized(jp)},
+		{Tool: "both", Outcome: probe.OutcomeOK, Text: sized("short"), Structured: sized(`{"k":"` + long + `"}`)},
+		{Tool: "structured", Outcome: probe.OutcomeOK, Structured: sized(`{"k":1}`)},
+		{Tool: "image", Outcome: probe.OutcomeOK, Blocks: map[string]int{"image": 1}},
+		{Tool: "failed", Outcome: probe.OutcomeError, Detail: "error -32603: boom"},
+	}
+	got := callFates(callProfile(budget), calls)
+	want := []CallFate{
+		{Tool: "fits", Form: "content text", Size: SizeWhole, Limit: 100, Chars: 100, Part: "content text"},
+		{Tool: "long", Form: "content text", Size: SizeCut, Limit: 100, Chars: 101, Part: "content text", Past: budget.PastBudget},
+		{Tool: "unit", Form: "content text", Size: SizeUnit, Limit: 100, Chars: 60, Part: "content text"},
+		// Of both, this client gives the structuredContent: its length decides.
+		{Tool: "both", Form: "structuredContent", Size: SizeCut, Limit: 100, Chars: 109, Part: "structuredContent", Past: budget.PastBudget},
+		{Tool: "structured", Form: "structuredContent", Size: SizeWhole, Limit: 100, Chars: 7, Part: "structuredContent"},
+		{Tool: "image", Form: NotMeasured, Size: NotMeasured},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d fates, want %d (a failed call predicts nothing): %+v", len(got), len(want), got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%s:\n got %+v\nwant %+v", want[i].Tool, got[i], want[i])
+		}
+	}
+
+	// No budget: the form alone.
+	for _, f := range callFates(callProfile(nil), calls[:2]) {
+		if f.Size != NotMeasured || f.Limit != 0 || f.Form != "content text" {
+			t.Errorf("without a budget %s = %+v, want its form and size not measured", f.Tool, f)
+		}
+	}
+	// A budget measured under a setting is not the default's.
+	set := *budget
+	set.Settings = map[string]string{"MAX_MCP_OUTPUT_TOKENS": "100000"}
+	if f := callFates(callProfile(&set), calls[1:2])[0]; f.Size != NotMeasured {
+		t.Errorf("a budget under a setting judged the default: %+v", f)
+	}
+	// A client measured whole up to the longest tried: within it whole,
+	// past it not measured.
+	above := &profiles.Budget{Name: ResultBudget, Unit: "characters", Within: 100, Above: true}
+	fs := callFates(callProfile(above), calls[:2])
+	if fs[0].Size != SizeWhole || fs[1].Size != NotMeasured {
+		t.Errorf("above the range: %+v, want whole then not measured", fs)
+	}
+}
+
+// TestCallFindings: a result past a client's budget is a result-cut
+// finding naming the tool, its length and what the model gets; one the
+// unit decides says the unit is not measured; a whole one is none.
+func TestCallFindings(t *testing.T) {
+	v := View{Client: "X 1", Profile: "x@1", Calls: []CallFate{
+		{Tool: "fits", Form: "content text", Size: SizeWhole, Limit: 100, Chars: 100, Part: "content text"},
+		{Tool: "long", Form: "content text", Size: SizeCut, Limit: 100, Chars: 1234, Part: "content text", Past: "cuts it: the model gets its first 40 characters"},
+		{Tool: "unit", Form: "content text", Size: SizeUnit, Limit: 100, Chars: 60, Part: "content text"},
+	}}
+	var l findingList
+	callFindings(&l, v)
+	if len(l) != 2 {
+		t.Fatalf("%d findings, want 2: %+v", len(l), l)
+	}
+	if l[0].Code != ResultCut || !strings.Contains(l[0].Message, "long (its content text: 1,234 characters)") || !strings.Contains(l[0].Message, "first 40 characters") {
+		t.Errorf("cut finding: %+v", l[0])
+	}
+	if !strings.Contains(l[1].Message, "unit") || !strings.Contains(l[1].Message, NotMeasured) {
+		t.Errorf("unit finding: %+v", l[1])
+	}
+}
+
+// TestResultFact: the fact line of a profile's result budget.
+func TestResultFact(t *testing.T) {
+	if f := resultFact(profiles.Profile{}); f.Measured || f.Value != NotMeasured {
+		t.Errorf("no budget: %+v", f)
+	}
+	p := callProfile(&profiles.Budget{Name: ResultBudget, Unit: "characters", Within: 50000, Past: 50001, PastBudget: "cuts it", Model: "local-model"})
+	f := resultFact(p)
+	if !f.Measured || f.Value != "whole up to 50,000 characters (one text block of ASCII text); past it cuts it (model local-model)" {
+		t.Errorf("fact = %+v", f)
+	}
+}
