@@ -53,7 +53,8 @@ func TestBudgetWritesTheProfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Client, p.Version, p.Name = "fake", "1", "Fake"
+	// The budgets of the profile copied are another client's.
+	p.Client, p.Version, p.Name, p.Budgets = "fake", "1", "Fake", nil
 	data, err := profiles.Encode(p)
 	if err != nil {
 		t.Fatal(err)
