@@ -275,8 +275,9 @@ func TestCheckUsage(t *testing.T) {
 // Cline CLI 3.0.65 and Claude Code 2.1.332 (their result budgets: 7,961
 // and 50,000 characters, measured). A result of 9,000 characters is past
 // Cline's and within Claude Code's: one result-cut finding, for Cline,
-// saying what its model gets; the call's measure is printed; a tool that
-// does not exist is a call-failed finding, not a failed check.
+// saying what its model gets; the call's measure is printed; a tool the
+// server does not list is not called, and is a call-failed finding, not a
+// failed check.
 func TestCheckCall(t *testing.T) {
 	out, stderr, code := runCheckWide(t, "-v", "-profile", "cline@3.0.65,claude-code@2.1.332", "-call", "result_size", "-call", "nope",
 		"--", binary, "serve", "lab", "-surface", "size", "-result-size", "ascii:9000")
@@ -286,7 +287,7 @@ func TestCheckCall(t *testing.T) {
 	for _, want := range []string{
 		"called result_size: ok in",
 		"text 9,000 characters (9,000 UTF-16 units, 9,000 bytes,",
-		"called nope: error in",
+		"not called nope: the server's tools/list does not name it",
 		"result of result_size: the model gets its content text; its content text of 9,000 characters whole (up to 50,000 measured)",
 		"result of result_size: the model gets its content text; its content text of 9,000 characters not whole, past the 7,961 measured: cuts it: the model gets its first 3,950 characters",
 		"result-cut",

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -25,9 +26,9 @@ type CallResult struct {
 	Tool  string          `json:"tool"`
 	Input json.RawMessage `json:"input,omitempty"`
 	// Outcome is ok (a result), error (a JSON-RPC error), silent (no
-	// reply within the timeout), exit (the server exited first) or
-	// invalid (a result that is not a CallToolResult); Detail says more
-	// when it is not ok.
+	// reply within the timeout), exit (the server exited first), invalid
+	// (a result that is not a CallToolResult) or not-listed (NotListed:
+	// not called); Detail says more when it is not ok.
 	Outcome Outcome `json:"outcome"`
 	Detail  string  `json:"detail,omitempty"`
 	Elapsed Millis  `json:"elapsed_ms"`
@@ -64,10 +65,20 @@ func SizeOf(s string) Size {
 // bytes are one count.
 func (s Size) ASCII() bool { return s.Chars == s.Bytes }
 
-// callTools calls each of o.Calls with call, each within o.Timeout,
-// from id 1000.
+// NotListed is a call's outcome when the server's tools/list did not name
+// the tool: it was not called (a config's other servers, a name mistyped).
+const NotListed Outcome = "not-listed"
+
+// callTools calls each of o.Calls that the era's tools/list named with
+// call, each within o.Timeout, from id 1000; when tools/list failed, each
+// is called.
 func (r *EraResult) callTools(o Options, call func(id int, params map[string]any) (wireMsg, error)) {
 	for i, c := range o.Calls {
+		if r.ToolsError == "" && !slices.ContainsFunc(r.Tools, func(t Tool) bool { return t.Name == c.Tool }) {
+			r.Calls = append(r.Calls, CallResult{Tool: c.Tool, Input: c.Input, Outcome: NotListed,
+				Detail: "the server's tools/list does not name it, so it was not called"})
+			continue
+		}
 		params := map[string]any{"name": c.Tool}
 		if len(c.Input) > 0 {
 			params["arguments"] = c.Input

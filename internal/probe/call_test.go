@@ -28,7 +28,8 @@ func callsOf(t *testing.T, r Result) map[string]CallResult {
 // measured, never kept: a result's text in characters, UTF-16 units,
 // bytes and tokens, its structuredContent apart; a result that is not a
 // CallToolResult, a JSON-RPC error, an unknown tool and a tool that never
-// answers are each told, and a call after the silent one is still made.
+// answers are each told, and a call after the silent one is still made;
+// a tool the server did not list is not called.
 func TestProbeCalls(t *testing.T) {
 	o := quick
 	o.Timeout = 2 * time.Second
@@ -73,7 +74,7 @@ func TestProbeCalls(t *testing.T) {
 		"bad_content_type":   {OutcomeInvalid, "not a CallToolResult"},
 		"bad_protocol_error": {OutcomeError, "error -32603"},
 		"bad_hang":           {OutcomeSilent, "no reply within 2s"},
-		"nope":               {OutcomeError, "error -32602"},
+		"nope":               {NotListed, "does not name it"},
 	} {
 		c := calls[name]
 		if c.Outcome != want.outcome || !strings.Contains(c.Detail, want.detail) {
@@ -98,7 +99,7 @@ func TestProbeHTTPCalls(t *testing.T) {
 	srv := httptest.NewServer(l.Handler())
 	t.Cleanup(srv.Close)
 	o := quick
-	o.Calls = []Call{{Tool: "result_size"}, {Tool: "bad_protocol_error"}, {Tool: "bad_no_content"}, {Tool: "result_structured"}}
+	o.Calls = []Call{{Tool: "result_size"}, {Tool: "bad_protocol_error"}, {Tool: "bad_no_content"}, {Tool: "result_structured"}, {Tool: "nope"}}
 	r := Probe(context.Background(), Target{Name: "lab", Transport: TransportHTTP, URL: srv.URL}, o)
 	calls := callsOf(t, r)
 	if c := calls["result_size"]; c.Outcome != OutcomeOK || c.Text == nil || c.Text.Chars != 2000 || !c.Text.ASCII() {
@@ -112,6 +113,9 @@ func TestProbeHTTPCalls(t *testing.T) {
 	}
 	if c := calls["result_structured"]; c.Outcome != OutcomeOK || c.Structured == nil || c.Text != nil {
 		t.Errorf("result_structured = %+v, want structuredContent alone", c)
+	}
+	if c := calls["nope"]; c.Outcome != NotListed {
+		t.Errorf("nope = %+v, want not called: not listed", c)
 	}
 }
 
@@ -129,5 +133,19 @@ func TestSizeOf(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("SizeOf(%q) = %+v, want %+v", tt.s, got, tt.want)
 		}
+	}
+}
+
+// TestProbeCallsWhenToolsFailed: with no tool list to check a call
+// against, the tool is called, and the server's answer told.
+func TestProbeCallsWhenToolsFailed(t *testing.T) {
+	o := quick
+	o.Calls = []Call{{Tool: "lookup"}}
+	r := Probe(context.Background(), testServer(t, "tools-error"), o)
+	if r.Legacy.ToolsError == "" {
+		t.Fatal("tools/list did not fail")
+	}
+	if c := callsOf(t, r)["lookup"]; c.Outcome != OutcomeError || !strings.Contains(c.Detail, "-32601") {
+		t.Errorf("lookup = %+v, want called, and the server's error", c)
 	}
 }

@@ -172,6 +172,9 @@ func (p *printer) era(e probe.EraResult, texts []Text) {
 
 // callLine says what one call of -call returned, measured.
 func callLine(c probe.CallResult) string {
+	if c.Outcome == probe.NotListed {
+		return fmt.Sprintf("not called %s: %s", line(c.Tool), line(c.Detail))
+	}
 	head := fmt.Sprintf("called %s: %s in %s", line(c.Tool), c.Outcome, dur(c.Elapsed.D()))
 	if c.Outcome != probe.OutcomeOK && c.Outcome != probe.OutcomeInvalid {
 		return head + ": " + line(c.Detail)
