@@ -2,7 +2,9 @@ package assess
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
@@ -31,6 +33,10 @@ type CallFate struct {
 	// characters, and Part which part that is.
 	Chars int    `json:"chars,omitempty"`
 	Part  string `json:"part,omitempty"`
+	// Other are the result's content blocks that are not text (image,
+	// resource_link, resource), by type: what becomes of them is not
+	// predicted here (docs/surface.md has what each client did with one).
+	Other []string `json:"other_blocks,omitempty"`
 }
 
 // The sizes of a CallFate.
@@ -50,6 +56,11 @@ func callFates(p profiles.Profile, calls []probe.CallResult) []CallFate {
 			continue
 		}
 		f := CallFate{Tool: c.Tool, Form: NotMeasured, Size: NotMeasured}
+		for _, typ := range slices.Sorted(maps.Keys(c.Blocks)) {
+			if typ != "text" {
+				f.Other = append(f.Other, typ)
+			}
+		}
 		var part *probe.Size
 		f.Form, f.Part, part = callForm(p.Surface, c)
 		if part != nil {
@@ -146,10 +157,6 @@ func callSize(f *CallFate, p profiles.Profile, n probe.Size) {
 func callLines(fs []CallFate) []string {
 	var out []string
 	for _, f := range fs {
-		if f.Form == NotMeasured && f.Size == NotMeasured {
-			out = append(out, fmt.Sprintf("result of %s: %s (neither the result's forms nor a result budget)", f.Tool, NotMeasured))
-			continue
-		}
 		s := fmt.Sprintf("result of %s: the model gets %s", f.Tool, formWords(f.Form))
 		switch f.Size {
 		case SizeWhole:
@@ -159,9 +166,14 @@ func callLines(fs []CallFate) []string {
 		case SizeUnit:
 			s += fmt.Sprintf("; its %s of %s characters is within the %s measured in characters, past it in UTF-8 bytes: whether the client gives it whole depends on its unit, %s", f.Part, table.Num(f.Chars), table.Num(f.Limit), NotMeasured)
 		default:
-			if f.Part != "" {
+			if f.Form == NotMeasured {
+				s = fmt.Sprintf("result of %s: %s (neither the result's forms nor a result budget)", f.Tool, NotMeasured)
+			} else if f.Part != "" {
 				s += fmt.Sprintf("; whether its %s of %s characters reaches it whole: %s", f.Part, table.Num(f.Chars), NotMeasured)
 			}
+		}
+		if len(f.Other) > 0 {
+			s += fmt.Sprintf("; its %s blocks: %s here", strings.Join(f.Other, " and "), NotMeasured)
 		}
 		out = append(out, s)
 	}

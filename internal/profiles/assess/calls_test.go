@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -52,13 +53,13 @@ func TestCallFates(t *testing.T) {
 		// Of both, this client gives the structuredContent: its length decides.
 		{Tool: "both", Form: "structuredContent", Size: SizeCut, Limit: 100, Chars: 109, Part: "structuredContent", Past: budget.PastBudget},
 		{Tool: "structured", Form: "structuredContent", Size: SizeWhole, Limit: 100, Chars: 7, Part: "structuredContent"},
-		{Tool: "image", Form: NotMeasured, Size: NotMeasured},
+		{Tool: "image", Form: NotMeasured, Size: NotMeasured, Other: []string{"image"}},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d fates, want %d (a failed call predicts nothing): %+v", len(got), len(want), got)
 	}
 	for i := range want {
-		if got[i] != want[i] {
+		if !reflect.DeepEqual(got[i], want[i]) {
 			t.Errorf("%s:\n got %+v\nwant %+v", want[i].Tool, got[i], want[i])
 		}
 	}
@@ -103,6 +104,16 @@ func TestCallFindings(t *testing.T) {
 	}
 	if !strings.Contains(l[1].Message, "unit") || !strings.Contains(l[1].Message, NotMeasured) {
 		t.Errorf("unit finding: %+v", l[1])
+	}
+}
+
+// TestCallLines: a result with blocks other than text says their fate is
+// not predicted, beside what is.
+func TestCallLines(t *testing.T) {
+	got := callLines([]CallFate{{Tool: "img", Form: "content text", Size: SizeWhole, Limit: 100, Chars: 64, Part: "content text", Other: []string{"image"}}})
+	want := "result of img: the model gets its content text; its content text of 64 characters whole (up to 100 measured); its image blocks: not measured here"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("callLines = %q, want %q", got, want)
 	}
 }
 
