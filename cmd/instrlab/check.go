@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/cli"
-	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/profiles/assess"
@@ -113,12 +112,8 @@ func (o *checkOptions) validate(ctx context.Context) error {
 			return usageError{Msg: "check: " + err.Error()}
 		}
 	}
-	calls, err := matrix.ParseCalls(o.calls)
-	if err != nil {
+	if o.probe.Calls, err = probe.ParseCalls(o.calls); err != nil {
 		return usageError{Msg: "check: -call: " + err.Error()}
-	}
-	for _, c := range calls {
-		o.probe.Calls = append(o.probe.Calls, probe.Call{Tool: c.Tool, Input: c.Input})
 	}
 	if o.targets, o.skipped, err = o.spec.Targets(ctx, os.LookupEnv, exec.LookPath); err != nil {
 		return usageError{Msg: "check: " + err.Error()}

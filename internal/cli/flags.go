@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -93,4 +94,23 @@ func VersionCommand(prog string) Func {
 		fmt.Fprintf(stdout, "%s %s (MCP Go SDK %s)\n", prog, v, sdk)
 		return nil
 	}
+}
+
+// ParseCall reads one -call (run's and check's): a tool's name, alone or
+// with its input as a JSON object after '=' (TOOL={"arg":1}); input is
+// nil when none is given.
+func ParseCall(s string) (tool string, input json.RawMessage, err error) {
+	name, in, hasIn := strings.Cut(s, "=")
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return "", nil, fmt.Errorf("%q: want TOOL or TOOL=JSON", s)
+	}
+	if hasIn {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(in), &obj); err != nil {
+			return "", nil, fmt.Errorf("%q: the input of %s is not a JSON object: %v", s, name, err)
+		}
+		input = json.RawMessage(in)
+	}
+	return name, input, nil
 }

@@ -3,8 +3,8 @@ package matrix
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
+	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -107,23 +107,10 @@ func mergeTurns(turns []fakeapi.Turn) fakeapi.Turn {
 	return t
 }
 
-// ParseCall reads one -call: a tool's name, alone or with its input as a
-// JSON object after '=' (TOOL={"arg":1}).
+// ParseCall reads one -call (cli.ParseCall) as a scripted call.
 func ParseCall(s string) (fakeapi.Call, error) {
-	name, in, hasIn := strings.Cut(s, "=")
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return fakeapi.Call{}, fmt.Errorf("%q: want TOOL or TOOL=JSON", s)
-	}
-	c := fakeapi.Call{Tool: name}
-	if hasIn {
-		var obj map[string]any
-		if err := json.Unmarshal([]byte(in), &obj); err != nil {
-			return fakeapi.Call{}, fmt.Errorf("%q: the input of %s is not a JSON object: %v", s, name, err)
-		}
-		c.Input = json.RawMessage(in)
-	}
-	return c, nil
+	tool, in, err := cli.ParseCall(s)
+	return fakeapi.Call{Tool: tool, Input: in}, err
 }
 
 // Call makes every row of m call the tools of calls, all in one scripted

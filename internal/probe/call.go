@@ -9,6 +9,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/tokens"
 )
 
@@ -18,6 +19,19 @@ import (
 type Call struct {
 	Tool  string          `json:"tool"`
 	Input json.RawMessage `json:"input,omitempty"`
+}
+
+// ParseCalls reads check's -call values (cli.ParseCall).
+func ParseCalls(ss []string) ([]Call, error) {
+	var out []Call
+	for _, s := range ss {
+		tool, in, err := cli.ParseCall(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Call{Tool: tool, Input: in})
+	}
+	return out, nil
 }
 
 // A CallResult is what one call of a tool returned, measured: never the
