@@ -305,6 +305,27 @@ func TestCheckCall(t *testing.T) {
 	}
 }
 
+// TestCheckCallOnce: with -repeat 2 a listed tool is called once (the
+// first run; the second times the start-up), an unlisted one never, as
+// the lab's message log shows.
+func TestCheckCallOnce(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log.jsonl")
+	_, stderr, code := runCheckTest(t, "-repeat", "2", "-call", "result_size", "-call", "nope",
+		"--", binary, "serve", "lab", "-surface", "size", "-result-size", "ascii:100", "-log", log)
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	var called []string
+	for _, e := range readLog(t, log) {
+		if e.Dir == lab.Recv && e.Method == "tools/call" {
+			called = append(called, string(e.Body))
+		}
+	}
+	if len(called) != 1 || !strings.Contains(called[0], `"result_size"`) {
+		t.Errorf("tools/call received %d times, want once, for result_size: %q", len(called), called)
+	}
+}
+
 // TestCheckWire checks what check sends, from the lab's own message log:
 // each era on its own process, the modern requests with the 2026-07-28
 // _meta a client sends.

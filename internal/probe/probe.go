@@ -25,7 +25,14 @@ func Probe(ctx context.Context, t Target, o Options) Result {
 		return res
 	}
 	var legacy, modern []time.Duration
+	calls := o.Calls
 	for i := range o.Repeat {
+		// The tools are called on the first run only: the runs after it
+		// time the start-up, and a tool's side effects are not repeated.
+		o.Calls = nil
+		if i == 0 {
+			o.Calls = calls
+		}
 		var l, m EraResult
 		var s Survival
 		switch t.Transport {
