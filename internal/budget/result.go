@@ -91,7 +91,7 @@ func resultOutcome(v float64, r analyze.Result) Outcome {
 		return o
 	case answered && c.Following == 0 && after(r, c.Request) > 0:
 		return o
-	case r.Status != "ok":
+	case r.Status != analyze.StatusOK:
 		o.Failed = r.Reason
 	case !called:
 		o.Failed = "the client did not call " + resultTool

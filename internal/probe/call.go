@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -121,11 +122,12 @@ func (r *EraResult) callTools(o Options, call func(id int, params map[string]any
 // measure reads a tools/call result: its content blocks, the size of
 // their text, and of its structuredContent.
 func (c *CallResult) measure(result json.RawMessage) {
+	type block struct {
+		Type string  `json:"type"`
+		Text *string `json:"text"`
+	}
 	var w struct {
-		Content *[]struct {
-			Type string  `json:"type"`
-			Text *string `json:"text"`
-		} `json:"content"`
+		Content           *[]block        `json:"content"`
 		StructuredContent json.RawMessage `json:"structuredContent"`
 		IsError           bool            `json:"isError"`
 	}
@@ -133,39 +135,29 @@ func (c *CallResult) measure(result json.RawMessage) {
 		c.Outcome, c.Detail = OutcomeInvalid, "the result is not a CallToolResult: "+clip(err.Error(), 200)
 		return
 	}
+	var blocks []block
 	if w.Content == nil {
 		c.Outcome, c.Detail = OutcomeInvalid, "the result has no content (required)"
 	} else {
-		c.Outcome = OutcomeOK
+		c.Outcome, blocks = OutcomeOK, *w.Content
 	}
 	c.IsError = w.IsError
-	text, texts := "", 0
-	for _, b := range deref(w.Content) {
+	var texts []string
+	for _, b := range blocks {
 		if c.Blocks == nil {
 			c.Blocks = map[string]int{}
 		}
 		c.Blocks[b.Type]++
 		if b.Type == "text" && b.Text != nil {
-			if texts > 0 {
-				text += "\n"
-			}
-			text += *b.Text
-			texts++
+			texts = append(texts, *b.Text)
 		}
 	}
-	if texts > 0 {
-		s := SizeOf(text)
+	if len(texts) > 0 {
+		s := SizeOf(strings.Join(texts, "\n"))
 		c.Text = &s
 	}
 	if len(w.StructuredContent) > 0 && string(w.StructuredContent) != "null" {
 		s := SizeOf(string(w.StructuredContent))
 		c.Structured = &s
 	}
-}
-
-func deref[T any](p *[]T) []T {
-	if p == nil {
-		return nil
-	}
-	return *p
 }

@@ -159,28 +159,18 @@ func Calls(reqs []Request, log []lab.Entry) []CallFacts {
 // instead is how the tool results answering c in ctx begin, joined (to
 // InsteadRunes characters), and their whole length in characters.
 func instead(ctx fakeapi.Context, c fakeapi.ToolCall) (string, int) {
-	var texts []string
+	var heads []string
 	n := 0
 	for _, s := range ctx {
 		if s.Kind == fakeapi.KindToolResult && resultOf(s, c) && s.Text != "" {
-			texts = append(texts, s.Text)
+			if len(heads) > 0 {
+				n++ // the line break between two
+			}
+			heads = append(heads, firstRunes(s.Text, InsteadRunes))
 			n += utf8.RuneCountInString(s.Text)
 		}
 	}
-	if len(texts) > 1 {
-		n += len(texts) - 1
-	}
-	var head strings.Builder
-	for i, t := range texts {
-		if i > 0 {
-			head.WriteByte('\n')
-		}
-		head.WriteString(firstRunes(t, InsteadRunes))
-		if utf8.RuneCountInString(head.String()) >= InsteadRunes {
-			break
-		}
-	}
-	return firstRunes(head.String(), InsteadRunes), n
+	return firstRunes(strings.Join(heads, "\n"), InsteadRunes), n
 }
 
 // following is the first of reqs that answers call c: it has a tool result

@@ -121,13 +121,10 @@ func callForm(s *profiles.Surface, c probe.CallResult) (form, name string, part 
 // decides. Tokens are not judged: a client that counts them (Claude
 // Code's second cap) met the budget's ASCII text in characters first.
 func callSize(f *CallFate, p profiles.Profile, n probe.Size) {
-	i := slices.IndexFunc(p.Budgets, func(b profiles.Budget) bool {
-		return b.Name == ResultBudget && len(b.Settings) == 0 && b.Unit == "characters"
-	})
-	if i < 0 {
+	b := countBudget(p, ResultBudget)
+	if b == nil {
 		return
 	}
-	b := p.Budgets[i]
 	switch {
 	case b.Below:
 		f.Limit = int(b.Past)

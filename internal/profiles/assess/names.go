@@ -16,9 +16,14 @@ const NameBudget = "name"
 
 // nameBudget is p's tool-name budget measured with nothing set, nil when
 // it has none.
-func nameBudget(p profiles.Profile) *profiles.Budget {
+func nameBudget(p profiles.Profile) *profiles.Budget { return countBudget(p, NameBudget) }
+
+// countBudget is p's budget of that name counted in characters (the
+// tool-name limit, the result size) and measured with nothing set, nil
+// when it has none.
+func countBudget(p profiles.Profile, name string) *profiles.Budget {
 	for i, b := range p.Budgets {
-		if b.Name == NameBudget && len(b.Settings) == 0 && b.Unit == "characters" {
+		if b.Name == name && len(b.Settings) == 0 && b.Unit == "characters" {
 			return &p.Budgets[i]
 		}
 	}

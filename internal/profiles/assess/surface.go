@@ -260,13 +260,10 @@ const ResultBudget = "result"
 // the model gets of a longer one; not measured when it has none.
 func resultFact(p profiles.Profile) Fact {
 	f := Fact{Name: "long tool results", Value: NotMeasured}
-	i := slices.IndexFunc(p.Budgets, func(b profiles.Budget) bool {
-		return b.Name == ResultBudget && len(b.Settings) == 0 && b.Unit == "characters"
-	})
-	if i < 0 {
+	b := countBudget(p, ResultBudget)
+	if b == nil {
 		return f
 	}
-	b := p.Budgets[i]
 	switch {
 	case b.Below:
 		f.Value = fmt.Sprintf("not whole even at %s characters", table.Num(int(b.Past)))
