@@ -43,12 +43,19 @@ summary=${GITHUB_STEP_SUMMARY:-/dev/null}
 "$instrlab" check -format github "${args[@]}"
 code=$?
 {
-  echo "## instrlab check"
+  echo "# instrlab check"
+  echo
+  # The verdicts and what to change, in Markdown: check escapes the
+  # server's text for Markdown itself.
+  "$instrlab" check -format md "${args[@]}" 2>/dev/null
+  echo
+  echo "<details><summary>Every client's details (check -v)</summary>"
   echo
   echo "<pre>"
   # Server text is untrusted: escaped for HTML, so it cannot close the block.
-  "$instrlab" check "${args[@]}" 2>&1 | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g'
+  "$instrlab" check -v "${args[@]}" 2>&1 | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g'
   echo "</pre>"
+  echo "</details>"
 } >>"$summary"
 
 case "$fail_on" in

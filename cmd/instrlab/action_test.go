@@ -47,7 +47,8 @@ func TestActionScript(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{"## instrlab check\n", "<pre>", "fail  max-chars", "</pre>"} {
+		for _, want := range []string{"# instrlab check\n", "| verdict | client | what decides it |", "| fail | max-chars | the server: instructions over -max-chars |",
+			"<details><summary>", "<pre>", "fail      max-chars", "</pre>"} {
 			if !strings.Contains(string(b), want) {
 				t.Errorf("fail-on %s: summary lacks %q:\n%s", tt.failOn, want, b)
 			}

@@ -43,7 +43,7 @@ type checkOptions struct {
 
 func (o *checkOptions) flags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON (-format json)")
-	fs.StringVar(&o.format, "format", "text", "output: text, json, github (workflow annotations) or sarif (SARIF 2.1.0 for code scanning)")
+	fs.StringVar(&o.format, "format", "text", "output: text, md (the verdicts and fixes in Markdown, for a job summary), json, github (workflow annotations) or sarif (SARIF 2.1.0 for code scanning)")
 	fs.BoolVar(&o.show, "show", false, "print each era's instructions in full, with every profile's cut drawn in (and every client's details, as -v)")
 	fs.BoolVar(&o.verbose, "v", false, "print the details of every client, arm and variant after the table")
 	fs.StringVar(&o.spec.Config, "config", "", "check the servers of this Claude Code style MCP config (.mcp.json)")
@@ -62,6 +62,21 @@ func (o *checkOptions) flags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.rules.MaxStartup, "max-startup", 0, "rule: the slowest first reply is at most this long")
 	fs.IntVar(&o.rules.MaxName, "max-name", 0, "rule: each tool's name at most this many characters, also as each client profile measured it names the tool (its prefix and the server's name included)")
 	fs.Usage = cli.Usage(fs, usage("check"), func(w io.Writer) { assess.WriteDocs(w, table.DefaultWidth) })
+}
+
+// helpFinding is "instrlab help finding [CODE]": every code in a line
+// each, or what one means, its severity, when it fails and its fix.
+func helpFinding(args []string, stdout io.Writer) error {
+	width := table.Width(stdout)
+	switch {
+	case len(args) == 0:
+		return assess.WriteDocs(stdout, width)
+	case len(args) > 1:
+		return usageError{Msg: "help finding: one code at a time"}
+	case !assess.Code(args[0]).Known():
+		return usageError{Msg: "help finding: no finding \"" + untrusted.EscapeLine(args[0]) + "\" (instrlab help finding lists them)"}
+	}
+	return assess.WriteHelp(stdout, assess.Code(args[0]), width)
 }
 
 // runCheck is "instrlab check". Its errors are redacted and escaped; with

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -36,7 +38,7 @@ func TestCheckFormatUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-format", "yaml", "--", "true"}, `-format "yaml": want text, json, github or sarif`},
+		{[]string{"-format", "yaml", "--", "true"}, `-format "yaml": want text, md, json, github or sarif`},
 		{[]string{"-json", "-format", "github", "--", "true"}, "-json conflicts with -format github"},
 	} {
 		_, stderr, code := runCheckTest(t, tt.args...)
@@ -47,5 +49,35 @@ func TestCheckFormatUsage(t *testing.T) {
 	out, _, code := runCheckTest(t, "-format", "json", "-max-chars", "100", "--", binary, "serve", "lab")
 	if code != exitFailure || !strings.Contains(out, `"code": "max-chars"`) {
 		t.Errorf("-format json: exit %d:\n%s", code, out)
+	}
+}
+
+// TestHelpFinding: "instrlab help finding CODE" prints what a finding
+// means, its severity and why, when it fails and its fix, as
+// docs/check.md shows it; "help finding" lists every code; a code that
+// is none is a usage error naming it.
+func TestHelpFinding(t *testing.T) {
+	t.Setenv("COLUMNS", "80")
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"help", "finding", "truncated"}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"truncated: a client cuts the instructions", "severity  degraded:", "fails     never", "fix       put what matters first"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("help finding truncated lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	docs, err := os.ReadFile(filepath.Join("..", "..", "docs", "check.md"))
+	if err != nil || !strings.Contains(string(docs), "$ instrlab help finding truncated\n"+stdout.String()+"```\n") {
+		t.Errorf("docs/check.md's example of help finding is not this output (%v):\n%s", err, stdout.String())
+	}
+	stdout.Reset()
+	if err := run(context.Background(), []string{"help", "finding"}, &stdout, &stderr); err != nil || !strings.Contains(stdout.String(), " schema-lost ") {
+		t.Errorf("help finding: %v\n%s", err, stdout.String())
+	}
+	stderr.Reset()
+	err = run(context.Background(), []string{"help", "finding", "no-such\x1b[31m"}, &stdout, &stderr)
+	if code := exitCode(err, &stderr); code != exitUsage || !strings.Contains(stderr.String(), `no finding "no-such\x1b[31m"`) {
+		t.Errorf("an unknown code: exit %d, %q", code, stderr.String())
 	}
 }

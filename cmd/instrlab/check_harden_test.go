@@ -52,7 +52,7 @@ func TestCheckEscapes(t *testing.T) {
 		t.Errorf("output holds %U raw:\n%s", r, out)
 	}
 	for _, want := range []string{`\x1b[2J\x1b]0;pwned\x07`, `\u202eevil\u202c`, `ig\u200bnore`, `\U000e0069`,
-		"fail  invisible", `spelling "ignore"`, "zero-width character at character 47 (U+200B)"} {
+		"fail      invisible", `spelling "ignore"`, "zero-width character at character 47 (U+200B)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -195,7 +195,7 @@ func TestCheckConcurrent(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d; stderr:\n%s\n%s", code, stderr, out)
 	}
-	if n := strings.Count(out, "server/discover → ok"); n != 2 {
+	if n := strings.Count(out, "server/discover ok"); n != 2 {
 		t.Errorf("%d servers answered server/discover, want 2:\n%s", n, out)
 	}
 }

@@ -31,6 +31,8 @@ var program = cli.Program{Name: "instrlab", Title: "what happens to an MCP serve
 	{Name: "bench", Summary: "measure MCP servers over stdio: spawn to initialize, pipelined tools/list, memory", Run: runBench},
 	{Name: "jail", Summary: "(used by run -netns) run a command with only loopback and a logging resolver", Run: runJail},
 	{Name: "version", Summary: "print the version of instrlab and of the MCP Go SDK it is built on", Run: cli.VersionCommand("instrlab")},
+}, Topics: []cli.Topic{
+	{Name: "finding", Summary: "what a finding of check means, its severity and its fix (help finding CODE)", Help: helpFinding},
 }}
 
 // run is instrlab with its command line: tests call it as main does.

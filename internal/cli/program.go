@@ -13,12 +13,21 @@ type Command struct {
 	Run           Func
 }
 
+// A Topic is help that is no command's: "help finding CODE".
+type Topic struct {
+	Name, Summary string
+	// Help writes the topic's help for its arguments; a usage error for
+	// arguments it does not know.
+	Help func(args []string, stdout io.Writer) error
+}
+
 // A Program is a command made of subcommands, as "instrlab run ...": it
 // runs the one its first argument names, and answers -h and "help
-// [command]" (the help of one command is its -h).
+// [command]" (the help of one command is its -h) or "help TOPIC ...".
 type Program struct {
 	Name, Title string
 	Commands    []Command
+	Topics      []Topic
 }
 
 // Run runs the subcommand args name.
@@ -57,6 +66,9 @@ func (p Program) usage(w io.Writer) {
 		fmt.Fprintf(w, "\t%-10s %s\n", c.Name, c.Summary)
 	}
 	fmt.Fprintf(w, "\nRun \"%s help <command>\" or \"%s <command> -h\" for a command's flags.\n", p.Name, p.Name)
+	for _, t := range p.Topics {
+		fmt.Fprintf(w, "Run \"%s help %s\" for %s.\n", p.Name, t.Name, t.Summary)
+	}
 }
 
 // help prints the usage, or runs a command with -h.
@@ -64,6 +76,11 @@ func (p Program) help(ctx context.Context, args []string, stdout, stderr io.Writ
 	if len(args) == 0 {
 		p.usage(stdout)
 		return nil
+	}
+	for _, t := range p.Topics {
+		if t.Name == args[0] {
+			return t.Help(args[1:], stdout)
+		}
 	}
 	c, ok := p.command(args[0])
 	if !ok {

@@ -81,11 +81,17 @@ type Server struct {
 	Texts []Text `json:"texts,omitempty"`
 	// SameEras is set when both eras answered with a result; EraDiff says
 	// where their instructions part.
-	SameEras *bool      `json:"same_eras,omitempty"`
-	EraDiff  *Diff      `json:"era_diff,omitempty"`
-	Views    []View     `json:"views,omitempty"`
-	Findings []Finding  `json:"findings"`
-	Tools    []ToolView `json:"tools_over_cap,omitempty"`
+	SameEras *bool  `json:"same_eras,omitempty"`
+	EraDiff  *Diff  `json:"era_diff,omitempty"`
+	Views    []View `json:"views,omitempty"`
+	// Verdicts are what each client version does with the server, in a
+	// word and the losses that decide it; Problems the findings grouped
+	// by kind of loss over tools and clients, the worst first, each with
+	// its fix; Findings each finding on its own.
+	Verdicts []ClientVerdict `json:"verdicts,omitempty"`
+	Problems []Problem       `json:"problems,omitempty"`
+	Findings []Finding       `json:"findings"`
+	Tools    []ToolView      `json:"tools_over_cap,omitempty"`
 	// shown is, once the report is redacted, each era's instructions cut
 	// where the views cut them, each piece redacted on its own.
 	shown map[probe.Era]shownText
@@ -213,7 +219,10 @@ type View struct {
 	// (its profile's instructions.lines), whatever the cap.
 	FirstLine bool   `json:"-"`
 	Placement string `json:"-"`
-	ToolsVia  string `json:"-"`
+	// Probes is set when the client sends server/discover first, over
+	// the server's transport.
+	Probes   bool   `json:"-"`
+	ToolsVia string `json:"-"`
 
 	kept  string
 	block string
@@ -334,7 +343,10 @@ func assessServer(r probe.Result, o Options) Server {
 		}
 	}
 	markSame(s.Views)
-	s.Findings = findings(s, o)
+	raw := findings(s, o)
+	s.Findings = merge(raw, s.Views)
+	s.Problems = problems(s.Findings, s.Views)
+	s.Verdicts = verdicts(s, raw)
 	return s
 }
 
@@ -435,6 +447,10 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 		why += fmt.Sprintf("; over HTTP as measured (%d runs)", p.HTTP.Runs)
 	}
 	v.Era, v.Why, v.Failure, v.Late = e.Era, why, fv, late
+	v.Probes = p.Handshake.ProbeStdio
+	if overHTTP {
+		v.Probes = p.Handshake.ProbeHTTP
+	}
 	var value string
 	var set bool
 	if st := p.Instructions.Setting; st != nil {

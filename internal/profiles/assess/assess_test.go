@@ -68,34 +68,39 @@ func TestAssessFindings(t *testing.T) {
 		reason string
 	}{
 		{"clean legacy", result(ok(probe.Legacy, str(short)), notFound(), legacySrv, 5*time.Millisecond), Rules{}, nil,
-			[]fshape{{Info, "probe-ok", ""}}, ""},
+			[]fshape{{"info", "probe-ok", ""}}, ""},
 		{"cut and rules", result(ok(probe.Legacy, str(long)), notFound(), legacySrv, 5*time.Millisecond),
 			Rules{MaxChars: 1000, MaxTokens: 100, Require: []string{"Never guess", "CALL lookup", "absent phrase"}, MaxStartup: time.Millisecond}, nil,
-			[]fshape{{Fail, "max-chars", "-max-chars"}, {Fail, "max-tokens", "-max-tokens"},
-				{Fail, "require", "-require"}, // absent phrase: legacy era
-				{Fail, "require", "-require"}, // Never guess: cut off
-				{Fail, "max-startup", "-max-startup"},
-				{Warn, "truncated", ""}, {Info, "probe-ok", ""}}, ""},
+			// Those that fail first, the worst loss first: the phrases
+			// lost (degraded), then the limits (info).
+			[]fshape{{"fail", "require", "-require"}, // absent phrase: legacy era
+				{"fail", "require", "-require"}, // Never guess: cut off
+				{"fail", "max-chars", "-max-chars"}, {"fail", "max-tokens", "-max-tokens"},
+				{"fail", "max-startup", "-max-startup"},
+				{"warn", "truncated", ""}, {"info", "probe-ok", ""}}, ""},
 		{"setting raises the cap", result(ok(probe.Legacy, str(long)), notFound(), legacySrv, 5*time.Millisecond),
 			Rules{}, map[string]string{"CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH": "25000"},
-			[]fshape{{Info, "probe-ok", ""}, {Info, "setting", ""}}, ""},
+			[]fshape{{"info", "probe-ok", ""}, {"info", "setting", ""}}, ""},
 		{"setting ignored", result(ok(probe.Legacy, str(long)), notFound(), legacySrv, 5*time.Millisecond),
 			Rules{}, map[string]string{"CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH": "25,000"},
-			[]fshape{{Warn, "setting-ignored", ""}, {Warn, "truncated", ""}, {Info, "probe-ok", ""}}, ""},
+			[]fshape{{"warn", "setting-ignored", ""}, {"warn", "truncated", ""}, {"info", "probe-ok", ""}}, ""},
 		{"dual differs", result(ok(probe.Legacy, str("A")), ok(probe.Modern, str("B")), probe.Survival{Verdict: probe.SurvivalModern}, 5*time.Millisecond),
 			Rules{SameEras: true}, nil,
-			[]fshape{{Fail, "eras-differ", "-require-same-eras"}, {Warn, "eras-differ", ""}}, ""},
+			// The rule's failure says it once: no second finding beside it.
+			[]fshape{{"fail", "eras-differ", "-require-same-eras"}}, ""},
 		{"crash on probe", result(ok(probe.Legacy, nil), probe.EraResult{Era: probe.Modern, Outcome: probe.OutcomeExit, Detail: "exited"},
 			probe.Survival{Verdict: probe.SurvivalExit, Detail: "exited"}, 5*time.Millisecond), Rules{}, nil,
-			[]fshape{{Fail, "probe-exit", ""}, {Info, "no-instructions", ""}}, ""},
+			[]fshape{{"fail", "probe-exit", ""}, {"info", "no-instructions", ""}}, ""},
 		{"slow", result(ok(probe.Legacy, nil), notFound(), legacySrv, 20*time.Second), Rules{}, nil,
-			[]fshape{{Warn, "startup-slow", ""}, {Info, "probe-ok", ""}, {Info, "no-instructions", ""}}, ""},
+			// 20 s: over half of Claude Code 2.1.285's documented 30 s,
+			// within it: a note.
+			[]fshape{{"info", "probe-ok", ""}, {"info", "no-instructions", ""}, {"info", "startup-slow", ""}}, ""},
 		{"long tool", result(ok(probe.Legacy, nil, probe.Tool{Name: "t", Description: strings.Repeat("d", 3000)}), notFound(), legacySrv, 5*time.Millisecond),
 			Rules{}, nil,
-			[]fshape{{Warn, "tool-truncated", ""}, {Info, "probe-ok", ""}, {Info, "no-instructions", ""}}, ""},
+			[]fshape{{"warn", "tool-truncated", ""}, {"info", "probe-ok", ""}, {"info", "no-instructions", ""}}, ""},
 		{"unreachable", result(probe.EraResult{Era: probe.Legacy, Outcome: probe.OutcomeNoStart, Detail: "cannot start"},
 			probe.EraResult{Era: probe.Modern, Outcome: probe.OutcomeNoStart}, probe.Survival{Verdict: probe.SurvivalNoStart}, 0), Rules{}, nil,
-			[]fshape{{Fail, "unreachable", ""}}, ""},
+			[]fshape{{"fail", "unreachable", ""}}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -99,7 +99,7 @@ func TestCallFindings(t *testing.T) {
 	if len(l) != 2 {
 		t.Fatalf("%d findings, want 2: %+v", len(l), l)
 	}
-	if l[0].Code != ResultCut || !strings.Contains(l[0].Message, "long (its content text: 1,234 characters)") || !strings.Contains(l[0].Message, "first 40 characters") {
+	if l[0].Code != ResultCut || l[0].Tool != "long" || !strings.Contains(l[0].Said(), "tool long: its result (its content text: 1,234 characters)") || !strings.Contains(l[0].Message, "first 40 characters") {
 		t.Errorf("cut finding: %+v", l[0])
 	}
 	if !strings.Contains(l[1].Message, "unit") || !strings.Contains(l[1].Message, NotMeasured) {

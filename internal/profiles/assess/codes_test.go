@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,9 +68,11 @@ func TestEveryCodeHasDoc(t *testing.T) {
 			t.Errorf("Docs documents %q, which is not a declared Code", d.Code)
 		case d.Short == "" || d.Help == "":
 			t.Errorf("%s: no short line or no help", d.Code)
-		case d.Level != Fail && d.Level != Warn && d.Level != Info:
-			t.Errorf("%s: level %q", d.Code, d.Level)
-		case d.Rule != "" && d.Level != Fail:
+		case !slices.Contains(Severities, d.Severity):
+			t.Errorf("%s: severity %q", d.Code, d.Severity)
+		case d.Why == "" || d.Fix == "":
+			t.Errorf("%s: no reason for its severity, or no fix", d.Code)
+		case d.Rule != "" && d.Fails != "always":
 			t.Errorf("%s: a rule that does not fail", d.Code)
 		case !kebab.MatchString(string(d.Code)):
 			t.Errorf("%s: not a lower-case-dashed code", d.Code)

@@ -7,16 +7,20 @@ import (
 	"strings"
 )
 
-// merge makes one finding of those that say the same (level, code, rule,
-// message) of different clients or ways of running them, naming them
-// all, and drops repeats of a finding about the server; failures first,
-// then warnings, then notes, each in the order found.
+// merge makes one finding of those that say the same (severity, code,
+// rule, tool, message) of different clients or ways of running them,
+// naming them all, and drops repeats of a finding about the server;
+// those that fail first, then by severity, each in the order found.
 func merge(l []Finding, views []View) []Finding {
-	type key struct{ level, code, rule, message, about string }
+	type key struct {
+		severity                         Severity
+		fails                            bool
+		code, rule, tool, message, about string
+	}
 	var out []Finding
 	at := map[key]int{}
 	for _, f := range l {
-		k := key{f.Level, string(f.Code), f.Rule, f.Message, f.about}
+		k := key{f.Severity, f.Fails, string(f.Code), f.Rule, f.Tool, f.Message, f.about}
 		i, seen := at[k]
 		if !seen {
 			i = len(out)
@@ -45,8 +49,15 @@ func merge(l []Finding, views []View) []Finding {
 			h.Summary = waysSummary(h.Ways, waysOf(views, h.Profile, h.Client))
 		}
 	}
-	rank := map[string]int{Fail: 0, Warn: 1, Info: 2}
-	slices.SortStableFunc(out, func(a, b Finding) int { return rank[a.Level] - rank[b.Level] })
+	slices.SortStableFunc(out, func(a, b Finding) int {
+		if a.Fails != b.Fails {
+			return boolInt(b.Fails) - boolInt(a.Fails)
+		}
+		return a.Severity.Rank() - b.Severity.Rank()
+	})
+	for i := range out {
+		out[i].Level = out[i].level()
+	}
 	return out
 }
 
@@ -191,10 +202,18 @@ func restName(r string) string {
 
 // Text is the finding's message with the clients it holds for first, as
 // one line: "Codex CLI 0.169.0 (default, model gpt-5.5): keeps 247 of
-// ...".
+// ...", "Cline CLI 3.0.65: tool echo: ...".
 func (f Finding) Text() string {
 	if w := f.Whom(); w != "" {
-		return w + ": " + f.Message
+		return w + ": " + f.Said()
+	}
+	return f.Said()
+}
+
+// Said is the finding's message with its tool first: "tool echo: ...".
+func (f Finding) Said() string {
+	if f.Tool != "" {
+		return "tool " + f.Tool + ": " + f.Message
 	}
 	return f.Message
 }

@@ -209,12 +209,12 @@ func TestNameBudgetFindings(t *testing.T) {
 	var got []string
 	for _, f := range rep.Servers[0].Findings {
 		if f.Code == NameCut || f.Code == NameDropped {
-			got = append(got, f.Level+" "+string(f.Code)+": "+f.Message)
+			got = append(got, f.Level+" "+string(f.Code)+": "+f.Said())
 		}
 	}
 	want := []string{
-		"warn name-cut: tool " + long + " is 67 characters as the client names it (srv__" + long + "): cut to 64 characters, then _ and a hash (measured: names up to 64 characters kept, 65 cut; instrlab budget, 2026-12-03)",
-		"warn name-dropped: tool " + long + " (mcp__srv__" + long + " as the client names it, 72 characters): not offered (measured: names up to 69 characters kept, 70 not offered; past it the client drops the tool; instrlab budget, 2026-12-03); the model cannot call it",
+		"warn name-cut: tool " + long + ": its name is 67 characters as the client names it (srv__" + long + "): cut to 64 characters, then _ and a hash (measured: names up to 64 characters kept, 65 cut; instrlab budget, 2026-12-03)",
+		"warn name-dropped: tool " + long + ": mcp__srv__" + long + " as the client names it, 72 characters: not offered (measured: names up to 69 characters kept, 70 not offered; past it the client drops the tool; instrlab budget, 2026-12-03); the model cannot call it",
 	}
 	if diff := cmp.Diff(sorted(want), sorted(got)); diff != "" {
 		t.Errorf("findings mismatch (-want +got):\n%s", diff)

@@ -39,11 +39,21 @@ type SurfaceFate struct {
 	Rewritten  []string `json:"schema_rewritten,omitempty"`
 	Examples   []string `json:"schema_examples,omitempty"`
 	Unmeasured []string `json:"schema_not_measured,omitempty"`
+	// Keywords are Dropped and Rewritten one by one, each with its
+	// example, for findings.
+	Keywords []KeywordFate `json:"-"`
 	// Result, for a tool with an output schema (its results carry
 	// structuredContent, and content text beside it), is what of such a
 	// result reached the model: "content text", "structuredContent",
 	// "both" or "not measured".
 	Result string `json:"result,omitempty"`
+}
+
+// A KeywordFate is one keyword of an input schema a client drops or
+// rewrites: as a message names it ("`title` (top level)"), its fate
+// (profiles.FateDropped or FateRewritten) and the measured example.
+type KeywordFate struct {
+	Words, Fate, Example string
 }
 
 // surfaceFates predicts what becomes of each tool of era e, named by
@@ -128,9 +138,12 @@ func schemaFate(f *SurfaceFate, s *profiles.Surface, schema json.RawMessage) {
 			default:
 				continue
 			}
-			if k.Tool != "" && fate != "" {
-				f.Examples = append(f.Examples, fmt.Sprintf("%s: %s became %s (%s)", at.Keyword, clip(k.Sent), clip(k.Became), k.Tool))
+			var example string
+			if k.Tool != "" {
+				example = fmt.Sprintf("%s: %s became %s (%s)", at.Keyword, clip(k.Sent), clip(k.Became), k.Tool)
+				f.Examples = append(f.Examples, example)
 			}
+			f.Keywords = append(f.Keywords, KeywordFate{Words: where, Fate: fate, Example: example})
 		}
 	}
 }
@@ -178,35 +191,39 @@ func surfaceFindings(l *findingList, v View, maxName int) {
 	for _, f := range v.Surface {
 		switch f.NameFate {
 		case profiles.FateCut:
-			l.of(v, NameCut, f.Tool, "tool %s is %s: %s", f.Tool, asNamed(f), f.NameNote)
+			l.of(v, NameCut, f.Tool, "its name is %s: %s", asNamed(f), f.NameNote).tool(f.Tool).lose("name cut")
 		case profiles.FateDropped:
 			named := fmt.Sprintf("%s as the client names it, %s characters", f.Name, table.Num(f.Chars))
 			if f.Name == "" {
 				named = fmt.Sprintf("%s characters without the client's prefix, not measured", table.Num(f.Chars))
 			}
-			l.of(v, NameDropped, f.Tool, "tool %s (%s): %s; the model cannot call it", f.Tool, named, f.NameNote)
+			l.of(v, NameDropped, f.Tool, "%s: %s; the model cannot call it", named, f.NameNote).tool(f.Tool).lose("not offered, by its name")
 		case profiles.FateRewritten:
-			l.of(v, NameRenamed, f.Tool, "tool %s: %s", f.Tool, f.NameNote)
+			l.of(v, NameRenamed, f.Tool, "%s", f.NameNote).tool(f.Tool).lose("renamed")
 		}
 		if maxName > 0 && f.Chars > maxName && utf8.RuneCountInString(f.Tool) <= maxName {
-			l.of(v, MaxName, f.Tool, "tool %s is %s characters as the client names it (%s), more than -max-name %s", f.Tool, table.Num(f.Chars), f.Name, table.Num(maxName))
-			(*l)[len(*l)-1].Level, (*l)[len(*l)-1].Rule = Fail, "-max-name"
+			l.rule("-max-name", MaxName, f.Tool, "%s characters as the client names it (%s), more than -max-name %s", table.Num(f.Chars), f.Name, table.Num(maxName)).
+				tool(f.Tool).lose("name over -max-name with the client's prefix")
+			(*l)[len(*l)-1].For = []Holder{{Client: v.Client, Profile: v.Profile, Ways: []string{v.Way}}}
 		}
-		if len(f.Dropped)+len(f.Rewritten) > 0 {
-			var lost []string
-			if len(f.Dropped) > 0 {
-				lost = append(lost, "loses "+strings.Join(f.Dropped, ", "))
+		for _, k := range f.Keywords {
+			sev, _ := keywordSeverity(k.Words, k.Example)
+			how := "dropped from"
+			if k.Fate == profiles.FateRewritten {
+				how = "rewritten in"
 			}
-			if len(f.Rewritten) > 0 {
-				lost = append(lost, "has "+strings.Join(f.Rewritten, ", ")+" rewritten")
-			}
-			l.of(v, SchemaLost, f.Tool+" "+strings.Join(f.Dropped, ",")+" "+strings.Join(f.Rewritten, ","), "tool %s: its input schema %s (measured: %s)", f.Tool, strings.Join(lost, " and "), strings.Join(f.Examples, "; "))
+			l.of(v, SchemaLost, f.Tool+" "+k.Words, "%s %s its input schema (measured: %s)", k.Words, how, k.Example).
+				tool(f.Tool).at(sev).kinded(k.Words).lose("%s %s its input schema", k.Words, how)
 		}
 		switch f.Result {
 		case "content text":
-			l.of(v, ResultForm, f.Tool, "tool %s has an output schema, so its results carry structuredContent: the model gets the content text, not the structuredContent (measured)", f.Tool)
+			l.of(v, ResultForm, f.Tool, "it has an output schema, so its results carry structuredContent: the model gets the content text, not the structuredContent (measured)").
+				tool(f.Tool).lose("no structuredContent").
+				fix("put what the model needs in the content text too")
 		case "structuredContent":
-			l.of(v, ResultForm, f.Tool, "tool %s has an output schema, so its results carry structuredContent: the model gets the structuredContent JSON, not the content text (measured)", f.Tool)
+			l.of(v, ResultForm, f.Tool, "it has an output schema, so its results carry structuredContent: the model gets the structuredContent JSON, not the content text (measured)").
+				tool(f.Tool).lose("no content text").
+				fix("put what the model needs in structuredContent too")
 		}
 	}
 }
@@ -217,9 +234,12 @@ func callFindings(l *findingList, v View) {
 	for _, f := range v.Calls {
 		switch f.Size {
 		case SizeCut:
-			l.of(v, ResultCut, f.Tool, "the result of %s (its %s: %s characters) is longer than the %s the client gives the model whole (measured); of a longer one: %s", f.Tool, f.Part, table.Num(f.Chars), table.Num(f.Limit), f.Past)
+			l.of(v, ResultCut, f.Tool, "its result (its %s: %s characters) is longer than the %s the client gives the model whole (measured); of a longer one: %s", f.Part, table.Num(f.Chars), table.Num(f.Limit), f.Past).
+				tool(f.Tool).lose("result of %s characters, over the %s given whole", table.Num(f.Chars), table.Num(f.Limit)).ranked(f.Limit).
+				fix("return at most %s characters, or page the result", table.Num(f.Limit))
 		case SizeUnit:
-			l.of(v, ResultCut, f.Tool, "the result of %s (its %s: %s characters) is within the %s the client gives the model whole if it counts characters, past it if it counts UTF-8 bytes: its unit is %s", f.Tool, f.Part, table.Num(f.Chars), table.Num(f.Limit), NotMeasured)
+			l.of(v, ResultCut, f.Tool, "its result (its %s: %s characters) is within the %s the client gives the model whole if it counts characters, past it if it counts UTF-8 bytes: its unit is %s", f.Part, table.Num(f.Chars), table.Num(f.Limit), NotMeasured).
+				tool(f.Tool).lose("result may be cut: the client's unit is %s", NotMeasured).ranked(f.Limit)
 		}
 	}
 }

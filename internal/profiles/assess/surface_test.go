@@ -64,7 +64,12 @@ func TestSurfacePredictions(t *testing.T) {
 		{Tool: "get", Name: "mcp__srv__get", Chars: 13, NameFate: "kept",
 			Dropped: []string{"`default`", "`pattern`"}, Rewritten: []string{"`const`"},
 			Examples:   []string{`default: "fallback" became {"type":"string"} (schema_default)`, `pattern: "^a$" became {"type":"string"} (schema_pattern)`, `const: {"const":"fixed","type":"string"} became {"enum":["fixed"],"type":"string"} (schema_const)`},
-			Unmeasured: []string{"`format`"}, Result: "structuredContent"},
+			Unmeasured: []string{"`format`"}, Result: "structuredContent",
+			Keywords: []KeywordFate{
+				{Words: "`default`", Fate: "dropped", Example: `default: "fallback" became {"type":"string"} (schema_default)`},
+				{Words: "`pattern`", Fate: "dropped", Example: `pattern: "^a$" became {"type":"string"} (schema_pattern)`},
+				{Words: "`const`", Fate: "rewritten", Example: `const: {"const":"fixed","type":"string"} became {"enum":["fixed"],"type":"string"} (schema_const)`},
+			}},
 		{Tool: long, Name: "mcp__srv__" + long, Chars: 135, NameFate: "cut", CutTo: 128, NameNote: "cut to 128 characters, then _ and a hash (measured: a name of 138 was)"},
 		{Tool: "get.user", Name: "mcp__srv__get.user", Chars: 18, NameFate: "rewritten", NameNote: "renamed (measured: name.dotted.case, with dots, became name_dotted_case)"},
 		{Tool: strings.Repeat("m", 58), Name: "mcp__srv__" + strings.Repeat("m", 58), Chars: 68, NameFate: "kept"},
@@ -79,16 +84,21 @@ func TestSurfacePredictions(t *testing.T) {
 	for _, f := range s.Findings {
 		switch f.Code {
 		case NameCut, NameDropped, NameRenamed, SchemaLost, ResultForm, MaxName:
-			got = append(got, f.Level+" "+string(f.Code)+": "+f.Message)
+			got = append(got, f.Level+" "+string(f.Code)+": "+f.Said())
 		}
 	}
+	// One schema-lost finding a keyword, at the keyword's severity: a
+	// default and a const rewritten as a one-value enum lose the model
+	// nothing (info); a pattern dropped does (warn).
 	wantFindings := []string{
-		"warn schema-lost: tool get: its input schema loses `default`, `pattern` and has `const` rewritten (measured: " + strings.Join(want[0].Examples, "; ") + ")",
-		"warn result-form: tool get has an output schema, so its results carry structuredContent: the model gets the structuredContent JSON, not the content text (measured)",
-		"warn name-cut: tool " + long + " is 135 characters as the client names it (mcp__srv__" + long + "): cut to 128 characters, then _ and a hash (measured: a name of 138 was)",
+		"info schema-lost: tool get: `default` dropped from its input schema (measured: " + want[0].Examples[0] + ")",
+		"warn schema-lost: tool get: `pattern` dropped from its input schema (measured: " + want[0].Examples[1] + ")",
+		"info schema-lost: tool get: `const` rewritten in its input schema (measured: " + want[0].Examples[2] + ")",
+		"warn result-form: tool get: it has an output schema, so its results carry structuredContent: the model gets the structuredContent JSON, not the content text (measured)",
+		"warn name-cut: tool " + long + ": its name is 135 characters as the client names it (mcp__srv__" + long + "): cut to 128 characters, then _ and a hash (measured: a name of 138 was)",
 		"fail max-name: tool " + long + "'s name is 125 characters, more than -max-name 64",
 		"info name-renamed: tool get.user: renamed (measured: name.dotted.case, with dots, became name_dotted_case)",
-		"fail max-name: tool " + strings.Repeat("m", 58) + " is 68 characters as the client names it (mcp__srv__" + strings.Repeat("m", 58) + "), more than -max-name 64",
+		"fail max-name: tool " + strings.Repeat("m", 58) + ": 68 characters as the client names it (mcp__srv__" + strings.Repeat("m", 58) + "), more than -max-name 64",
 	}
 	if diff := cmp.Diff(sorted(wantFindings), sorted(got)); diff != "" {
 		t.Errorf("findings mismatch (-want +got):\n%s", diff)

@@ -53,8 +53,10 @@ func WriteText(w io.Writer, rep Report, o TextOptions) error {
 			p.hang("  assumed: ", c.Assumed)
 		}
 	}
-	p.b.WriteString("\n")
-	p.hang("tokens: ", rep.Tokenizer)
+	if o.Verbose || o.Show {
+		p.b.WriteString("\n")
+		p.hang("tokens: ", rep.Tokenizer)
+	}
 	_, err := io.WriteString(w, untrusted.Escape(p.b.String()))
 	return err
 }
@@ -83,6 +85,11 @@ func (p *printer) server(s Server, o TextOptions) {
 	for _, sh := range s.Target.Shadowed {
 		p.hang("  not used ", line(sh)+" (a server of the same name; the scope above wins)")
 	}
+	if !o.Verbose && !o.Show {
+		p.summary(s)
+		p.writeAnswer(s)
+		return
+	}
 	for _, e := range []probe.EraResult{s.Legacy, s.Modern} {
 		p.era(e, s.Texts)
 	}
@@ -104,17 +111,112 @@ func (p *printer) server(s Server, o TextOptions) {
 			}
 		}
 	}
+	p.writeAnswer(s)
 	p.clients(s)
-	if o.Verbose || o.Show {
-		p.b.WriteString("\n")
-		for _, v := range s.Views {
-			p.view(v)
-		}
+	p.b.WriteString("\n")
+	for _, v := range s.Views {
+		p.view(v)
 	}
 	if o.Show {
 		p.cutTexts(s)
 	}
 	p.findings(s.Findings)
+}
+
+// summary says in three lines at most what the server is, how each era
+// answered, and how fast it starts.
+func (p *printer) summary(s Server) {
+	e := s.Legacy
+	if !e.OK() {
+		e = s.Modern
+	}
+	if e.OK() {
+		var name string
+		if e.ServerInfo != nil {
+			name = line(strings.TrimSpace(e.ServerInfo.Name+" "+e.ServerInfo.Version)) + ": "
+		}
+		for _, t := range s.Texts {
+			if t.Era != e.Era {
+				continue
+			}
+			text := "no instructions"
+			if t.Present {
+				text = fmt.Sprintf("instructions of %s characters (~%s tokens)", table.Num(t.Chars), table.Num(t.Tokens))
+			}
+			if s.SameEras != nil && !*s.SameEras {
+				text += "; the other era's differ"
+			}
+			p.hang("  ", name+text)
+		}
+	}
+	p.hang("  ", erasLine(s))
+}
+
+// erasLine says how each era's first request went, in a line:
+// "initialize ok in 5.0 ms; server/discover -32601: probing clients fall
+// back"; when both answered, whether with the same instructions.
+func erasLine(s Server) string {
+	l := erasWords(s)
+	e := s.Legacy
+	if !e.OK() {
+		e = s.Modern
+	}
+	switch {
+	case e.OK() && e.ToolsError != "":
+		l += "; tools/list failed"
+	case e.OK():
+		l += "; " + plural(len(e.Tools), "tool")
+	}
+	if s.SameEras != nil && *s.SameEras {
+		l += "; both send the same instructions"
+	}
+	return l
+}
+
+func erasWords(s Server) string {
+	era := func(e probe.EraResult) string {
+		if e.OK() && e.Era == probe.Legacy && s.Startup.Legacy.N > 0 {
+			return e.Method + " ok in " + startupWords(s.Startup.Legacy)
+		}
+		if e.OK() {
+			return e.Method + " ok"
+		}
+		return fmt.Sprintf("%s → %s", e.Method, e.Outcome) // the findings say the details
+	}
+	legacy := era(s.Legacy)
+	switch sv := s.Survival; sv.Verdict {
+	case probe.SurvivalModern:
+		return legacy + "; " + era(s.Modern) + " (a modern server)"
+	case probe.SurvivalMethodNotFound:
+		return legacy + "; server/discover -32601"
+	case probe.SurvivalOtherError:
+		return legacy + "; server/discover another error: " + line(sv.Detail)
+	case probe.SurvivalExit:
+		return legacy + "; the server exits on server/discover"
+	case probe.SurvivalExitAtStart:
+		return legacy + "; the server exits at start"
+	case probe.SurvivalSilent:
+		return legacy + "; server/discover gets no answer"
+	}
+	return legacy + "; " + era(s.Modern)
+}
+
+// startupWords is a start-up in a few words: "5.0 ms", "426 ms (n=4,
+// max 478 ms)": the median of n samples, and the slowest.
+func startupWords(st probe.Stats) string {
+	if st.N <= 1 {
+		return short(st.Median.D())
+	}
+	return fmt.Sprintf("%s (n=%d, max %s)", short(st.Median.D()), st.N, short(st.Max.D()))
+}
+
+// short writes a duration to three figures or so: "5.0 ms", "426 ms",
+// "1.53 s".
+func short(d time.Duration) string {
+	if d >= 100*time.Millisecond && d < time.Second {
+		return strconv.Itoa(int(d.Round(time.Millisecond)/time.Millisecond)) + " ms"
+	}
+	return dur(d)
 }
 
 // findings writes each finding once, with the clients it holds for.
@@ -124,8 +226,11 @@ func (p *printer) findings(fs []Finding) {
 	}
 	p.b.WriteString("\nfindings\n")
 	for _, f := range fs {
-		head := fmt.Sprintf("  %-4s  %-17s ", f.Level, f.Code)
-		p.hang(head, line(f.Message))
+		head := fmt.Sprintf("  %-8s  %-17s ", f.Severity, f.Code)
+		if f.Fails {
+			head = fmt.Sprintf("  %-8s  %-17s ", "fail", f.Code)
+		}
+		p.hang(head, line(f.Said()))
 		if w := f.Whom(); w != "" {
 			p.hang(strings.Repeat(" ", len(head)), "for "+line(w))
 		}

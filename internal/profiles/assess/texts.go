@@ -81,7 +81,8 @@ func textsFindings(l *findingList, v View) {
 			says = append(says, "the client offers the model no tool to read a resource, so none reaches it")
 		}
 	}
-	l.of(v, TextsUnseen, "texts", "the server declares %s: the client %s (measured, %d runs)", strings.Join(f.Declared, " and "), strings.Join(says, "; "), f.Runs)
+	l.of(v, TextsUnseen, "texts", "the server declares %s: the client %s (measured, %d runs)", strings.Join(f.Declared, " and "), strings.Join(says, "; "), f.Runs).
+		lose("%s: %s", strings.Join(f.Declared, " and "), strings.Join(says[:min(1, len(says))], ""))
 }
 
 // textsWords is the profile's texts for its fact line, "" when not

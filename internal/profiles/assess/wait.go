@@ -83,6 +83,40 @@ func sec(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + " s"
 }
 
+// span is the wait in a few words: "1.2–1.3 s", "at least 60 s", "30 s".
+func (w wait) span() string {
+	switch b := w.budget; {
+	case b == nil:
+		return sec(w.d)
+	case b.Above:
+		return "at least " + sec(w.d)
+	case b.Below:
+		return "under " + sec(w.upto)
+	}
+	return secSpan(w.d, w.upto)
+}
+
+// secSpan writes a range of waits in one unit where it can: "12–111 ms",
+// "1.2–1.3 s", "800 ms–1.3 s".
+func secSpan(a, b time.Duration) string {
+	switch {
+	case a < time.Second && b < time.Second:
+		return table.Num(int(a.Milliseconds())) + "–" + sec(b)
+	case a >= time.Second:
+		return strconv.FormatFloat(a.Seconds(), 'f', 1, 64) + "–" + sec(b)
+	}
+	return sec(a) + "–" + sec(b)
+}
+
+// tooLateFor reports whether a server whose first reply came after
+// first (0: none within check's timeout) is past the whole wait.
+func (w wait) tooLateFor(first, timeout time.Duration) bool {
+	if first == 0 {
+		return w.upto > 0 && w.upto <= timeout || w.budget == nil && w.d > 0 && w.d <= timeout
+	}
+	return !(w.budget != nil && w.budget.Above) && (w.upto == 0 && first > w.d || w.upto > 0 && first >= w.upto)
+}
+
 // inTime says whether a server makes it in time for a client that waits
 // w: one whose first reply came after first, or, when first is 0, one
 // that did not reply within check's timeout (not measured beyond it).

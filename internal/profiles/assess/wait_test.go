@@ -40,7 +40,7 @@ func TestStartupWait(t *testing.T) {
 	r.Startup = probe.Startup{}
 	rep := Assess([]probe.Result{r}, Options{Profiles: builtin(t), Timeout: 10 * time.Second})
 	msg := rep.Servers[0].Findings[0].Message
-	for _, want := range []string{"not measured beyond 10s", "Claude Code 2.1.285 in arm v2 waits 30s (MCP_TIMEOUT, default)"} {
+	for _, want := range []string{"not measured beyond 10s", "and Claude Code 2.1.285 wait longer"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("finding %q lacks %q", msg, want)
 		}
@@ -50,7 +50,7 @@ func TestStartupWait(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep = Assess([]probe.Result{r}, Options{Profiles: all, Timeout: 10 * time.Second})
-	if msg := rep.Servers[0].Findings[0].Message; !strings.Contains(msg, "how long Claude Code 2.1.328 in arm v2 and") {
+	if msg := rep.Servers[0].Findings[0].Message; !strings.Contains(msg, "how long Claude Code 2.1.328, Codex CLI 0.169.0 wait is not measured") {
 		t.Errorf("finding %q does not say 2.1.328's wait is not measured", msg)
 	}
 	rep = Assess([]probe.Result{r}, Options{Profiles: builtin(t), Timeout: time.Minute})

@@ -70,8 +70,18 @@ type (
 	}
 )
 
-// sarifLevel maps a finding's level to a SARIF result level.
-var sarifLevel = map[string]string{assess.Fail: "error", assess.Warn: "warning", assess.Info: "note"}
+// sarifLevel is the SARIF level of a finding of severity sev that fails
+// check or not: error when it fails or the model loses the server, a
+// tool or every instruction (broken), warning when degraded, else note.
+func sarifLevel(sev assess.Severity, fails bool) string {
+	switch {
+	case fails || sev == assess.Broken:
+		return "error"
+	case sev == assess.Degraded:
+		return "warning"
+	}
+	return "note"
+}
 
 // helpURI is where each rule is documented.
 const helpURI = "https://github.com/instrlab/instrlab/blob/main/docs/check.md#findings"
@@ -94,8 +104,8 @@ func WriteSARIF(w io.Writer, r assess.Report, version string) error {
 	rule := func(d assess.Doc) {
 		index[d.Code] = len(driver.Rules)
 		r := sarifRule{ID: string(d.Code), ShortDescription: sarifMessage{d.Short + "."}, FullDescription: sarifMessage{d.Help},
-			Help: sarifMessage{d.Help + " Level: " + d.Levels() + "."}, HelpURI: helpURI}
-		r.DefaultConfiguration.Level = sarifLevel[d.Level]
+			Help: sarifMessage{d.Help + " Severity: " + string(d.Severity) + ", " + d.Why + "." + fails(d) + " Fix: " + d.Fix + "."}, HelpURI: helpURI}
+		r.DefaultConfiguration.Level = sarifLevel(d.Severity, d.Fails == "always")
 		driver.Rules = append(driver.Rules, r)
 	}
 	for _, d := range assess.Docs {
@@ -117,10 +127,7 @@ func WriteSARIF(w io.Writer, r assess.Report, version string) error {
 		run := sarifRun{Tool: sarifTool{driver}, Results: []sarifResult{},
 			AutomationDetails: &sarifAutomation{ID: "instrlab-check/" + categoryPart(s.Target.Name) + "/" + categoryPart(selection) + "/"}}
 		for _, f := range s.Findings {
-			level, ok := sarifLevel[f.Level]
-			if !ok {
-				level = "warning"
-			}
+			level := sarifLevel(f.Severity, f.Fails)
 			loc := sarifLocation{LogicalLocations: []sarifLogical{{Name: untrusted.EscapeLine(s.Target.Name), Kind: "module"}}}
 			if file := configFile(s.Target.Source); file != "" {
 				loc.PhysicalLocation = &sarifPhysical{}
@@ -137,6 +144,18 @@ func WriteSARIF(w io.Writer, r assess.Report, version string) error {
 		runs = []sarifRun{{Tool: sarifTool{driver}, Results: []sarifResult{}}}
 	}
 	return untrusted.JSON(w, sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: runs})
+}
+
+// fails says when findings of d fail check, as a sentence after the
+// severity; "" for never.
+func fails(d assess.Doc) string {
+	switch d.Fails {
+	case "":
+		return ""
+	case "always":
+		return " It fails check."
+	}
+	return " It fails check " + d.Fails + "."
 }
 
 // categoryPart is a name as a part of a SARIF category: letters, digits

@@ -17,9 +17,11 @@ import (
 const ExitUnreachable = 3
 
 // Formats are the formats check prints its report in: text for people
-// (assess.WriteText), json (the Report itself), github (workflow
-// annotations) and sarif (SARIF 2.1.0 for code scanning).
-var Formats = table.Formats{"text", "json", "github", "sarif"}
+// (assess.WriteText), md (the verdicts and problems in Markdown, for a
+// CI job summary: assess.WriteMarkdown), json (the Report itself),
+// github (workflow annotations) and sarif (SARIF 2.1.0 for code
+// scanning).
+var Formats = table.Formats{"text", "md", "json", "github", "sarif"}
 
 // Format is the format check's -format and -json flags ask for (-json
 // is -format json), or the error that names the flag at fault.
@@ -39,6 +41,8 @@ func Write(w io.Writer, rep assess.Report, format string, text assess.TextOption
 	switch format {
 	case "text":
 		return assess.WriteText(w, rep, text)
+	case "md":
+		return assess.WriteMarkdown(w, rep)
 	case "json":
 		if err := untrusted.JSON(w, schema.Named(schema.Check, rep)); err != nil {
 			return fmt.Errorf("encoding the report: %w", err)
