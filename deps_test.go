@@ -45,6 +45,11 @@ var never = []struct{ from, to, why string }{
 	{"./internal/probe ./internal/profiles ./internal/profiles/assess/...", "./internal/matrix/... ./internal/client/... ./internal/fakeapi",
 		"check runs no client"},
 
+	// What the model loses is one scale that check and run both say
+	// their losses in: it knows neither.
+	{"./internal/loss", "./internal/...",
+		"the scale of losses is a leaf: check's findings and run's verdicts both use it"},
+
 	// The lab stands alone.
 	{"./lab ./live", "./internal/... ./cmd/...",
 		"a server author's program links the lab or live and nothing of the experiment"},

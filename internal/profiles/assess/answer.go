@@ -2,6 +2,7 @@ package assess
 
 import (
 	"fmt"
+	"github.com/instrlab/instrlab/internal/loss"
 	"io"
 	"slices"
 	"strings"
@@ -20,7 +21,7 @@ import (
 // with its older versions of the same verdict), or (sub) a group of that
 // version's ways, or of its older versions, whose verdict differs.
 type verdictRow struct {
-	verdict Verdict
+	verdict loss.Verdict
 	client  string
 	sub     bool
 	decides string
@@ -82,7 +83,7 @@ func verdictRows(s Server) []verdictRow {
 		}
 		rows = append(rows, head)
 		for _, w := range newest.ways {
-			if w.Verdict != newest.own.Verdict && w.Verdict != VerdictUnknown {
+			if w.Verdict != newest.own.Verdict && w.Verdict != loss.VerdictUnknown {
 				rows = append(rows, verdictRow{verdict: w.Verdict, client: w.Summary, sub: true, decides: w.Decides()})
 			}
 		}
@@ -132,7 +133,7 @@ func (c ClientVerdict) Decides() string {
 // worse, or failing), and those it folds.
 func shownProblems(s Server) (shown, folded []Problem) {
 	for _, p := range s.Problems {
-		if p.Severity == Info && !p.Fails {
+		if p.Severity == loss.Info && !p.Fails {
 			folded = append(folded, p)
 			continue
 		}
@@ -222,7 +223,7 @@ func foldedLine(folded []Problem) string {
 // of its own wrapped to the width.
 func (p *printer) writeAnswer(s Server) {
 	if rows := verdictRows(s); len(rows) > 0 {
-		wide := len(VerdictDegraded)
+		wide := len(loss.VerdictDegraded)
 		for _, r := range rows {
 			wide = max(wide, len(r.verdict))
 		}
@@ -256,7 +257,7 @@ func (p *printer) writeAnswer(s Server) {
 		p.b.WriteString(fmt.Sprintf("%-8s  ", q.level()) + l[len(indent):])
 	}
 	if l := foldedLine(folded); l != "" {
-		p.hang(fmt.Sprintf("%-8s  ", Info), l)
+		p.hang(fmt.Sprintf("%-8s  ", loss.Info), l)
 	}
 }
 

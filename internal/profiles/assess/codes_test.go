@@ -3,6 +3,7 @@ package assess
 import (
 	"bytes"
 	"flag"
+	"github.com/instrlab/instrlab/internal/loss"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -68,7 +69,7 @@ func TestEveryCodeHasDoc(t *testing.T) {
 			t.Errorf("Docs documents %q, which is not a declared Code", d.Code)
 		case d.Short == "" || d.Help == "":
 			t.Errorf("%s: no short line or no help", d.Code)
-		case !slices.Contains(Severities, d.Severity):
+		case !slices.Contains(loss.Severities, d.Severity):
 			t.Errorf("%s: severity %q", d.Code, d.Severity)
 		case d.Why == "" || d.Fix == "":
 			t.Errorf("%s: no reason for its severity, or no fix", d.Code)

@@ -2,6 +2,7 @@ package assess
 
 import (
 	"fmt"
+	"github.com/instrlab/instrlab/internal/loss"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,7 +19,7 @@ import (
 // reason.
 type Finding struct {
 	// Severity is what the model loses by it (Severity).
-	Severity Severity `json:"severity"`
+	Severity loss.Severity `json:"severity"`
 	// Level is the finding for readers of schema v1: "fail" when it
 	// fails, "warn" when broken or degraded, else "info".
 	Level string `json:"level"`
@@ -59,7 +60,7 @@ func (f Finding) level() string {
 	switch {
 	case f.Fails:
 		return "fail"
-	case f.Severity == Info:
+	case f.Severity == loss.Info:
 		return "info"
 	}
 	return "warn"
@@ -87,7 +88,7 @@ func (f *Finding) fix(format string, args ...any) *Finding {
 }
 
 // at sets the severity, when a finding is worse or milder than its code.
-func (f *Finding) at(s Severity) *Finding {
+func (f *Finding) at(s loss.Severity) *Finding {
 	f.Severity = s
 	return f
 }
@@ -512,11 +513,11 @@ func startup(l *findingList, s Server, o Options) {
 			switch {
 			case msg == "":
 				f.Message += "how long the client waits for a server is " + NotMeasured
-				f.at(Info).lose("no reply within %v; how long it waits is %s", o.Timeout, NotMeasured)
+				f.at(loss.Info).lose("no reply within %v; how long it waits is %s", o.Timeout, NotMeasured)
 			case w.tooLateFor(0, o.Timeout):
-				f.at(Broken).lose("never gets the server: no reply within %v, it waits %s", o.Timeout, w.span())
+				f.at(loss.Broken).lose("never gets the server: no reply within %v, it waits %s", o.Timeout, w.span())
 			default:
-				f.at(Info).lose("no reply within %v, and it waits %s: %s beyond", o.Timeout, w.span(), NotMeasured)
+				f.at(loss.Info).lose("no reply within %v, and it waits %s: %s beyond", o.Timeout, w.span(), NotMeasured)
 			}
 		case v.Late != "":
 			st := s.Startup.Legacy
@@ -526,14 +527,14 @@ func startup(l *findingList, s Server, o Options) {
 			if st.N == 0 {
 				st = s.Startup.Modern
 			}
-			l.of(v, StartupSlow, "", "%s", w.inTime(worst, o.Timeout)).at(Broken).
+			l.of(v, StartupSlow, "", "%s", w.inTime(worst, o.Timeout)).at(loss.Broken).
 				lose("drops the server: up after %s, it waits %s", sec(st.Median.D()), w.span()).
 				fix("answer initialize within %s (now %s), before slow setup", sec(w.d), sec(st.Median.D()))
 		case worst > 0 && (w.d > 0 && worst > w.d/2 || w.budget != nil && w.budget.Below):
 			f := l.of(v, StartupSlow, "", "%s", w.inTime(worst, o.Timeout))
 			switch {
 			case w.budget != nil && w.budget.Above || worst <= w.d:
-				f.at(Info).lose("up after %s at most, within its wait of %s", sec(worst), w.span())
+				f.at(loss.Info).lose("up after %s at most, within its wait of %s", sec(worst), w.span())
 			default:
 				f.lose("a race: up after %s at most, it waits %s", sec(worst), w.span()).
 					fix("answer initialize within %s (now up to %s), before slow setup", sec(w.d), sec(worst))

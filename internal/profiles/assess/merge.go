@@ -3,6 +3,7 @@ package assess
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/instrlab/instrlab/internal/loss"
 	"slices"
 	"strings"
 )
@@ -13,7 +14,7 @@ import (
 // those that fail first, then by severity, each in the order found.
 func merge(l []Finding, views []View) []Finding {
 	type key struct {
-		severity                         Severity
+		severity                         loss.Severity
 		fails                            bool
 		code, rule, tool, message, about string
 	}

@@ -2,6 +2,7 @@ package assess
 
 import (
 	"fmt"
+	"github.com/instrlab/instrlab/internal/loss"
 	"slices"
 	"strings"
 )
@@ -12,9 +13,9 @@ import (
 // problems, the worst first, each with what the model loses at worst
 // and the fix; -v lists the findings behind them.
 type Problem struct {
-	Severity Severity `json:"severity"`
-	Fails    bool     `json:"fails,omitempty"`
-	Code     Code     `json:"code"`
+	Severity loss.Severity `json:"severity"`
+	Fails    bool          `json:"fails,omitempty"`
+	Code     Code          `json:"code"`
 	// Kinds tell it from other problems of its code: the schema keywords
 	// of a schema-lost problem.
 	Kinds []string `json:"kinds,omitempty"`
@@ -43,7 +44,7 @@ func problems(fs []Finding, views []View) []Problem {
 	type key struct {
 		code       Code
 		kind, rule string
-		severity   Severity
+		severity   loss.Severity
 		fails      bool
 	}
 	var out []Problem

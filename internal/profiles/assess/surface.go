@@ -3,6 +3,7 @@ package assess
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/instrlab/instrlab/internal/loss"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -207,7 +208,7 @@ func surfaceFindings(l *findingList, v View, maxName int) {
 			(*l)[len(*l)-1].For = []Holder{{Client: v.Client, Profile: v.Profile, Ways: []string{v.Way}}}
 		}
 		for _, k := range f.Keywords {
-			sev, _ := keywordSeverity(k.Words, k.Example)
+			sev, _ := loss.Keyword(k.Words, k.Example)
 			how := "dropped from"
 			if k.Fate == profiles.FateRewritten {
 				how = "rewritten in"

@@ -2,6 +2,7 @@ package assess
 
 import (
 	"fmt"
+	"github.com/instrlab/instrlab/internal/loss"
 	"slices"
 	"strings"
 
@@ -19,9 +20,9 @@ type ClientVerdict struct {
 	// Ways are the ways of running the client it holds for (View.Way);
 	// Summary says them in words for a line after the client's own (""
 	// for the client's own line).
-	Ways    []string `json:"ways"`
-	Summary string   `json:"ways_summary,omitempty"`
-	Verdict Verdict  `json:"verdict"`
+	Ways    []string     `json:"ways"`
+	Summary string       `json:"ways_summary,omitempty"`
+	Verdict loss.Verdict `json:"verdict"`
 	// Because are the one or two worst losses that decide the verdict,
 	// each in a few words ("keeps 2,048 of 6,000 characters of
 	// instructions", "3 tools: the model gets structuredContent, not the
@@ -35,7 +36,7 @@ type ClientVerdict struct {
 // A fact is one loss of one view: its severity, code and words, and how
 // many tools it holds for.
 type fact struct {
-	severity Severity
+	severity loss.Severity
 	code     Code
 	loss     string
 	tools    int
@@ -110,30 +111,30 @@ func viewVerdict(s Server, v View, raw []Finding) ClientVerdict {
 	case !s.Reached:
 		// A server later than the client waits is lost to it, measured;
 		// what else it does with a server that did not answer is not.
-		c.Verdict, c.Because = VerdictUnknown, []string{"the server did not answer"}
+		c.Verdict, c.Because = loss.VerdictUnknown, []string{"the server did not answer"}
 		for _, f := range raw {
-			if holds(f, v) && f.Severity == Broken {
-				c.Verdict, c.Because, c.Codes = VerdictBroken, []string{f.Loss}, []Code{f.Code}
+			if holds(f, v) && f.Severity == loss.Broken {
+				c.Verdict, c.Because, c.Codes = loss.VerdictBroken, []string{f.Loss}, []Code{f.Code}
 				break
 			}
 		}
 		return c
 	case v.NotMeasured:
-		c.Verdict, c.Because = VerdictUnknown, []string{"nothing of this client over HTTP is measured"}
+		c.Verdict, c.Because = loss.VerdictUnknown, []string{"nothing of this client over HTTP is measured"}
 		return c
 	}
 	facts := viewFacts(s, v, raw)
 	if len(facts) == 0 {
-		c.Verdict = Works
+		c.Verdict = loss.Works
 		return c
 	}
-	c.Verdict = VerdictOf(facts[0].severity)
-	if c.Verdict == Works {
+	c.Verdict = loss.Of(facts[0].severity)
+	if c.Verdict == loss.Works {
 		return c
 	}
 	for _, f := range facts {
 		switch {
-		case f.severity == Info:
+		case f.severity == loss.Info:
 		case f.severity == facts[0].severity && len(c.Because) < 2:
 			c.Because, c.Codes = append(c.Because, f.String()), append(c.Codes, f.code)
 		default:
@@ -169,7 +170,7 @@ func viewFacts(s Server, v View, raw []Finding) []fact {
 		add(fact{severity: f.Severity, code: f.Code, loss: f.Loss, tools: n, tool: f.Tool})
 	}
 	for _, f := range ownFacts(s, v) {
-		if !slices.ContainsFunc(facts, func(g fact) bool { return g.severity == Broken }) || f.severity != Broken {
+		if !slices.ContainsFunc(facts, func(g fact) bool { return g.severity == loss.Broken }) || f.severity != loss.Broken {
 			add(f)
 		}
 	}
@@ -202,21 +203,21 @@ func ownFacts(s Server, v View) []fact {
 	var out []fact
 	if v.Era == "" && !v.NotMeasured {
 		why, _, _ := strings.Cut(v.Why, ";")
-		out = append(out, fact{severity: Broken, code: LegacyFailed, loss: "gets nothing of the server: " + why})
+		out = append(out, fact{severity: loss.Broken, code: LegacyFailed, loss: "gets nothing of the server: " + why})
 	}
 	if e := eraOf(s, v.Era); v.Era != "" && e.ToolsError != "" && !(strings.Contains(e.ToolsError, "error -32601") && !slices.Contains(e.Capabilities, "tools")) {
-		out = append(out, fact{severity: Broken, code: ToolsFailed, loss: "gets no tools: tools/list fails"})
+		out = append(out, fact{severity: loss.Broken, code: ToolsFailed, loss: "gets no tools: tools/list fails"})
 	}
 	if v.Probes && v.Era == probe.Legacy && s.Target.Transport != probe.TransportHTTP {
 		switch sv := s.Survival; {
 		// Whether this client starts the server again after its probe is
 		// not measured (Claude Code 2.1.285 did not, in 20 of 20 runs).
 		case sv.Verdict == probe.SurvivalExit:
-			out = append(out, fact{severity: Degraded, code: ProbeExit, loss: "may lose the server: it exits on server/discover (" + NotMeasured + ")"})
+			out = append(out, fact{severity: loss.Degraded, code: ProbeExit, loss: "may lose the server: it exits on server/discover (" + NotMeasured + ")"})
 		case sv.Fallback != nil && sv.Fallback.Outcome != probe.OutcomeOK:
-			out = append(out, fact{severity: Degraded, code: FallbackFailed, loss: "may lose the server: initialize fails after server/discover (" + NotMeasured + ")"})
+			out = append(out, fact{severity: loss.Degraded, code: FallbackFailed, loss: "may lose the server: initialize fails after server/discover (" + NotMeasured + ")"})
 		case sv.Verdict == probe.SurvivalSilent:
-			out = append(out, fact{severity: Degraded, code: ProbeSilent, loss: "may wait out its probe timeout: server/discover gets no answer"})
+			out = append(out, fact{severity: loss.Degraded, code: ProbeSilent, loss: "may wait out its probe timeout: server/discover gets no answer"})
 		}
 	}
 	return out
@@ -224,8 +225,8 @@ func ownFacts(s Server, v View) []fact {
 
 // Verdicts counts the client lines of each verdict: how many client
 // versions (their own ways) work, are degraded, broken, not measured.
-func (s Server) VerdictCounts() map[Verdict]int {
-	n := map[Verdict]int{}
+func (s Server) VerdictCounts() map[loss.Verdict]int {
+	n := map[loss.Verdict]int{}
 	for _, c := range s.Verdicts {
 		if c.Summary == "" {
 			n[c.Verdict]++
@@ -239,12 +240,12 @@ func (s Server) VerdictCounts() map[Verdict]int {
 func VerdictWords(s Server) string {
 	n := s.VerdictCounts()
 	var parts []string
-	for _, v := range []Verdict{VerdictBroken, VerdictDegraded, Works, VerdictUnknown} {
+	for _, v := range []loss.Verdict{loss.VerdictBroken, loss.VerdictDegraded, loss.Works, loss.VerdictUnknown} {
 		if n[v] == 0 {
 			continue
 		}
 		switch v {
-		case Works:
+		case loss.Works:
 			parts = append(parts, fmt.Sprintf("%d work", n[v]))
 		default:
 			parts = append(parts, fmt.Sprintf("%d %s", n[v], v))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"github.com/instrlab/instrlab/internal/loss"
 	"strings"
 	"testing"
 
@@ -23,20 +24,20 @@ func report() assess.Report {
 		{
 			Result: probe.Result{Target: probe.Target{Name: "docs,a:b", Source: "/proj/.mcp.json (project)"}},
 			Findings: []assess.Finding{
-				{Severity: assess.Info, Fails: true, Code: "max-chars", Rule: "-max-chars", Message: "instructions are 2,500 characters, over -max-chars 2000"},
-				{Severity: assess.Degraded, Code: "truncated", Message: "cuts 100% of line 2:\r\nsecond line \x1b[31mred", For: holder},
+				{Severity: loss.Info, Fails: true, Code: "max-chars", Rule: "-max-chars", Message: "instructions are 2,500 characters, over -max-chars 2000"},
+				{Severity: loss.Degraded, Code: "truncated", Message: "cuts 100% of line 2:\r\nsecond line \x1b[31mred", For: holder},
 			},
 			Problems: []assess.Problem{
-				{Severity: assess.Info, Fails: true, Code: "max-chars", Loss: "instructions over -max-chars", Fix: "shorten the instructions, or raise -max-chars", Findings: []int{0}},
-				{Severity: assess.Degraded, Code: "truncated", Loss: "keeps 1 of 2 lines:\r\nsecond line \x1b[31mred", Fix: "put what matters first", For: holder, Findings: []int{1}},
+				{Severity: loss.Info, Fails: true, Code: "max-chars", Loss: "instructions over -max-chars", Fix: "shorten the instructions, or raise -max-chars", Findings: []int{0}},
+				{Severity: loss.Degraded, Code: "truncated", Loss: "keeps 1 of 2 lines:\r\nsecond line \x1b[31mred", Fix: "put what matters first", For: holder, Findings: []int{1}},
 			},
 			Verdicts: []assess.ClientVerdict{{Client: "Claude Code 2.1.285", Profile: "claude-code@2.1.285", Ways: []string{"v2", "reminder"},
-				Verdict: assess.VerdictDegraded, Because: []string{"keeps 1 of 2 lines"}, Codes: []assess.Code{"truncated"}}},
+				Verdict: loss.VerdictDegraded, Because: []string{"keeps 1 of 2 lines"}, Codes: []assess.Code{"truncated"}}},
 		},
 		{
 			Result:   probe.Result{Target: probe.Target{Name: "cli"}},
-			Findings: []assess.Finding{{Severity: assess.Info, Code: "some-new-code", Message: "a note"}},
-			Problems: []assess.Problem{{Severity: assess.Info, Code: "some-new-code", Loss: "a note", Findings: []int{0}}},
+			Findings: []assess.Finding{{Severity: loss.Info, Code: "some-new-code", Message: "a note"}},
+			Problems: []assess.Problem{{Severity: loss.Info, Code: "some-new-code", Loss: "a note", Findings: []int{0}}},
 		},
 	}}
 }

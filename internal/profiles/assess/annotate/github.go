@@ -2,6 +2,7 @@ package annotate
 
 import (
 	"fmt"
+	"github.com/instrlab/instrlab/internal/loss"
 	"io"
 	"slices"
 	"strings"
@@ -13,11 +14,11 @@ import (
 // githubLevel is the workflow command of a problem: error when it fails
 // check or the model loses the server, a tool or every instruction,
 // warning when degraded, else notice.
-func githubLevel(sev assess.Severity, fails bool) string {
+func githubLevel(sev loss.Severity, fails bool) string {
 	switch {
-	case fails || sev == assess.Broken:
+	case fails || sev == loss.Broken:
 		return "error"
-	case sev == assess.Degraded:
+	case sev == loss.Degraded:
 		return "warning"
 	}
 	return "notice"
@@ -40,7 +41,7 @@ func WriteGitHub(w io.Writer, r assess.Report) error {
 		}
 		if len(s.Verdicts) > 0 {
 			level, counts := "notice", assess.VerdictWords(s)
-			if n := s.VerdictCounts(); n[assess.VerdictBroken] > 0 {
+			if n := s.VerdictCounts(); n[loss.VerdictBroken] > 0 {
 				level = "warning"
 			}
 			if _, err := fmt.Fprintf(w, "::%s %s::%s\n", level, strings.Join(append(slices.Clone(props), title("verdicts")), ","), githubData(counts)); err != nil {

@@ -1,6 +1,7 @@
 package annotate
 
 import (
+	"github.com/instrlab/instrlab/internal/loss"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -73,11 +74,11 @@ type (
 // sarifLevel is the SARIF level of a finding of severity sev that fails
 // check or not: error when it fails or the model loses the server, a
 // tool or every instruction (broken), warning when degraded, else note.
-func sarifLevel(sev assess.Severity, fails bool) string {
+func sarifLevel(sev loss.Severity, fails bool) string {
 	switch {
-	case fails || sev == assess.Broken:
+	case fails || sev == loss.Broken:
 		return "error"
-	case sev == assess.Degraded:
+	case sev == loss.Degraded:
 		return "warning"
 	}
 	return "note"

@@ -1,15 +1,16 @@
-package assess
+// Package loss is what the model loses, on one scale: the severity of a
+// loss (broken, degraded, info), the verdict of a client (works,
+// degraded, broken, not measured) that its worst loss makes, and the
+// severity of a JSON Schema keyword a client drops. check's findings
+// (internal/profiles/assess) and run's verdicts (internal/report) both
+// say their losses in it.
+package loss
 
-import (
-	"strings"
-)
+import "strings"
 
-// A Severity is what the model loses by a finding: the one scale of
-// check's findings, problems and verdicts. A finding's severity is its
-// code's (Doc.Severity) unless the finding says otherwise (a schema
-// keyword the model needs nothing of, a server past a client's wait);
-// docs/check.md's severity table is written from Docs, with the reason
-// for each.
+// A Severity is what the model loses: the one scale of check's
+// findings, problems and verdicts and of run's verdicts. check's
+// finding codes each carry theirs (assess.Doc.Severity), with the reason.
 type Severity string
 
 // The severities, from the worst.
@@ -55,8 +56,8 @@ const (
 	VerdictUnknown  Verdict = "not measured"
 )
 
-// VerdictOf is the verdict of a client whose worst loss is s.
-func VerdictOf(s Severity) Verdict {
+// Of is the verdict of a client whose worst loss is s.
+func Of(s Severity) Verdict {
 	switch s {
 	case Broken:
 		return VerdictBroken
@@ -85,13 +86,13 @@ var harmlessKeywords = map[string]string{
 	"contentEncoding":  "an annotation, not a constraint",
 }
 
-// keywordSeverity is the severity of an input schema's keyword (as a
+// Keyword is the severity of an input schema's keyword (as a
 // message names it: "`title` (top level)") dropped or rewritten, and
 // why: Info for a keyword no model needs, else Degraded, since the model
 // no longer sees a constraint or a structure it needs (enum, pattern,
 // const, bounds, required, a union of types, $ref). A const rewritten
 // as a one-value enum keeps its constraint, and is Info too.
-func keywordSeverity(words, example string) (Severity, string) {
+func Keyword(words, example string) (Severity, string) {
 	name := strings.TrimPrefix(words, "`")
 	name, _, _ = strings.Cut(name, "`")
 	if why, ok := harmlessKeywords[name]; ok {

@@ -1,0 +1,53 @@
+package loss
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestKeyword is the severity of each kind of schema keyword a client
+// drops or rewrites, with the reason given for it; and the verdict each
+// severity makes.
+func TestKeyword(t *testing.T) {
+	keywords := []struct {
+		words, example string
+		want           Severity
+		why            string
+	}{
+		{"`$schema` (top level)", "", Info, "dialect"},
+		{"`$id` (top level)", "", Info, "names the schema"},
+		{"`title`", "", Info, "a label"},
+		{"`examples`", "", Info, "not a constraint"},
+		{"`default`", "", Info, "the server applies its default"},
+		{"`const`", `const: "fixed" became {"enum":["fixed"],"type":"string"} (schema_const)`, Info, "the same constraint"},
+		{"`const`", `const: "fixed" became {"type":"string"} (schema_const)`, Degraded, "a constraint"},
+		{"`enum`", "", Degraded, "a constraint"},
+		{"`pattern`", "", Degraded, "a constraint"},
+		{"`maximum`", "", Degraded, "a constraint"},
+		{"`required` (top level)", "", Degraded, "a constraint"},
+		{"`anyOf`", "", Degraded, "a constraint"},
+		{"`type` (a list of types with null)", "", Degraded, "a constraint"},
+		{"`$ref`", "", Degraded, "a structure"},
+		{"`additionalProperties` (top level)", "", Degraded, "a constraint"},
+		// Copilot CLI 1.0.102 moves bounds into the description.
+		{"`maximum`", `maximum: 10 became {"description":"{minimum: 1, maximum: 10}","type":"integer"} (schema_bounds)`, Info, "still reads it"},
+		{"`maximum`", `maximum: 10 became {"description":"{minimum: 1}","type":"integer"} (schema_bounds)`, Degraded, "a constraint"},
+	}
+	for _, k := range keywords {
+		got, why := Keyword(k.words, k.example)
+		if got != k.want || !strings.Contains(why, k.why) {
+			t.Errorf("%s: %s (%s), want %s (%s)", k.words, got, why, k.want, k.why)
+		}
+	}
+	for _, s := range []struct {
+		s    Severity
+		want Verdict
+	}{{Broken, VerdictBroken}, {Degraded, VerdictDegraded}, {Info, Works}} {
+		if got := Of(s.s); got != s.want {
+			t.Errorf("VerdictOf(%s) = %s, want %s", s.s, got, s.want)
+		}
+	}
+	if !Broken.Worse(Degraded) || !Degraded.Worse(Info) || Info.Worse(Broken) {
+		t.Error("the severities are not ordered broken, degraded, info")
+	}
+}
