@@ -47,11 +47,24 @@ func (r *Report) Write(w io.Writer, format string) error {
 		}
 		if calls := r.g.callsTable(); len(calls.Rows) > 0 {
 			fmt.Fprintln(w)
-			return table.Text(w, calls)
+			if err := table.Text(w, calls); err != nil {
+				return err
+			}
+		}
+		if vs := Verdicts(r.g.results); len(vs) > 0 {
+			fmt.Fprintln(w)
+			return table.Text(w, verdictsTable(vs))
 		}
 		return nil
 	case "md":
-		return table.Markdown(w, r.Table)
+		if err := table.Markdown(w, r.Table); err != nil {
+			return err
+		}
+		if vs := Verdicts(r.g.results); len(vs) > 0 {
+			fmt.Fprintln(w)
+			return table.Markdown(w, verdictsTable(vs))
+		}
+		return nil
 	case "csv":
 		return table.CSV(w, r.Table)
 	case "json":
