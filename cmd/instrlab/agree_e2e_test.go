@@ -17,8 +17,10 @@ import (
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/fingerprint"
+	"github.com/instrlab/instrlab/internal/loss"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles/assess"
+	"github.com/instrlab/instrlab/internal/report"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -26,8 +28,9 @@ import (
 // each server and client, "check -profile CLIENT@VERSION -- CMD" and "run
 // -client CLIENT@VERSION -server -- CMD" are compared cell by cell (what
 // of the server reaches the model, the era, the placement, the characters
-// kept, whether they were cut, and each tool's description where the
-// profile predicts it), and any difference fails with both values. The
+// kept, whether they were cut, each tool's description where the profile
+// predicts it, and the verdict on those), and any difference fails with
+// both values. The
 // view compared is the profile's first, its client's default way, as run
 // runs it.
 //
@@ -135,7 +138,18 @@ type agreeCells struct {
 	// Tools are the tools whose fate the profile predicts: name and the
 	// characters of its description kept, or "unsent".
 	Tools []string
+	// Verdict is the client's verdict on what both measure: the
+	// instructions (none, cut), the server (dropped), the tools'
+	// descriptions (cut). check's is the worst severity of its findings
+	// of those codes for the view; run's its measured verdict
+	// (report.Verdicts), which holds no other losses when nothing is
+	// called.
+	Verdict loss.Verdict
 }
+
+// agreedCodes are check's finding codes of the losses run measures
+// without -call.
+var agreedCodes = []assess.Code{assess.Unused, assess.Truncated, assess.ToolTruncated, assess.DropsServer, assess.EndsSession, assess.StartupSlow}
 
 // examined is what check examined of a server: each era's instructions
 // and tool list by length and digest, and the names of the variables it
@@ -227,6 +241,14 @@ func checkView(t *testing.T, spec string, command []string) (agreeCells, examine
 	}
 	slices.Sort(c.Tools)
 	srv := rep.Servers[0]
+	worst := loss.Info
+	for _, f := range srv.Findings {
+		holds := slices.ContainsFunc(f.For, func(h assess.Holder) bool { return h.Profile == v.Profile && slices.Contains(h.Ways, v.Way) })
+		if holds && slices.Contains(agreedCodes, f.Code) && f.Severity.Worse(worst) {
+			worst = f.Severity
+		}
+	}
+	c.Verdict = loss.Of(worst)
 	e := examined{instructions: map[lab.Reply]fingerprint.Text{}, tools: map[lab.Reply]fingerprint.Tools{}, env: srv.Target.EnvNames}
 	for _, tx := range srv.Texts {
 		reply := tx.Era.Reply()
@@ -298,6 +320,9 @@ func measuredCells(r analyze.Result, want agreeCells) agreeCells {
 		}
 	}
 	slices.Sort(c.Tools)
+	if vs := report.Verdicts([]analyze.Result{r}); len(vs) == 1 {
+		c.Verdict = vs[0].Verdict
+	}
 	return c
 }
 

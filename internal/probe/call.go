@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -56,6 +57,11 @@ type CallResult struct {
 	// nil when the result has none.
 	Text       *Size `json:"text,omitempty"`
 	Structured *Size `json:"structured,omitempty"`
+	// SameData is set when the content is one text block that holds the
+	// structuredContent's JSON value (serialized again, in any spacing):
+	// a client that gives the model only one of the two gives it the same
+	// data.
+	SameData bool `json:"same_data,omitempty"`
 }
 
 // A Size is a text's length in each unit a client may count it in, and
@@ -159,5 +165,12 @@ func (c *CallResult) measure(result json.RawMessage) {
 	if len(w.StructuredContent) > 0 && string(w.StructuredContent) != "null" {
 		s := SizeOf(string(w.StructuredContent))
 		c.Structured = &s
+		c.SameData = len(texts) == 1 && sameJSON(texts[0], w.StructuredContent)
 	}
+}
+
+// sameJSON reports whether text is a JSON value equal to v.
+func sameJSON(text string, v json.RawMessage) bool {
+	var a, b any
+	return json.Unmarshal([]byte(text), &a) == nil && json.Unmarshal(v, &b) == nil && reflect.DeepEqual(a, b)
 }

@@ -149,3 +149,25 @@ func TestProbeCallsWhenToolsFailed(t *testing.T) {
 		t.Errorf("lookup = %+v, want called, and the server's error", c)
 	}
 }
+
+// TestCallSameData: a result whose one text block holds its
+// structuredContent's JSON value, in any spacing, carries the same data
+// in both parts; another value, or two blocks, do not.
+func TestCallSameData(t *testing.T) {
+	for _, tt := range []struct {
+		result string
+		want   bool
+	}{
+		{`{"content":[{"type":"text","text":"{\"a\": 1, \"b\": [true]}"}],"structuredContent":{"b":[true],"a":1}}`, true},
+		{`{"content":[{"type":"text","text":"{\"a\": 2}"}],"structuredContent":{"a":1}}`, false},
+		{`{"content":[{"type":"text","text":"a is 1"}],"structuredContent":{"a":1}}`, false},
+		{`{"content":[{"type":"text","text":"{\"a\":1}"},{"type":"text","text":"more"}],"structuredContent":{"a":1}}`, false},
+		{`{"content":[{"type":"text","text":"{\"a\":1}"}]}`, false},
+	} {
+		var c CallResult
+		c.measure(json.RawMessage(tt.result))
+		if c.SameData != tt.want {
+			t.Errorf("%s: same data %v, want %v", tt.result, c.SameData, tt.want)
+		}
+	}
+}

@@ -37,6 +37,10 @@ type CallFate struct {
 	// resource_link, resource), by type: what becomes of them is not
 	// predicted here (docs/surface.md has what each client did with one).
 	Other []string `json:"other_blocks,omitempty"`
+	// SameData says the result's content text holds its
+	// structuredContent's JSON value (probe.CallResult.SameData): one of
+	// the two alone gives the model the same data.
+	SameData bool `json:"same_data,omitempty"`
 }
 
 // The sizes of a CallFate.
@@ -55,7 +59,7 @@ func callFates(p profiles.Profile, calls []probe.CallResult) []CallFate {
 		if c.Outcome != probe.OutcomeOK {
 			continue
 		}
-		f := CallFate{Tool: c.Tool, Form: NotMeasured, Size: NotMeasured}
+		f := CallFate{Tool: c.Tool, Form: NotMeasured, Size: NotMeasured, SameData: c.SameData}
 		for _, typ := range slices.Sorted(maps.Keys(c.Blocks)) {
 			if typ != "text" {
 				f.Other = append(f.Other, typ)

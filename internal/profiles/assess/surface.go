@@ -216,12 +216,16 @@ func surfaceFindings(l *findingList, v View, maxName int) {
 			l.of(v, SchemaLost, f.Tool+" "+k.Words, "%s %s its input schema (measured: %s)", k.Words, how, k.Example).
 				tool(f.Tool).at(sev).kinded(k.Words).lose("%s %s its input schema", k.Words, how)
 		}
-		switch f.Result {
-		case "content text":
+		same := slices.ContainsFunc(v.Calls, func(c CallFate) bool { return c.Tool == f.Tool && c.SameData })
+		switch {
+		case same && (f.Result == "content text" || f.Result == "structuredContent"):
+			l.of(v, ResultForm, f.Tool, "the model gets only its %s (measured), and -call found its content text to hold the structuredContent's JSON: the model gets the same data", f.Result).
+				tool(f.Tool).at(loss.Info).lose("one form of its result, the same data")
+		case f.Result == "content text":
 			l.of(v, ResultForm, f.Tool, "it has an output schema, so its results carry structuredContent: the model gets the content text, not the structuredContent (measured)").
 				tool(f.Tool).lose("no structuredContent").
 				fix("put what the model needs in the content text too")
-		case "structuredContent":
+		case f.Result == "structuredContent":
 			l.of(v, ResultForm, f.Tool, "it has an output schema, so its results carry structuredContent: the model gets the structuredContent JSON, not the content text (measured)").
 				tool(f.Tool).lose("no content text").
 				fix("put what the model needs in structuredContent too")

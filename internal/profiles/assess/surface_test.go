@@ -2,6 +2,7 @@ package assess
 
 import (
 	"encoding/json"
+	"github.com/instrlab/instrlab/internal/loss"
 	"slices"
 	"strings"
 	"testing"
@@ -162,5 +163,28 @@ func TestKeywordFormsApart(t *testing.T) {
 	got := fates(rep.Servers[0].Views[1])
 	if !slices.Contains(got["nullable"][1], "`type` (a list of types with null)") || !slices.Contains(got["closed"][1], "`items` (a boolean schema)") || len(got["single"][1]) != 0 {
 		t.Errorf("without the forms measured, fates %v: want each form not measured, a single type measured", got)
+	}
+}
+
+// TestResultFormSameData: a client that gives the model one form of a
+// structured result loses it nothing when -call found the content text
+// to hold the structuredContent's JSON (server-everything's
+// get-structured-content does): the finding is info, the verdict works.
+func TestResultFormSameData(t *testing.T) {
+	for _, same := range []bool{false, true} {
+		v := View{Client: "X 1", Profile: "x@1", Surface: []SurfaceFate{{Tool: "get", Result: "structuredContent"}},
+			Calls: []CallFate{{Tool: "get", SameData: same}}}
+		var l findingList
+		surfaceFindings(&l, v, 0)
+		if len(l) != 1 || l[0].Code != ResultForm {
+			t.Fatalf("same data %v: findings %+v", same, l)
+		}
+		want := loss.Degraded
+		if same {
+			want = loss.Info
+		}
+		if l[0].Severity != want {
+			t.Errorf("same data %v: %s (%s), want %s", same, l[0].Severity, l[0].Loss, want)
+		}
 	}
 }
