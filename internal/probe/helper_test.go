@@ -8,7 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -41,6 +45,22 @@ func serveForTest(args []string) int {
 		return 0
 	case "tools-error":
 		return toolsErrorServer()
+	case "eof-daemon":
+		// Starts a daemon in a session of its own, writes its pid to the
+		// file args[1], and exits at the end of its input.
+		d := exec.Command("setsid", "sleep", "300")
+		if err := d.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		os.WriteFile(args[1], []byte(strconv.Itoa(d.Process.Pid)), 0o644)
+		io.Copy(io.Discard, os.Stdin)
+		return 0
+	case "deaf":
+		// Ignores SIGTERM and the end of its input.
+		signal.Ignore(syscall.SIGTERM)
+		fmt.Println("{}")
+		select {}
 	case "garbage":
 		fmt.Println("Server listening on stdio, version 1.2.3")
 		args = args[1:]

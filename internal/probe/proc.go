@@ -248,12 +248,22 @@ func (p *proc) exitCode() *int {
 	}
 }
 
-// stop kills the server and its process tree (see lab.ProcessTree: a daemon it
-// started with setsid too) and waits for it.
+// eofGrace is how long a server gets to exit by itself once its stdin is
+// closed, as a well-behaved stdio server does at the end of its input,
+// before its tree is ended.
+const eofGrace = 100 * time.Millisecond
+
+// stop closes the server's stdin, gives it eofGrace to exit, then ends its
+// process tree (see lab.ProcessTree: a daemon it started with setsid too)
+// and waits for it.
 func (p *proc) stop() {
 	close(p.done)
 	p.stdin.Close()
-	p.tree.End(0) // SIGTERM, then SIGKILL at once, and waits (1 s at most) for the tree to be gone
+	select {
+	case <-p.exited:
+	case <-time.After(eofGrace):
+	}
+	p.tree.End(0) // what is left: SIGTERM, then SIGKILL at once, and waits (1 s at most) for the tree to be gone
 	select {
 	case <-p.exited:
 	case <-time.After(5 * time.Second):
