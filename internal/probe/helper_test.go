@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -64,6 +65,16 @@ func serveForTest(args []string) int {
 	case "garbage":
 		fmt.Println("Server listening on stdio, version 1.2.3")
 		args = args[1:]
+	case "count":
+		// Notes itself in the directory args[1] while it runs, and how
+		// many of its kind it saw there as it started (countAlive).
+		dir := args[1]
+		live := filepath.Join(dir, "live-"+strconv.Itoa(os.Getpid()))
+		os.WriteFile(live, nil, 0o644)
+		defer os.Remove(live)
+		m, _ := filepath.Glob(filepath.Join(dir, "live-*"))
+		os.WriteFile(filepath.Join(dir, "seen-"+strconv.Itoa(os.Getpid())), []byte(strconv.Itoa(len(m))), 0o644)
+		args = args[2:]
 	}
 	fs := flag.NewFlagSet("lab", flag.ExitOnError)
 	instr := fs.String("instr", "ascii:1000", "")

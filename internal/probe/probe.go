@@ -3,17 +3,25 @@ package probe
 import (
 	"context"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/fingerprint"
+	"github.com/instrlab/instrlab/internal/load"
 )
 
 // Probe checks one server in both eras, each on a fresh connection (for
-// stdio, two processes at once), Repeat times, and returns what the first run of each era showed with the startup
-// statistics of all runs. It returns early only when ctx is done.
+// stdio, two processes at once), Repeat times, and returns what the first
+// run of each era showed with the startup statistics of all runs and, for
+// stdio, of the extra samples started alongside the first run
+// (Options.Samples). It returns early only when ctx is done.
 func Probe(ctx context.Context, t Target, o Options) Result {
 	o = o.withDefaults()
 	res := Result{Target: t}
+	startup := Startup{CPUs: runtime.NumCPU()}
+	if s, ok := load.Now(); ok {
+		startup.Load = s.One
+	}
 	if t.Transport == TransportStdio {
 		res.Target.EnvNames = fingerprint.EnvNames(os.Environ(), t.Env) // as spawn starts it
 	}
@@ -39,11 +47,25 @@ func Probe(ctx context.Context, t Target, o Options) Result {
 		case TransportHTTP:
 			l, m, s = probeHTTP(ctx, t, o)
 		default:
-			// A process each: both eras at once.
+			// A process each: both eras at once, and the samples beside
+			// them in the first run, within the eras' timeout.
 			lc := make(chan EraResult, 1)
 			go func() { lc <- stdioLegacy(ctx, t, o) }()
+			samples := func() []time.Duration { return nil }
+			if i == 0 && o.Samples > 0 {
+				sctx, cancel := context.WithTimeout(ctx, o.Timeout)
+				defer cancel()
+				wait := sampleStartup(sctx, t, o, o.Samples)
+				samples = func() []time.Duration {
+					if !l.Answered() && !m.Answered() {
+						cancel() // nothing answers: no sample will
+					}
+					return wait()
+				}
+			}
 			m, s = stdioModern(ctx, t, o, func() EraResult { l = <-lc; lc <- l; return l })
 			l = <-lc
+			legacy = append(legacy, samples()...)
 		}
 		if s.Verdict == SurvivalExit && l.Outcome == OutcomeExit {
 			s.Verdict = SurvivalExitAtStart
@@ -62,7 +84,8 @@ func Probe(ctx context.Context, t Target, o Options) Result {
 			break // nothing to time
 		}
 	}
-	res.Startup = Startup{Legacy: statsOf(legacy), Modern: statsOf(modern)}
+	startup.Legacy, startup.Modern = statsOf(legacy), statsOf(modern)
+	res.Startup = startup
 	return res
 }
 

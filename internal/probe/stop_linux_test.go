@@ -38,7 +38,7 @@ func TestStopExitOnEOF(t *testing.T) {
 	if ws.Signaled() || ws.ExitStatus() != 0 {
 		t.Errorf("the server ended with %v, want exit status 0 of its own", p.cmd.ProcessState)
 	}
-	if running(daemon) {
+	if runningPid(daemon) {
 		t.Errorf("the daemon (pid %d) survived stop", daemon)
 	}
 }
@@ -63,8 +63,8 @@ func TestStopDeaf(t *testing.T) {
 	}
 }
 
-// running reports a process that is neither gone nor a zombie.
-func running(pid int) bool {
+// runningPid reports a process that is neither gone nor a zombie.
+func runningPid(pid int) bool {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return false
