@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/fingerprint"
@@ -49,13 +50,15 @@ func Probe(ctx context.Context, t Target, o Options) Result {
 		default:
 			// A process each: both eras at once, and the samples beside
 			// them in the first run, within the eras' timeout.
+			lr, mr := make(chan struct{}), make(chan struct{})
+			lReplied, mReplied := sync.OnceFunc(func() { close(lr) }), sync.OnceFunc(func() { close(mr) })
 			lc := make(chan EraResult, 1)
-			go func() { lc <- stdioLegacy(ctx, t, o) }()
+			go func() { lc <- stdioLegacy(ctx, t, o, lReplied) }()
 			samples := func() []time.Duration { return nil }
 			if i == 0 && o.Samples > 0 {
 				sctx, cancel := context.WithTimeout(ctx, o.Timeout)
 				defer cancel()
-				wait := sampleStartup(sctx, t, o, o.Samples)
+				wait := sampleStartup(sctx, t, o, o.Samples, lr, mr)
 				samples = func() []time.Duration {
 					if !l.Answered() && !m.Answered() {
 						cancel() // nothing answers: no sample will
@@ -63,7 +66,7 @@ func Probe(ctx context.Context, t Target, o Options) Result {
 					return wait()
 				}
 			}
-			m, s = stdioModern(ctx, t, o, func() EraResult { l = <-lc; lc <- l; return l })
+			m, s = stdioModern(ctx, t, o, mReplied, func() EraResult { l = <-lc; lc <- l; return l })
 			l = <-lc
 			legacy = append(legacy, samples()...)
 		}

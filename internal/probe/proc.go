@@ -34,6 +34,9 @@ type proc struct {
 	exited chan struct{} // closed when Wait returned
 	done   chan struct{} // closed by stop
 	stderr *tail
+	// onReply, when set (before the first call), is called at the first
+	// reply.
+	onReply func()
 
 	mu         sync.Mutex
 	firstReply time.Duration
@@ -212,6 +215,9 @@ func (p *proc) noteReply(at time.Duration) {
 	defer p.mu.Unlock()
 	if p.firstReply == 0 {
 		p.firstReply = at
+		if p.onReply != nil {
+			p.onReply()
+		}
 	}
 }
 

@@ -19,14 +19,20 @@ const NoSamples = -1
 var sampleSlots = make(chan struct{}, runtime.NumCPU())
 
 // sampleStartup starts n processes of t alongside the eras' first run,
-// each only to time spawn to the first reply of initialize, no more than
-// one a CPU at once (sampleSlots), and stops each as an era's process is
-// stopped. It returns a function that waits for them and gives the times
-// of those that got a JSON-RPC reply. A sample gets no more than ctx's
-// time (the caller gives them the eras' timeout, shared); once one failed
-// (could not start, exited, went silent), no other starts: a server that
-// does not start costs one timeout, not one a sample.
-func sampleStartup(ctx context.Context, t Target, o Options, n int) (wait func() []time.Duration) {
+// each only to time spawn to the first reply of initialize, and stops each
+// as an era's process is stopped. It returns a function that waits for
+// them and gives the times of those that got a JSON-RPC reply.
+//
+// As many start at once as there are CPUs beside the eras' two processes;
+// the others once every channel of after is closed (the eras' first
+// replies): a start-up is CPU work, and samples that took the eras' CPUs
+// would time the contention, the eras' own included. No more sample
+// processes are alive at once than CPUs (sampleSlots). A sample gets no
+// more than ctx's time (the caller gives them the eras' timeout, shared);
+// once one failed (could not start, exited, went silent), no other
+// starts: a server that does not start costs one timeout, not one a
+// sample.
+func sampleStartup(ctx context.Context, t Target, o Options, n int, after ...<-chan struct{}) (wait func() []time.Duration) {
 	var (
 		wg     sync.WaitGroup
 		mu     sync.Mutex
@@ -34,8 +40,20 @@ func sampleStartup(ctx context.Context, t Target, o Options, n int) (wait func()
 		failed = make(chan struct{})
 		once   sync.Once
 	)
-	for range n {
+	early := spareCPUs()
+	for k := range n {
 		wg.Go(func() {
+			if k >= early {
+				for _, c := range after {
+					select {
+					case <-c:
+					case <-ctx.Done():
+						return
+					case <-failed:
+						return
+					}
+				}
+			}
 			select {
 			case sampleSlots <- struct{}{}:
 				defer func() { <-sampleSlots }()
@@ -66,6 +84,10 @@ func sampleStartup(ctx context.Context, t Target, o Options, n int) (wait func()
 		return times
 	}
 }
+
+// spareCPUs is how many samples start with the eras: the CPUs beside
+// theirs.
+var spareCPUs = func() int { return max(0, runtime.NumCPU()-2) }
 
 // sampleOnce spawns t, sends initialize and returns the time from spawn to
 // the first reply, as an era's FirstReply; ok is false when no JSON-RPC

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -101,6 +102,40 @@ func TestSamplesOptions(t *testing.T) {
 	for in, want := range map[int]int{0: DefaultSamples, NoSamples: 0, 5: 5} {
 		if got := (Options{Samples: in}).withDefaults().Samples; got != want {
 			t.Errorf("withDefaults: samples %d gives %d, want %d", in, got, want)
+		}
+	}
+}
+
+// TestSamplesAfterEras: with no CPU beside the eras' two, the samples
+// start once both eras got their first reply; with CPUs to spare, at once.
+func TestSamplesAfterEras(t *testing.T) {
+	const delay = 300 * time.Millisecond
+	for _, spare := range []int{0, 10} {
+		old := spareCPUs
+		spareCPUs = func() int { return spare }
+		dir := t.TempDir()
+		o := Options{Timeout: quick.Timeout, Samples: 2}
+		Probe(context.Background(), testServer(t, "count "+dir+" -era dual -init-delay "+delay.String()+" -discover-delay "+delay.String()), o)
+		spareCPUs = old
+		seen, _ := filepath.Glob(filepath.Join(dir, "seen-*"))
+		var starts []time.Time
+		for _, f := range seen {
+			if fi, err := os.Stat(f); err == nil {
+				starts = append(starts, fi.ModTime())
+			}
+		}
+		if len(starts) != 4 {
+			t.Fatalf("spare %d: %d processes started, want 4", spare, len(starts))
+		}
+		slices.SortFunc(starts, func(a, b time.Time) int { return a.Compare(b) })
+		late := 0
+		for _, s := range starts {
+			if s.Sub(starts[0]) >= delay*3/4 {
+				late++
+			}
+		}
+		if want := map[int]int{0: 2, 10: 0}[spare]; late != want {
+			t.Errorf("spare %d: %d processes started after the eras' first replies, want %d (starts %v)", spare, late, want, starts)
 		}
 	}
 }

@@ -19,7 +19,9 @@ func TestStopExitOnEOF(t *testing.T) {
 		t.Skip("no setsid")
 	}
 	pidFile := filepath.Join(t.TempDir(), "pid")
-	p, err := spawn(testServer(t, "eof-daemon "+pidFile))
+	tg := testServer(t, "eof-daemon "+pidFile)
+	tg.Env["GORACE"] = "atexit_sleep_ms=0" // go test -race: exit at once
+	p, err := spawn(tg)
 	if err != nil {
 		t.Fatal(err)
 	}
