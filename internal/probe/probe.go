@@ -48,27 +48,13 @@ func Probe(ctx context.Context, t Target, o Options) Result {
 		case TransportHTTP:
 			l, m, s = probeHTTP(ctx, t, o)
 		default:
-			// A process each: both eras at once, and the samples beside
-			// them in the first run, within the eras' timeout.
-			lr, mr := make(chan struct{}), make(chan struct{})
-			lReplied, mReplied := sync.OnceFunc(func() { close(lr) }), sync.OnceFunc(func() { close(mr) })
-			lc := make(chan EraResult, 1)
-			go func() { lc <- stdioLegacy(ctx, t, o, lReplied) }()
-			samples := func() []time.Duration { return nil }
-			if i == 0 && o.Samples > 0 {
-				sctx, cancel := context.WithTimeout(ctx, o.Timeout)
-				defer cancel()
-				wait := sampleStartup(sctx, t, o, o.Samples, lr, mr)
-				samples = func() []time.Duration {
-					if !l.Answered() && !m.Answered() {
-						cancel() // nothing answers: no sample will
-					}
-					return wait()
-				}
+			n := 0
+			if i == 0 {
+				n = o.Samples // beside the first run only
 			}
-			m, s = stdioModern(ctx, t, o, mReplied, func() EraResult { l = <-lc; lc <- l; return l })
-			l = <-lc
-			legacy = append(legacy, samples()...)
+			var sampled []time.Duration
+			l, m, s, sampled = probeStdio(ctx, t, o, n)
+			legacy = append(legacy, sampled...)
 		}
 		if s.Verdict == SurvivalExit && l.Outcome == OutcomeExit {
 			s.Verdict = SurvivalExitAtStart
@@ -90,6 +76,27 @@ func Probe(ctx context.Context, t Target, o Options) Result {
 	startup.Legacy, startup.Modern = statsOf(legacy), statsOf(modern)
 	res.Startup = startup
 	return res
+}
+
+// probeStdio runs both eras at once, a process each, and n start-up
+// samples beside them (sampleStartup) within the eras' timeout, and
+// returns the samples' times with the eras'.
+func probeStdio(ctx context.Context, t Target, o Options, n int) (l, m EraResult, s Survival, samples []time.Duration) {
+	lr, mr := make(chan struct{}), make(chan struct{})
+	lc := make(chan EraResult, 1)
+	go func() { lc <- stdioLegacy(ctx, t, o, sync.OnceFunc(func() { close(lr) })) }()
+	sctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	wait := func() []time.Duration { return nil }
+	if n > 0 {
+		wait = sampleStartup(sctx, t, o, n, lr, mr)
+	}
+	m, s = stdioModern(ctx, t, o, sync.OnceFunc(func() { close(mr) }), func() EraResult { l = <-lc; lc <- l; return l })
+	l = <-lc
+	if !l.Answered() && !m.Answered() {
+		cancel() // nothing answers: no sample will
+	}
+	return l, m, s, wait()
 }
 
 // probeHTTP runs both eras on one server. The probe goes last, since it may
