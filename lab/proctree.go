@@ -46,56 +46,89 @@ func PrepareTree(cmd *exec.Cmd) *ProcessTree {
 
 // Terminate sends SIGTERM to every process of the tree (Windows: kills the
 // server).
-func (t *ProcessTree) Terminate() { t.signal(false) }
+func (t *ProcessTree) Terminate() { t.signal(false, t.members()) }
 
 // Kill sends SIGKILL to every process of the tree.
-func (t *ProcessTree) Kill() { t.signal(true) }
+func (t *ProcessTree) Kill() { t.signal(true, t.members()) }
 
 // End ends every process of the tree still running: SIGTERM, grace to
 // end, then SIGKILL; it returns the processes still running after that,
-// named (see Survivors).
+// named (see Survivors). A tree of which nothing is left (a server that
+// exited by itself) is listed once. Otherwise the processes found are
+// watched one by one until they are gone (a small file each where a
+// listing reads every process of the machine), and the tree is listed
+// again for any started meanwhile, which are signalled in turn.
 func (t *ProcessTree) End(grace time.Duration) []string {
 	if t.cmd.Process == nil {
 		return nil
 	}
-	if len(t.members()) == 0 {
+	ms := t.members()
+	if len(ms) == 0 {
 		return nil
 	}
-	t.Terminate()
-	if t.waitGone(grace) {
+	t.signal(false, ms)
+	if ms = t.settle(ms, grace, false); len(ms) == 0 {
 		return nil
 	}
-	t.Kill()
-	t.waitGone(time.Second)
-	return t.Survivors()
+	t.signal(true, ms)
+	return names(t.settle(ms, time.Second, true))
 }
 
 // Survivors names the processes of the tree still running, as
 // "pid 123 (node)"; nil where they cannot be listed (not Linux).
-func (t *ProcessTree) Survivors() []string {
+func (t *ProcessTree) Survivors() []string { return names(t.members()) }
+
+func names(ms []treeMember) []string {
 	var out []string
-	for _, m := range t.members() {
+	for _, m := range ms {
 		out = append(out, fmt.Sprintf("pid %d (%s)", m.pid, m.name))
 	}
 	return out
 }
 
-// waitGone waits up to d for the tree's processes to end.
-func (t *ProcessTree) waitGone(d time.Duration) bool {
+// settle waits up to d for the processes ms, just signalled, to end. When
+// they have, it lists the tree again and signals (SIGKILL when kill, else
+// SIGTERM) what it finds, until the tree is empty or d has passed. It
+// returns what is still running: of ms, or when kill, the whole tree
+// listed.
+func (t *ProcessTree) settle(ms []treeMember, d time.Duration, kill bool) []treeMember {
 	deadline := time.Now().Add(d)
 	for {
-		if len(t.members()) == 0 {
-			return true
+		if left := t.waitEnded(ms, deadline); len(left) > 0 {
+			if kill {
+				return t.members()
+			}
+			return left
 		}
-		if time.Now().After(deadline) {
-			return false
+		ms = t.members()
+		if len(ms) == 0 || !time.Now().Before(deadline) {
+			return ms
 		}
-		time.Sleep(20 * time.Millisecond)
+		t.signal(kill, ms)
+	}
+}
+
+// waitEnded waits until the deadline for the processes ms to end,
+// looking at them after 1 ms, then at doubling intervals up to 20 ms. It
+// returns those still running.
+func (t *ProcessTree) waitEnded(ms []treeMember, deadline time.Time) []treeMember {
+	pause := time.Millisecond
+	for {
+		if ms = t.alive(ms); len(ms) == 0 {
+			return nil
+		}
+		wait := time.Until(deadline)
+		if wait <= 0 {
+			return ms
+		}
+		time.Sleep(min(pause, wait))
+		pause = min(2*pause, 20*time.Millisecond)
 	}
 }
 
 // A treeMember is a live process of the tree.
 type treeMember struct {
-	pid  int
-	name string
+	pid   int
+	name  string
+	start uint64 // its start where the system tells (Linux), to tell it from a later process with its pid
 }

@@ -13,7 +13,7 @@ func setSession(cmd *exec.Cmd) {
 
 // signal signals the server's process group; a process that left it is
 // not seen here.
-func (t *ProcessTree) signal(kill bool) {
+func (t *ProcessTree) signal(kill bool, _ []treeMember) {
 	if t.cmd.Process == nil {
 		return
 	}
@@ -32,3 +32,6 @@ func (t *ProcessTree) members() []treeMember {
 	}
 	return []treeMember{{pid: t.cmd.Process.Pid, name: "process group"}}
 }
+
+// alive is the group, while it can be signalled.
+func (t *ProcessTree) alive([]treeMember) []treeMember { return t.members() }

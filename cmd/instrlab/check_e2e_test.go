@@ -170,6 +170,49 @@ func BenchmarkCheckVsInspector(b *testing.B) {
 	b.ReportMetric(float64(i)/float64(c), "ratio")
 }
 
+// BenchmarkCheckVsBareClient runs, in each iteration, a full check of the
+// one-tool go-sdk server (bareserver -tools 1; both eras, profiles, JSON)
+// and the bare go-sdk client on the same server (bareclient: spawn,
+// initialize, tools/list, close), both as processes, interleaved, and
+// reports the median wall time of each and the ratio check/bare. The
+// issue's goal is a ratio of at most 1.5 on a quiet machine. It needs no
+// npm.
+func BenchmarkCheckVsBareClient(b *testing.B) {
+	dir := b.TempDir()
+	server := []string{goBuild(b, dir, "bareserver"), "-tools", "1"}
+	client := goBuild(b, dir, "bareclient")
+	checkArgs := append([]string{"check", "-json", "--"}, server...)
+	var check, bare []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if out, err := exec.Command(binary, checkArgs...).CombinedOutput(); err != nil {
+			b.Fatalf("check: %v\n%s", err, out)
+		}
+		check = append(check, time.Since(start))
+		start = time.Now()
+		if out, err := exec.Command(client, server...).CombinedOutput(); err != nil {
+			b.Fatalf("bareclient: %v\n%s", err, out)
+		}
+		bare = append(bare, time.Since(start))
+	}
+	c, r := median(check), median(bare)
+	b.ReportMetric(ms(c), "check-median-ms")
+	b.ReportMetric(ms(r), "bare-median-ms")
+	b.ReportMetric(float64(c)/float64(r), "ratio")
+}
+
+// goBuild builds the program internal/bench/name into dir, as TestMain
+// builds binary, and returns its path.
+func goBuild(tb testing.TB, dir, name string) string {
+	tb.Helper()
+	exe := filepath.Join(dir, name)
+	out, err := exec.Command("go", "build", "-o", exe, "../../internal/bench/"+name).CombinedOutput()
+	if err != nil {
+		tb.Fatalf("building %s: %v\n%s", name, err, out)
+	}
+	return exe
+}
+
 func median(ds []time.Duration) time.Duration {
 	s := slices.Clone(ds)
 	slices.Sort(s)

@@ -8,7 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -41,9 +46,35 @@ func serveForTest(args []string) int {
 		return 0
 	case "tools-error":
 		return toolsErrorServer()
+	case "eof-daemon":
+		// Starts a daemon in a session of its own, writes its pid to the
+		// file args[1], and exits at the end of its input.
+		d := exec.Command("setsid", "sleep", "300")
+		if err := d.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		os.WriteFile(args[1], []byte(strconv.Itoa(d.Process.Pid)), 0o644)
+		io.Copy(io.Discard, os.Stdin)
+		return 0
+	case "deaf":
+		// Ignores SIGTERM and the end of its input.
+		signal.Ignore(syscall.SIGTERM)
+		fmt.Println("{}")
+		select {}
 	case "garbage":
 		fmt.Println("Server listening on stdio, version 1.2.3")
 		args = args[1:]
+	case "count":
+		// Notes itself in the directory args[1] while it runs, and how
+		// many of its kind it saw there as it started (countAlive).
+		dir := args[1]
+		live := filepath.Join(dir, "live-"+strconv.Itoa(os.Getpid()))
+		os.WriteFile(live, nil, 0o644)
+		defer os.Remove(live)
+		m, _ := filepath.Glob(filepath.Join(dir, "live-*"))
+		os.WriteFile(filepath.Join(dir, "seen-"+strconv.Itoa(os.Getpid())), []byte(strconv.Itoa(len(m))), 0o644)
+		args = args[2:]
 	}
 	fs := flag.NewFlagSet("lab", flag.ExitOnError)
 	instr := fs.String("instr", "ascii:1000", "")

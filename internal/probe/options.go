@@ -18,6 +18,12 @@ type Options struct {
 	// Calls are tools to call once each, in the legacy era, after the
 	// tools were listed (check -call): each gets Timeout.
 	Calls []Call
+	// Samples is how many extra processes of a stdio server are started
+	// alongside the eras' first run, each only to time spawn to the first
+	// reply of initialize: their times join Startup.Legacy. Zero means
+	// DefaultSamples; NoSamples takes none (a command line's 0, which
+	// Validate accepts, is NoSamples).
+	Samples int
 }
 
 // Validate rejects options a command line set out of range, naming the
@@ -28,6 +34,8 @@ func (o Options) Validate() error {
 		return errors.New("-repeat must be at least 1")
 	case o.Timeout <= 0:
 		return errors.New("-timeout must be positive")
+	case o.Samples < 0:
+		return errors.New("-samples must not be negative")
 	}
 	return nil
 }
@@ -41,6 +49,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Repeat <= 0 {
 		o.Repeat = 1
+	}
+	switch {
+	case o.Samples == 0:
+		o.Samples = DefaultSamples
+	case o.Samples < 0:
+		o.Samples = 0
 	}
 	if o.ClientName == "" {
 		o.ClientName = "instrlab-check"

@@ -3,17 +3,26 @@ package probe
 import (
 	"context"
 	"os"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/fingerprint"
+	"github.com/instrlab/instrlab/internal/load"
 )
 
 // Probe checks one server in both eras, each on a fresh connection (for
-// stdio, two processes at once), Repeat times, and returns what the first run of each era showed with the startup
-// statistics of all runs. It returns early only when ctx is done.
+// stdio, two processes at once), Repeat times, and returns what the first
+// run of each era showed with the startup statistics of all runs and, for
+// stdio, of the extra samples started alongside the first run
+// (Options.Samples). It returns early only when ctx is done.
 func Probe(ctx context.Context, t Target, o Options) Result {
 	o = o.withDefaults()
 	res := Result{Target: t}
+	startup := Startup{CPUs: runtime.NumCPU()}
+	if s, ok := load.Now(); ok {
+		startup.Load = s.One
+	}
 	if t.Transport == TransportStdio {
 		res.Target.EnvNames = fingerprint.EnvNames(os.Environ(), t.Env) // as spawn starts it
 	}
@@ -39,11 +48,13 @@ func Probe(ctx context.Context, t Target, o Options) Result {
 		case TransportHTTP:
 			l, m, s = probeHTTP(ctx, t, o)
 		default:
-			// A process each: both eras at once.
-			lc := make(chan EraResult, 1)
-			go func() { lc <- stdioLegacy(ctx, t, o) }()
-			m, s = stdioModern(ctx, t, o, func() EraResult { l = <-lc; lc <- l; return l })
-			l = <-lc
+			n := 0
+			if i == 0 {
+				n = o.Samples // beside the first run only
+			}
+			var sampled []time.Duration
+			l, m, s, sampled = probeStdio(ctx, t, o, n)
+			legacy = append(legacy, sampled...)
 		}
 		if s.Verdict == SurvivalExit && l.Outcome == OutcomeExit {
 			s.Verdict = SurvivalExitAtStart
@@ -62,8 +73,30 @@ func Probe(ctx context.Context, t Target, o Options) Result {
 			break // nothing to time
 		}
 	}
-	res.Startup = Startup{Legacy: statsOf(legacy), Modern: statsOf(modern)}
+	startup.Legacy, startup.Modern = statsOf(legacy), statsOf(modern)
+	res.Startup = startup
 	return res
+}
+
+// probeStdio runs both eras at once, a process each, and n start-up
+// samples beside them (sampleStartup) within the eras' timeout, and
+// returns the samples' times with the eras'.
+func probeStdio(ctx context.Context, t Target, o Options, n int) (l, m EraResult, s Survival, samples []time.Duration) {
+	lr, mr := make(chan struct{}), make(chan struct{})
+	lc := make(chan EraResult, 1)
+	go func() { lc <- stdioLegacy(ctx, t, o, sync.OnceFunc(func() { close(lr) })) }()
+	sctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	wait := func() []time.Duration { return nil }
+	if n > 0 {
+		wait = sampleStartup(sctx, t, o, n, lr, mr)
+	}
+	m, s = stdioModern(ctx, t, o, sync.OnceFunc(func() { close(mr) }), func() EraResult { l = <-lc; lc <- l; return l })
+	l = <-lc
+	if !l.Answered() && !m.Answered() {
+		cancel() // nothing answers: no sample will
+	}
+	return l, m, s, wait()
 }
 
 // probeHTTP runs both eras on one server. The probe goes last, since it may

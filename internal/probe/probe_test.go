@@ -205,7 +205,7 @@ func TestProbeNotFound(t *testing.T) {
 }
 
 func TestProbeRepeat(t *testing.T) {
-	r := Probe(context.Background(), testServer(t, "-era dual"), Options{Timeout: quick.Timeout, Repeat: 3})
+	r := Probe(context.Background(), testServer(t, "-era dual"), Options{Timeout: quick.Timeout, Repeat: 3, Samples: NoSamples})
 	if r.Startup.Legacy.N != 3 || r.Startup.Modern.N != 3 {
 		t.Fatalf("startup samples %d and %d, want 3 each", r.Startup.Legacy.N, r.Startup.Modern.N)
 	}

@@ -34,6 +34,9 @@ type proc struct {
 	exited chan struct{} // closed when Wait returned
 	done   chan struct{} // closed by stop
 	stderr *tail
+	// onReply, when set (before the first call), is called at the first
+	// reply.
+	onReply func()
 
 	mu         sync.Mutex
 	firstReply time.Duration
@@ -212,6 +215,9 @@ func (p *proc) noteReply(at time.Duration) {
 	defer p.mu.Unlock()
 	if p.firstReply == 0 {
 		p.firstReply = at
+		if p.onReply != nil {
+			p.onReply()
+		}
 	}
 }
 
@@ -248,12 +254,22 @@ func (p *proc) exitCode() *int {
 	}
 }
 
-// stop kills the server and its process tree (see lab.ProcessTree: a daemon it
-// started with setsid too) and waits for it.
+// eofGrace is how long a server gets to exit by itself once its stdin is
+// closed, as a well-behaved stdio server does at the end of its input,
+// before its tree is ended.
+const eofGrace = 100 * time.Millisecond
+
+// stop closes the server's stdin, gives it eofGrace to exit, then ends its
+// process tree (see lab.ProcessTree: a daemon it started with setsid too)
+// and waits for it.
 func (p *proc) stop() {
 	close(p.done)
 	p.stdin.Close()
-	p.tree.End(0) // SIGTERM, then SIGKILL at once, and waits (1 s at most) for the tree to be gone
+	select {
+	case <-p.exited:
+	case <-time.After(eofGrace):
+	}
+	p.tree.End(0) // what is left: SIGTERM, then SIGKILL at once, and waits (1 s at most) for the tree to be gone
 	select {
 	case <-p.exited:
 	case <-time.After(5 * time.Second):

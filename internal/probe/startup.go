@@ -6,10 +6,17 @@ import (
 )
 
 // Startup is the time from spawn to the first reply, per era, over the
-// repeated runs.
+// repeated runs (and, in the legacy era, the extra samples of a stdio
+// server: Options.Samples), with the machine's load when the probe
+// started: a start-up measured on a loaded machine is slower.
 type Startup struct {
 	Legacy Stats `json:"legacy"`
 	Modern Stats `json:"modern"`
+	// Load is the one-minute load average when the probe started; 0
+	// where the system does not tell it (load.Now: Linux only).
+	Load float64 `json:"load,omitempty"`
+	// CPUs is the number of CPUs check could run on (runtime.NumCPU).
+	CPUs int `json:"cpus,omitempty"`
 }
 
 // Stats summarise samples of one duration.

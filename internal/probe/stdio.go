@@ -19,8 +19,11 @@ const discoverID = "server-discover-probe-1"
 // maxPages bounds the tools/list pages followed.
 const maxPages = 20
 
-// stdioLegacy runs the legacy handshake on a fresh process.
-func stdioLegacy(ctx context.Context, t Target, o Options) (r EraResult) {
+// stdioLegacy runs the legacy handshake on a fresh process. It calls
+// replied (which must be safe to call twice) when the server's first reply
+// came, or else when the era is over.
+func stdioLegacy(ctx context.Context, t Target, o Options, replied func()) (r EraResult) {
+	defer replied()
 	r = EraResult{Era: Legacy, Method: Legacy.Method()}
 	start := time.Now()
 	defer func() { r.Elapsed = Millis(time.Since(start)) }()
@@ -29,6 +32,7 @@ func stdioLegacy(ctx context.Context, t Target, o Options) (r EraResult) {
 		r.Outcome, r.Detail = OutcomeNoStart, startDetail(t, err)
 		return r
 	}
+	p.onReply = replied
 	defer p.stop()
 	ectx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
@@ -59,8 +63,9 @@ func stdioLegacy(ctx context.Context, t Target, o Options) (r EraResult) {
 // would on the same process, with initialize, and s records what happened;
 // except after silence when legacy (the legacy era, run alongside) says
 // initialize got no reply on a fresh process either: a silent server costs
-// one timeout, not two.
-func stdioModern(ctx context.Context, t Target, o Options, legacy func() EraResult) (r EraResult, s Survival) {
+// one timeout, not two. It calls replied as stdioLegacy does.
+func stdioModern(ctx context.Context, t Target, o Options, replied func(), legacy func() EraResult) (r EraResult, s Survival) {
+	defer replied()
 	r = EraResult{Era: Modern, Method: Modern.Method()}
 	start := time.Now()
 	defer func() { r.Elapsed = Millis(time.Since(start)) }()
@@ -69,6 +74,7 @@ func stdioModern(ctx context.Context, t Target, o Options, legacy func() EraResu
 		r.Outcome, r.Detail = OutcomeNoStart, startDetail(t, err)
 		return r, survival(r)
 	}
+	p.onReply = replied
 	defer p.stop()
 	pctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()

@@ -10,6 +10,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 //go:embed data/*.json data/atlas/ranges.json
@@ -18,27 +19,71 @@ var data embed.FS
 // Builtin returns the profiles shipped with instrlab, ordered by client and
 // version.
 func Builtin() ([]Profile, error) {
-	files, err := fs.Glob(data, "data/*.json")
+	files, err := builtinFiles()
 	if err != nil {
 		return nil, err
 	}
-	var ps []Profile
-	for _, f := range files {
-		b, err := data.ReadFile(f)
+	return parseBuiltin(files)
+}
+
+// builtinFiles lists the files of the built-in profiles, each named
+// client@version.json.
+func builtinFiles() ([]string, error) { return fs.Glob(data, "data/*.json") }
+
+// parseBuiltin parses the built-in profiles in files, at once (on every
+// CPU: a check parses them before it starts a server), and orders them by
+// client and version. The error is that of the first file in files that
+// fails.
+func parseBuiltin(files []string) ([]Profile, error) {
+	ps := make([]Profile, len(files))
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Go(func() { ps[i], errs[i] = parseBuiltinFile(f) })
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
-		p, err := Parse(b)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
-		if want := p.ID() + ".json"; path.Base(f) != want {
-			return nil, fmt.Errorf("%s: a profile for %s belongs in %s", f, p.ID(), want)
-		}
-		ps = append(ps, p)
 	}
 	sortProfiles(ps)
 	return ps, nil
+}
+
+func parseBuiltinFile(f string) (Profile, error) {
+	b, err := data.ReadFile(f)
+	if err != nil {
+		return Profile{}, err
+	}
+	p, err := Parse(b)
+	if err != nil {
+		return Profile{}, fmt.Errorf("%s: %w", f, err)
+	}
+	if want := p.ID() + ".json"; path.Base(f) != want {
+		return Profile{}, fmt.Errorf("%s: a profile for %s belongs in %s", f, p.ID(), want)
+	}
+	return p, nil
+}
+
+// builtinFor is the files of the built-in profiles that names (Select's)
+// may resolve to: the clients' they name, when every client named has
+// one, else all of them (for the error that lists the clients).
+func builtinFor(files, names []string) []string {
+	var want []string
+	for _, n := range names {
+		if strings.HasSuffix(n, ".json") {
+			continue
+		}
+		client, _, _ := strings.Cut(n, "@")
+		of := slices.DeleteFunc(slices.Clone(files), func(f string) bool { return !strings.HasPrefix(path.Base(f), client+"@") })
+		if len(of) == 0 {
+			return files
+		}
+		want = append(want, of...)
+	}
+	slices.Sort(want)
+	return slices.Compact(want)
 }
 
 // ReadFile reads a profile from a file, such as one "instrlab run" wrote.
@@ -60,11 +105,31 @@ func ReadFile(name string) (Profile, error) {
 // of a version the atlas saw behave alike (BuiltinRanges). No names
 // selects every built-in profile.
 func Select(builtin []Profile, names []string) ([]Profile, error) {
-	ranges, err := BuiltinRanges()
-	if err != nil {
-		return nil, err
+	var ranges []Ranges
+	if needsRanges(builtin, names) {
+		var err error
+		if ranges, err = BuiltinRanges(); err != nil {
+			return nil, err
+		}
 	}
 	return selectIn(builtin, ranges, names)
+}
+
+// needsRanges reports whether a name asks for a version of a built-in
+// client that has no profile of its own: only lookup's search of the
+// atlas's ranges reads them.
+func needsRanges(builtin []Profile, names []string) bool {
+	for _, n := range names {
+		client, version, _ := strings.Cut(n, "@")
+		if strings.HasSuffix(n, ".json") || version == "" || version == "latest" {
+			continue
+		}
+		if !slices.ContainsFunc(builtin, func(p Profile) bool { return p.Client == client && p.Version == version }) &&
+			slices.ContainsFunc(builtin, func(p Profile) bool { return p.Client == client }) {
+			return true
+		}
+	}
+	return false
 }
 
 func selectIn(builtin []Profile, ranges []Ranges, names []string) ([]Profile, error) {
@@ -202,14 +267,24 @@ func isDigits(s string) bool {
 // Pick is the built-in profiles a comma-separated list names (Select; all
 // of them when list is ""), each followed by its variants (Expand): the
 // views check shows, as -profile asks for them.
+//
+// It parses only the profiles the list may name: those of the clients it
+// names, or all of them when it names none.
 func Pick(list string) ([]Profile, error) {
-	builtin, err := Builtin()
-	if err != nil {
-		return nil, fmt.Errorf("loading profiles: %w", err)
-	}
 	var names []string
 	if list != "" {
 		names = strings.Split(list, ",")
+	}
+	files, err := builtinFiles()
+	if err != nil {
+		return nil, fmt.Errorf("loading profiles: %w", err)
+	}
+	if len(names) > 0 {
+		files = builtinFor(files, names)
+	}
+	builtin, err := parseBuiltin(files)
+	if err != nil {
+		return nil, fmt.Errorf("loading profiles: %w", err)
 	}
 	ps, err := Select(builtin, names)
 	if err != nil {
