@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+	"time"
 )
 
 func setSession(cmd *exec.Cmd) {
@@ -60,8 +61,8 @@ func (t *ProcessTree) members() []treeMember {
 			continue
 		}
 		in := bytes.Equal(st.pgrp, leader) || bytes.Equal(st.session, leader)
-		if !in {
-			env = readProc("/proc/"+name+"/environ", env[:0])
+		if !in && !st.kernel {
+			env = readEnviron(name, env[:0])
 			in = hasVar(env, marker)
 		}
 		if in {
@@ -69,6 +70,22 @@ func (t *ProcessTree) members() []treeMember {
 		}
 	}
 	return out
+}
+
+// readEnviron appends the environment of process pid to buf. A process
+// in the middle of an exec shows an empty one for a moment (its new
+// memory has no environment yet): a daemon that leaves with setsid and
+// execs would be missed then, so an empty environment is read again, a
+// millisecond apart, a few times.
+func readEnviron(pid string, buf []byte) []byte {
+	path := "/proc/" + pid + "/environ"
+	for range 5 {
+		if env := readProc(path, buf); len(env) > len(buf) {
+			return env
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return buf
 }
 
 // alive returns those of ms still running: the same process (by its start),
@@ -89,6 +106,7 @@ type procStat struct {
 	name          string
 	pgrp, session []byte // in buf
 	start         uint64 // clock ticks after boot
+	kernel        bool   // a kernel thread: no environment, never of a tree
 }
 
 // readStat reads /proc/pid/stat into buf; ok is false when the process is
@@ -123,7 +141,9 @@ func parseStat(stat []byte) (procStat, bool) {
 	if err != nil {
 		return procStat{}, false
 	}
-	return procStat{name: string(stat[open+1 : close]), pgrp: f[2], session: f[3], start: start}, true
+	flags, _ := strconv.ParseUint(string(f[6]), 10, 64) // field 9
+	const pfKthread = 0x00200000
+	return procStat{name: string(stat[open+1 : close]), pgrp: f[2], session: f[3], start: start, kernel: flags&pfKthread != 0}, true
 }
 
 // selfStart is this process's start in clock ticks after boot, 0 when
