@@ -136,6 +136,11 @@ func (o *checkOptions) validate(ctx context.Context) error {
 	if o.profiles, err = profiles.Pick(o.profile); err != nil {
 		return usageError{Msg: "check: " + err.Error()}
 	}
+	if d, ok := assess.SampleAbove(o.profiles, os.LookupEnv); ok {
+		o.probe.SampleAbove = d
+	} else {
+		o.probe.Samples = probe.NoSamples // no client's wait to judge a start-up by
+	}
 	return nil
 }
 

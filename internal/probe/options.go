@@ -24,6 +24,12 @@ type Options struct {
 	// DefaultSamples; NoSamples takes none (a command line's 0, which
 	// Validate accepts, is NoSamples).
 	Samples int
+	// SampleAbove, when set, takes the samples that wait for the eras'
+	// first replies only when the legacy era's came this long after spawn
+	// or later: a start-up far inside every client's wait needs no
+	// distribution (check sets it from the profiles' waits,
+	// assess.SampleAbove).
+	SampleAbove time.Duration
 }
 
 // Validate rejects options a command line set out of range, naming the

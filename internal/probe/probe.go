@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/fingerprint"
@@ -83,15 +84,20 @@ func Probe(ctx context.Context, t Target, o Options) Result {
 // returns the samples' times with the eras'.
 func probeStdio(ctx context.Context, t Target, o Options, n int) (l, m EraResult, s Survival, samples []time.Duration) {
 	lr, mr := make(chan struct{}), make(chan struct{})
+	var legacyAt atomic.Int64 // the legacy era's first reply, from spawn
 	lc := make(chan EraResult, 1)
-	go func() { lc <- stdioLegacy(ctx, t, o, sync.OnceFunc(func() { close(lr) })) }()
+	go func() {
+		lc <- stdioLegacy(ctx, t, o, onceAt(func(at time.Duration) { legacyAt.Store(int64(at)); close(lr) }))
+	}()
 	sctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	wait := func() []time.Duration { return nil }
 	if n > 0 {
-		wait = sampleStartup(sctx, t, o, n, lr, mr)
+		// A start-up well inside every wait needs no distribution.
+		quick := func() bool { return o.SampleAbove > 0 && time.Duration(legacyAt.Load()) < o.SampleAbove }
+		wait = sampleStartup(sctx, t, o, n, quick, lr, mr)
 	}
-	m, s = stdioModern(ctx, t, o, sync.OnceFunc(func() { close(mr) }), func() EraResult { l = <-lc; lc <- l; return l })
+	m, s = stdioModern(ctx, t, o, onceAt(func(time.Duration) { close(mr) }), func() EraResult { l = <-lc; lc <- l; return l })
 	l = <-lc
 	if !l.Answered() && !m.Answered() {
 		cancel() // nothing answers: no sample will
@@ -121,6 +127,12 @@ func probeHTTP(ctx context.Context, t Target, o Options) (l, m EraResult, s Surv
 	m, s = httpModern(ctx, t, o)
 	<-done
 	return l, m, s
+}
+
+// onceAt is f, called once at most.
+func onceAt(f func(time.Duration)) func(time.Duration) {
+	var once sync.Once
+	return func(at time.Duration) { once.Do(func() { f(at) }) }
 }
 
 // silentAfter is how long the HTTP probe waits for the legacy handshake

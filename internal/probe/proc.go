@@ -35,8 +35,8 @@ type proc struct {
 	done   chan struct{} // closed by stop
 	stderr *tail
 	// onReply, when set (before the first call), is called at the first
-	// reply.
-	onReply func()
+	// reply, with its time from spawn.
+	onReply func(at time.Duration)
 
 	mu         sync.Mutex
 	firstReply time.Duration
@@ -216,7 +216,7 @@ func (p *proc) noteReply(at time.Duration) {
 	if p.firstReply == 0 {
 		p.firstReply = at
 		if p.onReply != nil {
-			p.onReply()
+			p.onReply(at)
 		}
 	}
 }

@@ -31,8 +31,9 @@ var sampleSlots = make(chan struct{}, runtime.NumCPU())
 // more than ctx's time (the caller gives them the eras' timeout, shared);
 // once one failed (could not start, exited, went silent), no other
 // starts: a server that does not start costs one timeout, not one a
-// sample.
-func sampleStartup(ctx context.Context, t Target, o Options, n int, after ...<-chan struct{}) (wait func() []time.Duration) {
+// sample. A sample that waited for the eras does not start when quick
+// says their start-up needs none (Options.SampleAbove).
+func sampleStartup(ctx context.Context, t Target, o Options, n int, quick func() bool, after ...<-chan struct{}) (wait func() []time.Duration) {
 	var (
 		wg     sync.WaitGroup
 		mu     sync.Mutex
@@ -52,6 +53,9 @@ func sampleStartup(ctx context.Context, t Target, o Options, n int, after ...<-c
 					case <-failed:
 						return
 					}
+				}
+				if quick() {
+					return
 				}
 			}
 			select {

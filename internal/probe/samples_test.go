@@ -38,6 +38,29 @@ func TestSamplesCount(t *testing.T) {
 	}
 }
 
+// TestSampleAbove: a server whose first reply came sooner than
+// SampleAbove gets no sample beyond the spare CPUs' (none on two); one
+// that came later gets them all.
+func TestSampleAbove(t *testing.T) {
+	defer func(f func() int) { spareCPUs = f }(spareCPUs)
+	spareCPUs = func() int { return 0 }
+	for _, tt := range []struct {
+		above time.Duration
+		delay string
+		n     int
+	}{
+		{time.Hour, "", 1},
+		{50 * time.Millisecond, "-init-delay 100ms", 1 + DefaultSamples},
+		{0, "", 1 + DefaultSamples},
+	} {
+		o := Options{Timeout: quick.Timeout, SampleAbove: tt.above}
+		r := Probe(context.Background(), testServer(t, strings.TrimSpace("-era dual "+tt.delay)), o)
+		if r.Startup.Legacy.N != tt.n {
+			t.Errorf("above %v, %q: legacy n %d, want %d", tt.above, tt.delay, r.Startup.Legacy.N, tt.n)
+		}
+	}
+}
+
 // TestSamplesEnded: every sample process is ended, having exited by
 // itself at the end of its input, and no more server processes are
 // alive at once than a sample a CPU beside the two eras, even with more

@@ -20,12 +20,12 @@ const discoverID = "server-discover-probe-1"
 const maxPages = 20
 
 // stdioLegacy runs the legacy handshake on a fresh process. It calls
-// replied (which must be safe to call twice) when the server's first reply
-// came, or else when the era is over.
-func stdioLegacy(ctx context.Context, t Target, o Options, replied func()) (r EraResult) {
-	defer replied()
-	r = EraResult{Era: Legacy, Method: Legacy.Method()}
+// replied (which must be safe to call twice) with the time from spawn when
+// the server's first reply came, or else when the era is over.
+func stdioLegacy(ctx context.Context, t Target, o Options, replied func(time.Duration)) (r EraResult) {
 	start := time.Now()
+	defer func() { replied(time.Since(start)) }() // no reply: the era's whole time
+	r = EraResult{Era: Legacy, Method: Legacy.Method()}
 	defer func() { r.Elapsed = Millis(time.Since(start)) }()
 	p, err := spawn(t)
 	if err != nil {
@@ -64,10 +64,10 @@ func stdioLegacy(ctx context.Context, t Target, o Options, replied func()) (r Er
 // except after silence when legacy (the legacy era, run alongside) says
 // initialize got no reply on a fresh process either: a silent server costs
 // one timeout, not two. It calls replied as stdioLegacy does.
-func stdioModern(ctx context.Context, t Target, o Options, replied func(), legacy func() EraResult) (r EraResult, s Survival) {
-	defer replied()
-	r = EraResult{Era: Modern, Method: Modern.Method()}
+func stdioModern(ctx context.Context, t Target, o Options, replied func(time.Duration), legacy func() EraResult) (r EraResult, s Survival) {
 	start := time.Now()
+	defer func() { replied(time.Since(start)) }()
+	r = EraResult{Era: Modern, Method: Modern.Method()}
 	defer func() { r.Elapsed = Millis(time.Since(start)) }()
 	p, err := spawn(t)
 	if err != nil {

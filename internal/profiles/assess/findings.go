@@ -527,20 +527,49 @@ func startup(l *findingList, s Server, o Options) {
 			if st.N == 0 {
 				st = s.Startup.Modern
 			}
-			l.of(v, StartupSlow, "", "%s", w.inTime(worst, o.Timeout)).at(loss.Broken).
-				lose("drops the server: up after %s, it waits %s", sec(st.Median.D()), w.span()).
-				fix("answer initialize within %s (now %s), before slow setup", sec(w.d), sec(st.Median.D()))
+			f := l.of(v, StartupSlow, "", "%s%s", w.inTime(worst, o.Timeout), judged(s.Startup)).at(loss.Broken).
+				lose("drops the server: up after %s%s, it waits %s", sec(st.Median.D()), atLoad(s.Startup), w.span()).
+				fix("answer initialize within %s (now %s), before slow setup", sec(w.d), sec(st.Median.D())).ranked(int(w.d.Milliseconds()) + 1)
+			if loaded(s.Startup) {
+				f.Loss += " (may be in time on a quiet machine)"
+			}
 		case worst > 0 && (w.d > 0 && worst > w.d/2 || w.budget != nil && w.budget.Below):
-			f := l.of(v, StartupSlow, "", "%s", w.inTime(worst, o.Timeout))
+			f := l.of(v, StartupSlow, "", "%s%s", w.inTime(worst, o.Timeout), judged(s.Startup))
 			switch {
 			case w.budget != nil && w.budget.Above || worst <= w.d:
-				f.at(loss.Info).lose("up after %s at most, within its wait of %s", sec(worst), w.span())
+				f.at(loss.Info).lose("up after %s at most%s, within its wait of %s", sec(worst), atLoad(s.Startup), w.span())
 			default:
-				f.lose("a race: up after %s at most, it waits %s", sec(worst), w.span()).
-					fix("answer initialize within %s (now up to %s), before slow setup", sec(w.d), sec(worst))
+				f.lose("a race: up after %s at most%s, it waits %s", sec(worst), atLoad(s.Startup), w.span()).
+					fix("answer initialize within %s (now up to %s), before slow setup", sec(w.d), sec(worst)).ranked(int(w.d.Milliseconds()) + 1)
 			}
 		}
 	}
+}
+
+// loaded reports whether the machine ran at least one task per CPU when
+// the server was timed: its start-ups are slower than on a quiet one.
+func loaded(st probe.Startup) bool { return st.CPUs > 0 && st.Load >= float64(st.CPUs) }
+
+// atLoad is the load a start-up was timed at, for a loss: " at load 6.0";
+// "" when not known.
+func atLoad(st probe.Startup) string {
+	if st.Load == 0 {
+		return ""
+	}
+	return " at load " + strconv.FormatFloat(st.Load, 'f', 1, 64)
+}
+
+// judged says, for a start-up finding's message, the load the start-up
+// was timed at and what it means: "; judged at load 6.0 on 2 CPUs: a
+// quieter machine may start the server sooner".
+func judged(st probe.Startup) string {
+	switch {
+	case st.Load == 0:
+		return "; the machine's load is " + NotMeasured
+	case loaded(st):
+		return fmt.Sprintf("; judged at load %.1f on %d CPUs: a quieter machine may start the server sooner, and the verdict differ", st.Load, st.CPUs)
+	}
+	return fmt.Sprintf("; judged at load %.1f on %d CPUs: a loaded machine (a busy CI runner) may start it later", st.Load, st.CPUs)
 }
 
 func rules(l *findingList, s Server, r Rules) {

@@ -87,6 +87,19 @@ func TestStartupSeverity(t *testing.T) {
 			if diff := cmp.Diff([]string{string(tt.want) + ": " + tt.loss}, got); diff != "" {
 				t.Errorf("start-up findings mismatch (-want +got):\n%s", diff)
 			}
+			r.Startup.Load, r.Startup.CPUs = 6, 2 // loaded: the late one may be in time on a quiet machine
+			s = Assess([]probe.Result{r}, Options{Profiles: []profiles.Profile{waitProfile()}}).Servers[0]
+			for _, f := range s.Findings {
+				if f.Code != StartupSlow {
+					continue
+				}
+				if !strings.Contains(f.Loss, " at load 6.0") || !strings.Contains(f.Message, "judged at load 6.0 on 2 CPUs") {
+					t.Errorf("loaded: %q / %q does not name the load", f.Loss, f.Message)
+				}
+				if late := strings.Contains(f.Loss, "(may be in time on a quiet machine)"); late != (tt.want == loss.Broken) {
+					t.Errorf("loaded: %q: says it may flip %v, want %v", f.Loss, late, tt.want == loss.Broken)
+				}
+			}
 			if s.Views[0].Era != tt.era {
 				t.Errorf("era %q, want %q", s.Views[0].Era, tt.era)
 			}

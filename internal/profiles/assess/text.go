@@ -149,7 +149,11 @@ func (p *printer) summary(s Server) {
 			p.hang("  ", name+text)
 		}
 	}
-	p.hang("  ", erasLine(s))
+	eras := erasLine(s)
+	if st := s.Startup; loaded(st) && st.Legacy.N+st.Modern.N > 0 {
+		eras += fmt.Sprintf("; timed at load %.1f on %d CPUs", st.Load, st.CPUs)
+	}
+	p.hang("  ", eras)
 }
 
 // erasLine says how each era's first request went, in a line:
@@ -346,6 +350,9 @@ func startupLine(s Server) string {
 		if x.st.N > 0 {
 			parts = append(parts, fmt.Sprintf("%s median %s, max %s (n=%d)", x.era, dur(x.st.Median.D()), dur(x.st.Max.D()), x.st.N))
 		}
+	}
+	if st := s.Startup; st.Load > 0 {
+		parts = append(parts, fmt.Sprintf("at load %.1f on %d CPUs", st.Load, st.CPUs))
 	}
 	return strings.Join(parts, "; ")
 }

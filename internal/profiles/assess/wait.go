@@ -173,3 +173,26 @@ func jsParseInt(s string) (int64, bool) {
 	}
 	return n, true
 }
+
+// shortWait is the wait under which a client is left out of SampleAbove:
+// it races any server (Droid 0.225.2 waits 12–111 ms), as the runner's
+// gate leaves it out of its budget (docs/run.md).
+const shortWait = 100 * time.Millisecond
+
+// SampleAbove is the first reply from which check times more start-ups
+// of a stdio server (probe.Options.SampleAbove): a quarter of the
+// shortest wait of the profiles, measured or documented, of shortWait or
+// more; a server that starts sooner is far inside every such wait, and
+// one sample decides its start-up verdicts. ok is false when no profile
+// says such a wait: no verdict needs the samples.
+func SampleAbove(ps []profiles.Profile, getenv func(string) (string, bool)) (d time.Duration, ok bool) {
+	if getenv == nil {
+		getenv = func(string) (string, bool) { return "", false }
+	}
+	for _, p := range ps {
+		if w := startupWait(p, getenv); w.d >= shortWait && (!ok || w.d/4 < d) {
+			d, ok = w.d/4, true
+		}
+	}
+	return d, ok
+}

@@ -180,3 +180,20 @@ func TestLateServerInNoEra(t *testing.T) {
 		}
 	}
 }
+
+// TestSampleAbove: check times more start-ups from a quarter of the
+// shortest wait of 100 ms or more (Codex CLI 0.171.0's, measured at
+// 1.19 s), not Droid's 12 ms, which any server races; with no wait, none.
+func TestSampleAbove(t *testing.T) {
+	all, err := profiles.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ok := SampleAbove(all, nil)
+	if !ok || d < 250*time.Millisecond || d > 350*time.Millisecond {
+		t.Errorf("SampleAbove of the built-in profiles: %v, %v; want about 300 ms", d, ok)
+	}
+	if _, ok := SampleAbove([]profiles.Profile{{Client: "x", Version: "1"}}, nil); ok {
+		t.Error("a profile without a wait gives a threshold")
+	}
+}
