@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"time"
 
 	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/probe"
@@ -38,7 +39,11 @@ type checkOptions struct {
 	parsed, reported bool
 	targets          []probe.Target
 	skipped          []string // what a server.json describes that cannot start here
-	profiles         []profiles.Profile
+	// profiles are read by validate, or, the default, while the servers
+	// start: picked is closed once they are (pickErr).
+	profiles []profiles.Profile
+	picked   chan struct{}
+	pickErr  error
 }
 
 func (o *checkOptions) flags(fs *flag.FlagSet) {
@@ -133,13 +138,20 @@ func (o *checkOptions) validate(ctx context.Context) error {
 	if o.targets, o.skipped, err = o.spec.Targets(ctx, os.LookupEnv, exec.LookPath); err != nil {
 		return usageError{Msg: "check: " + err.Error()}
 	}
-	if o.profiles, err = profiles.Pick(o.profile); err != nil {
-		return usageError{Msg: "check: " + err.Error()}
-	}
-	if d, ok := assess.SampleAbove(o.profiles, os.LookupEnv); ok {
-		o.probe.SampleAbove = d
+	o.picked = make(chan struct{})
+	if o.profile == "" {
+		// Every built-in profile, which fails only in a broken build: read
+		// while the servers start.
+		go func() { defer close(o.picked); o.profiles, o.pickErr = profiles.Pick("") }()
 	} else {
-		o.probe.Samples = probe.NoSamples // no client's wait to judge a start-up by
+		defer close(o.picked)
+		if o.profiles, err = profiles.Pick(o.profile); err != nil {
+			return usageError{Msg: "check: " + err.Error()}
+		}
+	}
+	o.probe.SampleAbove = func() (time.Duration, bool) {
+		<-o.picked
+		return assess.SampleAbove(o.profiles, os.LookupEnv)
 	}
 	return nil
 }
@@ -156,6 +168,9 @@ func (o *checkOptions) run(ctx context.Context, stdout, stderr io.Writer) error 
 	results := probe.All(ctx, o.targets, o.probe, stderr, probeServer)
 	if ctx.Err() != nil {
 		return fmt.Errorf("check: %w", ctx.Err())
+	}
+	if <-o.picked; o.pickErr != nil {
+		return fmt.Errorf("check: %w", o.pickErr)
 	}
 	rep := assess.Assess(results, assess.Options{Profiles: o.profiles, Getenv: os.LookupEnv, Timeout: o.probe.Timeout, Rules: o.rules, Selection: o.profile})
 	rep = rep.Redacted() // measured above on what the servers sent; printed redacted

@@ -24,12 +24,14 @@ type Options struct {
 	// DefaultSamples; NoSamples takes none (a command line's 0, which
 	// Validate accepts, is NoSamples).
 	Samples int
-	// SampleAbove, when set, takes the samples that wait for the eras'
-	// first replies only when the legacy era's came this long after spawn
-	// or later: a start-up far inside every client's wait needs no
-	// distribution (check sets it from the profiles' waits,
-	// assess.SampleAbove).
-	SampleAbove time.Duration
+	// SampleAbove, when set, is asked once the eras' first replies came:
+	// the samples that waited for them are taken only when it says ok and
+	// the legacy era's reply came d or later after spawn. A start-up far
+	// inside every client's wait needs no distribution, and none is
+	// needed without a wait to judge it by (check asks the profiles',
+	// assess.SampleAbove, which it may still be reading meanwhile). nil
+	// takes them.
+	SampleAbove func() (d time.Duration, ok bool)
 }
 
 // Validate rejects options a command line set out of range, naming the

@@ -94,7 +94,11 @@ func probeStdio(ctx context.Context, t Target, o Options, n int) (l, m EraResult
 	wait := func() []time.Duration { return nil }
 	if n > 0 {
 		// A start-up well inside every wait needs no distribution.
-		quick := func() bool { return o.SampleAbove > 0 && time.Duration(legacyAt.Load()) < o.SampleAbove }
+		above := func() (time.Duration, bool) { return 0, true }
+		if o.SampleAbove != nil {
+			above = sync.OnceValues(o.SampleAbove)
+		}
+		quick := func() bool { d, ok := above(); return !ok || time.Duration(legacyAt.Load()) < d }
 		wait = sampleStartup(sctx, t, o, n, quick, lr, mr)
 	}
 	m, s = stdioModern(ctx, t, o, onceAt(func(time.Duration) { close(mr) }), func() EraResult { l = <-lc; lc <- l; return l })

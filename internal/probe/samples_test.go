@@ -44,6 +44,11 @@ func TestSamplesCount(t *testing.T) {
 func TestSampleAbove(t *testing.T) {
 	defer func(f func() int) { spareCPUs = f }(spareCPUs)
 	spareCPUs = func() int { return 0 }
+	// SampleAbove saying there is no wait to judge by: none.
+	o := Options{Timeout: quick.Timeout, SampleAbove: func() (time.Duration, bool) { return 0, false }}
+	if r := Probe(context.Background(), testServer(t, "-era dual -init-delay 100ms"), o); r.Startup.Legacy.N != 1 {
+		t.Errorf("no wait to judge by: legacy n %d, want 1", r.Startup.Legacy.N)
+	}
 	for _, tt := range []struct {
 		above time.Duration
 		delay string
@@ -53,7 +58,7 @@ func TestSampleAbove(t *testing.T) {
 		{50 * time.Millisecond, "-init-delay 100ms", 1 + DefaultSamples},
 		{0, "", 1 + DefaultSamples},
 	} {
-		o := Options{Timeout: quick.Timeout, SampleAbove: tt.above}
+		o := Options{Timeout: quick.Timeout, SampleAbove: func() (time.Duration, bool) { return tt.above, true }}
 		r := Probe(context.Background(), testServer(t, strings.TrimSpace("-era dual "+tt.delay)), o)
 		if r.Startup.Legacy.N != tt.n {
 			t.Errorf("above %v, %q: legacy n %d, want %d", tt.above, tt.delay, r.Startup.Legacy.N, tt.n)

@@ -59,6 +59,13 @@ func SafeJSON(b []byte) []byte {
 	out := make([]byte, 0, len(b)+16)
 	s := string(b)
 	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf && c != 0x7f && c != '#' {
+			// ASCII other than DEL and #: neither a control nor an
+			// invisible character; copied as it is, the most of any output.
+			out = append(out, c)
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size <= 1:

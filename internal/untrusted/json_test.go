@@ -81,3 +81,24 @@ func validRunes(s string) string {
 	}
 	return b.String()
 }
+
+// TestSafeJSONASCII: SafeJSON's copy of ASCII as it is, in the slow path
+// a character beyond ASCII takes, gives what the character-by-character
+// reading gives: every ASCII character but DEL, and # where it starts
+// "##[", is kept.
+func TestSafeJSONASCII(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`"é `)
+	for c := 0x20; c < 0x80; c++ {
+		if c == '"' || c == '\\' {
+			continue
+		}
+		b.WriteByte(byte(c))
+	}
+	b.WriteString(` ##[x #y"`)
+	got := string(SafeJSON([]byte(b.String())))
+	want := strings.Replace(strings.Replace(b.String(), "\x7f", `\u007f`, 1), "##[", `\u0023#[`, 1)
+	if got != want {
+		t.Errorf("SafeJSON:\n got %q\nwant %q", got, want)
+	}
+}
