@@ -1,6 +1,8 @@
 package assess
 
 import (
+	"encoding/json"
+	"github.com/instrlab/instrlab/internal/profiles"
 	"strings"
 	"testing"
 
@@ -53,5 +55,28 @@ func TestAssessUnset(t *testing.T) {
 	rep := Assess([]probe.Result{r}, Options{Profiles: builtin(t)})
 	if f := rep.Servers[0].Findings[0]; f.Code != "unset-var" || !strings.Contains(f.Message, `"${API_TOKEN}"`) {
 		t.Errorf("first finding %+v, want unset-var naming ${API_TOKEN}", f)
+	}
+}
+
+// TestRedactedAnswer: a key-shaped value in a tool's name, which reaches a
+// finding's tool and loss, a problem's tools and a verdict's loss, is
+// hidden in each once the report is redacted, and measured before.
+func TestRedactedAnswer(t *testing.T) {
+	key := "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+	p := surfaceProfile()
+	r := result(ok(probe.Legacy, nil, probe.Tool{Name: "get_" + key, OutputSchema: []byte(`{"type":"object"}`)}), notFound(), probe.Survival{}, 0)
+	rep := Assess([]probe.Result{r}, Options{Profiles: []profiles.Profile{p}})
+	if raw, _ := json.Marshal(rep); !strings.Contains(string(raw), key) {
+		t.Fatalf("the tool's name is not in the report before redaction: %s", raw)
+	}
+	raw, err := json.Marshal(rep.Redacted())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(raw), key) {
+		t.Errorf("the key is printed once redacted: %s", raw)
+	}
+	if s := rep.Redacted().Servers[0]; len(s.Problems) == 0 || len(s.Verdicts) == 0 {
+		t.Errorf("no problem or verdict to redact: %+v %+v", s.Problems, s.Verdicts)
 	}
 }

@@ -55,7 +55,18 @@ func (rep Report) Redacted() Report {
 		}
 		s.Findings = append([]Finding(nil), s.Findings...)
 		for j := range s.Findings {
-			s.Findings[j].Message = r.Prose(s.Findings[j].Message)
+			f := &s.Findings[j]
+			f.Message, f.Tool, f.Loss, f.Fix = r.Prose(f.Message), r.Prose(f.Tool), r.Prose(f.Loss), r.Prose(f.Fix)
+		}
+		s.Problems = append([]Problem(nil), s.Problems...)
+		for j := range s.Problems {
+			p := &s.Problems[j]
+			p.Loss, p.Fix = r.Prose(p.Loss), r.Prose(p.Fix)
+			p.Tools, p.Kinds = proseAll(r.Prose, p.Tools), proseAll(r.Prose, p.Kinds)
+		}
+		s.Verdicts = append([]ClientVerdict(nil), s.Verdicts...)
+		for j := range s.Verdicts {
+			s.Verdicts[j].Because = proseAll(r.Prose, s.Verdicts[j].Because)
 		}
 		s.Tools = append([]ToolView(nil), s.Tools...)
 		for j := range s.Tools {
@@ -68,6 +79,18 @@ func (rep Report) Redacted() Report {
 		for _, s := range rep.Servers {
 			out.Combined[i].Text = s.Target.Redactor().Prose(out.Combined[i].Text)
 		}
+	}
+	return out
+}
+
+// proseAll is each of ss through prose, in a new slice.
+func proseAll(prose func(string) string, ss []string) []string {
+	if ss == nil {
+		return nil
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = prose(s)
 	}
 	return out
 }
