@@ -220,8 +220,9 @@ func foldedLine(folded []Problem) string {
 }
 
 // writeAnswer writes the verdicts and the problems of s, each on lines
-// of its own wrapped to the width.
-func (p *printer) writeAnswer(s Server) {
+// of its own wrapped to the width; all notes folded in a line, or, with
+// all, each on its lines as the other problems.
+func (p *printer) writeAnswer(s Server, all bool) {
 	if rows := verdictRows(s); len(rows) > 0 {
 		wide := len(loss.VerdictDegraded)
 		for _, r := range rows {
@@ -244,6 +245,9 @@ func (p *printer) writeAnswer(s Server) {
 		}
 	}
 	shown, folded := shownProblems(s)
+	if all {
+		shown, folded = s.Problems, nil
+	}
 	if len(shown)+len(folded) == 0 {
 		return
 	}

@@ -208,13 +208,16 @@ func surfaceFindings(l *findingList, v View, maxName int) {
 			(*l)[len(*l)-1].For = []Holder{{Client: v.Client, Profile: v.Profile, Ways: []string{v.Way}}}
 		}
 		for _, k := range f.Keywords {
-			sev, _ := loss.Keyword(k.Words, k.Example)
+			sev, why := loss.Keyword(k.Words, k.Example)
 			how := "dropped from"
 			if k.Fate == profiles.FateRewritten {
 				how = "rewritten in"
 			}
-			l.of(v, SchemaLost, f.Tool+" "+k.Words, "%s %s its input schema (measured: %s)", k.Words, how, k.Example).
+			lost := l.of(v, SchemaLost, f.Tool+" "+k.Words, "%s %s its input schema (measured: %s)", k.Words, how, k.Example).
 				tool(f.Tool).at(sev).kinded(k.Words).lose("%s %s its input schema", k.Words, how)
+			if sev == loss.Info {
+				lost.fix("nothing: %s", why)
+			}
 		}
 		same := slices.ContainsFunc(v.Calls, func(c CallFate) bool { return c.Tool == f.Tool && c.SameData })
 		switch {

@@ -87,7 +87,7 @@ func (p *printer) server(s Server, o TextOptions) {
 	}
 	if !o.Verbose && !o.Show {
 		p.summary(s)
-		p.writeAnswer(s)
+		p.writeAnswer(s, false)
 		return
 	}
 	for _, e := range []probe.EraResult{s.Legacy, s.Modern} {
@@ -111,7 +111,7 @@ func (p *printer) server(s Server, o TextOptions) {
 			}
 		}
 	}
-	p.writeAnswer(s)
+	p.writeAnswer(s, true)
 	p.clients(s)
 	p.b.WriteString("\n")
 	for _, v := range s.Views {
