@@ -8,8 +8,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strings"
-	"time"
 
 	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/probe"
@@ -38,12 +36,8 @@ type checkOptions struct {
 	// error object: a report printed is not followed by one.
 	parsed, reported bool
 	targets          []probe.Target
-	skipped          []string // what a server.json describes that cannot start here
-	// profiles are read by validate, or, the default, while the servers
-	// start: picked is closed once they are (pickErr).
-	profiles []profiles.Profile
-	picked   chan struct{}
-	pickErr  error
+	skipped          []string                           // what a server.json describes that cannot start here
+	pick             func() ([]profiles.Profile, error) // profiles.PickLater
 }
 
 func (o *checkOptions) flags(fs *flag.FlagSet) {
@@ -67,21 +61,6 @@ func (o *checkOptions) flags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.rules.MaxStartup, "max-startup", 0, "rule: the slowest first reply is at most this long")
 	fs.IntVar(&o.rules.MaxName, "max-name", 0, "rule: each tool's name at most this many characters, also as each client profile measured it names the tool (its prefix and the server's name included)")
 	fs.Usage = cli.Usage(fs, usage("check"), func(w io.Writer) { assess.WriteDocs(w, table.DefaultWidth) })
-}
-
-// helpFinding is "instrlab help finding [CODE]": every code in a line
-// each, or what one means, its severity, when it fails and its fix.
-func helpFinding(args []string, stdout io.Writer) error {
-	width := table.Width(stdout)
-	switch {
-	case len(args) == 0:
-		return assess.WriteDocs(stdout, width)
-	case len(args) > 1:
-		return usageError{Msg: "help finding: one code at a time"}
-	case !assess.Code(args[0]).Known():
-		return usageError{Msg: "help finding: no finding \"" + untrusted.EscapeLine(args[0]) + "\" (instrlab help finding lists them)"}
-	}
-	return assess.WriteHelp(stdout, assess.Code(args[0]), width)
 }
 
 // runCheck is "instrlab check". Its errors are redacted and escaped; with
@@ -138,21 +117,10 @@ func (o *checkOptions) validate(ctx context.Context) error {
 	if o.targets, o.skipped, err = o.spec.Targets(ctx, os.LookupEnv, exec.LookPath); err != nil {
 		return usageError{Msg: "check: " + err.Error()}
 	}
-	o.picked = make(chan struct{})
-	if o.profile == "" {
-		// Every built-in profile, which fails only in a broken build: read
-		// while the servers start.
-		go func() { defer close(o.picked); o.profiles, o.pickErr = profiles.Pick("") }()
-	} else {
-		defer close(o.picked)
-		if o.profiles, err = profiles.Pick(o.profile); err != nil {
-			return usageError{Msg: "check: " + err.Error()}
-		}
+	if o.pick, err = profiles.PickLater(o.profile); err != nil {
+		return usageError{Msg: "check: " + err.Error()}
 	}
-	o.probe.SampleAbove = func() (time.Duration, bool) {
-		<-o.picked
-		return assess.SampleAbove(o.profiles, os.LookupEnv)
-	}
+	o.probe.SampleAbove = assess.SampleAboveOf(o.pick, os.LookupEnv)
 	return nil
 }
 
@@ -169,21 +137,16 @@ func (o *checkOptions) run(ctx context.Context, stdout, stderr io.Writer) error 
 	if ctx.Err() != nil {
 		return fmt.Errorf("check: %w", ctx.Err())
 	}
-	if <-o.picked; o.pickErr != nil {
-		return fmt.Errorf("check: %w", o.pickErr)
+	ps, err := o.pick()
+	if err != nil {
+		return fmt.Errorf("check: %w", err)
 	}
-	rep := assess.Assess(results, assess.Options{Profiles: o.profiles, Getenv: os.LookupEnv, Timeout: o.probe.Timeout, Rules: o.rules, Selection: o.profile})
+	rep := assess.Assess(results, assess.Options{Profiles: ps, Getenv: os.LookupEnv, Timeout: o.probe.Timeout, Rules: o.rules, Selection: o.profile})
 	rep = rep.Redacted() // measured above on what the servers sent; printed redacted
 	o.reported = true
 	text := assess.TextOptions{Verbose: o.verbose, Show: o.show, Width: table.Width(stdout)}
 	if err := annotate.Write(stdout, rep, o.format, text, v); err != nil {
 		return err
 	}
-	if names := rep.Unreached(); len(names) > 0 {
-		return exitError{Code: annotate.ExitUnreachable, Err: fmt.Errorf("check: could not reach %s", strings.Join(names, ", "))}
-	}
-	if rep.Failed() {
-		return errors.New("check: findings break a rule")
-	}
-	return nil
+	return annotate.Exit(rep)
 }

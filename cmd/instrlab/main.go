@@ -14,6 +14,7 @@ import (
 	"io"
 
 	"github.com/instrlab/instrlab/internal/cli"
+	"github.com/instrlab/instrlab/internal/profiles/assess"
 	"github.com/instrlab/instrlab/internal/serve"
 )
 
@@ -32,7 +33,7 @@ var program = cli.Program{Name: "instrlab", Title: "what happens to an MCP serve
 	{Name: "jail", Summary: "(used by run -netns) run a command with only loopback and a logging resolver", Run: runJail},
 	{Name: "version", Summary: "print the version of instrlab and of the MCP Go SDK it is built on", Run: cli.VersionCommand("instrlab")},
 }, Topics: []cli.Topic{
-	{Name: "finding", Summary: "what a finding of check means, its severity and its fix (help finding CODE)", Help: helpFinding},
+	{Name: "finding", Summary: "what a finding of check means, its severity and its fix (help finding CODE)", Help: assess.HelpTopic},
 }}
 
 // run is instrlab with its command line: tests call it as main does.

@@ -292,3 +292,20 @@ func Pick(list string) ([]Profile, error) {
 	}
 	return Expand(ps), nil
 }
+
+// PickLater is Pick for a command that starts work before it needs the
+// profiles: a list that names profiles is read now, so that a wrong name
+// is an error before anything starts; the default list, every built-in
+// profile (which fails only in a broken build), is read meanwhile. The
+// function returned gives the profiles, waiting for them.
+func PickLater(list string) (func() ([]Profile, error), error) {
+	if list != "" {
+		ps, err := Pick(list)
+		return func() ([]Profile, error) { return ps, err }, err
+	}
+	var ps []Profile
+	var err error
+	done := make(chan struct{})
+	go func() { defer close(done); ps, err = Pick("") }()
+	return func() ([]Profile, error) { <-done; return ps, err }, nil
+}

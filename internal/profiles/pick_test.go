@@ -64,3 +64,21 @@ func TestBuiltinFor(t *testing.T) {
 		}
 	}
 }
+
+// TestPickLater: a list that names profiles is read at once, a wrong name
+// an error before anything starts; the default list is read meanwhile
+// and gives what Pick gives.
+func TestPickLater(t *testing.T) {
+	if _, err := PickLater("no-such-client"); err == nil {
+		t.Error("PickLater of a client without a profile: no error")
+	}
+	pick, err := PickLater("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := pick()
+	want, werr := Pick("")
+	if err != nil || werr != nil || len(got) != len(want) || len(got) == 0 {
+		t.Errorf("PickLater(\"\") gives %d profiles (%v), Pick %d (%v)", len(got), err, len(want), werr)
+	}
+}

@@ -2,11 +2,11 @@ package assess
 
 import (
 	"fmt"
-	"github.com/instrlab/instrlab/internal/loss"
 	"io"
 	"slices"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/loss"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/untrusted"
 )

@@ -2,11 +2,13 @@ package assess
 
 import (
 	"fmt"
-	"github.com/instrlab/instrlab/internal/loss"
 	"io"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/cli"
+	"github.com/instrlab/instrlab/internal/loss"
 	"github.com/instrlab/instrlab/internal/table"
+	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
 // A Code names one kind of finding. It is stable: scripts, SARIF (its
@@ -354,6 +356,22 @@ func WriteHelp(w io.Writer, c Code, width int) error {
 	b.WriteString(table.Hang("fix       ", d.Fix, width))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// HelpTopic is "instrlab help finding [CODE]": every code in a line
+// each, or what one means, its severity, when it fails and its fix; a
+// usage error for a code that is none, or more than one.
+func HelpTopic(args []string, w io.Writer) error {
+	width := table.Width(w)
+	switch {
+	case len(args) == 0:
+		return WriteDocs(w, width)
+	case len(args) > 1:
+		return cli.UsageError{Msg: "help finding: one code at a time"}
+	case !Code(args[0]).Known():
+		return cli.UsageError{Msg: "help finding: no finding \"" + untrusted.EscapeLine(args[0]) + "\" (instrlab help finding lists them)"}
+	}
+	return WriteHelp(w, Code(args[0]), width)
 }
 
 // Known reports whether c is a code check reports.

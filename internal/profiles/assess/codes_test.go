@@ -3,7 +3,6 @@ package assess
 import (
 	"bytes"
 	"flag"
-	"github.com/instrlab/instrlab/internal/loss"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -14,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/loss"
 	"github.com/instrlab/instrlab/internal/testutil"
 )
 

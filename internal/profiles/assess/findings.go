@@ -2,13 +2,13 @@ package assess
 
 import (
 	"fmt"
-	"github.com/instrlab/instrlab/internal/loss"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/instrlab/instrlab/internal/loss"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/unit"

@@ -2,11 +2,11 @@ package assess
 
 import (
 	"encoding/json"
-	"github.com/instrlab/instrlab/internal/profiles"
 	"strings"
 	"testing"
 
 	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/profiles"
 )
 
 // TestAssessToolsFailed: a tools/list that failed is a failing finding,

@@ -3,9 +3,10 @@ package assess
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/instrlab/instrlab/internal/loss"
 	"slices"
 	"strings"
+
+	"github.com/instrlab/instrlab/internal/loss"
 )
 
 // merge makes one finding of those that say the same (severity, code,

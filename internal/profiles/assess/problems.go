@@ -2,9 +2,10 @@ package assess
 
 import (
 	"fmt"
-	"github.com/instrlab/instrlab/internal/loss"
 	"slices"
 	"strings"
+
+	"github.com/instrlab/instrlab/internal/loss"
 )
 
 // A Problem is one kind of loss on a server, over every tool and client

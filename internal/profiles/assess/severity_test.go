@@ -1,12 +1,12 @@
 package assess
 
 import (
-	"github.com/instrlab/instrlab/internal/loss"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/loss"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
 )

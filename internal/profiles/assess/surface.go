@@ -3,11 +3,11 @@ package assess
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/instrlab/instrlab/internal/loss"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/instrlab/instrlab/internal/loss"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"

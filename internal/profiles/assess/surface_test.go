@@ -2,12 +2,12 @@ package assess
 
 import (
 	"encoding/json"
-	"github.com/instrlab/instrlab/internal/loss"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/loss"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
 )

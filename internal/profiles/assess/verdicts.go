@@ -2,10 +2,10 @@ package assess
 
 import (
 	"fmt"
-	"github.com/instrlab/instrlab/internal/loss"
 	"slices"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/loss"
 	"github.com/instrlab/instrlab/internal/probe"
 )
 

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"github.com/instrlab/instrlab/internal/loss"
+	"io"
 	"strings"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/cli"
+	"github.com/instrlab/instrlab/internal/loss"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles/assess"
 	"github.com/instrlab/instrlab/internal/testutil"
@@ -150,6 +152,22 @@ func checkSARIFShape(t *testing.T, data []byte, servers int) {
 			case r.PartialFingerprints[fingerprintKey] == "":
 				t.Errorf("result %d: no partial fingerprint", i)
 			}
+		}
+	}
+}
+
+// TestExit: check exits 3 when a server could not be reached, 1 when a
+// finding fails the check (a broken one that does not fail leaves 0).
+func TestExit(t *testing.T) {
+	unreached := assess.Report{Servers: []assess.Server{{Result: probe.Result{Target: probe.Target{Name: "gone"}}}}}
+	failing := assess.Report{Servers: []assess.Server{{Reached: true, Findings: []assess.Finding{{Severity: loss.Info, Fails: true, Code: "max-chars"}}}}}
+	broken := assess.Report{Servers: []assess.Server{{Reached: true, Findings: []assess.Finding{{Severity: loss.Broken, Code: "unused"}}}}}
+	for _, tt := range []struct {
+		rep  assess.Report
+		code int
+	}{{unreached, ExitUnreachable}, {failing, cli.ExitFailure}, {broken, cli.ExitOK}} {
+		if code := cli.ExitCode("", Exit(tt.rep), io.Discard); code != tt.code {
+			t.Errorf("exit %d, want %d (%v)", code, tt.code, Exit(tt.rep))
 		}
 	}
 }

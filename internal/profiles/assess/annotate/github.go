@@ -2,11 +2,11 @@ package annotate
 
 import (
 	"fmt"
-	"github.com/instrlab/instrlab/internal/loss"
 	"io"
 	"slices"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/loss"
 	"github.com/instrlab/instrlab/internal/profiles/assess"
 	"github.com/instrlab/instrlab/internal/untrusted"
 )

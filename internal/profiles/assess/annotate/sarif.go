@@ -1,12 +1,12 @@
 package annotate
 
 import (
-	"github.com/instrlab/instrlab/internal/loss"
 	"io"
 	"net/url"
 	"path/filepath"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/loss"
 	"github.com/instrlab/instrlab/internal/profiles/assess"
 	"github.com/instrlab/instrlab/internal/untrusted"
 )

@@ -2,8 +2,10 @@ package annotate
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/profiles/assess"
@@ -54,6 +56,19 @@ func Write(w io.Writer, rep assess.Report, format string, text assess.TextOption
 		return WriteSARIF(w, rep, version)
 	}
 	return Formats.Check(format)
+}
+
+// Exit is check's exit status for rep, as an error: ExitUnreachable when
+// a server could not be reached, cli.ExitFailure when a finding fails the
+// check, nil otherwise.
+func Exit(rep assess.Report) error {
+	if names := rep.Unreached(); len(names) > 0 {
+		return cli.ExitError{Code: ExitUnreachable, Err: fmt.Errorf("check: could not reach %s", strings.Join(names, ", "))}
+	}
+	if rep.Failed() {
+		return errors.New("check: findings break a rule")
+	}
+	return nil
 }
 
 // WriteError prints the error object check's -json gives instead of a
