@@ -6,7 +6,11 @@
 // say their losses in it.
 package loss
 
-import "strings"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // A Severity is what the model loses: the one scale of check's
 // findings, problems and verdicts and of run's verdicts. check's
@@ -107,4 +111,91 @@ func Keyword(words, example string) (Severity, string) {
 		return Info, "written into the description as text: the model still reads it"
 	}
 	return Degraded, "the model no longer sees a constraint or a structure of the input it needs"
+}
+
+// Rank orders verdicts as the severities that make them: broken first,
+// then degraded, works, not measured.
+func (v Verdict) Rank() int {
+	switch v {
+	case VerdictBroken:
+		return 0
+	case VerdictDegraded:
+		return 1
+	case Works:
+		return 2
+	}
+	return 3
+}
+
+// A Loss is one thing the model loses, as a verdict says it: its
+// severity, its kind (check's finding code, "" where none is kept), a
+// few words, and the server's tools it holds for (none for a loss of the
+// server or its instructions).
+type Loss struct {
+	Severity Severity
+	Kind     string
+	Words    string
+	Tools    []string
+}
+
+// String says the loss with its tools: "tool echo: no content text", "3
+// tools: description cut", the words alone for none.
+func (l Loss) String() string {
+	switch n := len(l.Tools); {
+	case n == 1:
+		return "tool " + l.Tools[0] + ": " + l.Words
+	case n > 1:
+		return strconv.Itoa(n) + " tools: " + l.Words
+	}
+	return l.Words
+}
+
+// Decide is the verdict a client's losses make, for check's predictions
+// and run's measurements alike: losses of one severity, kind and words
+// are one, over their tools together; the worst decides the verdict, and
+// the one or two of its severity come first (in the order given, within
+// a severity) as because; more counts the others, degraded or worse.
+func Decide(ls []Loss) (v Verdict, because []Loss, more int) {
+	var all []Loss
+	for _, l := range ls {
+		i := slices.IndexFunc(all, func(m Loss) bool { return m.Severity == l.Severity && m.Kind == l.Kind && m.Words == l.Words })
+		if i < 0 {
+			all = append(all, Loss{Severity: l.Severity, Kind: l.Kind, Words: l.Words})
+			i = len(all) - 1
+		}
+		for _, t := range l.Tools {
+			if !slices.Contains(all[i].Tools, t) {
+				all[i].Tools = append(all[i].Tools, t)
+			}
+		}
+	}
+	if len(all) == 0 {
+		return Works, nil, 0
+	}
+	slices.SortStableFunc(all, func(a, b Loss) int { return a.Severity.Rank() - b.Severity.Rank() })
+	v = Of(all[0].Severity)
+	for _, l := range all {
+		switch {
+		case l.Severity == Info:
+		case l.Severity == all[0].Severity && len(because) < 2:
+			because = append(because, l)
+		default:
+			more++
+		}
+	}
+	return v, because, more
+}
+
+// Decides says what decides a verdict in a cell: the first loss of
+// because and how many more ("keeps 247 of 1,000 characters of
+// instructions (+2)"); "" for none.
+func Decides(because []string, more int) string {
+	if len(because) == 0 {
+		return ""
+	}
+	s := because[0]
+	if n := len(because) - 1 + more; n > 0 {
+		s += " (+" + strconv.Itoa(n) + ")"
+	}
+	return s
 }

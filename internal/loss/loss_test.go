@@ -51,3 +51,41 @@ func TestKeyword(t *testing.T) {
 		t.Error("the severities are not ordered broken, degraded, info")
 	}
 }
+
+// TestDecide: the losses of one kind and words are one over their tools;
+// the worst severity decides, its one or two first losses say why, the
+// others degraded or worse are counted, info ones are not; none works.
+func TestDecide(t *testing.T) {
+	ls := []Loss{
+		{Severity: Degraded, Kind: "result-form", Words: "no content text", Tools: []string{"a"}},
+		{Severity: Info, Kind: "name-renamed", Words: "renamed", Tools: []string{"a"}},
+		{Severity: Broken, Kind: "unused", Words: "gets none of the instructions"},
+		{Severity: Degraded, Kind: "result-form", Words: "no content text", Tools: []string{"b"}},
+		{Severity: Degraded, Kind: "result-form", Words: "no content text", Tools: []string{"a"}},
+	}
+	v, because, more := Decide(ls)
+	var got []string
+	for _, l := range because {
+		got = append(got, l.String())
+	}
+	if v != VerdictBroken || strings.Join(got, "|") != "gets none of the instructions" || more != 1 {
+		t.Errorf("Decide: %s, %q, +%d", v, got, more)
+	}
+	v, because, more = Decide(ls[:2])
+	if v != VerdictDegraded || len(because) != 1 || because[0].String() != "tool a: no content text" || more != 0 {
+		t.Errorf("Decide of the first two: %s, %+v, +%d", v, because, more)
+	}
+	if v, _, _ := Decide(nil); v != Works {
+		t.Errorf("Decide(nil) = %s", v)
+	}
+	if Decides([]string{"x", "y"}, 2) != "x (+3)" || Decides(nil, 0) != "" {
+		t.Errorf("Decides: %q", Decides([]string{"x", "y"}, 2))
+	}
+	if !(VerdictBroken.Rank() < VerdictDegraded.Rank() && VerdictDegraded.Rank() < Works.Rank() && Works.Rank() < VerdictUnknown.Rank()) {
+		t.Error("verdicts are not ranked broken, degraded, works, not measured")
+	}
+	three := Loss{Words: "description cut", Tools: []string{"a", "b", "c"}}
+	if three.String() != "3 tools: description cut" {
+		t.Errorf("%q", three.String())
+	}
+}

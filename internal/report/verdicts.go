@@ -40,14 +40,6 @@ type Verdict struct {
 	Of   int `json:"of"`
 }
 
-// A runLoss is one loss a run measured: its severity, and what the model
-// lost in a few words (after "tool NAME: " for a tool's).
-type runLoss struct {
-	severity loss.Severity
-	words    string
-	tool     string
-}
-
 // Verdicts are the verdicts of every client on every user's server the
 // results ran (configurations of the lab get none), one per
 // configuration, client and arm, in the order of the results.
@@ -112,7 +104,7 @@ func verdictOf(server, client, arm string, rs []*analyze.Result) Verdict {
 	}
 	worst := kinds[0]
 	for _, s := range kinds[1:] {
-		if rank(s.v.Verdict) < rank(worst.v.Verdict) {
+		if s.v.Verdict.Rank() < worst.v.Verdict.Rank() {
 			worst = s
 		}
 	}
@@ -120,78 +112,32 @@ func verdictOf(server, client, arm string, rs []*analyze.Result) Verdict {
 	return v
 }
 
-// rank orders verdicts as their severities: broken first.
-func rank(v loss.Verdict) int {
-	switch v {
-	case loss.VerdictBroken:
-		return 0
-	case loss.VerdictDegraded:
-		return 1
-	case loss.Works:
-		return 2
-	}
-	return 3
-}
-
 // runVerdict is the verdict of one finished run.
 func runVerdict(r *analyze.Result) Verdict {
-	ls := runLosses(r)
-	if len(ls) == 0 {
-		return Verdict{Verdict: loss.Works}
-	}
-	// Losses of one kind over several tools are one, counted.
-	type said struct {
-		severity loss.Severity
-		words    string
-		tools    []string
-	}
-	var all []said
-	for _, l := range ls {
-		i := slices.IndexFunc(all, func(s said) bool { return s.severity == l.severity && s.words == l.words })
-		if i < 0 {
-			all = append(all, said{severity: l.severity, words: l.words})
-			i = len(all) - 1
-		}
-		if l.tool != "" {
-			all[i].tools = append(all[i].tools, l.tool)
-		}
-	}
-	slices.SortStableFunc(all, func(a, b said) int { return a.severity.Rank() - b.severity.Rank() })
-	v := Verdict{Verdict: loss.Of(all[0].severity)}
-	for _, s := range all {
-		words := s.words
-		switch n := len(s.tools); {
-		case n == 1:
-			words = "tool " + s.tools[0] + ": " + words
-		case n > 1:
-			words = fmt.Sprintf("%d tools: %s", n, words)
-		}
-		switch {
-		case s.severity == loss.Info:
-		case s.severity == all[0].severity && len(v.Because) < 2:
-			v.Because = append(v.Because, words)
-		default:
-			v.More++
-		}
+	var v Verdict
+	var because []loss.Loss
+	v.Verdict, because, v.More = loss.Decide(runLosses(r))
+	for _, l := range because {
+		v.Because = append(v.Because, l.String())
 	}
 	return v
 }
 
 // runLosses are the losses one run measured of its user's server, in
 // check's words for the same losses.
-func runLosses(r *analyze.Result) []runLoss {
-	var out []runLoss
+func runLosses(r *analyze.Result) []loss.Loss {
+	var out []loss.Loss
 	reached := false // did anything of the server reach a request
 	if r.Sent > 0 {
 		switch b, later := r.First.Best(), laterArrival(r); {
 		case b == nil && later == nil:
-			out = append(out, runLoss{severity: loss.Broken, words: "gets none of the instructions"})
+			out = append(out, loss.Loss{Severity: loss.Broken, Words: "gets none of the instructions"})
 		case b == nil:
 			reached = true
-			out = append(out, runLoss{severity: loss.Degraded, words: fmt.Sprintf("gets the instructions only from request %d", later.Seq)})
+			out = append(out, loss.Loss{Severity: loss.Degraded, Words: fmt.Sprintf("gets the instructions only from request %d", later.Seq)})
 		case !b.Full:
 			reached = true
-			out = append(out, runLoss{severity: loss.Degraded, words: fmt.Sprintf("keeps %s of %s characters of instructions", table.Num(b.Kept), table.Num(r.Sent))})
+			out = append(out, loss.Loss{Severity: loss.Degraded, Words: fmt.Sprintf("keeps %s of %s characters of instructions", table.Num(b.Kept), table.Num(r.Sent))})
 		default:
 			reached = true
 		}
@@ -201,11 +147,11 @@ func runLosses(r *analyze.Result) []runLoss {
 			reached = true
 		}
 		if t.Found && !t.Full {
-			out = append(out, runLoss{severity: loss.Degraded, words: "description cut", tool: t.Name}) // where: the tools sent column
+			out = append(out, loss.Loss{Severity: loss.Degraded, Words: "description cut", Tools: []string{t.Name}}) // where: the tools sent column
 		}
 	}
 	if !reached && len(r.Tools) > 0 {
-		out = append([]runLoss{{severity: loss.Broken, words: "nothing of the server reached a request"}}, out...)
+		out = append([]loss.Loss{{Severity: loss.Broken, Words: "nothing of the server reached a request"}}, out...)
 	}
 	if r.Surface != nil {
 		for _, c := range r.Surface.Calls {
@@ -220,11 +166,11 @@ func runLosses(r *analyze.Result) []runLoss {
 // that arrived cut. A call that never reached the server, or whose
 // result no request carried, is no loss of a result here: the calls
 // table says why.
-func callLosses(c surface.CallFacts) []runLoss {
+func callLosses(c surface.CallFacts) []loss.Loss {
 	if !c.Reached || c.Following == 0 {
 		return nil
 	}
-	var out []runLoss
+	var out []loss.Loss
 	var sentText, sentStructured, same bool
 	for _, p := range c.Parts {
 		switch {
@@ -235,18 +181,18 @@ func callLosses(c surface.CallFacts) []runLoss {
 		}
 		same = same || p.SameAs != ""
 		if p.Reached && !p.Full {
-			out = append(out, runLoss{severity: loss.Degraded, words: fmt.Sprintf("%s cut at %s characters", p.Part, table.Num(p.Kept)), tool: c.Tool})
+			out = append(out, loss.Loss{Severity: loss.Degraded, Words: fmt.Sprintf("%s cut at %s characters", p.Part, table.Num(p.Kept)), Tools: []string{c.Tool}})
 		}
 	}
 	text, structured := surface.Reached(c.Parts)
 	switch {
 	case !sentText || !sentStructured || same:
 	case text && !structured:
-		out = append(out, runLoss{severity: loss.Degraded, words: "no structuredContent", tool: c.Tool})
+		out = append(out, loss.Loss{Severity: loss.Degraded, Words: "no structuredContent", Tools: []string{c.Tool}})
 	case structured && !text:
-		out = append(out, runLoss{severity: loss.Degraded, words: "no content text", tool: c.Tool})
+		out = append(out, loss.Loss{Severity: loss.Degraded, Words: "no content text", Tools: []string{c.Tool}})
 	case !text && !structured:
-		out = append(out, runLoss{severity: loss.Broken, words: "no part of its result reached the model", tool: c.Tool})
+		out = append(out, loss.Loss{Severity: loss.Broken, Words: "no part of its result reached the model", Tools: []string{c.Tool}})
 	}
 	return out
 }
@@ -254,13 +200,7 @@ func callLosses(c surface.CallFacts) []runLoss {
 // Decides is what decides the verdict, in a few words: the worst loss,
 // how many more, and in how many runs when not all.
 func (v Verdict) Decides() string {
-	var s string
-	if len(v.Because) > 0 {
-		s = v.Because[0]
-		if n := len(v.Because) - 1 + v.More; n > 0 {
-			s += fmt.Sprintf(" (+%d)", n)
-		}
-	}
+	s := loss.Decides(v.Because, v.More)
 	if v.Runs < v.Of {
 		if s != "" {
 			s += "; "

@@ -118,16 +118,7 @@ func VerdictTable(s Server) table.Table {
 
 // Decides is what decides the verdict, in a cell: the worst loss, and
 // how many more; "" for a client that works.
-func (c ClientVerdict) Decides() string {
-	if len(c.Because) == 0 {
-		return ""
-	}
-	s := c.Because[0]
-	if n := len(c.Because) - 1 + c.More; n > 0 {
-		s += fmt.Sprintf(" (+%d)", n)
-	}
-	return s
-}
+func (c ClientVerdict) Decides() string { return loss.Decides(c.Because, c.More) }
 
 // shownProblems are the problems the default output lists (degraded or
 // worse, or failing), and those it folds.

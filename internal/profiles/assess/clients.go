@@ -66,27 +66,29 @@ func sameLength(vs []View) (n int, same bool) {
 	return n, same
 }
 
-func clientLines(s Server, same bool) []clientLine {
-	type group struct {
-		profile, client string
-		views           []View
-	}
-	var groups []*group
-	for _, v := range s.Views {
-		i := slices.IndexFunc(groups, func(g *group) bool { return g.profile == v.Profile && g.client == v.Client })
+// viewGroups are the views of each client version (profile and client),
+// in the order of their first view.
+func viewGroups(vs []View) [][]View {
+	var groups [][]View
+	for _, v := range vs {
+		i := slices.IndexFunc(groups, func(g []View) bool { return g[0].Profile == v.Profile && g[0].Client == v.Client })
 		if i < 0 {
-			groups = append(groups, &group{profile: v.Profile, client: v.Client})
+			groups = append(groups, nil)
 			i = len(groups) - 1
 		}
-		groups[i].views = append(groups[i].views, v)
+		groups[i] = append(groups[i], v)
 	}
+	return groups
+}
+
+func clientLines(s Server, same bool) []clientLine {
 	var out []clientLine
-	for _, g := range groups {
-		head := cellsOf(s, g.views[0], same)
-		head.client = g.client
+	for _, g := range viewGroups(s.Views) {
+		head := cellsOf(s, g[0], same)
+		head.client = g[0].Client
 		var others []clientLine
 		var ways [][]string
-		for _, v := range g.views[1:] {
+		for _, v := range g[1:] {
 			c := cellsOf(s, v, same)
 			if c == head.cells() {
 				head.folded++
@@ -101,7 +103,7 @@ func clientLines(s Server, same bool) []clientLine {
 			ways[i] = append(ways[i], v.Way)
 		}
 		out = append(out, head)
-		u := waysOf(s.Views, g.profile, g.client)
+		u := waysOf(s.Views, g[0].Profile, g[0].Client)
 		for i, o := range others {
 			o.client = "  " + waysSummary(ways[i], u)
 			out = append(out, o)

@@ -33,26 +33,6 @@ type ClientVerdict struct {
 	More    int      `json:"more,omitempty"`
 }
 
-// A fact is one loss of one view: its severity, code and words, and how
-// many tools it holds for.
-type fact struct {
-	severity loss.Severity
-	code     Code
-	loss     string
-	tools    int
-	tool     string
-}
-
-func (f fact) String() string {
-	switch {
-	case f.tools == 1:
-		return "tool " + f.tool + ": " + f.loss
-	case f.tools > 1:
-		return fmt.Sprintf("%d tools: %s", f.tools, f.loss)
-	}
-	return f.loss
-}
-
 // verdicts says, per client version, what it does with the server: its
 // first view's verdict, then each group of its other views whose verdict
 // and facts differ from it. The facts are the view's own (no era, no
@@ -61,19 +41,8 @@ func (f fact) String() string {
 // are problems, not a client's verdict.
 func verdicts(s Server, raw []Finding) []ClientVerdict {
 	var out []ClientVerdict
-	seen := map[string]bool{}
-	for _, v := range s.Views {
-		if seen[v.Profile+"\x00"+v.Client] {
-			continue
-		}
-		seen[v.Profile+"\x00"+v.Client] = true
-		var group []View
-		for _, w := range s.Views {
-			if w.Profile == v.Profile && w.Client == v.Client {
-				group = append(group, w)
-			}
-		}
-		u := waysOf(s.Views, v.Profile, v.Client)
+	for _, group := range viewGroups(s.Views) {
+		u := waysOf(s.Views, group[0].Profile, group[0].Client)
 		head := viewVerdict(s, group[0], raw)
 		head.Ways = []string{group[0].Way}
 		var others []ClientVerdict
@@ -123,68 +92,40 @@ func viewVerdict(s Server, v View, raw []Finding) ClientVerdict {
 		c.Verdict, c.Because = loss.VerdictUnknown, []string{"nothing of this client over HTTP is measured"}
 		return c
 	}
-	facts := viewFacts(s, v, raw)
-	if len(facts) == 0 {
-		c.Verdict = loss.Works
-		return c
-	}
-	c.Verdict = loss.Of(facts[0].severity)
-	if c.Verdict == loss.Works {
-		return c
-	}
-	for _, f := range facts {
-		switch {
-		case f.severity == loss.Info:
-		case f.severity == facts[0].severity && len(c.Because) < 2:
-			c.Because, c.Codes = append(c.Because, f.String()), append(c.Codes, f.code)
-		default:
-			c.More++
-		}
+	var because []loss.Loss
+	c.Verdict, because, c.More = loss.Decide(viewLosses(s, v, raw))
+	for _, l := range because {
+		c.Because, c.Codes = append(c.Because, l.String()), append(c.Codes, Code(l.Kind))
 	}
 	return c
 }
 
-// viewFacts are the losses of view v, the worst first (then in the order
-// of Docs), those of one code and loss over several tools counted as
-// one.
-func viewFacts(s Server, v View, raw []Finding) []fact {
-	var facts []fact
-	add := func(f fact) {
-		i := slices.IndexFunc(facts, func(g fact) bool { return g.code == f.code && g.loss == f.loss && g.severity == f.severity })
-		if i < 0 {
-			facts = append(facts, f)
-			return
-		}
-		if f.tools > 0 {
-			facts[i].tools++
-		}
-	}
+// viewLosses are the losses of view v, for loss.Decide: those of the
+// findings that hold for it and its own (ownLosses: a broken one only
+// where no finding is broken), in the order of Docs within a severity.
+func viewLosses(s Server, v View, raw []Finding) []loss.Loss {
+	var out []loss.Loss
 	for _, f := range raw {
-		if !holds(f, v) {
-			continue
-		}
-		n := 0
-		if f.Tool != "" {
-			n = 1
-		}
-		add(fact{severity: f.Severity, code: f.Code, loss: f.Loss, tools: n, tool: f.Tool})
-	}
-	for _, f := range ownFacts(s, v) {
-		if !slices.ContainsFunc(facts, func(g fact) bool { return g.severity == loss.Broken }) || f.severity != loss.Broken {
-			add(f)
+		if holds(f, v) {
+			l := loss.Loss{Severity: f.Severity, Kind: string(f.Code), Words: f.Loss}
+			if f.Tool != "" {
+				l.Tools = []string{f.Tool}
+			}
+			out = append(out, l)
 		}
 	}
-	order := map[Code]int{}
+	broken := slices.ContainsFunc(out, func(l loss.Loss) bool { return l.Severity == loss.Broken })
+	for _, l := range ownLosses(s, v) {
+		if !broken || l.Severity != loss.Broken {
+			out = append(out, l)
+		}
+	}
+	order := map[string]int{}
 	for i, d := range Docs {
-		order[d.Code] = i
+		order[string(d.Code)] = i
 	}
-	slices.SortStableFunc(facts, func(a, b fact) int {
-		if r := a.severity.Rank() - b.severity.Rank(); r != 0 {
-			return r
-		}
-		return order[a.code] - order[b.code]
-	})
-	return facts
+	slices.SortStableFunc(out, func(a, b loss.Loss) int { return order[a.Kind] - order[b.Kind] })
+	return out
 }
 
 // holds reports whether finding f (one holder, before merge) is about
@@ -195,29 +136,29 @@ func holds(f Finding, v View) bool {
 	})
 }
 
-// ownFacts are the losses a view shows that no finding about a client
+// ownLosses are the losses a view shows that no finding about a client
 // says: a client in no era (it gets nothing of the server), a client in
 // an era whose tools/list failed, and a probing client that may lose the
 // server to its probe.
-func ownFacts(s Server, v View) []fact {
-	var out []fact
+func ownLosses(s Server, v View) []loss.Loss {
+	var out []loss.Loss
 	if v.Era == "" && !v.NotMeasured {
 		why, _, _ := strings.Cut(v.Why, ";")
-		out = append(out, fact{severity: loss.Broken, code: LegacyFailed, loss: "gets nothing of the server: " + why})
+		out = append(out, loss.Loss{Severity: loss.Broken, Kind: string(LegacyFailed), Words: "gets nothing of the server: " + why})
 	}
 	if e := eraOf(s, v.Era); v.Era != "" && e.ToolsError != "" && !(strings.Contains(e.ToolsError, "error -32601") && !slices.Contains(e.Capabilities, "tools")) {
-		out = append(out, fact{severity: loss.Broken, code: ToolsFailed, loss: "gets no tools: tools/list fails"})
+		out = append(out, loss.Loss{Severity: loss.Broken, Kind: string(ToolsFailed), Words: "gets no tools: tools/list fails"})
 	}
 	if v.Probes && v.Era == probe.Legacy && s.Target.Transport != probe.TransportHTTP {
 		switch sv := s.Survival; {
 		// Whether this client starts the server again after its probe is
 		// not measured (Claude Code 2.1.285 did not, in 20 of 20 runs).
 		case sv.Verdict == probe.SurvivalExit:
-			out = append(out, fact{severity: loss.Degraded, code: ProbeExit, loss: "may lose the server: it exits on server/discover (" + NotMeasured + ")"})
+			out = append(out, loss.Loss{Severity: loss.Degraded, Kind: string(ProbeExit), Words: "may lose the server: it exits on server/discover (" + NotMeasured + ")"})
 		case sv.Fallback != nil && sv.Fallback.Outcome != probe.OutcomeOK:
-			out = append(out, fact{severity: loss.Degraded, code: FallbackFailed, loss: "may lose the server: initialize fails after server/discover (" + NotMeasured + ")"})
+			out = append(out, loss.Loss{Severity: loss.Degraded, Kind: string(FallbackFailed), Words: "may lose the server: initialize fails after server/discover (" + NotMeasured + ")"})
 		case sv.Verdict == probe.SurvivalSilent:
-			out = append(out, fact{severity: loss.Degraded, code: ProbeSilent, loss: "may wait out its probe timeout: server/discover gets no answer"})
+			out = append(out, loss.Loss{Severity: loss.Degraded, Kind: string(ProbeSilent), Words: "may wait out its probe timeout: server/discover gets no answer"})
 		}
 	}
 	return out
