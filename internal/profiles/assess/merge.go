@@ -27,29 +27,14 @@ func merge(l []Finding, views []View) []Finding {
 		if !seen {
 			i = len(out)
 			at[k] = i
-			holders := f.For
-			f.For = nil
-			out = append(out, f)
-			f.For = holders
+			g := f
+			g.For = nil
+			out = append(out, g)
 		}
-		for _, h := range f.For {
-			j := slices.IndexFunc(out[i].For, func(g Holder) bool { return g.Profile == h.Profile && g.Client == h.Client })
-			if j < 0 {
-				out[i].For = append(out[i].For, Holder{Client: h.Client, Profile: h.Profile})
-				j = len(out[i].For) - 1
-			}
-			for _, w := range h.Ways {
-				if !slices.Contains(out[i].For[j].Ways, w) {
-					out[i].For[j].Ways = append(out[i].For[j].Ways, w)
-				}
-			}
-		}
+		out[i].For = mergeHolders(out[i].For, f.For)
 	}
 	for i := range out {
-		for j := range out[i].For {
-			h := &out[i].For[j]
-			h.Summary = waysSummary(h.Ways, waysOf(views, h.Profile, h.Client))
-		}
+		summarize(out[i].For, views)
 	}
 	slices.SortStableFunc(out, func(a, b Finding) int {
 		if a.Fails != b.Fails {

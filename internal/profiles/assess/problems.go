@@ -85,10 +85,7 @@ func problems(fs []Finding, views []View) []Problem {
 			d := w.Code.Doc()
 			out[j].Loss, out[j].Fix = d.Short, d.Fix
 		}
-		for k := range out[j].For {
-			h := &out[j].For[k]
-			h.Summary = waysSummary(h.Ways, waysOf(views, h.Profile, h.Client))
-		}
+		summarize(out[j].For, views)
 	}
 	return mergeKinds(out)
 }
@@ -115,6 +112,14 @@ func mergeKinds(ps []Problem) []Problem {
 		q.Losses += p.Losses
 	}
 	return out
+}
+
+// summarize says each holder's ways in words (Holder.Summary), of the
+// ways views has of its client.
+func summarize(hs []Holder, views []View) {
+	for i := range hs {
+		hs[i].Summary = waysSummary(hs[i].Ways, waysOf(views, hs[i].Profile, hs[i].Client))
+	}
 }
 
 // mergeHolders adds the holders of b to a, each client once with the
