@@ -36,8 +36,8 @@ type checkOptions struct {
 	// error object: a report printed is not followed by one.
 	parsed, reported bool
 	targets          []probe.Target
-	skipped          []string                           // what a server.json describes that cannot start here
-	pick             func() ([]profiles.Profile, error) // profiles.PickLater
+	skipped          []string           // what a server.json describes that cannot start here
+	profiles         []profiles.Profile // -profile's
 }
 
 func (o *checkOptions) flags(fs *flag.FlagSet) {
@@ -117,10 +117,10 @@ func (o *checkOptions) validate(ctx context.Context) error {
 	if o.targets, o.skipped, err = o.spec.Targets(ctx, os.LookupEnv, exec.LookPath); err != nil {
 		return usageError{Msg: "check: " + err.Error()}
 	}
-	if o.pick, err = profiles.PickLater(o.profile); err != nil {
+	if o.profiles, err = profiles.Pick(o.profile); err != nil {
 		return usageError{Msg: "check: " + err.Error()}
 	}
-	o.probe.SampleAbove = assess.SampleAboveOf(o.pick, os.LookupEnv)
+	o.probe.SampleAbove = assess.SampleAboveOf(o.profiles, os.LookupEnv)
 	return nil
 }
 
@@ -137,11 +137,7 @@ func (o *checkOptions) run(ctx context.Context, stdout, stderr io.Writer) error 
 	if ctx.Err() != nil {
 		return fmt.Errorf("check: %w", ctx.Err())
 	}
-	ps, err := o.pick()
-	if err != nil {
-		return fmt.Errorf("check: %w", err)
-	}
-	rep := assess.Assess(results, assess.Options{Profiles: ps, Getenv: os.LookupEnv, Timeout: o.probe.Timeout, Rules: o.rules, Selection: o.profile})
+	rep := assess.Assess(results, assess.Options{Profiles: o.profiles, Getenv: os.LookupEnv, Timeout: o.probe.Timeout, Rules: o.rules, Selection: o.profile})
 	rep = rep.Redacted() // measured above on what the servers sent; printed redacted
 	o.reported = true
 	text := assess.TextOptions{Verbose: o.verbose, Show: o.show, Width: table.Width(stdout)}

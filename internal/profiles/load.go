@@ -10,80 +10,37 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 )
 
-//go:embed data/*.json data/atlas/ranges.json
+//go:embed data/atlas/ranges.json
 var data embed.FS
 
-// Builtin returns the profiles shipped with instrlab, ordered by client and
-// version.
-func Builtin() ([]Profile, error) {
-	files, err := builtinFiles()
+// ParseFiles parses every profile in fsys's root (each named
+// client@version.json), validates it and orders them by client and
+// version: the source form of the built-in profiles, and what
+// data/builtin.gob is made of. The error names the first file that fails.
+func ParseFiles(fsys fs.FS) ([]Profile, error) {
+	files, err := fs.Glob(fsys, "*.json")
 	if err != nil {
 		return nil, err
 	}
-	return parseBuiltin(files)
-}
-
-// builtinFiles lists the files of the built-in profiles, each named
-// client@version.json.
-func builtinFiles() ([]string, error) { return fs.Glob(data, "data/*.json") }
-
-// parseBuiltin parses the built-in profiles in files, at once (on every
-// CPU: a check parses them before it starts a server), and orders them by
-// client and version. The error is that of the first file in files that
-// fails.
-func parseBuiltin(files []string) ([]Profile, error) {
-	ps := make([]Profile, len(files))
-	errs := make([]error, len(files))
-	var wg sync.WaitGroup
-	for i, f := range files {
-		wg.Go(func() { ps[i], errs[i] = parseBuiltinFile(f) })
-	}
-	wg.Wait()
-	for _, err := range errs {
+	ps := make([]Profile, 0, len(files))
+	for _, f := range files {
+		b, err := fs.ReadFile(fsys, f)
 		if err != nil {
 			return nil, err
 		}
+		p, err := Parse(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		if want := p.ID() + ".json"; path.Base(f) != want {
+			return nil, fmt.Errorf("%s: a profile for %s belongs in %s", f, p.ID(), want)
+		}
+		ps = append(ps, p)
 	}
 	sortProfiles(ps)
 	return ps, nil
-}
-
-func parseBuiltinFile(f string) (Profile, error) {
-	b, err := data.ReadFile(f)
-	if err != nil {
-		return Profile{}, err
-	}
-	p, err := Parse(b)
-	if err != nil {
-		return Profile{}, fmt.Errorf("%s: %w", f, err)
-	}
-	if want := p.ID() + ".json"; path.Base(f) != want {
-		return Profile{}, fmt.Errorf("%s: a profile for %s belongs in %s", f, p.ID(), want)
-	}
-	return p, nil
-}
-
-// builtinFor is the files of the built-in profiles that names (Select's)
-// may resolve to: the clients' they name, when every client named has
-// one, else all of them (for the error that lists the clients).
-func builtinFor(files, names []string) []string {
-	var want []string
-	for _, n := range names {
-		if strings.HasSuffix(n, ".json") {
-			continue
-		}
-		client, _, _ := strings.Cut(n, "@")
-		of := slices.DeleteFunc(slices.Clone(files), func(f string) bool { return !strings.HasPrefix(path.Base(f), client+"@") })
-		if len(of) == 0 {
-			return files
-		}
-		want = append(want, of...)
-	}
-	slices.Sort(want)
-	return slices.Compact(want)
 }
 
 // ReadFile reads a profile from a file, such as one "instrlab run" wrote.
@@ -267,22 +224,12 @@ func isDigits(s string) bool {
 // Pick is the built-in profiles a comma-separated list names (Select; all
 // of them when list is ""), each followed by its variants (Expand): the
 // views check shows, as -profile asks for them.
-//
-// It parses only the profiles the list may name: those of the clients it
-// names, or all of them when it names none.
 func Pick(list string) ([]Profile, error) {
 	var names []string
 	if list != "" {
 		names = strings.Split(list, ",")
 	}
-	files, err := builtinFiles()
-	if err != nil {
-		return nil, fmt.Errorf("loading profiles: %w", err)
-	}
-	if len(names) > 0 {
-		files = builtinFor(files, names)
-	}
-	builtin, err := parseBuiltin(files)
+	builtin, err := Builtin()
 	if err != nil {
 		return nil, fmt.Errorf("loading profiles: %w", err)
 	}
@@ -291,21 +238,4 @@ func Pick(list string) ([]Profile, error) {
 		return nil, fmt.Errorf("-profile: %w", err)
 	}
 	return Expand(ps), nil
-}
-
-// PickLater is Pick for a command that starts work before it needs the
-// profiles: a list that names profiles is read now, so that a wrong name
-// is an error before anything starts; the default list, every built-in
-// profile (which fails only in a broken build), is read meanwhile. The
-// function returned gives the profiles, waiting for them.
-func PickLater(list string) (func() ([]Profile, error), error) {
-	if list != "" {
-		ps, err := Pick(list)
-		return func() ([]Profile, error) { return ps, err }, err
-	}
-	var ps []Profile
-	var err error
-	done := make(chan struct{})
-	go func() { defer close(done); ps, err = Pick("") }()
-	return func() ([]Profile, error) { <-done; return ps, err }, nil
 }

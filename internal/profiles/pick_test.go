@@ -9,10 +9,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestPickParsesWhatItNeeds: Pick, which parses only the named clients'
-// profiles, gives what Select over every built-in profile gives, errors
-// included.
-func TestPickParsesWhatItNeeds(t *testing.T) {
+// TestPick: Pick gives what Select over every built-in profile gives,
+// expanded, errors included.
+func TestPick(t *testing.T) {
 	builtin, err := Builtin()
 	if err != nil {
 		t.Fatal(err)
@@ -42,43 +41,5 @@ func TestPickParsesWhatItNeeds(t *testing.T) {
 		if diff := cmp.Diff(Expand(want), got); wantErr == nil && diff != "" {
 			t.Errorf("Pick(%q) mismatch (-want +got):\n%s", list, diff)
 		}
-	}
-}
-
-// TestBuiltinFor: the files a list may resolve to.
-func TestBuiltinFor(t *testing.T) {
-	files := []string{"data/a@1.json", "data/a@2.json", "data/ab@1.json", "data/b@1.json"}
-	for _, tt := range []struct {
-		names []string
-		want  []string
-	}{
-		{[]string{"a"}, []string{"data/a@1.json", "data/a@2.json"}},
-		{[]string{"a@2", "b"}, []string{"data/a@1.json", "data/a@2.json", "data/b@1.json"}},
-		{[]string{"ab", "ab@latest"}, []string{"data/ab@1.json"}},
-		{[]string{"x.json"}, nil},
-		{[]string{"a", "c"}, files},
-		{[]string{""}, files},
-	} {
-		if diff := cmp.Diff(tt.want, builtinFor(files, tt.names)); diff != "" {
-			t.Errorf("builtinFor(%q) mismatch (-want +got):\n%s", tt.names, diff)
-		}
-	}
-}
-
-// TestPickLater: a list that names profiles is read at once, a wrong name
-// an error before anything starts; the default list is read meanwhile
-// and gives what Pick gives.
-func TestPickLater(t *testing.T) {
-	if _, err := PickLater("no-such-client"); err == nil {
-		t.Error("PickLater of a client without a profile: no error")
-	}
-	pick, err := PickLater("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := pick()
-	want, werr := Pick("")
-	if err != nil || werr != nil || len(got) != len(want) || len(got) == 0 {
-		t.Errorf("PickLater(\"\") gives %d profiles (%v), Pick %d (%v)", len(got), err, len(want), werr)
 	}
 }

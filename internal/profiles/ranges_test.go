@@ -13,7 +13,7 @@ import (
 	"github.com/instrlab/instrlab/internal/atlas"
 )
 
-var update = flag.Bool("update", false, "rewrite data/atlas/ranges.json from atlas/atlas.json")
+var update = flag.Bool("update", false, "rewrite the embedded data from its source: data/atlas/ranges.json from atlas/atlas.json, data/builtin.gob from data/*.json")
 
 // atlasRanges reads the ranges from the committed atlas, the way
 // data/ranges.json was made.

@@ -1,6 +1,7 @@
 package untrusted
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -44,6 +45,9 @@ func FuzzJSON(f *testing.F) {
 		out := b.String()
 		if !json.Valid([]byte(out)) || !utf8.ValidString(out) {
 			t.Fatalf("JSON with %q: invalid output %q", s, out)
+		}
+		if std, _ := json.MarshalIndent(reply{Message: s, Data: RawJSON([]byte(s))}, "", "  "); out != string(SafeJSON(std))+"\n" {
+			t.Fatalf("JSON with %q = %q, not json.MarshalIndent's %q made safe", s, out, SafeJSON(std))
 		}
 		for i, r := range out {
 			if r < 0x20 && r != '\n' || r == 0x7f || isControl(r) || kindAt(out, i, r) != "" {
@@ -101,4 +105,57 @@ func TestSafeJSONASCII(t *testing.T) {
 	if got != want {
 		t.Errorf("SafeJSON:\n got %q\nwant %q", got, want)
 	}
+}
+
+// FuzzIndent: appendIndent indents any compact JSON as encoding/json's
+// Indent does.
+func FuzzIndent(f *testing.F) {
+	for _, s := range []string{`{}`, `[]`, `{"a":[1,{},[],{"b":"c\\\"d,:{["}],"e":null}`, `"x"`, `[[[]],[{}]]`, `{"":""}`} {
+		f.Add(s)
+	}
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		var compact bytes.Buffer
+		if json.Compact(&compact, []byte(s)) != nil {
+			return // not JSON
+		}
+		var want bytes.Buffer
+		if err := json.Indent(&want, compact.Bytes(), "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if got := appendIndent(nil, compact.Bytes()); string(got) != want.String() {
+			t.Fatalf("appendIndent(%q) = %q, want %q", compact.Bytes(), got, want.Bytes())
+		}
+	})
+}
+
+// BenchmarkMarshal encodes a check-sized value (about 150 KB indented)
+// as Marshal does and as json.MarshalIndent with SafeJSON did.
+func BenchmarkMarshal(b *testing.B) {
+	type row struct {
+		Name  string            `json:"name"`
+		Notes []string          `json:"notes"`
+		Meta  map[string]string `json:"meta"`
+		N     int               `json:"n"`
+	}
+	var v []row
+	for i := range 600 {
+		v = append(v, row{Name: strings.Repeat("tool ", i%7), Notes: []string{"cut at 2,048 UTF-16 units", "kept"}, Meta: map[string]string{"k": "v"}, N: i})
+	}
+	b.Run("marshal", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Marshal(v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("marshalindent", func(b *testing.B) {
+		for b.Loop() {
+			out, err := json.MarshalIndent(v, "", "  ")
+			if err != nil {
+				b.Fatal(err)
+			}
+			SafeJSON(out)
+		}
+	})
 }
