@@ -47,6 +47,8 @@ func (o *checkOptions) flags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.verbose, "v", false, "print the details of every client, arm and variant after the table")
 	fs.StringVar(&o.spec.Config, "config", "", "check the servers of this Claude Code style MCP config (.mcp.json)")
 	fs.StringVar(&o.spec.ServerJSON, "server-json", "", "check the server an MCP registry server.json describes: its npm packages started through npx, its remotes by URL (what cannot start here is named)")
+	fs.Func("header", "send this header to the URL's server, or give a header a server.json's remote lists, as 'NAME: VALUE' (repeatable; never taken from the environment)", o.spec.AddHeader)
+	fs.BoolVar(&o.spec.AllowRemote, "allow-remote", false, "with -server-json: probe its remotes on other hosts than this machine (default: loopback only)")
 	fs.StringVar(&o.spec.Server, "server", "", "with -config or -scan: check only the server of this name")
 	fs.StringVar(&o.spec.Name, "name", "", "the server's name for a command or URL, as a client config would name it (default: the program's or host's name)")
 	fs.BoolVar(&o.spec.Scan, "scan", false, "check the servers configured for Claude Code here: ./.mcp.json, and the user and local scopes of $HOME/.claude.json")

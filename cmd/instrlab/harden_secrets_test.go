@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -51,5 +53,54 @@ func TestCheckHidesKnownValues(t *testing.T) {
 		if !strings.Contains(out, "connecting to ***") || !strings.Contains(out, "unknown tenant ***") {
 			t.Errorf("%q: the echoes are not shown redacted:\n%s", args, out)
 		}
+	}
+}
+
+// TestCheckHeaderGivenNotTaken: -header is sent to the URL's server and
+// hidden wherever the server echoes it; a server.json's remote gets a
+// header the file lists without a value only from -header, never from
+// the environment variable the file names (on main, an environment
+// variable of the header's name was sent to the file's URL).
+func TestCheckHeaderGivenNotTaken(t *testing.T) {
+	const given, fromEnv = "k-given-9911", "ghp-from-env-4242"
+	var mu sync.Mutex
+	var got []string
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.Header.Get("X-Api-Key"))
+		mu.Unlock()
+		http.Error(w, "bad key "+r.Header.Get("X-Api-Key"), http.StatusUnauthorized)
+	}))
+	defer echo.Close()
+	seen := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		s := slices.Compact(slices.Sorted(slices.Values(got)))
+		got = nil
+		return s
+	}
+
+	out, stderr, _ := runCheckTest(t, "-header", "X-Api-Key: "+given, echo.URL+"/mcp")
+	if s := seen(); !slices.Equal(s, []string{given}) {
+		t.Errorf("a URL with -header: the server got X-Api-Key %q, want %q", s, given)
+	}
+	if strings.Contains(out+stderr, given) || !strings.Contains(out, "bad key ***") {
+		t.Errorf("the header's value is not hidden where the server echoes it:\n%s\n%s", out, stderr)
+	}
+
+	t.Setenv("X-Api-Key", fromEnv)
+	t.Setenv("X_API_KEY", fromEnv)
+	sj := writeFile(t, "server.json", fmt.Sprintf(`{"name": "io.github.example/keyed", "description": "d", "version": "1",
+  "remotes": [{"type": "streamable-http", "url": %q, "headers": [{"name": "X-Api-Key", "isSecret": true}]}]}`, echo.URL+"/mcp"))
+	out, stderr, _ = runCheckTest(t, "-server-json", sj)
+	if s := seen(); !slices.Equal(s, []string{""}) {
+		t.Errorf("-server-json without -header: the server got X-Api-Key %q, want none", s)
+	}
+	if strings.Contains(out+stderr, fromEnv) {
+		t.Errorf("the environment's value was printed:\n%s\n%s", out, stderr)
+	}
+	runCheckTest(t, "-server-json", sj, "-header", "X-Api-Key="+given)
+	if s := seen(); !slices.Equal(s, []string{given}) {
+		t.Errorf("-server-json with -header: the server got X-Api-Key %q, want %q", s, given)
 	}
 }

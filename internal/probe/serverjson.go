@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/instrlab/instrlab/lab"
 	"io"
+	"net/url"
 	"os"
 	"strings"
 )
@@ -88,13 +90,29 @@ func onlyOf(s, extra string) bool {
 // the registry's documentation names them (runtimeHint overrides).
 var runtimes = map[string]string{"npm": "npx", "pypi": "uvx", "nuget": "dnx", "oci": "docker"}
 
+// What a user gives the servers a server.json describes. The file chooses
+// names and hosts, the user the values: nothing it names is sent where
+// the user did not say.
+type Given struct {
+	// Getenv supplies the environment variables a package's process
+	// needs; the process inherits the environment anyway.
+	Getenv func(string) (string, bool)
+	// LookPath finds a package's runtime (exec.LookPath).
+	LookPath func(string) (string, error)
+	// Headers are the values of the headers a remote lists (check's
+	// -header): never taken from the environment, whose variable the
+	// file would name, to be sent to the host the file names.
+	Headers map[string]string
+	// AllowRemote probes remotes on other hosts than this machine
+	// (loopback); by default they are named and skipped.
+	AllowRemote bool
+}
+
 // ParseServerJSON reads an MCP registry server.json and returns a target
 // for each package and remote that can be started here, and why each other
-// one cannot. lookPath finds a runtime (exec.LookPath); getenv supplies
-// the required environment variables and headers a server.json leaves to
-// its user. A file that is not a valid server.json is ErrServerJSON; one
-// of which nothing can start, ErrCannotStart with the reasons.
-func ParseServerJSON(data []byte, source string, getenv func(string) (string, bool), lookPath func(string) (string, error)) (ts []Target, skipped []string, err error) {
+// one cannot. A file that is not a valid server.json is ErrServerJSON;
+// one of which nothing can start, ErrCannotStart with the reasons.
+func ParseServerJSON(data []byte, source string, g Given) (ts []Target, skipped []string, err error) {
 	if len(data) > MaxServerJSON {
 		return nil, nil, fmt.Errorf("%w: %s is over %d bytes", ErrServerJSON, source, MaxServerJSON)
 	}
@@ -109,7 +127,7 @@ func ParseServerJSON(data []byte, source string, getenv func(string) (string, bo
 	name := s.Name[strings.LastIndex(s.Name, "/")+1:]
 	for i, p := range s.Packages {
 		where := fmt.Sprintf("packages[%d] (%s %s@%s)", i, p.RegistryType, p.Identifier, p.Version)
-		t, err := p.target(getenv, lookPath)
+		t, err := p.target(g.Getenv, g.LookPath)
 		if err != nil {
 			skipped = append(skipped, where+": "+err.Error())
 			continue
@@ -119,7 +137,7 @@ func ParseServerJSON(data []byte, source string, getenv func(string) (string, bo
 	}
 	for i, r := range s.Remotes {
 		where := fmt.Sprintf("remotes[%d] (%s)", i, r.Type)
-		t, err := r.remote(getenv)
+		t, err := r.remote(g)
 		if err != nil {
 			skipped = append(skipped, where+": "+err.Error())
 			continue
@@ -232,8 +250,9 @@ func (p registryPkg) target(getenv func(string) (string, bool), lookPath func(st
 	return Target{Transport: TransportStdio, Command: runtime, Args: args, Env: env}, nil
 }
 
-// remote is a remote's target, its headers resolved.
-func (r transportDef) remote(getenv func(string) (string, bool)) (Target, error) {
+// remote is a remote's target, its headers resolved: a value the file
+// gives (a public one, such as a region), else the user's (g.Headers).
+func (r transportDef) remote(g Given) (Target, error) {
 	transport := map[string]string{"streamable-http": TransportHTTP, "sse": "sse"}[r.Type]
 	if transport == "" {
 		return Target{}, fmt.Errorf("unknown remote type %q", r.Type)
@@ -241,12 +260,19 @@ func (r transportDef) remote(getenv func(string) (string, bool)) (Target, error)
 	if strings.ContainsAny(r.URL, "{}") {
 		return Target{}, fmt.Errorf("the URL %s has variables a user supplies; check it with its URL", r.URL)
 	}
+	u, err := url.Parse(r.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return Target{}, fmt.Errorf("the URL %q is not an http(s) URL", r.URL)
+	}
+	if !g.AllowRemote && !lab.LoopbackHost(u.Host) {
+		return Target{}, fmt.Errorf("%s is not on this machine: check probes a server.json's remotes on loopback only, unless -allow-remote", u.Host)
+	}
 	headers := map[string]string{}
 	for _, h := range r.Headers {
 		v, ok := resolve(h)
 		if !ok {
-			if v, ok = getenv(h.Name); !ok && h.IsRequired {
-				return Target{}, fmt.Errorf("header %s is required and has no value: set an environment variable of that name", h.Name)
+			if v, ok = g.Headers[h.Name]; !ok && h.IsRequired {
+				return Target{}, fmt.Errorf("header %s is required and has no value: give it with -header '%s: VALUE'", h.Name, h.Name)
 			}
 		}
 		if ok {
@@ -310,7 +336,7 @@ func resolve(in input) (string, bool) {
 
 // ReadServerJSON reads the server.json at path (at most MaxServerJSON
 // bytes) and parses it as ParseServerJSON does.
-func ReadServerJSON(path string, getenv func(string) (string, bool), lookPath func(string) (string, error)) ([]Target, []string, error) {
+func ReadServerJSON(path string, g Given) ([]Target, []string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", ErrServerJSON, err)
@@ -320,5 +346,5 @@ func ReadServerJSON(path string, getenv func(string) (string, bool), lookPath fu
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: reading %s: %v", ErrServerJSON, path, err)
 	}
-	return ParseServerJSON(data, path, getenv, lookPath)
+	return ParseServerJSON(data, path, g)
 }

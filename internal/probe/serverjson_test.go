@@ -39,6 +39,7 @@ func TestParseServerJSON(t *testing.T) {
 		name    string
 		json    string
 		env     []string
+		given   Given // its Headers and AllowRemote
 		want    []Target
 		skipped []string
 	}{
@@ -56,26 +57,53 @@ func TestParseServerJSON(t *testing.T) {
 				Env:  map[string]string{"WEATHER_KEY": "k-123", "LOG_LEVEL": "info"}}},
 		},
 		{
-			name: "a remote, and a PyPI package that cannot start here",
+			name: "a remote, allowed, and a PyPI package that cannot start here",
 			json: `{` + head + `, "packages": [{"registryType": "pypi", "identifier": "weather-mcp", "version": "1.2.0", "runtimeHint": "uvx", "transport": {"type": "stdio"}}],
 			  "remotes": [{"type": "streamable-http", "url": "https://weather.example.com/mcp", "headers": [{"name": "X-Region", "default": "eu"}]}]}`,
+			given: Given{AllowRemote: true},
 			want: []Target{{Name: "weather", Source: "server.json remotes[0] (streamable-http)", Transport: TransportHTTP, URL: "https://weather.example.com/mcp",
 				Headers: map[string]string{"X-Region": "eu"}}},
 			skipped: []string{"packages[0] (pypi weather-mcp@1.2.0): needs uvx, which is not on PATH"},
 		},
 		{
-			name: "two that start are numbered",
+			name: "a remote off this machine is named and skipped unless allowed",
 			json: `{` + head + `, "packages": [{"registryType": "npm", "identifier": "w", "version": "1.0.0", "transport": {"type": "stdio"}}],
-			  "remotes": [{"type": "sse", "url": "https://weather.example.com/sse"}]}`,
+			  "remotes": [{"type": "streamable-http", "url": "https://weather.example.com/mcp"}, {"type": "streamable-http", "url": "http://127.0.0.1:8080/mcp"}, {"type": "sse", "url": "http://[::1]:9/sse"}, {"type": "sse", "url": "http://localhost/sse"}]}`,
 			want: []Target{
 				{Name: "weather-1", Source: "server.json packages[0] (npm w@1.0.0)", Transport: TransportStdio, Command: "npx", Args: []string{"-y", "w@1.0.0"}, Env: map[string]string{}},
-				{Name: "weather-2", Source: "server.json remotes[0] (sse)", Transport: "sse", URL: "https://weather.example.com/sse", Headers: map[string]string{}},
+				{Name: "weather-2", Source: "server.json remotes[1] (streamable-http)", Transport: TransportHTTP, URL: "http://127.0.0.1:8080/mcp", Headers: map[string]string{}},
+				{Name: "weather-3", Source: "server.json remotes[2] (sse)", Transport: "sse", URL: "http://[::1]:9/sse", Headers: map[string]string{}},
+				{Name: "weather-4", Source: "server.json remotes[3] (sse)", Transport: "sse", URL: "http://localhost/sse", Headers: map[string]string{}},
+			},
+			skipped: []string{"remotes[0] (streamable-http): weather.example.com is not on this machine: check probes a server.json's remotes on loopback only, unless -allow-remote"},
+		},
+		{
+			// A hostile file names HOME or a token's variable as a header:
+			// its value is never read from the environment and sent.
+			name: "a header's value comes from -header, never from the environment",
+			json: `{` + head + `, "remotes": [{"type": "streamable-http", "url": "http://127.0.0.1:1/mcp", "headers": [{"name": "HOME", "isRequired": true}, {"name": "GITHUB_TOKEN"}]},
+			  {"type": "streamable-http", "url": "http://127.0.0.1:2/mcp", "headers": [{"name": "Authorization", "isRequired": true}]}]}`,
+			env:   []string{"HOME", "/root", "GITHUB_TOKEN", "ghp_secret", "Authorization", "Bearer from-env"},
+			given: Given{Headers: map[string]string{"Authorization": "Bearer given"}},
+			want: []Target{{Name: "weather", Source: "server.json remotes[1] (streamable-http)", Transport: TransportHTTP, URL: "http://127.0.0.1:2/mcp",
+				Headers: map[string]string{"Authorization": "Bearer given"}}},
+			skipped: []string{"remotes[0] (streamable-http): header HOME is required and has no value: give it with -header 'HOME: VALUE'"},
+		},
+		{
+			name: "two that start are numbered",
+			json: `{` + head + `, "packages": [{"registryType": "npm", "identifier": "w", "version": "1.0.0", "transport": {"type": "stdio"}}],
+			  "remotes": [{"type": "sse", "url": "http://127.0.0.1/sse"}]}`,
+			want: []Target{
+				{Name: "weather-1", Source: "server.json packages[0] (npm w@1.0.0)", Transport: TransportStdio, Command: "npx", Args: []string{"-y", "w@1.0.0"}, Env: map[string]string{}},
+				{Name: "weather-2", Source: "server.json remotes[0] (sse)", Transport: "sse", URL: "http://127.0.0.1/sse", Headers: map[string]string{}},
 			},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, skipped, err := ParseServerJSON([]byte(tt.json), "server.json", envOf(tt.env...), lookIn("npx"))
+			g := tt.given
+			g.Getenv, g.LookPath = envOf(tt.env...), lookIn("npx")
+			got, skipped, err := ParseServerJSON([]byte(tt.json), "server.json", g)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -114,7 +142,7 @@ func TestParseServerJSONBad(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := ParseServerJSON([]byte(tt.json), "server.json", envOf(), lookIn("npx"))
+			_, _, err := ParseServerJSON([]byte(tt.json), "server.json", Given{Getenv: envOf(), LookPath: lookIn("npx"), AllowRemote: true})
 			if !errors.Is(err, tt.is) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v, want %v naming %q", err, tt.is, tt.want)
 			}
@@ -127,7 +155,7 @@ func FuzzParseServerJSON(f *testing.F) {
 	f.Add([]byte(`{` + head + `, "remotes": [{"type": "streamable-http", "url": "https://x/mcp", "headers": [{"name": "A", "value": "{v}", "variables": {"v": {"default": "1"}}}]}]}`))
 	f.Add([]byte(`{"name": "a/b"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ts, _, err := ParseServerJSON(data, "f", envOf(), lookIn("npx", "uvx", "docker"))
+		ts, _, err := ParseServerJSON(data, "f", Given{Getenv: envOf(), LookPath: lookIn("npx", "uvx", "docker")})
 		if err == nil && len(ts) == 0 {
 			t.Fatal("no error and no target")
 		}

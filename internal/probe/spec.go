@@ -26,6 +26,35 @@ type Spec struct {
 	ServerJSON string
 	Server     string
 	Name       string
+	// Headers are sent to a URL's server, and fill the headers a
+	// server.json's remotes list (check's -header); AllowRemote probes
+	// a server.json's remotes off this machine.
+	Headers     map[string]string
+	AllowRemote bool
+}
+
+// AddHeader adds a header given as "Name: value" (or Name=value) to
+// Headers: check's -header.
+func (s *Spec) AddHeader(h string) error {
+	i := strings.IndexAny(h, ":=")
+	if i <= 0 {
+		return fmt.Errorf("%q is not NAME: VALUE", h)
+	}
+	name, value := strings.TrimSpace(h[:i]), strings.TrimSpace(h[i+1:])
+	if !onlyOf(name, "!#$%&'*+-.^_`|~") {
+		return fmt.Errorf("%q is not a header name", name)
+	}
+	if strings.ContainsAny(value, "\r\n\x00") {
+		return fmt.Errorf("the value of %s holds a line break or NUL", name)
+	}
+	if _, ok := s.Headers[name]; ok {
+		return fmt.Errorf("header %s is given twice", name)
+	}
+	if s.Headers == nil {
+		s.Headers = map[string]string{}
+	}
+	s.Headers[name] = value
+	return nil
 }
 
 // Validate rejects a Spec whose parts conflict or that names no server,
@@ -44,6 +73,10 @@ func (s Spec) Validate() error {
 		return errors.New("-name is for a command or URL; -server-json names its server")
 	case s.Server != "" && s.Config == "" && !s.Scan:
 		return errors.New("-server needs -config or -scan")
+	case len(s.Headers) > 0 && (s.Config != "" || s.Scan || s.DashDash):
+		return errors.New("-header is for a URL or a server.json's remotes; a config names its servers' headers")
+	case s.AllowRemote && s.ServerJSON == "":
+		return errors.New("-allow-remote is for -server-json's remotes (a URL given is probed wherever it is)")
 	case s.Config == "" && !s.Scan && s.ServerJSON == "" && len(s.Args) == 0:
 		return errors.New("name a server: -- COMMAND [ARGS...], a URL, -config FILE, -scan or -server-json FILE")
 	case s.DashDash || len(s.Args) == 0:
@@ -67,7 +100,7 @@ func (s Spec) Validate() error {
 func (s Spec) Targets(ctx context.Context, getenv func(string) (string, bool), lookPath func(string) (string, error)) (ts []Target, skipped []string, err error) {
 	switch {
 	case s.ServerJSON != "":
-		if ts, skipped, err = ReadServerJSON(s.ServerJSON, getenv, lookPath); err != nil {
+		if ts, skipped, err = ReadServerJSON(s.ServerJSON, Given{Getenv: getenv, LookPath: lookPath, Headers: s.Headers, AllowRemote: s.AllowRemote}); err != nil {
 			return nil, nil, fmt.Errorf("-server-json: %w", err)
 		}
 	case s.DashDash:
@@ -79,7 +112,7 @@ func (s Spec) Targets(ctx context.Context, getenv func(string) (string, bool), l
 		ts = []Target{{Name: name, NameFrom: from, Transport: TransportStdio, Command: s.Args[0], Args: s.Args[1:]}}
 	case len(s.Args) > 0:
 		u, _ := url.Parse(s.Args[0]) // Validate parsed it
-		ts = []Target{{Name: u.Host, Transport: TransportHTTP, URL: s.Args[0]}}
+		ts = []Target{{Name: u.Host, Transport: TransportHTTP, URL: s.Args[0], Headers: s.Headers}}
 	case s.Config != "":
 		data, err := cli.ReadFile(ctx, s.Config, cli.MaxConfig)
 		if err != nil {

@@ -3,6 +3,7 @@ package probe
 import (
 	"context"
 	"errors"
+	"github.com/google/go-cmp/cmp"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,7 +42,12 @@ func TestSpec(t *testing.T) {
 		{"nothing", Spec{}, "error: name a server"},
 		{"missing config", Spec{Config: cfg + ".nope"}, "error: reading -config:"},
 		{"server not in config", Spec{Config: cfg, Server: "c"}, "error: -server:"},
-		{"server.json, npm skipped without npx", Spec{ServerJSON: sj}, "weather"},
+		{"server.json, npm skipped without npx", Spec{ServerJSON: sj, AllowRemote: true}, "weather"},
+		{"server.json, its remote off this machine", Spec{ServerJSON: sj}, "error: -server-json: cannot start: nothing in " + sj + " can be started here: packages[0] (npm w@1.0.0): needs npx, which is not on PATH; remotes[0] (streamable-http): weather.example.com is not on this machine"},
+		{"headers for a url", Spec{Args: []string{"https://example.test/mcp"}, Headers: map[string]string{"A": "b"}}, "example.test"},
+		{"headers with a config", Spec{Config: cfg, Headers: map[string]string{"A": "b"}}, "error: -header is for a URL or a server.json's remotes"},
+		{"headers with a command", Spec{Args: []string{"x"}, DashDash: true, Headers: map[string]string{"A": "b"}}, "error: -header is for a URL"},
+		{"allow-remote without server.json", Spec{Args: []string{"https://example.test/mcp"}, AllowRemote: true}, "error: -allow-remote is for -server-json"},
 		{"server.json and config", Spec{ServerJSON: sj, Config: cfg}, "error: -server-json names the server"},
 		{"server.json and a command", Spec{ServerJSON: sj, Args: []string{"x"}, DashDash: true}, "error: -server-json names the server"},
 		{"name with server.json", Spec{ServerJSON: sj, Name: "x"}, "error: -name is for a command or URL; -server-json names its server"},
@@ -67,6 +73,32 @@ func TestSpec(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestAddHeader: -header takes NAME: VALUE or NAME=VALUE, once a name,
+// and refuses what is not a header.
+func TestAddHeader(t *testing.T) {
+	var s Spec
+	for _, h := range []string{"Authorization: Bearer a=b:c", "X-Key=k:1", " X-Empty : "} {
+		if err := s.AddHeader(h); err != nil {
+			t.Errorf("AddHeader(%q): %v", h, err)
+		}
+	}
+	want := map[string]string{"Authorization": "Bearer a=b:c", "X-Key": "k:1", "X-Empty": ""}
+	if diff := cmp.Diff(want, s.Headers); diff != "" {
+		t.Errorf("headers (-want +got):\n%s", diff)
+	}
+	for h, why := range map[string]string{
+		"no separator":         "is not NAME: VALUE",
+		": no name":            "is not NAME: VALUE",
+		"Bad Name: v":          "is not a header name",
+		"X: a\r\nInjected: b":  "line break",
+		"Authorization: again": "given twice",
+	} {
+		if err := s.AddHeader(h); err == nil || !strings.Contains(err.Error(), why) {
+			t.Errorf("AddHeader(%q): error %v, want one saying %q", h, err, why)
+		}
 	}
 }
 
