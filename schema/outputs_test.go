@@ -65,7 +65,7 @@ func TestOutputsFollowSchemas(t *testing.T) {
 	dir := "../internal/report/testdata/diff"
 	var reps []*report.Report
 	for _, run := range []string{"2.1.285", "2.1.328"} {
-		m, results, _, err := report.Load(clients.New, filepath.Join(dir, run))
+		m, results, _, err := report.Load(t.Context(), clients.New, filepath.Join(dir, run))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +76,7 @@ func TestOutputsFollowSchemas(t *testing.T) {
 		if err := schematest.Validate(schema.Results, b.Bytes()); err != nil {
 			t.Errorf("results of %s: %v", run, err)
 		}
-		rep, _, err := report.Open(clients.New, filepath.Join(dir, run))
+		rep, _, err := report.Open(t.Context(), clients.New, filepath.Join(dir, run))
 		if err != nil {
 			t.Fatal(err)
 		}

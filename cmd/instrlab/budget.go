@@ -40,7 +40,7 @@ func runBudget(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if fs.NArg() > 0 {
 		return usageError{Msg: fmt.Sprintf("budget: unexpected argument %q", fs.Arg(0))}
 	}
-	if err := c.Validate(); err != nil {
+	if err := c.Validate(ctx); err != nil {
 		return usageError{Msg: err.Error()}
 	}
 	mode, err := netjail.ParseMode(*netns)

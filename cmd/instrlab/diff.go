@@ -35,7 +35,7 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	var reps [2]*report.Report
 	for i := range reps {
-		rep, warnings, err := report.Open(clients.New, fs.Arg(i))
+		rep, warnings, err := report.Open(ctx, clients.New, fs.Arg(i))
 		if err != nil {
 			return usageError{Msg: "diff: " + err.Error()}
 		}

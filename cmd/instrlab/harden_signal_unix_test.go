@@ -7,10 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/instrlab/instrlab/internal/evidence"
 )
 
 // mkfifo makes a FIFO that nobody writes: opening it to read blocks.
@@ -76,12 +79,77 @@ func TestCheckConfigEndless(t *testing.T) {
 }
 
 // TestSecondSignalExits: a command stuck where its context does not reach
-// (diff opening a FIFO) ends at once at a second SIGINT, killed by it; on
-// main the second signal was swallowed.
+// (report reading a run's record that is a FIFO) ends at once at a second
+// SIGINT, killed by it; on main the second signal was swallowed.
 func TestSecondSignalExits(t *testing.T) {
-	fifo := mkfifo(t)
-	st, stderr := startSignalled(t, []string{"diff", fifo, fifo}, syscall.SIGINT, syscall.SIGINT)
+	dir := t.TempDir()
+	run := filepath.Join(dir, "fake@1", "row", "1")
+	if err := os.MkdirAll(run, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(run, evidence.RecordFile), 0o600); err != nil {
+		t.Skip("no FIFO:", err)
+	}
+	st, stderr := startSignalled(t, []string{"report", dir}, syscall.SIGINT, syscall.SIGINT)
 	if ws := st.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGINT {
 		t.Errorf("ended with %v, want killed by SIGINT; stderr:\n%s", st, stderr)
 	}
+}
+
+// TestMatrixAndResultsReaders: every command that reads a file a user
+// names (a matrix, a results.json) stops at its limit on an endless file,
+// a usage error naming the limit, and ends at the first SIGTERM on a FIFO
+// nobody writes. On main run, budget and sweep -matrix and diff read
+// /dev/zero at about 1 GB per 10 s and a FIFO needed a second signal.
+func TestMatrixAndResultsReaders(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	fifo := mkfifo(t)
+	for _, tt := range []struct {
+		args  []string // FILE is the file read
+		limit string
+	}{
+		{[]string{"run", "-client", "claude-code", "-matrix", "FILE"}, "67108864"},
+		{[]string{"budget", "-client", "claude-code@2.1.332", "-out", t.TempDir(), "-matrix", "FILE"}, "67108864"},
+		{[]string{"sweep", "-client", "claude-code@2.1.332", "-out", t.TempDir(), "-matrix", "FILE"}, "67108864"},
+		{[]string{"diff", "FILE", "/dev/null"}, "268435456"},
+	} {
+		name := tt.args[0]
+		with := func(file string) []string {
+			return slices.Collect(func(yield func(string) bool) {
+				for _, a := range tt.args {
+					if a == "FILE" {
+						a = file
+					}
+					if !yield(a) {
+						return
+					}
+				}
+			})
+		}
+		t.Run(name+" endless", func(t *testing.T) {
+			out, err := exec.Command(binary, with("/dev/zero")...).CombinedOutput()
+			if code := exitOf(err); code != exitUsage || !strings.Contains(string(out), "longer than "+tt.limit+" bytes") {
+				t.Errorf("%s /dev/zero: exit %d, output %q; want %d naming the limit", name, code, out, exitUsage)
+			}
+		})
+		t.Run(name+" fifo", func(t *testing.T) {
+			st, stderr := startSignalled(t, with(fifo), syscall.SIGTERM)
+			if ws := st.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+				t.Errorf("%s FIFO: ended with %v, want killed by the first SIGTERM; stderr:\n%s", name, st, stderr)
+			}
+		})
+	}
+}
+
+// exitOf is a finished command's exit status.
+func exitOf(err error) int {
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
 }

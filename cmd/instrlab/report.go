@@ -50,7 +50,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := o.validate(); err != nil {
 		return err
 	}
-	return o.run(stdout, stderr)
+	return o.run(ctx, stdout, stderr)
 }
 
 func (o *reportOptions) validate() error {
@@ -71,8 +71,8 @@ func (o *reportOptions) validate() error {
 }
 
 // run prints the run's report, after writing its profiles (-profile-out).
-func (o *reportOptions) run(stdout, stderr io.Writer) error {
-	m, results, warnings, err := report.Load(clients.New, o.dirs...)
+func (o *reportOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
+	m, results, warnings, err := report.Load(ctx, clients.New, o.dirs...)
 	if err != nil {
 		return err
 	}

@@ -78,10 +78,10 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := o.validate(fs.Args(), stderr); err != nil {
+	if err := o.validate(ctx, fs.Args(), stderr); err != nil {
 		return err
 	}
-	r, err := o.runner(stderr)
+	r, err := o.runner(ctx, stderr)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 // validate checks the flags and reads what they name that can be wrong
 // before any work starts: the user's servers, the baseline, the price.
-func (o *runOptions) validate(rest []string, stderr io.Writer) error {
+func (o *runOptions) validate(ctx context.Context, rest []string, stderr io.Writer) error {
 	var err error
 	if o.servers, err = runner.ParseServers(o.server, o.config, rest); err != nil {
 		return err
@@ -128,7 +128,7 @@ func (o *runOptions) validate(rest []string, stderr io.Writer) error {
 		return usageError{Msg: err.Error()}
 	}
 	if o.baseline != "" {
-		b, warnings, err := report.Open(clients.New, o.baseline)
+		b, warnings, err := report.Open(ctx, clients.New, o.baseline)
 		if err != nil {
 			return usageError{Msg: "-baseline: " + err.Error()}
 		}
@@ -142,7 +142,7 @@ func (o *runOptions) validate(rest []string, stderr io.Writer) error {
 }
 
 // runner plans the run: the clients, the matrix and its rows, the arms.
-func (o *runOptions) runner(progress io.Writer) (*runner.Runner, error) {
+func (o *runOptions) runner(ctx context.Context, progress io.Writer) (*runner.Runner, error) {
 	if len(o.clients) == 0 {
 		o.clients = listFlag{clients.Default.String()}
 		if o.servers != nil {
@@ -153,7 +153,7 @@ func (o *runOptions) runner(progress io.Writer) (*runner.Runner, error) {
 	if err != nil {
 		return nil, usageError{Msg: "-client: " + err.Error()}
 	}
-	m, err := o.plan(cs)
+	m, err := o.plan(ctx, cs)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func (o *runOptions) runner(progress io.Writer) (*runner.Runner, error) {
 
 // plan is the matrix to run: -matrix, else the user's servers', else the
 // default for the clients; with -row and -repeats applied.
-func (o *runOptions) plan(cs []client.Client) (*matrix.Matrix, error) {
+func (o *runOptions) plan(ctx context.Context, cs []client.Client) (*matrix.Matrix, error) {
 	m := matrix.For(cs, clients.Default)
 	if o.servers != nil {
 		m = o.servers.Matrix(o.hold)
@@ -177,7 +177,7 @@ func (o *runOptions) plan(cs []client.Client) (*matrix.Matrix, error) {
 		}
 		m.Call(calls)
 	}
-	m, err := matrix.Named(o.matrix, m)
+	m, err := matrix.Named(ctx, o.matrix, m)
 	if err != nil {
 		return nil, usageError{Msg: "-matrix: " + err.Error()}
 	}
@@ -207,13 +207,13 @@ func (o *runOptions) run(ctx context.Context, r *runner.Runner, stdout, stderr i
 		}
 	}
 	r.Out = o.out
-	earlier, cleanup, err := r.Prepare()
+	earlier, cleanup, err := r.Prepare(ctx)
 	defer cleanup()
 	if err != nil {
 		return err
 	}
 	results, st, runErr := r.Run(ctx)
-	diffErr, err := o.report(r, earlier, results, stdout, stderr)
+	diffErr, err := o.report(ctx, r, earlier, results, stdout, stderr)
 	if err != nil {
 		return err
 	}
@@ -232,11 +232,11 @@ func (o *runOptions) run(ctx context.Context, r *runner.Runner, stdout, stderr i
 // report prints the run's table (of all its evidence, when it resumed an
 // earlier run), writes the tables to -out and compares with -baseline:
 // diffErr is the comparison's exit.
-func (o *runOptions) report(r *runner.Runner, earlier *matrix.Matrix, results []analyze.Result, stdout, stderr io.Writer) (diffErr, err error) {
+func (o *runOptions) report(ctx context.Context, r *runner.Runner, earlier *matrix.Matrix, results []analyze.Result, stdout, stderr io.Writer) (diffErr, err error) {
 	m := r.Matrix
 	if earlier != nil {
 		var warnings []string
-		if m, results, warnings, err = report.Resumed(clients.New, r.Out, r.Matrix, results); err != nil {
+		if m, results, warnings, err = report.Resumed(ctx, clients.New, r.Out, r.Matrix, results); err != nil {
 			return nil, err
 		}
 		warn(stderr, warnings)

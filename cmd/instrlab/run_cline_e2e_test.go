@@ -69,7 +69,7 @@ func runClineFails(t *testing.T, version string) analyze.Result {
 	err := run(context.Background(), []string{"run", "-client", "cline@" + version, "-row", "en-1000", "-lab", binary,
 		"-timeout", "240s", "-out", out}, &stdout, &stderr)
 	t.Logf("table:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
-	_, results, _, lerr := report.Load(clients.New, out)
+	_, results, _, lerr := report.Load(t.Context(), clients.New, out)
 	if lerr != nil || len(results) != 1 {
 		t.Fatalf("%d results, %v (run: %v)", len(results), lerr, err)
 	}

@@ -46,7 +46,7 @@ func runE2EFailing(t *testing.T, failing bool, args ...string) []analyze.Result 
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
 	t.Logf("table:\n%s", stdout.String())
-	_, results, warnings, err := report.Load(clients.New, out)
+	_, results, warnings, err := report.Load(t.Context(), clients.New, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestE2EClaudeCodeWithoutNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run without network: %v\n%s", err, b)
 	}
-	_, results, _, err := report.Load(clients.New, out)
+	_, results, _, err := report.Load(t.Context(), clients.New, out)
 	if err != nil || len(results) != 1 {
 		t.Fatalf("results %v, %v", results, err)
 	}

@@ -53,7 +53,7 @@ func TestE2EUserHTTPServer(t *testing.T) {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
 	t.Logf("table:\n%s", stdout.String())
-	_, results, _, err := report.Load(clients.New, out)
+	_, results, _, err := report.Load(t.Context(), clients.New, out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func testUserServer(t *testing.T, name string, command ...string) {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
 	t.Logf("table:\n%s", stdout.String())
-	_, results, _, err := report.Load(clients.New, out)
+	_, results, _, err := report.Load(t.Context(), clients.New, out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 // readResults reads results.json of an evidence directory.
 func readResults(t *testing.T, out string) []analyze.Result {
 	t.Helper()
-	_, rs, _, err := report.Load(clients.New, out)
+	_, rs, _, err := report.Load(t.Context(), clients.New, out)
 	if err != nil {
 		t.Fatal(err)
 	}

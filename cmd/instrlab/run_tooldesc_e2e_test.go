@@ -45,7 +45,7 @@ func TestE2EToolDescription(t *testing.T) {
 	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
-	_, results, _, err := report.Load(clients.New, out)
+	_, results, _, err := report.Load(t.Context(), clients.New, out)
 	if err != nil {
 		t.Fatal(err)
 	}

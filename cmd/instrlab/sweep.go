@@ -61,14 +61,14 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := o.validate(fs.Args()); err != nil {
+	if err := o.validate(ctx, fs.Args()); err != nil {
 		return err
 	}
 	return o.run(ctx, "instrlab sweep "+strings.Join(args, " "), stdout, stderr)
 }
 
 // validate checks the flags and reads the targets and the probe matrix.
-func (o *sweepOptions) validate(rest []string) error {
+func (o *sweepOptions) validate(ctx context.Context, rest []string) error {
 	if len(rest) > 0 {
 		return usageError{Msg: fmt.Sprintf("sweep: unexpected argument %q", rest[0])}
 	}
@@ -99,7 +99,7 @@ func (o *sweepOptions) validate(rest []string) error {
 	if o.targets, err = o.sweep.Targets(o.clients, clients.Names()); err != nil {
 		return usageError{Msg: err.Error()}
 	}
-	if o.sweep.Matrix, err = matrix.Named(o.matrix, nil); err != nil {
+	if o.sweep.Matrix, err = matrix.Named(ctx, o.matrix, nil); err != nil {
 		return usageError{Msg: "-matrix: " + err.Error()}
 	}
 	return nil

@@ -51,14 +51,14 @@ func TestCommandValidate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := valid()
 			tt.edit(&c)
-			if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tt.want) {
+			if err := c.Validate(t.Context()); err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Validate() = %v, want an error containing %q", err, tt.want)
 			}
 		})
 	}
 	c := valid()
 	c.Settings = []string{"FAKE_WAIT=1s"}
-	if err := c.Validate(); err != nil {
+	if err := c.Validate(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	got := struct {
@@ -85,7 +85,7 @@ func TestCommandValidate(t *testing.T) {
 // instrlab run) holds it past the wait budget measured of the client's
 // profile, so that its server is late.
 func TestLateServerMatrix(t *testing.T) {
-	m, err := matrix.Load(filepath.Join("..", "..", "docs", "examples", "late-server.matrix.json"))
+	m, err := matrix.Load(t.Context(), filepath.Join("..", "..", "docs", "examples", "late-server.matrix.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestLateServerMatrix(t *testing.T) {
 // run, naming whose it is, instead of a search whose every run ran
 // nothing.
 func TestMeasureRowOfAnotherClient(t *testing.T) {
-	m, err := matrix.Load(filepath.Join("..", "..", "docs", "examples", "late-server.matrix.json"))
+	m, err := matrix.Load(t.Context(), filepath.Join("..", "..", "docs", "examples", "late-server.matrix.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ type Command struct {
 // Validate reports the first thing wrong with c's values, naming the
 // flag, before any run, and fills what they name: the clients, the
 // settings, the probe matrix, and the budgets (wait when none).
-func (c *Command) Validate() error {
+func (c *Command) Validate(ctx context.Context) error {
 	if len(c.Budgets) == 0 {
 		c.Budgets = []string{Wait}
 	}
@@ -71,7 +71,7 @@ func (c *Command) Validate() error {
 	if err := c.check(); err != nil {
 		return err
 	}
-	if c.Matrix, err = matrix.Named(c.MatrixName, matrix.Atlas()); err != nil {
+	if c.Matrix, err = matrix.Named(ctx, c.MatrixName, matrix.Atlas()); err != nil {
 		return fmt.Errorf("-matrix: %w", err)
 	}
 	return nil

@@ -1,6 +1,7 @@
 package matrix
 
 import (
+	"context"
 	_ "embed"
 )
 
@@ -61,12 +62,12 @@ func Builtin(name string) (*Matrix, bool) {
 
 // Named returns the matrix a -matrix flag names: a built-in matrix
 // (Builtin), else the matrix file at name; def when name is "".
-func Named(name string, def *Matrix) (*Matrix, error) {
+func Named(ctx context.Context, name string, def *Matrix) (*Matrix, error) {
 	if m, ok := Builtin(name); ok {
 		return m, nil
 	}
 	if name == "" {
 		return def, nil
 	}
-	return Load(name)
+	return Load(ctx, name)
 }

@@ -98,7 +98,7 @@ func TestSave(t *testing.T) {
 	if err := m.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	back, err := Load(path)
+	back, err := Load(t.Context(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package matrix
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -150,9 +152,10 @@ var (
 	armRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`) })
 )
 
-// Load reads a matrix file.
-func Load(path string) (*Matrix, error) {
-	data, err := os.ReadFile(path)
+// Load reads a matrix file, at most cli.MaxConfig bytes of it, and gives
+// up when ctx is done (a FIFO nobody writes).
+func Load(ctx context.Context, path string) (*Matrix, error) {
+	data, err := cli.ReadFile(ctx, path, cli.MaxConfig)
 	if err != nil {
 		return nil, fmt.Errorf("reading matrix: %w", err)
 	}

@@ -46,7 +46,7 @@ func TestHold(t *testing.T) {
 // 6,500") loads, and its servers' texts pass 6,500 characters together,
 // with zeta alone over Claude Code 2.1.328's 4,096 and the others under it.
 func TestServers24000Matrix(t *testing.T) {
-	m, err := Load("../../docs/examples/servers-24000.matrix.json")
+	m, err := Load(t.Context(), "../../docs/examples/servers-24000.matrix.json")
 	if err != nil {
 		t.Fatal(err)
 	}

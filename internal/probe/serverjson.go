@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/instrlab/instrlab/lab"
 	"io"
 	"net/url"
 	"os"
 	"strings"
+
+	"github.com/instrlab/instrlab/lab"
 )
 
 // ErrServerJSON reports a server.json that is not valid: check exits 2.

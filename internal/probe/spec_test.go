@@ -3,11 +3,12 @@ package probe
 import (
 	"context"
 	"errors"
-	"github.com/google/go-cmp/cmp"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestSpec: a command line's servers, and the conflicts refused before

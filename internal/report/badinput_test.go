@@ -36,7 +36,7 @@ func TestBadEvidenceStillRenders(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	m, results, _, err := Load(clients.New, dir)
+	m, results, _, err := Load(t.Context(), clients.New, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestEmptyEvidenceMarkedInTable(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(run("en-5000"), "run.json"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, results, warnings, err := Load(clients.New, dir)
+	m, results, warnings, err := Load(t.Context(), clients.New, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestEmptyEvidenceMarkedInTable(t *testing.T) {
 
 // TestLoadNoDirs: Load of no directory is an error, not an empty report.
 func TestLoadNoDirs(t *testing.T) {
-	if _, _, _, err := Load(clients.New); !errors.Is(err, errNoRuns) {
-		t.Errorf("Load(clients.New) = %v, want errNoRuns", err)
+	if _, _, _, err := Load(t.Context(), clients.New); !errors.Is(err, errNoRuns) {
+		t.Errorf("Load(t.Context(), clients.New) = %v, want errNoRuns", err)
 	}
 }

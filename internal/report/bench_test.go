@@ -22,12 +22,12 @@ func BenchmarkReport(b *testing.B) {
 	var results []analyze.Result
 	if dir != "" {
 		var err error
-		if m, results, _, err = Load(clients.New, dir); err != nil {
+		if m, results, _, err = Load(b.Context(), clients.New, dir); err != nil {
 			b.Fatal(err)
 		}
 	} else {
 		dir = diffDir + "/2.1.328"
-		mm, base, _, err := Load(clients.New, dir)
+		mm, base, _, err := Load(b.Context(), clients.New, dir)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -67,7 +67,7 @@ func TestPageInChromium(t *testing.T) {
 		{"diff-2.1.285", filepath.Join(diffDir, "2.1.285"), nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, results, _, err := Load(clients.New, tc.dir)
+			m, results, _, err := Load(t.Context(), clients.New, tc.dir)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
@@ -289,22 +291,28 @@ func (d Diff) Table() table.Table {
 	return t
 }
 
+// MaxResults is the most of a results.json Open reads: a run of a
+// thousand runs writes a few MiB.
+const MaxResults = 256 << 20
+
 // Open reads what diff compares: an evidence directory (re-analysed with
 // clients, as Load), or a results.json written by run (with the
 // matrix.json beside it, when there is one).
-func Open(clients analyze.Clients, path string) (*Report, []string, error) {
+// A results.json is read up to MaxResults bytes, and given up when ctx
+// is done.
+func Open(ctx context.Context, clients analyze.Clients, path string) (*Report, []string, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	if st.IsDir() {
-		m, results, warnings, err := Load(clients, path)
+		m, results, warnings, err := Load(ctx, clients, path)
 		if err != nil {
 			return nil, nil, err
 		}
 		return New(m, results, path), warnings, nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := cli.ReadFile(ctx, path, MaxResults)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -319,7 +327,7 @@ func Open(clients analyze.Clients, path string) (*Report, []string, error) {
 	var warnings []string
 	mp := evidence.OutDir(filepath.Dir(path)).Matrix()
 	if _, err := os.Stat(mp); err == nil {
-		if m, err = matrix.Load(mp); err != nil {
+		if m, err = matrix.Load(ctx, mp); err != nil {
 			return nil, nil, err
 		}
 	} else {

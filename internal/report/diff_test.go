@@ -20,7 +20,7 @@ const diffDir = "testdata/diff"
 
 func openFixture(t *testing.T, name string) *Report {
 	t.Helper()
-	r, warnings, err := Open(clients.New, filepath.Join(diffDir, name))
+	r, warnings, err := Open(t.Context(), clients.New, filepath.Join(diffDir, name))
 	if err != nil || len(warnings) > 0 {
 		t.Fatalf("Open %s: %v, warnings %q", name, err, warnings)
 	}
@@ -118,7 +118,7 @@ func TestDiffFromResultsJSON(t *testing.T) {
 	f.Close()
 	m, _ := os.ReadFile(filepath.Join(diffDir, "2.1.285", evidence.MatrixFile))
 	os.WriteFile(filepath.Join(dir, evidence.MatrixFile), m, 0o644)
-	j, warnings, err := Open(clients.New, filepath.Join(dir, "results.json"))
+	j, warnings, err := Open(t.Context(), clients.New, filepath.Join(dir, "results.json"))
 	if err != nil || len(warnings) > 0 {
 		t.Fatalf("Open results.json: %v %q", err, warnings)
 	}
@@ -126,7 +126,7 @@ func TestDiffFromResultsJSON(t *testing.T) {
 	if diff := cmp.Diff(Compare(a, b, 0.1).Changes, Compare(j, b, 0.1).Changes); diff != "" {
 		t.Errorf("results.json compares differently (-dir +json):\n%s", diff)
 	}
-	if _, _, err := Open(clients.New, filepath.Join(diffDir, "2.1.285", evidence.MatrixFile)); err == nil {
+	if _, _, err := Open(t.Context(), clients.New, filepath.Join(diffDir, "2.1.285", evidence.MatrixFile)); err == nil {
 		t.Error("Open of a file that is not a results.json: no error")
 	}
 }

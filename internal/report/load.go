@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -21,12 +22,12 @@ var errNoRuns = errors.New("no runs found")
 // read from dir's evidence.MatrixFile when present, for row order and baseline.
 // Runs without a record (interrupted) are skipped; a run whose record
 // cannot be read is kept as failed, with why, and warned about.
-func loadDir(dir string, clients analyze.Clients) (*matrix.Matrix, []analyze.Result, []string, error) {
+func loadDir(ctx context.Context, dir string, clients analyze.Clients) (*matrix.Matrix, []analyze.Result, []string, error) {
 	var m *matrix.Matrix
 	var warnings []string
 	out := evidence.OutDir(dir)
 	if _, err := os.Stat(out.Matrix()); err == nil {
-		mm, err := matrix.Load(out.Matrix())
+		mm, err := matrix.Load(ctx, out.Matrix())
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -43,6 +44,9 @@ func loadDir(dir string, clients analyze.Clients) (*matrix.Matrix, []analyze.Res
 	}
 	var results []analyze.Result
 	for _, rd := range runDirs {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, nil, fmt.Errorf("reading evidence: %w", err)
+		}
 		res, err := analyze.Run(string(rd), clients)
 		if err != nil {
 			warnings = append(warnings, fmt.Sprintf("%s: %v", rd, err))
@@ -70,8 +74,8 @@ func unreadable(dir string, rd evidence.RunDir, cause error) analyze.Result {
 // is in dir, the earlier ones included, as Load reads them with clients, with the runs
 // just made (fresh) that left no record there (a full disk) added, and the
 // matrix of dir. A dir without any record gives fresh alone.
-func Resumed(clients analyze.Clients, dir string, m *matrix.Matrix, fresh []analyze.Result) (*matrix.Matrix, []analyze.Result, []string, error) {
-	dm, results, warnings, err := Load(clients, dir)
+func Resumed(ctx context.Context, clients analyze.Clients, dir string, m *matrix.Matrix, fresh []analyze.Result) (*matrix.Matrix, []analyze.Result, []string, error) {
+	dm, results, warnings, err := Load(ctx, clients, dir)
 	if err != nil {
 		if !errors.Is(err, errNoRuns) {
 			return nil, nil, nil, err

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,12 +27,12 @@ var ErrMixed = errors.New("evidence directories cannot be merged")
 // byte for byte those of a single-machine run of the same evidence.
 // Directories of different matrices are refused, as is a run (client,
 // row, repeat) found in two of them.
-func Load(clients analyze.Clients, dirs ...string) (*matrix.Matrix, []analyze.Result, []string, error) {
+func Load(ctx context.Context, clients analyze.Clients, dirs ...string) (*matrix.Matrix, []analyze.Result, []string, error) {
 	switch len(dirs) {
 	case 0:
 		return nil, nil, nil, fmt.Errorf("%w (no evidence directory)", errNoRuns)
 	case 1:
-		return loadDir(dirs[0], clients)
+		return loadDir(ctx, dirs[0], clients)
 	}
 	var m *matrix.Matrix
 	var mJSON []byte
@@ -40,7 +41,7 @@ func Load(clients analyze.Clients, dirs ...string) (*matrix.Matrix, []analyze.Re
 	rel := map[string]string{} // result dir -> its path inside its evidence directory
 	seen := map[string]string{}
 	for _, dir := range dirs {
-		dm, results, w, err := loadDir(dir, clients)
+		dm, results, w, err := loadDir(ctx, dir, clients)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("%s: %w", dir, err)
 		}

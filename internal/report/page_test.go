@@ -13,7 +13,7 @@ import (
 
 func fixturePage(t *testing.T) []byte {
 	t.Helper()
-	_, results, _, err := Load(clients.New, fixtureDir)
+	_, results, _, err := Load(t.Context(), clients.New, fixtureDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestPageSelfContained(t *testing.T) {
 // TestPageEscapesServerText: text from the evidence reaches the page only
 // escaped.
 func TestPageEscapesServerText(t *testing.T) {
-	_, results, _, err := Load(clients.New, fixtureDir)
+	_, results, _, err := Load(t.Context(), clients.New, fixtureDir)
 	if err != nil {
 		t.Fatal(err)
 	}

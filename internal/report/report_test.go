@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 const fixtureDir = "../matrix/analyze/testdata/runs"
 
 func TestTablesFromRealEvidence(t *testing.T) {
-	m, results, warnings, err := Load(clients.New, fixtureDir)
+	m, results, warnings, err := Load(t.Context(), clients.New, fixtureDir)
 	if err != nil {
 		t.Fatal(err)
 	}

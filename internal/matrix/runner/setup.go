@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -19,7 +20,7 @@ import (
 // returns (nil for a fresh directory): the report of a resumed run covers
 // all of its evidence. Its errors about the directory and the resume are
 // usage errors naming -out and -resume.
-func (r *Runner) Prepare() (earlier *matrix.Matrix, cleanup func(), err error) {
+func (r *Runner) Prepare(ctx context.Context) (earlier *matrix.Matrix, cleanup func(), err error) {
 	cleanup = func() {}
 	if r.Out == "" {
 		tmp, err := TempDir(TempRun)
@@ -33,7 +34,7 @@ func (r *Runner) Prepare() (earlier *matrix.Matrix, cleanup func(), err error) {
 		if !r.Resume {
 			return nil, cleanup, cli.UsageError{Msg: fmt.Sprintf("-out %s holds an earlier run: add -resume to finish it, or choose another -out", r.Out)}
 		}
-		if earlier, err = matrix.Load(files.Matrix()); err != nil {
+		if earlier, err = matrix.Load(ctx, files.Matrix()); err != nil {
 			return nil, cleanup, cli.UsageError{Msg: "-resume: the earlier run's matrix: " + err.Error()}
 		}
 		if err := r.Matrix.Within(earlier); err != nil {

@@ -19,12 +19,12 @@ func TestPrepare(t *testing.T) {
 	out := t.TempDir()
 	two := testMatrix(matrix.Row{Name: "a", Instr: "none"}, matrix.Row{Name: "b", Instr: "ascii:1000"})
 	r := &Runner{Matrix: two, Out: out}
-	earlier, cleanup, err := r.Prepare()
+	earlier, cleanup, err := r.Prepare(t.Context())
 	cleanup()
 	if err != nil || earlier != nil {
 		t.Fatalf("fresh directory: earlier %v, %v", earlier, err)
 	}
-	if _, err := matrix.Load(evidence.OutDir(out).Matrix()); err != nil {
+	if _, err := matrix.Load(t.Context(), evidence.OutDir(out).Matrix()); err != nil {
 		t.Fatalf("the fresh directory's matrix.json: %v", err)
 	}
 	for _, tc := range []struct {
@@ -41,7 +41,7 @@ func TestPrepare(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := &Runner{Matrix: m, Out: out, Resume: tc.resume}
-		earlier, cleanup, err := r.Prepare()
+		earlier, cleanup, err := r.Prepare(t.Context())
 		cleanup()
 		if tc.want == "" {
 			if err != nil || earlier == nil || len(earlier.Rows) != 2 || earlier.Rows[0].Name != "a" {
@@ -54,7 +54,7 @@ func TestPrepare(t *testing.T) {
 		}
 	}
 	r = &Runner{Matrix: two}
-	_, cleanup, err = r.Prepare()
+	_, cleanup, err = r.Prepare(t.Context())
 	if err != nil || r.Out == "" {
 		t.Fatalf("no -out: Out %q, %v", r.Out, err)
 	}

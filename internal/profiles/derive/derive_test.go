@@ -17,7 +17,7 @@ import (
 // for 2.1.285 en-1000-dual only (nothing cut).
 func fixtureProfiles(t *testing.T) map[string]profiles.Profile {
 	t.Helper()
-	_, results, _, err := report.Load(clients.New, fixtureDir)
+	_, results, _, err := report.Load(t.Context(), clients.New, fixtureDir)
 	if err != nil {
 		t.Fatal(err)
 	}
