@@ -3,6 +3,7 @@ package budget
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -47,6 +48,7 @@ func TestCommandValidate(t *testing.T) {
 		{"two clients and a profile", func(c *Command) { c.Specs = []string{"fake@1", "fake@1"}; c.Profile = "p.json" }, "is one client version's profile"},
 		{"format", func(c *Command) { c.Format = "yaml" }, "yaml"},
 		{"matrix", func(c *Command) { c.MatrixName = "no-such-matrix.json" }, "-matrix: "},
+		{"out a file", func(c *Command) { c.Out = "command_test.go" }, "budget: -out command_test.go is not a directory"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := valid()
@@ -154,5 +156,31 @@ func TestMeasureRowOfAnotherClient(t *testing.T) {
 	want := `row "late-codex" of matrix "late-server" is for codex only, not ` + c.Spec().Name
 	if err == nil || err.Error() != want || len(ms) != 0 {
 		t.Errorf("Measure = %d measurements, %v; want none and %q", len(ms), err, want)
+	}
+}
+
+// TestMeasuredSomething: a budget command whose every measurement read
+// nothing (its first run failed, or no run) is an error naming why, so
+// that it does not exit 0 (on main, budget -out FILE did, having measured
+// nothing); one that read anything is not.
+func TestMeasuredSomething(t *testing.T) {
+	failedFirst := Measurement{Client: "a@1", Budget: Wait, Runs: 1, Failed: "cannot create the run's directory", Steps: []Outcome{{Value: 1, Failed: "cannot create the run's directory"}}}
+	within := Outcome{Value: 1, Within: true}
+	partial := Measurement{Client: "a@1", Budget: Wait, Runs: 2, Failed: "timed out", Within: 1, Steps: []Outcome{within, {Value: 4, Failed: "timed out"}}}
+	whole := Measurement{Client: "b@1", Budget: Wait, Runs: 1, Within: 1, Above: true, Steps: []Outcome{within}}
+	for _, tt := range []struct {
+		name string
+		all  []Measurement
+		want string // "" for no error
+	}{
+		{"none", nil, "nothing was measured (no budget)"},
+		{"every first run failed", []Measurement{failedFirst, {Client: "b@1", Budget: Wait}}, "nothing was measured (a@1 wait: cannot create the run's directory; b@1 wait: no run)"},
+		{"a failure after a run that told something", []Measurement{failedFirst, partial}, ""},
+		{"one measured", []Measurement{failedFirst, whole}, ""},
+	} {
+		err := measuredSomething(tt.all)
+		if got := fmt.Sprint(err); tt.want == "" && err != nil || tt.want != "" && !strings.Contains(got, tt.want) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
 	}
 }

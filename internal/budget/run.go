@@ -1,10 +1,12 @@
 package budget
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,6 +60,8 @@ func (c *Command) Validate(ctx context.Context) error {
 		return errors.New("budget: -client is required, as in -client claude-code@2.1.328")
 	case c.Out == "":
 		return errors.New("budget: -out is required")
+	case !dirOrNothing(c.Out):
+		return fmt.Errorf("budget: -out %s is not a directory: budget writes its runs' evidence into one", c.Out)
 	case c.Timeout <= 0:
 		return errors.New("-timeout must be positive")
 	case c.Jobs < 0:
@@ -161,12 +165,37 @@ func (c Command) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		Write(stdout, c.Format, all)
 		return err
 	}
+	if err := measuredSomething(all); err != nil {
+		Write(stdout, c.Format, all)
+		return err
+	}
 	if c.Profile != "" {
 		if err := c.writeProfiles(per, stderr); err != nil {
 			return err
 		}
 	}
 	return Write(stdout, c.Format, all)
+}
+
+// measuredSomething is an error when no measurement read anything (each
+// "not measured": no run, or a search whose runs told nothing before one
+// failed): a budget command that measured nothing does not exit 0, and
+// writes no profile.
+func measuredSomething(all []Measurement) error {
+	var why []string
+	for _, m := range all {
+		if k, ok := kindOf(m.Budget); ok && m.Runs > 0 && !k.unread(m) {
+			return nil
+		}
+		why = append(why, fmt.Sprintf("%s %s: %s", m.Client, m.Budget, cmp.Or(m.Failed, "no run")))
+	}
+	return fmt.Errorf("budget: nothing was measured (%s)", cmp.Or(strings.Join(why, "; "), "no budget"))
+}
+
+// dirOrNothing reports whether path is a directory or does not exist.
+func dirOrNothing(path string) bool {
+	st, err := os.Stat(path)
+	return errors.Is(err, fs.ErrNotExist) || err == nil && st.IsDir()
 }
 
 // measureAll measures each client's budgets, Jobs clients at a time,

@@ -16,6 +16,7 @@ const (
 	TableHTMLFile   = "table.html"   // the results table, one HTML page
 	ResultsJSONFile = "results.json" // the table and every Result, JSON
 	ResultsCSVFile  = "results.csv"  // the table, CSV
+	LockFile        = ".lock"        // held by the run writing the directory
 )
 
 // An OutDir is the output directory of a matrix run: the matrix, the
@@ -27,6 +28,10 @@ func (d OutDir) File(name string) string { return filepath.Join(string(d), name)
 
 // Matrix is the copy of the matrix the run writes first.
 func (d OutDir) Matrix() string { return d.File(MatrixFile) }
+
+// Lock is the file whose lock (internal/filelock) the run writing d
+// holds, so that a second run into d is refused.
+func (d OutDir) Lock() string { return d.File(LockFile) }
 
 // Stats is the runner's measurements of the whole run.
 func (d OutDir) Stats() string { return d.File(StatsFile) }

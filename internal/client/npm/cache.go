@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/instrlab/instrlab/internal/filelock"
 )
 
 // LimitEnv names the environment variable that bounds the disk the
@@ -165,18 +167,12 @@ func Evict(root string, limit int64, keep ...string) ([]Entry, error) {
 		if kept[filepath.Clean(in.Dir)] {
 			continue
 		}
-		f, err := os.OpenFile(in.Dir+".lock", os.O_CREATE|os.O_RDWR, 0o644)
-		if err != nil {
-			continue
-		}
-		ok, _ := tryLock(f)
+		unlock, ok, _ := filelock.TryLock(in.Dir + ".lock")
 		if !ok {
-			f.Close()
 			continue
 		}
-		err = os.RemoveAll(in.Dir)
-		unlockFile(f)
-		f.Close()
+		err := os.RemoveAll(in.Dir)
+		unlock()
 		if err != nil {
 			return removed, fmt.Errorf("evicting %s: %w", in.Dir, err)
 		}

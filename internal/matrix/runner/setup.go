@@ -9,6 +9,7 @@ import (
 	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/filelock"
 	"github.com/instrlab/instrlab/internal/matrix"
 )
 
@@ -30,6 +31,20 @@ func (r *Runner) Prepare(ctx context.Context) (earlier *matrix.Matrix, cleanup f
 		r.Out, cleanup = tmp, func() { os.RemoveAll(tmp) }
 	}
 	files := evidence.OutDir(r.Out)
+	if err := os.MkdirAll(r.Out, 0o755); err != nil {
+		return nil, cleanup, fmt.Errorf("creating %s: %w", r.Out, err)
+	}
+	// One run writes a directory at a time: a second, resumed or not,
+	// would run the same runs and read the first's as failed.
+	unlock, ok, err := filelock.TryLock(files.Lock())
+	if err != nil {
+		return nil, cleanup, fmt.Errorf("-out %s: %w", r.Out, err)
+	}
+	if !ok {
+		return nil, cleanup, cli.UsageError{Msg: fmt.Sprintf("-out %s is being written by another instrlab run: wait for it, or choose another -out", r.Out)}
+	}
+	removeTmp := cleanup
+	cleanup = func() { unlock(); removeTmp() }
 	if _, err := os.Stat(files.Matrix()); err == nil {
 		if !r.Resume {
 			return nil, cleanup, cli.UsageError{Msg: fmt.Sprintf("-out %s holds an earlier run: add -resume to finish it, or choose another -out", r.Out)}
@@ -40,9 +55,6 @@ func (r *Runner) Prepare(ctx context.Context) (earlier *matrix.Matrix, cleanup f
 		if err := r.Matrix.Within(earlier); err != nil {
 			return nil, cleanup, cli.UsageError{Msg: "-resume: " + err.Error()}
 		}
-	}
-	if err := os.MkdirAll(r.Out, 0o755); err != nil {
-		return nil, cleanup, fmt.Errorf("creating %s: %w", r.Out, err)
 	}
 	if earlier == nil {
 		if err := r.Matrix.Save(files.Matrix()); err != nil {

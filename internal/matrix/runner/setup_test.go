@@ -63,3 +63,32 @@ func TestPrepare(t *testing.T) {
 		t.Errorf("the temporary directory %s is left after cleanup: %v", r.Out, err)
 	}
 }
+
+// TestPrepareLocked: while one run prepares -out and has not finished,
+// a second into the same -out, resumed or not, is a usage error; once the
+// first cleans up, the second resumes. On main two "run -resume" on one
+// -out ran the same runs and reported each other's as failed.
+func TestPrepareLocked(t *testing.T) {
+	out := t.TempDir()
+	m := testMatrix(matrix.Row{Name: "a", Instr: "none"})
+	first := &Runner{Matrix: m, Out: out}
+	_, cleanup, err := first.Prepare(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, resume := range []bool{false, true} {
+		second := &Runner{Matrix: m, Out: out, Resume: resume}
+		_, c, err := second.Prepare(t.Context())
+		c()
+		if !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), "is being written by another instrlab run") {
+			t.Errorf("a second run (resume %v) while the first runs: %v, want a usage error", resume, err)
+		}
+	}
+	cleanup()
+	second := &Runner{Matrix: m, Out: out, Resume: true}
+	earlier, c, err := second.Prepare(t.Context())
+	c()
+	if err != nil || earlier == nil {
+		t.Errorf("a resume after the first ended: earlier %v, %v", earlier, err)
+	}
+}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package npm
+package filelock
 
 import (
 	"errors"

@@ -1,6 +1,6 @@
 //go:build windows
 
-package npm
+package filelock
 
 import (
 	"errors"
