@@ -114,6 +114,8 @@ func (r *EraResult) callTools(o Options, call func(id int, params map[string]any
 			res.Outcome, res.Detail = OutcomeExit, "the server exited before it answered"
 		case errors.Is(err, errSilent):
 			res.Outcome, res.Detail = OutcomeSilent, fmt.Sprintf("no reply within %v", o.Timeout)
+		case errors.As(err, new(errTooLong)) || errors.Is(err, errTooDeep):
+			res.Outcome, res.Detail = OutcomeInvalid, err.Error()
 		case err != nil:
 			res.Outcome, res.Detail = OutcomeError, clip(err.Error(), 200)
 		case m.kind == kindError:

@@ -44,6 +44,21 @@ func serveForTest(args []string) int {
 	case "silent":
 		io.Copy(io.Discard, os.Stdin)
 		return 0
+	case "huge", "deep":
+		// Answers every request with a valid reply too long (a string
+		// of 17 MiB) or too deep (arrays 12,000 levels down) to read.
+		value := `"` + strings.Repeat("x", 17<<20) + `"`
+		if args[0] == "deep" {
+			value = strings.Repeat("[", 12000) + strings.Repeat("]", 12000)
+		}
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			var req struct{ ID json.RawMessage }
+			if json.Unmarshal(sc.Bytes(), &req) == nil && req.ID != nil {
+				fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"x":%s}}`+"\n", req.ID, value)
+			}
+		}
+		return 0
 	case "tools-error":
 		return toolsErrorServer()
 	case "eof-daemon":

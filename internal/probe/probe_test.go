@@ -194,6 +194,31 @@ func TestProbeGarbage(t *testing.T) {
 	}
 }
 
+// TestProbeTooLongOrDeep: a valid reply check cannot read, a line over
+// 16 MiB or JSON nested past encoding/json's 10,000 levels, fails its
+// request at once, saying so, never read as stray output followed by
+// silence until the timeout (as on main).
+func TestProbeTooLongOrDeep(t *testing.T) {
+	for _, tt := range []struct{ mode, want string }{
+		{"huge", "the server's reply is a line of 17825834 bytes, longer than 16777216 bytes (16 MiB)"},
+		{"deep", "nested deeper than 10000 levels"},
+	} {
+		o := quick
+		o.Timeout = 30 * time.Second
+		start := time.Now()
+		r := Probe(context.Background(), testServer(t, tt.mode), o)
+		if r.Legacy.Outcome != OutcomeInvalid || !strings.Contains(r.Legacy.Detail, tt.want) {
+			t.Errorf("%s: legacy %s (%s), want invalid saying %q", tt.mode, r.Legacy.Outcome, r.Legacy.Detail, tt.want)
+		}
+		if len(r.Legacy.Stray) > 0 || r.Legacy.FirstReply == 0 {
+			t.Errorf("%s: stray %d lines, first reply %v; want none, and the reply timed", tt.mode, len(r.Legacy.Stray), r.Legacy.FirstReply)
+		}
+		if d := time.Since(start); d > o.Timeout/2 {
+			t.Errorf("%s: took %v, as if waiting out the timeout", tt.mode, d)
+		}
+	}
+}
+
 func TestProbeNotFound(t *testing.T) {
 	r := Probe(context.Background(), Target{Name: "x", Transport: TransportStdio, Command: "instrlab-no-such-command"}, quick)
 	if r.Legacy.Outcome != OutcomeNoStart || r.Modern.Outcome != OutcomeNoStart {

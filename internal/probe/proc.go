@@ -17,7 +17,8 @@ import (
 )
 
 // maxLine bounds one line read from a server's stdout (the Go SDK's limit
-// for a message is in this range); a longer line is stray output.
+// for a message is in this range): a longer reply fails its request with
+// errTooLong, never read as stray output.
 const maxLine = 16 << 20
 
 // exitGrace is how long a process whose stdout closed gets to exit before
@@ -47,6 +48,7 @@ type proc struct {
 type line struct {
 	data []byte
 	at   time.Duration // since start
+	size int           // the whole line's length: more than len(data) when cut at maxLine
 }
 
 // spawn starts t's command with stdin and stdout as pipes.
@@ -94,10 +96,10 @@ func (p *proc) read(r io.ReadCloser) {
 	defer r.Close()
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
-		data, err := readLine(br, maxLine)
+		data, size, err := readLine(br, maxLine)
 		if len(bytes.TrimSpace(data)) > 0 {
 			select {
-			case p.lines <- line{data: data, at: time.Since(p.start)}:
+			case p.lines <- line{data: data, at: time.Since(p.start), size: size}:
 			case <-p.done:
 				return
 			}
@@ -108,20 +110,29 @@ func (p *proc) read(r io.ReadCloser) {
 	}
 }
 
-// readLine reads one line without its newline; a line longer than max is
-// returned cut at max, and the rest of it is discarded.
-func readLine(br *bufio.Reader, max int) ([]byte, error) {
+// readLine reads one line without its newline, and its whole length; a
+// line longer than max is returned cut at max, the rest of it read and
+// discarded.
+func readLine(br *bufio.Reader, max int) ([]byte, int, error) {
 	var buf []byte
+	size := 0
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if len(buf)+len(chunk) <= max {
-			buf = append(buf, chunk...)
-		}
+		size += len(chunk)
+		buf = append(buf, chunk[:min(len(chunk), max-len(buf))]...)
 		if err == bufio.ErrBufferFull {
 			continue
 		}
-		return bytes.TrimRight(buf, "\r\n"), err
+		size -= len(chunk) - len(bytes.TrimRight(chunk, "\r\n")) // the line's end
+		return bytes.TrimRight(buf, "\r\n"), size, err
 	}
+}
+
+// errTooLong is a reply longer than maxLine.
+type errTooLong struct{ size int }
+
+func (e errTooLong) Error() string {
+	return fmt.Sprintf("the server's reply is a line of %d bytes, longer than %d bytes (16 MiB), the most check reads of one message", e.size, maxLine)
 }
 
 // send writes one message as a line.
@@ -136,8 +147,9 @@ func (p *proc) send(msg any) error {
 
 // A call's fate when no reply came.
 var (
-	errExited = errors.New("the server exited")
-	errSilent = errors.New("no reply")
+	errExited  = errors.New("the server exited")
+	errSilent  = errors.New("no reply")
+	errTooDeep = fmt.Errorf("the server's reply is JSON nested deeper than %d levels, the most check parses", maxDepth)
 )
 
 // call sends a request and waits for the reply with its id, answering what
@@ -162,15 +174,24 @@ func (p *proc) call(ctx context.Context, id any, method string, params any) (wir
 			if !ok {
 				return wireMsg{}, errExited
 			}
+			if l.size > maxLine {
+				// A reply check cannot read whole, to the request it
+				// waits for: it sends one at a time.
+				p.noteReply(l.at)
+				return wireMsg{}, errTooLong{l.size}
+			}
 			m := parseMessage(l.data)
-			switch m.kind {
-			case kindInvalid:
+			switch {
+			case m.kind == kindInvalid && m.deep:
+				p.noteReply(l.at)
+				return wireMsg{}, errTooDeep
+			case m.kind == kindInvalid:
 				p.addStray(string(l.data))
 				continue
-			case kindRequest:
+			case m.kind == kindRequest:
 				p.answer(m)
 				continue
-			case kindNotification:
+			case m.kind == kindNotification:
 				continue
 			}
 			p.noteReply(l.at)

@@ -136,6 +136,10 @@ func (r *EraResult) record(p *proc, m wireMsg, err error, timeout time.Duration)
 		r.ExitCode = p.exitCode()
 		r.Detail = exitDetail(r.ExitCode, p)
 		return false
+	case errors.As(err, new(errTooLong)) || errors.Is(err, errTooDeep):
+		r.Outcome, r.Detail = OutcomeInvalid, err.Error()
+		r.FirstReply = Millis(p.firstReply)
+		return false
 	case errors.Is(err, errSilent):
 		r.Outcome = OutcomeSilent
 		r.Detail = fmt.Sprintf("no reply within %v", timeout)
