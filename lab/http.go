@@ -205,3 +205,39 @@ func (h *httpHandler) logSent(track *tracker, session string, data []byte) {
 	e.Transport, e.Session = "http", session
 	h.lab.log.Log(e)
 }
+
+// WriteTimeout is how long each write of an HTTP answer may take: a
+// client that stops reading loses its connection after it, instead of
+// holding the answer's memory (a 4 MB answer each) for as long as it
+// keeps the connection open.
+const WriteTimeout = 10 * time.Second
+
+// WithWriteTimeout gives every write (and flush) of h's answers d to
+// complete, from when it starts: an answer that a client reads, however
+// slowly, and a stream that is idle between events, go on; one the client
+// stopped reading ends. A server-wide http.Server.WriteTimeout would end
+// every stream after d.
+func WithWriteTimeout(h http.Handler, d time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(&deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), d: d}, r)
+	})
+}
+
+type deadlineWriter struct {
+	http.ResponseWriter
+	rc *http.ResponseController
+	d  time.Duration
+}
+
+func (w *deadlineWriter) Write(b []byte) (int, error) {
+	w.rc.SetWriteDeadline(time.Now().Add(w.d))
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *deadlineWriter) Flush() {
+	w.rc.SetWriteDeadline(time.Now().Add(w.d))
+	w.rc.Flush()
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

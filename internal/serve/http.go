@@ -51,7 +51,7 @@ func serveHTTP(ctx context.Context, c cmdline, what string, h http.Handler, log 
 		fmt.Fprintf(stderr, "%s: warning: listening on %s, which is not loopback (-allow-remote)\n", c.prog, ln.Addr())
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", h)
+	mux.Handle("/mcp", lab.WithWriteTimeout(h, lab.WriteTimeout))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "%s: %s serving http://%s/mcp\n", c.prog, what, ln.Addr())
 	errc := make(chan error, 1)

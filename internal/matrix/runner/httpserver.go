@@ -81,7 +81,7 @@ func serveLoopback(h http.Handler, log *lab.MessageLog, what string) (url string
 		return "", nil, fmt.Errorf("listening for %s: %w", what, err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", h)
+	mux.Handle("/mcp", lab.WithWriteTimeout(h, lab.WriteTimeout))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan struct{})
 	go func() {
