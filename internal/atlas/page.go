@@ -21,14 +21,14 @@ import (
 // the sweep's output directory. The clients' text is untrusted: controls
 // are shown as escapes and html/template escapes the rest.
 func (a *Atlas) HTML(w io.Writer) error {
-	made := fmt.Sprintf("Made on %s by %s%s, with", a.Date, a.Command, map[bool]string{true: " (shard " + a.Shard + ")"}[a.Shard != ""])
+	made := fmt.Sprintf("Made on %s by %s%s, with", show(a.Date), show(a.Command), map[bool]string{true: " (shard " + show(a.Shard) + ")"}[a.Shard != ""])
 	if a.Command == "" {
 		made = "Merged from the sweeps named under each client, all with"
 	}
 	p := report.Page{
 		Title: "Atlas",
 		Lead: fmt.Sprintf("%s the probe matrix %s. Every value is read from the recorded evidence of an offline run; versions between two probed versions with the same values are taken to share them.",
-			made, a.Matrix),
+			made, show(a.Matrix)),
 		Style: atlasStyle,
 	}
 	for _, t := range a.Timelines {
@@ -41,7 +41,7 @@ func (a *Atlas) HTML(w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		p.Sections = append(p.Sections, report.Section{ID: "client-" + t.Client, Title: t.Client, Body: body})
+		p.Sections = append(p.Sections, report.Section{ID: "client-" + show(t.Client), Title: show(t.Client), Body: body})
 	}
 	return report.WritePage(w, p)
 }
@@ -163,7 +163,7 @@ func newClientView(props []string, t Timeline) clientView {
 				span += " – " + show(to)
 			}
 			l.Bands = append(l.Bands, band{X: x0, W: x1 - x0, Class: fmt.Sprintf("v%d", values[val]%6),
-				Text: fit(show(val), x1-x0), Href: ev,
+				Text: fit(show(val), x1-x0), Href: href(ev),
 				Title: fmt.Sprintf("%s: %s, versions %s (%s probed); evidence %s", show(name), show(val), span, fmt.Sprint(probed), show(orNone(ev)))})
 		}
 		v.Lanes = append(v.Lanes, l)
@@ -176,12 +176,12 @@ func newClientView(props []string, t Timeline) clientView {
 			continue
 		}
 		w := min(max(step/2, 2), 6)
-		tk := tick{X: x(i) + (step-w)/2, W: w, GlyphX: x(i) + step/2, Href: p.Dir, Title: show(p.Version) + " probed"}
+		tk := tick{X: x(i) + (step-w)/2, W: w, GlyphX: x(i) + step/2, Href: href(p.Dir), Title: show(p.Version) + " probed"}
 		if !p.Ran() {
 			tk.CouldNot, tk.W = true, max(step, 4)
 			tk.X = x(i) + (step-tk.W)/2
 			tk.Title = show(p.Version) + ": could not run: " + show(p.CouldNotRun)
-			v.CouldNotRun = append(v.CouldNotRun, cnrRow{Version: show(p.Version), Reason: show(p.CouldNotRun), Href: p.Dir})
+			v.CouldNotRun = append(v.CouldNotRun, cnrRow{Version: show(p.Version), Reason: show(p.CouldNotRun), Href: href(p.Dir)})
 		}
 		runs.Ticks = append(runs.Ticks, tk)
 	}
@@ -190,7 +190,7 @@ func newClientView(props []string, t Timeline) clientView {
 	v.Height = plotTop + v.PlotH + 20
 	v.Axis = []axisLabel{{X: laneLeft, Anchor: "start", Text: show(first(t.Versions))}, {X: laneLeft + plotWidth, Anchor: "end", Text: show(last(t.Versions))}}
 	for ci, c := range t.Changes {
-		m := mark{X: x(index[c.First]), Exact: c.Exact, Href: dirs[c.First], LabelY: labelRowH * float64(ci%labelRows+1), Anchor: "middle"}
+		m := mark{X: x(index[c.First]), Exact: c.Exact, Href: href(dirs[c.First]), LabelY: labelRowH * float64(ci%labelRows+1), Anchor: "middle"}
 		m.SpanX = x(index[c.Before] + 1)
 		m.Label = show(c.First)
 		if !c.Exact {
@@ -202,7 +202,7 @@ func newClientView(props []string, t Timeline) clientView {
 		case m.X > laneLeft+plotWidth-40:
 			m.Anchor = "end"
 		}
-		row := changeRow{First: show(c.First), Before: show(c.Before), FirstHref: dirs[c.First], BeforeHref: dirs[c.Before], Exact: c.Exact, Status: status(c)}
+		row := changeRow{First: show(c.First), Before: show(c.Before), FirstHref: href(dirs[c.First]), BeforeHref: href(dirs[c.Before]), Exact: c.Exact, Status: status(c)}
 		for _, pc := range c.Props {
 			row.What = append(row.What, show(pc.String()))
 			for li, name := range props {
@@ -270,4 +270,11 @@ func renderClient(v clientView) (template.HTML, error) {
 		return "", err
 	}
 	return template.HTML(b.String()), nil
+}
+
+// href is target as a link of the page, "" (no link) when untrusted.Href
+// refuses it: the atlas's evidence paths come from a file anyone may edit.
+func href(target string) string {
+	h, _ := untrusted.Href(target)
+	return h
 }

@@ -111,3 +111,44 @@ func TestPageEscapesClientText(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileAtlas: an atlas.json is a file anyone may edit in a pull
+// request. Its property names, client, versions and matrix reach the
+// Markdown and the pages escaped, and an evidence path that is a script,
+// data or another host is shown as text, never linked. On main a
+// property named with U+202E reached the headers raw, and a javascript:
+// evidence became a link in atlas.md.
+func TestHostileAtlas(t *testing.T) {
+	const rlo = "\u202e"
+	a := pageAtlas("w")
+	a.Properties = append(a.Properties, "cap"+rlo+"|x")
+	a.Matrix = "atlas`" + rlo
+	tl := &a.Timelines[0]
+	for i := range tl.Points {
+		for j := range tl.Points[i].Props {
+			tl.Points[i].Props[j].Evidence = []string{"javascript:alert(1)", "data:text/html,<b>", "//evil.example/x", "https://evil.example/x"}[(i+j)%4]
+		}
+		tl.Points[i].Props = append(tl.Points[i].Props, Prop{Name: "cap" + rlo + "|x", Value: "1", Evidence: "javascript:alert(2)"})
+	}
+	*tl = NewTimeline("fake"+rlo, "all", tl.Versions, tl.Points)
+	var md bytes.Buffer
+	if err := a.Markdown(&md, ""); err != nil {
+		t.Fatal(err)
+	}
+	page := pageHTML(t, a)
+	dir := t.TempDir()
+	if err := a.Site(dir); err != nil && !strings.Contains(err.Error(), "name") {
+		t.Fatal(err)
+	}
+	site, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	for name, out := range map[string]string{"atlas.md": md.String(), "atlas.html": page, "index.html": string(site)} {
+		for _, bad := range []string{rlo, "](javascript:", `href="javascript:`, "](data:", `href="data:`, "](//evil", `href="//evil`} {
+			if i := strings.Index(out, bad); i >= 0 {
+				t.Errorf("%s holds %q: %q", name, bad, out[max(0, i-80):min(len(out), i+40)])
+			}
+		}
+	}
+	if !strings.Contains(md.String(), "](https://evil.example/x)") {
+		t.Error("an https evidence link was dropped from atlas.md (it may be linked)")
+	}
+}

@@ -54,13 +54,13 @@ func (a *Atlas) Markdown(w io.Writer, links string) error {
 	} else {
 		b.WriteString("Merged from the sweeps named under each client, all with")
 	}
-	fmt.Fprintf(&b, " the probe matrix `%s`. Properties: %s.\n", a.Matrix, strings.Join(a.Properties, ", "))
+	fmt.Fprintf(&b, " the probe matrix %s. Properties: %s.\n", cell(a.Matrix), cells(a.Properties, ", "))
 	if a.Partial {
 		b.WriteString("\n**Partial:** the sweep was stopped before it finished. A change between two probed versions that are not neighbours is not narrowed yet (shown as \"between\"); run the same command again to resume.\n\n")
 	}
 	b.WriteString("Every value is read from the recorded evidence of an offline run (the model API is instrlab's fake); versions between two probed versions with the same values are taken to share them.\n")
 	for _, t := range a.Timelines {
-		fmt.Fprintf(&b, "\n## %s\n\n", t.Client)
+		fmt.Fprintf(&b, "\n## %s\n\n", cell(t.Client))
 		if a.Command == "" {
 			fmt.Fprintf(&b, "Swept on %s by `%s`", t.Sweep.Date, t.Sweep.Command)
 			if t.Sweep.Partial {
@@ -73,9 +73,9 @@ func (a *Atlas) Markdown(w io.Writer, links string) error {
 		if len(t.Changes) > 0 {
 			b.WriteString("\n### Changes\n\n| first version | before | what changed | confirmed |\n|---|---|---|---|\n")
 			for _, c := range t.Changes {
-				first := "**" + c.First + "**"
+				first := "**" + cell(c.First) + "**"
 				if !c.Exact {
-					first = "between " + c.Before + " and " + c.First
+					first = "between " + cell(c.Before) + " and " + cell(c.First)
 				}
 				var what []string
 				for _, pc := range c.Props {
@@ -91,15 +91,15 @@ func (a *Atlas) Markdown(w io.Writer, links string) error {
 				if !c.Exact && c.Note != "" && !c.Flaky {
 					conf += "; " + cell(c.Note)
 				}
-				fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", first, c.Before, strings.Join(what, "<br>"), conf)
+				fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", first, cell(c.Before), strings.Join(what, "<br>"), conf)
 			}
 		}
 		if len(t.Segments) > 0 {
-			b.WriteString("\n### Timeline\n\n| versions | " + strings.Join(a.Properties, " | ") + " |\n|---|" + strings.Repeat("---|", len(a.Properties)) + "\n")
+			b.WriteString("\n### Timeline\n\n| versions | " + cells(a.Properties, " | ") + " |\n|---|" + strings.Repeat("---|", len(a.Properties)) + "\n")
 			for _, s := range t.Segments {
-				span := s.From
+				span := cell(s.From)
 				if s.To != s.From {
-					span = s.From + " – " + s.To
+					span = cell(s.From) + " – " + cell(s.To)
 				}
 				row := []string{fmt.Sprintf("%s (%s probed)", span, fmt.Sprint(len(s.Probed)))}
 				for _, name := range a.Properties {
@@ -110,7 +110,7 @@ func (a *Atlas) Markdown(w io.Writer, links string) error {
 						}
 					}
 					if ev != "" {
-						v = fmt.Sprintf("[%s](%s)", cell(v), links+ev)
+						v = untrusted.MarkdownLink(v, links+ev)
 					} else {
 						v = cell(v)
 					}
@@ -122,7 +122,7 @@ func (a *Atlas) Markdown(w io.Writer, links string) error {
 		var cnr []string
 		for _, p := range t.Points {
 			if p.Attempt <= 1 && !p.Ran() {
-				cnr = append(cnr, fmt.Sprintf("- %s: could not run: %s", p.Version, cell(p.CouldNotRun)))
+				cnr = append(cnr, fmt.Sprintf("- %s: could not run: %s", cell(p.Version), cell(p.CouldNotRun)))
 			}
 		}
 		if len(cnr) > 0 {
@@ -136,3 +136,12 @@ func (a *Atlas) Markdown(w io.Writer, links string) error {
 // cell makes a value safe inside a markdown table cell: the client's own
 // text (a wrapper, a marker) is untrusted (see untrusted.Markdown).
 func cell(s string) string { return untrusted.Markdown(s) }
+
+// cells is each of ss as a cell, joined by sep.
+func cells(ss []string, sep string) string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, cell(s))
+	}
+	return strings.Join(out, sep)
+}

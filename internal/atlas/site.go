@@ -48,7 +48,7 @@ func (a *Atlas) Site(dir string) error {
 			Title:    "Atlas: " + t.Client,
 			Lead:     "What " + t.Client + " does with an MCP server's instructions, version by version, read from the recorded evidence of offline runs.",
 			Style:    atlasStyle,
-			Sections: []report.Section{{ID: "client-" + t.Client, Title: t.Client, Body: `<p><a href="index.html">All clients</a></p>` + body}},
+			Sections: []report.Section{{ID: "client-" + show(t.Client), Title: show(t.Client), Body: `<p><a href="index.html">All clients</a></p>` + body}},
 		})
 		if err != nil {
 			return err
@@ -148,7 +148,7 @@ func newSiteRow(props []string, t Timeline) siteRow {
 		for _, name := range props {
 			v := siteValue{Text: "not measured"}
 			if p := s.Props.find(name); p.Name != "" {
-				v = siteValue{Text: show(p.Value), Href: p.Evidence}
+				v = siteValue{Text: show(p.Value), Href: href(p.Evidence)}
 			}
 			r.Values = append(r.Values, v)
 		}
