@@ -104,3 +104,39 @@ func TestCheckHeaderGivenNotTaken(t *testing.T) {
 		t.Errorf("-server-json with -header: the server got X-Api-Key %q, want %q", s, given)
 	}
 }
+
+// TestCheckSecretEveryPath feeds one value the user gave (an environment
+// variable a config's ${VAR} expands, its name saying nothing of a
+// secret) through every path check prints: the server's arguments and
+// stderr, the title of a section a profile's cut falls in, the
+// instructions cut in the middle of the value (Claude Code 2.1.285's
+// 2,048 UTF-16 units), a tool's description; in every format. Neither
+// the value nor either half of it may be printed. On main the value was
+// printed in the arguments, the stderr line and the -json loss's section
+// title, and -show printed both halves.
+func TestCheckSecretEveryPath(t *testing.T) {
+	const secret = "acme-tenant-4242-prod"
+	t.Setenv("TENANT", secret)
+	head := "# Setup for " + secret + "\n"
+	instr := head + strings.Repeat("x", 2040-len(head)) + secret + " " + strings.Repeat("y", 3000)
+	instrFile := writeFile(t, "instr.txt", instr)
+	descFile := writeFile(t, "desc.txt", "Looks up parts for "+secret+".")
+	cfg := writeFile(t, ".mcp.json", fmt.Sprintf(`{"mcpServers": {"parts": {"command": "sh",
+  "args": ["-c", "echo \"starting for $1\" >&2; exec %s serve lab -era dual -instr-file %s -tool-desc-file %s", "sh", "${TENANT}"]}}}`,
+		binary, instrFile, descFile))
+	for _, args := range [][]string{
+		{"-config", cfg}, {"-v", "-config", cfg}, {"-show", "-config", cfg}, {"-json", "-config", cfg},
+		{"-format", "md", "-config", cfg}, {"-format", "github", "-config", cfg}, {"-format", "sarif", "-config", cfg},
+	} {
+		out, stderr, _ := runCheckTest(t, args...)
+		all := out + stderr
+		if !strings.Contains(all, "parts") || !strings.Contains(all, "***") {
+			t.Errorf("%q: no report, or nothing hidden:\n%s\n%s", args, out, stderr)
+		}
+		for _, part := range []string{secret, secret[:8], secret[len(secret)-8:]} {
+			if i := strings.Index(all, part); i >= 0 {
+				t.Errorf("%q prints %q: …%s…", args, part, all[max(0, i-60):min(len(all), i+40)])
+			}
+		}
+	}
+}

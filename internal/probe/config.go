@@ -104,9 +104,18 @@ func targets(servers map[string]json.RawMessage, source string, getenv func(stri
 }
 
 func (s configServer) target(name, source string, getenv func(string) (string, bool)) (Target, error) {
-	var unset []string
+	var unset, expanded []string
+	// The values ${VAR}s take are the environment's: hidden wherever they
+	// are printed (Target.Redactor), as a config's env values are.
+	seen := func(name string) (string, bool) {
+		v, ok := getenv(name)
+		if ok && !slices.Contains(expanded, v) {
+			expanded = append(expanded, v)
+		}
+		return v, ok
+	}
 	x := func(v string) string {
-		out, missing := expand(v, getenv)
+		out, missing := expand(v, seen)
 		for _, m := range missing {
 			if !slices.Contains(unset, m) {
 				unset = append(unset, m)
@@ -152,7 +161,7 @@ func (s configServer) target(name, source string, getenv func(string) (string, b
 		}
 	}
 	slices.Sort(unset)
-	t.Unset = unset
+	t.Unset, t.Expanded = unset, expanded
 	return t, nil
 }
 

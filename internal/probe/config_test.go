@@ -29,9 +29,9 @@ func TestParseConfig(t *testing.T) {
 	want := []Target{
 		{Name: "alias", Source: "x.json", Transport: "http", URL: "http://127.0.0.1:6/mcp"},
 		{Name: "bare", Source: "x.json", Transport: "http", URL: "http://127.0.0.1:7/mcp"},
-		{Name: "fs", Source: "x.json", Transport: "stdio", Command: "npx", Args: []string{"-y", "server-fs", "/home/u/src", "", "b"}, Env: map[string]string{"DEBUG": "${UNSET}", "X": "$HOME"}, Unset: []string{"UNSET"}},
+		{Name: "fs", Source: "x.json", Transport: "stdio", Command: "npx", Args: []string{"-y", "server-fs", "/home/u/src", "", "b"}, Env: map[string]string{"DEBUG": "${UNSET}", "X": "$HOME"}, Unset: []string{"UNSET"}, Expanded: []string{"/home/u", ""}},
 		{Name: "old", Source: "x.json", Transport: "sse", URL: "http://127.0.0.1:9/sse"},
-		{Name: "web", Source: "x.json", Transport: "http", URL: "http://127.0.0.1:8080/mcp", Headers: map[string]string{"Authorization": "Bearer t0k"}},
+		{Name: "web", Source: "x.json", Transport: "http", URL: "http://127.0.0.1:8080/mcp", Headers: map[string]string{"Authorization": "Bearer t0k"}, Expanded: []string{"t0k"}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)

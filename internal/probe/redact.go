@@ -19,6 +19,9 @@ func (t Target) Redactor() *redact.Redactor {
 	for _, v := range t.Headers {
 		r.AddSecret(v)
 	}
+	for _, v := range t.Expanded {
+		r.AddSecret(v)
+	}
 	if u, err := url.Parse(t.URL); err == nil {
 		for _, vs := range u.Query() {
 			for _, v := range vs {

@@ -35,6 +35,9 @@ type Target struct {
 	// Unset lists the variables of ${VAR} references that were not set
 	// and had no default: left as written, as the client leaves them.
 	Unset []string `json:"unset_variables,omitempty"`
+	// Expanded are the values the config's ${VAR} references took from
+	// the environment: never printed, hidden wherever they appear.
+	Expanded []string `json:"-"`
 	// Shadowed lists where else a server of this name is configured, in
 	// scopes the client's precedence puts below Source (-scan only).
 	Shadowed []string `json:"shadowed,omitempty"`

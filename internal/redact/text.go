@@ -188,3 +188,52 @@ func (r *Redactor) hideKnown(s string) string {
 	}
 	return s
 }
+
+// ProsePieces is Prose of the text pieces make together, cut back into
+// the same pieces: a value that spans a cut is hidden in every piece it
+// reaches (its part there replaced by Mask), where Prose of each piece
+// alone would leave both halves.
+func (r *Redactor) ProsePieces(pieces []string) []string {
+	whole := strings.Join(pieces, "")
+	hidden := make([]bool, len(whole))
+	mark := func(i, j int) {
+		for k := i; k < j; k++ {
+			hidden[k] = true
+		}
+	}
+	if r != nil {
+		for _, v := range r.values {
+			for i := 0; ; {
+				k := strings.Index(whole[i:], v)
+				if k < 0 {
+					break
+				}
+				mark(i+k, i+k+len(v))
+				i += k + 1
+			}
+		}
+	}
+	for _, m := range keyPatterns().FindAllStringIndex(whole, -1) {
+		mark(m[0], m[1])
+	}
+	out := make([]string, len(pieces))
+	at := 0
+	for n, p := range pieces {
+		var b strings.Builder
+		for i := 0; i < len(p); {
+			j := i
+			for j < len(p) && hidden[at+j] == hidden[at+i] {
+				j++
+			}
+			if hidden[at+i] {
+				b.WriteString(Mask)
+			} else {
+				b.WriteString(p[i:j])
+			}
+			i = j
+		}
+		out[n] = b.String()
+		at += len(p)
+	}
+	return out
+}

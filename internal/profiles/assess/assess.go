@@ -226,6 +226,7 @@ type View struct {
 
 	kept  string
 	block string
+	text  string // the instructions the cut is in, for Before and After (aroundCut)
 }
 
 // A ToolView is a tool description longer than a profile's cap.
@@ -263,6 +264,7 @@ type ToolFate struct {
 	Beyond bool   `json:"beyond_measured,omitempty"`
 	Before string `json:"before,omitempty"`
 	After  string `json:"after,omitempty"`
+	desc   string // the description the cut is in
 	// Meta is the _meta key whose measured limit applied to this tool
 	// (profiles.Limit.Meta), "" when the profile's own did.
 	Meta string `json:"meta,omitempty"`
@@ -484,11 +486,9 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 	v.kept = c.Kept
 	v.KeptTokens = tokens.Count(c.Kept)
 	if c.Truncated {
-		runes := []rune(*e.Instructions)
-		k := c.KeptChars
-		v.Before = string(runes[max(0, k-contextChars):k])
-		v.After = string(runes[k:min(len(runes), k+contextChars)])
-		v.Loss = lossAt(Sections(*e.Instructions), k)
+		v.text = *e.Instructions
+		v.Before, v.After = aroundCut(v.text, c.KeptChars, contextChars, nil)
+		v.Loss = lossAt(Sections(*e.Instructions), c.KeptChars)
 	}
 	v.block = p.Render.Apply([]profiles.Block{{Server: r.Target.Name, Text: c.Delivered}})
 	v.BlockChars, v.BlockTokens = utf8.RuneCountInString(v.block), tokens.Count(v.block)
@@ -565,9 +565,8 @@ func toolFates(p profiles.Profile, e probe.EraResult, getenv func(string) (strin
 			f.FirstLine = c.Truncated && l.Lines == profiles.LinesFirst && strings.Contains(strings.TrimRight(t.Description, "\n"), "\n")
 			f.Beyond = c.Cap == 0 && l.AtLeast > 0 && n > l.AtLeast
 			if c.Truncated {
-				runes := []rune(t.Description)
-				f.Before = string(runes[max(0, c.KeptChars-contextChars/2):c.KeptChars])
-				f.After = string(runes[c.KeptChars:min(len(runes), c.KeptChars+contextChars/2)])
+				f.desc = t.Description
+				f.Before, f.After = aroundCut(f.desc, c.KeptChars, contextChars/2, nil)
 			}
 		}
 		out = append(out, f)
@@ -606,4 +605,19 @@ func marker(v View, p profiles.Profile) string {
 		return p.Instructions.Marker
 	}
 	return ""
+}
+
+// aroundCut is the n characters of text before its k-th and the n from
+// it. pieces, when not nil, rewrites the four parts of text in order
+// (what precedes, before, after, what follows) as a redactor does
+// (redact.Redactor.ProsePieces), so that a value the window cuts is
+// hidden in it too.
+func aroundCut(text string, k, n int, pieces func([]string) []string) (before, after string) {
+	runes := []rune(text)
+	a, b := max(0, k-n), min(len(runes), k+n)
+	p := []string{string(runes[:a]), string(runes[a:k]), string(runes[k:b]), string(runes[b:])}
+	if pieces != nil {
+		p = pieces(p)
+	}
+	return p[1], p[2]
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
 )
@@ -107,7 +108,7 @@ func TestMetaLimitApplied(t *testing.T) {
 			Limit: profiles.Limit{Via: "definition", AtLeast: 1000, Unit: "codepoint", Measured: true}}}}
 	rep := Assess([]probe.Result{result(ok(probe.Legacy, nil, tools...), notFound(), probe.Survival{}, 0)}, Options{Profiles: []profiles.Profile{p}})
 	want := []ToolFate{{Tool: "loaded", Chars: 300, KeptChars: 300, Meta: "anthropic/alwaysLoad"}, {Tool: "plain", Chars: 300, Unsent: true}, {Tool: "off", Chars: 300, Unsent: true}}
-	if diff := cmp.Diff(want, rep.Servers[0].Views[0].Tools); diff != "" {
+	if diff := cmp.Diff(want, rep.Servers[0].Views[0].Tools, cmpopts.IgnoreUnexported(ToolFate{})); diff != "" {
 		t.Errorf("tool fates mismatch (-want +got):\n%s", diff)
 	}
 	var b strings.Builder

@@ -1,0 +1,77 @@
+package redact
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+type inner struct {
+	Title string
+	Data  json.RawMessage
+	note  string
+}
+
+type outer struct {
+	Name  string
+	Items []inner
+	ByKey map[string]*inner
+	Any   any
+	Arr   [2]string
+	N     int
+	Nil   []string
+}
+
+// TestCopy: every string and byte slice, however deep (slices, maps and
+// their keys, pointers, interfaces, arrays), is hidden in the copy; the
+// original is untouched, unexported fields are kept, nil stays nil.
+func TestCopy(t *testing.T) {
+	const s = "s3cret-value"
+	in := outer{
+		Name:  "a " + s,
+		Items: []inner{{Title: s, Data: json.RawMessage(`{"k":"` + s + `"}`), note: "kept " + s}},
+		ByKey: map[string]*inner{s: {Title: "t " + s}},
+		Any:   inner{Title: s},
+		Arr:   [2]string{s, "x"},
+		N:     7,
+	}
+	hide := func(v string) string { return strings.ReplaceAll(v, s, Mask) }
+	got := Copy(in, hide)
+	want := outer{
+		Name:  "a " + Mask,
+		Items: []inner{{Title: Mask, Data: json.RawMessage(`{"k":"` + Mask + `"}`), note: "kept " + s}},
+		ByKey: map[string]*inner{Mask: {Title: "t " + Mask}},
+		Any:   inner{Title: Mask},
+		Arr:   [2]string{Mask, "x"},
+		N:     7,
+	}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(inner{})); diff != "" {
+		t.Errorf("Copy (-want +got):\n%s", diff)
+	}
+	if in.Items[0].Title != s || in.ByKey[s].Title != "t "+s {
+		t.Error("Copy changed its input")
+	}
+}
+
+// TestProsePieces: a known value and a key-shaped one cut in two are
+// hidden in both pieces; what is around them is kept, and a single piece
+// reads as Prose reads it.
+func TestProsePieces(t *testing.T) {
+	const known = "tenant-8842-prod"
+	key := "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+	r := New()
+	r.AddSecret(known)
+	text := "use " + known + " and " + key + " here"
+	cut1 := strings.Index(text, known) + 6
+	cut2 := strings.Index(text, key) + 10
+	got := r.ProsePieces([]string{text[:cut1], text[cut1:cut2], text[cut2:]})
+	want := []string{"use " + Mask, Mask + " and " + Mask, Mask + " here"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ProsePieces (-want +got):\n%s", diff)
+	}
+	if got := r.ProsePieces([]string{text}); got[0] != r.Prose(text) {
+		t.Errorf("one piece: %q, Prose gives %q", got[0], r.Prose(text))
+	}
+}
