@@ -81,10 +81,11 @@ func Ensure(ctx context.Context, p Package, progress io.Writer) (string, error) 
 // cache is brought within LimitEnv by evicting the least recently used
 // installs, never this one.
 func Install(ctx context.Context, dir, name, version string, progress io.Writer, done func(dir string) bool) error {
+	lock, locked := LockOf(name, version)
 	finished := func() bool {
 		_, sized := os.Stat(filepath.Join(dir, sizeFile))
-		_, locked := os.Stat(dir + ".lock")
-		return (sized == nil || errors.Is(locked, fs.ErrNotExist)) && done(dir)
+		_, held := os.Stat(dir + ".lock")
+		return (sized == nil || errors.Is(held, fs.ErrNotExist)) && done(dir) && (!locked || fromLock(dir, lock))
 	}
 	if finished() {
 		return MarkUsed(dir)
@@ -114,10 +115,17 @@ func Install(ctx context.Context, dir, name, version string, progress io.Writer,
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
-	fmt.Fprintf(progress, "installing %s@%s into %s\n", name, version, dir)
+	args := []string{"install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", "--save-exact", name + "@" + version}
+	how := "no committed lock: npm resolves its dependencies, and their install scripts run"
+	if locked {
+		if args, err = lockedArgs(dir, name, version, lock); err != nil {
+			return fmt.Errorf("installing %s@%s: %w", name, version, err)
+		}
+		how = "from its committed lock, no install script"
+	}
+	fmt.Fprintf(progress, "installing %s@%s into %s (%s)\n", name, version, dir, how)
 	start := time.Now()
-	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error",
-		"--save-exact", name+"@"+version)
+	cmd := exec.CommandContext(ctx, npm, args...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.WaitDelay = 2 * time.Second // npm's children may hold the pipes after it is killed
@@ -136,6 +144,16 @@ func Install(ctx context.Context, dir, name, version string, progress io.Writer,
 		there := Installed(dir, name)
 		os.RemoveAll(dir)
 		return fmt.Errorf("installing %s@%s: npm finished but %s holds no usable install of it (package version there: %q)", name, version, dir, there)
+	}
+	if locked {
+		if err := checkTree(dir, lock); err != nil {
+			os.RemoveAll(dir)
+			return fmt.Errorf("installing %s@%s: npm did not install its lock's tree: %w", name, version, err)
+		}
+		if err := markLocked(dir, lock); err != nil {
+			os.RemoveAll(dir)
+			return err
+		}
 	}
 	if err := MarkUsed(dir); err != nil {
 		os.RemoveAll(dir)

@@ -1,0 +1,75 @@
+package clients
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/npm"
+	"github.com/instrlab/instrlab/internal/client/pins"
+)
+
+var updateLocks = flag.Bool("update", false, "write the lockfile of every pinned client (internal/client/npm/locks) with npm, and remove those no pin uses")
+
+// TestPinnedLocks: every pinned client's npm package (on this platform)
+// has a committed lockfile that locks exactly that version with an
+// integrity hash for every package (npm.CheckLock), and no lock is left
+// that no pin uses. With -update (npm and the registry needed) it makes
+// them: run it after a pin moves.
+func TestPinnedLocks(t *testing.T) {
+	dir := filepath.Join("..", "npm", "locks")
+	var want []string
+	for _, name := range Names() {
+		version := pins.Version(name)
+		if version == "" {
+			continue
+		}
+		c, err := New(name + "@" + version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pub, ok := c.(client.Published)
+		if !ok {
+			continue
+		}
+		pkg := pub.Package()
+		file := npm.LockName(pkg, version)
+		want = append(want, file)
+		if *updateLocks {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			lock, err := npm.MakeLock(ctx, pkg, version)
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, file), lock, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		lock, ok := npm.LockOf(pkg, version)
+		if !ok {
+			t.Errorf("%s@%s (%s): no committed lock; make it with go test ./internal/client/clients -run Locks -update", name, version, pkg)
+			continue
+		}
+		if err := npm.CheckLock(lock, pkg, version); err != nil {
+			t.Errorf("%s: %v", file, err)
+		}
+	}
+	have, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, f := range have {
+		if slices.Contains(want, filepath.Base(f)) {
+			continue
+		}
+		if *updateLocks {
+			os.Remove(f)
+			continue
+		}
+		t.Errorf("%s: no pin uses it (go test -run Locks -update removes it)", f)
+	}
+}
