@@ -62,6 +62,11 @@ type Proxy struct {
 	// start, as the lab's -init-delay makes the lab. Set it before Relay.
 	Hold time.Duration
 	held atomic.Bool
+	// Urgent, when closed, ends a stdio server's tree at once, without
+	// the grace ServeCommand gives it otherwise: the process is about to
+	// end (a client's SIGINT, then SIGTERM 100 ms later), and a daemon
+	// the server started would outlive it. Set it before ServeCommand.
+	Urgent <-chan struct{}
 }
 
 // trackers follow the requests of one stdio connection or HTTP exchange.

@@ -105,21 +105,25 @@ func (p *Proxy) ServeCommand(ctx context.Context, cmd *exec.Cmd, stdin io.Reader
 		if closedOut && !clientLeft {
 			why = "it closed its stdout"
 		}
-		stopped = stop(tree, exited, why)
+		stopped = stop(tree, exited, why, p.Urgent)
 	}
 	// The server has ended; what it started may still hold its stdout or
 	// stderr. They have stopGrace to let go, then the tree is ended, and
-	// the pipes closed whatever holds them.
-	held := !waitAll(stopGrace, serverDone, stderrDone)
+	// the pipes closed whatever holds them. Urgent, all of it at once.
+	grace := stopGrace
+	if isClosed(p.Urgent) {
+		grace = 0
+	}
+	held := !waitAll(grace, serverDone, stderrDone)
 	var left []string
 	if held {
-		left = tree.End(stopGrace)
-		if !waitAll(stopGrace, serverDone, stderrDone) {
+		left = tree.End(grace)
+		if !waitAll(grace, serverDone, stderrDone) {
 			fromServer.Close()
 			errPipe.Close()
 		}
 	} else {
-		left = tree.End(stopGrace)
+		left = tree.End(grace)
 	}
 	<-serverDone
 	<-stderrDone
@@ -150,19 +154,38 @@ func (p *Proxy) ServeCommand(ctx context.Context, cmd *exec.Cmd, stdin io.Reader
 }
 
 // stop waits stopGrace for the server to exit, then sends SIGTERM, then
-// SIGKILL, to its process tree. It says what it had to do (after why), or
-// "" when the server ended on its own.
-func stop(tree *ProcessTree, exited <-chan struct{}, why string) string {
-	if waitAll(stopGrace, exited) {
+// SIGKILL, to its process tree; once urgent is closed, SIGKILL at once.
+// It says what it had to do (after why), or "" when the server ended on
+// its own.
+func stop(tree *ProcessTree, exited <-chan struct{}, why string, urgent <-chan struct{}) string {
+	if waitOr(stopGrace, exited, urgent) {
 		return ""
 	}
-	tree.Terminate()
-	if waitAll(stopGrace, exited) {
-		return "terminated after " + why
+	if !isClosed(urgent) {
+		tree.Terminate()
+		if waitOr(stopGrace, exited, urgent) {
+			return "terminated after " + why
+		}
 	}
 	tree.Kill()
 	<-exited
+	if isClosed(urgent) {
+		return "killed after " + why + ": the proxy was stopped at once"
+	}
 	return "killed after " + why + ": it ignored SIGTERM"
+}
+
+// waitOr waits up to d for done to close, and reports whether it did; it
+// stops waiting when urgent closes.
+func waitOr(d time.Duration, done, urgent <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	case <-urgent:
+		return isClosed(done)
+	case <-time.After(d):
+		return false
+	}
 }
 
 // waitAll waits up to d for every channel to close, and reports whether

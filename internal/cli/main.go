@@ -15,15 +15,18 @@ import (
 type Func func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // Main runs run with os.Args and ends the process. SIGINT and SIGTERM
-// cancel run's context, and a second one ends the process at once, by that
-// signal; once run has returned (and cleaned up) the process
+// cancel run's context; a second one closes Urgent(ctx) and, after
+// UrgentGrace for run to end what it started (the proxy, its server's
+// tree), ends the process by that signal, run returned or not: the command
+// may be stuck where cancellation does not reach. Once run has returned (and cleaned up) the process
 // dies by the signal it caught, so that whoever waits for it sees the
 // signal and not a failure: a client that stops its servers with SIGTERM
 // sees them terminated, and the proxy's log says "signal: terminated"
 // rather than "exit status 1". Otherwise it exits with ExitCode's code,
 // the error printed after prog.
 func Main(prog string, run Func) {
-	ctx, cancel := context.WithCancel(context.Background())
+	urgent, returned := make(chan struct{}), make(chan struct{})
+	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), urgentKey{}, (<-chan struct{})(urgent)))
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	caught := make(chan os.Signal, 1)
@@ -34,15 +37,21 @@ func Main(prog string, run Func) {
 		}
 		caught <- s
 		cancel()
-		// A second signal ends the process at once: the command may be
-		// stuck where cancellation does not reach.
+		// A second signal: what the command started ends at once, and
+		// the process soon after.
 		if s, ok := <-sigs; ok {
 			signal.Stop(sigs)
+			close(urgent)
+			select {
+			case <-returned:
+			case <-time.After(UrgentGrace):
+			}
 			dieBy(s)
 			os.Exit(ExitFailure)
 		}
 	}()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	close(returned)
 	signal.Stop(sigs)
 	code := ExitCode(prog, err, os.Stderr)
 	select {
@@ -62,4 +71,18 @@ func dieBy(s os.Signal) {
 		return
 	}
 	time.Sleep(time.Second) // the signal arrives while this sleeps
+}
+
+// UrgentGrace is how long a command has, after a second signal, to end
+// what it started before its process is ended.
+const UrgentGrace = time.Second
+
+type urgentKey struct{}
+
+// Urgent is closed when Main caught a second signal: whatever the command
+// started must end now, without the grace the first signal gives it. It
+// is nil (never closed) for a context Main did not make.
+func Urgent(ctx context.Context) <-chan struct{} {
+	c, _ := ctx.Value(urgentKey{}).(<-chan struct{})
+	return c
 }

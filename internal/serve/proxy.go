@@ -70,7 +70,7 @@ func serveProxy(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		}
 	}
 	p := lab.NewProxy(log)
-	p.Hold = *hold
+	p.Hold, p.Urgent = *hold, cli.Urgent(ctx)
 	var err error
 	if *httpAddr != "" {
 		h, herr := p.HTTPHandler(*upstream)
