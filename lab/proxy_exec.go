@@ -97,7 +97,12 @@ func (p *Proxy) ServeCommand(ctx context.Context, cmd *exec.Cmd, stdin io.Reader
 	case <-clientDone:
 	case <-ctx.Done():
 		toServer.Close()
+	case <-p.log.Failed():
+		// Relay nothing that goes unrecorded: the server is stopped as
+		// at the proxy's own stop, and the error says why.
+		toServer.Close()
 	}
+	logFailed := isClosed(p.log.Failed())
 	clientLeft, closedOut := isClosed(clientDone), isClosed(serverDone) && !isClosed(exited)
 	stopped := ""
 	if !isClosed(exited) {
@@ -137,6 +142,8 @@ func (p *Proxy) ServeCommand(ctx context.Context, cmd *exec.Cmd, stdin io.Reader
 		how += " after the client closed its input"
 	case ctx.Err() != nil:
 		how += " when the proxy was stopped"
+	case logFailed:
+		how += " when the message log could not be written"
 	default:
 		how += " while the client was connected"
 	}
@@ -147,6 +154,9 @@ func (p *Proxy) ServeCommand(ctx context.Context, cmd *exec.Cmd, stdin io.Reader
 		how += "; still running after SIGKILL: " + strings.Join(left, ", ")
 	}
 	p.logServer(KindExit, how)
+	if logFailed {
+		return fmt.Errorf("stopped relaying: %w (%s)", p.log.Err(), how)
+	}
 	if (clientLeft || ctx.Err() != nil) && (werr == nil || stopped != "") {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os/exec"
 	"strconv"
@@ -90,5 +91,37 @@ func TestServeCommandServerLetsGo(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestServeCommandLogFull: when the message log cannot be written (a full
+// disk), the stdio proxy stops relaying and its server, and says why,
+// while the client is still sending. On main it kept forwarding, its log
+// silently losing most lines, and reported the failure only at its exit.
+func TestServeCommandLogFull(t *testing.T) {
+	cat, err := exec.LookPath("cat")
+	if err != nil {
+		t.Skip("no cat to serve as an echoing server")
+	}
+	disk := &fullDisk{room: 300}
+	p := NewProxy(NewMessageLog(disk))
+	in, w := io.Pipe()
+	defer w.Close()
+	go func() { // a client that never stops sending
+		for i := 0; ; i++ {
+			if _, err := fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", i); err != nil {
+				return
+			}
+		}
+	}()
+	done := make(chan error, 1)
+	go func() { done <- p.ServeCommand(context.Background(), exec.Command(cat), in, io.Discard, nil) }()
+	select {
+	case err := <-done:
+		if err == nil || !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "stopped relaying") {
+			t.Errorf("ServeCommand = %v, want it stopped by the log's ENOSPC", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the proxy still relays 20 s after its log failed")
 	}
 }
