@@ -491,7 +491,7 @@ func (l *Lab) logReceived(e Entry, m message, raw []byte, handshaken bool) strin
 func (l *Lab) receivedEntry(e Entry, m message, raw []byte, handshaken bool) (Entry, string) {
 	e.Dir, e.Kind, e.Method, e.ID, e.Meta, e.Note = Recv, m.kind, m.method, m.id, m.meta, m.note
 	if m.kind == KindInvalid || m.kind == KindEmpty {
-		e.Raw = string(raw)
+		e.Raw, e.Unread = string(raw), m.unread
 	}
 	keepBody(&e, raw)
 	act := l.onUnknown(m, handshaken)

@@ -30,6 +30,10 @@ type Entry struct {
 	Note      string          `json:"note,omitempty"`  // why a line was invalid, or what the lab did
 	Raw       string          `json:"raw,omitempty"`   // the raw line, where it does not parse
 	Bytes     int             `json:"bytes"`           // the size of the message on the wire
+	// Unread marks an invalid line that may well be a message, but one the
+	// log cannot read: longer than MaxLineLength, or JSON nested deeper
+	// than MaxDepth. The proxy passed it on as it came.
+	Unread bool `json:"unread,omitempty"`
 	// HTTPMethod, Status and LastEventID describe an HTTP exchange
 	// without a message (KindHTTP): a GET or DELETE, with the
 	// Last-Event-ID of a resumed stream, or a 404 answer.

@@ -144,7 +144,7 @@ func (p *Proxy) Relay(dir string, r io.Reader, w io.Writer) error {
 func (p *Proxy) logLine(dir string, line []byte, size int, long bool) {
 	e := Entry{Dir: dir, Transport: "stdio", Bytes: size}
 	if long {
-		e.Kind, e.Note, e.Raw = KindInvalid, fmt.Sprintf("line of %d bytes is longer than %d", size, MaxLineLength), string(line)
+		e.Kind, e.Note, e.Raw, e.Unread = KindInvalid, fmt.Sprintf("line of %d bytes is longer than %d", size, MaxLineLength), string(line), true
 		p.log.Log(e)
 		return
 	}
@@ -173,8 +173,8 @@ func (t *trackers) entry(e Entry, line []byte) Entry {
 	}
 	switch m.kind {
 	case KindInvalid, KindEmpty:
-		e.Raw = string(line)
-		if e.Dir == Send && m.kind == KindInvalid {
+		e.Raw, e.Unread = string(line), m.unread
+		if e.Dir == Send && m.kind == KindInvalid && !m.unread {
 			e.Note = "the server wrote a line that is not JSON-RPC: " + m.note
 		}
 	case KindRequest:

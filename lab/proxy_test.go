@@ -298,3 +298,32 @@ func (w *timedWriter) Write(p []byte) (int, error) {
 	w.at = append(w.at, time.Since(w.start))
 	return w.Buffer.Write(p)
 }
+
+// TestProxyUnreadLines: a valid reply nested past MaxDepth, and one
+// longer than MaxLineLength, are passed on whole and logged as unread,
+// not as a server writing what is not JSON-RPC.
+func TestProxyUnreadLines(t *testing.T) {
+	deep := `{"jsonrpc":"2.0","id":1,"result":{"x":` + strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1) + "}}\n"
+	long := `{"jsonrpc":"2.0","id":2,"result":{"x":"` + strings.Repeat("a", MaxLineLength) + "\"}}\n"
+	var logBuf, out bytes.Buffer
+	p := NewProxy(NewMessageLog(&logBuf))
+	if err := p.Relay(Send, strings.NewReader(deep+long), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != deep+long {
+		t.Fatalf("bytes changed: %d out, %d in", out.Len(), len(deep+long))
+	}
+	entries := parseLog(t, logBuf.Bytes())
+	if len(entries) != 2 {
+		t.Fatalf("%d entries, want 2", len(entries))
+	}
+	for i, want := range []string{"nested deeper than 10000 levels", "is longer than 16777216"} {
+		e := entries[i]
+		if e.Kind != KindInvalid || !e.Unread || !strings.Contains(e.Note, want) || strings.Contains(e.Note, "not JSON-RPC") {
+			t.Errorf("entry %d: %s unread=%v %q; want unread, saying %q", i, e.Kind, e.Unread, e.Note, want)
+		}
+	}
+	if Deeper([]byte(`[{"a":"[[[[[\"["},[]]`), 3) || !Deeper([]byte(`[[[[]]]]`), 3) {
+		t.Error("Deeper counts brackets inside strings, or misses four levels")
+	}
+}

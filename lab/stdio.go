@@ -322,7 +322,7 @@ func (c *stdioConn) inFlight(id json.RawMessage) (int64, bool) {
 func (c *stdioConn) accept(line []byte, size int, m message) jsonrpc.Message {
 	e := Entry{Dir: Recv, Transport: "stdio", Bytes: size}
 	if size > MaxLineLength {
-		e.Kind, e.Note, e.Raw = KindInvalid, fmt.Sprintf("line of %d bytes is longer than %d", size, MaxLineLength), string(line)
+		e.Kind, e.Note, e.Raw, e.Unread = KindInvalid, fmt.Sprintf("line of %d bytes is longer than %d", size, MaxLineLength), string(line), true
 		c.lab.log.Log(e)
 		c.reply(jsonNull, -32700, e.Note)
 		return nil

@@ -31,6 +31,7 @@ type message struct {
 	params json.RawMessage // params as sent; nil when absent
 	code   int             // for an invalid message: the JSON-RPC error to answer
 	note   string          // for an invalid message: why
+	unread bool            // for an invalid message: valid JSON nested deeper than MaxDepth
 	// replyID is the id to answer an invalid message with: its own id when
 	// that id is valid, JSON null otherwise.
 	replyID json.RawMessage
@@ -47,6 +48,10 @@ func classify(line []byte) message {
 		return message{kind: KindEmpty}
 	case !utf8.Valid(trimmed):
 		return invalid(-32700, "not valid UTF-8", nil)
+	case Deeper(trimmed, MaxDepth):
+		m := invalid(-32700, fmt.Sprintf("JSON nested deeper than %d levels, the most encoding/json reads", MaxDepth), nil)
+		m.unread = true
+		return m
 	case !json.Valid(trimmed):
 		return invalid(-32700, "not valid JSON", nil)
 	case trimmed[0] == '[':
@@ -372,6 +377,34 @@ func isKey(line []byte, at int) bool {
 			return true
 		default:
 			return false
+		}
+	}
+	return false
+}
+
+// MaxDepth is how deep encoding/json reads nested JSON: a deeper message
+// may be valid, but neither the log nor check can read it.
+const MaxDepth = 10000
+
+// Deeper reports whether JSON text data nests arrays and objects deeper
+// than max, counting outside strings.
+func Deeper(data []byte, max int) bool {
+	depth, in, esc := 0, false, false
+	for _, c := range data {
+		switch {
+		case esc:
+			esc = false
+		case in && c == '\\':
+			esc = true
+		case c == '"':
+			in = !in
+		case in:
+		case c == '{' || c == '[':
+			if depth++; depth > max {
+				return true
+			}
+		case c == '}' || c == ']':
+			depth--
 		}
 	}
 	return false

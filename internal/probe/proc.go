@@ -149,7 +149,7 @@ func (p *proc) send(msg any) error {
 var (
 	errExited  = errors.New("the server exited")
 	errSilent  = errors.New("no reply")
-	errTooDeep = fmt.Errorf("the server's reply is JSON nested deeper than %d levels, the most check parses", maxDepth)
+	errTooDeep = fmt.Errorf("the server's reply is JSON nested deeper than %d levels, the most check parses", lab.MaxDepth)
 )
 
 // call sends a request and waits for the reply with its id, answering what

@@ -34,35 +34,7 @@ type wireMsg struct {
 	result json.RawMessage
 	err    *RPCError
 	why    string // for kindInvalid
-	deep   bool   // kindInvalid: JSON nested deeper than maxDepth
-}
-
-// maxDepth is how deep encoding/json decodes nested JSON: a deeper
-// message may be valid, but check cannot read it.
-const maxDepth = 10000
-
-// deeper reports whether JSON text data nests arrays and objects deeper
-// than max, counting outside strings.
-func deeper(data []byte, max int) bool {
-	depth, in, esc := 0, false, false
-	for _, c := range data {
-		switch {
-		case esc:
-			esc = false
-		case in && c == '\\':
-			esc = true
-		case c == '"':
-			in = !in
-		case in:
-		case c == '{' || c == '[':
-			if depth++; depth > max {
-				return true
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return false
+	deep   bool   // kindInvalid: JSON nested deeper than lab.MaxDepth
 }
 
 // parseMessage decodes one line (or HTTP body) from a server. It never fails:
@@ -85,7 +57,7 @@ func parseMessage(data []byte) wireMsg {
 		Error   json.RawMessage `json:"error"`
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
-		return wireMsg{kind: kindInvalid, why: "not JSON-RPC: " + err.Error(), deep: deeper(data, maxDepth)}
+		return wireMsg{kind: kindInvalid, why: "not JSON-RPC: " + err.Error(), deep: lab.Deeper(data, lab.MaxDepth)}
 	}
 	if w.JSONRPC != "2.0" {
 		return wireMsg{kind: kindInvalid, why: `jsonrpc is not "2.0"`}

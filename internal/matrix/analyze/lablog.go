@@ -23,6 +23,9 @@ type LabMessage struct {
 	Note   string          `json:"note"`
 	Raw    string          `json:"raw"`
 	Bytes  int             `json:"bytes"`
+	// Unread is a line the log could not read that may be a message
+	// (lab.Entry.Unread).
+	Unread bool `json:"unread"`
 	// Session, HTTPMethod, Status and LastEventID are the HTTP
 	// exchange's (lab.Entry).
 	Session     string `json:"session"`

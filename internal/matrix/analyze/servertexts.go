@@ -180,6 +180,10 @@ func serverFailure(msgs []LabMessage, lastModel time.Time) (reason, warning stri
 			why = append(why, m.Note)
 		case m.Dir == lab.ServerDir && m.Kind == lab.KindFailure:
 			why = append(why, m.Note)
+		case m.Dir == lab.Send && m.Kind == lab.KindInvalid && m.Unread:
+			// Valid, perhaps, and passed on whole: not the server's
+			// failure, but nothing the log could read.
+			warning = fmt.Sprintf("server: wrote a line the log could not read (%s), passed on to the client as it came", m.Note)
 		case m.Dir == lab.Send && m.Kind == lab.KindInvalid:
 			why = append(why, fmt.Sprintf("the server wrote a line that is not JSON-RPC: %q", firstRunes(redact.String(m.Raw), 60)))
 		case m.Dir == lab.Recv && (m.Method == "initialize" || m.Method == "server/discover"):

@@ -74,3 +74,23 @@ func TestDroppedServerStoppedByClient(t *testing.T) {
 		t.Errorf("ended on its own after an error: reason %q, want a failure", reason)
 	}
 }
+
+// TestUnreadLineNotAFailure: a line the proxy's log could not read but
+// passed on whole (longer than 16 MiB, or nested past 10,000 levels) is a
+// warning, not the server's failure; a line that is not JSON-RPC is one.
+// On main both read as "the server wrote a line that is not JSON-RPC".
+func TestUnreadLineNotAFailure(t *testing.T) {
+	at := time.Date(2026, 12, 5, 13, 0, 0, 0, time.UTC)
+	msgs := []LabMessage{
+		{Time: at, Dir: lab.Recv, Kind: lab.KindRequest, Method: "initialize"},
+		{Time: at, Dir: lab.Send, Kind: lab.KindResponse, Method: "initialize"},
+		{Time: at, Dir: lab.Send, Kind: lab.KindInvalid, Unread: true, Note: "line of 17825834 bytes is longer than 16777216", Raw: `{"jsonrpc":"2.0","id":3,"result":{"x":"xxx`},
+	}
+	if reason, warning := serverFailure(msgs, time.Time{}); reason != "" || !strings.Contains(warning, "could not read (line of 17825834 bytes is longer than 16777216)") {
+		t.Errorf("an unread line: reason %q, warning %q; want a warning only", reason, warning)
+	}
+	msgs[2].Unread, msgs[2].Note, msgs[2].Raw = false, "not valid JSON", "Server listening"
+	if reason, _ := serverFailure(msgs, time.Time{}); !strings.Contains(reason, "not JSON-RPC") {
+		t.Errorf("a line that is not JSON-RPC: reason %q, want a failure", reason)
+	}
+}
