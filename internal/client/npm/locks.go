@@ -139,6 +139,17 @@ func fromLock(dir string, lock []byte) bool {
 	return err == nil && strings.TrimSpace(string(b)) == lockHash(lock)
 }
 
+// lockedTree reports whether dir holds lock's tree: installed from it, or
+// found to be it (an install made before the lock, or by hand, every
+// package at the lock's version), which is then recorded as installed
+// from it.
+func lockedTree(dir string, lock []byte) bool {
+	if fromLock(dir, lock) {
+		return true
+	}
+	return checkTree(dir, lock) == nil && markLocked(dir, lock) == nil
+}
+
 // lockedArgs prepares dir to install name@version from lock (its
 // package.json and package-lock.json) and returns npm's arguments: npm
 // install of what they name, no script run, nothing saved. Not npm ci,

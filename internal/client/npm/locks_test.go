@@ -61,6 +61,23 @@ func TestLockedPrefix(t *testing.T) {
 	}
 }
 
+// TestLockedTreeFound: a prefix installed before its lock (or by hand)
+// whose every package is at the lock's version is taken, and recorded,
+// without an install; one that differs is not.
+func TestLockedTreeFound(t *testing.T) {
+	lock := []byte(`{"lockfileVersion": 3, "packages": {"": {}, "node_modules/x": {"version": "1.0.0"}}}`)
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "node_modules", "x"), 0o755)
+	os.WriteFile(filepath.Join(dir, "node_modules", "x", "package.json"), []byte(`{"version": "0.9.0"}`), 0o644)
+	if lockedTree(dir, lock) || fromLock(dir, lock) {
+		t.Fatal("a prefix at another version is taken for the lock's tree")
+	}
+	os.WriteFile(filepath.Join(dir, "node_modules", "x", "package.json"), []byte(`{"version": "1.0.0"}`), 0o644)
+	if !lockedTree(dir, lock) || !fromLock(dir, lock) {
+		t.Error("the lock's tree, installed before the lock, is not taken and recorded")
+	}
+}
+
 // TestEveryLockChecks: each committed lock passes CheckLock for the
 // package and version its name says.
 func TestEveryLockChecks(t *testing.T) {

@@ -85,7 +85,7 @@ func Install(ctx context.Context, dir, name, version string, progress io.Writer,
 	finished := func() bool {
 		_, sized := os.Stat(filepath.Join(dir, sizeFile))
 		_, held := os.Stat(dir + ".lock")
-		return (sized == nil || errors.Is(held, fs.ErrNotExist)) && done(dir) && (!locked || fromLock(dir, lock))
+		return (sized == nil || errors.Is(held, fs.ErrNotExist)) && done(dir) && (!locked || lockedTree(dir, lock))
 	}
 	if finished() {
 		return MarkUsed(dir)
