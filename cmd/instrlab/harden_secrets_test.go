@@ -140,3 +140,22 @@ func TestCheckSecretEveryPath(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckLearnsFromStderr: a value the server's stderr shows as a
+// credential ("--token=VALUE") is hidden wherever else check prints it:
+// in the instructions the server echoes it into, in text and JSON. On
+// main it was hidden on the stderr line only.
+func TestCheckLearnsFromStderr(t *testing.T) {
+	const value = "pl41n-t0ken-value"
+	instr := writeFile(t, "instr.txt", "Connect with "+value+" when asked.")
+	script := `echo "starting with --token=` + value + `" >&2; exec "$0" serve lab -era dual -instr-file "$1"`
+	for _, args := range [][]string{{"-show"}, {"-json"}, {"-v"}} {
+		out, stderr, _ := runCheckTest(t, append(args, "--", "sh", "-c", script, binary, instr)...)
+		if strings.Contains(out+stderr, value) {
+			t.Errorf("%q prints %q:\n%s\n%s", args, value, out, stderr)
+		}
+		if args[0] != "-v" && !strings.Contains(out, "Connect with ***") {
+			t.Errorf("%q: the instructions are not shown with the value hidden:\n%s", args, out)
+		}
+	}
+}

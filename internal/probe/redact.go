@@ -43,12 +43,34 @@ func (t Target) Redacted(r *redact.Redactor) Target {
 	return t
 }
 
+// Redactor is the target's redactor (Target.Redactor) that has also
+// learned the credentials the server's own output shows by shape or name
+// (redact.Redactor.Learn): its stderr, the details and errors of each
+// era, its stray lines. What a server prints as "--token=VALUE" on its
+// stderr is then hidden wherever VALUE appears.
+func (res Result) Redactor() *redact.Redactor {
+	r := res.Target.Redactor()
+	for _, e := range []EraResult{res.Legacy, res.Modern} {
+		for _, s := range append([]string{e.Stderr, e.Detail, e.ToolsError}, e.Stray...) {
+			r.Learn(s)
+		}
+		if e.Error != nil {
+			r.Learn(e.Error.Message)
+		}
+	}
+	r.Learn(res.Survival.Detail)
+	if f := res.Survival.Fallback; f != nil {
+		r.Learn(f.Detail)
+	}
+	return r
+}
+
 // Redacted returns res with its target's credentials hidden everywhere:
 // in the target, in every detail, error, stderr and stray line, and, as
 // exact values or key shapes, in the instructions and tools the server
 // sent, which a server may echo a credential into.
 func (res Result) Redacted() Result {
-	r := res.Target.Redactor()
+	r := res.Redactor()
 	res.Target = res.Target.Redacted(r)
 	res.Legacy = res.Legacy.redacted(r)
 	res.Modern = res.Modern.redacted(r)

@@ -75,3 +75,16 @@ func TestProsePieces(t *testing.T) {
 		t.Errorf("one piece: %q, Prose gives %q", got[0], r.Prose(text))
 	}
 }
+
+// TestLearn: what String hides in a server's stderr by shape or name is
+// hidden by value afterwards, in prose that does not show the shape.
+func TestLearn(t *testing.T) {
+	r := New()
+	r.Learn("starting with --token=abcdef123456 and Authorization: Bearer qwertyuiop0987, user=alice")
+	got := r.Prose("tenant abcdef123456 uses qwertyuiop0987; alice is fine")
+	if want := "tenant " + Mask + " uses " + Mask + "; alice is fine"; got != want {
+		t.Errorf("Prose after Learn = %q, want %q", got, want)
+	}
+	var nilR *Redactor
+	nilR.Learn("--token=abcdef123456") // no panic
+}

@@ -237,3 +237,32 @@ func (r *Redactor) ProsePieces(pieces []string) []string {
 	}
 	return out
 }
+
+// Learn makes r hide, wherever they appear, the values String hides in s
+// by their shape or their name: a credential flag's or assignment's
+// value, a token after an authorization scheme, a key shape, a long
+// random string. A server that prints "--token=VALUE" on its stderr has
+// VALUE hidden in its instructions, its tools and every finding that
+// quotes them too, not only where the assignment is.
+func (r *Redactor) Learn(s string) {
+	if r == nil || s == "" {
+		return
+	}
+	for _, m := range assignPattern().FindAllStringSubmatch(s, -1) {
+		name, sep, value := m[2], m[3], m[4]
+		if SecretName(name) && !isScheme(value) && !(strings.Contains(sep, ":") && m[1] == "") {
+			r.AddSecret(value)
+		}
+	}
+	for _, m := range schemePattern().FindAllStringSubmatch(s, -1) {
+		r.AddSecret(m[3])
+	}
+	for _, m := range keyPatterns().FindAllString(s, -1) {
+		r.AddSecret(m)
+	}
+	for _, m := range candidate().FindAllString(s, -1) {
+		if highEntropy(m) {
+			r.AddSecret(m)
+		}
+	}
+}

@@ -8,8 +8,8 @@ import (
 // Redacted returns rep as it may be printed: in each server, every text the
 // server or its config controls with that server's credentials hidden (its
 // config's env and header values and the values its ${VAR}s took, its
-// URL's query values, its credential arguments, and key-shaped values; see
-// probe.Target.Redactor). Everything was measured before, on what the
+// URL's query values, its credential arguments, key-shaped values, and
+// what its stderr shows as credentials; see probe.Result.Redactor). Everything was measured before, on what the
 // server sent: lengths, cuts, sections and rule verdicts are of the sent
 // text, so a printed text may be shorter than its measured length where a
 // secret was hidden.
@@ -26,7 +26,7 @@ func (rep Report) Redacted() Report {
 	out := rep
 	out.Servers = make([]Server, len(rep.Servers))
 	for i, s := range rep.Servers {
-		r := s.Target.Redactor()
+		r := s.Result.Redactor()
 		s.Result = s.Result.Redacted()
 		s.Views = append([]View(nil), s.Views...)
 		for j := range s.Views {
@@ -55,7 +55,7 @@ func (rep Report) Redacted() Report {
 	out.Combined = append([]Combined(nil), rep.Combined...)
 	for i := range out.Combined {
 		for _, s := range rep.Servers {
-			out.Combined[i].Text = s.Target.Redactor().Prose(out.Combined[i].Text)
+			out.Combined[i].Text = s.Result.Redactor().Prose(out.Combined[i].Text)
 		}
 	}
 	return out
