@@ -244,6 +244,7 @@ func (o *runOptions) report(ctx context.Context, r *runner.Runner, earlier *matr
 	if len(results) == 0 {
 		return nil, nil
 	}
+	results = o.servers.Redacted(results)
 	rep := report.New(m, results, r.Out)
 	if o.out != "" {
 		if err := rep.WriteFiles(r.Out); err != nil {

@@ -11,25 +11,31 @@ import (
 // env and header value its config gives and every query value of its URL,
 // whatever their names (the user gave them; a server may echo any of them),
 // and the values of its credential arguments.
-func (t Target) Redactor() *redact.Redactor {
+func (t Target) Redactor() *redact.Redactor { return Redactor(t) }
+
+// Redactor is one redactor for the servers ts (Target.Redactor of each):
+// run's, which writes the results of all its servers at once.
+func Redactor(ts ...Target) *redact.Redactor {
 	r := redact.New()
-	for _, v := range t.Env {
-		r.AddSecret(v)
-	}
-	for _, v := range t.Headers {
-		r.AddSecret(v)
-	}
-	for _, v := range t.Expanded {
-		r.AddSecret(v)
-	}
-	if u, err := url.Parse(t.URL); err == nil {
-		for _, vs := range u.Query() {
-			for _, v := range vs {
-				r.AddSecret(v)
+	for _, t := range ts {
+		for _, v := range t.Env {
+			r.AddSecret(v)
+		}
+		for _, v := range t.Headers {
+			r.AddSecret(v)
+		}
+		for _, v := range t.Expanded {
+			r.AddSecret(v)
+		}
+		if u, err := url.Parse(t.URL); err == nil {
+			for _, vs := range u.Query() {
+				for _, v := range vs {
+					r.AddSecret(v)
+				}
 			}
 		}
+		r.AddArgs(t.Args)
 	}
-	r.AddArgs(t.Args)
 	return r
 }
 

@@ -266,3 +266,11 @@ func (r *Redactor) Learn(s string) {
 		}
 	}
 }
+
+// Known hides r's known values in s, and nothing else: for what instrlab
+// wrote itself around them (a run's results), where a key shape may be a
+// fake API's key or a hash, not a credential.
+func (r *Redactor) Known(s string) string { return r.hideKnown(s) }
+
+// Knows reports whether r holds any value to hide by value.
+func (r *Redactor) Knows() bool { return r != nil && len(r.values) > 0 }

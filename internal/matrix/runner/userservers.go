@@ -16,6 +16,7 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/redact"
 	"github.com/instrlab/instrlab/internal/untrusted"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -31,6 +32,25 @@ type UserServers struct {
 	// nameFrom is the package.json that named the server of -server --,
 	// when its command's own name said nothing (probe.ServerName).
 	nameFrom string
+	// targets are the servers as given, for Redactor.
+	targets []probe.Target
+}
+
+// Redacted is results as run prints and writes them (its summary, tables,
+// results.json): the values the user gave these servers hidden wherever
+// a server echoed them into what the run recorded (probe.Redactor: a
+// config's env and header values and ${VAR}s, a URL's query values,
+// credential arguments), by value alone. The evidence itself is kept as
+// recorded.
+func (us *UserServers) Redacted(results []analyze.Result) []analyze.Result {
+	if us == nil {
+		return results
+	}
+	r := probe.Redactor(us.targets...)
+	if !r.Knows() {
+		return results
+	}
+	return redact.Copy(results, r.Known)
 }
 
 // ParseServers reads run's -server and -config: "-server -- CMD ARGS" (the
@@ -53,7 +73,7 @@ func ParseServers(server, config string, rest []string) (*UserServers, error) {
 		}
 		name, from := probe.ServerName(dir, rest[0], rest[1:])
 		us.add(name, lab.ServerCommand{Command: lookPath(rest[0]), Args: rest[1:], Dir: dir, Environ: os.Environ()})
-		us.nameFrom = from
+		us.nameFrom, us.targets = from, []probe.Target{{Args: rest[1:]}}
 		return us, nil
 	case config == "" && (strings.HasPrefix(server, "http://") || strings.HasPrefix(server, "https://")):
 		if len(rest) > 0 {
@@ -65,6 +85,7 @@ func ParseServers(server, config string, rest []string) (*UserServers, error) {
 		}
 		us.names = append(us.names, urlName(u))
 		us.http[us.names[0]] = HTTPServer{URL: server}
+		us.targets = []probe.Target{{URL: server}}
 		return us, nil
 	case config == "":
 		return nil, cli.UsageError{Msg: fmt.Sprintf("-server %q: give -server -- CMD [ARGS], or -config FILE -server NAME", server)}
@@ -85,6 +106,7 @@ func ParseServers(server, config string, rest []string) (*UserServers, error) {
 			return nil, cli.UsageError{Msg: "-config: " + err.Error()}
 		}
 	}
+	us.targets = targets
 	for _, t := range targets {
 		if t.Transport == probe.TransportHTTP && t.URL != "" {
 			us.names = append(us.names, t.Name)
