@@ -311,8 +311,14 @@ func nameOutcome(v float64, r analyze.Result) Outcome {
 		// Codex's deferred namespaces): no name is read there at all.
 		o.Failed = fmt.Sprintf("cannot tell: with a %d-character name none of the server's %d tools is named in the first request (no definition, no listing, no name; at most its namespace), so no name can be read there", int(v), len(r.Tools))
 	}
-	if t, ok := longTool(r, int(v)); ok {
+	t, ok := longTool(r, int(v))
+	switch {
+	case ok:
 		o.Within = named(t)
+	case o.Failed == "":
+		// The name is what the server's tools/list sent, not what was
+		// asked: a server that sends another measures nothing.
+		o.Failed = fmt.Sprintf("the server's tools/list has no tool named with the %d characters asked (%s): what it sent is measured, and it was not the name the search needs", int(v), lab.LongToolName(int(v)))
 	}
 	return o
 }

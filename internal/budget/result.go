@@ -86,6 +86,11 @@ func resultOutcome(v float64, r analyze.Result) Outcome {
 	c, called := calledResult(r)
 	answered := called && c.Reached && c.Answer == surface.AnswerResult
 	switch {
+	case answered && len(c.Parts) > 0 && c.Parts[0].Sent != int(v):
+		// The size is what reached the server's log, not what was asked:
+		// a server that sends another size measures nothing.
+		o.Failed = fmt.Sprintf("the server's result of %s was %s, not the %s asked: what it sent is measured, and it was not the size the search needs", resultTool, count(float64(c.Parts[0].Sent), "character"), count(v, "character"))
+		return o
 	case answered && c.Following > 0 && len(c.Parts) > 0:
 		o.Within = c.Parts[0].Full
 		return o

@@ -65,7 +65,7 @@ func TestResultRealRuns(t *testing.T) {
 // budget (Continue CLI, its context overflowed, summarizing without it),
 // even when the run then timed out.
 func TestResultOutcome(t *testing.T) {
-	parts := []surface.Found{{Part: "content[0] text", Reached: true, Full: true, Kept: 10, Sent: 10}}
+	parts := []surface.Found{{Part: "content[0] text", Reached: true, Full: true, Kept: 1000, Sent: 1000}}
 	called := func(c surface.CallFacts, status string, reqs ...int) analyze.Result {
 		r := analyze.Result{Status: status, Reason: "timed out after 1m30s", Surface: &analyze.SurfaceFacts{Calls: []surface.CallFacts{c}}}
 		for _, q := range reqs {
@@ -76,6 +76,8 @@ func TestResultOutcome(t *testing.T) {
 	answered := surface.CallFacts{Tool: resultTool, Request: 1, Reached: true, Answer: surface.AnswerResult}
 	withResult := answered
 	withResult.Following, withResult.Parts = 2, parts
+	lied := withResult // a lab that says 1,000 and sends 10, kept whole
+	lied.Parts = []surface.Found{{Part: "content[0] text", Reached: true, Full: true, Kept: 10, Sent: 10}}
 	for _, tt := range []struct {
 		name           string
 		r              analyze.Result
@@ -88,11 +90,15 @@ func TestResultOutcome(t *testing.T) {
 		{"not reached", called(surface.CallFacts{Tool: resultTool, Request: 1}, analyze.StatusOK, 1, 2), false, true},
 		{"not called", analyze.Result{Status: analyze.StatusOK, Surface: &analyze.SurfaceFacts{NotCalled: []surface.Missed{{Tool: resultTool, Why: "the client never offered it"}}}}, false, true},
 		{"failed run", analyze.Result{Status: "failed", Reason: "client exited 1"}, false, true},
+		{"a server that sent another size", called(lied, analyze.StatusOK, 1, 2), false, true},
 	} {
 		o := resultOutcome(1000, tt.r)
 		if (o.Failed != "") != tt.failed || o.Within != tt.within {
 			t.Errorf("%s: %+v, want within %v, failed %v", tt.name, o, tt.within, tt.failed)
 		}
+	}
+	if o := resultOutcome(1000, called(lied, analyze.StatusOK, 1, 2)); !strings.Contains(o.Failed, "was 10 characters, not the 1,000 characters asked") {
+		t.Errorf("a lying server: %q, want the size it sent and the size asked", o.Failed)
 	}
 	if o := resultOutcome(1000, analyze.Result{Status: analyze.StatusOK, Surface: &analyze.SurfaceFacts{NotCalled: []surface.Missed{{Tool: resultTool, Why: "the client never offered it"}}}}); !strings.Contains(o.Failed, "never offered") {
 		t.Errorf("not called says %q, want why", o.Failed)

@@ -171,7 +171,9 @@ func TestCountOutcomeCannotTell(t *testing.T) {
 		{"name, no tool shown at 1", nameOutcome, 1, analyze.Result{Status: "ok", Tools: hidden, Timing: analyze.Timing{HadServer: true, LeadMS: ms(300)}}, "cannot tell: with a 1-character name", false},
 		{"name, only the namespace at 1", nameOutcome, 1, analyze.Result{Status: "ok", Timing: analyze.Timing{HadServer: true, LeadMS: ms(300)},
 			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaNamespace}, {Name: lab.LongToolName(1), Via: analyze.ViaNamespace}}}, "at most its namespace", false},
-		{"name, server dropped at 128", nameOutcome, 128, analyze.Result{Status: "ok", Tools: hidden, Timing: analyze.Timing{LeadMS: ms(300)}}, "", false},
+		{"name, server dropped at 128", nameOutcome, 128, analyze.Result{Status: "ok", Tools: append(hidden[:3:3], analyze.ToolFacts{Name: lab.LongToolName(128)}), Timing: analyze.Timing{LeadMS: ms(300)}}, "", false},
+		{"name, a server that sent another name at 20", nameOutcome, 20, analyze.Result{Status: "ok", Timing: analyze.Timing{HadServer: true, LeadMS: ms(300)},
+			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: lab.LongToolName(8), Via: analyze.ViaDefinition}}}, "has no tool named with the 20 characters asked", false},
 		{"name, whole at 1", nameOutcome, 1, analyze.Result{Status: "ok", Timing: analyze.Timing{HadServer: true, LeadMS: ms(300)},
 			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: lab.LongToolName(1), Via: analyze.ViaDefinition}}}, "", true},
 	} {
