@@ -88,3 +88,25 @@ func TestLearn(t *testing.T) {
 	var nilR *Redactor
 	nilR.Learn("--token=abcdef123456") // no panic
 }
+
+// TestKeyStarts: every key shape keyPatterns matches starts with one of
+// keyStarts, so that the filter in front of the expression never lets a
+// key through (one example of each alternative).
+func TestKeyStarts(t *testing.T) {
+	for _, k := range []string{
+		"sk-ant-api03-abcdefghijklmnop", "sk_live_abcdefghijklmnop1234", "rk_test_abcdefghijklmnop1234", "pk_live_abcdefghijklmnop1234",
+		"ghp_16C7e42F292c6912E7710c838347Ae178B4a", "gho_16C7e42F292c6912E7710c838347Ae178B4a", "ghu_16C7e42F292c6912E7710c838347Ae178B4a",
+		"ghs_16C7e42F292c6912E7710c838347Ae178B4a", "ghr_16C7e42F292c6912E7710c838347Ae178B4a", "github_pat_11ABCDEFG0123456789abcdefghijklmn",
+		"glpat-abcdefghijklmnopqrst", "xoxb-1234567890-abcdef", "AKIAIOSFODNN7EXAMPLE", "ASIAIOSFODNN7EXAMPLE",
+		"AIzaSyA1234567890abcdefghijklmnopqrstuv", "npm_abcdefghijklmnopqrstuvwxyz0123456789", "eyJhbGciOiJI.eyJzdWIiOiIx.abcdefgh",
+		"-----BEGIN RSA PRIVATE KEY-----\nabc\n-----END RSA PRIVATE KEY-----",
+	} {
+		if !keyPatterns().MatchString(k) {
+			t.Errorf("%q: not a key shape for keyPatterns (fix the example)", k)
+			continue
+		}
+		if hideKeys("a "+k+" b") != "a "+Mask+" b" {
+			t.Errorf("%q: hideKeys lets it through", k)
+		}
+	}
+}

@@ -127,7 +127,7 @@ var (
 func (r *Redactor) String(s string) string {
 	s = r.hideKnown(s)
 	s = urlPattern().ReplaceAllStringFunc(s, URL)
-	s = keyPatterns().ReplaceAllString(s, Mask)
+	s = hideKeys(s)
 	s = schemePattern().ReplaceAllString(s, "$1$2"+Mask)
 	s = assignPattern().ReplaceAllStringFunc(s, func(m string) string {
 		sub := assignPattern().FindStringSubmatch(m)
@@ -172,7 +172,7 @@ func (r *Redactor) AddArgs(args []string) {
 // people or models (instructions, tool descriptions), where "token: x" is
 // prose rather than an assignment.
 func (r *Redactor) Prose(s string) string {
-	return keyPatterns().ReplaceAllString(r.hideKnown(s), Mask)
+	return hideKeys(r.hideKnown(s))
 }
 
 // hideKnown replaces r's values in s.

@@ -42,7 +42,7 @@ func (rep Report) Redacted() Report {
 				}
 			}
 		}
-		s = redact.Copy(s, r.Prose)
+		s = redact.Copy(s, once(r.Prose))
 		s.shown = map[probe.Era]shownText{}
 		for _, e := range []probe.EraResult{rep.Servers[i].Legacy, rep.Servers[i].Modern} {
 			if e.Instructions != nil {
@@ -59,4 +59,18 @@ func (rep Report) Redacted() Report {
 		}
 	}
 	return out
+}
+
+// once is f remembering its answers: a report holds the same texts many
+// times over (each client's view of the same instructions and tools).
+func once(f func(string) string) func(string) string {
+	seen := map[string]string{}
+	return func(s string) string {
+		if v, ok := seen[s]; ok {
+			return v
+		}
+		v := f(s)
+		seen[s] = v
+		return v
+	}
 }
