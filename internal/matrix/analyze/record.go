@@ -1,11 +1,12 @@
 package analyze
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"time"
 
+	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/load"
@@ -88,11 +89,21 @@ type RunLoad struct {
 // Max is the higher of the two one-minute load averages.
 func (l *RunLoad) Max() float64 { return max(l.Start.One, l.End.One) }
 
+// maxFile bounds a run's record and result as analyze reads them: each is
+// a few KB, but the directory is the user's to name (report, diff).
+const maxFile = 64 << 20
+
+// readFile reads a file of a run's evidence, at most maxFile bytes of
+// it: an endless file (a link to /dev/zero) is an error naming the limit.
+func readFile(path string) ([]byte, error) {
+	return cli.ReadFile(context.Background(), path, maxFile)
+}
+
 // ReadRecord reads the record of a run dir.
 func ReadRecord(dir string) (Record, error) {
 	var r Record
 	path := evidence.RunDir(dir).Record()
-	b, err := os.ReadFile(path)
+	b, err := readFile(path)
 	if err != nil {
 		return r, fmt.Errorf("reading run record: %w", err)
 	}

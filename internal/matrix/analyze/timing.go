@@ -3,7 +3,6 @@ package analyze
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -258,7 +257,7 @@ func secs(d time.Duration) string {
 func ReadResult(dir string) (Result, error) {
 	var res Result
 	path := evidence.RunDir(dir).Result()
-	b, err := os.ReadFile(path)
+	b, err := readFile(path)
 	if err != nil {
 		return res, fmt.Errorf("reading run result: %w", err)
 	}
