@@ -591,7 +591,8 @@ func TestCheckProfiles(t *testing.T) {
 // TestCheckWidth: no line of check's text is wider than the width it
 // wraps to, with or without the details (-v) and the instructions in full
 // (-show), for English, Japanese (two columns a character) and text with
-// escapes.
+// escapes; except the server's own text that -show prints, which is its
+// lines as the server sent them (TestCheckShowVerbatim).
 func TestCheckWidth(t *testing.T) {
 	hostile := writeFile(t, "hostile.txt", "Use the tools.\x1b[2J "+strings.Repeat("x", 200)+" \u202eevil\u202c\n\n"+strings.Repeat("word ", 300))
 	for _, server := range [][]string{
@@ -606,12 +607,36 @@ func TestCheckWidth(t *testing.T) {
 				if out == "" {
 					t.Fatalf("%v: no output; stderr:\n%s", server, stderr)
 				}
+				inText := false
 				for i, l := range strings.Split(out, "\n") {
-					if w := table.DisplayWidth(l); w > width {
+					switch {
+					case strings.HasPrefix(l, "  --- end of "):
+						inText = false
+					case strings.HasPrefix(l, "  --- ") && strings.Contains(l, " instructions"):
+						inText = true
+					}
+					if w := table.DisplayWidth(l); w > width && !(inText && !strings.HasPrefix(l, "  ✂ ")) {
 						t.Errorf("%v %s at %d columns: line %d is %d wide: %q", server, flag, width, i+1, w, l)
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestCheckShowVerbatim: -show prints the server's instructions as it sent
+// them, each of its lines whole whatever the width (escaped where a
+// character must be), the cut marks between; on main it re-wrapped them
+// at the terminal's width, so they were no longer the server's lines.
+func TestCheckShowVerbatim(t *testing.T) {
+	long := strings.Repeat("word ", 40) + "end" // 203 characters, before any profile's cut
+	text := "# Title\n  indented line\tand a tab\n" + long + "\n\n" + strings.Repeat("tail ", 40)
+	file := writeFile(t, "verbatim.txt", text)
+	t.Setenv("COLUMNS", "40")
+	out, stderr, _ := runCheckIn(t, "-show", "--", binary, "serve", "lab", "-instr-file", file)
+	for _, l := range []string{"# Title", long, "  indented line\tand a tab"} {
+		if !strings.Contains(out, "\n"+l+"\n") {
+			t.Errorf("-show lacks the server's line %q whole:\n%s\n%s", l, out, stderr)
 		}
 	}
 }

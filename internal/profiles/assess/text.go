@@ -71,6 +71,17 @@ type printer struct {
 // text.
 func (p *printer) hang(prefix, text string) { p.b.WriteString(table.Hang(prefix, text, p.width)) }
 
+// verbatim writes a server's text as it sent it, its lines as they are,
+// not wrapped to the width (-show prints the bytes the server sent, every
+// control and invisible character escaped when the output is), ended by a
+// line break.
+func (p *printer) verbatim(text string) {
+	p.b.WriteString(text)
+	if !strings.HasSuffix(text, "\n") {
+		p.b.WriteString("\n")
+	}
+}
+
 // line escapes a server's or config's text shown on one line.
 func line(s string) string { return untrusted.EscapeLine(s) }
 
@@ -412,10 +423,10 @@ func (p *printer) cutTexts(s Server) {
 		p.hang("  ", fmt.Sprintf("--- %s instructions (%s) ---", e.Era, e.Method))
 		for i, m := range marks {
 			who := merge([]Finding{m.who}, s.Views)[0].Whom()
-			p.hang("", pieces[i])
+			p.verbatim(pieces[i])
 			p.hang("  ✂ ", fmt.Sprintf("%s cuts here: %s characters follow", who, table.Num(total-m.at)))
 		}
-		p.hang("", pieces[len(pieces)-1])
+		p.verbatim(pieces[len(pieces)-1])
 		p.hang("  ", fmt.Sprintf("--- end of %s instructions ---", e.Era))
 	}
 }
