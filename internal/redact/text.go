@@ -131,11 +131,10 @@ func (r *Redactor) String(s string) string {
 	s = schemePattern().ReplaceAllString(s, "$1$2"+Mask)
 	s = assignPattern().ReplaceAllStringFunc(s, func(m string) string {
 		sub := assignPattern().FindStringSubmatch(m)
-		name, sep, value := sub[2], sub[3], sub[4]
-		if !SecretName(name) || value == Mask || isScheme(value) || (strings.Contains(sep, ":") && sub[1] == "") {
+		if !secretAssignment(sub) {
 			return m
 		}
-		return sub[1] + name + sep + Mask
+		return sub[1] + sub[2] + sub[3] + Mask
 	})
 	return candidate().ReplaceAllStringFunc(s, func(m string) string {
 		if highEntropy(m) {
@@ -143,6 +142,15 @@ func (r *Redactor) String(s string) string {
 		}
 		return m
 	})
+}
+
+// secretAssignment reports whether sub, a match of assignPattern, assigns
+// a credential String hides: a secret name, a value that is not already
+// hidden nor an authorization scheme, and not a bare "name: value" (prose,
+// not an assignment).
+func secretAssignment(sub []string) bool {
+	name, sep, value := sub[2], sub[3], sub[4]
+	return SecretName(name) && value != Mask && !isScheme(value) && !(strings.Contains(sep, ":") && sub[1] == "")
 }
 
 // isScheme reports an authorization scheme, which precedes the secret.
@@ -213,8 +221,10 @@ func (r *Redactor) ProsePieces(pieces []string) []string {
 			}
 		}
 	}
-	for _, m := range keyPatterns().FindAllStringIndex(whole, -1) {
-		mark(m[0], m[1])
+	if mayHoldKey(whole) {
+		for _, m := range keyPatterns().FindAllStringIndex(whole, -1) {
+			mark(m[0], m[1])
+		}
 	}
 	out := make([]string, len(pieces))
 	at := 0
@@ -249,9 +259,8 @@ func (r *Redactor) Learn(s string) {
 		return
 	}
 	for _, m := range assignPattern().FindAllStringSubmatch(s, -1) {
-		name, sep, value := m[2], m[3], m[4]
-		if SecretName(name) && !isScheme(value) && !(strings.Contains(sep, ":") && m[1] == "") {
-			r.AddSecret(value)
+		if secretAssignment(m) {
+			r.AddSecret(m[4])
 		}
 	}
 	for _, m := range schemePattern().FindAllStringSubmatch(s, -1) {
