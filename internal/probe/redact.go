@@ -75,8 +75,11 @@ func (res Result) Redactor() *redact.Redactor {
 // in the target, in every detail, error, stderr and stray line, and, as
 // exact values or key shapes, in the instructions and tools the server
 // sent, which a server may echo a credential into.
-func (res Result) Redacted() Result {
-	r := res.Redactor()
+func (res Result) Redacted() Result { return res.RedactedBy(res.Redactor()) }
+
+// RedactedBy is Redacted with r, res.Redactor made once by a caller that
+// hides more of the same server's texts with it.
+func (res Result) RedactedBy(r *redact.Redactor) Result {
 	res.Target = res.Target.Redacted(r)
 	res.Legacy = res.Legacy.redacted(r)
 	res.Modern = res.Modern.redacted(r)

@@ -19,15 +19,17 @@ import (
 // goes through the redactor (redact.Copy). Before that, what needs more:
 // the probe's own details and stderr (probe.Result.Redacted: assignments
 // too), a view's reason, and the text around each cut, from the whole
-// text, so that a value the window or the cut halves is hidden; after it, the instructions as check shows
-// them, in pieces at each profile's cut, a value cut in two hidden in
-// both halves (ProsePieces).
+// text, so that a value the window or the cut halves is hidden; after it,
+// the instructions as check shows them, in pieces at each profile's cut,
+// a value cut in two hidden in both halves (ProsePieces).
 func (rep Report) Redacted() Report {
 	out := rep
 	out.Servers = make([]Server, len(rep.Servers))
+	rs := make([]*redact.Redactor, len(rep.Servers)) // each server's, made once
 	for i, s := range rep.Servers {
 		r := s.Result.Redactor()
-		s.Result = s.Result.Redacted()
+		rs[i] = r
+		s.Result = s.Result.RedactedBy(r)
 		s.Views = append([]View(nil), s.Views...)
 		for j := range s.Views {
 			v := &s.Views[j]
@@ -54,8 +56,8 @@ func (rep Report) Redacted() Report {
 	}
 	out.Combined = append([]Combined(nil), rep.Combined...)
 	for i := range out.Combined {
-		for _, s := range rep.Servers {
-			out.Combined[i].Text = s.Result.Redactor().Prose(out.Combined[i].Text)
+		for _, r := range rs {
+			out.Combined[i].Text = r.Prose(out.Combined[i].Text)
 		}
 	}
 	return out
