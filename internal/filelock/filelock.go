@@ -14,22 +14,13 @@ import (
 // Lock takes the exclusive lock of the file at path (created when
 // missing), waiting until it is free or ctx is done; unlock releases it.
 func Lock(ctx context.Context, path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, err
-	}
 	for delay := 10 * time.Millisecond; ; {
-		ok, err := tryLock(f)
-		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("locking %s: %w", path, err)
-		}
-		if ok {
-			return func() { unlockFile(f); f.Close() }, nil
+		unlock, ok, err := TryLock(path)
+		if err != nil || ok {
+			return unlock, err
 		}
 		select {
 		case <-ctx.Done():
-			f.Close()
 			return nil, ctx.Err()
 		case <-time.After(delay):
 		}

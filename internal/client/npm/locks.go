@@ -7,6 +7,7 @@ import (
 	"embed"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -66,18 +67,9 @@ func Locks() []string {
 // name@version, whose entry for name is that version, and in which every
 // package fetched from a registry has an integrity hash.
 func CheckLock(lock []byte, name, version string) error {
-	var l struct {
-		LockfileVersion int `json:"lockfileVersion"`
-		Packages        map[string]struct {
-			Version      string            `json:"version"`
-			Resolved     string            `json:"resolved"`
-			Integrity    string            `json:"integrity"`
-			Link         bool              `json:"link"`
-			Dependencies map[string]string `json:"dependencies"`
-		} `json:"packages"`
-	}
-	if err := json.Unmarshal(lock, &l); err != nil {
-		return fmt.Errorf("not a package-lock.json: %w", err)
+	l, err := parseLock(lock)
+	if err != nil {
+		return err
 	}
 	if l.LockfileVersion < 2 {
 		return fmt.Errorf("lockfileVersion %d: want 2 or 3", l.LockfileVersion)
@@ -95,6 +87,31 @@ func CheckLock(lock []byte, name, version string) error {
 		}
 	}
 	return nil
+}
+
+// A lockFile is what instrlab reads of a package-lock.json.
+type lockFile struct {
+	LockfileVersion int                    `json:"lockfileVersion"`
+	Packages        map[string]lockedEntry `json:"packages"`
+}
+
+// A lockedEntry is one package of a lock, by its path ("" the root).
+type lockedEntry struct {
+	Version      string            `json:"version"`
+	Resolved     string            `json:"resolved"`
+	Integrity    string            `json:"integrity"`
+	Link         bool              `json:"link"`
+	Optional     bool              `json:"optional"`
+	Dev          bool              `json:"dev"`
+	Dependencies map[string]string `json:"dependencies"`
+}
+
+func parseLock(lock []byte) (lockFile, error) {
+	var l lockFile
+	if err := json.Unmarshal(lock, &l); err != nil {
+		return l, fmt.Errorf("not a package-lock.json: %w", err)
+	}
+	return l, nil
 }
 
 // MakeLock resolves name@version with npm, without installing it or
@@ -171,33 +188,23 @@ func lockedArgs(dir, name, version string, lock []byte) ([]string, error) {
 // the one lock gives it, or one lock requires (not optional) that is
 // missing: an install that is not the lock's tree.
 func checkTree(dir string, lock []byte) error {
-	var l struct {
-		Packages map[string]struct {
-			Version  string `json:"version"`
-			Optional bool   `json:"optional"`
-			Dev      bool   `json:"dev"`
-			Link     bool   `json:"link"`
-		} `json:"packages"`
-	}
-	if err := json.Unmarshal(lock, &l); err != nil {
+	l, err := parseLock(lock)
+	if err != nil {
 		return err
 	}
 	for p, e := range l.Packages {
 		if p == "" || e.Link || e.Dev {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p), "package.json"))
-		if err != nil {
+		v, err := versionAt(filepath.Join(dir, filepath.FromSlash(p)))
+		if errors.Is(err, fs.ErrNotExist) {
 			if e.Optional {
 				continue // another platform's
 			}
 			return fmt.Errorf("%s is missing", p)
 		}
-		var pj struct {
-			Version string `json:"version"`
-		}
-		if json.Unmarshal(b, &pj) != nil || pj.Version != e.Version {
-			return fmt.Errorf("%s is %q, the lock says %s", p, pj.Version, e.Version)
+		if v != e.Version {
+			return fmt.Errorf("%s is %q, the lock says %s", p, v, e.Version)
 		}
 	}
 	return nil

@@ -48,17 +48,24 @@ func (p Package) Dir() (string, error) {
 // Installed reports the version of package name that npm put under the
 // prefix dir, read from its package.json ("" when absent).
 func Installed(dir, name string) string {
-	b, err := os.ReadFile(filepath.Join(dir, "node_modules", filepath.FromSlash(name), "package.json"))
+	v, _ := versionAt(filepath.Join(dir, "node_modules", filepath.FromSlash(name)))
+	return v
+}
+
+// versionAt is the version the package.json of the package in dir says:
+// "" with the error when it cannot be read, "" when it names none.
+func versionAt(dir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
 	if err != nil {
-		return ""
+		return "", err
 	}
 	var pj struct {
 		Version string `json:"version"`
 	}
 	if json.Unmarshal(b, &pj) != nil {
-		return ""
+		return "", nil
 	}
-	return pj.Version
+	return pj.Version, nil
 }
 
 // Ensure installs p into its prefix unless that version is already there,
