@@ -150,21 +150,16 @@ func BenchmarkCheckVsInspector(b *testing.B) {
 	server := []string{binary, "serve", "lab", "-era", "dual"}
 	checkArgs := append([]string{"check", "-json", "--"}, server...)
 	inspArgs := append([]string{inspector, "--cli", "--method", "initialize", "--"}, server...)
-	var check, insp []time.Duration
-	for b.Loop() {
-		start := time.Now()
+	c, i := interleaved(b, func() {
 		if out, err := exec.Command(binary, checkArgs...).CombinedOutput(); err != nil {
 			b.Fatalf("check: %v\n%s", err, out)
 		}
-		check = append(check, time.Since(start))
-		start = time.Now()
+	}, func() {
 		o, err := exec.Command(nodeBin(dir), inspArgs...).Output()
 		if err != nil || !bytes.Contains(o, []byte(`"instructions"`)) {
 			b.Fatalf("inspector: %v\n%s", err, o)
 		}
-		insp = append(insp, time.Since(start))
-	}
-	c, i := median(check), median(insp)
+	})
 	b.ReportMetric(ms(c), "check-median-ms")
 	b.ReportMetric(ms(i), "inspector-median-ms")
 	b.ReportMetric(float64(i)/float64(c), "ratio")
@@ -182,23 +177,33 @@ func BenchmarkCheckVsBareClient(b *testing.B) {
 	server := []string{goBuild(b, dir, "bareserver"), "-tools", "1"}
 	client := goBuild(b, dir, "bareclient")
 	checkArgs := append([]string{"check", "-json", "--"}, server...)
-	var check, bare []time.Duration
-	for b.Loop() {
-		start := time.Now()
+	c, r := interleaved(b, func() {
 		if out, err := exec.Command(binary, checkArgs...).CombinedOutput(); err != nil {
 			b.Fatalf("check: %v\n%s", err, out)
 		}
-		check = append(check, time.Since(start))
-		start = time.Now()
+	}, func() {
 		if out, err := exec.Command(client, server...).CombinedOutput(); err != nil {
 			b.Fatalf("bareclient: %v\n%s", err, out)
 		}
-		bare = append(bare, time.Since(start))
-	}
-	c, r := median(check), median(bare)
+	})
 	b.ReportMetric(ms(c), "check-median-ms")
 	b.ReportMetric(ms(r), "bare-median-ms")
 	b.ReportMetric(float64(c)/float64(r), "ratio")
+}
+
+// interleaved runs first and second in turn, once each an iteration of
+// b, and returns the median wall time of each.
+func interleaved(b *testing.B, first, second func()) (time.Duration, time.Duration) {
+	var a, c []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		first()
+		a = append(a, time.Since(start))
+		start = time.Now()
+		second()
+		c = append(c, time.Since(start))
+	}
+	return median(a), median(c)
 }
 
 // goBuild builds the program internal/bench/name into dir, as TestMain

@@ -4,6 +4,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -129,9 +131,10 @@ func TestMatrixAndResultsReaders(t *testing.T) {
 			})
 		}
 		t.Run(name+" endless", func(t *testing.T) {
-			out, err := exec.Command(binary, with("/dev/zero")...).CombinedOutput()
-			if code := exitOf(err); code != exitUsage || !strings.Contains(string(out), "longer than "+tt.limit+" bytes") {
-				t.Errorf("%s /dev/zero: exit %d, output %q; want %d naming the limit", name, code, out, exitUsage)
+			var stderr bytes.Buffer
+			err := run(context.Background(), with("/dev/zero"), io.Discard, &stderr)
+			if code := exitCode(err, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "longer than "+tt.limit+" bytes") {
+				t.Errorf("%s /dev/zero: exit %d, stderr %q; want %d naming the limit", name, code, stderr.String(), exitUsage)
 			}
 		})
 		t.Run(name+" fifo", func(t *testing.T) {
@@ -141,15 +144,4 @@ func TestMatrixAndResultsReaders(t *testing.T) {
 			}
 		})
 	}
-}
-
-// exitOf is a finished command's exit status.
-func exitOf(err error) int {
-	if ee, ok := err.(*exec.ExitError); ok {
-		return ee.ExitCode()
-	}
-	if err != nil {
-		return -1
-	}
-	return 0
 }
