@@ -82,7 +82,7 @@ func TestOutputsFollowSchemas(t *testing.T) {
 		}
 		reps = append(reps, rep)
 	}
-	d := report.Compare(reps[0], reps[1], 0.1)
+	d := report.Compare(reps[0], reps[1], report.DiffOptions{Tolerance: 0.1})
 	var b bytes.Buffer
 	if err := table.JSON(&b, schema.Named(schema.Diff, d)); err != nil {
 		t.Fatal(err)

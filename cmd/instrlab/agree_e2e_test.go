@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -108,7 +109,7 @@ func agreeSpecs(t *testing.T) []string {
 	if os.Getenv("INSTRLAB_E2E_AGREE") != "1" {
 		return []string{claudecode.Name + "@" + claudecode.DefaultVersion}
 	}
-	pinned, err := clients.NewList([]string{clients.All})
+	pinned, err := clients.NewList(context.Background(), []string{clients.All}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

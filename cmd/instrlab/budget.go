@@ -21,7 +21,7 @@ func runBudget(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := flag.NewFlagSet("budget", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c := budget.Command{Line: "instrlab budget " + strings.Join(args, " "), NewClients: clients.NewList}
-	fs.Var((*listFlag)(&c.Specs), "client", "client and version, as in claude-code@2.1.328, or all: every pinned client (repeatable; required)")
+	fs.Var((*listFlag)(&c.Specs), "client", "client and version, as in claude-code@2.1.328 or claude-code@newest, or all: every pinned client (repeatable; required)")
 	fs.Var((*listFlag)(&c.Budgets), "budget", "budget to measure: "+strings.Join(budget.Names, ", ")+" (repeatable; default wait)")
 	fs.Var((*listFlag)(&c.Settings), "env", "measure with this setting in the client's environment, NAME=VALUE (repeatable)")
 	fs.StringVar(&c.Out, "out", "", "evidence directory, one subdirectory per client, budget and run (required)")

@@ -12,7 +12,7 @@ import (
 
 // diffFlags are the flags of "instrlab diff" and of "run -baseline".
 func diffFlags(fs *flag.FlagSet, o *report.DiffOptions) {
-	fs.BoolVar(&o.JSON, "json", false, "print the changes as JSON")
+	fs.BoolVar(&o.JSON, "json", false, "print the changes as JSON (diff: -format json)")
 	fs.Float64Var(&o.Tolerance, "tolerance", 0.1, "share by which two token estimates may differ and count as equal")
 }
 
@@ -23,6 +23,8 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.SetOutput(stderr)
 	var o report.DiffOptions
 	diffFlags(fs, &o)
+	fs.StringVar(&o.Format, "format", "text", "output: "+report.DiffFormats.String()+" (md: each client's outcome, then the changes: a job summary, an issue)")
+	fs.StringVar(&o.Client, "client", "", "compare only the client of this name, as in codex")
 	fs.Usage = cli.Usage(fs, usage("diff"))
 	if err := parseFlags(fs, args); err != nil {
 		return err

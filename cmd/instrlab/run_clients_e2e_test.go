@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"io"
 	"os"
 	"testing"
 
@@ -89,7 +91,7 @@ func TestE2EEveryClient(t *testing.T) {
 			kept[r.Client][r.Row] = best.Kept
 		}
 	}
-	pinned, err := clients.NewList([]string{clients.All})
+	pinned, err := clients.NewList(context.Background(), []string{clients.All}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

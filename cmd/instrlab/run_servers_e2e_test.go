@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -33,7 +35,7 @@ func TestE2EServers(t *testing.T) {
 		t.Fatal("the cross matrix has no servers row")
 	}
 	results := runE2E(t, "-client", "all", "-matrix", "cross", "-row", row.Name, "-lab", binary, "-j", "2", "-timeout", "360s")
-	pinned, err := clients.NewList([]string{clients.All})
+	pinned, err := clients.NewList(context.Background(), []string{clients.All}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,7 +54,7 @@ func TestE2EToolDescription(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pinned, err := clients.NewList([]string{clients.All})
+	pinned, err := clients.NewList(context.Background(), []string{clients.All}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ type Target struct {
 	Selector Selector
 }
 
-// ParseTarget parses "client", "client@all", "client@latest",
+// ParseTarget parses "client", "client@all", "client@newest",
 // "client@A..B" or "client@RANGE"; a bare client name means all.
 func ParseTarget(s string) (Target, error) {
 	name, sel, _ := strings.Cut(s, "@")

@@ -17,14 +17,15 @@ var ErrNoMatch = errors.New("no published version matches")
 // forms, after the client name and '@':
 //
 //	all             every published version
-//	latest          the newest release
+//	newest          the newest release (version.Newest; latest is its
+//	                older spelling)
 //	A..B            A to B inclusive, both published
 //	1.2.3           one version
 //	>=2.1.200 <2.2  a semver range (npm syntax: ^, ~, ||, hyphen ranges; see version.Range)
 type Selector struct {
 	text       string
 	all        bool
-	latest     bool
+	newest     bool
 	from, to   string
 	constraint *version.Range
 }
@@ -35,8 +36,8 @@ func ParseSelector(s string) (Selector, error) {
 	switch {
 	case s == "" || s == "all":
 		sel.all = true
-	case s == "latest":
-		sel.latest = true
+	case s == "newest" || s == "latest":
+		sel.newest = true
 	case strings.Contains(s, ".."):
 		from, to, _ := strings.Cut(s, "..")
 		if !version.Strict(from) {
@@ -53,7 +54,7 @@ func ParseSelector(s string) (Selector, error) {
 		}
 		c, err := version.ParseRange(s)
 		if err != nil {
-			return Selector{}, fmt.Errorf("version range %q: want all, latest, A..B, a version or a semver range: %v", s, err)
+			return Selector{}, fmt.Errorf("version range %q: want all, newest, A..B, a version or a semver range: %v", s, err)
 		}
 		sel.constraint = &c
 	}
@@ -79,9 +80,9 @@ func (s Selector) Select(published []string) ([]string, error) {
 	switch {
 	case s.all:
 		out = releases
-	case s.latest:
-		if len(releases) > 0 {
-			out = releases[len(releases)-1:]
+	case s.newest:
+		if n := version.Newest(vs); n != "" {
+			out = []string{n}
 		}
 	case s.constraint != nil:
 		for _, v := range releases {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,7 +22,7 @@ import (
 // error naming its flag; a valid command gets its clients, settings,
 // probe matrix and the wait budget by default.
 func TestCommandValidate(t *testing.T) {
-	newClients := func(specs []string) ([]client.Client, error) {
+	newClients := func(_ context.Context, specs []string, _ io.Writer) ([]client.Client, error) {
 		var cs []client.Client
 		for _, s := range specs {
 			if s != "fake@1" {

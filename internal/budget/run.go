@@ -40,7 +40,7 @@ type Command struct {
 	// Specs are the -client values, made into Clients by NewClients (the
 	// command's client lookup: budget links no client adapter).
 	Specs      []string
-	NewClients func(specs []string) ([]client.Client, error)
+	NewClients func(ctx context.Context, specs []string, progress io.Writer) ([]client.Client, error)
 	// Settings are the -env values, NAME=VALUE; MatrixName is -matrix, a
 	// matrix file or a built-in matrix.
 	Settings   []string
@@ -69,7 +69,7 @@ func (c *Command) Validate(ctx context.Context) error {
 	case err != nil:
 		return err
 	}
-	if c.Clients, err = c.NewClients(c.Specs); err != nil {
+	if c.Clients, err = c.NewClients(ctx, c.Specs, c.progress()); err != nil {
 		return fmt.Errorf("-client: %w", err)
 	}
 	if err := c.check(); err != nil {

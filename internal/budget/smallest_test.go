@@ -1,6 +1,8 @@
 package budget
 
 import (
+	"context"
+	"io"
 	"strings"
 	"testing"
 
@@ -29,7 +31,7 @@ func TestSmallestWithoutProfiles(t *testing.T) {
 // holds the runs to the next smallest budget (Codex 0.171.0's, about 1 s,
 // from the built-in profiles) and says Droid's runs race anyway.
 func TestSmallestLeavesOutAClientThatDoesNotWait(t *testing.T) {
-	cs, err := clients.NewList([]string{"droid@0.225.2", "codex@0.171.0"})
+	cs, err := clients.NewList(context.Background(), []string{"droid@0.225.2", "codex@0.171.0"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/loss"
+
 	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
@@ -33,8 +35,14 @@ type Diff struct {
 	Pairs   [][2]string `json:"pairs"`
 	Rows    []string    `json:"rows"`
 	Changes []Change    `json:"changes"`
+	// Clients are the outcome of each pair of Pairs, in its order.
+	Clients []ClientDiff `json:"clients,omitempty"`
 	// Incomparable says what could not be compared and why.
 	Incomparable []string `json:"incomparable,omitempty"`
+	// Failed says, per configuration and pair, where every run of one
+	// side failed (a version that did not install, or that its flags no
+	// longer drive): not compared, and not a change of behaviour.
+	Failed []string `json:"failed,omitempty"`
 	// Tolerance is the share by which token estimates may differ.
 	Tolerance float64 `json:"tolerance"`
 }
@@ -51,21 +59,46 @@ type Change struct {
 	Follows string `json:"follows,omitempty"`
 }
 
+// A ClientDiff is the outcome of one client compared: its version on
+// each side, how many facts changed, whether every run of a side failed,
+// and, on users' servers, its verdict on each side (the worst of its
+// servers'; "" where none is measured).
+type ClientDiff struct {
+	Name          string       `json:"name"`
+	Before        string       `json:"before"`
+	After         string       `json:"after"`
+	Changes       int          `json:"changes"`
+	Failed        bool         `json:"failed,omitempty"`
+	VerdictBefore loss.Verdict `json:"verdict_before,omitempty"`
+	VerdictAfter  loss.Verdict `json:"verdict_after,omitempty"`
+}
+
+// DiffFormats are the formats of a diff: a table for a terminal, the
+// same as Markdown (each client's outcome first: a job summary, an
+// issue's body), or JSON (named as schema.Diff).
+var DiffFormats = table.Formats{"text", "md", "json"}
+
 // DiffOptions are how two runs are compared and their changes written
 // (instrlab diff, run -baseline).
 type DiffOptions struct {
 	// Tolerance is the share by which two token estimates may differ and
 	// count as equal.
 	Tolerance float64
-	// JSON writes the changes as JSON (named as schema.Diff), else as a
-	// table for a terminal.
-	JSON bool
+	// Format is one of DiffFormats; JSON (-json) stands for "json".
+	Format string
+	JSON   bool
+	// Client, when set, compares only the client of that name.
+	Client string
 }
 
-// Validate rejects a tolerance outside [0, 1), naming its flag.
+// Validate rejects a tolerance outside [0, 1) and a format not in
+// DiffFormats, naming the flag.
 func (o DiffOptions) Validate() error {
 	if o.Tolerance < 0 || o.Tolerance >= 1 {
 		return fmt.Errorf("-tolerance %g: want a share from 0 to below 1", o.Tolerance)
+	}
+	if o.Format != "" {
+		return DiffFormats.Check(o.Format)
 	}
 	return nil
 }
@@ -73,12 +106,18 @@ func (o DiffOptions) Validate() error {
 // WriteDiff compares a with b, named nameA and nameB, writes the
 // changes, and returns their Verdict.
 func WriteDiff(w io.Writer, a, b *Report, nameA, nameB string, o DiffOptions) error {
-	d := Compare(a, b, o.Tolerance)
+	d := Compare(a, b, o)
 	d.A, d.B = nameA, nameB
+	if o.Client != "" && len(d.Pairs) == 0 {
+		return fmt.Errorf("diff: -client %s: not a client that both runs ran (%s: %s; %s: %s)", o.Client, nameA, strings.Join(a.g.clients, ", "), nameB, strings.Join(b.g.clients, ", "))
+	}
 	var err error
-	if o.JSON {
+	switch {
+	case o.JSON || o.Format == "json":
 		err = table.JSON(w, schema.Named(schema.Diff, d))
-	} else {
+	case o.Format == "md":
+		err = d.Markdown(w)
+	default:
 		err = table.Text(w, d.Table())
 	}
 	if err != nil {
@@ -95,23 +134,26 @@ func (d Diff) Verdict() error {
 		return fmt.Errorf("diff: nothing in common to compare between %s and %s", d.A, d.B)
 	}
 	if d.Changed() {
-		return fmt.Errorf("diff: %d changes, %d things not compared", len(d.Changes), len(d.Incomparable))
+		return fmt.Errorf("diff: %d changes, %d things not compared, %d where every run of a side failed", len(d.Changes), len(d.Incomparable), len(d.Failed))
 	}
 	return nil
 }
 
-// Changed reports whether the diff found a change or something it could
-// not compare.
-func (d Diff) Changed() bool { return len(d.Changes) > 0 || len(d.Incomparable) > 0 }
+// Changed reports whether the diff found a change, something it could
+// not compare, or a side whose runs all failed.
+func (d Diff) Changed() bool {
+	return len(d.Changes) > 0 || len(d.Incomparable) > 0 || len(d.Failed) > 0
+}
 
 // minTokens is the smallest difference of token estimates reported,
 // whatever the tolerance.
 const minTokens = 25
 
-// Compare compares two reports.
-func Compare(a, b *Report, tolerance float64) Diff {
-	d := Diff{Tolerance: tolerance, Changes: []Change{}, Pairs: [][2]string{}, Rows: []string{}}
-	d.Pairs, d.Incomparable = pairClients(a.g.clients, b.g.clients)
+// Compare compares two reports: every client, or o.Client's alone.
+func Compare(a, b *Report, o DiffOptions) Diff {
+	tolerance := o.Tolerance
+	d := Diff{Tolerance: tolerance, Changes: []Change{}, Pairs: [][2]string{}, Rows: []string{}, Clients: []ClientDiff{}}
+	d.Pairs, d.Incomparable = pairClients(named(a.g.clients, o.Client), named(b.g.clients, o.Client))
 	for _, row := range a.g.rows {
 		if !slices.Contains(b.g.rows, row) {
 			d.Incomparable = append(d.Incomparable, fmt.Sprintf("row %s: only in A", row))
@@ -131,6 +173,10 @@ func Compare(a, b *Report, tolerance float64) Diff {
 				d.Incomparable = append(d.Incomparable, fmt.Sprintf("row %s on %s: run on one side only", row, pairName(p)))
 				continue
 			}
+			if why := failedSide(sa, sb); why != "" {
+				d.Failed = append(d.Failed, fmt.Sprintf("row %s on %s: %s", row, pairName(p), why))
+				continue
+			}
 			d.Changes = append(d.Changes, compareSummaries(row, pairName(p), sa, sb, tolerance)...)
 		}
 	}
@@ -139,7 +185,78 @@ func Compare(a, b *Report, tolerance float64) Diff {
 			d.Incomparable = append(d.Incomparable, fmt.Sprintf("row %s: only in B", row))
 		}
 	}
+	d.Clients = d.clientDiffs(a, b)
 	return d
+}
+
+// named are the clients (as grid.clients names them) of the given name,
+// or all of them when name is "".
+func named(clients []string, name string) []string {
+	if name == "" {
+		return clients
+	}
+	var out []string
+	for _, c := range clients {
+		if n, _, _ := strings.Cut(c, "@"); n == name {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// failedSide says which side of a comparison could not run (every run of
+// it failed) and why, "" when both had a run that finished.
+func failedSide(a, b *summary) string {
+	fa, fb := a.failedWhy(), b.failedWhy()
+	switch {
+	case fa != "" && fb != "":
+		return fmt.Sprintf("every run failed on both sides (A: %s; B: %s)", fa, fb)
+	case fa != "":
+		return "every run of A failed: " + fa
+	case fb != "":
+		return "every run of B failed: " + fb
+	}
+	return ""
+}
+
+// clientDiffs is the outcome of each pair: what changed, whether a side
+// failed, and its verdicts on users' servers on each side.
+func (d Diff) clientDiffs(a, b *Report) []ClientDiff {
+	out := []ClientDiff{}
+	for _, p := range d.Pairs {
+		name, _, _ := strings.Cut(p[0], "@")
+		c := ClientDiff{Name: name, Before: p[0], After: p[1], VerdictBefore: worstVerdict(a.g.results, p[0]), VerdictAfter: worstVerdict(b.g.results, p[1])}
+		for _, ch := range d.Changes {
+			if ch.Client == pairName(p) {
+				c.Changes++
+			}
+		}
+		for _, f := range d.Failed {
+			if strings.Contains(f, " on "+pairName(p)+": ") {
+				c.Failed = true
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// worstVerdict is the worst verdict of the client who (as Result.Who
+// names it) on the users' servers of results, "" when none is measured.
+func worstVerdict(results []analyze.Result, who string) loss.Verdict {
+	var mine []analyze.Result
+	for _, r := range results {
+		if r.Who() == who {
+			mine = append(mine, r)
+		}
+	}
+	var worst loss.Verdict
+	for _, v := range Verdicts(mine) {
+		if v.Verdict != loss.VerdictUnknown && (worst == "" || v.Verdict.Rank() < worst.Rank()) {
+			worst = v.Verdict
+		}
+	}
+	return worst
 }
 
 func compareSummaries(row, client string, a, b *summary, tolerance float64) []Change {
@@ -288,7 +405,54 @@ func (d Diff) Table() table.Table {
 	for _, w := range d.Incomparable {
 		t.Notes = append(t.Notes, "not compared: "+w)
 	}
+	for _, w := range d.Failed {
+		t.Notes = append(t.Notes, "could not run: "+w)
+	}
 	return t
+}
+
+// Outcomes is the table of each client's outcome: its versions, its
+// verdicts on users' servers, and whether anything changed, or a side
+// could not run (then the other side's verdict stands).
+func (d Diff) Outcomes() table.Table {
+	t := table.Table{Title: "Clients compared", Columns: []table.Column{{Name: "client"}, {Name: "before"}, {Name: "after"}, {Name: "verdict"}, {Name: "outcome"}}}
+	for _, c := range d.Clients {
+		verdict := string(c.VerdictAfter)
+		if c.VerdictBefore != c.VerdictAfter {
+			verdict = orNot(string(c.VerdictBefore)) + " → " + orNot(string(c.VerdictAfter))
+		}
+		outcome := "no change"
+		switch {
+		case c.Failed:
+			outcome = "could not run (below); the result before stands"
+		case c.Changes > 0:
+			outcome = plural(c.Changes, "change")
+		}
+		_, before, _ := strings.Cut(c.Before, "@")
+		_, after, _ := strings.Cut(c.After, "@")
+		t.Rows = append(t.Rows, []table.Cell{{Text: c.Name}, {Text: before}, {Text: after}, {Text: orNot(verdict)}, {Text: outcome, Strong: c.Failed || c.Changes > 0}})
+	}
+	return t
+}
+
+func orNot(s string) string {
+	if s == "" {
+		return string(loss.VerdictUnknown)
+	}
+	return s
+}
+
+// Markdown writes the diff for a job summary or an issue: each client's
+// outcome, then the changes and their notes, server text escaped as
+// table.Markdown escapes it.
+func (d Diff) Markdown(w io.Writer) error {
+	if err := table.Markdown(w, d.Outcomes()); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, "\n"); err != nil {
+		return err
+	}
+	return table.Markdown(w, d.Table())
 }
 
 // MaxResults is the most of a results.json Open reads: a run of a

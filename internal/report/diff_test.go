@@ -33,14 +33,14 @@ func TestDiffSameVersionTwice(t *testing.T) {
 	if cmp.Equal(a.Table, b.Table) {
 		t.Fatal("the two runs' tables are equal: the fixture shows no timing noise")
 	}
-	d := Compare(a, b, 0.1)
+	d := Compare(a, b, DiffOptions{Tolerance: 0.1})
 	if d.Changed() || len(d.Rows) != 4 || len(d.Pairs) != 1 {
 		t.Errorf("same version twice: %d rows, pairs %q, changes %+v, not compared %q", len(d.Rows), d.Pairs, d.Changes, d.Incomparable)
 	}
 }
 
 func TestDiffTwoVersions(t *testing.T) {
-	d := Compare(openFixture(t, "2.1.285"), openFixture(t, "2.1.328"), 0.1)
+	d := Compare(openFixture(t, "2.1.285"), openFixture(t, "2.1.328"), DiffOptions{Tolerance: 0.1})
 	type key struct{ Row, Fact, Follows string }
 	var got []key
 	for _, c := range d.Changes {
@@ -79,7 +79,7 @@ func TestDiffTwoVersions(t *testing.T) {
 func TestDiffIncomparable(t *testing.T) {
 	a, b := openFixture(t, "2.1.285"), openFixture(t, "2.1.328")
 	both := New(a.g.m, append(slices.Clone(a.g.results), b.g.results...), "")
-	d := Compare(both, b, 0.1)
+	d := Compare(both, b, DiffOptions{Tolerance: 0.1})
 	if len(d.Changes) != 0 || !slices.Contains(d.Incomparable, "client claude-code@2.1.285: only in A") {
 		t.Errorf("a client only in A: changes %+v, not compared %q", d.Changes, d.Incomparable)
 	}
@@ -92,7 +92,7 @@ func TestDiffIncomparable(t *testing.T) {
 			kept = append(kept, r)
 		}
 	}
-	d = Compare(b, New(&m, kept, ""), 0.1)
+	d = Compare(b, New(&m, kept, ""), DiffOptions{Tolerance: 0.1})
 	for _, want := range []string{"row en-5000: only in A", "row en-1000: the two matrices configure it differently"} {
 		if !slices.Contains(d.Incomparable, want) {
 			t.Errorf("not compared %q lacks %q", d.Incomparable, want)
@@ -123,10 +123,72 @@ func TestDiffFromResultsJSON(t *testing.T) {
 		t.Fatalf("Open results.json: %v %q", err, warnings)
 	}
 	b := openFixture(t, "2.1.328")
-	if diff := cmp.Diff(Compare(a, b, 0.1).Changes, Compare(j, b, 0.1).Changes); diff != "" {
+	if diff := cmp.Diff(Compare(a, b, DiffOptions{Tolerance: 0.1}).Changes, Compare(j, b, DiffOptions{Tolerance: 0.1}).Changes); diff != "" {
 		t.Errorf("results.json compares differently (-dir +json):\n%s", diff)
 	}
 	if _, _, err := Open(t.Context(), clients.New, filepath.Join(diffDir, "2.1.285", evidence.MatrixFile)); err == nil {
 		t.Error("Open of a file that is not a results.json: no error")
+	}
+}
+
+// TestDiffCouldNotRun: a client of which every run of B failed (a release
+// that did not install) is not compared and changes nothing: the diff
+// says it could not run, with the reason, its outcome names the result
+// before as standing, and the verdict still fails. One failed run among
+// ok ones is a change of the runs, as before.
+func TestDiffCouldNotRun(t *testing.T) {
+	a, b := openFixture(t, "2.1.328"), openFixture(t, "2.1.328-again")
+	failed := slices.Clone(b.g.results)
+	for i := range failed {
+		failed[i].Status, failed[i].Reason = "failed", "provisioning claude-code@2.1.328: npm serves no such version"
+	}
+	d := Compare(a, New(b.g.m, failed, ""), DiffOptions{Tolerance: 0.1})
+	if len(d.Changes) != 0 || len(d.Failed) != len(d.Rows) || len(d.Rows) == 0 {
+		t.Fatalf("every run of B failed: %d changes, failed %q, %d rows; want no change and one failure a row", len(d.Changes), d.Failed, len(d.Rows))
+	}
+	if want := "row none on claude-code@2.1.328: every run of B failed: (1 run): provisioning claude-code@2.1.328: npm serves no such version"; d.Failed[0] != want {
+		t.Errorf("failed[0] = %q, want %q", d.Failed[0], want)
+	}
+	want := []ClientDiff{{Name: "claude-code", Before: "claude-code@2.1.328", After: "claude-code@2.1.328", Failed: true}}
+	if diff := cmp.Diff(want, d.Clients); diff != "" {
+		t.Errorf("clients mismatch (-want +got):\n%s", diff)
+	}
+	if err := d.Verdict(); err == nil || !strings.Contains(err.Error(), "4 where every run of a side failed") {
+		t.Errorf("verdict %v, want the failures counted", err)
+	}
+	var md strings.Builder
+	if err := d.Markdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"| claude-code | 2.1.328 | 2.1.328 | not measured | **could not run (below); the result before stands** |", "could not run: row en-5000 on claude-code@2.1.328: every run of B failed"} {
+		if !strings.Contains(md.String(), s) {
+			t.Errorf("Markdown lacks %q:\n%s", s, md.String())
+		}
+	}
+
+	one := slices.Clone(b.g.results)
+	again := one[0]
+	again.Repeat = 2
+	one = append(one, again)
+	one[0].Status, one[0].Reason = "failed", "timed out after 2m0s"
+	d = Compare(a, New(b.g.m, one, ""), DiffOptions{Tolerance: 0.1})
+	if len(d.Failed) != 0 || !slices.ContainsFunc(d.Changes, func(c Change) bool { return c.Fact == "runs" && strings.Contains(c.After, "1 FAILED") }) {
+		t.Errorf("one run failed: failed %q, changes %+v; want a change of the runs", d.Failed, d.Changes)
+	}
+}
+
+// TestDiffOneClient: -client compares that client alone; a name neither
+// run ran is an error naming what each ran, written before any table.
+func TestDiffOneClient(t *testing.T) {
+	a, b := openFixture(t, "2.1.285"), openFixture(t, "2.1.328")
+	both := New(a.g.m, append(slices.Clone(a.g.results), b.g.results...), "")
+	d := Compare(both, both, DiffOptions{Tolerance: 0.1, Client: "claude-code"})
+	if len(d.Pairs) != 2 || len(d.Incomparable) != 0 {
+		t.Errorf("both versions on each side: pairs %q, not compared %q", d.Pairs, d.Incomparable)
+	}
+	var out strings.Builder
+	err := WriteDiff(&out, a, b, "A", "B", DiffOptions{Tolerance: 0.1, Client: "codex", Format: "md"})
+	if err == nil || err.Error() != "diff: -client codex: not a client that both runs ran (A: claude-code@2.1.285; B: claude-code@2.1.328)" || out.Len() != 0 {
+		t.Errorf("-client codex: %v, wrote %q", err, out.String())
 	}
 }

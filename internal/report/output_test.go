@@ -14,7 +14,7 @@ import (
 // width of no terminal and narrower and wider ones.
 func TestTextWidth(t *testing.T) {
 	one, two := openFixture(t, "2.1.328"), openFixture(t, "2.1.285")
-	both := Compare(two, one, 0.1)
+	both := Compare(two, one, DiffOptions{Tolerance: 0.1})
 	both.A, both.B = "testdata/diff/2.1.285", "testdata/diff/2.1.328"
 	outputs := map[string]table.Table{
 		"summary, one client":   one.Summary(),

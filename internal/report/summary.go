@@ -71,6 +71,16 @@ func (g *grid) summaryTable() table.Table {
 
 // failed says why no run of s finished ok, "" when one did.
 func (s *summary) failed() string {
+	why := s.failedWhy()
+	if why == "" {
+		return ""
+	}
+	return "FAILED " + why
+}
+
+// failedWhy counts the runs of s and joins their reasons when none
+// finished ok, as in "(2 runs): timed out after 2m0s"; "" when one did.
+func (s *summary) failedWhy() string {
 	for _, r := range s.results {
 		if r.Status == "ok" {
 			return ""
@@ -80,7 +90,7 @@ func (s *summary) failed() string {
 	for _, r := range s.results {
 		reasons = append(reasons, r.Reason)
 	}
-	return fmt.Sprintf("FAILED (%s): %s", plural(len(s.results), "run"), strings.Join(unique(reasons), "; "))
+	return fmt.Sprintf("(%s): %s", plural(len(s.results), "run"), strings.Join(unique(reasons), "; "))
 }
 
 func arrivedText(r *analyze.Result) string {

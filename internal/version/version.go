@@ -62,3 +62,16 @@ func Sort(versions []string) []string {
 	sort.SliceStable(out, func(i, j int) bool { return Compare(out[i], out[j]) < 0 })
 	return out
 }
+
+// Newest returns the newest release among versions (prereleases and
+// strings that are not versions left out), "" when there is none: what
+// "newest" means wherever a client's published versions are chosen from.
+func Newest(versions []string) string {
+	newest := ""
+	for _, v := range versions {
+		if Valid(v) && Prerelease(v) == "" && (newest == "" || Compare(v, newest) > 0) {
+			newest = v
+		}
+	}
+	return newest
+}

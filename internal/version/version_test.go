@@ -77,3 +77,21 @@ func TestSort(t *testing.T) {
 		t.Errorf("Sort mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestNewest: the newest release, past prereleases, builds and strings
+// that are not versions; none in a list without a release.
+func TestNewest(t *testing.T) {
+	for _, tt := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"2.1.9", "2.1.10", "2.1.2"}, "2.1.10"},
+		{[]string{"1.0.0", "2.0.0-beta.1", "latest"}, "1.0.0"},
+		{[]string{"0.0.1790142911-g7618fb"}, ""},
+		{nil, ""},
+	} {
+		if got := Newest(tt.in); got != tt.want {
+			t.Errorf("Newest(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package clients
 
 import (
+	"context"
+	"io"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -9,7 +11,7 @@ import (
 // TestNewList: All expands to every client that pins a version, in name
 // order, between the clients named around it; an unknown name is an error.
 func TestNewList(t *testing.T) {
-	cs, err := NewList([]string{"codex", All, "claude-code@2.1.285"})
+	cs, err := NewList(context.Background(), []string{"codex", All, "claude-code@2.1.285"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +32,7 @@ func TestNewList(t *testing.T) {
 			t.Errorf("all[%d] = %s, want %s", i, got, want)
 		}
 	}
-	if _, err := NewList([]string{"claude-code", "nosuch"}); err == nil {
+	if _, err := NewList(context.Background(), []string{"claude-code", "nosuch"}, io.Discard); err == nil {
 		t.Error("NewList accepted an unknown client")
 	}
 }
@@ -45,10 +47,11 @@ func TestNewListPinned(t *testing.T) {
 		{[]string{"claude-code"}, []string{"claude-code@2.1.332"}},
 		{[]string{"claude-code@2.1.285", "claude-code"}, []string{"claude-code@2.1.285", "claude-code@2.1.332"}},
 		{[]string{"codex"}, []string{"codex@0.171.0"}},
+		{[]string{"codex@pinned"}, []string{"codex@0.171.0"}},
 		{[]string{"all"}, []string{"claude-code@2.1.332", "cline@3.0.65", "codex@0.171.0", "continue@1.5.47", "copilot@1.0.102", "droid@0.225.2", "gemini@0.61.0", "kilo@7.7.9", "opencode@1.18.33", "qwen@0.24.4"}},
 	}
 	for _, tt := range tests {
-		cs, err := NewList(tt.specs)
+		cs, err := NewList(context.Background(), tt.specs, io.Discard)
 		if err != nil {
 			t.Fatalf("NewList(%q): %v", tt.specs, err)
 		}

@@ -191,10 +191,10 @@ func (r *Runner) runOne(ctx context.Context, j job) (analyze.Result, analyze.Rec
 }
 
 // recordRunnerFailure records a run the runner could not carry out, so
-// that it shows in the table as failed instead of missing.
-func recordRunnerFailure(j job, cause error) analyze.Result {
+// that it shows in the table as failed, with reason, instead of missing.
+func recordRunnerFailure(j job, reason string) analyze.Result {
 	rec := analyze.Record{Client: j.client.Spec(), Arm: j.arm, Row: j.row, Repeat: j.repeat, Start: time.Now(), ExitCode: -1,
-		Status: analyze.StatusFailed, Reason: "runner: " + cause.Error()}
+		Status: analyze.StatusFailed, Reason: reason}
 	res := analyze.Result{Client: rec.Client.String(), Arm: analyze.ArmFactsOf(j.arm), Row: j.row.Name, Label: j.row.Label, Repeat: j.repeat, Dir: j.dir,
 		Status: rec.Status, Reason: rec.Reason, Instr: j.row.Instr, Era: j.row.Era, Requests: []analyze.RequestFacts{},
 		Reader: fakeapi.Answer{Last: -1}}

@@ -65,6 +65,10 @@ type Runner struct {
 	Gate *load.Gate
 	// Progress receives one line per finished run.
 	Progress io.Writer
+
+	// unprovisioned says why each client that could not be provisioned
+	// was not (by spec): its runs are recorded as failed with that reason.
+	unprovisioned map[string]error
 }
 
 // A job is one planned run.
@@ -131,10 +135,8 @@ func (r *Runner) Run(ctx context.Context) ([]analyze.Result, Stats, error) {
 		}
 		r.Lab = exe
 	}
-	for _, c := range r.Clients {
-		if err := c.Provision(ctx, progress); err != nil {
-			return nil, st, fmt.Errorf("provisioning %s: %w", c.Spec(), err)
-		}
+	if err := r.provision(ctx, progress); err != nil {
+		return nil, st, err
 	}
 	if err := os.MkdirAll(r.Out, 0o755); err != nil {
 		return nil, st, fmt.Errorf("creating %s: %w", r.Out, err)
@@ -163,6 +165,34 @@ func (r *Runner) Run(ctx context.Context) ([]analyze.Result, Stats, error) {
 		return out, st, fmt.Errorf("interrupted after %d of %d runs: %w", st.Runs+st.Skipped, len(jobs), ctx.Err())
 	}
 	return out, st, nil
+}
+
+// provision makes every client runnable. A client that cannot be (its
+// version does not install, or has no executable) is left out, said on
+// progress and noted in r.unprovisioned, so that its runs are recorded
+// as failed with the reason while the other clients run: one release
+// that does not install must not hide what the others do. When no
+// client could be provisioned, or ctx ended, the error says why.
+func (r *Runner) provision(ctx context.Context, progress io.Writer) error {
+	r.unprovisioned = map[string]error{}
+	var errs []error
+	for _, c := range r.Clients {
+		err := c.Provision(ctx, progress)
+		if err == nil {
+			continue
+		}
+		err = fmt.Errorf("provisioning %s: %w", c.Spec(), err)
+		if ctx.Err() != nil {
+			return err
+		}
+		r.unprovisioned[c.Spec().String()] = err
+		errs = append(errs, err)
+		fmt.Fprintf(progress, "%v\n(its runs are recorded as failed; the other clients run)\n", err)
+	}
+	if len(errs) > 0 && len(errs) == len(r.Clients) {
+		return errors.Join(errs...)
+	}
+	return nil
 }
 
 // runJobs runs jobs, Jobs at a time (those of a resumed run that finished
@@ -196,6 +226,17 @@ func (r *Runner) runJobs(ctx context.Context, jobs []job, st *Stats, p *progress
 	var mu sync.Mutex
 	runJob := func(i int) {
 		j := jobs[i]
+		if err := r.unprovisioned[j.client.Spec().String()]; err != nil {
+			p.start(j)
+			res := recordRunnerFailure(j, err.Error())
+			mu.Lock()
+			st.Runs++
+			st.Failed++
+			results[i] = &res
+			mu.Unlock()
+			p.done(j, res, nil)
+			return
+		}
 		if r.Gate != nil {
 			if r.Gate.Acquire(ctx) != nil {
 				return
@@ -222,7 +263,7 @@ func (r *Runner) runJobs(ctx context.Context, jobs []job, st *Stats, p *progress
 			// still recorded, as failed with the reason.
 			st.Runs++
 			st.Failed++
-			res = recordRunnerFailure(j, err)
+			res = recordRunnerFailure(j, "runner: "+err.Error())
 			results[i] = &res
 			err = nil
 		default:

@@ -2,7 +2,9 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -270,5 +272,61 @@ func TestStderrQuotesTheComplaint(t *testing.T) {
 		if got := stderrQuote(path); got != tt.want {
 			t.Errorf("stderr %q:\n got %q\nwant %q", tt.stderr, got, tt.want)
 		}
+	}
+}
+
+// uninstallable is a client whose version does not install.
+type uninstallable struct{ *fakeclient.Client }
+
+func (uninstallable) Provision(ctx context.Context, progress io.Writer) error {
+	return errors.New("npm serves no version 9.9.9")
+}
+
+// TestRunnerClientThatDoesNotInstall: a client that cannot be provisioned
+// does not stop the others: its runs are recorded as failed with the
+// reason (in its evidence too, so report and -resume read them), the
+// others run, and progress says so. When no client installs, the run
+// fails before any run, naming each.
+func TestRunnerClientThatDoesNotInstall(t *testing.T) {
+	m := testMatrix(matrix.Row{Name: "en-1000", Label: "1,000", Instr: "ascii:1000"})
+	bad := uninstallable{fakeClient("9.9.9", nil)}
+	r := newRunner(t, m, fakeClient("1", nil))
+	r.Clients = append(r.Clients, bad)
+	results, st, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Runs != 4 || st.Failed != 2 || len(results) != 4 {
+		t.Fatalf("stats %+v, %d results; want 4 runs, 2 failed", st, len(results))
+	}
+	for _, res := range results {
+		switch res.Client {
+		case "fake@1":
+			if res.Status != analyze.StatusOK {
+				t.Errorf("fake@1 #%d: %s (%s), want ok", res.Repeat, res.Status, res.Reason)
+			}
+		case "fake@9.9.9":
+			if res.Status != analyze.StatusFailed || res.Reason != "provisioning fake@9.9.9: npm serves no version 9.9.9" {
+				t.Errorf("fake@9.9.9 #%d: %s (%s), want failed with the provisioning error", res.Repeat, res.Status, res.Reason)
+			}
+			rec, err := analyze.ReadRecord(res.Dir)
+			if err != nil || rec.Status != analyze.StatusFailed || rec.Reason != res.Reason {
+				t.Errorf("fake@9.9.9 #%d: record %+v, %v", res.Repeat, rec, err)
+			}
+		default:
+			t.Errorf("a result of %s", res.Client)
+		}
+	}
+	if p := r.Progress.(*strings.Builder).String(); !strings.Contains(p, "provisioning fake@9.9.9: npm serves no version 9.9.9\n(its runs are recorded as failed; the other clients run)") {
+		t.Errorf("progress does not say which client did not install:\n%s", p)
+	}
+
+	r = newRunner(t, m, bad)
+	r.Clients = append(r.Clients, uninstallable{fakeClient("9.9.8", nil)})
+	if _, _, err := r.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "fake@9.9.9") || !strings.Contains(err.Error(), "fake@9.9.8") {
+		t.Errorf("no client installs: %v, want an error naming both", err)
+	}
+	if entries, _ := os.ReadDir(r.Out); len(entries) != 0 {
+		t.Errorf("no client installs, yet the run wrote %d entries", len(entries))
 	}
 }
