@@ -15,13 +15,14 @@ import (
 
 // reportOptions are the flags of "instrlab report".
 type reportOptions struct {
-	format, out, profileOut, earlier string
-	derive                           derive.Options
-	dirs                             []string
+	format, out, profileOut, earlier, link string
+	derive                                 derive.Options
+	dirs                                   []string
 }
 
 func (o *reportOptions) flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.format, "format", "md", "output format: "+report.Formats.String()+" (summary: one line per configuration and client; a sweep: "+atlas.Formats.String()+", or site with -out)")
+	fs.StringVar(&o.link, "link", "", "with -format tested: the https URL each version links to, where the run's evidence is kept (a workflow run's page)")
 	fs.StringVar(&o.out, "out", "", "with -format site (sweep directories only): write the atlas as a static site into this directory, evidence linked where it lies")
 	fs.StringVar(&o.profileOut, "profile-out", "", "also write a client profile (client@version.json, the format of check -profile) for each client in the run to this directory")
 	fs.StringVar(&o.derive.Ref, "profile-ref", "", "the profiles' evidence ref: where this run's summary is kept; {id} stands for client@version (default: DIR)")
@@ -64,9 +65,7 @@ func (o *reportOptions) validate() error {
 	if o.derive.Ref == "" {
 		o.derive.Ref = o.dirs[0]
 	}
-	if o.earlier != "" {
-		o.derive.Earlier = derive.EarlierIn(o.earlier)
-	}
+	o.derive.Earlier = derive.EarlierIn(o.earlier)
 	return nil
 }
 
@@ -82,7 +81,9 @@ func (o *reportOptions) run(ctx context.Context, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	return report.New(m, results, o.dirs[0]).Write(stdout, o.format)
+	rep := report.New(m, results, o.dirs[0])
+	rep.Link = o.link
+	return rep.Write(stdout, o.format)
 }
 
 // atlas prints the merged atlas of sweep directories, or writes it as a

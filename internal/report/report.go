@@ -13,8 +13,9 @@ import (
 )
 
 // Formats are the formats a report prints: summary is the short table
-// for a terminal, md, csv and json the full table, html the page.
-var Formats = table.Formats{"summary", "md", "csv", "json", "html"}
+// for a terminal, md, csv and json the full table, html the page, tested
+// the "tested with" table of a run of users' servers (WriteTested).
+var Formats = table.Formats{"summary", "md", "csv", "json", "html", "tested"}
 
 // Files are the files WriteFiles writes into an output directory, by
 // format.
@@ -25,6 +26,9 @@ var Files = map[string]string{"md": evidence.TableMDFile, "json": evidence.Resul
 type Report struct {
 	g     *grid
 	Table table.Table
+	// Link is where the run's evidence is kept (an https URL, as a
+	// workflow run's page), for the tested format's links.
+	Link string
 }
 
 // New arranges results (of matrix m, which may be nil) for printing. dir
@@ -71,6 +75,8 @@ func (r *Report) Write(w io.Writer, format string) error {
 		return JSON(w, r.Table, r.g.results)
 	case "html":
 		return r.HTML(w)
+	case "tested":
+		return r.WriteTested(w, r.Link)
 	}
 	return Formats.Check(format)
 }

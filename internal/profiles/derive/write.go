@@ -51,8 +51,12 @@ func Write(dir string, results []analyze.Result, o Options, progress io.Writer) 
 }
 
 // EarlierIn is Options.Earlier for the excerpts named by pattern, {id}
-// standing for the client@version; a missing file is no excerpt.
+// standing for the client@version; a missing file is no excerpt, and no
+// pattern ("") none at all (nil).
 func EarlierIn(pattern string) func(id string) (*Excerpt, error) {
+	if pattern == "" {
+		return nil
+	}
 	return func(id string) (*Excerpt, error) {
 		name := strings.ReplaceAll(pattern, "{id}", id)
 		if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
