@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # The Action's run mode (action.yml, mode: run): the user's server through
-# the real, pinned clients, offline ("instrlab run -server ..."), compared
-# with a baseline committed in the user's repository as "instrlab run
-# -baseline" compares (here "instrlab diff", so a change and a failed run
-# have exit codes of their own). The evidence directory, with table.html
-# and results.json, is the step's output "out" (the next step uploads it);
-# the summary table and the comparison go to the job summary, HTML-escaped.
-# Inputs come as INPUT_* variables, so the script runs outside GitHub too
-# (cmd/instrlab/action_test.go). Every list input may span lines.
+# the real, pinned clients (or their newest releases: clients newest),
+# offline ("instrlab run -server ..."), compared with a baseline committed
+# in the user's repository as "instrlab run -baseline" compares (here
+# "instrlab diff", so a change and a failed run have exit codes of their
+# own). The evidence directory, with table.html, results.json and
+# tested.md (the "tested with" table), is the step's output "out" (the
+# next step uploads it); the summary table, the comparison and the tested
+# table go to the job summary. With open-issue, each client that changed
+# since the baseline gets one issue, opened or updated through the GitHub
+# API (docs/action.md, The watch). Inputs come as INPUT_* variables, so
+# the script runs outside GitHub too (cmd/instrlab/action_run_test.go).
+# Every list input may span lines.
 set -uo pipefail
 
 instrlab=${INSTRLAB:-instrlab}
@@ -24,6 +28,18 @@ case "$fail_on" in
     exit 2
     ;;
 esac
+open_issue=${INPUT_OPEN_ISSUE:-false}
+case "$open_issue" in
+  false | true | all) ;;
+  *)
+    echo "::error title=instrlab run::open-issue $open_issue: want false, true (a change) or all (a change, or a client that could not run)"
+    exit 2
+    ;;
+esac
+if [ "$open_issue" != false ] && { [ -z "${INPUT_TOKEN:-}" ] || [ -z "${GITHUB_REPOSITORY:-}" ]; }; then
+  echo "::error title=instrlab run::open-issue needs the input token (default: the workflow's token, with permissions issues: write) and GITHUB_REPOSITORY"
+  exit 2
+fi
 
 words "$(printf '%s' "${INPUT_CLIENTS:-all}" | tr ',' ' ')"
 clients=("${words[@]}")
@@ -43,6 +59,58 @@ else
 fi
 
 escape() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g'; }
+issue_failed=0
+
+# github calls the GitHub REST API: github METHOD PATH [JSON], the answer
+# on stdout; curl fails on an HTTP error.
+github() {
+  curl -fsS -X "$1" "${GITHUB_API_URL:-https://api.github.com}/repos/$GITHUB_REPOSITORY/$2" \
+    -H "Authorization: Bearer $INPUT_TOKEN" -H "Accept: application/vnd.github+json" \
+    -H "X-GitHub-Api-Version: 2022-11-28" ${3:+--data-binary "$3"}
+}
+
+# issues opens or updates one issue per client that changed since the
+# baseline (and, with open-issue all, per client that could not run): its
+# title names the client and both versions, so the same change updates
+# its issue and the next one opens another; its body is instrlab's
+# Markdown of that client's comparison, cut to fit GitHub's limit, and
+# where the evidence is.
+issues() {
+  local base=$1 json name before after title body number what
+  json=$("$instrlab" diff -json "$base" "$out" 2>/dev/null)
+  while IFS=$'\t' read -r name before after what; do
+    [ -n "$name" ] || continue
+    if [ "$what" = change ]; then
+      title="instrlab watch: $name ${after#*@} changed what reaches the model (since ${before#*@})"
+    else
+      title="instrlab watch: $name ${after#*@} could not be run (the baseline ran ${before#*@})"
+    fi
+    body=$(
+      "$instrlab" diff -format md -client "$name" "$base" "$out" 2>/dev/null | head -c 60000
+      echo
+      echo "Before: \`$before\` (the baseline, \`$(printf '%s' "$base" | tr -d '\`')\`); after: \`$after\`."
+      if [ -n "$run_url" ]; then
+        echo "Evidence: the artifact \`${INPUT_ARTIFACT:-instrlab-run}\` of [this workflow run]($run_url)."
+      fi
+      echo
+      echo "Opened by the instrlab Action (open-issue: $open_issue); the next run with the same change updates this issue."
+    )
+    # The label first; then every open issue, in case the token could not
+    # set labels (GitHub drops them silently then).
+    number=$({ github GET "issues?state=open&per_page=100&labels=instrlab-watch" && github GET "issues?state=open&per_page=100"; } |
+      jq -rs --arg t "$title" '[.[][] | select(.title == $t and (.pull_request | not)) | .number][0] // empty') || return 1
+    if [ -n "$number" ]; then
+      github PATCH "issues/$number" "$(jq -nc --arg b "$body" '{body: $b}')" >/dev/null || return 1
+      echo "::notice title=instrlab run::updated issue #$number: $title"
+    else
+      number=$(github POST issues "$(jq -nc --arg t "$title" --arg b "$body" '{title: $t, body: $b, labels: ["instrlab-watch"]}')" | jq -r .number) || return 1
+      echo "::notice title=instrlab run::opened issue #$number: $title"
+    fi
+  done < <(printf '%s' "$json" | jq -r --arg all "$open_issue" '.clients[]? |
+    if .changes > 0 then [.name, .before, .after, "change"]
+    elif .failed and $all == "all" then [.name, .before, .after, "failure"]
+    else empty end | @tsv')
+}
 # Server text reaches the log: no line of it may act as a workflow command.
 log() {
   local token
@@ -72,6 +140,19 @@ if [ "$code" -ge 2 ] || [ ! -e "$out/results.json" ]; then
 fi
 failed=$code
 
+# The "tested with" table for the server's README, each version linking to
+# this workflow run (where the artifact is).
+run_url=""
+if [ -n "${GITHUB_REPOSITORY:-}" ] && [ -n "${GITHUB_RUN_ID:-}" ]; then
+  run_url="${GITHUB_SERVER_URL:-https://github.com}/$GITHUB_REPOSITORY/actions/runs/$GITHUB_RUN_ID"
+fi
+if "$instrlab" report -format tested -link "$run_url" "$out" >"$out/tested.md" 2>"$out.tested.err"; then
+  { echo; cat "$out/tested.md"; } >>"$summary"
+else
+  rm -f "$out/tested.md"
+  log "$out.tested.err"
+fi
+
 changed=0
 baseline=${INPUT_BASELINE:-}
 if [ -z "$baseline" ]; then
@@ -82,23 +163,29 @@ else
   "$instrlab" diff "$baseline" "$out" >"$out.diff" 2>&1
   changed=$?
   log "$out.diff"
+  # The Markdown of the same comparison: each client's outcome first,
+  # server text escaped by instrlab.
   {
     echo
-    echo "### Since the baseline ($baseline)"
+    echo "### Since the baseline ($(printf '%s' "$baseline" | escape))"
     echo
-    echo "<pre>"
-    escape <"$out.diff"
-    echo "</pre>"
+    "$instrlab" diff -format md "$baseline" "$out" 2>/dev/null
   } >>"$summary"
   if [ "$changed" -ge 2 ]; then
     echo "::error title=instrlab run::instrlab diff $baseline: exit $changed"
     exit "$changed"
   fi
-  [ "$changed" -eq 1 ] && echo "::warning title=instrlab run::something changed since the baseline $baseline (the job summary says what)"
+  [ "$changed" -eq 1 ] && echo "::warning title=instrlab run::something changed since the baseline $baseline, or could not be compared (the job summary says what)"
+  if [ "$changed" -eq 1 ] && [ "$open_issue" != false ]; then
+    if ! issues "$baseline"; then
+      echo "::error title=instrlab run::could not open or update an issue through the GitHub API (curl's message is above; the token needs permissions issues: write)"
+      issue_failed=1
+    fi
+  fi
 fi
 
 case "$fail_on" in
-  never) exit 0 ;;
-  failure) exit "$failed" ;;
-  change) [ "$failed" -ne 0 ] && exit "$failed"; exit "$changed" ;;
+  never) exit "$issue_failed" ;;
+  failure) [ "$failed" -ne 0 ] && exit "$failed"; exit "$issue_failed" ;;
+  change) [ "$failed" -ne 0 ] && exit "$failed"; [ "$changed" -ne 0 ] && exit "$changed"; exit "$issue_failed" ;;
 esac

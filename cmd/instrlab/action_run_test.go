@@ -4,8 +4,10 @@ import (
 	"archive/tar"
 	"compress/gzip"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -165,11 +168,13 @@ func TestActionInstall(t *testing.T) {
 // arguments, one a line, to the file $FAKE_ARGS (appending, so a run and
 // a diff both show), and behaves as $FAKE_RUN and $FAKE_DIFF say: run
 // writes results.json into its -out directory (unless $FAKE_NO_RESULTS),
-// prints $FAKE_STDOUT and exits $FAKE_RUN; diff prints a change and exits
-// $FAKE_DIFF.
+// prints $FAKE_STDOUT and exits $FAKE_RUN; diff prints a change (with
+// -json, $FAKE_DIFF_JSON; with -format md, a line naming its -client)
+// and exits $FAKE_DIFF; report -format tested prints a table naming its
+// -link.
 const fakeInstrlab = `#!/usr/bin/env bash
 printf '%s\n' "$@" >>"$FAKE_ARGS"
-echo -- >>"$FAKE_ARGS"
+echo ::end:: >>"$FAKE_ARGS"
 case "$1" in
 run)
   [ "$2" = -out ] || exit 9
@@ -179,15 +184,23 @@ run)
   echo "1 runs" >&2
   exit "${FAKE_RUN:-0}" ;;
 diff)
-  echo "lab  kept  1,000  2,048"
+  case "$2" in
+  -json) printf '%s\n' "${FAKE_DIFF_JSON:-{\"clients\": []}}" ;;
+  -format) [ "$4" = -client ] && echo "| md diff of $5 |" || echo "| md diff |" ;;
+  *) echo "lab  kept  1,000  2,048" ;;
+  esac
   exit "${FAKE_DIFF:-0}" ;;
+report)
+  [ "$2 $3 $4" = "-format tested -link" ] || exit 9
+  echo "### Tested with ($5)"
+  exit 0 ;;
 esac
 exit 9
 `
 
 // runScript runs action/run.sh with the fake instrlab and env, and returns
 // its exit code and output, the GITHUB_* files, and the fake's arguments
-// (one call a block, ending "--").
+// (one call a block, ending "::end::").
 func runScript(t *testing.T, env ...string) (code int, out string, files map[string]string, calls string) {
 	t.Helper()
 	dir := t.TempDir()
@@ -241,7 +254,8 @@ func TestActionRunScriptArgs(t *testing.T) {
 				return
 			}
 			outDir := strings.TrimPrefix(strings.TrimSpace(files["GITHUB_OUTPUT"]), "out=")
-			got := strings.Join(strings.Fields(strings.TrimSuffix(calls, "--\n")), " ")
+			first, _, _ := strings.Cut(calls, "::end::\n")
+			got := strings.Join(strings.Fields(first), " ")
 			if diff := cmp.Diff("run -out "+outDir+" "+tt.want, got); diff != "" {
 				t.Errorf("arguments mismatch (-want +got):\n%s", diff)
 			}
@@ -368,5 +382,214 @@ func TestActionRunScript(t *testing.T) {
 	}
 	if !strings.Contains(out, "::stop-commands::") {
 		t.Error("the run's output reached the log without stop-commands")
+	}
+}
+
+// fakeGitHub serves the issues API of the repository o/r from 127.0.0.1:
+// the open issues are open (each as {"number": N, "title": T}), a POST
+// opens issue 7, a PATCH answers {}; with fail, every call is a 500. It
+// returns the requests it had, as "METHOD PATH BODY", through *calls.
+func fakeGitHub(t *testing.T, open string, fail bool, calls *[]string) string {
+	t.Helper()
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		*calls = append(*calls, r.Method+" "+r.URL.RequestURI()+" "+string(b))
+		mu.Unlock()
+		switch {
+		case r.Header.Get("Authorization") != "Bearer tok":
+			http.Error(w, "no token", http.StatusUnauthorized)
+		case fail:
+			http.Error(w, "down", http.StatusInternalServerError)
+		case r.Method == http.MethodGet && r.URL.Path == "/repos/o/r/issues":
+			io.WriteString(w, open)
+		case r.Method == http.MethodPost && r.URL.Path == "/repos/o/r/issues":
+			io.WriteString(w, `{"number": 7}`)
+		case r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/repos/o/r/issues/"):
+			io.WriteString(w, `{}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestActionRunScriptWatch: the watch (clients newest, a baseline,
+// open-issue). A client that changed gets one issue: opened, titled with
+// both versions, its body the comparison of that client with the evidence
+// linked, through the workflow's token; the same change with its issue
+// open updates it. No change: no call to GitHub, no warning, exit 0. A
+// client that could not run opens no issue unless open-issue is all, and
+// fails the step as a failed run. GitHub refusing fails the step, even
+// with fail-on never. The tested table names the workflow run.
+func TestActionRunScriptWatch(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake instrlab is a bash script")
+	}
+	if _, err := exec.LookPath("jq"); err != nil {
+		t.Skip("no jq (GitHub's runners have it)")
+	}
+	baseline := filepath.Join(t.TempDir(), "results.json")
+	if err := os.WriteFile(baseline, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	changed := `{"clients": [{"name": "codex", "before": "codex@0.171.0", "after": "codex@0.172.0", "changes": 2},
+		{"name": "gemini", "before": "gemini@0.61.0", "after": "gemini@0.61.0", "changes": 0}]}`
+	failed := `{"clients": [{"name": "qwen", "before": "qwen@0.24.4", "after": "qwen@0.25.0", "changes": 0, "failed": true}]}`
+	title := "instrlab watch: codex 0.172.0 changed what reaches the model (since 0.171.0)"
+	tests := []struct {
+		name            string
+		env             []string
+		open            string // the open issues GitHub lists
+		fail            bool   // GitHub answers 500
+		code            int
+		want            []string // in the output
+		calls           []string // METHOD PATH of each call to GitHub
+		posted, patched string   // in the body sent
+	}{
+		{"a change opens an issue", []string{"FAKE_DIFF=1", "FAKE_DIFF_JSON=" + changed}, `[]`, false, 1,
+			[]string{"::notice title=instrlab run::opened issue #7: " + title},
+			[]string{"GET /repos/o/r/issues?state=open&per_page=100&labels=instrlab-watch", "GET /repos/o/r/issues?state=open&per_page=100", "POST /repos/o/r/issues"},
+			`"title":"` + title + `"`, ""},
+		{"the same change updates its issue", []string{"FAKE_DIFF=1", "FAKE_DIFF_JSON=" + changed}, `[{"number": 5, "title": "` + title + `"}]`, false, 1,
+			[]string{"::notice title=instrlab run::updated issue #5: " + title},
+			[]string{"GET /repos/o/r/issues?state=open&per_page=100&labels=instrlab-watch", "GET /repos/o/r/issues?state=open&per_page=100", "PATCH /repos/o/r/issues/5"},
+			"", "| md diff of codex |"},
+		{"no change is silent", []string{"FAKE_DIFF=0", "FAKE_DIFF_JSON=" + changed}, `[]`, false, 0, nil, nil, "", ""},
+		{"a client that could not run: no issue", []string{"FAKE_RUN=1", "FAKE_DIFF=1", "FAKE_DIFF_JSON=" + failed}, `[]`, false, 1, nil, nil, "", ""},
+		{"open-issue all: an issue for it", []string{"FAKE_RUN=1", "FAKE_DIFF=1", "FAKE_DIFF_JSON=" + failed, "INPUT_OPEN_ISSUE=all"}, `[]`, false, 1,
+			[]string{"opened issue #7: instrlab watch: qwen 0.25.0 could not be run (the baseline ran 0.24.4)"},
+			[]string{"GET /repos/o/r/issues?state=open&per_page=100&labels=instrlab-watch", "GET /repos/o/r/issues?state=open&per_page=100", "POST /repos/o/r/issues"},
+			"| md diff of qwen |", ""},
+		{"GitHub refuses", []string{"FAKE_DIFF=1", "FAKE_DIFF_JSON=" + changed, "INPUT_FAIL_ON=never"}, `[]`, true, 1,
+			[]string{"::error title=instrlab run::could not open or update an issue through the GitHub API"},
+			[]string{"GET /repos/o/r/issues?state=open&per_page=100&labels=instrlab-watch"}, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls []string
+			api := fakeGitHub(t, tt.open, tt.fail, &calls)
+			env := append([]string{"INPUT_COMMAND=node x.js", "INPUT_CLIENTS=newest", "INPUT_BASELINE=" + baseline, "INPUT_OPEN_ISSUE=true",
+				"INPUT_TOKEN=tok", "GITHUB_API_URL=" + api, "GITHUB_REPOSITORY=o/r", "GITHUB_RUN_ID=42", "GITHUB_SERVER_URL=https://github.com"}, tt.env...)
+			code, out, files, args := runScript(t, env...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d:\n%s", code, tt.code, out)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			if tt.code == 0 && strings.Contains(out, "::warning") {
+				t.Errorf("no change, yet a warning:\n%s", out)
+			}
+			var got []string
+			for _, c := range calls {
+				method, rest, _ := strings.Cut(c, " ")
+				uri, _, _ := strings.Cut(rest, " ")
+				got = append(got, method+" "+uri)
+			}
+			if diff := cmp.Diff(tt.calls, got); diff != "" {
+				t.Errorf("calls to GitHub mismatch (-want +got):\n%s", diff)
+			}
+			last := ""
+			if len(calls) > 0 {
+				last = calls[len(calls)-1]
+			}
+			for _, w := range []string{tt.posted, tt.patched} {
+				if w != "" && !strings.Contains(last, w) {
+					t.Errorf("the body sent lacks %q: %s", w, last)
+				}
+			}
+			if tt.posted != "" || tt.patched != "" {
+				var body struct{ Body string }
+				js := strings.SplitN(last, " ", 3)[2]
+				if err := json.Unmarshal([]byte(js), &body); err != nil {
+					t.Fatalf("the body sent is not JSON: %v: %s", err, js)
+				}
+				for _, w := range []string{"Evidence: the artifact `instrlab-run` of [this workflow run](https://github.com/o/r/actions/runs/42).", "Before: `"} {
+					if !strings.Contains(body.Body, w) {
+						t.Errorf("the issue's body lacks %q:\n%s", w, body.Body)
+					}
+				}
+			}
+			if !strings.Contains(args, "\nnewest\n") {
+				t.Errorf("clients newest did not reach run as -client newest: %q", args)
+			}
+			if s := files["GITHUB_STEP_SUMMARY"]; !strings.Contains(s, "### Tested with (https://github.com/o/r/actions/runs/42)") || !strings.Contains(s, "| md diff |") {
+				t.Errorf("the summary lacks the tested table with the run's link, or the comparison:\n%s", s)
+			}
+		})
+	}
+}
+
+// TestActionRunScriptOpenIssueInputs: open-issue takes false, true or
+// all, and needs a token and the repository; a wrong value stops the step
+// with exit 2 before anything runs.
+func TestActionRunScriptOpenIssueInputs(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake instrlab is a bash script")
+	}
+	for _, tt := range []struct {
+		env  []string
+		want string
+	}{
+		{[]string{"INPUT_OPEN_ISSUE=yes", "INPUT_TOKEN=tok", "GITHUB_REPOSITORY=o/r"}, "::error title=instrlab run::open-issue yes: want false, true (a change) or all"},
+		{[]string{"INPUT_OPEN_ISSUE=true", "INPUT_TOKEN=", "GITHUB_REPOSITORY=o/r"}, "::error title=instrlab run::open-issue needs the input token"},
+	} {
+		code, out, _, calls := runScript(t, append([]string{"INPUT_COMMAND=node x.js"}, tt.env...)...)
+		if code != 2 || !strings.Contains(out, tt.want) || calls != "" {
+			t.Errorf("%q: exit %d, ran %q; want 2 and %q:\n%s", tt.env, code, calls, tt.want, out)
+		}
+	}
+}
+
+// TestActionRunScriptWatchE2E (INSTRLAB_E2E=1): the watch end to end with
+// the real instrlab and Claude Code from npm. A baseline recorded with an
+// older pin (2.1.285, which cuts instructions at 2,048 characters), then
+// claude-code@newest (resolved through npm; 2.1.332 on 2026-12-05, which
+// cuts at 4,096) against it with open-issue: the step fails on the change
+// and opens one issue, titled with both versions, whose body holds the
+// cap's change from the recorded requests.
+func TestActionRunScriptWatchE2E(t *testing.T) {
+	if os.Getenv("INSTRLAB_E2E") == "" {
+		t.Skip("INSTRLAB_E2E=1 runs Claude Code from npm")
+	}
+	if _, err := exec.LookPath("jq"); err != nil {
+		t.Skip("no jq")
+	}
+	dir := t.TempDir()
+	server := "INPUT_COMMAND=" + binary + " serve lab -instr ascii:5000"
+	first := filepath.Join(dir, "first")
+	if code, out, _ := actionScript(t, "run.sh", "INSTRLAB="+binary, "INSTRLAB_OUT="+first, "INPUT_CLIENTS=claude-code@2.1.285", server); code != 0 {
+		t.Fatalf("the baseline's run: exit %d\n%s", code, out)
+	}
+	var calls []string
+	api := fakeGitHub(t, `[]`, false, &calls)
+	code, out, files := actionScript(t, "run.sh", "INSTRLAB="+binary, "INSTRLAB_OUT="+filepath.Join(dir, "watch"), "INPUT_CLIENTS=claude-code@newest", server,
+		"INPUT_BASELINE="+filepath.Join(first, "results.json"), "INPUT_OPEN_ISSUE=true", "INPUT_TOKEN=tok", "GITHUB_API_URL="+api,
+		"GITHUB_REPOSITORY=o/r", "GITHUB_RUN_ID=42")
+	if code != 1 || len(calls) != 3 || !strings.HasPrefix(calls[2], "POST /repos/o/r/issues ") {
+		t.Fatalf("the watch: exit %d, calls %q; want 1 and an issue opened\n%s", code, calls, out)
+	}
+	var issue struct{ Title, Body string }
+	if err := json.Unmarshal([]byte(strings.SplitN(calls[2], " ", 3)[2]), &issue); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(issue.Title, "instrlab watch: claude-code 2.") || !strings.HasSuffix(issue.Title, " changed what reaches the model (since 2.1.285)") {
+		t.Errorf("title %q", issue.Title)
+	}
+	for _, want := range []string{"| cap | 2,048 | 4,096 |", "Before: `claude-code@2.1.285`"} {
+		if !strings.Contains(issue.Body, want) {
+			t.Errorf("the issue's body lacks %q:\n%s", want, issue.Body)
+		}
+	}
+	if s := files["GITHUB_STEP_SUMMARY"]; !strings.Contains(s, "### Tested with") || !strings.Contains(s, "](https://github.com/o/r/actions/runs/42)") {
+		t.Errorf("the summary lacks the tested table linking the run:\n%s", s)
+	}
+	if !strings.Contains(out, "-client claude-code@newest is claude-code@2.") {
+		t.Errorf("the log does not say what newest resolved to:\n%s", out)
 	}
 }

@@ -43,6 +43,11 @@ type Diff struct {
 	// side failed (a version that did not install, or that its flags no
 	// longer drive): not compared, and not a change of behaviour.
 	Failed []string `json:"failed,omitempty"`
+	// Races says, per configuration and pair, where facts differ but a
+	// run of a side was timing-sensitive (its server's start-up raced the
+	// client's first request, analyze.Timing): which order won decided
+	// them, so they are said and not counted as changes.
+	Races []string `json:"races,omitempty"`
 	// Tolerance is the share by which token estimates may differ.
 	Tolerance float64 `json:"tolerance"`
 }
@@ -69,6 +74,7 @@ type ClientDiff struct {
 	After         string       `json:"after"`
 	Changes       int          `json:"changes"`
 	Failed        bool         `json:"failed,omitempty"`
+	Races         int          `json:"races,omitempty"`
 	VerdictBefore loss.Verdict `json:"verdict_before,omitempty"`
 	VerdictAfter  loss.Verdict `json:"verdict_after,omitempty"`
 }
@@ -134,7 +140,7 @@ func (d Diff) Verdict() error {
 		return fmt.Errorf("diff: nothing in common to compare between %s and %s", d.A, d.B)
 	}
 	if d.Changed() {
-		return fmt.Errorf("diff: %d changes, %d things not compared, %d where every run of a side failed", len(d.Changes), len(d.Incomparable), len(d.Failed))
+		return fmt.Errorf("diff: %s, %d not compared, %d where every run of a side failed", plural(len(d.Changes), "change"), len(d.Incomparable), len(d.Failed))
 	}
 	return nil
 }
@@ -177,7 +183,16 @@ func Compare(a, b *Report, o DiffOptions) Diff {
 				d.Failed = append(d.Failed, fmt.Sprintf("row %s on %s: %s", row, pairName(p), why))
 				continue
 			}
-			d.Changes = append(d.Changes, compareSummaries(row, pairName(p), sa, sb, tolerance)...)
+			changes := compareSummaries(row, pairName(p), sa, sb, tolerance)
+			if why := raced(sa, sb); why != "" && len(changes) > 0 {
+				var facts []string
+				for _, c := range changes {
+					facts = append(facts, c.Fact)
+				}
+				d.Races = append(d.Races, fmt.Sprintf("row %s on %s: %s; so %s differ by which won, not by the client (run -repeat-sensitive N for rates)", row, pairName(p), why, strings.Join(facts, ", ")))
+				continue
+			}
+			d.Changes = append(d.Changes, changes...)
 		}
 	}
 	for _, row := range b.g.rows {
@@ -219,6 +234,19 @@ func failedSide(a, b *summary) string {
 	return ""
 }
 
+// raced says which side had a timing-sensitive run and why, "" when
+// neither had.
+func raced(a, b *summary) string {
+	for i, s := range []*summary{a, b} {
+		for _, r := range s.results {
+			if r.Status == analyze.StatusOK && r.Timing.Sensitive {
+				return fmt.Sprintf("a run of %s was timing-sensitive (%s)", [2]string{"A", "B"}[i], r.Timing.Why)
+			}
+		}
+	}
+	return ""
+}
+
 // clientDiffs is the outcome of each pair: what changed, whether a side
 // failed, and its verdicts on users' servers on each side.
 func (d Diff) clientDiffs(a, b *Report) []ClientDiff {
@@ -234,6 +262,11 @@ func (d Diff) clientDiffs(a, b *Report) []ClientDiff {
 		for _, f := range d.Failed {
 			if strings.Contains(f, " on "+pairName(p)+": ") {
 				c.Failed = true
+			}
+		}
+		for _, r := range d.Races {
+			if strings.Contains(r, " on "+pairName(p)+": ") {
+				c.Races++
 			}
 		}
 		out = append(out, c)
@@ -400,13 +433,16 @@ func (d Diff) Table() table.Table {
 	for _, p := range d.Pairs {
 		compared = append(compared, pairName(p))
 	}
-	t.Notes = append(t.Notes, fmt.Sprintf("%d changes in %d configurations on %s; timings ignored, token estimates within %.0f%% (or %d tokens) taken as equal.",
-		len(d.Changes), len(d.Rows), strings.Join(compared, ", "), 100*d.Tolerance, minTokens))
+	t.Notes = append(t.Notes, fmt.Sprintf("%s in %s on %s; timings ignored, token estimates within %.0f%% (or %d tokens) taken as equal.",
+		plural(len(d.Changes), "change"), plural(len(d.Rows), "configuration"), strings.Join(compared, ", "), 100*d.Tolerance, minTokens))
 	for _, w := range d.Incomparable {
 		t.Notes = append(t.Notes, "not compared: "+w)
 	}
 	for _, w := range d.Failed {
 		t.Notes = append(t.Notes, "could not run: "+w)
+	}
+	for _, w := range d.Races {
+		t.Notes = append(t.Notes, "a race, not compared: "+w)
 	}
 	return t
 }
@@ -427,6 +463,9 @@ func (d Diff) Outcomes() table.Table {
 			outcome = "could not run (below); the result before stands"
 		case c.Changes > 0:
 			outcome = plural(c.Changes, "change")
+		}
+		if c.Races > 0 {
+			outcome += " (and " + plural(c.Races, "race") + ": timing-sensitive, below)"
 		}
 		_, before, _ := strings.Cut(c.Before, "@")
 		_, after, _ := strings.Cut(c.After, "@")

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/evidence"
@@ -190,5 +192,52 @@ func TestDiffOneClient(t *testing.T) {
 	err := WriteDiff(&out, a, b, "A", "B", DiffOptions{Tolerance: 0.1, Client: "codex", Format: "md"})
 	if err == nil || err.Error() != "diff: -client codex: not a client that both runs ran (A: claude-code@2.1.285; B: claude-code@2.1.328)" || out.Len() != 0 {
 		t.Errorf("-client codex: %v, wrote %q", err, out.String())
+	}
+}
+
+// TestDiffRace: where a run of a side was timing-sensitive (its server's
+// start-up raced the first request), the facts that differ are a race,
+// said with the reason and not counted as changes; without the mark the
+// same facts are changes.
+func TestDiffRace(t *testing.T) {
+	a, b := openFixture(t, "2.1.285"), openFixture(t, "2.1.328")
+	raced := slices.Clone(b.g.results)
+	for i := range raced {
+		if raced[i].Row == "en-5000" {
+			raced[i].Timing.Sensitive, raced[i].Timing.Why = true, "the server became ready 191 ms after the first model request"
+		}
+	}
+	plain := Compare(a, b, DiffOptions{Tolerance: 0.1})
+	d := Compare(a, New(b.g.m, raced, ""), DiffOptions{Tolerance: 0.1})
+	inRow := func(cs []Change, row string) int {
+		n := 0
+		for _, c := range cs {
+			if c.Row == row {
+				n++
+			}
+		}
+		return n
+	}
+	if inRow(plain.Changes, "en-5000") == 0 || inRow(d.Changes, "en-5000") != 0 || len(d.Changes) != len(plain.Changes)-inRow(plain.Changes, "en-5000") {
+		t.Fatalf("en-5000 raced: %d changes (%d without the mark), %d in en-5000", len(d.Changes), len(plain.Changes), inRow(d.Changes, "en-5000"))
+	}
+	want := "row en-5000 on claude-code@2.1.285 → 2.1.328: a run of B was timing-sensitive (the server became ready 191 ms after the first model request); so probe, kept, cap, tokens differ by which won, not by the client (run -repeat-sensitive N for rates)"
+	if len(d.Races) != 1 || d.Races[0] != want {
+		t.Errorf("races %q, want [%q]", d.Races, want)
+	}
+	if d.Clients[0].Races != 1 || !strings.Contains(d.Outcomes().Rows[0][4].Text, "1 race") {
+		t.Errorf("outcome %+v, want the race counted", d.Clients[0])
+	}
+	row := func(rs []analyze.Result) []analyze.Result {
+		var out []analyze.Result
+		for _, r := range rs {
+			if r.Row == "en-5000" {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	if d := Compare(New(a.g.m, row(a.g.results), ""), New(b.g.m, row(raced), ""), DiffOptions{Tolerance: 0.1}); len(d.Changes) != 0 || len(d.Races) != 1 || d.Changed() {
+		t.Errorf("a race alone: changes %+v, races %q, Changed %v; want no change", d.Changes, d.Races, d.Changed())
 	}
 }

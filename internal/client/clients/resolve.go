@@ -2,8 +2,11 @@ package clients
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/version"
@@ -33,44 +36,83 @@ func (r Resolution) String() string {
 // Newest alone for every pinned client, replaced by NAME@VERSION, the
 // newest release that list (Versions, or a fake registry in tests)
 // gives, and NAME@pinned by NAME; with what each newest resolved to, in
-// order. A client whose versions cannot be listed is an error naming it.
+// order. The registry is asked for listAtOnce clients at a time (npm
+// view starts a Node.js each time). A client whose versions cannot be
+// listed is an error naming it, and stops the listings still running (a
+// registry out of reach fails them all, each after npm's own retries).
 func Resolve(ctx context.Context, specs []string, list func(ctx context.Context, name string) ([]string, error)) ([]string, []Resolution, error) {
-	var out []string
-	var rs []Resolution
-	for _, s := range specs {
-		names := []string{}
+	out := slices.Clone(specs)
+	type want struct {
+		at   int // where in out its specs go
+		name string
+	}
+	var wants []want
+	for i, s := range specs {
 		switch name, v, _ := strings.Cut(s, "@"); {
 		case s == Newest:
 			for _, c := range pinned() {
-				names = append(names, c.Spec().Name)
+				wants = append(wants, want{i, c.Spec().Name})
 			}
 		case v == Newest:
-			names = append(names, name)
-		case v == Pinned:
-			out = append(out, name)
-			continue
-		default:
-			out = append(out, s)
-			continue
-		}
-		for _, name := range names {
 			if _, err := New(name); err != nil {
 				return nil, nil, err
 			}
-			vs, err := list(ctx, name)
-			if err != nil {
-				return nil, nil, fmt.Errorf("%s@%s: %w", name, Newest, err)
-			}
-			n := version.Newest(vs)
-			if n == "" {
-				return nil, nil, fmt.Errorf("%s@%s: the registry lists %d versions and no release", name, Newest, len(vs))
-			}
-			out = append(out, name+"@"+n)
-			rs = append(rs, Resolution{Spec: name + "@" + Newest, Version: n})
+			wants = append(wants, want{i, name})
+		case v == Pinned:
+			out[i] = name
 		}
 	}
-	return out, rs, nil
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	got := make([]string, len(wants))
+	errs := make([]error, len(wants))
+	sem := make(chan struct{}, listAtOnce)
+	var wg sync.WaitGroup
+	for k, w := range wants {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			vs, err := list(ctx, w.name)
+			switch n := version.Newest(vs); {
+			case err != nil:
+				errs[k] = fmt.Errorf("%s@%s: %w", w.name, Newest, err)
+				cancel()
+			case n == "":
+				errs[k] = fmt.Errorf("%s@%s: the registry lists %d versions and no release", w.name, Newest, len(vs))
+			default:
+				got[k] = n
+			}
+		}()
+	}
+	wg.Wait()
+	// The error that stopped the others, not theirs.
+	if i := slices.IndexFunc(errs, func(err error) bool { return err != nil && !errors.Is(err, context.Canceled) }); i >= 0 {
+		return nil, nil, errs[i]
+	}
+	var rs []Resolution
+	resolved := map[int][]string{}
+	for k, w := range wants {
+		if errs[k] != nil {
+			return nil, nil, errs[k]
+		}
+		resolved[w.at] = append(resolved[w.at], w.name+"@"+got[k])
+		rs = append(rs, Resolution{Spec: w.name + "@" + Newest, Version: got[k]})
+	}
+	var final []string
+	for i, s := range out {
+		if r, ok := resolved[i]; ok {
+			final = append(final, r...)
+			continue
+		}
+		final = append(final, s)
+	}
+	return final, rs, nil
 }
+
+// listAtOnce is how many clients' versions Resolve asks for at once.
+const listAtOnce = 4
 
 // pinned are the known clients that pin a version, at that version, in
 // name order.

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -54,9 +56,9 @@ func TestResolve(t *testing.T) {
 // newest release; the first whose versions cannot be listed stops it,
 // named, with the registry's error.
 func TestResolveNewestAlone(t *testing.T) {
-	var asked []string
+	var asked atomic.Int32
 	list := func(ctx context.Context, name string) ([]string, error) {
-		asked = append(asked, name)
+		asked.Add(1)
 		return []string{"1.0.0", "1.2.0", "1.10.0-rc.1"}, nil
 	}
 	got, rs, err := Resolve(context.Background(), []string{"newest"}, list)
@@ -64,8 +66,8 @@ func TestResolveNewestAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	ps := pinned()
-	if len(got) != len(ps) || len(rs) != len(ps) || len(asked) != len(ps) {
-		t.Fatalf("newest gave %d specs, %d resolutions, asked %d times; want %d each", len(got), len(rs), len(asked), len(ps))
+	if len(got) != len(ps) || len(rs) != len(ps) || int(asked.Load()) != len(ps) {
+		t.Fatalf("newest gave %d specs, %d resolutions, asked %d times; want %d each", len(got), len(rs), asked.Load(), len(ps))
 	}
 	for i, c := range ps {
 		if want := c.Spec().Name + "@1.2.0"; got[i] != want {
@@ -81,13 +83,13 @@ func TestResolveNewestAlone(t *testing.T) {
 // TestResolveErrors: an unknown client is refused before the registry is
 // asked; a listing with no release names the client and the count.
 func TestResolveErrors(t *testing.T) {
-	asked := 0
+	var asked atomic.Int32
 	list := func(ctx context.Context, name string) ([]string, error) {
-		asked++
+		asked.Add(1)
 		return []string{"0.1.0-beta.1", "0.1.0-beta.2"}, nil
 	}
-	if _, _, err := Resolve(context.Background(), []string{"nosuch@newest"}, list); err == nil || !strings.Contains(err.Error(), "unknown") || asked != 0 {
-		t.Errorf("nosuch@newest: %v after %d listings, want unknown before any", err, asked)
+	if _, _, err := Resolve(context.Background(), []string{"nosuch@newest"}, list); err == nil || !strings.Contains(err.Error(), "unknown") || asked.Load() != 0 {
+		t.Errorf("nosuch@newest: %v after %d listings, want unknown before any", err, asked.Load())
 	}
 	_, _, err := Resolve(context.Background(), []string{"codex@newest"}, list)
 	if err == nil || err.Error() != "codex@newest: the registry lists 2 versions and no release" {
@@ -117,5 +119,31 @@ func TestNewestFromNpm(t *testing.T) {
 	}
 	if !strings.Contains(progress.String(), "codex@newest is codex@"+got) {
 		t.Errorf("progress %q does not say what newest resolved to", progress.String())
+	}
+}
+
+// TestResolveStopsTheOthers: the first listing that fails cancels those
+// still waiting (a registry out of reach would fail each after npm's
+// retries), and its error, not a cancellation, is the one returned.
+func TestResolveStopsTheOthers(t *testing.T) {
+	list := func(ctx context.Context, name string) ([]string, error) {
+		if name == "codex" {
+			return nil, npm.ErrOffline
+		}
+		<-ctx.Done() // a registry that does not answer
+		return nil, ctx.Err()
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := Resolve(context.Background(), []string{"claude-code@newest", "gemini@newest", "codex@newest"}, list)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, npm.ErrOffline) || !strings.HasPrefix(err.Error(), "codex@newest: ") {
+			t.Errorf("Resolve: %v, want codex's ErrOffline", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Resolve waited on the other listings after one failed")
 	}
 }
