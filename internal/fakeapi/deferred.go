@@ -273,6 +273,21 @@ func Renamed(clientName, name string) bool {
 	return false
 }
 
+// Namespaces are the names a client may give the namespace of the tools
+// of the server it calls server: mcp__SERVER, and the server's name
+// renamed as Renamed renames a tool's (Codex 0.171.0 lists
+// server-filesystem's tools as the namespace mcp__server_filesystem).
+func Namespaces(server string) []string {
+	var out []string
+	safe := toolSafe(server)
+	for _, made := range []string{server, safe, strings.ReplaceAll(safe, "-", "_")} {
+		if !slices.Contains(out, "mcp__"+made) {
+			out = append(out, "mcp__"+made)
+		}
+	}
+	return out
+}
+
 // cutBeforeSuffix reports whether clientName is safe, cut to no fewer
 // than minCut characters or not at all, behind a prefix, then '_' and a
 // hash or suffix (isSuffix).

@@ -16,8 +16,8 @@ import (
 // (internal/loss), measured from the run's evidence (the recorded
 // requests and the server's log), never predicted: whether the server's
 // instructions reached the model whole, cut, late or not at all; whether
-// any of its tools or instructions reached a request; each tool
-// description cut; and, for the tools the run called (-call), the part
+// any of its tools or instructions reached a request, and each tool that
+// did not reach the first one when others did; each tool description cut; and, for the tools the run called (-call), the part
 // of a result the model did not get, or got cut. What a run does not
 // measure (a schema's keywords, a tool's name) is not in it: check -v
 // predicts them.
@@ -142,16 +142,24 @@ func runLosses(r *analyze.Result) []loss.Loss {
 			reached = true
 		}
 	}
+	var missing []string // tools that did not reach the first request
 	for _, t := range r.Tools {
 		if t.Via != "" {
 			reached = true
+		} else {
+			missing = append(missing, t.Name)
 		}
 		if t.Found && !t.Full {
 			out = append(out, loss.Loss{Severity: loss.Degraded, Words: "description cut", Tools: []string{t.Name}}) // where: the tools sent column
 		}
 	}
-	if !reached && len(r.Tools) > 0 {
+	switch {
+	case !reached && len(r.Tools) > 0:
 		out = append([]loss.Loss{{Severity: loss.Broken, Words: "nothing of the server reached a request"}}, out...)
+	case len(missing) > 0:
+		// The client took the server and left these tools out (Gemini CLI
+		// 0.61.0 hides a server's write_file, a name of its own).
+		out = append([]loss.Loss{{Severity: loss.Broken, Words: "never reached the first request", Tools: missing}}, out...)
 	}
 	if r.Surface != nil {
 		for _, c := range r.Surface.Calls {

@@ -32,6 +32,7 @@ func TestVerdicts(t *testing.T) {
 		ok("cut@1", analyze.Result{Sent: 100, First: first(analyze.Placement{Kept: 40}), Tools: reached}),
 		ok("late@1", analyze.Result{Sent: 100, First: first(), Requests: []analyze.RequestFacts{*first(), {Seq: 2, Placements: []analyze.Placement{whole}}}, Tools: reached}),
 		ok("lost@1", analyze.Result{Sent: 0, First: first(), Tools: []analyze.ToolFacts{{Name: "t"}, {Name: "u"}}}),
+		ok("hidden@1", analyze.Result{Sent: 100, First: first(whole), Tools: []analyze.ToolFacts{reached[0], {Name: "write_file"}}}),
 		ok("desc@1", analyze.Result{Sent: 100, First: first(whole), Tools: []analyze.ToolFacts{{Name: "t", Via: "definition", Found: true, Kept: 5}, {Name: "u", Via: "definition", Found: true, Kept: 7}}}),
 		ok("form@1", analyze.Result{Sent: 100, First: first(whole), Tools: reached, Surface: call(
 			surface.Found{Part: "content[0]", Reached: false}, surface.Found{Part: "structuredContent", Reached: true, Full: true})}),
@@ -54,6 +55,7 @@ func TestVerdicts(t *testing.T) {
 		"cut@1 degraded: keeps 40 of 100 characters of instructions",
 		"late@1 degraded: gets the instructions only from request 2",
 		"lost@1 broken: nothing of the server reached a request",
+		"hidden@1 broken: tool write_file: never reached the first request",
 		"desc@1 degraded: 2 tools: description cut",
 		"form@1 degraded: tool get: no content text",
 		"long@1 degraded: tool get: content[0] cut at 2,000 characters",

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -48,9 +49,11 @@ type ToolFacts struct {
 }
 
 // locateTools finds each tool's description in ctx: in the tool
-// definition named for it, or in a text that lists it by name, keeping
-// the place that kept the most; else its name alone; else the namespace
-// of its server (named server in the client's config) alone.
+// definition named for it (behind a client's prefix, or renamed:
+// fakeapi.Renamed), or in a text that lists it by name, keeping the place
+// that kept the most; else its name alone; else the namespace of its
+// server (named server in the client's config, or renamed:
+// fakeapi.Namespaces) alone.
 func locateTools(ctx fakeapi.Context, tools []NamedText, server string) []ToolFacts {
 	var out []ToolFacts
 	for _, t := range tools {
@@ -60,9 +63,22 @@ func locateTools(ctx fakeapi.Context, tools []NamedText, server string) []ToolFa
 				f.Found, f.Kept, f.Suffix, f.Via, f.Kind, f.Wrapper = true, kept, firstRunes(rest, 20), via, s.Kind, wrap
 			}
 		}
+		// A definition renamed counts only when none has the tool's name,
+		// and when no other tool of the server has the name it was
+		// renamed to (a server may have both get-env and get_env).
+		named := fakeapi.ToolNamed
+		if !slices.ContainsFunc(ctx, func(s fakeapi.Segment) bool {
+			return s.Kind == fakeapi.KindToolDefinition && fakeapi.ToolNamed(s.Name, t.Name)
+		}) {
+			named = func(clientName, name string) bool {
+				return fakeapi.Renamed(clientName, name) && !slices.ContainsFunc(tools, func(o NamedText) bool {
+					return o.Name != name && fakeapi.ToolNamed(clientName, o.Name)
+				})
+			}
+		}
 		for _, s := range ctx {
 			if s.Kind == fakeapi.KindToolDefinition {
-				if !fakeapi.ToolNamed(s.Name, t.Name) {
+				if !named(s.Name, t.Name) {
 					continue
 				}
 				desc, ok := definitionDescription(s.Text, t.Name)
@@ -86,7 +102,11 @@ func locateTools(ctx fakeapi.Context, tools []NamedText, server string) []ToolFa
 				}
 			}
 		}
-		for _, alone := range []struct{ name, via string }{{t.Name, ViaNameOnly}, {"mcp__" + server, ViaNamespace}} {
+		alones := []struct{ name, via string }{{t.Name, ViaNameOnly}}
+		for _, ns := range fakeapi.Namespaces(server) {
+			alones = append(alones, struct{ name, via string }{ns, ViaNamespace})
+		}
+		for _, alone := range alones {
 			for _, s := range ctx {
 				if f.Via != "" {
 					break
@@ -305,7 +325,7 @@ func definitionDescription(text, name string) (string, bool) {
 		switch x := v.(type) {
 		case map[string]any:
 			n, _ := x["name"].(string)
-			if d, ok := x["description"].(string); ok && n != "" && fakeapi.ToolNamed(n, name) {
+			if d, ok := x["description"].(string); ok && n != "" && (fakeapi.ToolNamed(n, name) || fakeapi.Renamed(n, name)) {
 				return d, true
 			}
 			for _, c := range x {

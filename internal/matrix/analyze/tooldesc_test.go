@@ -164,3 +164,49 @@ func TestNamesLabTool(t *testing.T) {
 		}
 	}
 }
+
+// TestLocateToolsRenamed: Codex CLI 0.171.0 (default model) offers no MCP
+// tool in its first request, only the namespace of the server, renamed:
+// server-filesystem's as mcp__server_filesystem (testdata/tools, the text
+// of its first request, run -server, 2026-12-05). Every tool of the
+// server reached the model as that namespace; before, none did, and the
+// run's verdict was "nothing of the server reached a request". Under
+// local-model it defines them renamed the same way, and the definitions
+// are found.
+func TestLocateToolsRenamed(t *testing.T) {
+	var tools []NamedText
+	data, err := os.ReadFile("testdata/tools/server-filesystem@2026.8.31.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &tools); err != nil || len(tools) != 14 {
+		t.Fatalf("%d tools, %v", len(tools), err)
+	}
+	text, err := os.ReadFile("testdata/tools/codex@0.171.0.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := fakeapi.Context{{Kind: fakeapi.KindDeveloperMessage, Path: "input[1].content[1].text", Text: string(text)}}
+	for _, f := range locateTools(ctx, tools, "server-filesystem") {
+		if f.Via != ViaNamespace || f.Found || f.Wrapper != "<tools> … Deferred tool namespaces:" {
+			t.Errorf("%s: %+v, want its server's namespace, renamed", f.Name, f)
+		}
+	}
+	if fs := locateTools(ctx, tools, "other-server"); fs[0].Via != "" {
+		t.Errorf("another server's namespace read as this one's: %+v", fs[0])
+	}
+
+	def := func(name, desc string) fakeapi.Segment {
+		b, _ := json.Marshal(map[string]string{"name": name, "description": desc})
+		return fakeapi.Segment{Kind: fakeapi.KindToolDefinition, Name: name, Text: string(b)}
+	}
+	hyphen := []NamedText{{Name: "get-env", Description: "Returns all environment variables."}, {Name: "get_env", Description: "Another tool."}}
+	got := locateTools(fakeapi.Context{def("mcp__server_everything__get_env", "Another tool.")}, hyphen, "server-everything")
+	if got[0].Found || got[1].Via != ViaDefinition || !got[1].Full {
+		t.Errorf("get-env beside get_env: %+v; want get_env's definition taken for get_env alone", got)
+	}
+	got = locateTools(fakeapi.Context{def("mcp__server_everything__get_env", "Returns all environment variables.")}, hyphen[:1], "server-everything")
+	if got[0].Via != ViaDefinition || !got[0].Full {
+		t.Errorf("get-env renamed get_env: %+v, want its definition found whole", got[0])
+	}
+}
