@@ -73,8 +73,10 @@ func alive(pid int) bool {
 }
 
 // TestRunKilledLeavesNoProcesses: kill -9 of "instrlab run" in the middle
-// of a run takes its client, and the lab server the client started, with it,
-// with the client in a network jail (as root) or not.
+// of a run takes its client, the lab server the client started, and a
+// command the client left running in its group (a Bash tool's sleep, which
+// outlived the client before the runner's reaper) with it, with the client
+// in a network jail (as root) or not.
 func TestRunKilledLeavesNoProcesses(t *testing.T) {
 	for _, netns := range []string{"off", "auto"} {
 		t.Run("netns="+netns, func(t *testing.T) { runAndKill(t, netns) })
@@ -87,7 +89,7 @@ func runAndKill(t *testing.T, netns string) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	m := `{"name":"kill","repeats":1,"prompt":"p","rows":[{"name":"hang","label":"hang","instr":"ascii:1000","env":{"FAKE_MODE":"hang"}}]}`
+	m := `{"name":"kill","repeats":1,"prompt":"p","rows":[{"name":"hang","label":"hang","instr":"ascii:1000","env":{"FAKE_MODE":"hang","FAKE_CHILD":"sleep 60"}}]}`
 	mpath := filepath.Join(dir, "matrix.json")
 	if err := os.WriteFile(mpath, []byte(m), 0o644); err != nil {
 		t.Fatal(err)
@@ -100,16 +102,24 @@ func runAndKill(t *testing.T, netns string) {
 		t.Fatal(err)
 	}
 	defer syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	// Wait until the client and its lab server run (the fake client starts
-	// the lab, then hangs): the runner has at least two descendants.
+	// Wait until the client, its lab server and its sleep run (the fake
+	// client starts the lab, then the sleep, then hangs).
 	var below []int
+	sleeping := func() bool {
+		for _, p := range below {
+			if b, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "cmdline")); string(b) == "sleep\x0060\x00" {
+				return true
+			}
+		}
+		return false
+	}
 	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if below = descendants(cmd.Process.Pid); len(below) >= 2 {
+		if below = descendants(cmd.Process.Pid); len(below) >= 3 && sleeping() {
 			break
 		}
 	}
-	if len(below) < 2 {
-		t.Fatalf("the run started %d processes, want the client and its lab server", len(below))
+	if len(below) < 3 || !sleeping() {
+		t.Fatalf("the run started %d processes, want the client, its lab server and its sleep", len(below))
 	}
 	time.Sleep(200 * time.Millisecond) // let the lab's own start finish, so its pid is in the list
 	below = descendants(cmd.Process.Pid)

@@ -23,7 +23,8 @@
 // names them in a user message behind a ToolSearch tool instead of
 // defining them; with FAKE_NAME_MAX=L it drops a tool whose prefixed name
 // is longer than L (FAKE_NAME_PAST=drop) or cuts the name to L
-// (FAKE_NAME_PAST=cut). FAKE_MODE "hang"
+// (FAKE_NAME_PAST=cut). FAKE_CHILD=CMD starts sh -c CMD in its process
+// group after its init event and leaves it running. FAKE_MODE "hang"
 // never ends, "crash" exits 3 after its init event, and "no-model" exits 0
 // there, without a model request. FAKE_LAB_CPU (LabCPUEnv) has the lab
 // server it starts use that much CPU first. Over Streamable HTTP (a

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -40,6 +41,13 @@ func runClient() int {
 	}
 	emit(map[string]any{"type": "system", "subtype": "init", "session_id": "fake-session",
 		"mcp_servers": []map[string]string{{"name": srv.Name, "status": status}}})
+	if child := os.Getenv("FAKE_CHILD"); child != "" {
+		// A command of its own in its group, as a shell of a client's
+		// Bash tool is; left running.
+		if err := exec.Command("/bin/sh", "-c", child).Start(); err != nil {
+			return fail("FAKE_CHILD: %v", err)
+		}
+	}
 	switch mode {
 	case "hang":
 		time.Sleep(time.Hour)

@@ -235,12 +235,16 @@ func (r *Runner) execute(ctx context.Context, c client.Client, run *client.Run) 
 	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
-	err = cmd.Run()
+	if err = cmd.Start(); err == nil {
+		r.reaper.add(cmd.Process.Pid)
+		err = cmd.Wait()
+	}
 	dur = time.Since(start)
 	if cmd.Process != nil {
 		// Whatever the client left running in its group (a lab server it
 		// did not stop) goes with it.
 		_ = killGroup(cmd)
+		r.reaper.done(cmd.Process.Pid)
 	}
 	code = -1
 	if cmd.ProcessState != nil {

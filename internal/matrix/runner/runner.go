@@ -69,6 +69,9 @@ type Runner struct {
 	// unprovisioned says why each client that could not be provisioned
 	// was not (by spec): its runs are recorded as failed with that reason.
 	unprovisioned map[string]error
+	// reaper kills the clients' process groups if the runner dies
+	// without ending them (reaper_unix.go).
+	reaper *reaper
 }
 
 // A job is one planned run.
@@ -145,6 +148,8 @@ func (r *Runner) Run(ctx context.Context) ([]analyze.Result, Stats, error) {
 	if err := r.dropDirect(progress); err != nil {
 		return nil, st, err
 	}
+	r.reaper = startReaper()
+	defer r.reaper.close()
 	jobs := r.plan()
 	p := newProgress(progress, len(jobs), start)
 	results := r.runJobs(ctx, jobs, &st, p)
