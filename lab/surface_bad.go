@@ -47,11 +47,28 @@ func badTools(seed string) []SurfaceTool {
 		return textResult(t.Text)
 	}
 
+	// structuredContent must be an object (the specification); a server
+	// may still send null, a string or an array, beside a content text.
+	nonObject := func(name, what, c string, structured func(text string) any) SurfaceTool {
+		t := tool(name, what, c)
+		t.Raw = raw(map[string]any{
+			"content":           []map[string]string{{"type": "text", "text": surfaceText(seed, name, "content text")}},
+			"structuredContent": structured(surfaceText(seed, name, "structuredContent")),
+		})
+		return t
+	}
+	nullStructured := nonObject("bad_null_structured", "Answers with a content text and a null structuredContent.", "structuredContent null",
+		func(string) any { return nil })
+	stringStructured := nonObject("bad_string_structured", "Answers with a content text and a structuredContent that is a string.", "structuredContent a string",
+		func(text string) any { return text })
+	arrayStructured := nonObject("bad_array_structured", "Answers with a content text and a structuredContent that is an array.", "structuredContent an array",
+		func(text string) any { return []string{text} })
+
 	protocol := tool("bad_protocol_error", "Answers with a JSON-RPC error instead of a result.", "protocol error")
 	protocol.call = func() (*mcp.CallToolResult, error) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: surfaceText(seed, "bad_protocol_error", "error message")}
 	}
-	return []SurfaceTool{noContent, wrongType, mismatch, huge, protocol}
+	return []SurfaceTool{noContent, wrongType, mismatch, nullStructured, stringStructured, arrayStructured, huge, protocol}
 }
 
 // hangTool is SurfaceHang's tool, which never answers.

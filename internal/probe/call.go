@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,6 +58,12 @@ type CallResult struct {
 	// nil when the result has none.
 	Text       *Size `json:"text,omitempty"`
 	Structured *Size `json:"structured,omitempty"`
+	// StructuredType is the JSON type of the structuredContent when it is
+	// not an object, as the specification requires ("null", "string",
+	// "array", "number", "boolean"); "" when it is one or is absent. A
+	// client may reject such a result (check predicts it from the
+	// profiles' bad results).
+	StructuredType string `json:"structured_type,omitempty"`
 	// SameData is set when the content is one text block that holds the
 	// structuredContent's JSON value (serialized again, in any spacing):
 	// a client that gives the model only one of the two gives it the same
@@ -164,11 +171,34 @@ func (c *CallResult) measure(result json.RawMessage) {
 		s := SizeOf(strings.Join(texts, "\n"))
 		c.Text = &s
 	}
+	c.StructuredType = jsonType(w.StructuredContent)
 	if len(w.StructuredContent) > 0 && string(w.StructuredContent) != "null" {
 		s := SizeOf(string(w.StructuredContent))
 		c.Structured = &s
 		c.SameData = len(texts) == 1 && sameJSON(texts[0], w.StructuredContent)
 	}
+}
+
+// jsonType is the JSON type of v when it is present and not an object
+// ("null", "string", "array", "number", "boolean"), by its first byte.
+func jsonType(v json.RawMessage) string {
+	t := bytes.TrimLeft(v, " \t\r\n")
+	if len(t) == 0 {
+		return ""
+	}
+	switch t[0] {
+	case '{':
+		return ""
+	case 'n':
+		return "null"
+	case '"':
+		return "string"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "boolean"
+	}
+	return "number"
 }
 
 // sameJSON reports whether text is a JSON value equal to v.

@@ -171,3 +171,31 @@ func TestCallSameData(t *testing.T) {
 		}
 	}
 }
+
+// TestCallStructuredType: a structuredContent that is not an object (the
+// specification requires one) is named by its JSON type; an object, or
+// none, is not. A null one has no size (nothing to give the model).
+func TestCallStructuredType(t *testing.T) {
+	for _, tt := range []struct {
+		structured, want string
+		sized            bool
+	}{
+		{`{"a":1}`, "", true},
+		{` null`, "null", false},
+		{`"text"`, "string", true},
+		{`["a"]`, "array", true},
+		{`12`, "number", true},
+		{`true`, "boolean", true},
+		{``, "", false},
+	} {
+		result := `{"content":[{"type":"text","text":"t"}]`
+		if tt.structured != "" {
+			result += `,"structuredContent":` + tt.structured
+		}
+		var c CallResult
+		c.measure(json.RawMessage(result + "}"))
+		if c.Outcome != OutcomeOK || c.StructuredType != tt.want || (c.Structured != nil) != tt.sized {
+			t.Errorf("structuredContent %s: outcome %s, type %q, sized %v; want ok, %q, %v", tt.structured, c.Outcome, c.StructuredType, c.Structured != nil, tt.want, tt.sized)
+		}
+	}
+}

@@ -821,7 +821,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Surface: &Surface{
-				Runs: 8,
+				Runs: 9,
 				Results: []ResultForm{
 					ResultForm{
 						Case:    "content",
@@ -848,6 +848,26 @@ func builtinProfiles() ([]Profile, error) {
 						Runs:       2,
 						Content:    "dropped",
 						Structured: "kept",
+					},
+					ResultForm{
+						Case:    "structured-null",
+						Tool:    "bad_null_structured",
+						Runs:    1,
+						Content: "dropped",
+					},
+					ResultForm{
+						Case:       "structured-string",
+						Tool:       "bad_string_structured",
+						Runs:       1,
+						Content:    "dropped",
+						Structured: "dropped",
+					},
+					ResultForm{
+						Case:       "structured-array",
+						Tool:       "bad_array_structured",
+						Runs:       1,
+						Content:    "dropped",
+						Structured: "dropped",
 					},
 				},
 				Schema: []SchemaKeyword{
@@ -1062,7 +1082,7 @@ func builtinProfiles() ([]Profile, error) {
 					Ref:  "internal/profiles/data/evidence/claude-code@2.1.332.json",
 					Date: "2026-12-02",
 					Runs: 67,
-					Says: "instrlab run, offline against the fake API: 67 runs of 37 rows; cut at 4,096 UTF-16 units, then \"… [truncated]\"; CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH in plain digits only; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only), cut at 4,096 UTF-16 units where sent; tool results, input schemas, tool names, prompts and resources from 8 runs of the surface matrix.",
+					Says: "instrlab run, offline against the fake API: 67 runs of 37 rows; cut at 4,096 UTF-16 units, then \"… [truncated]\"; CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH in plain digits only; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only), cut at 4,096 UTF-16 units where sent; tool results, input schemas, tool names, prompts and resources from 9 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -1243,7 +1263,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Surface: &Surface{
-				Runs: 9,
+				Runs: 10,
 				Results: []ResultForm{
 					ResultForm{
 						Case:    "content",
@@ -1268,6 +1288,26 @@ func builtinProfiles() ([]Profile, error) {
 						Case:       "output-both",
 						Tool:       "result_outschema",
 						Runs:       2,
+						Content:    "kept",
+						Structured: "kept",
+					},
+					ResultForm{
+						Case:    "structured-null",
+						Tool:    "bad_null_structured",
+						Runs:    1,
+						Content: "kept",
+					},
+					ResultForm{
+						Case:       "structured-string",
+						Tool:       "bad_string_structured",
+						Runs:       1,
+						Content:    "kept",
+						Structured: "kept",
+					},
+					ResultForm{
+						Case:       "structured-array",
+						Tool:       "bad_array_structured",
+						Runs:       1,
 						Content:    "kept",
 						Structured: "kept",
 					},
@@ -1488,7 +1528,7 @@ func builtinProfiles() ([]Profile, error) {
 					Ref:  "internal/profiles/data/evidence/cline@3.0.65.json",
 					Date: "2026-12-01",
 					Runs: 49,
-					Says: "instrlab run, offline against the fake API: 49 runs of 28 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 9 runs of the surface matrix.",
+					Says: "instrlab run, offline against the fake API: 49 runs of 28 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -2682,7 +2722,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Surface: &Surface{
-				Runs:  8,
+				Runs:  9,
 				Model: "local-model",
 				Results: []ResultForm{
 					ResultForm{
@@ -2708,6 +2748,26 @@ func builtinProfiles() ([]Profile, error) {
 						Case:       "output-both",
 						Tool:       "result_outschema",
 						Runs:       2,
+						Content:    "dropped",
+						Structured: "kept",
+					},
+					ResultForm{
+						Case:    "structured-null",
+						Tool:    "bad_null_structured",
+						Runs:    1,
+						Content: "kept",
+					},
+					ResultForm{
+						Case:       "structured-string",
+						Tool:       "bad_string_structured",
+						Runs:       1,
+						Content:    "dropped",
+						Structured: "kept",
+					},
+					ResultForm{
+						Case:       "structured-array",
+						Tool:       "bad_array_structured",
+						Runs:       1,
 						Content:    "dropped",
 						Structured: "kept",
 					},
@@ -2984,7 +3044,7 @@ func builtinProfiles() ([]Profile, error) {
 					Ref:  "internal/profiles/data/evidence/codex@0.171.0.json",
 					Date: "2026-12-02",
 					Runs: 65,
-					Says: "instrlab run, offline against the fake API: 65 runs of 36 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 8 runs of the surface matrix.",
+					Says: "instrlab run, offline against the fake API: 65 runs of 36 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 9 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -3613,7 +3673,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Surface: &Surface{
-				Runs: 9,
+				Runs: 10,
 				Results: []ResultForm{
 					ResultForm{
 						Case:    "content",
@@ -3638,6 +3698,26 @@ func builtinProfiles() ([]Profile, error) {
 						Case:       "output-both",
 						Tool:       "result_outschema",
 						Runs:       2,
+						Content:    "kept",
+						Structured: "kept",
+					},
+					ResultForm{
+						Case:    "structured-null",
+						Tool:    "bad_null_structured",
+						Runs:    1,
+						Content: "kept",
+					},
+					ResultForm{
+						Case:       "structured-string",
+						Tool:       "bad_string_structured",
+						Runs:       1,
+						Content:    "kept",
+						Structured: "kept",
+					},
+					ResultForm{
+						Case:       "structured-array",
+						Tool:       "bad_array_structured",
+						Runs:       1,
 						Content:    "kept",
 						Structured: "kept",
 					},
@@ -3892,7 +3972,7 @@ func builtinProfiles() ([]Profile, error) {
 					Ref:  "internal/profiles/data/evidence/copilot@1.0.102.json",
 					Date: "2026-12-01",
 					Runs: 48,
-					Says: "instrlab run, offline against the fake API: 48 runs of 33 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 9 runs of the surface matrix.",
+					Says: "instrlab run, offline against the fake API: 48 runs of 33 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -4066,7 +4146,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Surface: &Surface{
-				Runs: 8,
+				Runs: 9,
 				Results: []ResultForm{
 					ResultForm{
 						Case:    "content",
@@ -4092,6 +4172,26 @@ func builtinProfiles() ([]Profile, error) {
 						Tool:       "result_outschema",
 						Runs:       2,
 						Content:    "kept",
+						Structured: "dropped",
+					},
+					ResultForm{
+						Case:    "structured-null",
+						Tool:    "bad_null_structured",
+						Runs:    1,
+						Content: "dropped",
+					},
+					ResultForm{
+						Case:       "structured-string",
+						Tool:       "bad_string_structured",
+						Runs:       1,
+						Content:    "dropped",
+						Structured: "dropped",
+					},
+					ResultForm{
+						Case:       "structured-array",
+						Tool:       "bad_array_structured",
+						Runs:       1,
+						Content:    "dropped",
 						Structured: "dropped",
 					},
 				},
@@ -4322,7 +4422,7 @@ func builtinProfiles() ([]Profile, error) {
 					Ref:  "internal/profiles/data/evidence/droid@0.225.2.json",
 					Date: "2026-12-02",
 					Runs: 49,
-					Says: "instrlab run, offline against the fake API: 49 runs of 28 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 8 runs of the surface matrix.",
+					Says: "instrlab run, offline against the fake API: 49 runs of 28 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 9 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -4529,7 +4629,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Surface: &Surface{
-				Runs: 9,
+				Runs: 10,
 				Results: []ResultForm{
 					ResultForm{
 						Case:    "content",
@@ -4555,6 +4655,26 @@ func builtinProfiles() ([]Profile, error) {
 						Tool:       "result_outschema",
 						Runs:       2,
 						Content:    "kept",
+						Structured: "dropped",
+					},
+					ResultForm{
+						Case:    "structured-null",
+						Tool:    "bad_null_structured",
+						Runs:    1,
+						Content: "dropped",
+					},
+					ResultForm{
+						Case:       "structured-string",
+						Tool:       "bad_string_structured",
+						Runs:       1,
+						Content:    "dropped",
+						Structured: "dropped",
+					},
+					ResultForm{
+						Case:       "structured-array",
+						Tool:       "bad_array_structured",
+						Runs:       1,
+						Content:    "dropped",
 						Structured: "dropped",
 					},
 				},
@@ -4776,7 +4896,7 @@ func builtinProfiles() ([]Profile, error) {
 					Ref:  "internal/profiles/data/evidence/gemini@0.61.0.json",
 					Date: "2026-12-01",
 					Runs: 61,
-					Says: "instrlab run, offline against the fake API: 61 runs of 30 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 9 runs of the surface matrix.",
+					Says: "instrlab run, offline against the fake API: 61 runs of 30 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -5450,7 +5570,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Surface: &Surface{
-				Runs: 9,
+				Runs: 10,
 				Results: []ResultForm{
 					ResultForm{
 						Case:    "content",
@@ -5476,6 +5596,26 @@ func builtinProfiles() ([]Profile, error) {
 						Tool:       "result_outschema",
 						Runs:       2,
 						Content:    "kept",
+						Structured: "dropped",
+					},
+					ResultForm{
+						Case:    "structured-null",
+						Tool:    "bad_null_structured",
+						Runs:    1,
+						Content: "dropped",
+					},
+					ResultForm{
+						Case:       "structured-string",
+						Tool:       "bad_string_structured",
+						Runs:       1,
+						Content:    "dropped",
+						Structured: "dropped",
+					},
+					ResultForm{
+						Case:       "structured-array",
+						Tool:       "bad_array_structured",
+						Runs:       1,
+						Content:    "dropped",
 						Structured: "dropped",
 					},
 				},
@@ -5694,7 +5834,7 @@ func builtinProfiles() ([]Profile, error) {
 					Ref:  "internal/profiles/data/evidence/kilo@7.7.9.json",
 					Date: "2026-12-02",
 					Runs: 53,
-					Says: "instrlab run, offline against the fake API: 53 runs of 30 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 9 runs of the surface matrix.",
+					Says: "instrlab run, offline against the fake API: 53 runs of 30 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -5873,7 +6013,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Surface: &Surface{
-				Runs: 9,
+				Runs: 10,
 				Results: []ResultForm{
 					ResultForm{
 						Case:    "content",
@@ -5899,6 +6039,26 @@ func builtinProfiles() ([]Profile, error) {
 						Tool:       "result_outschema",
 						Runs:       2,
 						Content:    "kept",
+						Structured: "dropped",
+					},
+					ResultForm{
+						Case:    "structured-null",
+						Tool:    "bad_null_structured",
+						Runs:    1,
+						Content: "dropped",
+					},
+					ResultForm{
+						Case:       "structured-string",
+						Tool:       "bad_string_structured",
+						Runs:       1,
+						Content:    "dropped",
+						Structured: "dropped",
+					},
+					ResultForm{
+						Case:       "structured-array",
+						Tool:       "bad_array_structured",
+						Runs:       1,
+						Content:    "dropped",
 						Structured: "dropped",
 					},
 				},
@@ -6117,7 +6277,7 @@ func builtinProfiles() ([]Profile, error) {
 					Ref:  "internal/profiles/data/evidence/opencode@1.18.33.json",
 					Date: "2026-12-01",
 					Runs: 77,
-					Says: "instrlab run, offline against the fake API: 77 runs of 30 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 9 runs of the surface matrix.",
+					Says: "instrlab run, offline against the fake API: 77 runs of 30 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -6454,7 +6614,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Surface: &Surface{
-				Runs: 8,
+				Runs: 9,
 				Results: []ResultForm{
 					ResultForm{
 						Case:    "content",
@@ -6481,6 +6641,26 @@ func builtinProfiles() ([]Profile, error) {
 						Runs:       2,
 						Content:    "kept",
 						Structured: "kept",
+					},
+					ResultForm{
+						Case:    "structured-null",
+						Tool:    "bad_null_structured",
+						Runs:    1,
+						Content: "dropped",
+					},
+					ResultForm{
+						Case:       "structured-string",
+						Tool:       "bad_string_structured",
+						Runs:       1,
+						Content:    "dropped",
+						Structured: "dropped",
+					},
+					ResultForm{
+						Case:       "structured-array",
+						Tool:       "bad_array_structured",
+						Runs:       1,
+						Content:    "dropped",
+						Structured: "dropped",
 					},
 				},
 				Schema: []SchemaKeyword{
@@ -6698,7 +6878,7 @@ func builtinProfiles() ([]Profile, error) {
 					Ref:  "internal/profiles/data/evidence/qwen@0.24.4.json",
 					Date: "2026-12-01",
 					Runs: 73,
-					Says: "instrlab run, offline against the fake API: 73 runs of 31 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 8 runs of the surface matrix.",
+					Says: "instrlab run, offline against the fake API: 73 runs of 31 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 9 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{

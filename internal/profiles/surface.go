@@ -69,6 +69,13 @@ const (
 	ResultStructured = "structured"  // structuredContent, empty content (result_structured)
 	ResultBoth       = "both"        // content text and structuredContent (result_both)
 	ResultOutSchema  = "output-both" // both, from a tool with an outputSchema (result_outschema)
+	// A content text beside a structuredContent that is not an object,
+	// as the specification requires it to be (the lab's bad row): what
+	// a client passes on, or whether it rejects the result (neither part
+	// reaches the model; it gets the client's error instead).
+	ResultNullStructured   = "structured-null"   // structuredContent null (bad_null_structured)
+	ResultStringStructured = "structured-string" // structuredContent a string (bad_string_structured)
+	ResultArrayStructured  = "structured-array"  // structuredContent an array (bad_array_structured)
 )
 
 // What became of a part, a keyword or a name.

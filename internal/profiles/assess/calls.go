@@ -41,6 +41,10 @@ type CallFate struct {
 	// structuredContent's JSON value (probe.CallResult.SameData): one of
 	// the two alone gives the model the same data.
 	SameData bool `json:"same_data,omitempty"`
+	// Shape is the JSON type of a structuredContent that is not an
+	// object (probe.CallResult.StructuredType): Form is then what the
+	// profile measured of a result of that shape.
+	Shape string `json:"shape,omitempty"`
 }
 
 // The sizes of a CallFate.
@@ -59,7 +63,7 @@ func callFates(p profiles.Profile, calls []probe.CallResult) []CallFate {
 		if c.Outcome != probe.OutcomeOK {
 			continue
 		}
-		f := CallFate{Tool: c.Tool, Form: NotMeasured, Size: NotMeasured, SameData: c.SameData}
+		f := CallFate{Tool: c.Tool, Form: NotMeasured, Size: NotMeasured, SameData: c.SameData, Shape: c.StructuredType}
 		for _, typ := range slices.Sorted(maps.Keys(c.Blocks)) {
 			if typ != "text" {
 				f.Other = append(f.Other, typ)
@@ -90,6 +94,14 @@ func callForm(s *profiles.Surface, c probe.CallResult) (form, name string, part 
 		return NotMeasured, "", nil
 	}
 	var rf *profiles.ResultForm
+	if kase, ok := nonObject[c.StructuredType]; ok {
+		// Not what the specification allows: only a measurement of the
+		// same shape says what the client does (it may reject it).
+		if rf = s.Result(kase); rf == nil {
+			return NotMeasured + ": structuredContent " + article(c.StructuredType), name, part
+		}
+		return nonObjectForm(*rf, c)
+	}
 	switch {
 	case c.Text != nil && c.Structured != nil:
 		if rf = s.Result(profiles.ResultBoth); rf == nil {
@@ -116,6 +128,46 @@ func callForm(s *profiles.Surface, c probe.CallResult) (form, name string, part 
 		return "structuredContent", "structuredContent", c.Structured
 	}
 	return "neither", name, nil
+}
+
+// nonObject are the cases measured of a structuredContent that is not an
+// object, by its JSON type (probe.CallResult.StructuredType).
+var nonObject = map[string]string{
+	"null":   profiles.ResultNullStructured,
+	"string": profiles.ResultStringStructured,
+	"array":  profiles.ResultArrayStructured,
+	// A number or a boolean was not measured: no case.
+	"number":  "",
+	"boolean": "",
+}
+
+func article(typ string) string {
+	if typ == "array" {
+		return "an array"
+	}
+	if typ == "null" {
+		return "null"
+	}
+	return "a " + typ
+}
+
+// nonObjectForm is what reaches the model of result c, whose
+// structuredContent is not an object, under rf, measured of that shape:
+// neither part when the client rejected it.
+func nonObjectForm(rf profiles.ResultForm, c probe.CallResult) (form, name string, part *probe.Size) {
+	content := c.Text != nil && rf.Content == profiles.FateKept
+	structured := c.Structured != nil && rf.Structured == profiles.FateKept
+	switch {
+	case rf.Content == profiles.FateVaries || rf.Structured == profiles.FateVaries:
+		return NotMeasured + ": the runs disagree", "", nil
+	case content && structured:
+		return "both", "content text", c.Text
+	case content:
+		return "content text", "content text", c.Text
+	case structured:
+		return "structuredContent", "structuredContent", c.Structured
+	}
+	return "neither", "", nil
 }
 
 // callSize judges a part of n against p's result-size budget, measured on
@@ -173,6 +225,9 @@ func callLines(fs []CallFate) []string {
 				s += fmt.Sprintf("; whether its %s of %s characters reaches it whole: %s", f.Part, table.Num(f.Chars), NotMeasured)
 			}
 		}
+		if f.Shape != "" {
+			s += "; its structuredContent is " + article(f.Shape) + ", not an object"
+		}
 		if len(f.Other) > 0 {
 			s += fmt.Sprintf("; its %s blocks: %s here", strings.Join(f.Other, " and "), NotMeasured)
 		}
@@ -191,6 +246,9 @@ func formWords(form string) string {
 		return "its structuredContent"
 	case "neither":
 		return "neither its content text nor its structuredContent"
+	}
+	if strings.HasPrefix(form, NotMeasured+": ") {
+		return "which of its parts: " + form
 	}
 	return "which of its parts: " + NotMeasured
 }

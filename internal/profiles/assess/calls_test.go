@@ -128,3 +128,39 @@ func TestResultFact(t *testing.T) {
 		t.Errorf("fact = %+v", f)
 	}
 }
+
+// TestCallNonObject: a result whose structuredContent is not an object is
+// predicted only from a measurement of that shape: a client measured to
+// reject it (neither part reached the model) gets a broken finding naming
+// the shape; one measured to pass the content text on gets it; one not
+// measured with the shape says so, whatever it measured of objects.
+func TestCallNonObject(t *testing.T) {
+	p := callProfile(nil)
+	p.Surface.Results = append(p.Surface.Results,
+		profiles.ResultForm{Case: profiles.ResultStringStructured, Runs: 1, Content: profiles.FateDropped, Structured: profiles.FateDropped},
+		profiles.ResultForm{Case: profiles.ResultNullStructured, Runs: 1, Content: profiles.FateKept})
+	calls := []probe.CallResult{
+		{Tool: "str", Outcome: probe.OutcomeOK, Text: sized("t"), Structured: sized(`"s"`), StructuredType: "string"},
+		{Tool: "nul", Outcome: probe.OutcomeOK, Text: sized("t"), StructuredType: "null"},
+		{Tool: "arr", Outcome: probe.OutcomeOK, Text: sized("t"), Structured: sized(`["s"]`), StructuredType: "array"},
+	}
+	got := callFates(p, calls)
+	want := []CallFate{
+		{Tool: "str", Form: "neither", Size: NotMeasured, Shape: "string"},
+		{Tool: "nul", Form: "content text", Size: NotMeasured, Chars: 1, Part: "content text", Shape: "null"},
+		{Tool: "arr", Form: NotMeasured + ": structuredContent an array", Size: NotMeasured, Chars: 1, Part: "content text", Shape: "array"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("fates:\n got %+v\nwant %+v", got, want)
+	}
+	var l findingList
+	callFindings(&l, View{Client: "X 1", Profile: "x@1", Calls: got})
+	if len(l) != 1 || l[0].Code != ResultRejected || l[0].Tool != "str" || !strings.Contains(l[0].Message, "structuredContent is a string, not an object") {
+		t.Fatalf("findings %+v, want one result-rejected for str", l)
+	}
+	lines := callLines(got)
+	if !strings.Contains(lines[0], "neither its content text nor its structuredContent; its structuredContent is a string, not an object") ||
+		!strings.Contains(lines[2], "which of its parts: not measured: structuredContent an array") {
+		t.Errorf("lines %q", lines)
+	}
+}

@@ -56,6 +56,7 @@ const (
 	ResultForm      Code = "result-form"
 	TextsUnseen     Code = "texts-unseen"
 	ResultCut       Code = "result-cut"
+	ResultRejected  Code = "result-rejected"
 	CallFailed      Code = "call-failed"
 )
 
@@ -207,6 +208,11 @@ var Docs = []Doc{
 		Why:   "the model gets part of the result",
 		Help:  "check -call called the tool, and its result is longer than the longest a client profile measured the client to give the model whole (instrlab budget -budget result, docs/budgets.md: Cline CLI 3.0.65 7,961 characters, Claude Code 2.1.332 50,000): the finding says what the model gets instead, as measured (the start and a marker, a saved file's path, an error). A result between the budget counted in characters and the budget counted in UTF-8 bytes says the client's unit decides, not measured. Return less, or page it.",
 		Fix:   "return less, or page the result"},
+	{Code: ResultRejected, Severity: loss.Broken,
+		Short: "a client gives the model no part of a result whose structuredContent is not an object",
+		Why:   "the model gets none of the result",
+		Help:  "check -call called the tool, and its result's structuredContent is null, a string or an array, where the specification requires an object; a client profile measured, with the lab's results of that shape (instrlab run -matrix surface -row surface-bad), that the client gives the model neither the content text nor the structuredContent of such a result. A client that was not measured with the shape says not measured. Send structuredContent as an object, or leave it out.",
+		Fix:   "send structuredContent as an object, or leave it out"},
 	{Code: CallFailed, Severity: loss.Degraded,
 		Short: "a tool check -call called did not return a result",
 		Why:   "the tool returned no result, so nothing of it was predicted",

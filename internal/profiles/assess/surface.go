@@ -240,6 +240,12 @@ func surfaceFindings(l *findingList, v View, maxName int) {
 // does not give the model whole, or may not.
 func callFindings(l *findingList, v View) {
 	for _, f := range v.Calls {
+		if f.Shape != "" && f.Form == "neither" {
+			l.of(v, ResultRejected, f.Tool, "its result's structuredContent is %s, not an object, and the client gives the model neither part of such a result (measured)", article(f.Shape)).
+				tool(f.Tool).lose("no part of its result reaches the model").
+				fix("send structuredContent as an object, or leave it out")
+			continue
+		}
 		switch f.Size {
 		case SizeCut:
 			l.of(v, ResultCut, f.Tool, "its result (its %s: %s characters) is longer than the %s the client gives the model whole (measured); of a longer one: %s", f.Part, table.Num(f.Chars), table.Num(f.Limit), f.Past).

@@ -39,6 +39,12 @@ func deriveSurface(runs []run, ev Evidence, model0 string) *profiles.Surface {
 		switch lab.SurfaceGroup(r.Row.Surface) {
 		case lab.SurfaceResults:
 			resultForms(s, r.Surface.Calls)
+		case lab.SurfaceBad:
+			// Evidence from before the bad row had its non-object
+			// results measures nothing here.
+			if !resultForms(s, r.Surface.Calls) {
+				continue
+			}
 		case lab.SurfaceSchemas:
 			schemaKeywords(s, r.Surface.Tools)
 		case lab.SurfaceNames:
@@ -91,16 +97,23 @@ var resultCases = map[string]string{
 	"result_structured": profiles.ResultStructured,
 	"result_both":       profiles.ResultBoth,
 	"result_outschema":  profiles.ResultOutSchema,
+	// The bad row's results whose structuredContent is not an object.
+	"bad_null_structured":   profiles.ResultNullStructured,
+	"bad_string_structured": profiles.ResultStringStructured,
+	"bad_array_structured":  profiles.ResultArrayStructured,
 }
 
 // resultForms adds the form of each case whose call reached the server and
-// whose result a following request carried.
-func resultForms(s *profiles.Surface, calls []surface.CallFacts) {
+// whose result a following request carried, and says whether there was
+// one.
+func resultForms(s *profiles.Surface, calls []surface.CallFacts) bool {
+	added := false
 	for _, c := range calls {
 		kase, ok := resultCases[c.Tool]
 		if !ok || !c.Reached || c.Following == 0 {
 			continue
 		}
+		added = true
 		var content, structured string
 		for _, p := range c.Parts {
 			fate := profiles.FateDropped
@@ -123,10 +136,12 @@ func resultForms(s *profiles.Surface, calls []surface.CallFacts) {
 		f.Runs++
 		f.Content, f.Structured = agree(f.Content, content), agree(f.Structured, structured)
 	}
-	order := []string{profiles.ResultContent, profiles.ResultStructured, profiles.ResultBoth, profiles.ResultOutSchema}
+	order := []string{profiles.ResultContent, profiles.ResultStructured, profiles.ResultBoth, profiles.ResultOutSchema,
+		profiles.ResultNullStructured, profiles.ResultStringStructured, profiles.ResultArrayStructured}
 	slices.SortFunc(s.Results, func(a, b profiles.ResultForm) int {
 		return slices.Index(order, a.Case) - slices.Index(order, b.Case)
 	})
+	return added
 }
 
 // agree is a fate measured again: the same, or "varies".
