@@ -414,11 +414,31 @@ type Budget struct {
 	// the tool (a client that names its tools only in a text). Within
 	// and Past count the server's tool name alone, without the prefix.
 	Names *Names `json:"names,omitempty"`
-	Runs  int    `json:"runs"`
+	// Second is a second limit measured past this one, where the client
+	// gives something else again; nil when none was measured.
+	Second *SecondLimit `json:"second,omitempty"`
+	Runs   int          `json:"runs"`
 	// MaxLoad is the highest one-minute load average a run saw.
 	MaxLoad float64 `json:"max_load,omitempty"`
 	Date    string  `json:"date"`
 	Command string  `json:"command,omitempty"`
+}
+
+// A SecondLimit is a limit past a budget's (in the budget's unit, on the
+// budget's kind of text): up to Within the client gives the budget's
+// PastBudget, from Past on PastBudget here instead (Claude Code 2.1.332's
+// result: a preview of a saved file up to 101,000 characters of ASCII
+// text, an error and the file's path from 101,100). Counts says what the
+// client counts it in, when that is not the budget's unit (tokens, by the
+// client's own estimate: another text meets it at another length).
+type SecondLimit struct {
+	Within     float64 `json:"within"`
+	Past       float64 `json:"past"`
+	PastBudget string  `json:"past_budget"`
+	Counts     string  `json:"counts,omitempty"`
+	Runs       int     `json:"runs"`
+	Date       string  `json:"date"`
+	Command    string  `json:"command"`
 }
 
 // Evidence is one source a profile's values come from.
@@ -583,6 +603,9 @@ func (p Profile) Validate() error {
 		}
 		if err := b.Names.validate(); err != nil {
 			return fmt.Errorf("profile %s: budget %s: %w", p.ID(), b.Name, err)
+		}
+		if s := b.Second; s != nil && (s.Within < b.Past || s.Past <= s.Within || s.PastBudget == "" || s.Runs < 1 || s.Date == "" || s.Command == "") {
+			return fmt.Errorf("profile %s: budget %s: a second limit needs within at or past %v, past above within, what the client does past it, runs, date and command", p.ID(), b.Name, b.Past)
 		}
 	}
 	for i, f := range p.Failures {

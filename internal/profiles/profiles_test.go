@@ -1,6 +1,8 @@
 package profiles
 
 import (
+	"slices"
+
 	"github.com/instrlab/instrlab/internal/unit"
 
 	"os"
@@ -399,6 +401,45 @@ func TestWay(t *testing.T) {
 	} {
 		if got[title] != want {
 			t.Errorf("%s: Way %q, want %q", title, got[title], want)
+		}
+	}
+}
+
+// TestSecondLimit: Claude Code 2.1.332's result budget holds its second
+// limit as measured (an error past 101,100 characters of ASCII text), and
+// a second limit that does not lie past the first, or says nothing of
+// what the client does there, is refused.
+func TestSecondLimit(t *testing.T) {
+	ps, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p Profile
+	for _, q := range ps {
+		if q.ID() == "claude-code@2.1.332" {
+			p = q
+		}
+	}
+	i := slices.IndexFunc(p.Budgets, func(b Budget) bool { return b.Name == "result" })
+	if i < 0 || p.Budgets[i].Second == nil || p.Budgets[i].Second.Past != 101100 || !strings.Contains(p.Budgets[i].Second.PastBudget, "error") {
+		t.Fatalf("claude-code@2.1.332's result budget: %+v", p.Budgets)
+	}
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, edit := range []func(s *SecondLimit){
+		func(s *SecondLimit) { s.Within = 40000 },
+		func(s *SecondLimit) { s.Past = s.Within },
+		func(s *SecondLimit) { s.PastBudget = "" },
+		func(s *SecondLimit) { s.Command = "" },
+	} {
+		q := p
+		q.Budgets = slices.Clone(p.Budgets)
+		s := *q.Budgets[i].Second
+		edit(&s)
+		q.Budgets[i].Second = &s
+		if err := q.Validate(); err == nil || !strings.Contains(err.Error(), "second limit") {
+			t.Errorf("second limit %+v: %v, want refused", s, err)
 		}
 	}
 }

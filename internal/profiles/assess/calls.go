@@ -130,6 +130,25 @@ func callForm(s *profiles.Surface, c probe.CallResult) (form, name string, part 
 	return "neither", name, nil
 }
 
+// secondLimit replaces what f says the model gets past the budget by
+// what the client was measured to give past its second limit, when n is
+// past it; between the two measured lengths, by both.
+func secondLimit(f *CallFate, s *profiles.SecondLimit, n probe.Size) {
+	if s == nil || f.Size != SizeCut {
+		return
+	}
+	counts := ""
+	if s.Counts != "" {
+		counts = " (the client counts " + s.Counts + ")"
+	}
+	switch {
+	case n.Chars >= int(s.Past):
+		f.Past = fmt.Sprintf("%s (past %s characters%s)", s.PastBudget, table.Num(int(s.Past)), counts)
+	case n.Chars > int(s.Within):
+		f.Past = fmt.Sprintf("%s, or past a second limit between %s and %s characters%s: %s", f.Past, table.Num(int(s.Within)), table.Num(int(s.Past)), counts, s.PastBudget)
+	}
+}
+
 // nonObject are the cases measured of a structuredContent that is not an
 // object, by its JSON type (probe.CallResult.StructuredType).
 var nonObject = map[string]string{
@@ -181,6 +200,7 @@ func callSize(f *CallFate, p profiles.Profile, n probe.Size) {
 	if b == nil {
 		return
 	}
+	defer secondLimit(f, b.Second, n)
 	switch {
 	case b.Below:
 		f.Limit = int(b.Past)

@@ -164,3 +164,29 @@ func TestCallNonObject(t *testing.T) {
 		t.Errorf("lines %q", lines)
 	}
 }
+
+// TestCallSecondLimit: past a budget's second limit the model gets what
+// was measured there (Claude Code 2.1.332: an error and a path, not the
+// preview past 50,000); between the two lengths measured around it, both
+// are said; within it, the first budget's outcome alone.
+func TestCallSecondLimit(t *testing.T) {
+	p := callProfile(&profiles.Budget{Name: ResultBudget, Unit: "characters", Within: 50000, Past: 50001, PastBudget: "a preview",
+		Second: &profiles.SecondLimit{Within: 101000, Past: 101100, PastBudget: "an error and a path", Counts: "tokens", Runs: 1, Date: "2026-12-05", Command: "c"}})
+	calls := []probe.CallResult{
+		{Tool: "preview", Outcome: probe.OutcomeOK, Text: sized(strings.Repeat("a", 60000))},
+		{Tool: "between", Outcome: probe.OutcomeOK, Text: sized(strings.Repeat("a", 101050))},
+		{Tool: "error", Outcome: probe.OutcomeOK, Text: sized(strings.Repeat("a", 200000))},
+		{Tool: "whole", Outcome: probe.OutcomeOK, Text: sized("a")},
+	}
+	want := []string{
+		"a preview",
+		"a preview, or past a second limit between 101,000 and 101,100 characters (the client counts tokens): an error and a path",
+		"an error and a path (past 101,100 characters (the client counts tokens))",
+		"",
+	}
+	for i, f := range callFates(p, calls) {
+		if f.Past != want[i] {
+			t.Errorf("%s: past %q, want %q", f.Tool, f.Past, want[i])
+		}
+	}
+}
