@@ -198,7 +198,7 @@ func sortBySeq(reqs []Request) {
 // ReadHandshakes reads a TLSFile; a line that does not parse is a warning
 // "file:line: message". A file that does not exist holds none.
 func ReadHandshakes(path string) ([]Handshake, []string, error) {
-	f, err := os.Open(path)
+	f, err := jsonl.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, nil
 	}
@@ -214,7 +214,7 @@ func ReadHandshakes(path string) ([]Handshake, []string, error) {
 // in warnings as "file:line: message" and skipped. Requests come back in
 // arrival order.
 func ReadRequests(path string) (reqs []Request, warnings []string, err error) {
-	f, err := os.Open(path)
+	f, err := jsonl.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening recorded requests: %w", err)
 	}

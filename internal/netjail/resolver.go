@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -150,7 +149,7 @@ func (r *Resolver) answer(msg []byte, proto string) []byte {
 // ReadLookups reads a resolver log. A line that does not parse is a
 // warning "file:line: message".
 func ReadLookups(path string) ([]Lookup, []string, error) {
-	f, err := os.Open(path)
+	f, err := jsonl.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening resolver log: %w", err)
 	}

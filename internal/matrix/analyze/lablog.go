@@ -3,7 +3,6 @@ package analyze
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/jsonl"
@@ -40,7 +39,7 @@ type LabMessage struct {
 // ReadLabLog reads the lab's message log. A line that does not parse is a
 // warning "file:line: message".
 func ReadLabLog(path string) ([]LabMessage, []string, error) {
-	f, err := os.Open(path)
+	f, err := jsonl.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening lab log: %w", err)
 	}

@@ -1,14 +1,14 @@
 package analyze
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"time"
 
-	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/evidence"
+	"github.com/instrlab/instrlab/internal/jsonl"
 	"github.com/instrlab/instrlab/internal/load"
 	"github.com/instrlab/instrlab/internal/matrix"
 )
@@ -94,9 +94,20 @@ func (l *RunLoad) Max() float64 { return max(l.Start.One, l.End.One) }
 const maxFile = 64 << 20
 
 // readFile reads a file of a run's evidence, at most maxFile bytes of
-// it: an endless file (a link to /dev/zero) is an error naming the limit.
+// it: a file longer is an error naming the limit, and one that is not a
+// regular file (a FIFO, a link to /dev/zero) is refused before it is
+// read (jsonl.Open), so that no reader of a directory blocks on it.
 func readFile(path string) ([]byte, error) {
-	return cli.ReadFile(context.Background(), path, maxFile)
+	f, err := jsonl.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxFile+1))
+	if err == nil && len(b) > maxFile {
+		return nil, fmt.Errorf("%s is longer than %d bytes, the most read of it", path, maxFile)
+	}
+	return b, err
 }
 
 // ReadRecord reads the record of a run dir.
