@@ -3,10 +3,16 @@ package atlas
 import (
 	"bytes"
 	"flag"
+	"html"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
 
 	"github.com/instrlab/instrlab/internal/testutil"
 )
@@ -151,4 +157,73 @@ func TestHostileAtlas(t *testing.T) {
 	if !strings.Contains(md.String(), "](https://evil.example/x)") {
 		t.Error("an https evidence link was dropped from atlas.md (it may be linked)")
 	}
+}
+
+var outputHref = regexp.MustCompile(`(?i)href="([^"]*)"`)
+
+// FuzzAtlasOutputs puts a fuzzed client name, property name, value and
+// evidence path into an atlas and renders atlas.md (through a real
+// Markdown renderer) and atlas.html: every link either of them makes
+// goes to an https URL with a host or a relative path, never to another
+// scheme or host, and no text of the atlas becomes markup (an element of
+// its own) in the page.
+func FuzzAtlasOutputs(f *testing.F) {
+	f.Add("fake", "cap", "1", "fake@1/en-1000/1")
+	f.Add("fake\u202e", "cap|x", "<script>x</script>", "javascript:alert(1)")
+	f.Add("a](javascript:x)", "b]", "c](//evil)", "data:text/html,<b>")
+	f.Add("x", "y", "z", "//evil.example/x")
+	f.Add("x", "y", "z", "https://evil.example/a)(b")
+	f.Add("x", "y", "\x1b]0;t\a", `\\evil\x`)
+	md := goldmark.New(goldmark.WithExtensions(extension.Table))
+	f.Fuzz(func(t *testing.T, client, prop, value, ev string) {
+		a := pageAtlas("w")
+		a.Properties = append(a.Properties, prop)
+		tl := &a.Timelines[0]
+		for i := range tl.Points {
+			tl.Points[i].Dir = ev
+			tl.Points[i].Props = append(tl.Points[i].Props, Prop{Name: prop, Value: value, Evidence: ev})
+		}
+		*tl = NewTimeline(client, "all", tl.Versions, tl.Points)
+		var src, page, rendered bytes.Buffer
+		if err := a.Markdown(&src, ""); err != nil {
+			return // a name the atlas refuses is refused, not rendered
+		}
+		if err := md.Convert(src.Bytes(), &rendered); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.HTML(&page); err != nil {
+			return
+		}
+		for name, out := range map[string]string{"atlas.md (rendered)": rendered.String(), "atlas.html": page.String()} {
+			for _, m := range outputHref.FindAllStringSubmatch(out, -1) {
+				h := html.UnescapeString(m[1])
+				u, err := url.Parse(h)
+				bad := err != nil || (u.Scheme != "" && (!strings.EqualFold(u.Scheme, "https") || u.Host == "")) || strings.HasPrefix(h, "//") || strings.HasPrefix(h, `\\`)
+				if bad {
+					t.Fatalf("%s links to %q (client %q, property %q, value %q, evidence %q)", name, h, client, prop, value, ev)
+				}
+			}
+			for _, tag := range []string{"<script", "<img", "<iframe", "<b>"} {
+				if strings.Contains(strings.ToLower(out), tag) && !strings.Contains(strings.ToLower(pageAtlasOutput(t, name)), tag) {
+					t.Fatalf("%s has %s from the atlas's text (client %q, property %q, value %q, evidence %q)", name, tag, client, prop, value, ev)
+				}
+			}
+		}
+	})
+}
+
+// pageAtlasOutput is an output of the plain fixture, for what a page has
+// of its own.
+func pageAtlasOutput(t *testing.T, name string) string {
+	a := pageAtlas("w")
+	var b bytes.Buffer
+	if name == "atlas.html" {
+		return pageHTML(t, a)
+	}
+	if err := a.Markdown(&b, ""); err != nil {
+		t.Fatal(err)
+	}
+	var r bytes.Buffer
+	goldmark.New(goldmark.WithExtensions(extension.Table)).Convert(b.Bytes(), &r)
+	return r.String()
 }

@@ -28,15 +28,18 @@ func Href(target string) (string, bool) {
 }
 
 // MarkdownLink is text (escaped as Markdown escapes it) linked to target
-// when Href allows target, else the text alone. A destination with a
-// parenthesis is written between angle brackets, so that it does not end
-// the link.
+// when Href allows target, else the text alone. Inside the link, a ']'
+// of the text is escaped too, so that it does not end the link's text
+// (FuzzMarkdownLink found "]0;" of a terminal escape doing so); a
+// destination with a parenthesis is written between angle brackets, so
+// that it does not end the link.
 func MarkdownLink(text, target string) string {
 	t := Markdown(text)
 	h, ok := Href(target)
 	if !ok {
 		return t
 	}
+	t = strings.ReplaceAll(t, "]", `\]`)
 	h = strings.NewReplacer("<", "%3C", ">", "%3E").Replace(h)
 	if strings.ContainsAny(h, "()") {
 		h = "<" + h + ">"
