@@ -163,10 +163,11 @@ var outputHref = regexp.MustCompile(`(?i)href="([^"]*)"`)
 
 // FuzzAtlasOutputs puts a fuzzed client name, property name, value and
 // evidence path into an atlas and renders atlas.md (through a real
-// Markdown renderer) and atlas.html: every link either of them makes
-// goes to an https URL with a host or a relative path, never to another
-// scheme or host, and no text of the atlas becomes markup (an element of
-// its own) in the page.
+// Markdown renderer), atlas.html and the site (its index and the client's
+// page, when the client's name can name a file): every link any of them
+// makes goes to an https URL with a host or a relative path, never to
+// another scheme or host, and no text of the atlas becomes markup (an
+// element of its own) in a page.
 func FuzzAtlasOutputs(f *testing.F) {
 	f.Add("fake", "cap", "1", "fake@1/en-1000/1")
 	f.Add("fake\u202e", "cap|x", "<script>x</script>", "javascript:alert(1)")
@@ -194,7 +195,18 @@ func FuzzAtlasOutputs(f *testing.F) {
 		if err := a.HTML(&page); err != nil {
 			return
 		}
-		for name, out := range map[string]string{"atlas.md (rendered)": rendered.String(), "atlas.html": page.String()} {
+		outputs := map[string]string{"atlas.md (rendered)": rendered.String(), "atlas.html": page.String()}
+		site := t.TempDir()
+		if a.Site(site) == nil {
+			for _, f := range []string{"index.html", client + ".html"} {
+				b, err := os.ReadFile(filepath.Join(site, f))
+				if err != nil {
+					t.Fatalf("the site has no %s: %v", f, err)
+				}
+				outputs["site "+f] = string(b)
+			}
+		}
+		for name, out := range outputs {
 			for _, m := range outputHref.FindAllStringSubmatch(out, -1) {
 				h := html.UnescapeString(m[1])
 				u, err := url.Parse(h)
@@ -217,8 +229,17 @@ func FuzzAtlasOutputs(f *testing.F) {
 func pageAtlasOutput(t *testing.T, name string) string {
 	a := pageAtlas("w")
 	var b bytes.Buffer
-	if name == "atlas.html" {
+	switch {
+	case name == "atlas.html":
 		return pageHTML(t, a)
+	case strings.HasPrefix(name, "site "):
+		dir := t.TempDir()
+		if err := a.Site(dir); err != nil {
+			t.Fatal(err)
+		}
+		index, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+		page, _ := os.ReadFile(filepath.Join(dir, "fake.html"))
+		return string(index) + string(page)
 	}
 	if err := a.Markdown(&b, ""); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,9 @@ package untrusted
 
 import (
 	"net/url"
+	"regexp"
 	"strings"
+	"sync"
 )
 
 // Href returns target as a link destination that may be written into
@@ -10,7 +12,11 @@ import (
 // path (no scheme, not "//host", no backslash that a browser reads as a
 // slash) or an https: URL, without control or invisible characters. A
 // javascript: or data: URL, or a link to another host without https,
-// names nothing instrlab wrote.
+// names nothing instrlab wrote. When it returns false, the link is "": a
+// caller that ignores the boolean links nothing (FuzzAtlasOutputs found
+// "https:0", a URL without a host, linked that way), and an https URL's
+// host is a name or an address, nothing else (FuzzMarkdownLink found a
+// quote in one).
 func Href(target string) (string, bool) {
 	if target == "" || target != EscapeLine(target) || strings.ContainsAny(target, "\\ \t") {
 		return "", false
@@ -20,12 +26,22 @@ func Href(target string) (string, bool) {
 	case err != nil:
 		return "", false
 	case u.Scheme == "https":
-		return u.String(), u.Host != ""
+		if !hostPattern().MatchString(u.Host) {
+			return "", false
+		}
+		return u.String(), true
 	case u.Scheme != "" || u.Host != "" || strings.HasPrefix(target, "//"):
 		return "", false
 	}
 	return u.String(), true
 }
+
+// hostPattern is the host of an https URL Href allows: a name or an IPv4
+// address, or an IPv6 address in brackets, with an optional port;
+// compiled on first use, not at every start of a binary.
+var hostPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$`)
+})
 
 // MarkdownLink is text (escaped as Markdown escapes it) linked to target
 // when Href allows target, else the text alone. Inside the link, a ']'
