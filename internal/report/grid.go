@@ -141,11 +141,17 @@ func (g *grid) cell(s *summary, col column) table.Cell {
 		c.Text = col.cell(s)
 		return c
 	}
-	missing, empty, bad := 0, 0, 0
+	missing, empty, special, bad := 0, 0, 0, 0
 	for _, r := range s.results {
 		info, err := os.Stat(filepath.Join(r.Dir, filepath.FromSlash(file)))
 		if err != nil {
 			missing++
+			continue
+		}
+		if !info.Mode().IsRegular() {
+			// A FIFO or a device, which the analysis refused to read
+			// (jsonl.Open): not an empty file.
+			special++
 			continue
 		}
 		if info.Size() == 0 {
@@ -161,12 +167,14 @@ func (g *grid) cell(s *summary, col column) table.Cell {
 	switch {
 	case missing == len(s.results):
 		c.Text = "not recorded: no " + file
+	case special == len(s.results):
+		c.Text = "not read: " + file + " is not a regular file"
 	case empty == len(s.results):
 		c.Text = "not recorded: " + file + " is empty"
-	case missing+empty == len(s.results):
-		c.Text = fmt.Sprintf("not recorded: no %s in %d runs, empty in %d", file, missing, empty)
-	case missing > 0 || empty > 0:
-		c.Text = fmt.Sprintf("%s (%d of %d runs have no %s, or an empty one)", col.cell(s), missing+empty, len(s.results), file)
+	case missing+empty+special == len(s.results):
+		c.Text = fmt.Sprintf("not recorded: no %s in %d runs, empty or not a regular file in %d", file, missing, empty+special)
+	case missing > 0 || empty > 0 || special > 0:
+		c.Text = fmt.Sprintf("%s (%d of %d runs have no %s, an empty one, or one that is not a regular file)", col.cell(s), missing+empty+special, len(s.results), file)
 	default:
 		c.Text = col.cell(s)
 	}
