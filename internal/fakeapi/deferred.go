@@ -264,8 +264,7 @@ func namedInText(ctx Context, tool string) []string {
 // well is the tool too (Codex 0.171.0 lists server-everything's
 // get-structured-content as get_structured_content).
 func Renamed(clientName, name string) bool {
-	safe := toolSafe(name)
-	for _, made := range []string{safe, strings.ReplaceAll(safe, "-", "_")} {
+	for _, made := range renamings(name) {
 		if made != name && ToolNamed(clientName, made) || cutBeforeSuffix(clientName, made) {
 			return true
 		}
@@ -279,13 +278,19 @@ func Renamed(clientName, name string) bool {
 // server-filesystem's tools as the namespace mcp__server_filesystem).
 func Namespaces(server string) []string {
 	var out []string
-	safe := toolSafe(server)
-	for _, made := range []string{server, safe, strings.ReplaceAll(safe, "-", "_")} {
+	for _, made := range append([]string{server}, renamings(server)...) {
 		if !slices.Contains(out, "mcp__"+made) {
 			out = append(out, "mcp__"+made)
 		}
 	}
 	return out
+}
+
+// renamings are the names clients make of name: toolSafe's, and that
+// with '-' made '_' as well.
+func renamings(name string) []string {
+	safe := toolSafe(name)
+	return []string{safe, strings.ReplaceAll(safe, "-", "_")}
 }
 
 // cutBeforeSuffix reports whether clientName is safe, cut to no fewer
