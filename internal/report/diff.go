@@ -160,6 +160,10 @@ func Compare(a, b *Report, o DiffOptions) Diff {
 	tolerance := o.Tolerance
 	d := Diff{Tolerance: tolerance, Changes: []Change{}, Pairs: [][2]string{}, Rows: []string{}, Clients: []ClientDiff{}}
 	d.Pairs, d.Incomparable = pairClients(named(a.g.clients, o.Client), named(b.g.clients, o.Client))
+	for _, p := range d.Pairs {
+		name, _, _ := strings.Cut(p[0], "@")
+		d.Clients = append(d.Clients, ClientDiff{Name: name, Before: p[0], After: p[1], VerdictBefore: worstVerdict(a.g.results, p[0]), VerdictAfter: worstVerdict(b.g.results, p[1])})
+	}
 	for _, row := range a.g.rows {
 		if !slices.Contains(b.g.rows, row) {
 			d.Incomparable = append(d.Incomparable, fmt.Sprintf("row %s: only in A", row))
@@ -170,7 +174,8 @@ func Compare(a, b *Report, o DiffOptions) Diff {
 			continue
 		}
 		d.Rows = append(d.Rows, row)
-		for _, p := range d.Pairs {
+		for i, p := range d.Pairs {
+			c := &d.Clients[i]
 			sa, sb := a.g.at(p[0], row), b.g.at(p[1], row)
 			switch {
 			case sa == nil && sb == nil:
@@ -181,6 +186,7 @@ func Compare(a, b *Report, o DiffOptions) Diff {
 			}
 			if why := failedSide(sa, sb); why != "" {
 				d.Failed = append(d.Failed, fmt.Sprintf("row %s on %s: %s", row, pairName(p), why))
+				c.Failed = true
 				continue
 			}
 			changes := compareSummaries(row, pairName(p), sa, sb, tolerance)
@@ -190,9 +196,11 @@ func Compare(a, b *Report, o DiffOptions) Diff {
 					facts = append(facts, c.Fact)
 				}
 				d.Races = append(d.Races, fmt.Sprintf("row %s on %s: %s; so %s differ by which won, not by the client (run -repeat-sensitive N for rates)", row, pairName(p), why, strings.Join(facts, ", ")))
+				c.Races++
 				continue
 			}
 			d.Changes = append(d.Changes, changes...)
+			c.Changes += len(changes)
 		}
 	}
 	for _, row := range b.g.rows {
@@ -200,7 +208,6 @@ func Compare(a, b *Report, o DiffOptions) Diff {
 			d.Incomparable = append(d.Incomparable, fmt.Sprintf("row %s: only in B", row))
 		}
 	}
-	d.Clients = d.clientDiffs(a, b)
 	return d
 }
 
@@ -245,33 +252,6 @@ func raced(a, b *summary) string {
 		}
 	}
 	return ""
-}
-
-// clientDiffs is the outcome of each pair: what changed, whether a side
-// failed, and its verdicts on users' servers on each side.
-func (d Diff) clientDiffs(a, b *Report) []ClientDiff {
-	out := []ClientDiff{}
-	for _, p := range d.Pairs {
-		name, _, _ := strings.Cut(p[0], "@")
-		c := ClientDiff{Name: name, Before: p[0], After: p[1], VerdictBefore: worstVerdict(a.g.results, p[0]), VerdictAfter: worstVerdict(b.g.results, p[1])}
-		for _, ch := range d.Changes {
-			if ch.Client == pairName(p) {
-				c.Changes++
-			}
-		}
-		for _, f := range d.Failed {
-			if strings.Contains(f, " on "+pairName(p)+": ") {
-				c.Failed = true
-			}
-		}
-		for _, r := range d.Races {
-			if strings.Contains(r, " on "+pairName(p)+": ") {
-				c.Races++
-			}
-		}
-		out = append(out, c)
-	}
-	return out
 }
 
 // worstVerdict is the worst verdict of the client who (as Result.Who
