@@ -83,7 +83,7 @@ func callFates(p profiles.Profile, calls []probe.CallResult) []CallFate {
 // callForm is what of result c reaches the model under surface s, by the
 // case of its parts, and the part whose length decides whether it
 // reaches it whole (the content text, else the structuredContent; the
-// content text when both do).
+// content text when both do; none when neither does).
 func callForm(s *profiles.Surface, c probe.CallResult) (form, name string, part *probe.Size) {
 	switch {
 	case c.Text != nil:
@@ -93,27 +93,9 @@ func callForm(s *profiles.Surface, c probe.CallResult) (form, name string, part 
 	default:
 		return NotMeasured, "", nil
 	}
-	var rf *profiles.ResultForm
-	if kase, ok := nonObject[c.StructuredType]; ok {
-		// Not what the specification allows: only a measurement of the
-		// same shape says what the client does (it may reject it).
-		if rf = s.Result(kase); rf == nil {
-			return NotMeasured + ": structuredContent " + article(c.StructuredType), name, part
-		}
-		return nonObjectForm(*rf, c)
-	}
-	switch {
-	case c.Text != nil && c.Structured != nil:
-		if rf = s.Result(profiles.ResultBoth); rf == nil {
-			rf = s.Result(profiles.ResultOutSchema)
-		}
-	case c.Text != nil:
-		rf = s.Result(profiles.ResultContent)
-	default:
-		rf = s.Result(profiles.ResultStructured)
-	}
+	rf, missing := resultCase(s, c)
 	if rf == nil {
-		return NotMeasured, name, part
+		return missing, name, part
 	}
 	content := c.Text != nil && rf.Content == profiles.FateKept
 	structured := c.Structured != nil && rf.Structured == profiles.FateKept
@@ -127,7 +109,32 @@ func callForm(s *profiles.Surface, c probe.CallResult) (form, name string, part 
 	case structured:
 		return "structuredContent", "structuredContent", c.Structured
 	}
-	return "neither", name, nil
+	return "neither", "", nil
+}
+
+// resultCase is the form s measured of the case of c's parts, or, when s
+// did not measure it, what to say instead. A structuredContent that is
+// not an object (the specification requires one) is predicted only from
+// a measurement of that shape: a client may reject it.
+func resultCase(s *profiles.Surface, c probe.CallResult) (*profiles.ResultForm, string) {
+	if kase, ok := nonObject[c.StructuredType]; ok {
+		if rf := s.Result(kase); kase != "" && rf != nil {
+			return rf, ""
+		}
+		return nil, NotMeasured + ": structuredContent " + article(c.StructuredType)
+	}
+	var rf *profiles.ResultForm
+	switch {
+	case c.Text != nil && c.Structured != nil:
+		if rf = s.Result(profiles.ResultBoth); rf == nil {
+			rf = s.Result(profiles.ResultOutSchema)
+		}
+	case c.Text != nil:
+		rf = s.Result(profiles.ResultContent)
+	default:
+		rf = s.Result(profiles.ResultStructured)
+	}
+	return rf, NotMeasured
 }
 
 // secondLimit replaces what f says the model gets past the budget by
@@ -168,25 +175,6 @@ func article(typ string) string {
 		return "null"
 	}
 	return "a " + typ
-}
-
-// nonObjectForm is what reaches the model of result c, whose
-// structuredContent is not an object, under rf, measured of that shape:
-// neither part when the client rejected it.
-func nonObjectForm(rf profiles.ResultForm, c probe.CallResult) (form, name string, part *probe.Size) {
-	content := c.Text != nil && rf.Content == profiles.FateKept
-	structured := c.Structured != nil && rf.Structured == profiles.FateKept
-	switch {
-	case rf.Content == profiles.FateVaries || rf.Structured == profiles.FateVaries:
-		return NotMeasured + ": the runs disagree", "", nil
-	case content && structured:
-		return "both", "content text", c.Text
-	case content:
-		return "content text", "content text", c.Text
-	case structured:
-		return "structuredContent", "structuredContent", c.Structured
-	}
-	return "neither", "", nil
 }
 
 // callSize judges a part of n against p's result-size budget, measured on

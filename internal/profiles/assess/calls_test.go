@@ -190,3 +190,18 @@ func TestCallSecondLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestCallNeither: a result of which the client gives the model neither
+// part (measured of its case) names no part to judge the length of: its
+// line says neither, not "its content text of 0 characters".
+func TestCallNeither(t *testing.T) {
+	p := callProfile(nil)
+	p.Surface.Results[0].Content = profiles.FateDropped // content text alone: dropped
+	fs := callFates(p, []probe.CallResult{{Tool: "t", Outcome: probe.OutcomeOK, Text: sized("abc")}})
+	if len(fs) != 1 || fs[0].Form != "neither" || fs[0].Part != "" || fs[0].Chars != 0 {
+		t.Fatalf("fates %+v, want neither with no part", fs)
+	}
+	if l := callLines(fs)[0]; l != "result of t: the model gets neither its content text nor its structuredContent" {
+		t.Errorf("line %q", l)
+	}
+}
