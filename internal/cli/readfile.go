@@ -29,10 +29,7 @@ func ReadFile(ctx context.Context, path string, max int64) ([]byte, error) {
 			return
 		}
 		defer f.Close()
-		data, err := io.ReadAll(io.LimitReader(f, max+1))
-		if err == nil && int64(len(data)) > max {
-			data, err = nil, fmt.Errorf("%s is longer than %d bytes, the most read of it", path, max)
-		}
+		data, err := ReadAtMost(f, path, max)
 		done <- result{data, err}
 	}()
 	select {
@@ -41,4 +38,14 @@ func ReadFile(ctx context.Context, path string, max int64) ([]byte, error) {
 	case <-ctx.Done():
 		return nil, fmt.Errorf("reading %s: %w", path, ctx.Err())
 	}
+}
+
+// ReadAtMost reads r, the file named path, to its end, or fails naming
+// the limit when it holds more than max bytes.
+func ReadAtMost(r io.Reader, path string, max int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err == nil && int64(len(data)) > max {
+		return nil, fmt.Errorf("%s is longer than %d bytes, the most read of it", path, max)
+	}
+	return data, err
 }

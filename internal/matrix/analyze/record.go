@@ -3,9 +3,9 @@ package analyze
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"time"
 
+	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/jsonl"
@@ -103,11 +103,7 @@ func readFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxFile+1))
-	if err == nil && len(b) > maxFile {
-		return nil, fmt.Errorf("%s is longer than %d bytes, the most read of it", path, maxFile)
-	}
-	return b, err
+	return cli.ReadAtMost(f, path, maxFile)
 }
 
 // ReadRecord reads the record of a run dir.
