@@ -314,7 +314,9 @@ func nameOutcome(v float64, r analyze.Result) Outcome {
 	t, ok := longTool(r, int(v))
 	switch {
 	case ok:
-		o.Within = named(t)
+		// Named: a definition found by its description alone holds it
+		// under another name (cut or renamed past recognition).
+		o.Within = named(t) && (t.Via != analyze.ViaDefinition || fakeapi.ToolNamed(t.As, t.Name) || fakeapi.Renamed(t.As, t.Name))
 	case o.Failed == "":
 		// The name is what the server's tools/list sent, not what was
 		// asked: a server that sends another measures nothing.

@@ -175,7 +175,9 @@ func TestCountOutcomeCannotTell(t *testing.T) {
 		{"name, a server that sent another name at 20", nameOutcome, 20, analyze.Result{Status: "ok", Timing: analyze.Timing{HadServer: true, LeadMS: ms(300)},
 			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: lab.LongToolName(8), Via: analyze.ViaDefinition}}}, "has no tool named with the 20 characters asked", false},
 		{"name, whole at 1", nameOutcome, 1, analyze.Result{Status: "ok", Timing: analyze.Timing{HadServer: true, LeadMS: ms(300)},
-			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: lab.LongToolName(1), Via: analyze.ViaDefinition}}}, "", true},
+			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: lab.LongToolName(1), Via: analyze.ViaDefinition, As: "mcp__lab__" + lab.LongToolName(1)}}}, "", true},
+		{"name, its definition found by its description, the name cut", nameOutcome, 80, analyze.Result{Status: "ok", Timing: analyze.Timing{HadServer: true, LeadMS: ms(300)},
+			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: lab.LongToolName(80), Via: analyze.ViaDefinition, As: "mcp__lab__" + lab.LongToolName(80)[:54]}}}, "", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			o := tt.outcome(tt.v, tt.r)

@@ -26,6 +26,10 @@ type Call struct {
 	Tool  string          `json:"tool"`
 	Input json.RawMessage `json:"input,omitempty"`
 	Key   string          `json:"key,omitempty"`
+	// Server is the name the client's config gives the tool's server: a
+	// definition behind its prefix is the tool before one of the bare name
+	// (Names.Find).
+	Server string `json:"server,omitempty"`
 	// Fit keeps of Input only the properties the offered definition's
 	// input schema declares, for a tool clients define each their own way
 	// (read_mcp_resource takes server and uri in Codex CLI, uri alone in
@@ -125,7 +129,7 @@ func plan(script []Turn, ctx Context, prompt string, seq int) Reply {
 			if len(in) == 0 {
 				in = json.RawMessage("{}")
 			}
-			def, ok := OfferedAs(ctx, c.Tool, c.Key)
+			def, ok := Names{Server: c.Server}.Find(ctx, c.Tool, c.Key)
 			if !ok {
 				call, ok := invoke(ctx, c, in)
 				if !ok {
@@ -158,57 +162,11 @@ func assistantTurns(ctx Context) int {
 	return len(seen)
 }
 
-// Offered returns the name under which ctx offers the server's tool named
-// tool: when key is set, the definition whose text holds key (the one
-// server's tool of two that share a name, or a tool the client renamed
-// beyond a prefix); else a definition of that name; else the one
-// definition named tool behind a client's prefix (ToolNamed); else the
-// one that names it renamed (Renamed).
+// Offered returns the name under which ctx offers the tool named tool,
+// its server not known (Names.Find).
 func Offered(ctx Context, tool, key string) (string, bool) {
-	s, ok := OfferedAs(ctx, tool, key)
+	s, ok := Names{}.Find(ctx, tool, key)
 	return s.Name, ok
-}
-
-// OfferedAs is Offered's definition itself: its name and the namespace it
-// is in. A name alone in two namespaces (two servers' tools of one name,
-// Codex's mcp__lab and mcp__lab2) is found only by key.
-func OfferedAs(ctx Context, tool, key string) (Segment, bool) {
-	var prefixed, renamed []Segment
-	for _, s := range ctx {
-		if s.Kind == KindToolDefinition && key != "" && strings.Contains(s.Text, key) {
-			return s, true
-		}
-	}
-	exact := -1
-	for i, s := range ctx {
-		if s.Kind != KindToolDefinition {
-			continue
-		}
-		if s.Name == tool {
-			if exact >= 0 && ctx[exact].Namespace != s.Namespace {
-				return Segment{}, false
-			}
-			if exact < 0 {
-				exact = i
-			}
-			continue
-		}
-		switch {
-		case ToolNamed(s.Name, tool):
-			prefixed = append(prefixed, s)
-		case Renamed(s.Name, tool):
-			renamed = append(renamed, s)
-		}
-	}
-	switch {
-	case exact >= 0:
-		return ctx[exact], true
-	case len(prefixed) == 1:
-		return prefixed[0], true
-	case len(prefixed) == 0 && len(renamed) == 1:
-		return renamed[0], true
-	}
-	return Segment{}, false
 }
 
 // ToolNamed reports whether a client's name for a tool is the server's

@@ -384,10 +384,10 @@ func TestResponsesNamespace(t *testing.T) {
 	}
 	// Outside a namespace, no namespace is sent.
 	ctx, _ = OpenAIResponses{}.Context([]byte(body))
-	if def, ok := OfferedAs(ctx, "exec_command", ""); !ok || def.Namespace != "" {
+	if def, ok := (Names{}).Find(ctx, "exec_command", ""); !ok || def.Namespace != "" {
 		t.Errorf("exec_command offered as %+v, %v", def, ok)
 	}
-	if _, ok := OfferedAs(ctx, "twin_tool", ""); ok {
+	if _, ok := (Names{}).Find(ctx, "twin_tool", ""); ok {
 		t.Error("twin_tool of two namespaces found without a key")
 	}
 }

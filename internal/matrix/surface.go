@@ -3,6 +3,7 @@ package matrix
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/fakeapi"
@@ -130,6 +131,10 @@ func (m *Matrix) Call(calls []fakeapi.Call) {
 // with the surface rows' prompt and turns (room for a client's loader of
 // deferred tools before the call).
 func (r *Row) Call(calls []fakeapi.Call) {
+	calls = slices.Clone(calls)
+	for i := range calls {
+		calls[i].Server = r.ServerName() // the server's tool before a client's own of its name
+	}
 	r.Script = []fakeapi.Turn{{Calls: calls}}
 	r.Prompt, r.MaxTurns = surfacePrompt, surfaceTurns
 }

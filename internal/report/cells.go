@@ -239,6 +239,9 @@ func keptText(r *analyze.Result) string {
 	if u := unitsText(r); u != "" {
 		out += " (" + u + ")"
 	}
+	if b.Trimmed > 0 {
+		out += fmt.Sprintf(", %s of white space trimmed", plural(b.Trimmed, "character"))
+	}
 	if !b.Full {
 		if strings.HasPrefix(b.Suffix, analyze.TruncationSuffix) {
 			out += " + " + quote(analyze.TruncationSuffix)
@@ -246,7 +249,7 @@ func keptText(r *analyze.Result) string {
 			out += ", then " + quote(b.Suffix)
 		}
 		if r.ServerTexts != nil { // a user's server: name what was lost
-			out += "; " + analyze.LostTail(r.ServerTexts.Instructions[b.Reply], b.Kept)
+			out += "; " + analyze.LostTail(r.ServerTexts.Instructions[b.Reply], b.Kept+b.Trimmed) // Trimmed, when cut, is white space it started with
 		}
 	}
 	return out
@@ -260,13 +263,16 @@ func toolDescriptionsText(r *analyze.Result) string {
 	if len(r.Tools) == 0 {
 		return "no tools listed"
 	}
-	whole := 0
+	whole, trimmed := 0, 0
 	var places []string
 	count := map[string]int{}
 	var notes, never []string
 	for _, t := range r.Tools {
 		if t.Full {
 			whole++
+		}
+		if t.Trimmed > 0 {
+			trimmed++
 		}
 		if t.Via == "" {
 			never = append(never, t.Name)
@@ -286,6 +292,9 @@ func toolDescriptionsText(r *analyze.Result) string {
 		}
 	}
 	out := []string{fmt.Sprintf("%d of %d whole", whole, len(r.Tools))}
+	if trimmed > 0 {
+		out[0] += fmt.Sprintf(" (%d with white space at the start or end trimmed, no cut)", trimmed)
+	}
 	for _, p := range places {
 		out = append(out, fmt.Sprintf("%d %s", count[p], p))
 	}

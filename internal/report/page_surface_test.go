@@ -61,8 +61,8 @@ func surfaceResults(t *testing.T, edit func(client, text string) string) []analy
 		}
 		out = append(out, analyze.Result{Client: fx[0], Row: fx[1], Repeat: 1, Status: analyze.StatusOK,
 			Dir: filepath.Join(surfaceRoot, fx[0], fx[1], "1"),
-			Surface: &analyze.SurfaceFacts{Calls: surface.Calls(rs, log), Tools: surface.Tools(rs, log),
-				Texts: surface.Texts(rs, log, surface.Tools(rs, log)), Unasked: surface.Unasked(log), Reads: surface.Reads(rs, log)}})
+			Surface: &analyze.SurfaceFacts{Calls: surface.Calls(rs, log), Tools: surface.Tools(rs, log, "lab"),
+				Texts: surface.Texts(rs, log, surface.Tools(rs, log, "lab")), Unasked: surface.Unasked(log), Reads: surface.Reads(rs, log)}})
 	}
 	return out
 }

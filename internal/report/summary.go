@@ -104,6 +104,8 @@ func arrivedText(r *analyze.Result) string {
 			return fmt.Sprintf("not in the first request; in request %d", q.Seq)
 		}
 		return "no"
+	case b.Full && b.Trimmed > 0:
+		return "trimmed"
 	case b.Full:
 		return "whole"
 	}

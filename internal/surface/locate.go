@@ -138,7 +138,7 @@ func (f needleForm) runes(n int) int {
 	}
 	kept, used := 0, 0
 	for _, r := range f.raw {
-		w := utf8.RuneCountInString(jsonEscape(string(r)))
+		w := utf8.RuneCountInString(fakeapi.JSONEscape(string(r)))
 		if used+w > n {
 			break
 		}
@@ -150,20 +150,10 @@ func (f needleForm) runes(n int) int {
 
 func needleForms(s string) []needleForm {
 	forms := []needleForm{{text: s, raw: s}}
-	if e := jsonEscape(s); e != s {
+	if e := fakeapi.JSONEscape(s); e != s {
 		forms = append(forms, needleForm{text: e, raw: s, escaped: true})
 	}
 	return forms
-}
-
-// jsonEscape is s as inside a JSON string, without the quotes.
-func jsonEscape(s string) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s)
-	out := strings.TrimSuffix(b.String(), "\n")
-	return out[1 : len(out)-1]
 }
 
 // commonPrefix counts the runes a and b share at their start, and returns

@@ -17,7 +17,7 @@ import (
 // dropped part.
 func TestNotCalled(t *testing.T) {
 	reqs, log := load(t, filepath.Join("testdata", "codex-0.171.0-results"), nil)
-	calls, defs := Calls(reqs, log), Tools(reqs, log)
+	calls, defs := Calls(reqs, log), Tools(reqs, log, "lab")
 	var script fakeapi.Turn
 	for _, c := range calls {
 		script.Calls = append(script.Calls, fakeapi.Call{Tool: c.Tool})

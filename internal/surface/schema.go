@@ -70,9 +70,16 @@ type KeywordFact struct {
 }
 
 // Tools compares each tool the server listed (its last tools/list reply in
-// log) with the definitions reqs sent.
-func Tools(reqs []Request, log []lab.Entry) []ToolDef {
+// log) with the definitions reqs sent, finding each by its whole name as
+// the client made it of server's tool (fakeapi.Names), and by the start of
+// its description.
+func Tools(reqs []Request, log []lab.Entry, server string) []ToolDef {
 	var out []ToolDef
+	listed := listedTools(log)
+	names := fakeapi.Names{Server: server}
+	for _, t := range listed {
+		names.Tools = append(names.Tools, t.Name)
+	}
 	firstDefs := -1
 	for i, r := range reqs {
 		if hasDefinitions(r.Context) {
@@ -80,22 +87,19 @@ func Tools(reqs []Request, log []lab.Entry) []ToolDef {
 			break
 		}
 	}
-	for _, t := range listedTools(log) {
+	for _, t := range listed {
 		d := ToolDef{Tool: t.Name, Via: ViaNone, Output: NoOutput}
 		if len(t.OutputSchema) > 0 {
 			d.Output = OutLost
 		}
-		key := ""
-		if utf8.RuneCountInString(t.Description) >= 20 {
-			key = jsonEscape(firstRunes(t.Description, 60))
-		}
+		key := fakeapi.DescriptionKey(t.Description)
 		for i := len(reqs) - 1; i >= 0; i-- {
-			seg, ok := fakeapi.OfferedAs(reqs[i].Context, t.Name, key)
+			seg, ok := names.Find(reqs[i].Context, t.Name, key)
 			var def map[string]any
 			switch {
 			case ok:
 				d.Via = ViaLater
-				if _, first := fakeapi.Offered(reqs[max(firstDefs, 0)].Context, t.Name, key); first {
+				if _, first := names.Find(reqs[max(firstDefs, 0)].Context, t.Name, key); first {
 					d.Via = ViaFirst
 				}
 				def = definition(reqs[i].Context, seg)

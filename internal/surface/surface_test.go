@@ -3,7 +3,9 @@ package surface
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,6 +43,18 @@ func load(t *testing.T, dir string, edit func(string) string) ([]Request, []lab.
 	return rs, log
 }
 
+// fixtureServer is the name the fixture's client gave its server: its
+// file server, else lab.
+func fixtureServer(t *testing.T, dir string) string {
+	b, err := os.ReadFile(filepath.Join(dir, "server"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "lab"
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
 // TestFixtures: the facts of each trimmed real run are its golden file
 // (go test ./internal/surface -update rewrites them).
 func TestFixtures(t *testing.T) {
@@ -52,6 +66,7 @@ func TestFixtures(t *testing.T) {
 		dir := filepath.Dir(d)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			reqs, log := load(t, dir, nil)
+			server := fixtureServer(t, dir)
 			facts := struct {
 				Calls    []CallFacts `json:"calls"`
 				Tools    []ToolDef   `json:"tools"`
@@ -59,7 +74,7 @@ func TestFixtures(t *testing.T) {
 				Unasked  []string    `json:"unasked,omitempty"`
 				OwnCalls []string    `json:"own_calls,omitempty"`
 				Reads    []ReadFact  `json:"reads,omitempty"`
-			}{Calls(reqs, log), Tools(reqs, log), Texts(reqs, log, Tools(reqs, log)), Unasked(log), OwnCalls(reqs, log), Reads(reqs, log)}
+			}{Calls(reqs, log), Tools(reqs, log, server), Texts(reqs, log, Tools(reqs, log, server)), Unasked(log), OwnCalls(reqs, log), Reads(reqs, log)}
 			got, _ := json.MarshalIndent(facts, "", "  ")
 			golden := filepath.Join(dir, "facts.golden.json")
 			if *update {
@@ -231,7 +246,7 @@ func TestCallsThroughALoader(t *testing.T) {
 			t.Errorf("qwen call %+v, want tool_call of mcp__lab__%s, reached", c, c.Tool)
 		}
 	}
-	for _, d := range Tools(reqs, log) {
+	for _, d := range Tools(reqs, log, "lab") {
 		if !strings.HasPrefix(d.Tool, "result_") {
 			continue
 		}

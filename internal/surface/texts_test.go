@@ -76,7 +76,7 @@ func TestPromptTexts(t *testing.T) {
 	} {
 		t.Run(tc.fixture, func(t *testing.T) {
 			reqs, log := load(t, filepath.Join("testdata", tc.fixture), nil)
-			if diff := cmp.Diff(tc.want, textFates(Texts(reqs, log, Tools(reqs, log)))); diff != "" {
+			if diff := cmp.Diff(tc.want, textFates(Texts(reqs, log, Tools(reqs, log, "lab")))); diff != "" {
 				t.Errorf("texts mismatch (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tc.unasked, Unasked(log)); diff != "" {
@@ -97,7 +97,7 @@ func TestPromptTexts(t *testing.T) {
 	want := merged(promptTexts, resourceTexts)
 	want["prompts/list lab_prompt · title"] = string(fakeapi.KindUserTurn)
 	want["resources/list lab_readme · description"] = string(fakeapi.KindUserTurn)
-	if diff := cmp.Diff(want, textFates(Texts(reqs, log, Tools(reqs, log)))); diff != "" {
+	if diff := cmp.Diff(want, textFates(Texts(reqs, log, Tools(reqs, log, "lab")))); diff != "" {
 		t.Errorf("with two texts put in a message, texts mismatch (-want +got):\n%s", diff)
 	}
 }
@@ -122,7 +122,7 @@ func TestMetaTexts(t *testing.T) {
 		"tools/list meta_title · title":                             "missing",
 	}
 	reqs, log := load(t, filepath.Join("testdata", "cline-3.0.65-meta"), nil)
-	if diff := cmp.Diff(metaTexts, textFates(Texts(reqs, log, Tools(reqs, log)))); diff != "" {
+	if diff := cmp.Diff(metaTexts, textFates(Texts(reqs, log, Tools(reqs, log, "lab")))); diff != "" {
 		t.Errorf("cline: texts mismatch (-want +got):\n%s", diff)
 	}
 	undefined := map[string]string{}
@@ -133,7 +133,7 @@ func TestMetaTexts(t *testing.T) {
 	// defers the rest.
 	undefined["tools/list meta_always_load · _meta anthropic/alwaysLoad"] = "missing"
 	reqs, log = load(t, filepath.Join("testdata", "claude-code-2.1.332-meta"), nil)
-	if diff := cmp.Diff(undefined, textFates(Texts(reqs, log, Tools(reqs, log)))); diff != "" {
+	if diff := cmp.Diff(undefined, textFates(Texts(reqs, log, Tools(reqs, log, "lab")))); diff != "" {
 		t.Errorf("claude code: texts mismatch (-want +got):\n%s", diff)
 	}
 	desc := "It has a title. Description codeword: " + lab.SurfaceCodeword("", "meta_title", "description") + "."
@@ -145,7 +145,7 @@ func TestMetaTexts(t *testing.T) {
 		return strings.ReplaceAll(s, desc, title)
 	})
 	metaTexts["tools/list meta_title · title"] = string(fakeapi.KindToolDefinition)
-	if diff := cmp.Diff(metaTexts, textFates(Texts(reqs, log, Tools(reqs, log)))); diff != "" {
+	if diff := cmp.Diff(metaTexts, textFates(Texts(reqs, log, Tools(reqs, log, "lab")))); diff != "" {
 		t.Errorf("with meta_title's title as its description, texts mismatch (-want +got):\n%s", diff)
 	}
 	// A boolean annotation is found by its key: a client that wrote
@@ -159,7 +159,7 @@ func TestMetaTexts(t *testing.T) {
 	})
 	metaTexts["tools/list meta_title · title"] = "missing"
 	metaTexts["tools/list meta_annotations · annotations readOnlyHint"] = string(fakeapi.KindToolDefinition)
-	if diff := cmp.Diff(metaTexts, textFates(Texts(reqs, log, Tools(reqs, log)))); diff != "" {
+	if diff := cmp.Diff(metaTexts, textFates(Texts(reqs, log, Tools(reqs, log, "lab")))); diff != "" {
 		t.Errorf("with readOnlyHint in meta_annotations' description, texts mismatch (-want +got):\n%s", diff)
 	}
 }

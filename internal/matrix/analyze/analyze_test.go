@@ -16,12 +16,18 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
-// fixtureRuns are trimmed evidence dirs of real runs (testdata/trimrun.py).
+// fixtureRuns are trimmed evidence dirs of real runs (testdata/trimrun.py):
+// of the lab (runs/, which derive and report read as well) and of
+// third-party servers (serverruns/, run -server).
 func fixtureRuns(t *testing.T) []string {
 	t.Helper()
-	dirs, err := filepath.Glob(filepath.Join("testdata", "runs", "*", "*", "1"))
-	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no fixture runs: %v", err)
+	var dirs []string
+	for _, under := range []string{"runs", "serverruns"} {
+		d, err := filepath.Glob(filepath.Join("testdata", under, "*", "*", "1"))
+		if err != nil || len(d) == 0 {
+			t.Fatalf("no fixture runs in testdata/%s: %v", under, err)
+		}
+		dirs = append(dirs, d...)
 	}
 	return dirs
 }

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
@@ -35,23 +36,32 @@ type Placement struct {
 	// opencode 1.18.33 indents a server's instructions by four spaces
 	// inside its <server> tag: the lines count as kept through it.
 	Indent string `json:"indent,omitempty"`
+	// Trimmed is how many characters of white space at the text's start
+	// or end the client removed: not a cut (the text is Full when
+	// nothing else is missing), and not in Kept.
+	Trimmed int `json:"trimmed,omitempty"`
 }
 
 // locate finds text, served in reply (with its begin codeword), in ctx. It
-// returns every place the text's first sentence (within its first line)
-// occurs.
+// returns every place the text's first sentence (within its first line,
+// after any white space it starts with) occurs.
 func locate(ctx fakeapi.Context, reply lab.Reply, text string) []Placement {
 	if text == "" {
 		return nil
 	}
 	// The head found is the first sentence, within the first line (a
-	// client may indent the lines after it).
-	head, _, _ := strings.Cut(text, "\n")
+	// client may indent the lines after it), of the text without the
+	// white space it starts with (a client may trim it).
+	core := strings.TrimLeftFunc(text, unicode.IsSpace)
+	if core == "" {
+		core = text
+	}
+	head, _, _ := strings.Cut(core, "\n")
 	if i := strings.Index(head, ". "); i > 0 {
 		head = head[:i+1]
 	}
 	if head == "" {
-		head = text
+		head = core
 	}
 	var out []Placement
 	for _, s := range ctx {
@@ -62,18 +72,67 @@ func locate(ctx fakeapi.Context, reply lab.Reply, text string) []Placement {
 				break
 			}
 			i += from
+			from = i + len(head)
 			indent := lineIndent(s.Text[:i])
-			kept, rest, indented := indentedPrefix(text, s.Text[i:], indent)
-			p := Placement{Kind: s.Kind, Path: s.Path, Reply: reply, Kept: kept, Full: kept == utf8.RuneCountInString(text),
-				Suffix: firstRunes(rest, 20), Wrapper: wrapper(s.Text[:i]), Offset: utf8.RuneCountInString(s.Text[:i])}
-			if indented {
+			m := measure(text, s.Text, i, indent)
+			p := Placement{Kind: s.Kind, Path: s.Path, Reply: reply, Kept: m.kept, Full: m.full, Trimmed: m.trimmed,
+				Suffix: firstRunes(m.rest, 20), Wrapper: wrapper(s.Text[:m.start]), Offset: utf8.RuneCountInString(s.Text[:m.start])}
+			if m.indented {
 				p.Indent = indent
 			}
 			out = append(out, p)
-			from = i + len(head)
 		}
 	}
 	return out
+}
+
+// A measured text is how much of a server's text a request holds where
+// it was found: kept characters from its start, the request's text after
+// them (rest), the white space at its start or end the client removed
+// (trimmed), whether it is all there but that (full), where it starts in
+// the request's text and whether its lines are indented.
+type measured struct {
+	kept, trimmed int
+	rest          string
+	full          bool
+	start         int
+	indented      bool
+}
+
+// measure compares text with seg, where text's core (text without the
+// white space it starts with) was found at byte i, its lines maybe after
+// indent: the white space before the core counts as kept when seg has it
+// there, else as trimmed; white space that ends text and is missing where
+// the rest of it was kept is trimmed; anything else missing is a cut.
+func measure(text, seg string, i int, indent string) measured {
+	lead := text[:len(text)-len(strings.TrimLeftFunc(text, unicode.IsSpace))]
+	m := measured{start: i}
+	body := text
+	switch {
+	case lead == "" || lead == text:
+	case strings.HasSuffix(seg[:i], lead):
+		m.start = i - len(lead)
+	default:
+		m.trimmed, body = utf8.RuneCountInString(lead), text[len(lead):]
+	}
+	m.kept, m.rest, m.indented = indentedPrefix(body, seg[m.start:], indent)
+	left := body[keptBytes(body, m.kept):]
+	if left != "" && strings.TrimSpace(left) == "" {
+		m.trimmed += utf8.RuneCountInString(left)
+		left = ""
+	}
+	m.full = left == ""
+	return m
+}
+
+// keptBytes is the byte length of the first kept runes of body.
+func keptBytes(body string, kept int) int {
+	i := 0
+	for ; kept > 0 && i < len(body); kept-- {
+		_, n := utf8.DecodeRuneInString(body[i:])
+		i += n
+	}
+	return i
 }
 
 // lineIndent is the blanks between the last line break of before and

@@ -1,7 +1,9 @@
 package analyze
 
 import (
+	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/client"
@@ -192,6 +194,12 @@ func (r *Result) Sample() (unit.Sample, bool) {
 	}
 	if !ok || text == "" {
 		return unit.Sample{}, false
+	}
+	switch {
+	case b.Full: // whole, but maybe for white space it started or ended with: no cut
+		return unit.Sample{Text: text, Kept: text}, true
+	case b.Trimmed > 0: // cut after the white space it started with was trimmed
+		text = strings.TrimLeftFunc(text, unicode.IsSpace)
 	}
 	s := unit.Sample{Text: text, Kept: unit.CodePoint.Prefix(text, b.Kept)}
 	if s.Cut() && len(r.Observation.Truncations) == 1 {

@@ -56,7 +56,7 @@ func surfaceFacts(dir string, row matrix.Row, reqs []fakeapi.Request, msgs []Lab
 		warns = append(warns, w...)
 		log = append(log, entries(more)...)
 	}
-	defs := surface.Tools(rs, log)
+	defs := surface.Tools(rs, log, row.ServerName())
 	calls := surface.Calls(rs, log)
 	missed := surface.NotCalled(row.Script, calls, defs)
 	if row.Server == "" { // a lab row's calls of the client's own tools (its resource tools), which each client has or not

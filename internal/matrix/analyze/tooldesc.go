@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"encoding/json"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -46,59 +45,78 @@ type ToolFacts struct {
 	Suffix string `json:"suffix,omitempty"`
 	// Lost names where the description was cut, when it was.
 	Lost string `json:"lost,omitempty"`
+	// As is the name of the definition that holds the description, the
+	// client's for the tool (with its prefix, cut or renamed: a
+	// definition is found by its description's start as well as by name).
+	As string `json:"as,omitempty"`
+	// Trimmed is how many characters of white space at the description's
+	// start or end the client removed: not a cut, and not in Kept.
+	Trimmed int `json:"trimmed,omitempty"`
+}
+
+// listed is a description found in a listing (a text, where it may be
+// escaped) after the white space it starts with, lead, which counts as
+// trimmed: kept characters of the rest of it, with any white space that
+// ends it and is missing trimmed too.
+func listed(desc, lead string, kept int, rest string) measured {
+	body := desc[len(lead):]
+	m := measured{kept: kept, rest: rest, trimmed: utf8.RuneCountInString(lead)}
+	if left := body[keptBytes(body, kept):]; strings.TrimSpace(left) == "" {
+		m.trimmed += utf8.RuneCountInString(left)
+		m.full = true
+	}
+	return m
 }
 
 // locateTools finds each tool's description in ctx: in the tool
-// definition named for it (behind a client's prefix, or renamed:
-// fakeapi.Renamed), or in a text that lists it by name, keeping the place
-// that kept the most; else its name alone; else the namespace of its
-// server (named server in the client's config, or renamed:
-// fakeapi.Namespaces) alone.
+// definition that is the tool's (by its whole name as the client made it
+// of the server's tool, fakeapi.Names), or in a text that lists it by
+// name, keeping the place that kept the most; else its name alone; else
+// the namespace of its server (named server in the client's config, or
+// renamed: fakeapi.Namespaces) alone.
 func locateTools(ctx fakeapi.Context, tools []NamedText, server string) []ToolFacts {
 	var out []ToolFacts
+	names := fakeapi.Names{Server: server}
+	for _, t := range tools {
+		names.Tools = append(names.Tools, t.Name)
+	}
 	for _, t := range tools {
 		f := ToolFacts{Name: t.Name, Sent: utf8.RuneCountInString(t.Description)}
-		found := func(kept int, rest, via string, s fakeapi.Segment, wrap string) {
-			if !f.Found || kept > f.Kept {
-				f.Found, f.Kept, f.Suffix, f.Via, f.Kind, f.Wrapper = true, kept, firstRunes(rest, 20), via, s.Kind, wrap
+		found := func(m measured, via string, s fakeapi.Segment, wrap string) {
+			if !f.Found || m.kept > f.Kept || m.kept == f.Kept && m.full && !f.Full {
+				f.Found, f.Kept, f.Trimmed, f.Full, f.Suffix, f.Via, f.Kind, f.Wrapper = true, m.kept, m.trimmed, m.full, firstRunes(m.rest, 20), via, s.Kind, wrap
 			}
 		}
-		// A definition renamed counts only when none has the tool's name,
-		// and when no other tool of the server has the name it was
-		// renamed to (a server may have both get-env and get_env).
-		named := fakeapi.ToolNamed
-		if !slices.ContainsFunc(ctx, func(s fakeapi.Segment) bool {
-			return s.Kind == fakeapi.KindToolDefinition && fakeapi.ToolNamed(s.Name, t.Name)
-		}) {
-			named = func(clientName, name string) bool {
-				return fakeapi.Renamed(clientName, name) && !slices.ContainsFunc(tools, func(o NamedText) bool {
-					return o.Name != name && fakeapi.ToolNamed(clientName, o.Name)
-				})
+		if s, ok := names.Find(ctx, t.Name, fakeapi.DescriptionKey(t.Description)); ok {
+			desc, ok := definitionDescription(s.Text, s.Name)
+			if !ok {
+				desc = s.Text // a client that sends the description as the segment itself
 			}
+			found(measure(t.Description, desc, len(desc)-len(strings.TrimLeftFunc(desc, unicode.IsSpace)), ""), ViaDefinition, s, "")
+			f.As = s.Name
 		}
+		lead := t.Description[:len(t.Description)-len(strings.TrimLeftFunc(t.Description, unicode.IsSpace))]
 		for _, s := range ctx {
-			if s.Kind == fakeapi.KindToolDefinition {
-				if !named(s.Name, t.Name) {
-					continue
-				}
-				desc, ok := definitionDescription(s.Text, t.Name)
-				if !ok {
-					desc = s.Text // a client that sends the description as the segment itself
-				}
-				kept, rest := commonPrefix(t.Description, desc)
-				found(kept, rest, ViaDefinition, s, "")
+			if s.Kind == fakeapi.KindToolDefinition || t.Description == lead {
 				continue
 			}
-			if t.Description == "" {
-				continue
-			}
-			for _, form := range descriptionForms(t.Description) {
-				for i := range indexes(s.Text, firstRunes(form.text, headRunes)) {
+			body := t.Description[len(lead):]
+			for _, form := range descriptionForms(body) {
+				core, formLead := strings.TrimRightFunc(body, unicode.IsSpace), lead
+				if form.text != form.raw {
+					core, formLead = fakeapi.JSONEscape(core), fakeapi.JSONEscape(lead)
+				}
+				head := firstRunes(core, headRunes)
+				for i := range indexes(s.Text, head) {
 					if !namedBefore(s.Text, i, t.Name) {
 						continue
 					}
 					kept, rest := commonPrefix(form.text, s.Text[i:])
-					found(form.runes(kept), rest, ViaListing, s, wrapper(s.Text[:listStart(s.Text, i)]))
+					m := listed(t.Description, lead, form.runes(kept), rest)
+					if lead != "" && strings.HasSuffix(s.Text[:i], formLead) { // kept, not trimmed
+						m.kept, m.trimmed = m.kept+utf8.RuneCountInString(lead), m.trimmed-utf8.RuneCountInString(lead)
+					}
+					found(m, ViaListing, s, wrapper(s.Text[:listStart(s.Text, i)]))
 				}
 			}
 		}
@@ -120,12 +138,11 @@ func locateTools(ctx fakeapi.Context, tools []NamedText, server string) []ToolFa
 				}
 			}
 		}
-		f.Full = f.Found && f.Kept == f.Sent
 		if f.Full {
 			f.Suffix = ""
 		}
 		if f.Found && !f.Full {
-			f.Lost = LostTail(t.Description, f.Kept)
+			f.Lost = LostTail(t.Description, f.Kept+f.Trimmed) // Trimmed, when cut, is white space it started with
 		}
 		out = append(out, f)
 	}
@@ -159,7 +176,7 @@ func (f descForm) runes(n int) int {
 	}
 	kept, used := 0, 0
 	for _, r := range f.raw {
-		w := utf8.RuneCountInString(jsonEscape(string(r)))
+		w := utf8.RuneCountInString(fakeapi.JSONEscape(string(r)))
 		if used+w > n {
 			break
 		}
@@ -171,20 +188,10 @@ func (f descForm) runes(n int) int {
 
 func descriptionForms(d string) []descForm {
 	forms := []descForm{{d, d}}
-	if e := jsonEscape(d); e != d {
+	if e := fakeapi.JSONEscape(d); e != d {
 		forms = append(forms, descForm{e, d})
 	}
 	return forms
-}
-
-// jsonEscape is s as inside a JSON string, without the quotes.
-func jsonEscape(s string) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s)
-	out := strings.TrimSuffix(b.String(), "\n")
-	return out[1 : len(out)-1]
 }
 
 // indexes yields the byte offsets of every occurrence of sub in s.

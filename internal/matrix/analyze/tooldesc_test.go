@@ -78,9 +78,9 @@ func TestLocateTools(t *testing.T) {
 			name: "definitions, one cut",
 			ctx:  fakeapi.Context{def("mcp__lab__echo", "Echoes back the input."), def("mcp__lab__sum", "Adds two numbers. Th")},
 			want: []ToolFacts{
-				{Name: "echo", Sent: 22, Via: ViaDefinition, Kind: fakeapi.KindToolDefinition, Found: true, Kept: 22, Full: true},
+				{Name: "echo", Sent: 22, Via: ViaDefinition, Kind: fakeapi.KindToolDefinition, Found: true, Kept: 22, Full: true, As: "mcp__lab__echo"},
 				{Name: "quote", Sent: 22},
-				{Name: "sum", Sent: 28, Via: ViaDefinition, Kind: fakeapi.KindToolDefinition, Found: true, Kept: 20, Lost: `cut in "Then more."`},
+				{Name: "sum", Sent: 28, Via: ViaDefinition, Kind: fakeapi.KindToolDefinition, Found: true, Kept: 20, Lost: `cut in "Then more."`, As: "mcp__lab__sum"},
 				{Name: "gone", Sent: 11},
 			},
 		},
