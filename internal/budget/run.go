@@ -218,7 +218,7 @@ func (c Command) measureAll(ctx context.Context) ([][]Measurement, error) {
 	}
 	o.Progress = &lockedWriter{w: o.progress()}
 	d, why := Smallest(c.Clients)
-	fmt.Fprintf(o.Progress, "load: %s; %d clients at once; a server must start in under %s, or fewer runs go at once: a quarter of the smallest wait budget, %s\n", load.Text(), c.Jobs, d/4, why)
+	fmt.Fprintf(o.Progress, "load: %s; %d clients at once; a server must start in under %s, or fewer runs go at once: a quarter of the smallest wait budget, %s\n", load.Text(), c.Jobs, (d / 4).Round(time.Millisecond), why)
 	o.Gate = load.NewGate(c.Jobs, d, 2*time.Minute, o.Progress)
 	errs := make([]error, len(c.Clients))
 	sem := make(chan struct{}, c.Jobs)

@@ -73,6 +73,6 @@ const NoWait = 100 * time.Millisecond
 // enough. It says on say what it holds the runs to.
 func Gate(cs []client.Client, jobs int, wait time.Duration, say io.Writer) *load.Gate {
 	d, why := Smallest(cs)
-	fmt.Fprintf(say, "load: %s; a server must start in under %s, or fewer runs go at once: a quarter of the smallest wait budget, %s\n", load.Text(), d/4, why)
+	fmt.Fprintf(say, "load: %s; a server must start in under %s, or fewer runs go at once: a quarter of the smallest wait budget, %s\n", load.Text(), (d / 4).Round(time.Millisecond), why)
 	return load.NewGate(3*max(jobs, 1), d, wait, say)
 }

@@ -117,14 +117,14 @@ func (g *Gate) Release(server string, startup time.Duration, known bool) {
 		if !g.own[server] {
 			g.own[server] = true
 			fmt.Fprintf(g.Say, "load: server %s takes %s to start (its quickest %s; %s): slow on its own, over %s, which fewer runs at once would not change; %d run(s) at once; runs near a budget are marked timing-sensitive\n",
-				orLab(server), startup.Round(time.Millisecond), g.quickest[server].Round(time.Millisecond), loadText(g.sample), g.Limit, g.allowed)
+				orLab(server), startup.Round(time.Millisecond), g.quickest[server].Round(time.Millisecond), loadText(g.sample), g.Limit.Round(time.Millisecond), g.allowed)
 		}
 	case startup > g.Limit:
 		g.slow = true
 		if g.allowed > 1 {
 			g.allowed--
 			fmt.Fprintf(g.Say, "load: a server took %s to start, over %s (a quarter of the smallest budget measured; %s): %d run(s) at once from now\n",
-				startup.Round(time.Millisecond), g.Limit, loadText(g.sample), g.allowed)
+				startup.Round(time.Millisecond), g.Limit.Round(time.Millisecond), loadText(g.sample), g.allowed)
 		}
 	case startup < g.Limit/2:
 		g.slow = false

@@ -2708,6 +2708,20 @@ func builtinProfiles() ([]Profile, error) {
 					Date:       "2026-12-04",
 					Command:    "instrlab budget -client all -budget result -j 2 -timeout 90s -out /tmp/q/bud-all -profile internal/profiles/data",
 				},
+				Budget{
+					Name:       "wait",
+					Unit:       "s",
+					Within:     1.138651,
+					Past:       1.196799,
+					PastBudget: "drops the server (status no catalog in log)",
+					Late:       "not measured: no run past the budget made a request after its server was ready (give a probe row whose script makes one, as -matrix and -row)",
+					Way:        "model local-model",
+					Model:      "local-model",
+					Runs:       9,
+					MaxLoad:    1.76,
+					Date:       "2026-12-05",
+					Command:    "instrlab budget -client codex@0.171.0 -matrix docs/examples/codex-local-model.matrix.json -row en-1000-local-model -out /tmp/lead/cxwait -profile internal/profiles/data/codex@0.171.0.json",
+				},
 			},
 			Failures: []Failure{
 				Failure{

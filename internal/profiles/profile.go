@@ -68,6 +68,10 @@ type Profile struct {
 	// ForNote says why. Neither is part of the file format.
 	For     string `json:"-"`
 	ForNote string `json:"-"`
+	// SurfaceWith, set by Expand on a view without the surface because
+	// the surface was measured with another model, is that model. Not
+	// part of the file format.
+	SurfaceWith string `json:"-"`
 }
 
 // A Limit is a cap on a text and how the client applies it.
@@ -296,17 +300,29 @@ func Expand(ps []Profile) []Profile {
 		if p.Arm != "" && slices.ContainsFunc(p.Variants, func(v Variant) bool { return v.Arm != "" }) {
 			base.Way = p.Arm
 		}
-		base.Budgets = budgetsOf(p.Budgets, "")
+		// The surface, and a budget whose runs called tools, holds for
+		// the model its runs named (Codex CLI 0.171.0 defines MCP tools
+		// only for local-model): the view of that model, not the
+		// default's, which says it is not measured.
+		elsewhere := p.Surface != nil && p.Surface.Model != "" && p.Surface.Model != p.Model
+		if elsewhere {
+			base.Surface, base.SurfaceWith = nil, p.Surface.Model
+			base.Unmeasured = append(slices.Clip(base.Unmeasured), SurfaceElsewhere(p.Model, p.Surface.Model))
+		}
+		base.Budgets = budgetsOf(p.Budgets, "", p.Model)
 		out = append(out, base)
 		for _, v := range p.Variants {
 			q := p
 			// A budget holds for the way it was measured (Budget.Way):
 			// another arm or setting may wait otherwise (opencode's
-			// timeout-1s). The HTTP view and the surface were measured
-			// in the client's default way.
+			// timeout-1s). The HTTP view was measured in the client's
+			// default way, the surface in it or with its model alone.
 			q.Variants, q.HTTP, q.Surface = nil, nil, nil
 			q.Under, q.Way = v.When, v.way(p.Model)
-			q.Budgets = budgetsOf(p.Budgets, q.Way)
+			q.Budgets = budgetsOf(p.Budgets, q.Way, p.Model)
+			if elsewhere && q.Way == Way("", p.Surface.Model, p.Model, nil, nil) {
+				q.Surface = p.Surface
+			}
 			if v.Model != "" {
 				q.Model = v.Model
 			}
@@ -659,12 +675,25 @@ func (p Profile) NotMeasured(field string) bool {
 }
 
 // budgetsOf are the budgets of bs measured in way ("" the default).
-func budgetsOf(bs []Budget, way string) []Budget {
+func budgetsOf(bs []Budget, way, defaultModel string) []Budget {
 	var out []Budget
 	for _, b := range bs {
-		if b.Way == way {
+		m := b.Model
+		if m == "" {
+			m = defaultModel
+		}
+		switch {
+		case b.Way == way && (b.Way != "" || m == defaultModel):
 			out = append(out, b)
+		case b.Way == "" && b.Model != "" && way == Way("", b.Model, defaultModel, nil, nil):
+			out = append(out, b) // measured the default way but for the runs' model
 		}
 	}
 	return out
+}
+
+// SurfaceElsewhere is the Unmeasured item of a view whose model the
+// surface was not measured under.
+func SurfaceElsewhere(model, measured string) string {
+	return fmt.Sprintf("what becomes of tool results, input schemas and tool names with model %s (measured with model %s only: see its view)", model, measured)
 }

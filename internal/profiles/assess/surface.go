@@ -341,6 +341,9 @@ func surfaceFact(p profiles.Profile) Fact {
 		return f
 	case s == nil:
 		f.Value = NotMeasured
+		if p.SurfaceWith != "" {
+			f.Value += " with this model (measured with model " + p.SurfaceWith + " only: see its view)"
+		}
 		return f
 	}
 	var parts []string
