@@ -33,6 +33,28 @@ type Observer interface {
 	Observe(e Evidence) Observation
 }
 
+// A ToolModeler is a client whose default model cannot call a server's
+// tools by name: ToolModel is the model a run whose script calls them
+// names instead, when its row names none, and why, which the run's
+// evidence keeps and its outputs say (Codex CLI 0.171.0 offers MCP tools
+// to a model of its catalogue only inside code its exec tool runs).
+type ToolModeler interface {
+	ToolModel() (model, why string)
+}
+
+// UseToolModel sets r.Model to the model c names for calling tools
+// (ToolModeler) when r's script calls them and r names no model, and
+// says why; "" when it set none.
+func UseToolModel(c Client, r *Run) string {
+	m, ok := c.(ToolModeler)
+	if !ok || !r.CallTools || r.Model != "" {
+		return ""
+	}
+	model, why := m.ToolModel()
+	r.Model = model
+	return why
+}
+
 // A Published client is installed from npm. Package names its npm
 // package, so that instrlab sweep can list the versions npm serves.
 type Published interface {

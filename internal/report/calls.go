@@ -58,8 +58,29 @@ func (g *grid) callsTable() table.Table {
 	}
 	if len(t.Rows) > 0 {
 		t.Notes = []string{"the model got: each part of the tool's result in the request after the call, kept (in the form it was sent), rewritten (another form, cut, or outside the call's result) or dropped; the page (table.html) links each to its evidence."}
+		t.Notes = append(t.Notes, g.toolModels()...)
 	}
 	return t
+}
+
+// toolModels says, once per client, which model its runs named for the
+// calls in place of its default, and why (analyze.Result.Model): every
+// fact of those runs, the placement of the instructions too, is of that
+// model.
+func (g *grid) toolModels() []string {
+	var out []string
+	for _, c := range g.clients {
+		for _, row := range g.rows {
+			s := g.at(c, row)
+			if s == nil || len(s.results) == 0 || s.results[0].Model == "" {
+				continue
+			}
+			r := s.results[0]
+			out = append(out, fmt.Sprintf("%s ran with model %s, not its default, for the calls: %s; every fact of these runs is of that model.", c, r.Model, r.ModelWhy))
+			break
+		}
+	}
+	return out
 }
 
 // callLines are one run's calls as lines: tool, called as, server got it,

@@ -43,6 +43,8 @@ func TestCallsTable(t *testing.T) {
 	// What the model got where a part was not whole: the start of the
 	// call's result in the request, quoted (the escape is the server's).
 	results[0].Surface.Calls[0].Instead, results[0].Surface.Calls[0].ResultChars = "Wall time: 0.1\x1b[31m", 30
+	// The model the runner had Codex name for the calls is said, once.
+	results[0].Model, results[0].ModelWhy = "local-model", "its default cannot call them"
 	t.Setenv("COLUMNS", "300") // a line per call
 	var b strings.Builder
 	if err := New(nil, results, "").Write(&b, "summary"); err != nil {
@@ -75,6 +77,12 @@ func TestCallsTable(t *testing.T) {
 				t.Errorf("%s's lines\n%s\nlack %q\n(the table:\n%s)", client, got, w, calls)
 			}
 		}
+	}
+	if n := strings.Count(strings.Join(strings.Fields(calls), " "), "codex@0.171.0 ran with model local-model, not its default, for the calls: its default cannot call them"); n != 1 {
+		t.Errorf("the model Codex ran with is said %d times, want once:\n%s", n, calls)
+	}
+	if strings.Contains(calls, "cline@3.0.65 ran with") {
+		t.Errorf("a client run with its own model is said to run with another:\n%s", calls)
 	}
 	if strings.Contains(calls, "configuration") {
 		t.Errorf("one configuration, yet a column names it:\n%s", calls)

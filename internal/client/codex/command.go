@@ -24,11 +24,7 @@ func (c *Codex) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return nil, fmt.Errorf("creating CODEX_HOME: %w", err)
 	}
-	model := r.Model
-	if model == "" && r.CallTools {
-		model = CallModel
-	}
-	cfg := Config(r, model)
+	cfg := Config(r, r.Model)
 	for _, p := range []string{filepath.Join(home, "config.toml"), filepath.Join(r.ClientDir(), ConfigFile)} {
 		if err := os.WriteFile(p, []byte(cfg), 0o644); err != nil {
 			return nil, fmt.Errorf("writing codex config: %w", err)
@@ -60,13 +56,18 @@ func (c *Codex) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 }
 
 // CallModel is the model a run whose script calls tools names when its
-// row names none. With a model of its catalogue (0.171.0's default,
-// gpt-6.2-sol) Codex offers MCP tools only to JavaScript run by its exec
-// tool (tools.mcp__lab__NAME(...)), which the fake does not write; with a
-// model outside it, each server's tools are functions of a namespace
-// mcp__SERVER, which the fake calls by name and namespace
+// row names none (ToolModel). With a model of its catalogue (0.171.0's
+// default, gpt-6.2-sol) Codex offers MCP tools only to JavaScript run by
+// its exec tool (tools.mcp__lab__NAME(...)), which the fake does not
+// write; with a model outside it, each server's tools are functions of a
+// namespace mcp__SERVER, which the fake calls by name and namespace
 // (docs/surface.md).
 const CallModel = "local-model"
+
+// ToolModel implements client.ToolModeler.
+func (c *Codex) ToolModel() (model, why string) {
+	return CallModel, "with a model of its catalogue Codex CLI offers MCP tools only to code its exec tool runs, so the model cannot call them by name; with " + CallModel + " it defines them, and puts the instructions elsewhere"
+}
 
 // DirectKeyVar holds the (dummy) key in the direct arm: the variable
 // Codex's exec reads an API key from for its built-in provider.

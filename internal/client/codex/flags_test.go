@@ -101,7 +101,7 @@ func TestDisableOnlyAFeatureTheVersionKnows(t *testing.T) {
 }
 
 // TestCallModel: a run whose script calls tools and names no model runs
-// Codex with CallModel (a model outside its catalogue, whose MCP tools the
+// Codex with CallModel (client.UseToolModel, which says why) (a model outside its catalogue, whose MCP tools the
 // model calls directly); a model the row names is kept, and a run that
 // calls no tool names none.
 func TestCallModel(t *testing.T) {
@@ -118,6 +118,10 @@ func TestCallModel(t *testing.T) {
 			Servers: []client.Server{{Name: "lab", Command: "/bin/instrlab"}}}
 		if err := os.MkdirAll(r.ClientDir(), 0o755); err != nil {
 			t.Fatal(err)
+		}
+		why := client.UseToolModel(c, r) // as the runner does
+		if (why != "") != (tc.call && tc.model == "") {
+			t.Errorf("call %v, model %q: why %q", tc.call, tc.model, why)
 		}
 		if _, err := c.Command(context.Background(), r); err != nil {
 			t.Fatal(err)

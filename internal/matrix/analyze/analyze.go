@@ -30,7 +30,7 @@ func Run(dir string, clients Clients) (Result, error) {
 	}
 	abs, _ := filepath.Abs(dir)
 	res := Result{Client: rec.Client.String(), Arm: ArmFactsOf(rec.Arm), Row: rec.Row.Name, Label: rec.Row.Label, Repeat: rec.Repeat, Dir: dir,
-		Status: rec.Status, Reason: rec.Reason, Live: rec.Live, Instr: rec.Row.Instr, Era: rec.Row.Era,
+		Status: rec.Status, Reason: rec.Reason, Live: rec.Live, Instr: rec.Row.Instr, Era: rec.Row.Era, Model: rec.Model, ModelWhy: rec.ModelWhy,
 		NoDelta: rec.Row.NoDelta, Plain: rec.Row.Plain(), ClientMS: rec.ClientMS, ClientCPUMS: rec.ClientCPUMS, Requests: []RequestFacts{}}
 
 	texts := map[lab.Reply]string{}

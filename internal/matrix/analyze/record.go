@@ -28,6 +28,12 @@ type Record struct {
 	Arm    client.Arm `json:"arm"`
 	Row    matrix.Row `json:"row"` // resolved
 	Repeat int        `json:"repeat"`
+	// Model is the model the runner had the client name where the row
+	// named none, and ModelWhy why: a client whose default model cannot
+	// call the server's tools, in a row whose script calls them
+	// (client.ToolModeler).
+	Model    string `json:"model,omitempty"`
+	ModelWhy string `json:"model_why,omitempty"`
 	// Status is ok or failed; Reason says why a run failed (timeout,
 	// exit status, signal, a runner error).
 	Status string `json:"status"`

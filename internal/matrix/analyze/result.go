@@ -19,17 +19,21 @@ type Result struct {
 	Client string `json:"client"` // name@version
 	// Arm is the arm the client was run in (what was set; what the
 	// client said of it is in Observation).
-	Arm    ArmFacts `json:"arm"`
-	Row    string   `json:"row"`
-	Label  string   `json:"label"`
-	Repeat int      `json:"repeat"`
-	Dir    string   `json:"dir"`
-	Status string   `json:"status"` // ok or failed
-	Reason string   `json:"reason,omitempty"`
-	Live   bool     `json:"live,omitempty"`
-	Instr  string   `json:"instr"`
-	Era    lab.Mode `json:"era"` // the lab's -era
-	Sent   int      `json:"sent"`
+	Arm   ArmFacts `json:"arm"`
+	Row   string   `json:"row"`
+	Label string   `json:"label"`
+	// Model and ModelWhy are the model the runner had the client name
+	// for its row's calls, and why (Record.Model).
+	Model    string   `json:"model,omitempty"`
+	ModelWhy string   `json:"model_why,omitempty"`
+	Repeat   int      `json:"repeat"`
+	Dir      string   `json:"dir"`
+	Status   string   `json:"status"` // ok or failed
+	Reason   string   `json:"reason,omitempty"`
+	Live     bool     `json:"live,omitempty"`
+	Instr    string   `json:"instr"`
+	Era      lab.Mode `json:"era"` // the lab's -era
+	Sent     int      `json:"sent"`
 	// Transport is how the client reached the server (Record.Transport:
 	// "stdio" or "http"; "" in evidence from before it was recorded), and
 	// HTTP what the message log shows of a run over HTTP.

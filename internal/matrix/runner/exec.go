@@ -55,6 +55,9 @@ func (r *Runner) runOne(ctx context.Context, j job) (analyze.Result, analyze.Rec
 	run := &client.Run{Dir: dir, Home: files.Home(), Tmp: files.Tmp(), Work: files.Work(),
 		APIKey: DummyKey, Prompt: j.row.Prompt, Model: j.row.Model, MaxTurns: j.row.MaxTurns,
 		Env: j.row.Env, Flags: j.row.Flags, Arm: j.arm, Timeout: r.Timeout, CallTools: len(j.row.Script) > 0}
+	if rec.ModelWhy = client.UseToolModel(j.client, run); rec.ModelWhy != "" {
+		rec.Model = run.Model
+	}
 	for _, d := range []string{run.Home, run.Tmp, run.Work, run.ClientDir()} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return analyze.Result{}, rec, fmt.Errorf("creating run dirs: %w", err)
