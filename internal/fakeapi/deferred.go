@@ -52,7 +52,7 @@ func selectInput(names []string) string {
 func loadDeferred(ctx Context, calls []Call, seq int) (Reply, bool) {
 	var names, tools []string
 	for _, c := range calls {
-		if _, ok := Offered(ctx, c.Tool, c.Key); ok {
+		if _, ok := c.offered(ctx); ok {
 			continue
 		}
 		fresh := false

@@ -128,7 +128,9 @@ func (sv Names) names(s Segment, tool string) naming {
 // (its name and namespace are the client's): of those whose text holds
 // key (a codeword or the start of the tool's description), the one that
 // names the tool; else the one that names it best (the server's prefix
-// or namespace, then the bare name, then another prefix, then renamed);
+// or namespace, then the bare name, then another prefix, then renamed),
+// where one not behind the server's prefix counts only if it holds key
+// or no key is given;
 // else the one that holds key and names none of the server's other tools
 // (a tool the client renamed beyond recognition). Two that name it
 // equally well (a name in two namespaces: Codex's mcp__lab and mcp__lab2)
@@ -143,6 +145,11 @@ func (sv Names) Find(ctx Context, tool, key string) (Segment, bool) {
 		holds := key != "" && strings.Contains(s.Text, key)
 		n := sv.names(s, tool)
 		switch {
+		case n.level != nameNone && n.level < nameServerRenamed && key != "" && !holds:
+			// Not behind the server's prefix, and without the tool's
+			// description: the client's own tool of that name (Claude
+			// Code's Read beside a deferred mcp__lab__Read).
+			continue
 		case n.level == nameNone:
 			if holds && !sv.namesAnother(s, tool) {
 				keyed = append(keyed, i)
@@ -216,4 +223,26 @@ func runeOffset(s string, n int) int {
 		n--
 	}
 	return len(s)
+}
+
+// Listed reports whether a text of ctx (not a definition, not the
+// model's own turn) names the server's tool behind the server's prefix
+// or in its namespace: a client that defers tools lists their names (Droid
+// 0.225.2's lab___bash beside lab___Bash), so a tool no request defines
+// but a text lists was offered, not hidden. Without Server, never.
+func (sv Names) Listed(ctx Context, tool string) bool {
+	if sv.Server == "" {
+		return false
+	}
+	for _, s := range ctx {
+		if s.Kind == KindToolDefinition || s.Kind == KindAssistantTurn {
+			continue
+		}
+		for _, tok := range nameTokens(s.Text) {
+			if sv.names(Segment{Name: tok}, tool).level >= nameServerRenamed {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package fakeapi
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -35,6 +36,19 @@ type Call struct {
 	// (read_mcp_resource takes server and uri in Codex CLI, uri alone in
 	// Gemini CLI, and refuses what it does not declare).
 	Fit bool `json:"fit,omitempty"`
+}
+
+// offered is the definition of ctx the call calls (Names.Find), unless
+// it is of the bare name while a text of ctx names the tool behind a
+// prefix: then the client deferred the server's tool and the bare name is
+// its own (Claude Code's Read beside mcp__lab__Read in its deferred
+// list), and the tool is to be loaded first.
+func (c Call) offered(ctx Context) (Segment, bool) {
+	s, ok := Names{Server: c.Server}.Find(ctx, c.Tool, c.Key)
+	if ok && s.Name == c.Tool && s.Namespace == "" && slices.ContainsFunc(namedInText(ctx, c.Tool), func(n string) bool { return n != c.Tool }) {
+		return Segment{}, false
+	}
+	return s, ok
 }
 
 // calls lists the turn's calls: Tool first, then Calls.
@@ -129,7 +143,7 @@ func plan(script []Turn, ctx Context, prompt string, seq int) Reply {
 			if len(in) == 0 {
 				in = json.RawMessage("{}")
 			}
-			def, ok := Names{Server: c.Server}.Find(ctx, c.Tool, c.Key)
+			def, ok := c.offered(ctx)
 			if !ok {
 				call, ok := invoke(ctx, c, in)
 				if !ok {

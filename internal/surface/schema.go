@@ -50,6 +50,10 @@ type ToolDef struct {
 	// mcp__SERVER), a name the model sees beside Name.
 	Namespace string `json:"namespace,omitempty"`
 	Via       string `json:"via"`
+	// Listed, when no request defines the tool, says a text of one names
+	// it behind the server's prefix (a deferred tool the run did not
+	// load): the client offered it by name.
+	Listed bool `json:"listed,omitempty"`
 	// Request is the request whose definition was read (the last that
 	// defines the tool).
 	Request  int           `json:"request,omitempty"`
@@ -123,6 +127,9 @@ func Tools(reqs []Request, log []lab.Entry, server string) []ToolDef {
 		if d.Via == ViaNone && d.Output == OutLost {
 			d.Output = OutUnknown
 		}
+		if d.Via == ViaNone {
+			d.Listed = slices.ContainsFunc(reqs, func(r Request) bool { return names.Listed(r.Context, t.Name) })
+		}
 		out = append(out, d)
 	}
 	return out
@@ -161,8 +168,8 @@ func definition(ctx fakeapi.Context, s fakeapi.Segment) map[string]any {
 // tool_search), found by key or by its name (the server's, alone or
 // behind a prefix). The segment returned names it.
 func loadedDefinition(ctx fakeapi.Context, tool, key string) (fakeapi.Segment, map[string]any, bool) {
-	var found []map[string]any
-	var names []string
+	var found, keyed []map[string]any
+	var names, keyedNames []string
 	for _, s := range ctx {
 		if s.Kind != fakeapi.KindToolResult {
 			continue
@@ -183,12 +190,19 @@ func loadedDefinition(ctx fakeapi.Context, tool, key string) (fakeapi.Segment, m
 				continue
 			}
 			name, _ := def["name"].(string)
-			if key != "" && strings.Contains(body, key) {
-				return fakeapi.Segment{Kind: fakeapi.KindToolResult, Name: name}, def, true
+			if key != "" && strings.Contains(body, key) && !slices.Contains(keyedNames, name) {
+				keyed, keyedNames = append(keyed, def), append(keyedNames, name)
 			}
 			if fakeapi.ToolNamed(name, tool) && !slices.Contains(names, name) {
 				found, names = append(found, def), append(names, name)
 			}
+		}
+	}
+	// Held by key: the one, or of several (descriptions that start
+	// alike) the one its name names.
+	for i, name := range keyedNames {
+		if len(keyed) == 1 || fakeapi.ToolNamed(name, tool) && slices.Contains(names, name) && len(found) == 1 {
+			return fakeapi.Segment{Kind: fakeapi.KindToolResult, Name: name}, keyed[i], true
 		}
 	}
 	if len(found) != 1 {
