@@ -35,6 +35,9 @@ const (
 	// SurfaceNames are tools whose names are long, dotted, hyphenated,
 	// upper case or not ASCII.
 	SurfaceNames SurfaceGroup = "names"
+	// SurfaceReserved are tools named as the pinned clients name tools of
+	// their own (ReservedNames). "all" leaves it out: it is many tools.
+	SurfaceReserved SurfaceGroup = "reserved"
 	// SurfaceTwin is one tool that every lab of a run with several has,
 	// under one name: two servers with the same tool name.
 	SurfaceTwin SurfaceGroup = "twin"
@@ -54,13 +57,14 @@ const (
 )
 
 // SurfaceGroups lists every group, in the order of -surface's help.
-var SurfaceGroups = []SurfaceGroup{SurfaceResults, SurfaceSize, SurfaceSchemas, SurfaceNames, SurfaceTwin, SurfaceMeta, SurfacePrompts, SurfaceBad, SurfaceHang}
+var SurfaceGroups = []SurfaceGroup{SurfaceResults, SurfaceSize, SurfaceSchemas, SurfaceNames, SurfaceReserved, SurfaceTwin, SurfaceMeta, SurfacePrompts, SurfaceBad, SurfaceHang}
 
 // SurfaceAll is the -surface value for every group but SurfaceHang.
 const SurfaceAll = "all"
 
 // ParseSurface parses -surface: groups separated by commas, or "all"
-// (every group but hang, which may stop a client). The empty string is
+// (every group but hang, which may stop a client, and reserved, which is
+// many tools). The empty string is
 // no group. Groups come back in SurfaceGroups' order, each once.
 func ParseSurface(s string) ([]SurfaceGroup, error) {
 	if s == "" {
@@ -72,7 +76,7 @@ func ParseSurface(s string) ([]SurfaceGroup, error) {
 		switch {
 		case g == SurfaceAll:
 			for _, k := range SurfaceGroups {
-				want[k] = want[k] || k != SurfaceHang
+				want[k] = want[k] || k != SurfaceHang && k != SurfaceReserved
 			}
 		case slices.Contains(SurfaceGroups, SurfaceGroup(g)):
 			want[SurfaceGroup(g)] = true
@@ -176,6 +180,8 @@ func (c SurfaceConfig) Tools() ([]SurfaceTool, error) {
 			ts = schemaTools(c.Seed)
 		case SurfaceNames:
 			ts = nameTools(c.Seed)
+		case SurfaceReserved:
+			ts = reservedTools(c.Seed)
 		case SurfaceTwin:
 			ts = []SurfaceTool{twinTool(c.Seed)}
 		case SurfaceMeta:

@@ -25,7 +25,8 @@ func TestParseSurface(t *testing.T) {
 		{"hang,results", []SurfaceGroup{SurfaceResults, SurfaceHang}, ""},
 		{"names, names", []SurfaceGroup{SurfaceNames}, ""},
 		{"all", []SurfaceGroup{SurfaceResults, SurfaceSize, SurfaceSchemas, SurfaceNames, SurfaceTwin, SurfaceMeta, SurfacePrompts, SurfaceBad}, ""},
-		{"all,hang", SurfaceGroups, ""},
+		{"all,hang,reserved", SurfaceGroups, ""},
+		{"all,reserved", []SurfaceGroup{SurfaceResults, SurfaceSize, SurfaceSchemas, SurfaceNames, SurfaceReserved, SurfaceTwin, SurfaceMeta, SurfacePrompts, SurfaceBad}, ""},
 		{"results,nope", nil, `unknown surface group "nope"`},
 	}
 	for _, tt := range tests {
@@ -55,7 +56,7 @@ func TestParseSurface(t *testing.T) {
 // result size, handshaken, logging to a file it returns the path of.
 func surfaceLab(t *testing.T) (*pipeServer, string) {
 	t.Helper()
-	a := Args{Instr: "none", Surface: "all,hang", ResultSize: "ascii:2000", Seed: "s1"}
+	a := Args{Instr: "none", Surface: "all,hang,reserved", ResultSize: "ascii:2000", Seed: "s1"}
 	cfg, err := a.Config()
 	if err != nil {
 		t.Fatal(err)

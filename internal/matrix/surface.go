@@ -37,6 +37,7 @@ func Surface() *Matrix {
 		{lab.SurfaceSize, "long results", true},
 		{lab.SurfaceSchemas, "input schemas", true},
 		{lab.SurfaceNames, "tool names", true},
+		{lab.SurfaceReserved, "tools named as clients name their own", true},
 		{lab.SurfaceMeta, "tool _meta, annotations, title, icon", false},
 		{lab.SurfacePrompts, "prompts and resources", false},
 		{lab.SurfaceBad, "results a client must survive", true},

@@ -31,7 +31,32 @@ type Surface struct {
 	// Texts is what became of the server's prompts, resources and tool
 	// metadata; nil when not measured.
 	Texts *Texts `json:"texts,omitempty"`
+	// Reserved is what became of tools named as clients name tools of
+	// their own; nil when not measured.
+	Reserved *Reserved `json:"reserved,omitempty"`
 }
+
+// Reserved is what a client did with a server's tools named as the
+// pinned clients name tools of their own (lab.ReservedNames, the surface
+// row surface-reserved): Hidden are those it offered the model under no
+// name while it offered the server's others; Shadowed those it offered,
+// but whose call, made by that name, never reached the server (the client
+// ran its own tool of the name: Continue CLI 1.5.47's Read); Measured
+// every name served (a name not among them is not measured).
+type Reserved struct {
+	Measured []string `json:"measured"`
+	Hidden   []string `json:"hidden,omitempty"`
+	Shadowed []string `json:"shadowed,omitempty"`
+	Runs     int      `json:"runs"`
+}
+
+// Hides reports whether the client was measured to hide a server's tool
+// named name.
+func (r *Reserved) Hides(name string) bool { return r != nil && slices.Contains(r.Hidden, name) }
+
+// Shadows reports whether the client was measured to run a tool of its
+// own for a call of a server's tool named name.
+func (r *Reserved) Shadows(name string) bool { return r != nil && slices.Contains(r.Shadowed, name) }
 
 // Texts is what a client did with a server's texts besides its
 // instructions, tool descriptions and results (the surface rows prompts,

@@ -51,6 +51,7 @@ const (
 	MaxName         Code = "max-name"
 	NameCut         Code = "name-cut"
 	NameDropped     Code = "name-dropped"
+	NameReserved    Code = "name-reserved"
 	NameRenamed     Code = "name-renamed"
 	SchemaLost      Code = "schema-lost"
 	ResultForm      Code = "result-form"
@@ -188,6 +189,11 @@ var Docs = []Doc{
 		Why:   "the model cannot call the tool",
 		Help:  "A client profile measured that the client does not offer a tool whose name is this long with its prefix (a measured name, or past its tool-name budget), or holds a character of a kind it does not offer (Claude Code 2.1.332 does not offer a name of 138 characters with its prefix): the model cannot call the tool. Use letters, digits, '_' and '-'.",
 		Fix:   "shorten the name; use letters, digits, '_' and '-'"},
+	{Code: NameReserved, Severity: loss.Broken,
+		Short: "a client hides a tool named as one of its own, or runs its own",
+		Why:   "the model cannot call the tool",
+		Help:  "A client profile measured that the client does not offer a server's tool with this name, one its own tools have, or offers it but runs its own tool when the model calls it (the lab's surface-reserved row serves a tool of each name the pinned clients give their own tools, docs/surface.md): Gemini CLI 0.61.0 leaves out its own write_file, replace, run_shell_command and web_fetch in a headless run, and every server tool of those names with them; Continue CLI 1.5.47 offers a server's Read beside its own and runs its own. The model cannot call the tool. Rename it; a name behind the client's prefix does not help.",
+		Fix:   "rename the tool: the client hides server tools named as its own"},
 	{Code: NameRenamed, Severity: loss.Info,
 		Short: "a client renames a tool",
 		Why:   "the model calls the tool by another name; the call still reaches the server",

@@ -31,6 +31,10 @@ type SurfaceFate struct {
 	NameFate string `json:"name_fate"`
 	NameNote string `json:"name_note,omitempty"`
 	CutTo    int    `json:"cut_to,omitempty"`
+	// Hidden says the name is dropped because the client hides server
+	// tools of that name, one of its own, or runs its own tool for a call
+	// of it (profiles.Reserved).
+	Hidden bool `json:"name_hidden,omitempty"`
 	// Dropped and Rewritten are the input schema's keywords the client
 	// was measured to drop and rewrite, in backquotes, "(top level)"
 	// after one at the schema's top level (else inside it), each with
@@ -74,6 +78,14 @@ func surfaceFates(p profiles.Profile, e probe.EraResult, server string) []Surfac
 		f := SurfaceFate{Tool: t.Name, NameFate: NotMeasured}
 		if names != nil || b != nil {
 			nameFate(&f, names, b, server)
+		}
+		switch {
+		case s != nil && s.Reserved.Hides(t.Name):
+			f.NameFate, f.Hidden = profiles.FateDropped, true
+			f.NameNote = fmt.Sprintf("the client offers no server tool named %s, a name of its own tools (measured: surface-reserved, %d names served)", t.Name, len(s.Reserved.Measured))
+		case s != nil && s.Reserved.Shadows(t.Name):
+			f.NameFate, f.Hidden = profiles.FateDropped, true
+			f.NameNote = fmt.Sprintf("the client offers it, but a call of %s runs the client's own tool of that name, never the server's (measured: surface-reserved, %d names served)", t.Name, len(s.Reserved.Measured))
 		}
 		if s != nil {
 			schemaFate(&f, s, t.InputSchema)
@@ -194,6 +206,10 @@ func surfaceFindings(l *findingList, v View, maxName int) {
 		case profiles.FateCut:
 			l.of(v, NameCut, f.Tool, "its name is %s: %s", asNamed(f), f.NameNote).tool(f.Tool).lose("name cut")
 		case profiles.FateDropped:
+			if f.Hidden {
+				l.of(v, NameReserved, f.Tool, "%s", f.NameNote).tool(f.Tool).lose("not offered: a name of the client's own tools")
+				break
+			}
 			named := fmt.Sprintf("%s as the client names it, %s characters", f.Name, table.Num(f.Chars))
 			if f.Name == "" {
 				named = fmt.Sprintf("%s characters without the client's prefix, not measured", table.Num(f.Chars))

@@ -188,3 +188,40 @@ func TestResultFormSameData(t *testing.T) {
 		}
 	}
 }
+
+// TestReservedNames: a server's tool named as the client hides one of
+// its own is not offered (name-reserved, broken), and so is one whose
+// call runs the client's own tool; a name the profile did not measure
+// keeps its other predictions. Before, check predicted Gemini CLI
+// 0.61.0's write_file kept while run showed it never reached a request.
+func TestReservedNames(t *testing.T) {
+	p := surfaceProfile()
+	p.Surface.Reserved = &profiles.Reserved{Measured: []string{"write_file", "Read", "read"}, Hidden: []string{"write_file"}, Shadowed: []string{"Read"}, Runs: 1}
+	r := result(ok(probe.Legacy, nil, probe.Tool{Name: "write_file"}, probe.Tool{Name: "Read"}, probe.Tool{Name: "read"}, probe.Tool{Name: "other"}), notFound(), probe.Survival{}, 0)
+	r.Target.Name = "srv"
+	s := Assess([]probe.Result{r}, Options{Profiles: []profiles.Profile{p}}).Servers[0]
+	fates := map[string]SurfaceFate{}
+	for _, f := range s.Views[0].Surface {
+		fates[f.Tool] = f
+	}
+	for tool, hidden := range map[string]bool{"write_file": true, "Read": true, "read": false, "other": false} {
+		if f := fates[tool]; f.Hidden != hidden || (f.NameFate == profiles.FateDropped) != hidden {
+			t.Errorf("%s: fate %q hidden %v (%s), want hidden %v", tool, f.NameFate, f.Hidden, f.NameNote, hidden)
+		}
+	}
+	var reserved []string
+	for _, f := range s.Findings {
+		if f.Code == NameReserved {
+			reserved = append(reserved, f.Tool)
+			if f.Severity != loss.Broken {
+				t.Errorf("%s: severity %s, want broken", f.Tool, f.Severity)
+			}
+		}
+	}
+	if slices.Sort(reserved); !slices.Equal(reserved, []string{"Read", "write_file"}) {
+		t.Errorf("name-reserved findings for %q, want Read and write_file", reserved)
+	}
+	if v := s.Verdicts[0]; v.Verdict != loss.VerdictBroken {
+		t.Errorf("verdict %s (%q), want broken", v.Verdict, v.Because)
+	}
+}

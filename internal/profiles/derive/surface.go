@@ -49,6 +49,10 @@ func deriveSurface(runs []run, ev Evidence, model0 string) *profiles.Surface {
 			schemaKeywords(s, r.Surface.Tools)
 		case lab.SurfaceNames:
 			names(s, r, r.Surface.Tools)
+		case lab.SurfaceReserved:
+			if !reserved(s, r.Surface.Tools, r.Surface.Calls) {
+				continue
+			}
 		case lab.SurfacePrompts, lab.SurfaceMeta:
 			if !texts(s, r) {
 				continue
@@ -71,7 +75,7 @@ func deriveSurface(runs []run, ev Evidence, model0 string) *profiles.Surface {
 	if s.Texts != nil && s.Texts.Runs == 0 {
 		s.Texts = nil
 	}
-	if len(s.Results) == 0 && len(s.Schema) == 0 && s.Names == nil && s.Texts == nil {
+	if len(s.Results) == 0 && len(s.Schema) == 0 && s.Names == nil && s.Texts == nil && s.Reserved == nil {
 		return nil
 	}
 	return s
@@ -295,6 +299,44 @@ func names(s *profiles.Surface, r run, tools []surface.ToolDef) {
 		}
 	}
 	s.Names = n
+}
+
+// reserved adds what became of the lab's tools named as clients name
+// their own in a run: each one the client offered the model under no
+// name (no request defined it, no loader gave its definition, no text
+// listed it behind the server's prefix) while it offered others is
+// hidden; each one it defined, whose call by the name it defined never
+// reached the server, is shadowed. A run in which none was offered measures
+// nothing (a server not up in time, a client that defers them all).
+func reserved(s *profiles.Surface, tools []surface.ToolDef, calls []surface.CallFacts) bool {
+	offered := slices.ContainsFunc(tools, func(t surface.ToolDef) bool {
+		return t.Via != surface.ViaNone && slices.Contains(lab.ReservedNames, t.Tool)
+	})
+	if !offered {
+		return false
+	}
+	if s.Reserved == nil {
+		s.Reserved = &profiles.Reserved{}
+	}
+	for _, t := range tools {
+		if !slices.Contains(lab.ReservedNames, t.Tool) {
+			continue
+		}
+		if !slices.Contains(s.Reserved.Measured, t.Tool) {
+			s.Reserved.Measured = append(s.Reserved.Measured, t.Tool)
+		}
+		if t.Via == surface.ViaNone && !t.Listed && !slices.Contains(s.Reserved.Hidden, t.Tool) {
+			s.Reserved.Hidden = append(s.Reserved.Hidden, t.Tool)
+		}
+		shadowed := t.Via != surface.ViaNone && slices.ContainsFunc(calls, func(c surface.CallFacts) bool {
+			return c.Tool == t.Tool && c.Name == t.Name && c.Namespace == t.Namespace && c.Deferred == "" && !c.Reached
+		})
+		if shadowed && !slices.Contains(s.Reserved.Shadowed, t.Tool) {
+			s.Reserved.Shadowed = append(s.Reserved.Shadowed, t.Tool)
+		}
+	}
+	s.Reserved.Runs++
+	return true
 }
 
 // hashed reports whether a cut name ends in '_' and a hash or suffix of
