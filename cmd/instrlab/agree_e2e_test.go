@@ -40,9 +40,10 @@ import (
 // 247 characters kept) through Claude Code, which keeps the instructions:
 // one run, for CI (25 s at load 25; with Qwen Code as well, two at once:
 // 55 s at load 21). With INSTRLAB_E2E_AGREE=1 as well, every pinned client
-// runs that server and the pinned npm servers of checkNPM that set
-// instructions (server-everything, context7-mcp): 30 runs, left out of
-// CI. A pinned client without a profile of its version (check says so) is
+// runs that server and the pinned npm servers of checkNPM
+// (server-everything and context7-mcp set instructions; server-filesystem
+// and server-memory do not, and have names that prefix each other and
+// names clients give their own tools): 50 runs, left out of CI. A pinned client without a profile of its version (check says so) is
 // logged, not compared. INSTRLAB_E2E_AGREE_CLIENTS=SPEC,SPEC runs those
 // clients instead (Claude Code, Codex 0.169.0 and opencode: 99 s at load
 // 22; every pair agreed).
@@ -55,7 +56,9 @@ func TestE2EAgreement(t *testing.T) {
 		dir := npmDir(t)
 		servers = append(servers,
 			agreeServer{"server-everything", []string{nodeBin(dir), npmServer(dir, "server-everything"), "stdio"}},
-			agreeServer{"context7-mcp", []string{nodeBin(dir), filepath.Join(dir, "node_modules", "@upstash", "context7-mcp", "dist", "index.js")}})
+			agreeServer{"context7-mcp", []string{nodeBin(dir), filepath.Join(dir, "node_modules", "@upstash", "context7-mcp", "dist", "index.js")}},
+			agreeServer{"server-filesystem", []string{nodeBin(dir), npmServer(dir, "server-filesystem"), t.TempDir()}},
+			agreeServer{"server-memory", []string{nodeBin(dir), npmServer(dir, "server-memory")}})
 	}
 	specs := agreeSpecs(t)
 	compared := 0
@@ -87,7 +90,19 @@ func TestE2EAgreement(t *testing.T) {
 				}
 				got := measuredCells(r, want)
 				t.Logf("%s: check %+v, run %+v", r.Client, want, got)
-				if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+				diff := cmp.Diff(want, got, cmpopts.EquateEmpty())
+				if diff != "" && want.Server != got.Server {
+					// Whether the server reached the client's first
+					// request is a race with its wait: said, and run
+					// again once; the second run decides.
+					t.Logf("%s with %s: a race? check predicts the server %s, run saw it %s%s; running it again", r.Client, srv.name, want.Server, got.Server, startup(r))
+					if again := runServer(t, []string{r.Client}, srv.command); len(again) == 1 {
+						r, got = again[0], measuredCells(again[0], want)
+						diff = cmp.Diff(want, got, cmpopts.EquateEmpty())
+						t.Logf("%s with %s, again: run %+v%s", r.Client, srv.name, got, startup(r))
+					}
+				}
+				if diff != "" {
 					t.Errorf("%s with %s: check and run disagree (-check +run):\n%s%s", r.Client, srv.name, diff, startup(r))
 				}
 			}
@@ -238,7 +253,10 @@ func checkView(t *testing.T, spec string, command []string) (agreeCells, examine
 		c.Era, c.Where, c.Kept, c.Cut = string(v.Era), v.Where, v.KeptChars, v.Truncated
 	}
 	for _, tf := range v.Tools {
-		c.Tools = append(c.Tools, toolCell(tf.Tool, !tf.Unsent, tf.KeptChars))
+		// A tool the client hides by its name (name-reserved, Gemini's
+		// write_file) is not sent, whatever its description.
+		hidden := slices.ContainsFunc(v.Surface, func(sf assess.SurfaceFate) bool { return sf.Tool == tf.Tool && sf.Hidden })
+		c.Tools = append(c.Tools, toolCell(tf.Tool, !tf.Unsent && !hidden, tf.KeptChars))
 	}
 	slices.Sort(c.Tools)
 	srv := rep.Servers[0]
@@ -248,6 +266,12 @@ func checkView(t *testing.T, spec string, command []string) (agreeCells, examine
 		if holds && slices.Contains(agreedCodes, f.Code) && f.Severity.Worse(worst) {
 			worst = f.Severity
 		}
+	}
+	// A tool the client hides by its name is a tool missing from the
+	// first request, which run measures (name-reserved; one it shadows
+	// shows only in a call).
+	if slices.ContainsFunc(v.Surface, func(sf assess.SurfaceFate) bool { return sf.Hidden }) {
+		worst = loss.Broken
 	}
 	c.Verdict = loss.Of(worst)
 	e := examined{instructions: map[lab.Reply]fingerprint.Text{}, tools: map[lab.Reply]fingerprint.Tools{}, env: srv.Target.EnvNames}

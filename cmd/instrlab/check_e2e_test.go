@@ -17,7 +17,7 @@ import (
 )
 
 // checkNPM pins the third-party npm packages the end-to-end tests and the
-// benchmark run: two reference servers, a third-party server that sets
+// benchmark run: three reference servers, a third-party server that sets
 // instructions (Context7; it starts and lists its tools offline), the MCP Inspector (for the
 // comparison), and a Node 22 binary, which the Inspector needs (>=22.19).
 const checkNPM = `{
@@ -26,6 +26,7 @@ const checkNPM = `{
     "@modelcontextprotocol/inspector": "2.12.0",
     "@modelcontextprotocol/server-everything": "2026.8.31",
     "@modelcontextprotocol/server-filesystem": "2026.8.31",
+    "@modelcontextprotocol/server-memory": "2026.8.31",
     "@upstash/context7-mcp": "4.1.1",
     "node": "22.23.3"
   }

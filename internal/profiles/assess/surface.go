@@ -32,9 +32,10 @@ type SurfaceFate struct {
 	NameNote string `json:"name_note,omitempty"`
 	CutTo    int    `json:"cut_to,omitempty"`
 	// Hidden says the name is dropped because the client hides server
-	// tools of that name, one of its own, or runs its own tool for a call
-	// of it (profiles.Reserved).
-	Hidden bool `json:"name_hidden,omitempty"`
+	// tools of that name, one of its own; Shadowed, because it offers
+	// the tool but runs its own for a call of it (profiles.Reserved).
+	Hidden   bool `json:"name_hidden,omitempty"`
+	Shadowed bool `json:"name_shadowed,omitempty"`
 	// Dropped and Rewritten are the input schema's keywords the client
 	// was measured to drop and rewrite, in backquotes, "(top level)"
 	// after one at the schema's top level (else inside it), each with
@@ -84,7 +85,7 @@ func surfaceFates(p profiles.Profile, e probe.EraResult, server string) []Surfac
 			f.NameFate, f.Hidden = profiles.FateDropped, true
 			f.NameNote = fmt.Sprintf("the client offers no server tool named %s, a name of its own tools (measured: surface-reserved, %d names served)", t.Name, len(s.Reserved.Measured))
 		case s != nil && s.Reserved.Shadows(t.Name):
-			f.NameFate, f.Hidden = profiles.FateDropped, true
+			f.NameFate, f.Shadowed = profiles.FateDropped, true
 			f.NameNote = fmt.Sprintf("the client offers it, but a call of %s runs the client's own tool of that name, never the server's (measured: surface-reserved, %d names served)", t.Name, len(s.Reserved.Measured))
 		}
 		if s != nil {
@@ -206,7 +207,7 @@ func surfaceFindings(l *findingList, v View, maxName int) {
 		case profiles.FateCut:
 			l.of(v, NameCut, f.Tool, "its name is %s: %s", asNamed(f), f.NameNote).tool(f.Tool).lose("name cut")
 		case profiles.FateDropped:
-			if f.Hidden {
+			if f.Hidden || f.Shadowed {
 				l.of(v, NameReserved, f.Tool, "%s", f.NameNote).tool(f.Tool).lose("not offered: a name of the client's own tools")
 				break
 			}

@@ -204,9 +204,10 @@ func TestReservedNames(t *testing.T) {
 	for _, f := range s.Views[0].Surface {
 		fates[f.Tool] = f
 	}
-	for tool, hidden := range map[string]bool{"write_file": true, "Read": true, "read": false, "other": false} {
-		if f := fates[tool]; f.Hidden != hidden || (f.NameFate == profiles.FateDropped) != hidden {
-			t.Errorf("%s: fate %q hidden %v (%s), want hidden %v", tool, f.NameFate, f.Hidden, f.NameNote, hidden)
+	for tool, want := range map[string][2]bool{"write_file": {true, false}, "Read": {false, true}, "read": {}, "other": {}} {
+		f := fates[tool]
+		if f.Hidden != want[0] || f.Shadowed != want[1] || (f.NameFate == profiles.FateDropped) != (want[0] || want[1]) {
+			t.Errorf("%s: fate %q hidden %v shadowed %v (%s), want %v", tool, f.NameFate, f.Hidden, f.Shadowed, f.NameNote, want)
 		}
 	}
 	var reserved []string
