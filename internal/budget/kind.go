@@ -48,6 +48,14 @@ type kind struct {
 	names func(f Found, ok, past []analyze.Result, server string) *profiles.Names
 	// note is what the table's notes say of the budget.
 	note string
+	// astral, when set, sets the probe row to n characters of text
+	// outside the Basic Multilingual Plane (each one code point, two
+	// UTF-16 units, four UTF-8 bytes), read by outcome as a value of n:
+	// runs of it at the edge tell what the client counts (Counts).
+	astral func(row *matrix.Row, n int)
+	// sent is what the server sent of the text a run measured, in each
+	// unit (astral's runs).
+	sent func(r analyze.Result) sentSize
 }
 
 // Names of the budgets Measure knows.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/instrlab/instrlab/internal/unit"
 	"io"
 	"maps"
 	"path/filepath"
@@ -93,6 +94,13 @@ type Measurement struct {
 	// not measured.
 	MaxLoad float64   `json:"max_load,omitempty"`
 	Steps   []Outcome `json:"steps"`
+	// Counts is what the client counts the budget in, told by runs of
+	// text outside the Basic Multilingual Plane at the edge (counts),
+	// CountsNote what they showed; "" when not measured. CountSteps are
+	// those runs.
+	Counts     unit.Unit `json:"counts,omitempty"`
+	CountsNote string    `json:"counts_note,omitempty"`
+	CountSteps []Outcome `json:"count_steps,omitempty"`
 }
 
 // Text is the budget as a user reads it: "2.0–2.2 s", "under 30 ms",
@@ -109,6 +117,12 @@ func (m Measurement) Text() string {
 	}
 	if m.Unresolved && !m.Below && !m.Above {
 		return k.format(m.Within) + "–" + k.format(m.Past) + " (not resolved to its resolution: the runs ran out)"
+	}
+	if m.Counts != "" {
+		return k.say(m) + ", counted in " + m.Counts.Plural() + " (" + m.CountsNote + ")"
+	}
+	if m.CountsNote != "" {
+		return k.say(m) + "; what it counts " + m.CountsNote
 	}
 	return k.say(m)
 }
@@ -215,12 +229,12 @@ func (o Options) measure(ctx context.Context, m *matrix.Matrix, tmpl matrix.Row,
 	spec := o.Client.Spec().String()
 	results := map[string]analyze.Result{}
 	step := 0
-	probe := func(ctx context.Context, v float64) Outcome {
+	probeWith := func(ctx context.Context, v float64, vary func(row *matrix.Row, v float64)) Outcome {
 		step++
 		row := tmpl
 		row.Name, row.Repeats = k.name, 1
 		row.InitDelay, row.DiscoverDelay, row.ReadyAfter = "", "", ""
-		k.vary(&row, v)
+		vary(&row, v)
 		row.Env = maps.Clone(tmpl.Env)
 		if len(o.Env) > 0 && row.Env == nil {
 			row.Env = map[string]string{}
@@ -236,6 +250,7 @@ func (o Options) measure(ctx context.Context, m *matrix.Matrix, tmpl matrix.Row,
 		fmt.Fprintf(o.progress(), "%s %s: set %s, met %s: %s\n", spec, k.name, k.format(v), k.format(out.At), side(out))
 		return out
 	}
+	probe := func(ctx context.Context, v float64) Outcome { return probeWith(ctx, v, k.vary) }
 	f := Bisect(ctx, k.search, probe)
 	ms := Measurement{Client: spec, Budget: k.name, Unit: k.unit, Within: f.Within, Past: f.Past, Below: f.Below, Above: f.Above,
 		Settings: o.Env, Runs: len(f.Steps), Disagree: f.Disagree, Unresolved: f.Unresolved, Failed: f.Failed, Steps: f.Steps}
@@ -274,6 +289,15 @@ func (o Options) measure(ctx context.Context, m *matrix.Matrix, tmpl matrix.Row,
 	}
 	if k.names != nil && f.Failed == "" && !k.unread(ms) {
 		ms.Names = k.names(f, ok, past, tmpl.ServerName())
+	}
+	if k.astral != nil && f.Failed == "" && !f.Below && !f.Above && !f.Unresolved && ctx.Err() == nil {
+		var cf Found
+		ms.Counts, ms.CountsNote, cf = counts(ctx, int(f.Within), func(ctx context.Context, n int) (Outcome, sentSize) {
+			o := probeWith(ctx, float64(n), func(row *matrix.Row, v float64) { k.astral(row, int(v)) })
+			return o, k.sent(results[o.Dir])
+		})
+		ms.CountSteps = cf.Steps
+		ms.Runs += len(cf.Steps)
 	}
 	if err := ctx.Err(); err != nil {
 		return ms, err

@@ -11,7 +11,8 @@ import (
 // Profile is m as a profile carries it, measured on date by command.
 func (m Measurement) Profile(date, command string) profiles.Budget {
 	return profiles.Budget{Name: m.Budget, Unit: m.Unit, Within: m.Within, Past: m.Past, Below: m.Below, Above: m.Above,
-		PastBudget: m.PastBudget, Late: m.Late, Settings: m.Settings, Way: m.Way, Model: m.Model, Names: m.Names, Runs: m.Runs, MaxLoad: m.MaxLoad, Date: date, Command: command}
+		PastBudget: m.PastBudget, Late: m.Late, Settings: m.Settings, Way: m.Way, Model: m.Model, Names: m.Names, Runs: m.Runs, MaxLoad: m.MaxLoad, Date: date, Command: command,
+		Counts: string(m.Counts), CountsNote: m.CountsNote}
 }
 
 // UpdateProfile writes the measurements of the profile's client version
@@ -37,6 +38,9 @@ func UpdateProfile(path string, ms []Measurement, date, command string) error {
 		replaced := false
 		for i, old := range p.Budgets {
 			if old.Name == b.Name && old.Way == b.Way && maps.Equal(old.Settings, b.Settings) {
+				if b.Second == nil && old.Second != nil && old.Second.Within > b.Within {
+					b.Second = old.Second // measured apart (a second limit), past this one still
+				}
 				p.Budgets[i], replaced = b, true
 			}
 		}

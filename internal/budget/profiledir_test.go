@@ -71,3 +71,37 @@ func TestProfileDirectory(t *testing.T) {
 		t.Errorf("a directory without continue's profile: %v", err)
 	}
 }
+
+// TestUpdateProfileKeepsSecondLimit: a result budget measured again
+// replaces the profile's, with what the runs counted, but keeps the
+// second limit measured apart past it (Claude Code 2.1.332's, bisected
+// with run), which budget does not measure.
+func TestUpdateProfileKeepsSecondLimit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "claude-code@2.1.332.json")
+	data, err := os.ReadFile("../profiles/data/claude-code@2.1.332.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := Measurement{Client: "claude-code@2.1.332", Budget: ResultSize, Unit: "characters", Within: 50000, Past: 50001, Runs: 30,
+		PastBudget: "cuts it", Late: "not measured", Counts: "utf16", CountsNote: "ASCII whole at 50,000 characters; astral text …"}
+	if err := UpdateProfile(path, []Measurement{m}, "2026-12-05", "instrlab budget -budget result"); err != nil {
+		t.Fatal(err)
+	}
+	p, err := readProfile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range p.Budgets {
+		if b.Name != ResultSize {
+			continue
+		}
+		if b.Runs != 30 || b.Counts != "utf16" || b.Second == nil || b.Second.Within != 101000 {
+			t.Errorf("result budget %+v (second %+v): want the new runs, what they counted, and the second limit kept", b, b.Second)
+		}
+		return
+	}
+	t.Error("no result budget")
+}

@@ -47,6 +47,28 @@ func resultKind() kind {
 			row.NoDelta = true
 			row.Label += fmt.Sprintf(", a tool result of %s", count(v, "character"))
 		},
+		astral: func(row *matrix.Row, n int) {
+			row.Surface = string(lab.SurfaceSize)
+			row.ResultSize = fmt.Sprintf("%s:%d", lab.Emoji, n)
+			row.Call([]fakeapi.Call{{Tool: resultTool}})
+			row.NoDelta = true
+			row.Label += fmt.Sprintf(", a tool result of %s of emoji", count(float64(n), "character"))
+		},
+		sent: func(r analyze.Result) sentSize {
+			c, ok := calledResult(r)
+			if !ok || len(c.Parts) == 0 {
+				return sentSize{}
+			}
+			p := c.Parts[0]
+			s := sentSize{cp: p.Sent, utf16: p.SentUTF16, bytes: p.SentBytes}
+			if s.utf16 == 0 {
+				s.utf16 = p.Sent
+			}
+			if s.bytes == 0 {
+				s.bytes = p.Sent
+			}
+			return s
+		},
 		outcome: resultOutcome,
 		past:    resultPast,
 		format:  func(v float64) string { return count(v, "character") },

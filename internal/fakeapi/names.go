@@ -9,8 +9,8 @@ import (
 
 // Names are what is known of the names of the server whose tool is
 // looked for among a request's definitions: the server's, as the client's
-// config gives it, and all its tools'; either may be empty. The more is known, the
-// fewer definitions are taken for a tool that are not its own:
+// config gives it, and all its tools'; either may be empty. The more is
+// known, the fewer definitions are taken for a tool that are not its own:
 //
 //   - With Server, a definition behind the server's prefix or in its
 //     namespace (mcp__server-filesystem__read_file, Codex's
@@ -130,11 +130,10 @@ func (sv Names) names(s Segment, tool string) naming {
 // names the tool; else the one that names it best (the server's prefix
 // or namespace, then the bare name, then another prefix, then renamed),
 // where one not behind the server's prefix counts only if it holds key
-// or no key is given;
-// else the one that holds key and names none of the server's other tools
-// (a tool the client renamed beyond recognition). Two that name it
-// equally well (a name in two namespaces: Codex's mcp__lab and mcp__lab2)
-// find none.
+// or no key is given; else the one that holds key and names none of the
+// server's other tools (a tool the client renamed beyond recognition).
+// Two that name it equally well (a name in two namespaces: Codex's
+// mcp__lab and mcp__lab2) find none.
 func (sv Names) Find(ctx Context, tool, key string) (Segment, bool) {
 	var named, keyed []int
 	best := naming{}

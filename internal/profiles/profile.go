@@ -433,7 +433,13 @@ type Budget struct {
 	// Second is a second limit measured past this one, where the client
 	// gives something else again; nil when none was measured.
 	Second *SecondLimit `json:"second,omitempty"`
-	Runs   int          `json:"runs"`
+	// Counts is what the client counts the budget in, as runs of text
+	// outside the Basic Multilingual Plane at its edge told (a
+	// unit.Unit: codepoint, utf16, byte), CountsNote what they showed;
+	// Counts is "" when they did not tell it, or were not run.
+	Counts     string `json:"counts,omitempty"`
+	CountsNote string `json:"counts_note,omitempty"`
+	Runs       int    `json:"runs"`
 	// MaxLoad is the highest one-minute load average a run saw.
 	MaxLoad float64 `json:"max_load,omitempty"`
 	Date    string  `json:"date"`

@@ -3,6 +3,7 @@ package surface
 import (
 	"encoding/json"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
@@ -31,6 +32,11 @@ type Found struct {
 	Kept   int    `json:"kept,omitempty"`
 	Full   bool   `json:"full,omitempty"`
 	Suffix string `json:"suffix,omitempty"`
+	// SentUTF16 and SentBytes are the part's length in UTF-16 units and
+	// UTF-8 bytes where they are not Sent (text outside ASCII), so that
+	// a limit can be judged in what a client counts; 0: as Sent.
+	SentUTF16 int `json:"sent_utf16,omitempty"`
+	SentBytes int `json:"sent_bytes,omitempty"`
 	// SameAs names another part of the result with the same text (a
 	// content text that is the structuredContent serialized): found or
 	// not, the two are one text in the request, and which of them the
@@ -45,6 +51,26 @@ const headRunes = 40
 // Locate finds p in ctx, preferring the tool result that answers the call
 // callID, then the place that kept the most of it.
 func Locate(ctx fakeapi.Context, callID string, p Part) Found {
+	f := locate(ctx, callID, p)
+	if u := utf16Len(p.Needle); u != p.Sent {
+		f.SentUTF16 = u
+	}
+	if b := len(p.Needle); b != p.Sent {
+		f.SentBytes = b
+	}
+	return f
+}
+
+// utf16Len is the length of s in UTF-16 units.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+func locate(ctx fakeapi.Context, callID string, p Part) Found {
 	f := Found{Part: p.Name, SentForm: p.Form, Sent: p.Sent}
 	better := func(g Found) bool {
 		switch {

@@ -28,7 +28,11 @@ type CallFate struct {
 	// client was measured to give whole, in characters of ASCII text.
 	Size  string `json:"size"`
 	Limit int    `json:"limit,omitempty"`
-	Past  string `json:"past,omitempty"`
+	// Counted is the part's length in what the client counts, when the
+	// budget's unit was measured and it is past it ("50,001 UTF-16
+	// units").
+	Counted string `json:"counted,omitempty"`
+	Past    string `json:"past,omitempty"`
 	// Chars is the length of the part the size was judged on, in
 	// characters, and Part which part that is.
 	Chars int    `json:"chars,omitempty"`
@@ -204,7 +208,16 @@ func callSize(f *CallFate, p profiles.Profile, n probe.Size) {
 		return
 	}
 	f.Limit = int(b.Within)
+	counted, measured := map[string]int{"codepoint": n.Chars, "utf16": n.UTF16, "byte": n.Bytes}[b.Counts]
 	switch {
+	case measured && counted <= f.Limit:
+		f.Size = SizeWhole
+	case measured:
+		f.Size, f.Past = SizeCut, b.PastBudget
+		if counted == n.Chars {
+			break // as many as its characters: nothing to add
+		}
+		f.Counted = fmt.Sprintf("%s %s", table.Num(counted), map[string]string{"codepoint": "code points", "utf16": "UTF-16 units", "byte": "bytes"}[b.Counts])
 	case n.Bytes <= f.Limit:
 		f.Size = SizeWhole
 	case n.Chars > f.Limit:
@@ -223,7 +236,11 @@ func callLines(fs []CallFate) []string {
 		case SizeWhole:
 			s += fmt.Sprintf("; its %s of %s characters whole (up to %s measured)", f.Part, table.Num(f.Chars), table.Num(f.Limit))
 		case SizeCut:
-			s += fmt.Sprintf("; its %s of %s characters not whole, past the %s measured: %s", f.Part, table.Num(f.Chars), table.Num(f.Limit), f.Past)
+			counted := ""
+			if f.Counted != "" {
+				counted = " (" + f.Counted + ", what the client counts)"
+			}
+			s += fmt.Sprintf("; its %s of %s characters%s not whole, past the %s measured: %s", f.Part, table.Num(f.Chars), counted, table.Num(f.Limit), f.Past)
 		case SizeUnit:
 			s += fmt.Sprintf("; its %s of %s characters is within the %s measured in characters, past it in UTF-8 bytes: whether the client gives it whole depends on its unit, %s", f.Part, table.Num(f.Chars), table.Num(f.Limit), NotMeasured)
 		default:

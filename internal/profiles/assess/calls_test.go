@@ -124,7 +124,7 @@ func TestResultFact(t *testing.T) {
 	}
 	p := callProfile(&profiles.Budget{Name: ResultBudget, Unit: "characters", Within: 50000, Past: 50001, PastBudget: "cuts it", Model: "local-model"})
 	f := resultFact(p)
-	if !f.Measured || f.Value != "whole up to 50,000 characters (one text block of ASCII text); past it cuts it (model local-model)" {
+	if !f.Measured || f.Value != "whole up to 50,000 characters (one text block of ASCII text; what it counts not measured); past it cuts it (model local-model)" {
 		t.Errorf("fact = %+v", f)
 	}
 }
@@ -203,5 +203,24 @@ func TestCallNeither(t *testing.T) {
 	}
 	if l := callLines(fs)[0]; l != "result of t: the model gets neither its content text nor its structuredContent" {
 		t.Errorf("line %q", l)
+	}
+}
+
+// TestCallSizeCounted: where the result budget's unit was measured (runs
+// of astral text at its edge), a result of text outside the Basic
+// Multilingual Plane is judged in that unit: 30,000 emoji are 60,000
+// UTF-16 units, past a budget of 50,000 counted in them, and within one
+// counted in code points; unmeasured, the unit decides, not measured.
+func TestCallSizeCounted(t *testing.T) {
+	emoji := sized(strings.Repeat("😀", 30000))
+	for _, tc := range []struct{ counts, want string }{{"utf16", SizeCut}, {"codepoint", SizeWhole}, {"", SizeUnit}} {
+		p := callProfile(&profiles.Budget{Name: ResultBudget, Unit: "characters", Within: 50000, Past: 50001, PastBudget: "a preview", Counts: tc.counts})
+		f := callFates(p, []probe.CallResult{{Tool: "t", Outcome: probe.OutcomeOK, Text: emoji}})[0]
+		if f.Size != tc.want {
+			t.Errorf("counted in %q: size %q, want %q", tc.counts, f.Size, tc.want)
+		}
+		if tc.want == SizeCut && f.Counted != "60,000 UTF-16 units" {
+			t.Errorf("counted in %q: %q, want the length in what the client counts", tc.counts, f.Counted)
+		}
 	}
 }

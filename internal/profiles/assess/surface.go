@@ -323,7 +323,11 @@ func resultFact(p profiles.Profile) Fact {
 	default:
 		f.Value = fmt.Sprintf("whole up to %s characters", table.Num(int(b.Within)))
 	}
-	f.Value += " (one text block of ASCII text)"
+	if u, ok := map[string]string{"codepoint": "code points", "utf16": "UTF-16 units", "byte": "UTF-8 bytes"}[b.Counts]; ok {
+		f.Value += " (one text block of ASCII text), counted in " + u + " (measured with text outside the BMP as well)"
+	} else {
+		f.Value += " (one text block of ASCII text; what it counts " + NotMeasured + ")"
+	}
 	if b.PastBudget != "" && !b.Above {
 		f.Value += "; past it " + b.PastBudget
 	}
