@@ -154,8 +154,12 @@ func runLosses(r *analyze.Result) []loss.Loss {
 		}
 	}
 	switch {
-	case !reached && len(r.Tools) > 0:
-		out = append([]loss.Loss{{Severity: loss.Broken, Words: "nothing of the server reached a request"}}, out...)
+	case !reached && (len(r.Tools) > 0 || r.Timing.ServerReady == nil && r.Timing.FirstRequest != nil):
+		words := "nothing of the server reached a request"
+		if late := lateWords(r.Timing); late != "" {
+			words = "drops the server: " + late
+		}
+		out = append([]loss.Loss{{Severity: loss.Broken, Words: words}}, out...)
 	case len(missing) > 0:
 		// The client took the server and left these tools out (Gemini CLI
 		// 0.61.0 hides a server's write_file, a name of its own).
@@ -167,6 +171,25 @@ func runLosses(r *analyze.Result) []loss.Loss {
 		}
 	}
 	return out
+}
+
+// lateWords says, the same way for every client, how a server that
+// reached no request was late: when it answered, from its start, and
+// when the client's first request went without it; "" when the server
+// was ready before that request (it was not late: something else lost
+// it) or the times are not in the evidence.
+func lateWords(t analyze.Timing) string {
+	if t.ServerStart == nil || t.FirstRequest == nil {
+		return ""
+	}
+	first := t.FirstRequest.Sub(*t.ServerStart)
+	switch {
+	case t.ServerReady == nil:
+		return fmt.Sprintf("its first request went %s after the server's start, which had not answered then and never did before the session ended", analyze.Seconds(first))
+	case t.ServerReady.After(*t.FirstRequest):
+		return fmt.Sprintf("the server answered %s after its start, %s after the client's first request went without it", analyze.Seconds(t.ServerReady.Sub(*t.ServerStart)), analyze.Seconds(t.ServerReady.Sub(*t.FirstRequest)))
+	}
+	return ""
 }
 
 // callLosses are the losses of one call's result: a part the client did

@@ -2,6 +2,7 @@ package report
 
 import (
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/loss"
@@ -22,6 +23,8 @@ func TestVerdicts(t *testing.T) {
 		return r
 	}
 	whole := analyze.Placement{Kept: 100, Full: true}
+	start := time.Date(2026, 12, 5, 18, 57, 13, 0, time.UTC)
+	at := func(ms int) *time.Time { t := start.Add(time.Duration(ms) * time.Millisecond); return &t }
 	reached := []analyze.ToolFacts{{Name: "t", Via: "definition", Found: true, Kept: 10, Full: true}}
 	call := func(parts ...surface.Found) *analyze.SurfaceFacts {
 		return &analyze.SurfaceFacts{Calls: []surface.CallFacts{{Tool: "get", Reached: true, Following: 2, Parts: parts}}}
@@ -42,6 +45,8 @@ func TestVerdicts(t *testing.T) {
 			surface.Found{Part: "content[0]", Reached: false, SameAs: "structuredContent"}, surface.Found{Part: "structuredContent", Reached: true, Full: true})}),
 		ok("race@1", analyze.Result{Sent: 100, First: first(whole), Tools: reached}),
 		ok("race@1", analyze.Result{Sent: 100, First: first(), Tools: reached}),
+		ok("never@1", analyze.Result{First: first(), Timing: analyze.Timing{ServerStart: at(0), FirstRequest: at(1800)}}),
+		ok("after@1", analyze.Result{First: first(), Tools: []analyze.ToolFacts{{Name: "t"}}, Timing: analyze.Timing{ServerStart: at(0), ServerReady: at(4600), FirstRequest: at(1000)}}),
 		{Client: "failed@1", Row: "srv", Server: "srv", Status: "failed", Reason: "client exited 1", Arm: analyze.ArmFacts{Name: "default", Default: true}},
 		{Client: "a@1", Row: "en-1000", Status: analyze.StatusOK, Sent: 1000}, // the lab's
 	}
@@ -61,6 +66,10 @@ func TestVerdicts(t *testing.T) {
 		"long@1 degraded: tool get: content[0] cut at 2,000 characters",
 		"same@1 works: ",
 		"race@1 broken: gets none of the instructions; in 1 of 2 runs",
+		// A late server reads the same way whatever the client did with
+		// it: when it answered, and when the first request went.
+		"never@1 broken: drops the server: its first request went 1.8 s after the server's start, which had not answered then and never did before the session ended",
+		"after@1 broken: drops the server: the server answered 4.6 s after its start, 3.6 s after the client's first request went without it",
 		"failed@1 not measured: no run finished: client exited 1",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -94,3 +94,24 @@ func TestUnreadLineNotAFailure(t *testing.T) {
 		t.Errorf("a line that is not JSON-RPC: reason %q, want a failure", reason)
 	}
 }
+
+// TestLateServerNotAFailure: a server that never answered the handshake
+// before the client went on without it (Codex CLI 0.171.0 and a server
+// that sleeps 4 s before it starts: testdata/lablogs/codex-late-server,
+// 2026-12-05) is late, which the run measured, not a failed run: run had
+// marked it FAILED, and its verdict "not measured", where Codex drops the
+// server. With no model request after the client asked, it is a failure
+// still.
+func TestLateServerNotAFailure(t *testing.T) {
+	msgs, _, err := ReadLabLog(filepath.Join("testdata", "lablogs", "codex-late-server.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := time.Date(2026, 12, 5, 18, 57, 15, 708183049, time.UTC) // its one model request
+	if reason, warning := serverFailure(msgs, model); reason != "" || !strings.Contains(warning, "a late server, not a failure") {
+		t.Errorf("late: reason %q, warning %q; want a warning only", reason, warning)
+	}
+	if reason, _ := serverFailure(msgs, time.Time{}); !strings.Contains(reason, "never answered the handshake") {
+		t.Errorf("no model request: reason %q, want a failure", reason)
+	}
+}

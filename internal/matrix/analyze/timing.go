@@ -57,7 +57,7 @@ type WaitBound struct {
 }
 
 func (b WaitBound) String() string {
-	return fmt.Sprintf("%s–%s", secs(b.Lo), secs(b.Hi))
+	return fmt.Sprintf("%s–%s", Seconds(b.Lo), Seconds(b.Hi))
 }
 
 // minResolution is the finest resolution a wait budget is measured to:
@@ -187,10 +187,10 @@ func (t Timing) judge(status string, b *WaitBound) (bool, string) {
 	case b != nil && delayKnown:
 		res := b.Hi - b.Lo
 		if delay >= b.Lo-res && delay <= b.Hi+res {
-			return true, fmt.Sprintf("the server was ready %s after its start, within the client's wait budget (%s) and its resolution", secs(delay), b)
+			return true, fmt.Sprintf("the server was ready %s after its start, within the client's wait budget (%s) and its resolution", Seconds(delay), b)
 		}
 		if lost && t.ServerReady != nil && !t.ServerReady.After(*t.FirstRequest) && delay < b.Lo {
-			return true, fmt.Sprintf("the client reported the server %s, though it was ready %s before the first model request and %s after its start, inside the client's wait budget (%s): the client's own start-up lost the race", status, secs(*durp(t.LeadMS)), secs(delay), b)
+			return true, fmt.Sprintf("the client reported the server %s, though it was ready %s before the first model request and %s after its start, inside the client's wait budget (%s): the client's own start-up lost the race", status, Seconds(*durp(t.LeadMS)), Seconds(delay), b)
 		}
 		return false, ""
 	}
@@ -200,10 +200,10 @@ func (t Timing) judge(status string, b *WaitBound) (bool, string) {
 	case t.ServerReady == nil:
 		when = "was not ready during the session"
 	case notReady:
-		when = fmt.Sprintf("became ready %s after the first model request", secs(-*durp(t.LeadMS)))
+		when = fmt.Sprintf("became ready %s after the first model request", Seconds(-*durp(t.LeadMS)))
 	case lost && !t.HadServer:
 		// Ready in the server's log, not yet in the client's eyes.
-		when = fmt.Sprintf("was reported %s by the client, though ready %s before the first model request", status, secs(*durp(t.LeadMS)))
+		when = fmt.Sprintf("was reported %s by the client, though ready %s before the first model request", status, Seconds(*durp(t.LeadMS)))
 	default:
 		return false, "" // the client had the server by its first request
 	}
@@ -215,7 +215,7 @@ func (t Timing) judge(status string, b *WaitBound) (bool, string) {
 	case startup == nil:
 		return true, "the server, held " + held.String() + ", " + when + ", and its own start-up is not in the evidence (no start entry): a faster start might have been waited for"
 	case *startup > tolerance(held):
-		return true, fmt.Sprintf("the server, held %s, %s, and its own start-up took %s besides: a faster start might have been waited for", held, when, secs(*startup))
+		return true, fmt.Sprintf("the server, held %s, %s, and its own start-up took %s besides: a faster start might have been waited for", held, when, Seconds(*startup))
 	}
 	return false, ""
 }
@@ -240,9 +240,9 @@ func durp(ms *float64) *time.Duration {
 	return &d
 }
 
-// secs writes a duration in seconds to a tenth, or in milliseconds below
+// Seconds writes a duration in seconds to a tenth, or in milliseconds below
 // one second, as "1.5 s" or "80 ms".
-func secs(d time.Duration) string {
+func Seconds(d time.Duration) string {
 	if d < time.Second && d > -time.Second {
 		return fmt.Sprintf("%d ms", d.Milliseconds())
 	}
