@@ -136,11 +136,20 @@ type MetaLimit struct {
 }
 
 // MetaOf is the limit of a tool whose _meta is meta: that of the first
-// key the profile measured with the value meta holds, else l itself.
+// key the profile measured with the value meta holds, else l itself. A
+// key's limit whose runs did not measure lines takes l's lines rule when
+// it reached the model the same way (Via): the rule belongs to the
+// rendering, which the key did not change (Qwen Code 0.24.4 lists a tool
+// with anthropic/alwaysLoad as any other, first line only, so a
+// description that starts with a line break gives the model nothing).
 func (l Limit) MetaOf(meta map[string]json.RawMessage) (Limit, string) {
 	for _, m := range l.Meta {
 		if v, ok := meta[m.Key]; ok && bytes.Equal(compact(v), compact(m.Value)) {
-			return m.Limit, m.Key
+			k := m.Limit
+			if k.Lines == "" && k.Via == l.Via {
+				k.Lines, k.LineBreak = l.Lines, l.LineBreak
+			}
+			return k, m.Key
 		}
 	}
 	return l, ""

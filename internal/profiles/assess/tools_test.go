@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -103,6 +104,31 @@ func TestToolFateFirstLine(t *testing.T) {
 	} {
 		if !strings.Contains(b.String(), line) {
 			t.Errorf("check's text lacks %q:\n%s", line, b.String())
+		}
+	}
+}
+
+// TestMetaKeepsTheLinesRule: Qwen Code 0.24.4 lists a tool whose _meta
+// has anthropic/alwaysLoad as any other, its first line only; a
+// description that starts with a line break gives the model nothing
+// (issue 42: check predicted 157 characters kept, applying the key's cap
+// without the lines rule). Without the key, the same.
+func TestMetaKeepsTheLinesRule(t *testing.T) {
+	ps, err := profiles.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err = profiles.Select(ps, []string{"qwen@0.24.4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	desc := "\nLooks up a part by its number and returns where it is kept, how many there are, and its price."
+	always := map[string]json.RawMessage{"anthropic/alwaysLoad": json.RawMessage(`true`)}
+	r := result(ok(probe.Legacy, nil, probe.Tool{Name: "lookup", Description: desc, Meta: always}, probe.Tool{Name: "plain", Description: desc}), notFound(), probe.Survival{}, 0)
+	v := Assess([]probe.Result{r}, Options{Profiles: ps[:1]}).Servers[0].Views[0]
+	for _, f := range v.Tools {
+		if f.KeptChars != 0 || !f.Truncated {
+			t.Errorf("%s (meta %q): keeps %d characters, want none (its first line is empty)", f.Tool, f.Meta, f.KeptChars)
 		}
 	}
 }
