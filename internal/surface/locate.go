@@ -3,6 +3,7 @@ package surface
 import (
 	"encoding/json"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -32,6 +33,9 @@ type Found struct {
 	Kept   int    `json:"kept,omitempty"`
 	Full   bool   `json:"full,omitempty"`
 	Suffix string `json:"suffix,omitempty"`
+	// Trimmed is how many characters of white space the part ended with
+	// that the client removed: the part is Full all the same.
+	Trimmed int `json:"trimmed,omitempty"`
 	// SentUTF16 and SentBytes are the part's length in UTF-16 units and
 	// UTF-8 bytes where they are not Sent (text outside ASCII), so that
 	// a limit can be judged in what a client counts; 0: as Sent.
@@ -95,7 +99,15 @@ func locate(ctx fakeapi.Context, callID string, p Part) Found {
 			continue
 		}
 		for _, form := range needleForms(p.Needle) {
+			// The head looked for is the part's start without the white
+			// space it ends with, which a client may remove.
 			head := firstRunes(form.text, headRunes)
+			if core := strings.TrimRightFunc(p.Needle, unicode.IsSpace); core != "" && core != p.Needle {
+				if form.escaped {
+					core = fakeapi.JSONEscape(core)
+				}
+				head = firstRunes(core, headRunes)
+			}
 			for from := 0; ; {
 				i := strings.Index(s.Text[from:], head)
 				if i < 0 {
@@ -107,6 +119,11 @@ func locate(ctx fakeapi.Context, callID string, p Part) Found {
 				kept = form.runes(kept)
 				g := Found{Part: p.Name, SentForm: p.Form, Sent: p.Sent, Reached: true, Form: foundForm(s.Text, form.escaped),
 					Where: s.Kind, Path: s.Path, InResult: inResult, Kept: kept, Full: kept == p.Sent}
+				if left := p.Needle[len(firstRunes(p.Needle, kept)):]; !g.Full && strings.TrimSpace(left) == "" {
+					// White space the part ended with, which the client
+					// removed: whole, not cut.
+					g.Full, g.Trimmed = true, p.Sent-kept
+				}
 				if !g.Full {
 					// Inside serialized JSON, what follows is escaped even
 					// when the part needed no escape.

@@ -163,3 +163,20 @@ func TestMetaTexts(t *testing.T) {
 		t.Errorf("with readOnlyHint in meta_annotations' description, texts mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestLocateTrimmedResult: a result part that ends with white space the
+// client removed (a text ending in a line break, as many servers' are)
+// is whole, its trimmed characters counted apart, not cut one short; a
+// part missing more than white space is cut.
+func TestLocateTrimmedResult(t *testing.T) {
+	text := "Entries: a.txt, b.txt, notes.md, todo.txt, zebra.txt"
+	p := Part{Name: "content[0] text", Form: FormText, Needle: text + "\n\n", Sent: len(text) + 2}
+	ctx := fakeapi.Context{{Kind: fakeapi.KindToolResult, Call: "c1", Text: text}}
+	if f := Locate(ctx, "c1", p); !f.Full || f.Trimmed != 2 || f.Kept != len(text) {
+		t.Errorf("trimmed: %+v, want whole, 2 trimmed", f)
+	}
+	ctx[0].Text = text[:45] + "…"
+	if f := Locate(ctx, "c1", p); f.Full || f.Trimmed != 0 || f.Kept != 45 {
+		t.Errorf("cut: %+v, want 45 kept, not whole", f)
+	}
+}
