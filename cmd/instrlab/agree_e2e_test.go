@@ -14,12 +14,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/claudecode"
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/fingerprint"
 	"github.com/instrlab/instrlab/internal/loss"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
+	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/profiles/assess"
 	"github.com/instrlab/instrlab/internal/report"
 	"github.com/instrlab/instrlab/lab"
@@ -31,9 +33,13 @@ import (
 // of the server reaches the model, the era, the placement, the characters
 // kept, whether they were cut, each tool's description where the profile
 // predicts it, and the verdict on those), and any difference fails with
-// both values. The
-// view compared is the profile's first, its client's default way, as run
-// runs it.
+// both values. Every view check prints is compared with a run in the
+// way it holds for: run runs each client in its default arm and in every
+// arm a view of check's holds in (-arms); a view no arm runs (a flag, a
+// setting, a model the runner names only for calls, an arm whose settings
+// name the lab's own tools) is logged with why, and so is a view where
+// check says what decides it is not measured (its verdict "not
+// measured", or what the client does on the server's failed method).
 //
 // With INSTRLAB_E2E=1 it runs the lab whose tools/list fails (-fail
 // tools/list, issue 28: Codex dropped the server while check predicted
@@ -43,7 +49,8 @@ import (
 // runs that server and the pinned npm servers of checkNPM
 // (server-everything and context7-mcp set instructions; server-filesystem
 // and server-memory do not, and have names that prefix each other and
-// names clients give their own tools): 50 runs, left out of CI. A pinned client without a profile of its version (check says so) is
+// names clients give their own tools), in every arm with a view: left
+// out of CI. A pinned client without a profile of its version (check says so) is
 // logged, not compared. INSTRLAB_E2E_AGREE_CLIENTS=SPEC,SPEC runs those
 // clients instead (Claude Code, Codex 0.169.0 and opencode: 99 s at load
 // 22; every pair agreed).
@@ -64,46 +71,66 @@ func TestE2EAgreement(t *testing.T) {
 	compared := 0
 	for _, srv := range servers {
 		t.Run(srv.name, func(t *testing.T) {
-			predicted := map[string]agreeCells{}
+			predicted := map[string][]viewCells{}
 			var saw examined
 			for _, spec := range specs {
-				if v, e, ok := checkView(t, spec, srv.command); ok {
-					predicted[spec], saw = v, e
+				if vs, e, ok := checkViews(t, spec, srv.command); ok {
+					predicted[spec], saw = vs, e
 				}
 			}
-			for _, r := range runServer(t, specs, srv.command) {
-				want, ok := predicted[r.Client]
+			arms := agreeArms(predicted)
+			matched := map[string]bool{}
+			for _, r := range runServer(t, specs, arms, srv.command) {
+				vs, ok := predicted[r.Client]
 				if !ok {
 					t.Logf("%s: not compared: check has no profile of this version", r.Client)
 					continue
 				}
+				i, ok := viewFor(views(vs), r)
+				if !ok {
+					t.Logf("%s: not compared: check prints no view of it", r.Who())
+					continue
+				}
+				want := vs[i].cells
+				matched[r.Client+" "+vs[i].view.Way] = true
+				if vs[i].unmeasured != "" {
+					t.Logf("%s: not compared: check says %s; run %+v", r.Who(), vs[i].unmeasured, measuredCells(r, want))
+					continue
+				}
 				compared++
 				if diff := saw.differs(r); diff != "" {
-					t.Errorf("%s with %s: check and run examined different servers: %s", r.Client, srv.name, diff)
+					t.Errorf("%s with %s: check and run examined different servers: %s", r.Who(), srv.name, diff)
 				}
 				if tp := r.ServerTexts.ToolsPrint; tp != nil && !saw.sameTools(*tp) {
 					// A server may list tools by the client's capabilities
 					// (server-everything: 13 to check, 16 to Claude Code,
 					// 15 to Codex): not another server, but what check's
 					// tool cells cannot cover; they compare the tools both saw.
-					t.Logf("%s with %s: the server listed other tools to the client than to check: check %v, run %v", r.Client, srv.name, saw.tools, *tp)
+					t.Logf("%s with %s: the server listed other tools to the client than to check: check %v, run %v", r.Who(), srv.name, saw.tools, *tp)
 				}
 				got := measuredCells(r, want)
-				t.Logf("%s: check %+v, run %+v", r.Client, want, got)
+				t.Logf("%s: check %+v, run %+v", r.Who(), want, got)
 				diff := cmp.Diff(want, got, cmpopts.EquateEmpty())
 				if diff != "" && want.Server != got.Server {
 					// Whether the server reached the client's first
 					// request is a race with its wait: said, and run
 					// again once; the second run decides.
-					t.Logf("%s with %s: a race? check predicts the server %s, run saw it %s%s; running it again", r.Client, srv.name, want.Server, got.Server, startup(r))
-					if again := runServer(t, []string{r.Client}, srv.command); len(again) == 1 {
+					t.Logf("%s with %s: a race? check predicts the server %s, run saw it %s%s; running it again", r.Who(), srv.name, want.Server, got.Server, startup(r))
+					if again := runServer(t, []string{r.Client}, []string{r.Arm.Name}, srv.command); len(again) == 1 {
 						r, got = again[0], measuredCells(again[0], want)
 						diff = cmp.Diff(want, got, cmpopts.EquateEmpty())
-						t.Logf("%s with %s, again: run %+v%s", r.Client, srv.name, got, startup(r))
+						t.Logf("%s with %s, again: run %+v%s", r.Who(), srv.name, got, startup(r))
 					}
 				}
 				if diff != "" {
-					t.Errorf("%s with %s: check and run disagree (-check +run):\n%s%s", r.Client, srv.name, diff, startup(r))
+					t.Errorf("%s with %s: check and run disagree (-check +run):\n%s%s", r.Who(), srv.name, diff, startup(r))
+				}
+			}
+			for spec, vs := range predicted {
+				for _, v := range vs {
+					if !matched[spec+" "+v.view.Way] {
+						t.Logf("%s [%s]: not compared: run ran no way of the client this view holds for (%s)", spec, v.view.Way, unrunnable(v.view))
+					}
 				}
 			}
 		})
@@ -223,20 +250,64 @@ func startup(r analyze.Result) string {
 	return s
 }
 
-// checkView is check's prediction for client spec of the server command:
-// its profile's first view, and what check examined; false when check
-// has no profile of spec.
-func checkView(t *testing.T, spec string, command []string) (agreeCells, examined, bool) {
+// viewCells are check's cells of one of its views; unmeasured says why
+// check predicts nothing to compare in it, when it does not: its verdict
+// is "not measured" (a fact that decides the client's own way was not
+// measured in this one), or what the client does on the server's failed
+// method is not.
+type viewCells struct {
+	view       assess.View
+	cells      agreeCells
+	unmeasured string
+}
+
+func views(vs []viewCells) []assess.View {
+	out := make([]assess.View, len(vs))
+	for i, v := range vs {
+		out[i] = v.view
+	}
+	return out
+}
+
+// checkViews are check's predictions for client spec of the server
+// command, one per view it prints, and what check examined; false when
+// check has no profile of spec.
+func checkViews(t *testing.T, spec string, command []string) ([]viewCells, examined, bool) {
 	t.Helper()
 	rep, failed, stderr := checkProfile(t, spec, command)
 	if strings.Contains(failed, "no profile for") {
 		t.Logf("check -profile %s: %s", spec, failed)
-		return agreeCells{}, examined{}, false
+		return nil, examined{}, false
 	}
 	if failed != "" || len(rep.Servers) != 1 || len(rep.Servers[0].Views) == 0 {
 		t.Fatalf("check -profile %s: no view: %s\n%s", spec, failed, stderr)
 	}
-	v := rep.Servers[0].Views[0]
+	srv := rep.Servers[0]
+	var out []viewCells
+	for _, v := range srv.Views {
+		vc := viewCells{view: v, cells: cellsOf(srv, v)}
+		i := slices.IndexFunc(srv.Verdicts, func(c assess.ClientVerdict) bool { return c.Profile == v.Profile && slices.Contains(c.Ways, v.Way) })
+		switch {
+		case v.Failure != nil && v.Failure.Effect == assess.NotMeasured:
+			vc.unmeasured = v.Failure.Note
+		case i >= 0 && srv.Verdicts[i].Verdict == loss.VerdictUnknown:
+			vc.unmeasured = strings.Join(srv.Verdicts[i].Because, "; ")
+		}
+		out = append(out, vc)
+	}
+	e := examined{instructions: map[lab.Reply]fingerprint.Text{}, tools: map[lab.Reply]fingerprint.Tools{}, env: srv.Target.EnvNames}
+	for _, tx := range srv.Texts {
+		reply := tx.Era.Reply()
+		e.instructions[reply], e.tools[reply] = fingerprint.Text{Chars: tx.Chars, SHA256: tx.SHA256}, tx.Tools
+		if !tx.Present { // no instructions field: run reads it as ""
+			e.instructions[reply] = fingerprint.Of("")
+		}
+	}
+	return out, e, true
+}
+
+// cellsOf are check's cells of view v of server srv.
+func cellsOf(srv assess.Server, v assess.View) agreeCells {
 	c := agreeCells{Server: "reaches the model"}
 	switch f := v.Failure; {
 	case f != nil && f.Effect == assess.EffectDrops:
@@ -259,7 +330,6 @@ func checkView(t *testing.T, spec string, command []string) (agreeCells, examine
 		c.Tools = append(c.Tools, toolCell(tf.Tool, !tf.Unsent && !hidden, tf.KeptChars))
 	}
 	slices.Sort(c.Tools)
-	srv := rep.Servers[0]
 	worst := loss.Info
 	for _, f := range srv.Findings {
 		holds := slices.ContainsFunc(f.For, func(h assess.Holder) bool { return h.Profile == v.Profile && slices.Contains(h.Ways, v.Way) })
@@ -274,15 +344,7 @@ func checkView(t *testing.T, spec string, command []string) (agreeCells, examine
 		worst = loss.Broken
 	}
 	c.Verdict = loss.Of(worst)
-	e := examined{instructions: map[lab.Reply]fingerprint.Text{}, tools: map[lab.Reply]fingerprint.Tools{}, env: srv.Target.EnvNames}
-	for _, tx := range srv.Texts {
-		reply := tx.Era.Reply()
-		e.instructions[reply], e.tools[reply] = fingerprint.Text{Chars: tx.Chars, SHA256: tx.SHA256}, tx.Tools
-		if !tx.Present { // no instructions field: run reads it as ""
-			e.instructions[reply] = fingerprint.Of("")
-		}
-	}
-	return c, e, true
+	return c
 }
 
 // checkProfile runs check -json with profile spec on the server command:
@@ -304,14 +366,18 @@ func checkProfile(t *testing.T, spec string, command []string) (assess.Report, s
 	return rep.Report, "", stderr.String()
 }
 
-// runServer runs the server command through the clients of specs and
-// returns their results.
-func runServer(t *testing.T, specs []string, command []string) []analyze.Result {
+// runServer runs the server command through the clients of specs, in
+// arms (run's -arms; none: each client's default), and returns their
+// results: at least one for each client.
+func runServer(t *testing.T, specs, arms []string, command []string) []analyze.Result {
 	t.Helper()
 	out := t.TempDir()
 	args := []string{"run", "-lab", binary, "-j", "2", "-timeout", "360s", "-out", out}
 	for _, s := range specs {
 		args = append(args, "-client", s)
+	}
+	if len(arms) > 0 {
+		args = append(args, "-arms", strings.Join(arms, ","))
 	}
 	var stderr bytes.Buffer
 	// A failed run (a client that ends its session) is a measurement
@@ -320,10 +386,59 @@ func runServer(t *testing.T, specs []string, command []string) []analyze.Result 
 		t.Logf("run: %v", err)
 	}
 	rs := readResults(t, out)
-	if len(rs) != len(specs) {
-		t.Fatalf("%d results of %d clients\n%s", len(rs), len(specs), stderr.String())
+	for _, s := range specs {
+		if !slices.ContainsFunc(rs, func(r analyze.Result) bool { return r.Client == s }) {
+			t.Fatalf("no result of %s among %d\n%s", s, len(rs), stderr.String())
+		}
 	}
 	return rs
+}
+
+// agreeArms are the arms run runs for views: every client's default and
+// each arm a view of check's holds in, so that every view check prints
+// that an arm can run is compared; nil when every view is a default's
+// (one run per client, as in CI).
+func agreeArms(predicted map[string][]viewCells) []string {
+	arms := []string{client.DefaultArmName}
+	for _, vs := range predicted {
+		for _, v := range vs[1:] {
+			if v.view.Arm != "" && v.view.Arm != vs[0].view.Arm {
+				arms = append(arms, v.view.Arm)
+			}
+		}
+	}
+	arms = sortedSet(arms)
+	if len(arms) == 1 {
+		return nil
+	}
+	return arms
+}
+
+// viewFor is the index in vs of the view run's result r was measured in:
+// the view of r's arm (its default's when r ran in the default arm) and
+// of the model r named, if any (Codex CLI's local-model, which the runner
+// names when a script calls tools); false when check prints none.
+func viewFor(vs []assess.View, r analyze.Result) (int, bool) {
+	ways := []string{profiles.Way(r.Arm.Name, r.Model, "", nil, nil)}
+	if r.Arm.Default {
+		ways = append(ways, profiles.Way("", r.Model, "", nil, nil))
+	}
+	for i, v := range vs {
+		arm := v.Arm == r.Arm.Name || v.Arm == "" && r.Arm.Default
+		if arm && slices.Contains(ways, v.Way) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// unrunnable says why no run matched view v: a way run has no arm for
+// (a flag or setting), or a model the runner names only for calls.
+func unrunnable(v assess.View) string {
+	if strings.Contains(v.Way, "model ") {
+		return "the runner names another model only when a script calls tools: TestE2ESurfaceAgreement runs it"
+	}
+	return "no arm of the client runs it this way: " + v.Way
 }
 
 // measuredCells are what run measured of r, in check's terms; only the

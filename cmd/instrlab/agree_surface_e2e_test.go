@@ -87,9 +87,12 @@ func surfaceAgreement(t *testing.T, specs []string, srv surfaceServer) {
 	}
 	compared := 0
 	for _, r := range readResults(t, out) {
-		v, ok := viewOf(predicted[r.Client], r)
+		var v assess.View
+		if i, ok := viewFor(predicted[r.Client], r); ok {
+			v = predicted[r.Client][i]
+		}
 		switch {
-		case !ok:
+		case len(v.Surface) == 0:
 			t.Logf("%s: not compared: check predicts no surface for it", r.Client)
 			continue
 		case v.Late != "" || v.Failure != nil && v.Failure.Effect == assess.EffectDrops:
@@ -124,23 +127,6 @@ func checkSurface(t *testing.T, spec string, command []string) ([]assess.View, b
 		return nil, false
 	}
 	return rep.Servers[0].Views, true
-}
-
-// viewOf is the view of vs that run's result r was measured in: the
-// client's default, or, where the runner had the client name another
-// model for the calls (Codex CLI's local-model), that model's view, with
-// its surface; false when there is none, or it has no surface.
-func viewOf(vs []assess.View, r analyze.Result) (assess.View, bool) {
-	want := ""
-	if r.Model != "" {
-		want = profiles.Way("", r.Model, "", nil, nil)
-	}
-	for _, v := range vs {
-		if v.Way == want || want == "" && v.Way == vs[0].Way {
-			return v, len(v.Surface) > 0
-		}
-	}
-	return assess.View{}, false
 }
 
 // surfaceDisagreements lists where run's facts f differ from check's view

@@ -28,6 +28,10 @@ type Arm struct {
 	// Command writes them; a client declares only arms it can write.
 	Settings map[string]any `json:"settings,omitempty"`
 	Cached   map[string]any `json:"cached,omitempty"`
+	// Lab marks an arm whose settings name the lab server's own tools
+	// (excludeTools: lab_ping, …): in a run of another server it sets
+	// nothing of that server, so it is not that arm there.
+	Lab bool `json:"lab,omitempty"`
 	// Says is what the client's code says the arm does, read from its
 	// shipped code; not a measurement.
 	Says string `json:"says,omitempty"`

@@ -71,6 +71,17 @@ func Of(s Severity) Verdict {
 	return Works
 }
 
+// Severity is the worst loss a verdict stands for (Of's inverse): Info
+// for works, and for not measured.
+func (v Verdict) Severity() Severity {
+	for _, s := range Severities {
+		if Of(s) == v && s != Info {
+			return s
+		}
+	}
+	return Info
+}
+
 // harmlessKeywords are the JSON Schema keywords whose loss changes
 // nothing a model needs to call a tool right: annotations for people and
 // validators (a dialect, an identifier, a comment, a title beside the

@@ -89,3 +89,18 @@ func TestDecide(t *testing.T) {
 		t.Errorf("%q", three.String())
 	}
 }
+
+// TestVerdictSeverity: a verdict's severity is the one Of makes it from,
+// and works and not measured stand for no loss.
+func TestVerdictSeverity(t *testing.T) {
+	for _, s := range Severities {
+		if got := Of(s).Severity(); got != s {
+			t.Errorf("Of(%s).Severity() = %s", s, got)
+		}
+	}
+	for _, v := range []Verdict{Works, VerdictUnknown} {
+		if got := v.Severity(); got != Info {
+			t.Errorf("%s.Severity() = %s, want info", v, got)
+		}
+	}
+}

@@ -11,7 +11,7 @@ var arms = map[string][]client.Arm{
 	"0.225.2": {
 		{Name: "default", Default: true,
 			Says: "a server's instructions are stored by the SDK client and read nowhere; MCP tools are deferred, named in a user-turn reminder and loaded through ToolSearch"},
-		{Name: "tools-disabled", Settings: map[string]any{"mcpServers.*.disabledTools": []string{"lab_ping", "list_bins", "lookup_part"}},
+		{Name: "tools-disabled", Lab: true, Settings: map[string]any{"mcpServers.*.disabledTools": []string{"lab_ping", "list_bins", "lookup_part"}},
 			Says: "per-server key disabledTools: the listed tools of the server are not offered to the model"},
 		{Name: "connect-timeout-1s", Settings: map[string]any{"mcpServers.*.connectTimeout": 1000},
 			Says: "per-server key connectTimeout (milliseconds): how long Droid waits for a stdio server to connect"},

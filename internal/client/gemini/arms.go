@@ -12,7 +12,7 @@ var arms = map[string][]client.Arm{
 			Says: "a server's instructions appended to the project memory, which goes into the first user turn; each request to a server may take 10 minutes (MCP_DEFAULT_TIMEOUT_MSEC)"},
 		{Name: "timeout-1s", Settings: map[string]any{"mcpServers.*.timeout": 1000},
 			Says: "per-server key timeout (milliseconds): the time of the connection and of every request to the server"},
-		{Name: "exclude-tools", Settings: map[string]any{"mcpServers.*.excludeTools": []string{"lab_ping", "list_bins", "lookup_part"}},
+		{Name: "exclude-tools", Lab: true, Settings: map[string]any{"mcpServers.*.excludeTools": []string{"lab_ping", "list_bins", "lookup_part"}},
 			Says: "per-server key excludeTools naming every tool of the lab server: its tools are not sent; its instructions stay (getMcpInstructions reads every connected client)"},
 	},
 }

@@ -17,7 +17,7 @@ var arms777 = []client.Arm{
 		Says: "every server's instructions in <mcp_instructions> in the system message; servers given mcp.NAME.timeout to connect"},
 	{Name: "code-mode", Env: map[string]string{"KILO_EXPERIMENTAL_CODE_MODE": "1"},
 		Says: "MCP tools reached through a code-mode tool instead of one definition each (opencode's switch under Kilo's name)"},
-	{Name: "tools-denied", Settings: map[string]any{"permission": map[string]any{"lab_*": "deny"}},
+	{Name: "tools-denied", Lab: true, Settings: map[string]any{"permission": map[string]any{"lab_*": "deny"}},
 		Says: "a server's instructions are kept only when it has no tools or the agent's permissions leave one enabled; this denies every tool of the server named lab"},
 	{Name: "timeout-1s", Settings: map[string]any{"mcp.*.timeout": 1000},
 		Says: "per-server key timeout: how long Kilo waits for a server to connect and list its tools"},

@@ -17,7 +17,7 @@ var arms = map[string][]client.Arm{
 			Says: "MCP tools are not registered one by one but reached through a code-mode tool"},
 		{Name: "experimental", Env: map[string]string{"OPENCODE_EXPERIMENTAL": "1"},
 			Says: "the default of every OPENCODE_EXPERIMENTAL_* switch not set on its own, code mode among them"},
-		{Name: "tools-denied", Settings: map[string]any{"permission": map[string]any{"lab_*": "deny"}},
+		{Name: "tools-denied", Lab: true, Settings: map[string]any{"permission": map[string]any{"lab_*": "deny"}},
 			Says: "a server's instructions are kept only when it has no tools or the agent's permissions leave one of them enabled; this denies every tool of the server named lab"},
 		{Name: "timeout-1s", Settings: map[string]any{"mcp.*.timeout": 1000},
 			Says: "per-server key timeout: how long opencode waits for a server to connect and list its tools"},

@@ -4,14 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/cli"
+	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/fingerprint"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
@@ -192,6 +195,14 @@ func (us *UserServers) Use(r *Runner) (cleanup func(), err error) {
 	}
 	r.HTTPServers = us.http
 	r.ServerStarts = us.Started()
+	for _, spec := range slices.Sorted(maps.Keys(r.Arms)) {
+		r.Arms[spec] = slices.DeleteFunc(slices.Clone(r.Arms[spec]), func(a client.Arm) bool {
+			if a.Lab {
+				fmt.Fprintf(r.progress(), "note: %s's arm %s is not run: its settings name the lab's own tools, none of your server's\n", spec, a.Name)
+			}
+			return a.Lab
+		})
+	}
 	if us.nameFrom != "" {
 		fmt.Fprintf(r.progress(), "note: the server is named %s after %s (name it otherwise with -config)\n", untrusted.EscapeLine(us.names[0]), untrusted.EscapeLine(us.nameFrom))
 	}

@@ -3,9 +3,11 @@ package runner
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 )
 
@@ -37,5 +39,36 @@ func TestUserServersRedacted(t *testing.T) {
 	var none *UserServers
 	if out := none.Redacted(in); &out[0] != &in[0] {
 		t.Error("a run without user servers copied its results")
+	}
+}
+
+// TestUseLeavesOutLabArms: an arm whose settings name the lab's own tools
+// (opencode's tools-denied denies lab_*) is not run with a user's server,
+// which it would leave as the client's default while the tables named
+// the arm; it is said on progress. The other arms stay, in their order.
+func TestUseLeavesOutLabArms(t *testing.T) {
+	us, err := ParseServers("--", "", []string{"srv", "--flag"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress strings.Builder
+	r := &Runner{Progress: &progress, Arms: map[string][]client.Arm{
+		"opencode@1": {{Name: "default", Default: true}, {Name: "tools-denied", Lab: true}, {Name: "timeout-1s"}},
+		"codex@1":    {{Name: "default", Default: true}},
+	}}
+	cleanup, err := us.Use(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	var names []string
+	for _, a := range r.Arms["opencode@1"] {
+		names = append(names, a.Name)
+	}
+	if !slices.Equal(names, []string{"default", "timeout-1s"}) || len(r.Arms["codex@1"]) != 1 {
+		t.Errorf("arms %v and %d of codex, want default, timeout-1s and 1", names, len(r.Arms["codex@1"]))
+	}
+	if !strings.Contains(progress.String(), "opencode@1's arm tools-denied is not run: its settings name the lab's own tools") {
+		t.Errorf("progress %q does not say the arm is left out", progress.String())
 	}
 }

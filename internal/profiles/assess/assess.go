@@ -227,6 +227,11 @@ type View struct {
 	kept  string
 	block string
 	text  string // the instructions the cut is in, for Before and After (aroundCut)
+	// measured are the facts of this way of running the client its
+	// profile measured, of those a loss may rest on (measuredFacts): a
+	// way that did not measure what decides another way's loss cannot
+	// say it works (verdicts).
+	measured map[fact]bool
 }
 
 // A ToolView is a tool description longer than a profile's cap.
@@ -443,7 +448,7 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 		p = q
 	}
 	v := View{Profile: p.ID(), Title: p.Title(), Client: p.Named(), Way: p.Way, Arm: p.Arm, ProfileNote: p.ForNote, Marker: p.Instructions.Marker, Placement: p.Render.Placement, Where: p.Render.Where(), ToolsVia: p.ToolDescriptions.Via,
-		Unused: p.Render.Unused, AtLeast: p.Instructions.AtLeast, CapMeasured: p.Instructions.Measured, Facts: Facts(p)}
+		Unused: p.Render.Unused, AtLeast: p.Instructions.AtLeast, CapMeasured: p.Instructions.Measured, Facts: Facts(p), measured: measuredFacts(p)}
 	e, why, fv, late := clientEra(p, r, getenv)
 	if overHTTP {
 		why += fmt.Sprintf("; over HTTP as measured (%d runs)", p.HTTP.Runs)
@@ -513,6 +518,7 @@ func markSame(vs []View) {
 // way and arm.
 func sameView(a, b View) bool {
 	a.Title, b.Title, a.Way, b.Way, a.Arm, b.Arm = "", "", "", "", "", ""
+	a.measured, b.measured = nil, nil // what the view prints, not what decides its verdict
 	return reflect.DeepEqual(a, b)
 }
 

@@ -226,3 +226,42 @@ func TestReservedNames(t *testing.T) {
 		t.Errorf("verdict %s (%q), want broken", v.Verdict, v.Because)
 	}
 }
+
+// TestUnmeasuredInAnotherWay: a way of running the client that did not
+// measure what decides its own way's loss (names: Gemini CLI 0.61.0's
+// arms measured none) says "not measured", never "works". Before, check
+// said such arms work, while run showed them hide write_file as the
+// client's own way does.
+func TestUnmeasuredInAnotherWay(t *testing.T) {
+	p := surfaceProfile()
+	p.Arm = "default"
+	p.Surface.Reserved = &profiles.Reserved{Measured: []string{"write_file"}, Hidden: []string{"write_file"}, Runs: 1}
+	drops := profiles.Failure{Method: "tools/list", Runs: 2, Sent: 2}
+	p.Failures = []profiles.Failure{drops}
+	p.Variants = []profiles.Variant{
+		{When: "in arm a", Arm: "a", Runs: 1, Render: p.Render},
+		{When: "in arm b", Arm: "b", Runs: 1, Render: p.Render, Failures: []profiles.Failure{drops}},
+	}
+	byWay := func(s Server) map[string]ClientVerdict {
+		out := map[string]ClientVerdict{}
+		for _, c := range s.Verdicts {
+			for _, w := range c.Ways {
+				out[w] = c
+			}
+		}
+		return out
+	}
+
+	r := result(ok(probe.Legacy, nil, probe.Tool{Name: "write_file"}), notFound(), probe.Survival{}, 0)
+	vs := byWay(Assess([]probe.Result{r}, Options{Profiles: profiles.Expand([]profiles.Profile{p})}).Servers[0])
+	if c := vs["default"]; c.Verdict != loss.VerdictBroken {
+		t.Errorf("own way: %s %q, want broken", c.Verdict, c.Because)
+	}
+	for _, way := range []string{"a", "b"} {
+		c := vs[way]
+		if c.Verdict != loss.VerdictUnknown || len(c.Because) != 1 || !strings.Contains(c.Because[0], "names, schemas and results is not measured in this way") || !strings.Contains(c.Because[0], "write_file") {
+			t.Errorf("arm %s, a reserved name: %s %q, want not measured, for the names", way, c.Verdict, c.Because)
+		}
+	}
+
+}

@@ -47,7 +47,7 @@ func verdicts(s Server, raw []Finding) []ClientVerdict {
 		head.Ways = []string{group[0].Way}
 		var others []ClientVerdict
 		for _, w := range group[1:] {
-			c := viewVerdict(s, w, raw)
+			c := notMeasuredIn(s, group[0], w, raw, viewVerdict(s, w, raw))
 			if c.same(head) {
 				head.Ways = append(head.Ways, w.Way)
 				continue
