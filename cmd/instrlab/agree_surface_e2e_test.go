@@ -87,16 +87,16 @@ func surfaceAgreement(t *testing.T, specs []string, srv surfaceServer) {
 	}
 	compared := 0
 	for _, r := range readResults(t, out) {
-		var v assess.View
+		var v assess.View // none: no surface
 		if i, ok := viewFor(predicted[r.Client], r); ok {
 			v = predicted[r.Client][i]
 		}
 		switch {
-		case len(v.Surface) == 0:
-			t.Logf("%s: not compared: check predicts no surface for it", r.Client)
-			continue
 		case v.Late != "" || v.Failure != nil && v.Failure.Effect == assess.EffectDrops:
 			t.Logf("%s: not compared: check predicts its first request goes without the server (%s)", r.Client, v.Late)
+			continue
+		case len(v.Surface) == 0:
+			t.Logf("%s: not compared: check predicts no surface for it", r.Client)
 			continue
 		case r.Surface == nil:
 			t.Errorf("%s: run measured no surface (status %s: %s)", r.Client, r.Status, r.Reason)
