@@ -175,6 +175,16 @@ func (sv Names) Find(ctx Context, tool, key string) (Segment, bool) {
 	return Segment{}, false
 }
 
+// Named reports whether definition s names the server's tool tool (at
+// any level Find knows, none of the server's other tools naming it
+// better); a definition Find returns without naming it only holds the
+// tool's description: the client's own tool that lists the server's
+// (opencode's and Qwen Code's code mode: execute, exec), or the tool
+// renamed beyond recognition.
+func (sv Names) Named(s Segment, tool string) bool {
+	return sv.names(s, tool).level != nameNone
+}
+
 // namesAnother reports whether s names one of the server's tools other
 // than tool.
 func (sv Names) namesAnother(s Segment, tool string) bool {

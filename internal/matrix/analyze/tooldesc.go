@@ -92,6 +92,15 @@ func locateTools(ctx fakeapi.Context, tools []NamedText, server string) []ToolFa
 			if !ok {
 				desc = s.Text // a client that sends the description as the segment itself
 			}
+			if !names.Named(s, t.Name) {
+				// A definition that holds the description without naming
+				// the tool (code mode: opencode's execute lists the
+				// server's tools with their descriptions): the
+				// description is measured where it starts in it.
+				if i := strings.Index(desc, firstRunes(strings.TrimSpace(t.Description), headRunes)); i > 0 {
+					desc = desc[i:]
+				}
+			}
 			found(measure(t.Description, desc, len(desc)-len(strings.TrimLeftFunc(desc, unicode.IsSpace)), ""), ViaDefinition, s, "")
 			f.As = s.Name
 		}

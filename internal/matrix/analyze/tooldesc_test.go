@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"strings"
@@ -17,14 +18,7 @@ import (
 // descriptions; Qwen Code 0.24.4 lists each with its quoted description,
 // cut to 157 characters and "...".
 func TestLocateToolsRealClients(t *testing.T) {
-	var tools []NamedText
-	data, err := os.ReadFile("testdata/tools/server-everything@2026.8.31.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &tools); err != nil {
-		t.Fatal(err)
-	}
+	tools := everythingTools(t)
 	segment := func(file string, kind fakeapi.Kind) fakeapi.Context {
 		text, err := os.ReadFile("testdata/tools/" + file)
 		if err != nil {
@@ -209,4 +203,65 @@ func TestLocateToolsRenamed(t *testing.T) {
 	if got[0].Via != ViaDefinition || !got[0].Full {
 		t.Errorf("get-env renamed get_env: %+v, want its definition found whole", got[0])
 	}
+}
+
+// TestLocateToolsCodeMode reads server-everything's tool descriptions in
+// the one definition through which two real clients in code mode offer a
+// server's tools (testdata/tools, from run -server evidence, 2026-12-05):
+// opencode 1.18.33's execute lists each tool's signature with its
+// description after "//", cut to 119 characters and "..." when longer,
+// Qwen Code 0.24.4's exec a catalogue of them as JSON, whole. Before, run
+// took the definition for each tool's own and compared the description
+// with the definition's own start: 0 or 1 character kept.
+func TestLocateToolsCodeMode(t *testing.T) {
+	tools := everythingTools(t)
+	for _, c := range []struct {
+		file, name string
+		cap        int // characters kept of a longer description, then "..."; 0: none cut
+	}{
+		{"opencode@1.18.33-code-mode.json", "execute", 119},
+		{"qwen@0.24.4-code-mode-only.json", "exec", 0},
+	} {
+		raw, err := os.ReadFile("testdata/tools/" + c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text bytes.Buffer
+		if err := json.Compact(&text, raw); err != nil {
+			t.Fatal(err)
+		}
+		ctx := fakeapi.Context{{Kind: fakeapi.KindToolDefinition, Name: c.name, Text: text.String()}}
+		cut := 0
+		for _, f := range locateTools(ctx, tools, "server-everything") {
+			switch {
+			case f.Via != ViaDefinition || f.As != c.name:
+				t.Errorf("%s: %s: %+v, want in %s", c.file, f.Name, f, c.name)
+			case c.cap > 0 && f.Sent > c.cap+3:
+				cut++
+				if f.Full || f.Kept != c.cap || !strings.HasPrefix(f.Suffix, "...") {
+					t.Errorf("%s: %s: %+v, want %d characters kept, then ...", c.file, f.Name, f, c.cap)
+				}
+			case !f.Full:
+				t.Errorf("%s: %s: %+v, want whole", c.file, f.Name, f)
+			}
+		}
+		if c.cap > 0 && cut == 0 {
+			t.Errorf("%s: no description longer than %d characters", c.file, c.cap)
+		}
+	}
+}
+
+// everythingTools are server-everything 2026.8.31's tools, as it listed
+// them.
+func everythingTools(t *testing.T) []NamedText {
+	t.Helper()
+	var tools []NamedText
+	data, err := os.ReadFile("testdata/tools/server-everything@2026.8.31.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &tools); err != nil {
+		t.Fatal(err)
+	}
+	return tools
 }
