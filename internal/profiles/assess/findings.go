@@ -211,7 +211,7 @@ func findings(s Server, o Options) []Finding {
 		}
 		l.of(View{Client: t.Client, Profile: t.Profile, Way: t.Way}, ToolTruncated, t.Tool, msg, table.Num(t.Chars), capWords(t.Cap, t.CapUnit)).
 			tool(t.Tool).lose("description cut at %s", capWords(t.Cap, t.CapUnit)).ranked(t.Cap).
-			fix("put what matters in its first %s", capWords(t.Cap, t.CapUnit))
+			fix("put what matters in its first %s %s", table.Num(t.Cap), unitPlural(t.CapUnit))
 	}
 	failures(&l, s.Views)
 	startup(&l, s, o)

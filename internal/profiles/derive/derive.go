@@ -193,6 +193,7 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	var un []string
 	p.Instructions, un = deriveLimit(base, ev)
 	p.Unmeasured = append(p.Unmeasured, un...)
+	lines, armLines := apartBy(lines, func(r run) bool { return nonDefaultArm(r) != "" })
 	if p.Instructions.Lines, p.Instructions.LineBreak = deriveLines(lines); p.Instructions.Lines == "" && p.Instructions.Note != noTextReached {
 		p.Unmeasured = append(p.Unmeasured, "a text of several lines (a lines-* row)")
 	}
@@ -222,6 +223,15 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 		}
 		v.Instructions, un = deriveLimit(g.runs, ev)
 		v.Unmeasured = append(v.Unmeasured, un...)
+		// What the client keeps of a text of several lines, from the
+		// lines rows run in the variant's arm; not measured otherwise.
+		var mine []run
+		if g.arm != "" {
+			mine = slices.DeleteFunc(slices.Clone(armLines), func(r run) bool { return nonDefaultArm(r) != g.arm })
+		}
+		if v.Instructions.Lines, v.Instructions.LineBreak = deriveLines(mine); v.Instructions.Lines == "" && v.Instructions.Note != noTextReached {
+			v.Unmeasured = append(v.Unmeasured, "a text of several lines (a lines-* row)")
+		}
 		v.Render, un, err = deriveRender(g.runs, ev)
 		if err != nil {
 			return profiles.Profile{}, fmt.Errorf("variant %s: %w", v.When, err)
@@ -233,6 +243,9 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 		td.Meta = deriveToolMeta(g.runs)
 		v.ToolDescriptions = &td
 		v.Unmeasured = append(v.Unmeasured, un...)
+		if td.Lines, td.LineBreak = deriveToolLines(mine); td.Lines == "" && td.Via != "" && !td.Unsent {
+			v.Unmeasured = append(v.Unmeasured, "a tool description of several lines (a tooldesc-lines-* row)")
+		}
 		v.Failures, _ = deriveFailures(g.runs)
 		p.Variants = append(p.Variants, v)
 	}
