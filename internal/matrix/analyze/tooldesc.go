@@ -92,16 +92,25 @@ func locateTools(ctx fakeapi.Context, tools []NamedText, server string) []ToolFa
 			if !ok {
 				desc = s.Text // a client that sends the description as the segment itself
 			}
+			starts := []string{desc}
 			if !names.Named(s, t.Name) {
 				// A definition that holds the description without naming
 				// the tool (code mode: opencode's execute lists the
 				// server's tools with their descriptions): the
-				// description is measured where it starts in it.
-				if i := strings.Index(desc, firstRunes(strings.TrimSpace(t.Description), headRunes)); i > 0 {
-					desc = desc[i:]
+				// description is measured where it starts in it, at the
+				// start that keeps the most (list_directory's and
+				// list_directory_with_sizes' start alike).
+				starts = nil
+				for i := range indexes(desc, firstRunes(strings.TrimSpace(t.Description), headRunes)) {
+					starts = append(starts, desc[i:])
+				}
+				if len(starts) == 0 {
+					starts = []string{desc}
 				}
 			}
-			found(measure(t.Description, desc, len(desc)-len(strings.TrimLeftFunc(desc, unicode.IsSpace)), ""), ViaDefinition, s, "")
+			for _, d := range starts {
+				found(measure(t.Description, d, len(d)-len(strings.TrimLeftFunc(d, unicode.IsSpace)), ""), ViaDefinition, s, "")
+			}
 			f.As = s.Name
 		}
 		lead := t.Description[:len(t.Description)-len(strings.TrimLeftFunc(t.Description, unicode.IsSpace))]

@@ -18,7 +18,7 @@ import (
 // descriptions; Qwen Code 0.24.4 lists each with its quoted description,
 // cut to 157 characters and "...".
 func TestLocateToolsRealClients(t *testing.T) {
-	tools := everythingTools(t)
+	tools := serverTools(t, "server-everything")
 	segment := func(file string, kind fakeapi.Kind) fakeapi.Context {
 		text, err := os.ReadFile("testdata/tools/" + file)
 		if err != nil {
@@ -205,23 +205,28 @@ func TestLocateToolsRenamed(t *testing.T) {
 	}
 }
 
-// TestLocateToolsCodeMode reads server-everything's tool descriptions in
-// the one definition through which two real clients in code mode offer a
-// server's tools (testdata/tools, from run -server evidence, 2026-12-05):
-// opencode 1.18.33's execute lists each tool's signature with its
-// description after "//", cut to 119 characters and "..." when longer,
-// Qwen Code 0.24.4's exec a catalogue of them as JSON, whole. Before, run
-// took the definition for each tool's own and compared the description
-// with the definition's own start: 0 or 1 character kept.
+// TestLocateToolsCodeMode reads two servers' tool descriptions in the one
+// definition through which two real clients in code mode offer a server's
+// tools (testdata/tools, from run -server evidence, 2026-12-05): opencode
+// 1.18.33's execute lists each tool's signature with its description
+// after "//", cut to 119 characters and "..." when longer, Qwen Code
+// 0.24.4's exec a catalogue of them as JSON, whole. Before, run took the
+// definition for each tool's own and compared the description with the
+// definition's own start: 0 or 1 character kept; and of two descriptions
+// that start alike (server-filesystem's list_directory and
+// list_directory_with_sizes, read_file and read_text_file), it read the
+// first one's for both: 71 and 37 characters kept.
 func TestLocateToolsCodeMode(t *testing.T) {
-	tools := everythingTools(t)
 	for _, c := range []struct {
-		file, name string
-		cap        int // characters kept of a longer description, then "..."; 0: none cut
+		server, file, name string
+		cap                int // characters kept of a longer description, then "..."; 0: none cut
 	}{
-		{"opencode@1.18.33-code-mode.json", "execute", 119},
-		{"qwen@0.24.4-code-mode-only.json", "exec", 0},
+		{"server-everything", "opencode@1.18.33-code-mode.json", "execute", 119},
+		{"server-everything", "qwen@0.24.4-code-mode-only.json", "exec", 0},
+		{"server-filesystem", "opencode@1.18.33-code-mode-filesystem.json", "execute", 119},
+		{"server-filesystem", "qwen@0.24.4-code-mode-only-filesystem.json", "exec", 0},
 	} {
+		tools := serverTools(t, c.server)
 		raw, err := os.ReadFile("testdata/tools/" + c.file)
 		if err != nil {
 			t.Fatal(err)
@@ -232,7 +237,7 @@ func TestLocateToolsCodeMode(t *testing.T) {
 		}
 		ctx := fakeapi.Context{{Kind: fakeapi.KindToolDefinition, Name: c.name, Text: text.String()}}
 		cut := 0
-		for _, f := range locateTools(ctx, tools, "server-everything") {
+		for _, f := range locateTools(ctx, tools, c.server) {
 			switch {
 			case f.Via != ViaDefinition || f.As != c.name:
 				t.Errorf("%s: %s: %+v, want in %s", c.file, f.Name, f, c.name)
@@ -251,12 +256,12 @@ func TestLocateToolsCodeMode(t *testing.T) {
 	}
 }
 
-// everythingTools are server-everything 2026.8.31's tools, as it listed
-// them.
-func everythingTools(t *testing.T) []NamedText {
+// serverTools are the tools of server (server-everything or
+// server-filesystem, 2026.8.31), as it listed them.
+func serverTools(t *testing.T, server string) []NamedText {
 	t.Helper()
 	var tools []NamedText
-	data, err := os.ReadFile("testdata/tools/server-everything@2026.8.31.json")
+	data, err := os.ReadFile("testdata/tools/" + server + "@2026.8.31.json")
 	if err != nil {
 		t.Fatal(err)
 	}
