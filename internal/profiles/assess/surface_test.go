@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/loss"
@@ -262,6 +263,21 @@ func TestUnmeasuredInAnotherWay(t *testing.T) {
 		if c.Verdict != loss.VerdictUnknown || len(c.Because) != 1 || !strings.Contains(c.Because[0], "names, schemas and results is not measured in this way") || !strings.Contains(c.Because[0], "write_file") {
 			t.Errorf("arm %s, a reserved name: %s %q, want not measured, for the names", way, c.Verdict, c.Because)
 		}
+	}
+
+	// A server later than the default waits (a budget of 0.2 s): the arm
+	// that measured only whether it waited for a server 8 s late does not
+	// know how long it waits.
+	waited := true
+	p.Surface, p.Variants = nil, []profiles.Variant{{When: "in arm a", Arm: "a", Runs: 1, Render: p.Render, Startup: profiles.Startup{Waited: &waited, Held: "8s"}}}
+	p.Budgets = []profiles.Budget{{Name: WaitBudget, Unit: "s", Within: 0.2, Past: 0.3, PastBudget: "drops the server", Runs: 4}}
+	r = result(ok(probe.Legacy, str("Use the tools.")), notFound(), probe.Survival{}, 2*time.Second)
+	vs = byWay(Assess([]probe.Result{r}, Options{Profiles: profiles.Expand([]profiles.Profile{p})}).Servers[0])
+	if c := vs["default"]; c.Verdict != loss.VerdictBroken {
+		t.Errorf("own way, a late server: %s %q, want broken", c.Verdict, c.Because)
+	}
+	if c := vs["a"]; c.Verdict != loss.VerdictUnknown || len(c.Because) != 1 || !strings.Contains(c.Because[0], "how long it waits for a server is not measured in this way") {
+		t.Errorf("arm a, a late server: %s %q, want not measured, for the wait", c.Verdict, c.Because)
 	}
 
 }

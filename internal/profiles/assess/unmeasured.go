@@ -23,10 +23,14 @@ const (
 
 // measuredFacts are the facts profile p measured.
 func measuredFacts(p profiles.Profile) map[fact]bool {
+	w := startupWait(p, func(string) (string, bool) { return "", false })
 	return map[fact]bool{
-		factSurface:    p.Surface != nil,
-		factFailure:    len(p.Failures) > 0,
-		factWait:       startupWait(p, func(string) (string, bool) { return "", false }).budget != nil || p.Startup.Waited != nil,
+		factSurface: p.Surface != nil,
+		factFailure: len(p.Failures) > 0,
+		// How long it waits, as startup-slow and Late read it: a budget
+		// or a timeout (whether it waited for a server 8 s late says
+		// neither).
+		factWait:       w.budget != nil || w.d > 0,
 		factToolLines:  p.ToolDescriptions.Lines != "",
 		factInstrLines: p.Instructions.Lines != "",
 	}
