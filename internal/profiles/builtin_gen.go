@@ -7014,8 +7014,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/opencode@1.18.33.json",
 					Date: "2026-12-01",
-					Runs: 98,
-					Says: "instrlab run, offline against the fake API: 98 runs of 31 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 11 runs of the surface matrix.",
+					Runs: 102,
+					Says: "instrlab run, offline against the fake API: 102 runs of 33 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 11 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -7160,9 +7160,9 @@ func builtinProfiles() ([]Profile, error) {
 					Model: "fake-model",
 					Arm:   "code-mode",
 					Handshake: &Handshake{
-						Note: "0 of 11 runs against a stdio server sent server/discover first; all sent initialize at once; against a server that answers both, 0 of 1 runs took the DiscoverResult and never sent initialize, 1 sent initialize without a probe.",
+						Note: "0 of 13 runs against a stdio server sent server/discover first; all sent initialize at once; against a server that answers both, 0 of 1 runs took the DiscoverResult and never sent initialize, 1 sent initialize without a probe.",
 					},
-					Runs: 11,
+					Runs: 13,
 					Instructions: Limit{
 						AtLeast:  20000,
 						Unit:     "codepoint",
@@ -7185,12 +7185,13 @@ func builtinProfiles() ([]Profile, error) {
 					},
 					ToolDescriptions: &Limit{
 						Cap:      119,
+						Whole:    120,
 						Unit:     "codepoint",
-						UnitNote: "not told apart: code points, UTF-16 units, bytes (UTF-8), graphemes, tokens* (o200k_base estimate) all fit the 2 cut text(s) (only text where these units agree was cut)",
+						UnitNote: "not told apart: code points, UTF-16 units, bytes (UTF-8), graphemes all fit the 3 cut text(s) (only text where these units agree was cut)",
 						Marker:   "...",
 						Lines:    "first",
 						Measured: true,
-						Note:     "Cut at 119 characters in 2 of 6 descriptions (6 in tool definitions), then \"...\"; 4 arrived whole.",
+						Note:     "Cut at 119 characters in 3 of 12 descriptions (12 in tool definitions), then \"...\"; 9 arrived whole. Up to 120 characters arrived whole: only a longer one was cut.",
 						Via:      "definition",
 					},
 					Failures: []Failure{
@@ -7220,7 +7221,7 @@ func builtinProfiles() ([]Profile, error) {
 						"the truncation marker",
 						"the cap setting",
 						"how long it waits for a slow server by default, and the setting that changes it (timeout_ms is 0: unknown)",
-						"what the tool description cap counts: not told apart: code points, UTF-16 units, bytes (UTF-8), graphemes, tokens* (o200k_base estimate) all fit the 2 cut text(s) (only text where these units agree was cut)",
+						"what the tool description cap counts: not told apart: code points, UTF-16 units, bytes (UTF-8), graphemes all fit the 3 cut text(s) (only text where these units agree was cut)",
 					},
 				},
 				Variant{
@@ -7228,9 +7229,9 @@ func builtinProfiles() ([]Profile, error) {
 					Model: "fake-model",
 					Arm:   "experimental",
 					Handshake: &Handshake{
-						Note: "0 of 11 runs against a stdio server sent server/discover first; all sent initialize at once; against a server that answers both, 0 of 1 runs took the DiscoverResult and never sent initialize, 1 sent initialize without a probe.",
+						Note: "0 of 13 runs against a stdio server sent server/discover first; all sent initialize at once; against a server that answers both, 0 of 1 runs took the DiscoverResult and never sent initialize, 1 sent initialize without a probe.",
 					},
-					Runs: 11,
+					Runs: 13,
 					Instructions: Limit{
 						AtLeast:  20000,
 						Unit:     "codepoint",
@@ -7253,12 +7254,13 @@ func builtinProfiles() ([]Profile, error) {
 					},
 					ToolDescriptions: &Limit{
 						Cap:      119,
+						Whole:    120,
 						Unit:     "codepoint",
-						UnitNote: "not told apart: code points, UTF-16 units, bytes (UTF-8), graphemes, tokens* (o200k_base estimate) all fit the 2 cut text(s) (only text where these units agree was cut)",
+						UnitNote: "not told apart: code points, UTF-16 units, bytes (UTF-8), graphemes all fit the 3 cut text(s) (only text where these units agree was cut)",
 						Marker:   "...",
 						Lines:    "first",
 						Measured: true,
-						Note:     "Cut at 119 characters in 2 of 6 descriptions (6 in tool definitions), then \"...\"; 4 arrived whole.",
+						Note:     "Cut at 119 characters in 3 of 12 descriptions (12 in tool definitions), then \"...\"; 9 arrived whole. Up to 120 characters arrived whole: only a longer one was cut.",
 						Via:      "definition",
 					},
 					Failures: []Failure{
@@ -7288,7 +7290,7 @@ func builtinProfiles() ([]Profile, error) {
 						"the truncation marker",
 						"the cap setting",
 						"how long it waits for a slow server by default, and the setting that changes it (timeout_ms is 0: unknown)",
-						"what the tool description cap counts: not told apart: code points, UTF-16 units, bytes (UTF-8), graphemes, tokens* (o200k_base estimate) all fit the 2 cut text(s) (only text where these units agree was cut)",
+						"what the tool description cap counts: not told apart: code points, UTF-16 units, bytes (UTF-8), graphemes all fit the 3 cut text(s) (only text where these units agree was cut)",
 					},
 				},
 			},

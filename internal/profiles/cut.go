@@ -30,7 +30,8 @@ const (
 )
 
 // Apply cuts text at limit's cap (cap overrides it when positive), counted
-// in the limit's unit, at the last whole character that fits; a client
+// in the limit's unit, at the last whole character that fits, unless the
+// text is no longer than the limit's Whole (with its own cap); a client
 // that keeps a text's first line alone (LinesFirst) keeps that line (and
 // its break, LineBreak), cut at the cap if it is longer.
 func (l Limit) Apply(text string, cap int) Cut {
@@ -53,7 +54,7 @@ func (l Limit) Apply(text string, cap int) Cut {
 		c.LostChars, c.Truncated = n-c.KeptChars, true
 		return c
 	}
-	if cap <= 0 || c.Units <= cap {
+	if cap <= 0 || c.Units <= cap || cap == l.Cap && c.Units <= l.Whole {
 		return c
 	}
 	c.Kept = u.Prefix(text, cap)

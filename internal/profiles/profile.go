@@ -82,6 +82,12 @@ type Limit struct {
 	// AtLeast, with Cap 0, is the longest text the evidence saw kept whole:
 	// a lower bound on a cap that was never reached.
 	AtLeast int `json:"at_least,omitempty"`
+	// Whole, with Cap, is the longest text the evidence saw kept whole
+	// though longer than Cap, in Unit: the client cuts only a text longer
+	// than a threshold of at least Whole, and keeps Cap of it (opencode
+	// 1.18.33's code mode: 120 characters whole, 121 cut to 119 and
+	// "..."). 0: a text longer than Cap is cut.
+	Whole int `json:"whole,omitempty"`
 	// Unit is what Cap counts, a unit.Unit: "codepoint", "utf16", "byte",
 	// "grapheme" or "token".
 	Unit string `json:"unit"`
@@ -602,6 +608,9 @@ func (p Profile) Validate() error {
 		}
 		if l.l.Cap > 0 && l.l.AtLeast > 0 {
 			return fmt.Errorf("profile %s: %s has both a cap and at_least", p.ID(), l.name)
+		}
+		if l.l.Whole != 0 && (l.l.Cap <= 0 || l.l.Whole <= l.l.Cap) {
+			return fmt.Errorf("profile %s: %s.whole %d is not above its cap %d", p.ID(), l.name, l.l.Whole, l.l.Cap)
 		}
 		if _, err := unit.Parse(l.l.Unit); l.l.Cap > 0 && err != nil {
 			return fmt.Errorf("profile %s: %s.unit: %w", p.ID(), l.name, err)

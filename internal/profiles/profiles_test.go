@@ -107,6 +107,28 @@ func TestApply(t *testing.T) {
 	}
 }
 
+// TestApplyWhole: a limit that keeps a text up to Whole whole and cuts a
+// longer one to Cap (opencode 1.18.33's code mode: 120 whole, 121 cut to
+// 119 and "...") keeps 7 of 7 with cap 5 and whole 7, cuts 8 to 5; a cap
+// set otherwise (a setting) is a plain cap.
+func TestApplyWhole(t *testing.T) {
+	l := Limit{Cap: 5, Whole: 7, Unit: UnitCodepoint, Marker: "..."}
+	if c := l.Apply("abcdefg", 0); c.Truncated || c.KeptChars != 7 {
+		t.Errorf("7 of whole 7: %+v, want whole", c)
+	}
+	if c := l.Apply("abcdefgh", 0); !c.Truncated || c.Delivered != "abcde..." {
+		t.Errorf("8 over whole 7: %+v, want abcde...", c)
+	}
+	if c := l.Apply("abcdefg", 6); !c.Truncated || c.KeptChars != 6 {
+		t.Errorf("7 with a cap of 6 set: %+v, want 6 kept", c)
+	}
+	p := claudeCode(t)
+	p.Instructions.Whole = p.Instructions.Cap
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "is not above its cap") {
+		t.Errorf("Validate of a whole equal to the cap: %v", err)
+	}
+}
+
 // TestOfflineNumbers checks the shipped profile against its run: a
 // 1,000-character text renders as 1,132 characters (the seed's online
 // runs saw 1,167, in another arm), and a cut one keeps 2,048 characters

@@ -57,6 +57,9 @@ func toolFact(l profiles.Limit) Fact {
 		if l.Marker != "" {
 			f.Value += fmt.Sprintf(", then %q", l.Marker)
 		}
+		if l.Whole > 0 {
+			f.Value += fmt.Sprintf(", when longer than %s (%s arrived whole)", table.Num(l.Whole), table.Num(l.Whole))
+		}
 		f.Measured = l.Measured
 		if !l.Measured {
 			f.Value += " (" + NotMeasured + ": from documentation)"

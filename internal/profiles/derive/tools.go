@@ -135,6 +135,28 @@ func toolLimit(runs []run) (profiles.Limit, []string) {
 		samples = append(samples, unit.Sample{Text: t.text, Kept: unit.CodePoint.Prefix(t.text, t.Kept)})
 	}
 	f := unit.Infer(samples)
+	var above []toolSeen
+	if len(f.Units) == 0 {
+		// No unit fits because texts longer than what a cut kept
+		// arrived whole: a client that cuts only past a threshold and
+		// then keeps less (opencode's code mode: 120 whole, 121 cut to
+		// 119). The cap is read from the others; Whole is the longest
+		// of these.
+		shortest := slices.MinFunc(cut, func(a, b toolSeen) int { return a.Kept - b.Kept }).Kept
+		var rest []unit.Sample
+		for i, t := range found {
+			if t.Full && t.Sent > shortest {
+				above = append(above, t)
+				continue
+			}
+			rest = append(rest, samples[i])
+		}
+		if g := unit.Infer(rest); len(above) > 0 && len(g.Units) > 0 {
+			f = g
+		} else {
+			above = nil
+		}
+	}
 	u := f.Decided()
 	un = nil
 	switch {
@@ -160,10 +182,16 @@ func toolLimit(runs []run) (profiles.Limit, []string) {
 		un = append(un, "one cap on tool descriptions: the runs disagree", "what the tool description cap counts")
 	} else {
 		l.Unit, l.Cap, l.Measured = string(u), f.Caps[u], true
+		for _, t := range above {
+			l.Whole = max(l.Whole, u.Count(t.text))
+		}
 	}
 	l.Marker = toolMarker(cut)
 	l.Note += fmt.Sprintf("Cut at %s %s in %d of %d descriptions (%s), then %q; %d arrived whole.",
 		table.Num(l.Cap), unitWords(f.Decided()), len(cut), len(found), viaList(vias), l.Marker, len(found)-len(cut))
+	if l.Whole > 0 {
+		l.Note += fmt.Sprintf(" Up to %s %s arrived whole: only a longer one was cut.", table.Num(l.Whole), unitWords(f.Decided()))
+	}
 	return l, un
 }
 

@@ -57,6 +57,14 @@ func TestDeriveTools(t *testing.T) {
 		{"whole", []run{mk(nil, short, def("lookup", ascii, 1000, analyze.ViaDefinition, ""))},
 			profiles.Limit{AtLeast: 1000, Unit: "codepoint", Via: analyze.ViaDefinition}},
 		{"no tools", []run{mk(nil)}, profiles.Limit{Unit: "codepoint"}},
+		// opencode 1.18.33's code mode: 120 characters whole, 121 and
+		// 1,000 cut to 119 and "...": no unit fits all three, the cap
+		// does the cut ones, and 120 is the longest kept whole.
+		{"whole past the cap", []run{
+			mk(nil, short, def("lookup", ascii[:120], 120, analyze.ViaDefinition, "")),
+			mk(nil, short, def("lookup", ascii[:121], 119, analyze.ViaDefinition, "...\n")),
+			mk(nil, short, def("lookup", ascii, 119, analyze.ViaDefinition, "...\n")),
+		}, profiles.Limit{Cap: 119, Whole: 120, Unit: "codepoint", Marker: "...", Measured: true, Via: analyze.ViaDefinition}},
 	}
 	for _, tt := range tests {
 		got, _ := deriveTools(tt.runs)
