@@ -9,11 +9,11 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/tokens"
+	"github.com/instrlab/instrlab/internal/unit"
 )
 
 // A Call is a tool check calls once, in the legacy era (initialize, as
@@ -82,11 +82,7 @@ type Size struct {
 
 // SizeOf measures s.
 func SizeOf(s string) Size {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return Size{Chars: utf8.RuneCountInString(s), UTF16: n, Bytes: len(s), Tokens: tokens.Count(s)}
+	return Size{Chars: utf8.RuneCountInString(s), UTF16: unit.UTF16.Count(s), Bytes: len(s), Tokens: tokens.Count(s)}
 }
 
 // ASCII says whether the text is ASCII: its characters, UTF-16 units and

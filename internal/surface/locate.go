@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/unit"
 )
 
 // Found says where one part of a result arrived in the request that
@@ -56,22 +56,13 @@ const headRunes = 40
 // callID, then the place that kept the most of it.
 func Locate(ctx fakeapi.Context, callID string, p Part) Found {
 	f := locate(ctx, callID, p)
-	if u := utf16Len(p.Needle); u != p.Sent {
+	if u := unit.UTF16.Count(p.Needle); u != p.Sent {
 		f.SentUTF16 = u
 	}
 	if b := len(p.Needle); b != p.Sent {
 		f.SentBytes = b
 	}
 	return f
-}
-
-// utf16Len is the length of s in UTF-16 units.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
 }
 
 func locate(ctx fakeapi.Context, callID string, p Part) Found {

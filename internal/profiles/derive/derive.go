@@ -227,7 +227,7 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 		// lines rows run in the variant's arm; not measured otherwise.
 		var mine []run
 		if g.arm != "" {
-			mine = slices.DeleteFunc(slices.Clone(armLines), func(r run) bool { return nonDefaultArm(r) != g.arm })
+			_, mine = apartBy(armLines, func(r run) bool { return nonDefaultArm(r) == g.arm })
 		}
 		if v.Instructions.Lines, v.Instructions.LineBreak = deriveLines(mine); v.Instructions.Lines == "" && v.Instructions.Note != noTextReached {
 			v.Unmeasured = append(v.Unmeasured, "a text of several lines (a lines-* row)")
