@@ -16,6 +16,17 @@ var (
 	NameHyphen  = "name-hyphen-case"
 	NameUpper   = "NAME_Upper_Case"
 	NameUnicode = "name_ünïcødé_名前" // outside the specification's A-Z a-z 0-9 _ - .
+	// NamePrefix is the start of NamePrefixed, as list_directory is of
+	// server-filesystem's list_directory_with_sizes.
+	NamePrefix   = "name_prefix"
+	NamePrefixed = "name_prefix_with_more"
+	// NamePadded's description is its text between PaddedLead and
+	// PaddedTail: white space a client may trim, or keep, at either end
+	// (a description written in a template literal). Their lengths differ,
+	// so how many characters a client removed says from which end.
+	NamePadded = "name_padded"
+	PaddedLead = "\n\n  "
+	PaddedTail = " \n"
 	// NameTwin is SurfaceTwin's tool: every lab of a run of several has it.
 	NameTwin = "twin_tool"
 )
@@ -46,7 +57,12 @@ func nameTools(seed string) []SurfaceTool {
 	} {
 		out = append(out, nameTool(seed, n.name, n.c, "A tool whose name has "+n.c+"."))
 	}
-	return out
+	out = append(out,
+		nameTool(seed, NamePrefix, "a prefix of another name", "A tool whose name is the start of another tool's name."),
+		nameTool(seed, NamePrefixed, "another name as its prefix", "A tool whose name starts with another tool's whole name."))
+	padded := nameTool(seed, NamePadded, "white space around its description", "A tool whose description has white space around it.")
+	padded.Tool.Description = PaddedLead + padded.Tool.Description + PaddedTail
+	return append(out, padded)
 }
 
 // twinTool is SurfaceTwin's tool, told apart between labs by its seeded

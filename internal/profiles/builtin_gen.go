@@ -128,6 +128,7 @@ func builtinProfiles() ([]Profile, error) {
 			},
 			Unmeasured: []string{
 				"a text of several lines (a lines-* row)",
+				"white space around a tool description (the surface-names row, sent as the client's descriptions are)",
 				"a tool description of several lines (a tooldesc-lines-* row)",
 				"the handshake over Streamable HTTP (probe_http is false only because it was not measured)",
 				"several servers in one session: separator, order, shared budget",
@@ -1095,6 +1096,20 @@ func builtinProfiles() ([]Profile, error) {
 							Runs: 2,
 						},
 						NameChars{
+							Kind: "prefix",
+							Tool: "name_prefix",
+							Fate: "kept",
+							Name: "mcp__lab__name_prefix",
+							Runs: 2,
+						},
+						NameChars{
+							Kind: "prefixed",
+							Tool: "name_prefix_with_more",
+							Fate: "kept",
+							Name: "mcp__lab__name_prefix_with_more",
+							Runs: 2,
+						},
+						NameChars{
 							Kind: "non-ascii",
 							Tool: "name_ünïcødé_名前",
 							Fate: "rewritten",
@@ -1238,6 +1253,7 @@ func builtinProfiles() ([]Profile, error) {
 				Unit:     "codepoint",
 				UnitNote: "not measured: no description was cut",
 				Lines:    "all",
+				Trim:     "both",
 				Note:     "No tool description was cut: 6 arrived whole (6 in tool definitions), the longest 6,000 characters. The cap, if any, is above that.",
 				Via:      "definition",
 				Meta: []MetaLimit{
@@ -1602,6 +1618,20 @@ func builtinProfiles() ([]Profile, error) {
 							Tool: "name.dotted.case",
 							Fate: "rewritten",
 							Name: "lab__name_dotted_case_3481ce77",
+							Runs: 2,
+						},
+						NameChars{
+							Kind: "prefix",
+							Tool: "name_prefix",
+							Fate: "kept",
+							Name: "lab__name_prefix",
+							Runs: 2,
+						},
+						NameChars{
+							Kind: "prefixed",
+							Tool: "name_prefix_with_more",
+							Fate: "kept",
+							Name: "lab__name_prefix_with_more",
 							Runs: 2,
 						},
 						NameChars{
@@ -3245,6 +3275,20 @@ func builtinProfiles() ([]Profile, error) {
 							Runs: 2,
 						},
 						NameChars{
+							Kind: "prefix",
+							Tool: "name_prefix",
+							Fate: "kept",
+							Name: "name_prefix",
+							Runs: 2,
+						},
+						NameChars{
+							Kind: "prefixed",
+							Tool: "name_prefix_with_more",
+							Fate: "kept",
+							Name: "name_prefix_with_more",
+							Runs: 2,
+						},
+						NameChars{
 							Kind: "non-ascii",
 							Tool: "name_ünïcødé_名前",
 							Fate: "rewritten",
@@ -3423,6 +3467,7 @@ func builtinProfiles() ([]Profile, error) {
 				Unit:     "codepoint",
 				UnitNote: "not measured: no description was cut",
 				Lines:    "all",
+				Trim:     "none",
 				Note:     "No tool description was cut: 6 arrived whole (6 in tool definitions), the longest 6,000 characters. The cap, if any, is above that.",
 				Via:      "definition",
 				Meta: []MetaLimit{
@@ -3767,6 +3812,20 @@ func builtinProfiles() ([]Profile, error) {
 							Runs: 2,
 						},
 						NameChars{
+							Kind: "prefix",
+							Tool: "name_prefix",
+							Fate: "kept",
+							Name: "name_prefix",
+							Runs: 2,
+						},
+						NameChars{
+							Kind: "prefixed",
+							Tool: "name_prefix_with_more",
+							Fate: "kept",
+							Name: "name_prefix_with_more",
+							Runs: 2,
+						},
+						NameChars{
 							Kind: "non-ascii",
 							Tool: "name_ünïcødé_名前",
 							Fate: "kept",
@@ -3907,6 +3966,7 @@ func builtinProfiles() ([]Profile, error) {
 				Unit:     "codepoint",
 				UnitNote: "not measured: no description was cut",
 				Lines:    "all",
+				Trim:     "none",
 				Note:     "No tool description was cut: 6 arrived whole (6 in tool definitions), the longest 6,000 characters. The cap, if any, is above that.",
 				Via:      "definition",
 				Meta: []MetaLimit{
@@ -4304,6 +4364,20 @@ func builtinProfiles() ([]Profile, error) {
 							Tool: "name.dotted.case",
 							Fate: "rewritten",
 							Name: "lab-name-dotted-case",
+							Runs: 2,
+						},
+						NameChars{
+							Kind: "prefix",
+							Tool: "name_prefix",
+							Fate: "kept",
+							Name: "lab-name_prefix",
+							Runs: 2,
+						},
+						NameChars{
+							Kind: "prefixed",
+							Tool: "name_prefix_with_more",
+							Fate: "kept",
+							Name: "lab-name_prefix_with_more",
 							Runs: 2,
 						},
 						NameChars{
@@ -4821,6 +4895,20 @@ func builtinProfiles() ([]Profile, error) {
 							Runs: 2,
 						},
 						NameChars{
+							Kind: "prefix",
+							Tool: "name_prefix",
+							Fate: "kept",
+							Name: "lab___name_prefix",
+							Runs: 2,
+						},
+						NameChars{
+							Kind: "prefixed",
+							Tool: "name_prefix_with_more",
+							Fate: "kept",
+							Name: "lab___name_prefix_with_more",
+							Runs: 2,
+						},
+						NameChars{
 							Kind: "non-ascii",
 							Tool: "name_ünïcødé_名前",
 							Fate: "rewritten",
@@ -5006,6 +5094,7 @@ func builtinProfiles() ([]Profile, error) {
 				Unit:     "codepoint",
 				UnitNote: "not measured: no description was cut",
 				Lines:    "all",
+				Trim:     "none",
 				Note:     "No tool description was cut: 6 arrived whole (6 in tool definitions), the longest 6,000 characters. The cap, if any, is above that.",
 				Via:      "definition",
 				Meta: []MetaLimit{
@@ -5369,6 +5458,20 @@ func builtinProfiles() ([]Profile, error) {
 							Tool: "name.dotted.case",
 							Fate: "kept",
 							Name: "mcp_lab_name.dotted.case",
+							Runs: 2,
+						},
+						NameChars{
+							Kind: "prefix",
+							Tool: "name_prefix",
+							Fate: "kept",
+							Name: "mcp_lab_name_prefix",
+							Runs: 2,
+						},
+						NameChars{
+							Kind: "prefixed",
+							Tool: "name_prefix_with_more",
+							Fate: "kept",
+							Name: "mcp_lab_name_prefix_with_more",
 							Runs: 2,
 						},
 						NameChars{
@@ -6019,6 +6122,7 @@ func builtinProfiles() ([]Profile, error) {
 				"the cap on tool descriptions (only a lower bound: none was cut)",
 				"what the tool description cap counts",
 				"the marker on a cut tool description",
+				"white space around a tool description (the surface-names row, sent as the client's descriptions are)",
 				"a tool description of several lines (a tooldesc-lines-* row)",
 				"how long it waits for a slow server by default, and the setting that changes it (timeout_ms is 0: unknown)",
 				"several servers in one session: separator, order, shared budget",
@@ -6074,6 +6178,7 @@ func builtinProfiles() ([]Profile, error) {
 				Unit:     "codepoint",
 				UnitNote: "not measured: no description was cut",
 				Lines:    "all",
+				Trim:     "none",
 				Note:     "No tool description was cut: 12 arrived whole (12 in tool definitions), the longest 6,000 characters. The cap, if any, is above that.",
 				Via:      "definition",
 				Meta: []MetaLimit{
@@ -6426,6 +6531,20 @@ func builtinProfiles() ([]Profile, error) {
 							Runs: 2,
 						},
 						NameChars{
+							Kind: "prefix",
+							Tool: "name_prefix",
+							Fate: "kept",
+							Name: "lab_name_prefix",
+							Runs: 2,
+						},
+						NameChars{
+							Kind: "prefixed",
+							Tool: "name_prefix_with_more",
+							Fate: "kept",
+							Name: "lab_name_prefix_with_more",
+							Runs: 2,
+						},
+						NameChars{
 							Kind: "non-ascii",
 							Tool: "name_ünïcødé_名前",
 							Fate: "rewritten",
@@ -6578,6 +6697,7 @@ func builtinProfiles() ([]Profile, error) {
 				Unit:     "codepoint",
 				UnitNote: "not measured: no description was cut",
 				Lines:    "all",
+				Trim:     "none",
 				Note:     "No tool description was cut: 6 arrived whole (6 in tool definitions), the longest 6,000 characters. The cap, if any, is above that.",
 				Via:      "definition",
 				Meta: []MetaLimit{
@@ -6927,6 +7047,20 @@ func builtinProfiles() ([]Profile, error) {
 							Tool: "name.dotted.case",
 							Fate: "rewritten",
 							Name: "lab_name_dotted_case",
+							Runs: 2,
+						},
+						NameChars{
+							Kind: "prefix",
+							Tool: "name_prefix",
+							Fate: "kept",
+							Name: "lab_name_prefix",
+							Runs: 2,
+						},
+						NameChars{
+							Kind: "prefixed",
+							Tool: "name_prefix_with_more",
+							Fate: "kept",
+							Name: "lab_name_prefix_with_more",
 							Runs: 2,
 						},
 						NameChars{
@@ -7692,6 +7826,20 @@ func builtinProfiles() ([]Profile, error) {
 							Runs: 2,
 						},
 						NameChars{
+							Kind: "prefix",
+							Tool: "name_prefix",
+							Fate: "kept",
+							Name: "mcp__lab__name_prefix",
+							Runs: 2,
+						},
+						NameChars{
+							Kind: "prefixed",
+							Tool: "name_prefix_with_more",
+							Fate: "kept",
+							Name: "mcp__lab__name_prefix_with_more",
+							Runs: 2,
+						},
+						NameChars{
 							Kind: "non-ascii",
 							Tool: "name_ünïcødé_名前",
 							Fate: "rewritten",
@@ -7783,6 +7931,7 @@ func builtinProfiles() ([]Profile, error) {
 				"what the cap counts",
 				"the truncation marker",
 				"the cap setting",
+				"white space around a tool description (the surface-names row, sent as the client's descriptions are)",
 				"how long it waits for a slow server by default, and the setting that changes it (timeout_ms is 0: unknown)",
 				"several servers in one session: separator, order, shared budget",
 				"interactive sessions",

@@ -2,6 +2,7 @@ package profiles
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/unit"
@@ -17,7 +18,11 @@ type Cut struct {
 	Kept      string    // the part of the text kept, without the marker
 	KeptChars int
 	LostChars int
-	Truncated bool
+	// Trimmed counts the code points of white space around the text that
+	// the client removed (Limit.Trim): neither kept nor lost; Lead those
+	// of them at its start (Kept starts there).
+	Trimmed, Lead int
+	Truncated     bool
 	// Delivered is what the client passes on: Kept plus the marker when
 	// the text was cut.
 	Delivered string
@@ -29,12 +34,44 @@ const (
 	LinesFirst = "first"
 )
 
+// What a client removes of the white space around a text (Limit.Trim).
+const (
+	TrimNone  = "none"
+	TrimStart = "start"
+	TrimEnd   = "end"
+	TrimBoth  = "both"
+)
+
+// trim is text without the white space l.Trim removes, and how many code
+// points that was.
+func (l Limit) trim(text string) (string, int) {
+	t := text
+	if l.Trim == TrimStart || l.Trim == TrimBoth {
+		t = strings.TrimLeftFunc(t, unicode.IsSpace)
+	}
+	if l.Trim == TrimEnd || l.Trim == TrimBoth {
+		t = strings.TrimRightFunc(t, unicode.IsSpace)
+	}
+	return t, utf8.RuneCountInString(text) - utf8.RuneCountInString(t)
+}
+
 // Apply cuts text at limit's cap (cap overrides it when positive), counted
 // in the limit's unit, at the last whole character that fits, unless the
 // text is no longer than the limit's Whole (with its own cap); a client
 // that keeps a text's first line alone (LinesFirst) keeps that line (and
 // its break, LineBreak), cut at the cap if it is longer.
+//
+// White space that the client removes around a text (Trim) goes first:
+// the lab's padded description is shorter than every cap measured, so
+// the order of the two is not measured.
 func (l Limit) Apply(text string, cap int) Cut {
+	if t, n := l.trim(text); n > 0 {
+		l.Trim = ""
+		c := l.Apply(t, cap)
+		c.Units, c.Chars, c.Trimmed = l.unit().Count(text), c.Chars+n, n
+		c.Lead = utf8.RuneCountInString(text[:strings.Index(text, t)])
+		return c
+	}
 	if cap <= 0 {
 		cap = l.Cap
 	}

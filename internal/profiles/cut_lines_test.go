@@ -1,6 +1,9 @@
 package profiles
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestApplyFirstLine: a client that keeps a text's first line alone keeps
 // that line with no marker (and its break where it keeps one, as Codex
@@ -27,6 +30,48 @@ func TestApplyFirstLine(t *testing.T) {
 		c := l.Apply(tc.text, 0)
 		if c.Delivered != tc.delivered || c.KeptChars != tc.kept || c.LostChars != tc.lost || c.Truncated != tc.cut || c.Chars != len(tc.text) {
 			t.Errorf("%s %q: delivered %q, kept %d, lost %d, cut %v, chars %d", tc.lines, tc.text, c.Delivered, c.KeptChars, c.LostChars, c.Truncated, c.Chars)
+		}
+	}
+}
+
+// TestApplyTrim: white space the client removes around a text is neither
+// kept nor lost, and goes before the lines rule: a first-line client that
+// trims the start keeps the text's first line of words, one that does not
+// keeps the empty line before it.
+func TestApplyTrim(t *testing.T) {
+	const text = "\n\n  First line.\nSecond. \n"
+	for _, tc := range []struct {
+		trim, lines, delivered string
+		kept, lost, trimmed    int
+	}{
+		{TrimBoth, LinesAll, "First line.\nSecond.", 19, 0, 6},
+		{TrimStart, LinesAll, "First line.\nSecond. \n", 21, 0, 4},
+		{TrimEnd, LinesAll, "\n\n  First line.\nSecond.", 23, 0, 2},
+		{TrimNone, LinesAll, text, 25, 0, 0},
+		{"", LinesAll, text, 25, 0, 0},
+		{TrimBoth, LinesFirst, "First line.", 11, 8, 6},
+		{TrimNone, LinesFirst, "", 0, 25, 0},
+	} {
+		l := Limit{Cap: 100, Unit: UnitCodepoint, Lines: tc.lines, Trim: tc.trim}
+		c := l.Apply(text, 0)
+		if c.Delivered != tc.delivered || c.KeptChars != tc.kept || c.LostChars != tc.lost || c.Trimmed != tc.trimmed || c.Chars != 25 {
+			t.Errorf("trim %q, lines %s: delivered %q, kept %d, lost %d, trimmed %d, chars %d", tc.trim, tc.lines, c.Delivered, c.KeptChars, c.LostChars, c.Trimmed, c.Chars)
+		}
+	}
+}
+
+// TestNameKinds: a name that starts another of the server's names, and
+// one that starts with another, are kinds of their own.
+func TestNameKinds(t *testing.T) {
+	all := []string{"list_directory", "list_directory_with_sizes", "read-file", "list"}
+	for name, want := range map[string]string{
+		"list_directory":            "prefix prefixed",
+		"list_directory_with_sizes": "prefixed",
+		"list":                      "prefix",
+		"read-file":                 "hyphen",
+	} {
+		if got := strings.Join(NameKinds(name, all), " "); got != want {
+			t.Errorf("%s: %q, want %q", name, got, want)
 		}
 	}
 }

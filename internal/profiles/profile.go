@@ -105,6 +105,11 @@ type Limit struct {
 	// instructions, a line of its listing); a client that trims the line
 	// and quotes it keeps none (Qwen Code 0.24.4's tool descriptions).
 	LineBreak bool `json:"line_break,omitempty"`
+	// Trim, on tool descriptions, is what the client removed of the white
+	// space around a description (the lab's name_padded): TrimNone,
+	// TrimStart, TrimEnd or TrimBoth, before any lines rule or cap; ""
+	// when not measured.
+	Trim string `json:"trim,omitempty"`
 	// Setting is the user setting that changes Cap, if any.
 	Setting *Setting `json:"setting,omitempty"`
 	// Measured is false when the values come from documentation only.
@@ -154,6 +159,9 @@ func (l Limit) MetaOf(meta map[string]json.RawMessage) (Limit, string) {
 			k := m.Limit
 			if k.Lines == "" && k.Via == l.Via {
 				k.Lines, k.LineBreak = l.Lines, l.LineBreak
+			}
+			if k.Trim == "" && k.Via == l.Via {
+				k.Trim = l.Trim
 			}
 			return k, m.Key
 		}
@@ -622,6 +630,9 @@ func (p Profile) Validate() error {
 		}
 		if l.l.Lines != "" && l.l.Lines != LinesAll && l.l.Lines != LinesFirst {
 			return fmt.Errorf("profile %s: %s.lines %q: want %q, %q or none (not measured)", p.ID(), l.name, l.l.Lines, LinesAll, LinesFirst)
+		}
+		if !slices.Contains([]string{"", TrimNone, TrimStart, TrimEnd, TrimBoth}, l.l.Trim) {
+			return fmt.Errorf("profile %s: %s.trim %q: want %q, %q, %q, %q or none (not measured)", p.ID(), l.name, l.l.Trim, TrimNone, TrimStart, TrimEnd, TrimBoth)
 		}
 		if l.l.LineBreak && l.l.Lines != LinesFirst {
 			return fmt.Errorf("profile %s: %s.line_break is set without lines %q", p.ID(), l.name, LinesFirst)

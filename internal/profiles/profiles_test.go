@@ -127,6 +127,11 @@ func TestApplyWhole(t *testing.T) {
 	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "is not above its cap") {
 		t.Errorf("Validate of a whole equal to the cap: %v", err)
 	}
+	p = claudeCode(t)
+	p.ToolDescriptions.Trim = "sides"
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), `trim "sides"`) {
+		t.Errorf("Validate of trim sides: %v", err)
+	}
 }
 
 // TestOfflineNumbers checks the shipped profile against its run: a

@@ -212,6 +212,11 @@ const (
 	NameHyphen   = "hyphen"    // '-'
 	NameUpper    = "upper"     // upper-case letters
 	NameNonASCII = "non-ascii" // letters outside ASCII
+	// A name that is the start of another tool's name of the server
+	// (list_directory beside list_directory_with_sizes), and the name
+	// that starts with it.
+	NamePrefix   = "prefix"
+	NamePrefixed = "prefixed"
 )
 
 // A NameChars is what became of a name with one kind of character: kept
@@ -231,6 +236,20 @@ func (n Names) PrefixFor(server string) string {
 		return strings.ReplaceAll(n.Namespace, "{server}", server) + "__"
 	}
 	return strings.ReplaceAll(n.Prefix, "{server}", server)
+}
+
+// NameKinds are the kinds of name that NameChars cover for name among
+// the server's tools named all: its characters, and whether it is the
+// start of another's name or starts with another's.
+func NameKinds(name string, all []string) []string {
+	out := CharKinds(name)
+	if slices.ContainsFunc(all, func(o string) bool { return len(o) > len(name) && strings.HasPrefix(o, name) }) {
+		out = append(out, NamePrefix)
+	}
+	if slices.ContainsFunc(all, func(o string) bool { return len(o) < len(name) && o != "" && strings.HasPrefix(name, o) }) {
+		out = append(out, NamePrefixed)
+	}
+	return out
 }
 
 // CharKinds are the kinds of characters of name that NameChars cover.

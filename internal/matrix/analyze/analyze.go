@@ -134,6 +134,12 @@ func Run(dir string, clients Clients) (Result, error) {
 			for i := range res.Requests {
 				res.Requests[i].NamesLabTool = namesLabTool(ctxs[i], rec.Row.ServerName())
 			}
+			if rec.Row.Surface != "" {
+				// The lab's surface tools, each description located as a
+				// server's is: what a client trims of the white space
+				// around one (lab.NamePadded), what it keeps of each.
+				res.Tools = locateTools(ctxs[first], serverTexts(msgs).Tools, rec.Row.ServerName())
+			}
 		}
 		if len(rec.Row.Servers) > 0 {
 			var warns []string

@@ -77,3 +77,27 @@ func TestMeasureWhiteSpace(t *testing.T) {
 		})
 	}
 }
+
+// TestSurfaceRowTools: a surface row's run locates each of the lab's tools'
+// descriptions as a server's: Cline CLI 3.0.65 removed the white space
+// around name_padded's (testdata run of surface-names, 2026-12-05), kept
+// the rest whole, and defined both of two names one of which starts the
+// other.
+func TestSurfaceRowTools(t *testing.T) {
+	res, err := Run(filepath.Join("testdata", "surfaceruns", "cline@3.0.65", "surface-names", "1"), clients.New)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]ToolFacts{}
+	for _, f := range res.Tools {
+		byName[f.Name] = f
+	}
+	if f := byName[lab.NamePadded]; !f.Full || f.Trimmed != 6 || f.Via != ViaDefinition || f.As != "lab__name_padded" {
+		t.Errorf("%s: %+v, want whole in its definition, 6 trimmed", lab.NamePadded, f)
+	}
+	for _, name := range []string{lab.NamePrefix, lab.NamePrefixed} {
+		if f := byName[name]; !f.Full || f.Trimmed != 0 || f.As != "lab__"+name {
+			t.Errorf("%s: %+v, want whole in its own definition", name, f)
+		}
+	}
+}

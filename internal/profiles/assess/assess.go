@@ -258,8 +258,12 @@ type ToolFate struct {
 	Tool      string `json:"tool"`
 	Chars     int    `json:"chars"`
 	KeptChars int    `json:"kept_chars"`
-	Truncated bool   `json:"truncated,omitempty"`
-	Unsent    bool   `json:"unsent,omitempty"`
+	// Trimmed is how many characters of white space around the
+	// description the client removes (its profile's
+	// tool_descriptions.trim): neither kept nor lost.
+	Trimmed   int  `json:"trimmed,omitempty"`
+	Truncated bool `json:"truncated,omitempty"`
+	Unsent    bool `json:"unsent,omitempty"`
 	// FirstLine is set when the client keeps only the description's
 	// first line (its profile's tool_descriptions.lines), whatever the cap.
 	FirstLine bool `json:"first_line,omitempty"`
@@ -270,6 +274,7 @@ type ToolFate struct {
 	Before string `json:"before,omitempty"`
 	After  string `json:"after,omitempty"`
 	desc   string // the description the cut is in
+	lead   int    // characters of white space removed at its start
 	// Meta is the _meta key whose measured limit applied to this tool
 	// (profiles.Limit.Meta), "" when the profile's own did.
 	Meta string `json:"meta,omitempty"`
@@ -567,12 +572,12 @@ func toolFates(p profiles.Profile, e probe.EraResult, getenv func(string) (strin
 			f.Unsent = true
 		default:
 			c := l.Apply(t.Description, toolCap(l, getenv))
-			f.KeptChars, f.Truncated = c.KeptChars, c.Truncated
+			f.KeptChars, f.Truncated, f.Trimmed = c.KeptChars, c.Truncated, c.Trimmed
 			f.FirstLine = c.Truncated && l.Lines == profiles.LinesFirst && strings.Contains(strings.TrimRight(t.Description, "\n"), "\n")
 			f.Beyond = c.Cap == 0 && l.AtLeast > 0 && n > l.AtLeast
 			if c.Truncated {
-				f.desc = t.Description
-				f.Before, f.After = aroundCut(f.desc, c.KeptChars, contextChars/2, nil)
+				f.desc, f.lead = t.Description, c.Lead
+				f.Before, f.After = aroundCut(f.desc, f.lead+f.KeptChars, contextChars/2, nil)
 			}
 		}
 		out = append(out, f)

@@ -73,7 +73,19 @@ func toolFact(l profiles.Limit) Fact {
 	if !l.Unsent && l.Lines == profiles.LinesFirst {
 		f.Value += "; of a description of several lines, only the first line (measured)"
 	}
+	if w := trimWords[l.Trim]; !l.Unsent && w != "" {
+		f.Value += "; " + w + " (measured)"
+	}
 	return f
+}
+
+// trimWords say what a client does with the white space around a tool
+// description (profiles.Limit.Trim); a client that keeps it says
+// nothing.
+var trimWords = map[string]string{
+	profiles.TrimStart: "white space at a description's start removed",
+	profiles.TrimEnd:   "white space at a description's end removed",
+	profiles.TrimBoth:  "white space around a description removed",
 }
 
 // unsentWords say what the model sees of a tool whose description is

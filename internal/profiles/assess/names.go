@@ -46,9 +46,10 @@ func countBudget(p profiles.Profile, name string) *profiles.Budget {
 // past it did (cut, not offered, renamed) or as the surface measured a
 // longer name; past both, and where they disagree, it is not measured.
 //
-// Its characters (a dot, a hyphen, upper case, non-ASCII letters) fare as
-// the surface's name with the same kind did.
-func nameFate(f *SurfaceFate, n *profiles.Names, b *profiles.Budget, server string) {
+// Its characters (a dot, a hyphen, upper case, non-ASCII letters), and
+// its being the start of another of the server's names (all) or starting
+// with one, fare as the surface's name of the same kind did.
+func nameFate(f *SurfaceFate, n *profiles.Names, b *profiles.Budget, server string, all []string) {
 	pre := n
 	if pre == nil && b != nil {
 		pre = b.Names
@@ -139,7 +140,7 @@ func nameFate(f *SurfaceFate, n *profiles.Names, b *profiles.Budget, server stri
 		f.NameNote = fmt.Sprintf("a name of %s characters: kept whole up to %s", table.Num(f.Chars), table.Num(kept))
 		return
 	}
-	for _, kind := range profiles.CharKinds(f.Tool) {
+	for _, kind := range profiles.NameKinds(f.Tool, all) {
 		i := slices.IndexFunc(chars, func(c profiles.NameChars) bool { return c.Kind == kind })
 		switch {
 		case i < 0:

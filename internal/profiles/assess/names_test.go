@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -226,5 +227,69 @@ func TestNameBudgetFindings(t *testing.T) {
 func TestLabServerName(t *testing.T) {
 	if labServer != matrix.ServerName {
 		t.Errorf("labServer %q, the matrix's lab server %q", labServer, matrix.ServerName)
+	}
+}
+
+// TestNamesThatPrefixEachOther: a tool whose name is the start of
+// another's (list_directory beside list_directory_with_sizes) is kept only
+// where the client was measured to keep such a name; where not measured,
+// it says so; a name neither starts nor is started by keeps its fate.
+func TestNamesThatPrefixEachOther(t *testing.T) {
+	tools := []probe.Tool{{Name: "list_directory"}, {Name: "list_directory_with_sizes"}, {Name: "read"}}
+	fates := func(chars []profiles.NameChars) []string {
+		p := surfaceProfile()
+		p.Surface.Names = claudeSurfaceNames()
+		p.Surface.Names.Chars = chars
+		r := result(ok(probe.Legacy, nil, tools...), notFound(), probe.Survival{}, 0)
+		rep := Assess([]probe.Result{r}, Options{Profiles: []profiles.Profile{p}})
+		var out []string
+		for _, f := range rep.Servers[0].Views[0].Surface {
+			out = append(out, f.Tool+" "+f.NameFate+" "+f.NameNote)
+		}
+		return out
+	}
+	measured := []profiles.NameChars{
+		{Kind: profiles.NamePrefix, Tool: lab.NamePrefix, Fate: profiles.FateKept, Runs: 2},
+		{Kind: profiles.NamePrefixed, Tool: lab.NamePrefixed, Fate: profiles.FateKept, Runs: 2},
+	}
+	if diff := cmp.Diff([]string{"list_directory kept ", "list_directory_with_sizes kept ", "read kept "}, fates(measured)); diff != "" {
+		t.Errorf("measured kept (-want +got):\n%s", diff)
+	}
+	want := []string{
+		"list_directory not measured a name with another tool's name starting with it",
+		"list_directory_with_sizes not measured a name with another tool's name as its start",
+		"read kept ",
+	}
+	if diff := cmp.Diff(want, fates(nil)); diff != "" {
+		t.Errorf("not measured (-want +got):\n%s", diff)
+	}
+	measured[1].Fate = profiles.FateDropped
+	if got := fates(measured)[1]; got != "list_directory_with_sizes dropped not offered (measured: name_prefix_with_more, with another tool's name as its start, was not)" {
+		t.Errorf("dropped: %q", got)
+	}
+}
+
+// TestToolFateTrim: white space a client removes around a description is
+// neither kept nor lost, and a first-line client that trims the start
+// keeps the first line of words; one not measured keeps it as sent.
+func TestToolFateTrim(t *testing.T) {
+	desc := "\n  Lists a directory.\nMore.\n"
+	r := result(ok(probe.Legacy, nil, probe.Tool{Name: "ls", Description: desc}), notFound(), probe.Survival{}, 0)
+	for _, tc := range []struct {
+		trim, lines string
+		want        string
+	}{
+		{profiles.TrimBoth, profiles.LinesAll, "ls 24/28 trimmed 4 cut false"},
+		{profiles.TrimBoth, profiles.LinesFirst, "ls 18/28 trimmed 4 cut true"},
+		{"", profiles.LinesAll, "ls 28/28 trimmed 0 cut false"},
+	} {
+		p := profiles.Profile{Client: "x", Name: "X", Version: "1", Render: profiles.Render{Server: "{text}"},
+			Evidence:         []profiles.Evidence{{Kind: "instrlab-run", Ref: "r", Says: "s"}},
+			ToolDescriptions: profiles.Limit{Cap: 1000, Unit: "codepoint", Lines: tc.lines, Trim: tc.trim, Measured: true, Via: "definition"}}
+		rep := Assess([]probe.Result{r}, Options{Profiles: []profiles.Profile{p}})
+		f := rep.Servers[0].Views[0].Tools[0]
+		if got := fmt.Sprintf("%s %d/%d trimmed %d cut %v", f.Tool, f.KeptChars, f.Chars, f.Trimmed, f.Truncated); got != tc.want {
+			t.Errorf("trim %q lines %s: %s, want %s", tc.trim, tc.lines, got, tc.want)
+		}
 	}
 }

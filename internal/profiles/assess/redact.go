@@ -40,7 +40,7 @@ func (rep Report) Redacted() Report {
 			v.Tools = append([]ToolFate(nil), v.Tools...)
 			for k := range v.Tools {
 				if f := &v.Tools[k]; f.Truncated {
-					f.Before, f.After = aroundCut(f.desc, f.KeptChars, contextChars/2, r.ProsePieces)
+					f.Before, f.After = aroundCut(f.desc, f.lead+f.KeptChars, contextChars/2, r.ProsePieces)
 				}
 			}
 		}

@@ -75,10 +75,14 @@ func surfaceFates(p profiles.Profile, e probe.EraResult, server string) []Surfac
 		names = s.Names
 	}
 	var out []SurfaceFate
+	all := make([]string, len(e.Tools))
+	for i, t := range e.Tools {
+		all[i] = t.Name
+	}
 	for _, t := range e.Tools {
 		f := SurfaceFate{Tool: t.Name, NameFate: NotMeasured}
 		if names != nil || b != nil {
-			nameFate(&f, names, b, server)
+			nameFate(&f, names, b, server, all)
 		}
 		switch {
 		case s != nil && s.Reserved.Hides(t.Name):
@@ -107,6 +111,10 @@ func kindWords(kind string) string {
 		return "hyphens"
 	case profiles.NameUpper:
 		return "upper case"
+	case profiles.NamePrefix:
+		return "another tool's name starting with it"
+	case profiles.NamePrefixed:
+		return "another tool's name as its start"
 	}
 	return "letters outside ASCII"
 }

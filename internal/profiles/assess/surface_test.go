@@ -37,7 +37,9 @@ func surfaceProfile() profiles.Profile {
 					{Tool: "name_long", Chars: 60, Full: 70, Fate: "kept", Got: 70, Runs: 1},
 					{Tool: "name_max", Chars: 128, Full: 138, Fate: "cut", Got: 128, Hash: true, Runs: 1},
 				},
-				Chars: []profiles.NameChars{{Kind: profiles.NameDot, Tool: "name.dotted.case", Fate: "rewritten", Name: "name_dotted_case", Runs: 1}},
+				Chars: []profiles.NameChars{{Kind: profiles.NameDot, Tool: "name.dotted.case", Fate: "rewritten", Name: "name_dotted_case", Runs: 1},
+					{Kind: profiles.NamePrefix, Tool: "name_prefix", Fate: "kept", Name: "name_prefix", Runs: 1},
+					{Kind: profiles.NamePrefixed, Tool: "name_prefix_with_more", Fate: "kept", Name: "name_prefix_with_more", Runs: 1}},
 			}}}
 }
 

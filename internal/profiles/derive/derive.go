@@ -205,6 +205,12 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	p.ToolDescriptions, un = deriveTools(base)
 	p.Unmeasured = append(p.Unmeasured, un...)
 	p.ToolDescriptions.Meta = deriveToolMeta(base)
+	if p.Surface != nil && !p.ToolDescriptions.Unsent {
+		p.ToolDescriptions.Trim = deriveTrim(surf, p.ToolDescriptions.Via, p.Surface.Model)
+	}
+	if p.ToolDescriptions.Trim == "" && p.ToolDescriptions.Via != "" && !p.ToolDescriptions.Unsent {
+		p.Unmeasured = append(p.Unmeasured, "white space around a tool description (the surface-names row, sent as the client's descriptions are)")
+	}
 	if p.ToolDescriptions.Lines, p.ToolDescriptions.LineBreak = deriveToolLines(lines); p.ToolDescriptions.Lines == "" && p.ToolDescriptions.Via != "" && !p.ToolDescriptions.Unsent {
 		p.Unmeasured = append(p.Unmeasured, "a tool description of several lines (a tooldesc-lines-* row)")
 	}

@@ -235,7 +235,7 @@ func addKeyword(s *profiles.Surface, tool string, at profiles.KeywordAt, fate st
 // The lab's tools of the names group, by what their name measures.
 var (
 	nameLengths = []string{lab.NameLong, lab.NameMax}
-	nameChars   = map[string]string{lab.NameDotted: profiles.NameDot, lab.NameHyphen: profiles.NameHyphen, lab.NameUpper: profiles.NameUpper, lab.NameUnicode: profiles.NameNonASCII}
+	nameChars   = map[string]string{lab.NameDotted: profiles.NameDot, lab.NameHyphen: profiles.NameHyphen, lab.NameUpper: profiles.NameUpper, lab.NameUnicode: profiles.NameNonASCII, lab.NamePrefix: profiles.NamePrefix, lab.NamePrefixed: profiles.NamePrefixed}
 )
 
 // names adds what became of the names of the lab's names tools in run r:

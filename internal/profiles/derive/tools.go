@@ -5,11 +5,13 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/unit"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // deriveTools reads what became of the server's tool descriptions in the
@@ -285,4 +287,35 @@ func toolSays(l profiles.Limit) string {
 		return fmt.Sprintf("; tool descriptions cut at %s %s, then %q%s", table.Num(l.Cap), unitWords(unit.Unit(l.Unit)), l.Marker, first)
 	}
 	return fmt.Sprintf("; tool descriptions whole up to %s characters%s", table.Num(l.AtLeast), first)
+}
+
+// deriveTrim reads what the client removed of the white space around the
+// lab's padded description (lab.NamePadded, in the names row's runs surf)
+// from how many characters the run analysis found trimmed: the lead and
+// the tail differ in length, so the count says which. It is read only
+// where the description reached the model as via says the client's
+// descriptions do (the same rendering) under the profile's own model
+// (model: the surface's, "" when the profile's); "" where not measured,
+// the runs disagree, or nothing of the description arrived (a client that
+// keeps an empty first line).
+func deriveTrim(surf []run, via, model string) string {
+	if model != "" {
+		return ""
+	}
+	lead, tail := utf8.RuneCountInString(lab.PaddedLead), utf8.RuneCountInString(lab.PaddedTail)
+	fates := map[int]string{0: profiles.TrimNone, lead: profiles.TrimStart, tail: profiles.TrimEnd, lead + tail: profiles.TrimBoth}
+	trim := ""
+	for _, r := range surf {
+		for _, t := range r.Tools {
+			if t.Name != lab.NamePadded || !t.Found || t.Via != via || !t.Full {
+				continue
+			}
+			f, ok := fates[t.Trimmed]
+			if !ok || trim != "" && trim != f {
+				return ""
+			}
+			trim = f
+		}
+	}
+	return trim
 }

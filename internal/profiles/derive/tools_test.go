@@ -9,6 +9,7 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // TestDeriveTools: the limit on tool descriptions is read from what the
@@ -92,7 +93,8 @@ func TestToolDescriptionsFromExcerpts(t *testing.T) {
 		{"claude-code@2.1.285", profiles.Limit{Cap: 2048, Unit: "utf16", Marker: "… [truncated]", Measured: true, Via: analyze.ViaDefinition}},
 		{"claude-code@2.1.328", profiles.Limit{Cap: 4096, Unit: "utf16", Marker: "… [truncated]", Measured: true, Via: analyze.ViaNameOnly, Unsent: true}},
 		{"codex@0.169.0", profiles.Limit{Unit: "codepoint", Measured: true, Via: analyze.ViaNamespace, Unsent: true}},
-		{"gemini@0.61.0", profiles.Limit{AtLeast: 6000, Unit: "codepoint", Lines: profiles.LinesAll, Via: analyze.ViaDefinition}},
+		{"gemini@0.61.0", profiles.Limit{AtLeast: 6000, Unit: "codepoint", Lines: profiles.LinesAll, Trim: profiles.TrimNone, Via: analyze.ViaDefinition}},
+		{"cline@3.0.65", profiles.Limit{AtLeast: 6000, Unit: "codepoint", Lines: profiles.LinesAll, Trim: profiles.TrimBoth, Via: analyze.ViaDefinition}},
 	}
 	for _, tt := range tests {
 		x, err := ReadExcerpt("../data/evidence/" + tt.id + ".json")
@@ -182,6 +184,42 @@ func TestToolMetaFromExcerpts(t *testing.T) {
 		l, key := ps[0].ToolDescriptions.MetaOf(map[string]json.RawMessage{"anthropic/alwaysLoad": json.RawMessage("true")})
 		if key != "anthropic/alwaysLoad" || l.Via != tt.via || l.Unsent != tt.unsent || l.Cap != tt.cap {
 			t.Errorf("%s: alwaysLoad tool %q via %q, unsent %v, cap %d; want via %q, unsent %v, cap %d", tt.id, key, l.Via, l.Unsent, l.Cap, tt.via, tt.unsent, tt.cap)
+		}
+	}
+}
+
+// TestDeriveTrim: how many characters of the padded description the run
+// analysis found trimmed says from which end the client removed white
+// space; runs that disagree, a count neither end gives, a description sent
+// another way than the client's others, or another model measure nothing.
+func TestDeriveTrim(t *testing.T) {
+	lead, tail := len([]rune(lab.PaddedLead)), len([]rune(lab.PaddedTail))
+	padded := func(trimmed int, via string) run {
+		return run{Result: analyze.Result{Tools: []analyze.ToolFacts{
+			{Name: "other", Found: true, Full: true, Via: via},
+			{Name: lab.NamePadded, Found: true, Full: true, Via: via, Trimmed: trimmed},
+		}}}
+	}
+	def := analyze.ViaDefinition
+	for _, tc := range []struct {
+		name  string
+		runs  []run
+		via   string
+		model string
+		want  string
+	}{
+		{"kept", []run{padded(0, def), padded(0, def)}, def, "", profiles.TrimNone},
+		{"start", []run{padded(lead, def)}, def, "", profiles.TrimStart},
+		{"end", []run{padded(tail, def)}, def, "", profiles.TrimEnd},
+		{"both", []run{padded(lead+tail, def), padded(lead+tail, def)}, def, "", profiles.TrimBoth},
+		{"runs disagree", []run{padded(lead+tail, def), padded(0, def)}, def, "", ""},
+		{"neither end's count", []run{padded(1, def)}, def, "", ""},
+		{"another rendering", []run{padded(lead+tail, analyze.ViaListing)}, def, "", ""},
+		{"another model", []run{padded(lead+tail, def)}, def, "local-model", ""},
+		{"no padded tool", []run{{}}, def, "", ""},
+	} {
+		if got := deriveTrim(tc.runs, tc.via, tc.model); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }
