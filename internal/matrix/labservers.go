@@ -54,15 +54,16 @@ func (r Row) LabFor(s LabServer, logPath string) (lab.Args, error) {
 	return a, err
 }
 
-// validateServers checks a row of several lab servers: two at least, each
-// named as a config key, no name twice, each one's lab flags valid.
+// validateServers checks a row of lab servers: two at least, or one named
+// other than the lab (a lab under another name), each named as a config
+// key, no name twice, each one's lab flags valid.
 func (r Row) validateServers() error {
 	if len(r.Servers) == 0 {
 		return nil
 	}
 	switch {
-	case len(r.Servers) < 2:
-		return fmt.Errorf("row %q: servers: want two or more (one is the row's own lab)", r.Name)
+	case len(r.Servers) < 2 && r.Servers[0].Name == ServerName:
+		return fmt.Errorf("row %q: servers: want two or more, or one named other than %s (the row's own lab)", r.Name, ServerName)
 	case r.Server != "" || r.InstrFile != "" || r.ToolDescFile != "":
 		return fmt.Errorf("row %q: servers are lab servers of generated texts: drop server, instr_file and tool_description_file", r.Name)
 	}

@@ -13,7 +13,8 @@ func TestValidateServers(t *testing.T) {
 		server  string
 		want    string
 	}{
-		{[]LabServer{{Name: "a"}}, "", "two or more"},
+		{[]LabServer{{Name: ServerName}}, "", "two or more"},
+		{[]LabServer{{Name: "a b"}}, "", "name"},
 		{[]LabServer{{Name: "a"}, {Name: "a"}}, "", `two servers named "a"`},
 		{[]LabServer{{Name: "a"}, {Name: "b c"}}, "", "name"},
 		{[]LabServer{{Name: "a"}, {Name: ""}}, "", "name"},
@@ -33,5 +34,9 @@ func TestValidateServers(t *testing.T) {
 	ok := &Matrix{Name: "m", Prompt: "p", Rows: []Row{twoLabs}}
 	if err := ok.Validate(); err != nil {
 		t.Errorf("three servers: %v", err)
+	}
+	renamed := &Matrix{Name: "m", Prompt: "p", Rows: []Row{{Name: "r", Instr: "none", Servers: []LabServer{{Name: ServerNameHyphen}}}}}
+	if err := renamed.Validate(); err != nil {
+		t.Errorf("the lab under another name: %v", err)
 	}
 }

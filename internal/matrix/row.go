@@ -21,6 +21,10 @@ import (
 // ServerName is the lab server's name in client configs.
 const ServerName = "lab"
 
+// ServerNameHyphen is the lab's name in the row that measures what a
+// client makes of a server's name with a hyphen (surface-names-server).
+const ServerNameHyphen = "lab-hyphen"
+
 // A Matrix is a list of rows and the defaults they share. Its JSON form is
 // the matrix file format of docs/matrix.md.
 type Matrix struct {

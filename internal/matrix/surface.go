@@ -56,6 +56,13 @@ func Surface() *Matrix {
 	}
 	twin.Script = []fakeapi.Turn{mergeTurns(twin.Script)}
 	m.Rows = append(m.Rows, twin)
+	// The names again from a lab named with a hyphen, as most servers
+	// are (server-filesystem): what the client makes of a server's name
+	// in the prefix it puts before a tool's.
+	hyphen := Row{Name: "surface-names-server", Label: "tool names, from a server named with a hyphen", Instr: "none", Surface: string(lab.SurfaceNames), NoDelta: true,
+		Servers: []LabServer{{Name: ServerNameHyphen}}}
+	hyphen.Script = surfaceScript(lab.SurfaceConfig{Groups: []lab.SurfaceGroup{lab.SurfaceNames}}, ServerNameHyphen)
+	m.Rows = append(m.Rows, hyphen)
 	if err := m.Validate(); err != nil {
 		panic("built-in matrix surface: " + err.Error())
 	}

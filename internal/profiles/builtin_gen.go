@@ -860,7 +860,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Surface: &Surface{
-				Runs: 10,
+				Runs: 12,
 				Results: []ResultForm{
 					ResultForm{
 						Case:    "content",
@@ -1117,6 +1117,15 @@ func builtinProfiles() ([]Profile, error) {
 							Runs: 2,
 						},
 					},
+					Servers: []NameChars{
+						NameChars{
+							Kind: "hyphen",
+							Tool: "lab-hyphen",
+							Fate: "kept",
+							Name: "lab-hyphen",
+							Runs: 2,
+						},
+					},
 				},
 				Texts: &Texts{
 					Runs:      2,
@@ -1193,8 +1202,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/claude-code@2.1.332.json",
 					Date: "2026-12-02",
-					Runs: 68,
-					Says: "instrlab run, offline against the fake API: 68 runs of 38 rows; cut at 4,096 UTF-16 units, then \"… [truncated]\"; CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH in plain digits only; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only), cut at 4,096 UTF-16 units where sent; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix.",
+					Runs: 70,
+					Says: "instrlab run, offline against the fake API: 70 runs of 39 rows; cut at 4,096 UTF-16 units, then \"… [truncated]\"; CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH in plain digits only; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only), cut at 4,096 UTF-16 units where sent; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -1378,7 +1387,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Surface: &Surface{
-				Runs: 11,
+				Runs: 13,
 				Results: []ResultForm{
 					ResultForm{
 						Case:    "content",
@@ -1642,6 +1651,15 @@ func builtinProfiles() ([]Profile, error) {
 							Runs: 2,
 						},
 					},
+					Servers: []NameChars{
+						NameChars{
+							Kind: "hyphen",
+							Tool: "lab-hyphen",
+							Fate: "kept",
+							Name: "lab-hyphen",
+							Runs: 2,
+						},
+					},
 				},
 				Texts: &Texts{
 					Runs:      3,
@@ -1715,8 +1733,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/cline@3.0.65.json",
 					Date: "2026-12-01",
-					Runs: 55,
-					Says: "instrlab run, offline against the fake API: 55 runs of 29 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 11 runs of the surface matrix.",
+					Runs: 57,
+					Says: "instrlab run, offline against the fake API: 57 runs of 30 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -2978,7 +2996,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Surface: &Surface{
-				Runs:  10,
+				Runs:  12,
 				Model: "local-model",
 				Results: []ResultForm{
 					ResultForm{
@@ -3296,6 +3314,15 @@ func builtinProfiles() ([]Profile, error) {
 							Runs: 2,
 						},
 					},
+					Servers: []NameChars{
+						NameChars{
+							Kind: "hyphen",
+							Tool: "lab-hyphen",
+							Fate: "rewritten",
+							Name: "lab_hyphen",
+							Runs: 2,
+						},
+					},
 				},
 				Texts: &Texts{
 					Runs:      2,
@@ -3372,8 +3399,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/codex@0.171.0.json",
 					Date: "2026-12-02",
-					Runs: 66,
-					Says: "instrlab run, offline against the fake API: 66 runs of 37 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix.",
+					Runs: 68,
+					Says: "instrlab run, offline against the fake API: 68 runs of 38 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -3915,8 +3942,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/continue@1.5.47.json",
 					Date: "2026-12-01",
-					Runs: 43,
-					Says: "instrlab run, offline against the fake API: 43 runs of 29 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix.",
+					Runs: 45,
+					Says: "instrlab run, offline against the fake API: 45 runs of 30 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -4090,7 +4117,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Surface: &Surface{
-				Runs: 11,
+				Runs: 13,
 				Results: []ResultForm{
 					ResultForm{
 						Case:    "content",
@@ -4388,6 +4415,15 @@ func builtinProfiles() ([]Profile, error) {
 							Runs: 2,
 						},
 					},
+					Servers: []NameChars{
+						NameChars{
+							Kind: "hyphen",
+							Tool: "lab-hyphen",
+							Fate: "kept",
+							Name: "lab-hyphen",
+							Runs: 2,
+						},
+					},
 				},
 				Texts: &Texts{
 					Runs:      3,
@@ -4461,8 +4497,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/copilot@1.0.102.json",
 					Date: "2026-12-01",
-					Runs: 49,
-					Says: "instrlab run, offline against the fake API: 49 runs of 34 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 11 runs of the surface matrix.",
+					Runs: 51,
+					Says: "instrlab run, offline against the fake API: 51 runs of 35 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -4640,7 +4676,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Surface: &Surface{
-				Runs: 10,
+				Runs: 12,
 				Results: []ResultForm{
 					ResultForm{
 						Case:    "content",
@@ -4916,6 +4952,15 @@ func builtinProfiles() ([]Profile, error) {
 							Runs: 2,
 						},
 					},
+					Servers: []NameChars{
+						NameChars{
+							Kind: "hyphen",
+							Tool: "lab-hyphen",
+							Fate: "kept",
+							Name: "lab-hyphen",
+							Runs: 2,
+						},
+					},
 				},
 				Texts: &Texts{
 					Runs:      2,
@@ -4988,8 +5033,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/droid@0.225.2.json",
 					Date: "2026-12-02",
-					Runs: 55,
-					Says: "instrlab run, offline against the fake API: 55 runs of 29 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix.",
+					Runs: 57,
+					Says: "instrlab run, offline against the fake API: 57 runs of 30 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -5220,7 +5265,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Surface: &Surface{
-				Runs: 11,
+				Runs: 13,
 				Results: []ResultForm{
 					ResultForm{
 						Case:    "content",
@@ -5482,6 +5527,15 @@ func builtinProfiles() ([]Profile, error) {
 							Runs: 2,
 						},
 					},
+					Servers: []NameChars{
+						NameChars{
+							Kind: "hyphen",
+							Tool: "lab-hyphen",
+							Fate: "kept",
+							Name: "lab-hyphen",
+							Runs: 2,
+						},
+					},
 				},
 				Texts: &Texts{
 					Runs:      3,
@@ -5565,8 +5619,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/gemini@0.61.0.json",
 					Date: "2026-12-01",
-					Runs: 72,
-					Says: "instrlab run, offline against the fake API: 72 runs of 31 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 11 runs of the surface matrix.",
+					Runs: 74,
+					Says: "instrlab run, offline against the fake API: 74 runs of 32 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -6293,7 +6347,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Surface: &Surface{
-				Runs: 11,
+				Runs: 13,
 				Results: []ResultForm{
 					ResultForm{
 						Case:    "content",
@@ -6552,6 +6606,15 @@ func builtinProfiles() ([]Profile, error) {
 							Runs: 2,
 						},
 					},
+					Servers: []NameChars{
+						NameChars{
+							Kind: "hyphen",
+							Tool: "lab-hyphen",
+							Fate: "kept",
+							Name: "lab-hyphen",
+							Runs: 2,
+						},
+					},
 				},
 				Texts: &Texts{
 					Runs:      3,
@@ -6629,8 +6692,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/kilo@7.7.9.json",
 					Date: "2026-12-02",
-					Runs: 54,
-					Says: "instrlab run, offline against the fake API: 54 runs of 31 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 11 runs of the surface matrix.",
+					Runs: 56,
+					Says: "instrlab run, offline against the fake API: 56 runs of 32 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -6812,7 +6875,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Surface: &Surface{
-				Runs: 11,
+				Runs: 13,
 				Results: []ResultForm{
 					ResultForm{
 						Case:    "content",
@@ -7071,6 +7134,15 @@ func builtinProfiles() ([]Profile, error) {
 							Runs: 2,
 						},
 					},
+					Servers: []NameChars{
+						NameChars{
+							Kind: "hyphen",
+							Tool: "lab-hyphen",
+							Fate: "kept",
+							Name: "lab-hyphen",
+							Runs: 2,
+						},
+					},
 				},
 				Texts: &Texts{
 					Runs:      3,
@@ -7148,8 +7220,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/opencode@1.18.33.json",
 					Date: "2026-12-01",
-					Runs: 102,
-					Says: "instrlab run, offline against the fake API: 102 runs of 33 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 11 runs of the surface matrix.",
+					Runs: 104,
+					Says: "instrlab run, offline against the fake API: 104 runs of 34 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -7586,7 +7658,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Surface: &Surface{
-				Runs: 10,
+				Runs: 12,
 				Results: []ResultForm{
 					ResultForm{
 						Case:    "content",
@@ -7847,6 +7919,15 @@ func builtinProfiles() ([]Profile, error) {
 							Runs: 2,
 						},
 					},
+					Servers: []NameChars{
+						NameChars{
+							Kind: "hyphen",
+							Tool: "lab-hyphen",
+							Fate: "kept",
+							Name: "lab-hyphen",
+							Runs: 2,
+						},
+					},
 				},
 				Texts: &Texts{
 					Runs:      2,
@@ -7922,8 +8003,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/qwen@0.24.4.json",
 					Date: "2026-12-01",
-					Runs: 89,
-					Says: "instrlab run, offline against the fake API: 89 runs of 32 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix.",
+					Runs: 91,
+					Says: "instrlab run, offline against the fake API: 91 runs of 33 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{

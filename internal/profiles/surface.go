@@ -189,6 +189,11 @@ type Names struct {
 	Server  string       `json:"server"`
 	Lengths []NameLength `json:"lengths,omitempty"`
 	Chars   []NameChars  `json:"chars,omitempty"`
+	// Servers is what became of a server's name with a kind of
+	// character in the prefix (Tool is the server's name, Name the
+	// client's for it: lab-hyphen in Codex CLI 0.171.0's namespace is
+	// lab_hyphen); a kind not listed was not measured.
+	Servers []NameChars `json:"servers,omitempty"`
 }
 
 // A NameLength is what became of a tool name of Chars characters, Full

@@ -158,25 +158,80 @@ func nameFate(f *SurfaceFate, n *profiles.Names, b *profiles.Budget, server stri
 	serverChars(f, n, server)
 }
 
-// serverChars makes a kept name not measured when the client's prefix
-// holds the server's name and that name has characters the client was
-// measured to rename or drop in a tool's name: the runs named their server
-// "lab", so what the client does with them in a server's name was not
-// measured (Codex CLI 0.171.0 made server-everything's namespace
-// mcp__server_everything, its hyphens as in a tool's name).
+// serverChars applies what the client was measured to make of a server's
+// name with each kind of character in server's (Names.Servers, the
+// surface-names-server row): kept, or rewritten character for character
+// as the measured name was (Codex CLI 0.171.0 made lab-hyphen's namespace
+// mcp__lab_hyphen, and so server-everything's mcp__server_everything); the
+// tool's own name is kept behind it. Where a kind was not measured in a
+// server's name, the name is not measured, whatever the client does with
+// that kind in a tool's name (the runs of one differ from the other's).
 func serverChars(f *SurfaceFate, n *profiles.Names, server string) {
 	if n == nil || f.NameFate != profiles.FateKept || !strings.Contains(n.Prefix+n.Namespace, "{server}") {
 		return
 	}
+	renamed := server
 	for _, kind := range profiles.CharKinds(server) {
-		i := slices.IndexFunc(n.Chars, func(c profiles.NameChars) bool { return c.Kind == kind })
-		if i >= 0 && (n.Chars[i].Fate == profiles.FateRewritten || n.Chars[i].Fate == profiles.FateDropped) {
+		if j := slices.IndexFunc(n.Servers, func(c profiles.NameChars) bool { return c.Kind == kind }); j >= 0 {
+			m := n.Servers[j]
+			to, ok := rewriteAs(renamed, m.Tool, m.Name, kind)
+			switch {
+			case m.Fate == profiles.FateKept:
+				continue
+			case m.Fate == profiles.FateRewritten && ok:
+				renamed = to
+				continue
+			}
 			f.NameFate = NotMeasured
-			f.NameNote = fmt.Sprintf("the server's name %s has %s, which the client %s in a tool's name (measured: %s); in a server's name not measured",
-				server, kindWords(kind), map[string]string{profiles.FateRewritten: "renamed", profiles.FateDropped: "did not offer"}[n.Chars[i].Fate], n.Chars[i].Tool)
+			f.NameNote = fmt.Sprintf("the server's name %s has %s, which the runs did not show one way (measured: %s, %s)", server, kindWords(kind), m.Tool, m.Fate)
 			return
 		}
+		f.NameFate = NotMeasured
+		f.NameNote = fmt.Sprintf("the server's name %s has %s; what the client makes of them in the prefix before a tool's name was not measured", server, kindWords(kind))
+		if i := slices.IndexFunc(n.Chars, func(c profiles.NameChars) bool { return c.Kind == kind }); i >= 0 {
+			f.NameNote += fmt.Sprintf(" (in a tool's name: %s, measured with %s)", n.Chars[i].Fate, n.Chars[i].Tool)
+		}
+		return
 	}
+	if renamed != server {
+		f.Name = n.PrefixFor(renamed) + f.Tool
+		f.Chars = utf8.RuneCountInString(f.Name)
+	}
+}
+
+// rewriteAs rewrites each character of kind in name as the client rewrote
+// it in from, which became to: character for character, where from and to
+// have as many characters and every other character of from was kept;
+// false otherwise (a rewrite that is not one character for one).
+func rewriteAs(name, from, to, kind string) (string, bool) {
+	f, t := []rune(from), []rune(to)
+	if len(f) != len(t) {
+		return "", false
+	}
+	is := func(r rune) bool { return slices.Equal(profiles.CharKinds(string(r)), []string{kind}) }
+	as := map[rune]rune{}
+	for i, r := range f {
+		switch {
+		case is(r):
+			if was, ok := as[r]; ok && was != t[i] {
+				return "", false
+			}
+			as[r] = t[i]
+		case r != t[i]:
+			return "", false
+		}
+	}
+	out := []rune(name)
+	for i, r := range out {
+		if is(r) {
+			to, ok := as[r]
+			if !ok {
+				return "", false
+			}
+			out[i] = to
+		}
+	}
+	return string(out), true
 }
 
 func thenHash(hash bool) string {

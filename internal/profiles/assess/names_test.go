@@ -293,3 +293,40 @@ func TestToolFateTrim(t *testing.T) {
 		}
 	}
 }
+
+// TestServerNameChars: a client whose prefix holds the server's name
+// makes of a hyphen in it what the surface-names-server row measured:
+// Codex CLI 0.171.0 wrote lab-hyphen as lab_hyphen in its namespace, so
+// server-everything's is mcp__server_everything, the tool's own name kept;
+// a client measured to keep it keeps it; where not measured, a client that
+// renames hyphens in tool names leaves the name not measured.
+func TestServerNameChars(t *testing.T) {
+	codexNames := func(servers []profiles.NameChars) *profiles.Names {
+		return &profiles.Names{Namespace: "mcp__{server}", Server: "lab", Servers: servers,
+			Lengths: []profiles.NameLength{{Tool: "name_long", Chars: 60, Full: 67, Fate: "kept", Got: 67, Runs: 2}},
+			Chars:   []profiles.NameChars{{Kind: profiles.NameHyphen, Tool: "name-hyphen-case", Fate: "rewritten", Name: "name_hyphen_case", Runs: 2}}}
+	}
+	fate := func(n *profiles.Names) SurfaceFate {
+		p := surfaceProfile()
+		p.Surface.Names = n
+		r := result(ok(probe.Legacy, nil, probe.Tool{Name: "echo"}), notFound(), probe.Survival{}, 0)
+		r.Target.Name = "server-everything"
+		return Assess([]probe.Result{r}, Options{Profiles: []profiles.Profile{p}}).Servers[0].Views[0].Surface[0]
+	}
+	f := fate(codexNames([]profiles.NameChars{{Kind: profiles.NameHyphen, Tool: "lab-hyphen", Fate: "rewritten", Name: "lab_hyphen", Runs: 2}}))
+	if f.Name != "mcp__server_everything__echo" || f.NameFate != "kept" || f.Chars != len(f.Name) {
+		t.Errorf("measured rewritten: %+v", f)
+	}
+	f = fate(codexNames([]profiles.NameChars{{Kind: profiles.NameHyphen, Tool: "lab-hyphen", Fate: "kept", Name: "lab-hyphen", Runs: 2}}))
+	if f.Name != "mcp__server-everything__echo" || f.NameFate != "kept" {
+		t.Errorf("measured kept: %+v", f)
+	}
+	f = fate(codexNames(nil))
+	if f.NameFate != NotMeasured || !strings.Contains(f.NameNote, "in the prefix before a tool's name was not measured (in a tool's name: rewritten, measured with name-hyphen-case)") {
+		t.Errorf("not measured: %+v", f)
+	}
+	f = fate(codexNames([]profiles.NameChars{{Kind: profiles.NameHyphen, Tool: "lab-hyphen", Fate: "rewritten", Name: "labhyphen", Runs: 2}}))
+	if f.NameFate != NotMeasured {
+		t.Errorf("a rewrite not one character for one: %+v", f)
+	}
+}

@@ -31,7 +31,7 @@ func deriveSurface(runs []run, ev Evidence, model0 string) *profiles.Surface {
 		return nil
 	}
 	s := &profiles.Surface{}
-	var measured []run
+	var measured, renamed []run
 	for _, r := range runs {
 		if r.Surface == nil {
 			continue
@@ -48,6 +48,10 @@ func deriveSurface(runs []run, ev Evidence, model0 string) *profiles.Surface {
 		case lab.SurfaceSchemas:
 			schemaKeywords(s, r.Surface.Tools)
 		case lab.SurfaceNames:
+			if len(profiles.CharKinds(runServer(r))) > 0 {
+				renamed = append(renamed, r) // read once the prefix is known
+				continue
+			}
 			names(s, r, r.Surface.Tools)
 		case lab.SurfaceReserved:
 			if !reserved(s, r.Surface.Tools, r.Surface.Calls) {
@@ -61,6 +65,11 @@ func deriveSurface(runs []run, ev Evidence, model0 string) *profiles.Surface {
 			continue
 		}
 		measured = append(measured, r)
+	}
+	for _, r := range renamed {
+		if serverNames(s.Names, r) {
+			measured = append(measured, r)
+		}
 	}
 	s.Runs = len(measured)
 	// A model the evidence does not name is not the profile's: the
@@ -244,10 +253,7 @@ var (
 // each name with dots, hyphens, upper case or non-ASCII letters kept,
 // rewritten or dropped.
 func names(s *profiles.Surface, r run, tools []surface.ToolDef) {
-	server := matrix.ServerName
-	if ls := r.Row.LabServers(); len(ls) > 0 {
-		server = ls[0].Name
-	}
+	server := runServer(r)
 	n := s.Names
 	if n == nil {
 		n = &profiles.Names{Server: server, Prefix: "?"}
@@ -299,6 +305,62 @@ func names(s *profiles.Surface, r run, tools []surface.ToolDef) {
 		}
 	}
 	s.Names = n
+}
+
+// runServer is the name of run r's lab server.
+func runServer(r run) string {
+	if ls := r.Row.LabServers(); len(ls) > 0 {
+		return ls[0].Name
+	}
+	return matrix.ServerName
+}
+
+// serverNames adds what became of the name of run r's lab server, named
+// with characters a client may rewrite (surface-names-server), in the
+// prefix n measured with the plain lab: the text between the prefix's
+// parts before each tool the client named (a namespace and "__" for a
+// client that defines tools in one) is the server's name as the client
+// wrote it, kept or rewritten, per kind of character in it. It reads
+// nothing (false) where the prefix holds no server name, was not
+// measured, or no tool of the run was named behind it.
+func serverNames(n *profiles.Names, r run) bool {
+	server := runServer(r)
+	if n == nil || !strings.Contains(n.Prefix+n.Namespace, "{server}") {
+		return false
+	}
+	pattern := n.Prefix
+	if n.Namespace != "" {
+		pattern = n.Namespace + "__"
+	}
+	before, after, _ := strings.Cut(pattern, "{server}")
+	got := ""
+	for _, t := range r.Surface.Tools {
+		name := t.Name
+		if t.Namespace != "" {
+			name = t.Namespace + "__" + t.Name
+		}
+		if t.Via == surface.ViaNone || !slices.Contains(nameLengths, t.Tool) && nameChars[t.Tool] == "" {
+			continue
+		}
+		mid, ok := strings.CutPrefix(name, before)
+		if mid, ok2 := strings.CutSuffix(mid, after+t.Tool); ok && ok2 && mid != "" {
+			if got != "" && got != mid {
+				return false // two tools, two names: not one rule
+			}
+			got = mid
+		}
+	}
+	if got == "" {
+		return false
+	}
+	for _, kind := range profiles.CharKinds(server) {
+		c := profiles.NameChars{Kind: kind, Tool: server, Fate: profiles.FateKept, Name: got, Runs: 1}
+		if got != server {
+			c.Fate = profiles.FateRewritten
+		}
+		n.Servers = addChars(n.Servers, c)
+	}
+	return true
 }
 
 // reserved adds what became of the lab's tools named as clients name
@@ -364,7 +426,7 @@ func addLength(ls []profiles.NameLength, l profiles.NameLength) []profiles.NameL
 
 func addChars(cs []profiles.NameChars, c profiles.NameChars) []profiles.NameChars {
 	for i := range cs {
-		if cs[i].Tool == c.Tool {
+		if cs[i].Tool == c.Tool && cs[i].Kind == c.Kind {
 			cs[i].Runs++
 			if cs[i].Fate != c.Fate || cs[i].Name != c.Name {
 				cs[i].Fate = profiles.FateVaries

@@ -112,6 +112,32 @@ func TestDeriveSurface(t *testing.T) {
 	if diff := cmp.Diff(wantNames, got.Names); diff != "" {
 		t.Errorf("names behind a prefix mismatch (-want +got):\n%s", diff)
 	}
+	// The lab named lab-hyphen (surface-names-server), read after the
+	// plain lab's prefix whatever the order: Codex's namespace, the
+	// hyphen rewritten; Claude Code's prefix, kept; a client whose
+	// prefix holds no server name measures nothing of it.
+	hyphen := matrix.Row{Surface: string(lab.SurfaceNames), Servers: []matrix.LabServer{{Name: matrix.ServerNameHyphen}}}
+	codexHyphen := analyze.Result{Surface: &analyze.SurfaceFacts{Tools: []surface.ToolDef{
+		{Tool: lab.NameLong, Name: lab.NameLong, Namespace: "mcp__lab_hyphen", Via: surface.ViaFirst},
+		{Tool: lab.NameDotted, Name: "name_dotted_case", Namespace: "mcp__lab_hyphen", Via: surface.ViaFirst},
+	}}}
+	got = deriveSurface([]run{{Result: codexHyphen, Row: hyphen}, {Result: codex, Row: rows(lab.SurfaceNames)}}, Dirs{}, "")
+	if want := []profiles.NameChars{{Kind: profiles.NameHyphen, Tool: "lab-hyphen", Fate: "rewritten", Name: "lab_hyphen", Runs: 1}}; got.Runs != 2 || !cmp.Equal(want, got.Names.Servers) {
+		t.Errorf("Codex's server name: %d runs, %+v", got.Runs, got.Names.Servers)
+	}
+	claudeHyphen := analyze.Result{Surface: &analyze.SurfaceFacts{Tools: []surface.ToolDef{
+		{Tool: lab.NameLong, Name: "mcp__lab-hyphen__" + lab.NameLong, Via: surface.ViaLater},
+	}}}
+	got = deriveSurface([]run{{Result: claude, Row: rows(lab.SurfaceNames)}, {Result: claudeHyphen, Row: hyphen}}, Dirs{}, "")
+	if want := []profiles.NameChars{{Kind: profiles.NameHyphen, Tool: "lab-hyphen", Fate: "kept", Name: "lab-hyphen", Runs: 1}}; !cmp.Equal(want, got.Names.Servers) {
+		t.Errorf("Claude Code's server name: %+v", got.Names.Servers)
+	}
+	bare := analyze.Result{Surface: &analyze.SurfaceFacts{Tools: []surface.ToolDef{{Tool: lab.NameLong, Name: lab.NameLong, Via: surface.ViaFirst}}}}
+	got = deriveSurface([]run{{Result: bare, Row: rows(lab.SurfaceNames)}, {Result: bare, Row: hyphen}}, Dirs{}, "")
+	if got.Runs != 1 || got.Names.Servers != nil {
+		t.Errorf("no server name in the prefix: %d runs, %+v", got.Runs, got.Names.Servers)
+	}
+
 	// No surface run: no surface.
 	if s := deriveSurface([]run{{Result: analyze.Result{}, Row: matrix.Row{}}}, Dirs{}, ""); s != nil {
 		t.Errorf("a run outside the surface rows gives %+v", s)
