@@ -214,3 +214,93 @@ func TestE2EPyPIClientsCannotInstall(t *testing.T) {
 		}
 	}
 }
+
+// TestE2ECodebuffDownloadsItsBinary reproduces why Codebuff has no row:
+// the npm package codebuff@1.0.685 is a launcher that, on its first run,
+// downloads the client from codebuff.com, which a machine that reaches
+// only the package registries cannot fetch (and whose agent runs on
+// Codebuff's service). It fails the day the launcher runs without that
+// download.
+func TestE2ECodebuffDownloadsItsBinary(t *testing.T) {
+	if os.Getenv("INSTRLAB_E2E") != "1" {
+		t.Skip("set INSTRLAB_E2E=1 to install Codebuff from npm and run its launcher")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	node, script, err := npm.NodeScript(ctx, npm.Package{Client: "codebuff", Version: "1.0.685", Name: "codebuff"}, io.Discard,
+		"node_modules/codebuff/index.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The launcher asks the npm registry for the latest version first, as
+	// npm reaches it (this machine's CA bundle, if it names one).
+	var env []string
+	if ca := os.Getenv("NODE_EXTRA_CA_CERTS"); ca != "" {
+		env = append(env, "NODE_EXTRA_CA_CERTS="+ca)
+	}
+	out, err := runRefused(t, env, node, script, "--help")
+	if err == nil {
+		t.Fatalf("codebuff --help exited 0 offline: it may now run without its download; update docs/clients.md\n%s", out)
+	}
+	if !strings.Contains(out, "Failed to download codebuff") || !strings.Contains(out, "codebuff.com/api/releases/download/1.0.685/") {
+		t.Errorf("codebuff failed, but not on its binary's download:\n%s", out)
+	}
+}
+
+// TestE2EQodoNeedsItsServers reproduces why Qodo Command has no row: with
+// a key and its service's address pointed at a local stand-in, it asks
+// the service what the account may use (/v2/info/get-things) and exits,
+// "not available in your environment", having called no model API: its
+// agent runs through Qodo's service. It fails the day it runs without
+// that service or calls a model API of its own.
+func TestE2EQodoNeedsItsServers(t *testing.T) {
+	if os.Getenv("INSTRLAB_E2E") != "1" {
+		t.Skip("set INSTRLAB_E2E=1 to install Qodo Command from npm and run it against a local stand-in for its service")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	node, script, err := npm.NodeScript(ctx, npm.Package{Client: "qodo", Version: "0.36.0", Name: "@qodo/command"}, io.Discard,
+		"node_modules/@qodo/command/bin/qodo.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, url := startBackend(t)
+	out, err := runRefused(t, []string{"QODO_API_KEY=dummy-key", "QODO_API_BASE_URL=" + url, "QODO_BASE_URL=" + url},
+		node, script, "--ci", "-y", "Reply with one word.")
+	calls := b.seen()
+	if err == nil {
+		t.Fatalf("qodo exited 0 against a service that answers 404: update docs/clients.md\n%s\ncalls: %q", out, calls)
+	}
+	if c := callsModel(calls); c != "" {
+		t.Errorf("qodo called a model API itself (%s): it may now be driven against a fake; calls: %q", c, calls)
+	}
+	var info bool
+	for _, c := range calls {
+		info = info || strings.HasPrefix(c, "GET /v2/info/")
+	}
+	if !info || !strings.Contains(out, "not available in your environment") {
+		t.Errorf("qodo failed, but not on its service's /v2/info:\n%s\ncalls: %q", out, calls)
+	}
+}
+
+// TestE2ELettaCodeCannotInstall reproduces why Letta Code has no row:
+// @letta-ai/letta-code@0.32.18 depends on
+// @janhapke/sharp-electron@0.35.3-electron.1, which the npm registry this
+// project reaches does not serve, so npm installs nothing. It fails the
+// day the install succeeds (then see whether it runs without a Letta
+// server), or fails for another reason.
+func TestE2ELettaCodeCannotInstall(t *testing.T) {
+	if os.Getenv("INSTRLAB_E2E") != "1" {
+		t.Skip("set INSTRLAB_E2E=1 to try installing Letta Code from npm")
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	_, err := npm.Ensure(ctx, npm.Package{Client: "letta", Version: "0.32.18", Name: "@letta-ai/letta-code"}, io.Discard)
+	if err == nil {
+		t.Fatal("@letta-ai/letta-code@0.32.18 installed: see whether Letta Code runs against a fake model API, and update docs/clients.md")
+	}
+	if msg := err.Error(); !strings.Contains(msg, "no such version") || !strings.Contains(msg, "@janhapke/sharp-electron@0.35.3-electron.1") {
+		t.Errorf("the install failed, but not on @janhapke/sharp-electron:\n%s", msg)
+	}
+}
