@@ -60,9 +60,9 @@ type kind struct {
 
 // Names of the budgets Measure knows.
 const (
-	Wait       = "wait"
-	Defer      = "defer"
-	NameLength = "name"
+	Wait       = profiles.BudgetWait
+	Defer      = profiles.BudgetDefer
+	NameLength = profiles.BudgetName
 )
 
 // kinds are the budgets, in the order of Names.

@@ -8,6 +8,7 @@ import (
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
+	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/surface"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/lab"
@@ -15,7 +16,7 @@ import (
 
 // ResultSize names the result-size budget: the longest tool result a
 // client gives the model whole.
-const ResultSize = "result"
+const ResultSize = profiles.BudgetResult
 
 // resultTool is the lab's tool of one long text (the size group's
 // result_size; its twin result_size_meta, which asks Claude Code for room,

@@ -422,6 +422,16 @@ type Startup struct {
 // Within, the largest value met within it, and Past, the smallest met past
 // it. Below is set when the client was past it at the range's low end,
 // Above when within at its high end; then one side alone is known.
+// The names of the budgets instrlab budget measures (Budget.Name): how
+// long a client waits for a server to start, how long it defers its first
+// request for one, the longest tool name it keeps, the longest tool result.
+const (
+	BudgetWait   = "wait"
+	BudgetDefer  = "defer"
+	BudgetName   = "name"
+	BudgetResult = "result"
+)
+
 type Budget struct {
 	Name   string  `json:"name"` // "wait"
 	Unit   string  `json:"unit"` // "s"

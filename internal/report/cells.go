@@ -404,11 +404,10 @@ func answerText(r *analyze.Result) string {
 }
 
 func firstRunesText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
+	if p := unit.CodePoint.Prefix(s, n); p != s {
+		return p + "…"
 	}
-	return string(r[:n]) + "…"
+	return s
 }
 
 func sizeText(r *analyze.Result) string {

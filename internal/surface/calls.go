@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/unit"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -166,11 +167,11 @@ func instead(ctx fakeapi.Context, c fakeapi.ToolCall) (string, int) {
 			if len(heads) > 0 {
 				n++ // the line break between two
 			}
-			heads = append(heads, firstRunes(s.Text, InsteadRunes))
+			heads = append(heads, unit.CodePoint.Prefix(s.Text, InsteadRunes))
 			n += utf8.RuneCountInString(s.Text)
 		}
 	}
-	return firstRunes(strings.Join(heads, "\n"), InsteadRunes), n
+	return unit.CodePoint.Prefix(strings.Join(heads, "\n"), InsteadRunes), n
 }
 
 // following is the first of reqs that answers call c: it has a tool result

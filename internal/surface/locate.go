@@ -92,12 +92,12 @@ func locate(ctx fakeapi.Context, callID string, p Part) Found {
 		for _, form := range needleForms(p.Needle) {
 			// The head looked for is the part's start without the white
 			// space it ends with, which a client may remove.
-			head := firstRunes(form.text, headRunes)
+			head := unit.CodePoint.Prefix(form.text, headRunes)
 			if core := strings.TrimRightFunc(p.Needle, unicode.IsSpace); core != "" && core != p.Needle {
 				if form.escaped {
 					core = fakeapi.JSONEscape(core)
 				}
-				head = firstRunes(core, headRunes)
+				head = unit.CodePoint.Prefix(core, headRunes)
 			}
 			for from := 0; ; {
 				i := strings.Index(s.Text[from:], head)
@@ -110,7 +110,7 @@ func locate(ctx fakeapi.Context, callID string, p Part) Found {
 				kept = form.runes(kept)
 				g := Found{Part: p.Name, SentForm: p.Form, Sent: p.Sent, Reached: true, Form: foundForm(s.Text, form.escaped),
 					Where: s.Kind, Path: s.Path, InResult: inResult, Kept: kept, Full: kept == p.Sent}
-				if left := p.Needle[len(firstRunes(p.Needle, kept)):]; !g.Full && strings.TrimSpace(left) == "" {
+				if left := p.Needle[len(unit.CodePoint.Prefix(p.Needle, kept)):]; !g.Full && strings.TrimSpace(left) == "" {
 					// White space the part ended with, which the client
 					// removed: whole, not cut.
 					g.Full, g.Trimmed = true, p.Sent-kept
@@ -135,17 +135,17 @@ func locate(ctx fakeapi.Context, callID string, p Part) Found {
 // marker reads as it wrote it.
 func suffix(rest string, escaped bool) string {
 	if escaped {
-		head := firstRunes(rest, 80)
+		head := unit.CodePoint.Prefix(rest, 80)
 		for range 6 {
 			var s string
 			if json.Unmarshal([]byte(`"`+head+`"`), &s) == nil {
-				return firstRunes(s, 40)
+				return unit.CodePoint.Prefix(s, 40)
 			}
 			_, n := utf8.DecodeLastRuneInString(head)
 			head = head[:len(head)-n]
 		}
 	}
-	return firstRunes(rest, 40)
+	return unit.CodePoint.Prefix(rest, 40)
 }
 
 // foundForm says whether a segment's text is serialized JSON (or the part
@@ -204,13 +204,4 @@ func commonPrefix(a, b string) (int, string) {
 		n++
 	}
 	return n, b[i:]
-}
-
-func firstRunes(s string, n int) string {
-	i := 0
-	for k := 0; k < n && i < len(s); k++ {
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-	}
-	return s[:i]
 }

@@ -127,10 +127,10 @@ func (u Unit) Prefix(s string, n int) string {
 	if n <= 0 {
 		return ""
 	}
-	if u.Count(s) <= n {
-		return s
-	}
 	if u == Token { // counts are not additive: search the longest fit
+		if u.Count(s) <= n {
+			return s
+		}
 		lo, hi := 0, len(s) // s[:lo] fits, s[:hi] does not
 		for hi-lo > 1 {
 			mid := (lo + hi) / 2

@@ -12,6 +12,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/testutil"
+	"github.com/instrlab/instrlab/internal/unit"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -91,7 +92,7 @@ func TestAnalyzeFacts(t *testing.T) {
 			if b := res.First.Best(); b != nil {
 				got.Placement, got.Kept, got.Full, got.Era = string(b.Kind), b.Kept, b.Full, string(b.Reply)
 				if !b.Full {
-					got.Suffix = firstRunes(b.Suffix, 13)
+					got.Suffix = unit.CodePoint.Prefix(b.Suffix, 13)
 				}
 			}
 			if len(res.Requests) > 1 {

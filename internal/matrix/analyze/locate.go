@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/unit"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -76,7 +77,7 @@ func locate(ctx fakeapi.Context, reply lab.Reply, text string) []Placement {
 			indent := lineIndent(s.Text[:i])
 			m := measure(text, s.Text, i, indent)
 			p := Placement{Kind: s.Kind, Path: s.Path, Reply: reply, Kept: m.kept, Full: m.full, Trimmed: m.trimmed,
-				Suffix: firstRunes(m.rest, 20), Wrapper: wrapper(s.Text[:m.start]), Offset: utf8.RuneCountInString(s.Text[:m.start])}
+				Suffix: unit.CodePoint.Prefix(m.rest, 20), Wrapper: wrapper(s.Text[:m.start]), Offset: utf8.RuneCountInString(s.Text[:m.start])}
 			if m.indented {
 				p.Indent = indent
 			}
@@ -193,15 +194,6 @@ func commonPrefix(a, b string) (int, string) {
 	return n, b[i:]
 }
 
-func firstRunes(s string, n int) string {
-	i := 0
-	for k := 0; k < n && i < len(s); k++ {
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-	}
-	return s[:i]
-}
-
 // wrapper names what precedes a text in its segment: the first line, and
 // the nearest non-empty line before the text, when they differ.
 func wrapper(before string) string {
@@ -212,7 +204,7 @@ func wrapper(before string) string {
 	lines := strings.Split(before, "\n")
 	first := strings.TrimSpace(lines[0])
 	last := strings.TrimSpace(lines[len(lines)-1])
-	first, last = firstRunes(first, 40), firstRunes(last, 40)
+	first, last = unit.CodePoint.Prefix(first, 40), unit.CodePoint.Prefix(last, 40)
 	if len(lines) == 1 || first == last {
 		return last
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/redact"
 	"github.com/instrlab/instrlab/internal/stderr"
+	"github.com/instrlab/instrlab/internal/unit"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -118,11 +119,11 @@ func LostTail(text string, kept int) string {
 			start = i + len(sep)
 		}
 	}
-	out := fmt.Sprintf("cut in %q", firstRunes(strings.TrimSpace(text[start:]), 50))
+	out := fmt.Sprintf("cut in %q", unit.CodePoint.Prefix(strings.TrimSpace(text[start:]), 50))
 	var headings []string
 	for _, line := range strings.Split(text[cut:], "\n")[1:] {
 		if h := strings.TrimSpace(line); strings.HasPrefix(h, "#") {
-			headings = append(headings, firstRunes(h, 40))
+			headings = append(headings, unit.CodePoint.Prefix(h, 40))
 		}
 	}
 	if len(headings) > 0 {
@@ -185,7 +186,7 @@ func serverFailure(msgs []LabMessage, lastModel time.Time) (reason, warning stri
 			// failure, but nothing the log could read.
 			warning = fmt.Sprintf("server: wrote a line the log could not read (%s), passed on to the client as it came", m.Note)
 		case m.Dir == lab.Send && m.Kind == lab.KindInvalid:
-			why = append(why, fmt.Sprintf("the server wrote a line that is not JSON-RPC: %q", firstRunes(redact.String(m.Raw), 60)))
+			why = append(why, fmt.Sprintf("the server wrote a line that is not JSON-RPC: %q", unit.CodePoint.Prefix(redact.String(m.Raw), 60)))
 		case m.Dir == lab.Recv && (m.Method == "initialize" || m.Method == "server/discover"):
 			if asked.IsZero() {
 				asked = m.Time

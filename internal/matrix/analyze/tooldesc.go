@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/unit"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -84,7 +85,7 @@ func locateTools(ctx fakeapi.Context, tools []NamedText, server string) []ToolFa
 		f := ToolFacts{Name: t.Name, Sent: utf8.RuneCountInString(t.Description)}
 		found := func(m measured, via string, s fakeapi.Segment, wrap string) {
 			if !f.Found || m.kept > f.Kept || m.kept == f.Kept && m.full && !f.Full {
-				f.Found, f.Kept, f.Trimmed, f.Full, f.Suffix, f.Via, f.Kind, f.Wrapper = true, m.kept, m.trimmed, m.full, firstRunes(m.rest, 20), via, s.Kind, wrap
+				f.Found, f.Kept, f.Trimmed, f.Full, f.Suffix, f.Via, f.Kind, f.Wrapper = true, m.kept, m.trimmed, m.full, unit.CodePoint.Prefix(m.rest, 20), via, s.Kind, wrap
 			}
 		}
 		if s, ok := names.Find(ctx, t.Name, fakeapi.DescriptionKey(t.Description)); ok {
@@ -101,7 +102,7 @@ func locateTools(ctx fakeapi.Context, tools []NamedText, server string) []ToolFa
 				// start that keeps the most (list_directory's and
 				// list_directory_with_sizes' start alike).
 				starts = nil
-				for i := range indexes(desc, firstRunes(strings.TrimSpace(t.Description), headRunes)) {
+				for i := range indexes(desc, unit.CodePoint.Prefix(strings.TrimSpace(t.Description), headRunes)) {
 					starts = append(starts, desc[i:])
 				}
 				if len(starts) == 0 {
@@ -124,7 +125,7 @@ func locateTools(ctx fakeapi.Context, tools []NamedText, server string) []ToolFa
 				if form.text != form.raw {
 					core, formLead = fakeapi.JSONEscape(core), fakeapi.JSONEscape(lead)
 				}
-				head := firstRunes(core, headRunes)
+				head := unit.CodePoint.Prefix(core, headRunes)
 				for i := range indexes(s.Text, head) {
 					if !namedBefore(s.Text, i, t.Name) {
 						continue

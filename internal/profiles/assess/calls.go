@@ -188,7 +188,7 @@ func article(typ string) string {
 // decides. Tokens are not judged: a client that counts them (Claude
 // Code's second cap) met the budget's ASCII text in characters first.
 func callSize(f *CallFate, p profiles.Profile, n probe.Size) {
-	b := countBudget(p, ResultBudget)
+	b := countBudget(p, profiles.BudgetResult)
 	if b == nil {
 		return
 	}

@@ -33,7 +33,7 @@ func sized(s string) *probe.Size { z := probe.SizeOf(s); return &z }
 // unit decides (not measured); a result the profile has no budget for,
 // or a call that failed, predicts no size.
 func TestCallFates(t *testing.T) {
-	budget := &profiles.Budget{Name: ResultBudget, Unit: "characters", Within: 100, Past: 101, PastBudget: "cuts it: the model gets its first 40 characters"}
+	budget := &profiles.Budget{Name: profiles.BudgetResult, Unit: "characters", Within: 100, Past: 101, PastBudget: "cuts it: the model gets its first 40 characters"}
 	ascii, long := strings.Repeat("a", 100), strings.Repeat("a", 101)
 	jp := strings.Repeat("日", 60) // 60 characters, 180 bytes
 	calls := []probe.CallResult{
@@ -78,7 +78,7 @@ func TestCallFates(t *testing.T) {
 	}
 	// A client measured whole up to the longest tried: within it whole,
 	// past it not measured.
-	above := &profiles.Budget{Name: ResultBudget, Unit: "characters", Within: 100, Above: true}
+	above := &profiles.Budget{Name: profiles.BudgetResult, Unit: "characters", Within: 100, Above: true}
 	fs := callFates(callProfile(above), calls[:2])
 	if fs[0].Size != SizeWhole || fs[1].Size != NotMeasured {
 		t.Errorf("above the range: %+v, want whole then not measured", fs)
@@ -122,7 +122,7 @@ func TestResultFact(t *testing.T) {
 	if f := resultFact(profiles.Profile{}); f.Measured || f.Value != NotMeasured {
 		t.Errorf("no budget: %+v", f)
 	}
-	p := callProfile(&profiles.Budget{Name: ResultBudget, Unit: "characters", Within: 50000, Past: 50001, PastBudget: "cuts it", Model: "local-model"})
+	p := callProfile(&profiles.Budget{Name: profiles.BudgetResult, Unit: "characters", Within: 50000, Past: 50001, PastBudget: "cuts it", Model: "local-model"})
 	f := resultFact(p)
 	if !f.Measured || f.Value != "whole up to 50,000 characters (one text block of ASCII text; what it counts not measured); past it cuts it (model local-model)" {
 		t.Errorf("fact = %+v", f)
@@ -170,7 +170,7 @@ func TestCallNonObject(t *testing.T) {
 // preview past 50,000); between the two lengths measured around it, both
 // are said; within it, the first budget's outcome alone.
 func TestCallSecondLimit(t *testing.T) {
-	p := callProfile(&profiles.Budget{Name: ResultBudget, Unit: "characters", Within: 50000, Past: 50001, PastBudget: "a preview",
+	p := callProfile(&profiles.Budget{Name: profiles.BudgetResult, Unit: "characters", Within: 50000, Past: 50001, PastBudget: "a preview",
 		Second: &profiles.SecondLimit{Within: 101000, Past: 101100, PastBudget: "an error and a path", Counts: "tokens", Runs: 1, Date: "2026-12-05", Command: "c"}})
 	calls := []probe.CallResult{
 		{Tool: "preview", Outcome: probe.OutcomeOK, Text: sized(strings.Repeat("a", 60000))},
@@ -214,7 +214,7 @@ func TestCallNeither(t *testing.T) {
 func TestCallSizeCounted(t *testing.T) {
 	emoji := sized(strings.Repeat("😀", 30000))
 	for _, tc := range []struct{ counts, want string }{{"utf16", SizeCut}, {"codepoint", SizeWhole}, {"", SizeUnit}} {
-		p := callProfile(&profiles.Budget{Name: ResultBudget, Unit: "characters", Within: 50000, Past: 50001, PastBudget: "a preview", Counts: tc.counts})
+		p := callProfile(&profiles.Budget{Name: profiles.BudgetResult, Unit: "characters", Within: 50000, Past: 50001, PastBudget: "a preview", Counts: tc.counts})
 		f := callFates(p, []probe.CallResult{{Tool: "t", Outcome: probe.OutcomeOK, Text: emoji}})[0]
 		if f.Size != tc.want {
 			t.Errorf("counted in %q: size %q, want %q", tc.counts, f.Size, tc.want)

@@ -10,13 +10,9 @@ import (
 	"github.com/instrlab/instrlab/internal/table"
 )
 
-// NameBudget is the name of a profile's tool-name budget
-// (profiles.Budget.Name, instrlab budget's "name").
-const NameBudget = "name"
-
 // nameBudget is p's tool-name budget measured with nothing set, nil when
 // it has none.
-func nameBudget(p profiles.Profile) *profiles.Budget { return countBudget(p, NameBudget) }
+func nameBudget(p profiles.Profile) *profiles.Budget { return countBudget(p, profiles.BudgetName) }
 
 // countBudget is p's budget of that name counted in characters (the
 // tool-name limit, the result size) and measured with nothing set, nil

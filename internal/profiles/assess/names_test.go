@@ -17,7 +17,7 @@ import (
 // characters, not at past, with names (the client's prefix and the
 // names at the edge) when the runs showed them.
 func nameBudgetOf(within, past float64, pastSays string, names *profiles.Names) profiles.Budget {
-	return profiles.Budget{Name: NameBudget, Unit: "characters", Within: within, Past: past, PastBudget: pastSays,
+	return profiles.Budget{Name: profiles.BudgetName, Unit: "characters", Within: within, Past: past, PastBudget: pastSays,
 		Names: names, Runs: 9, Date: "2026-12-03", Command: "instrlab budget -budget name"}
 }
 

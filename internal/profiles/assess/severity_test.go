@@ -53,7 +53,7 @@ func TestSeverityTable(t *testing.T) {
 // Codex CLI 0.171.0's, dropping a server past it.
 func waitProfile() profiles.Profile {
 	p := profiles.Profile{Client: "w", Version: "1", Name: "Waiter"}
-	p.Budgets = []profiles.Budget{{Name: WaitBudget, Unit: "s", Within: 1.2, Past: 1.3, Runs: 9, Date: "2026-12-02", PastBudget: "drops the server"}}
+	p.Budgets = []profiles.Budget{{Name: profiles.BudgetWait, Unit: "s", Within: 1.2, Past: 1.3, Runs: 9, Date: "2026-12-02", PastBudget: "drops the server"}}
 	return p
 }
 

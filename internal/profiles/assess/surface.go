@@ -310,16 +310,12 @@ func maxNameRule(l *findingList, s Server, maxName int) {
 	}
 }
 
-// ResultBudget is the name of a profile's result-size budget
-// (profiles.Budget.Name, instrlab budget's "result").
-const ResultBudget = "result"
-
 // resultFact says how long a tool result p's client gives the model
 // whole, from its result-size budget measured with nothing set, and what
 // the model gets of a longer one; not measured when it has none.
 func resultFact(p profiles.Profile) Fact {
 	f := Fact{Name: "long tool results", Value: NotMeasured}
-	b := countBudget(p, ResultBudget)
+	b := countBudget(p, profiles.BudgetResult)
 	if b == nil {
 		return f
 	}

@@ -272,7 +272,7 @@ func TestUnmeasuredInAnotherWay(t *testing.T) {
 	// know how long it waits.
 	waited := true
 	p.Surface, p.Variants = nil, []profiles.Variant{{When: "in arm a", Arm: "a", Runs: 1, Render: p.Render, Startup: profiles.Startup{Waited: &waited, Held: "8s"}}}
-	p.Budgets = []profiles.Budget{{Name: WaitBudget, Unit: "s", Within: 0.2, Past: 0.3, PastBudget: "drops the server", Runs: 4}}
+	p.Budgets = []profiles.Budget{{Name: profiles.BudgetWait, Unit: "s", Within: 0.2, Past: 0.3, PastBudget: "drops the server", Runs: 4}}
 	r = result(ok(probe.Legacy, str("Use the tools.")), notFound(), probe.Survival{}, 2*time.Second)
 	vs = byWay(Assess([]probe.Result{r}, Options{Profiles: profiles.Expand([]profiles.Profile{p})}).Servers[0])
 	if c := vs["default"]; c.Verdict != loss.VerdictBroken {

@@ -24,11 +24,6 @@ type wait struct {
 	upto   time.Duration
 }
 
-// WaitBudget is the name of a profile's budget of how long the client
-// waits for a server to start (profiles.Budget.Name, instrlab budget's
-// "wait").
-const WaitBudget = "wait"
-
 // startupWait reads the profile's startup wait, with its setting taken
 // from the environment as Claude Code reads MCP_TIMEOUT:
 // parseInt(value, 10) || default, so "25,000" is 25 ms, "10s" is 10 ms,
@@ -46,7 +41,7 @@ func startupWait(p profiles.Profile, getenv func(string) (string, bool)) wait {
 		}
 	}
 	for i, b := range p.Budgets {
-		if b.Name != WaitBudget || len(b.Settings) > 0 || b.Unit != "s" {
+		if b.Name != profiles.BudgetWait || len(b.Settings) > 0 || b.Unit != "s" {
 			continue
 		}
 		m := wait{budget: &p.Budgets[i], d: secs(b.Within), upto: secs(b.Past)}

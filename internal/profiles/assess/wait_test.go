@@ -74,7 +74,7 @@ func TestMeasuredWaitInTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	budget := func(within, past float64, above bool, what string) []profiles.Budget {
-		return []profiles.Budget{{Name: WaitBudget, Unit: "s", Within: within, Past: past, Above: above, PastBudget: what, Runs: 9, Date: "2026-12-02"}}
+		return []profiles.Budget{{Name: profiles.BudgetWait, Unit: "s", Within: within, Past: past, Above: above, PastBudget: what, Runs: 9, Date: "2026-12-02"}}
 	}
 	ps[0].Budgets = budget(60, 0, true, "blocks the first request until the server is ready")
 	ps[1].Budgets = budget(29.6, 31.1, false, "drops the server (status failed)")
@@ -140,8 +140,8 @@ func TestLateServerInNoEra(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps[0].Budgets = []profiles.Budget{{Name: WaitBudget, Unit: "s", Within: 60, Above: true, PastBudget: "blocks the first request until the server is ready", Runs: 9, Date: "2026-12-02"}}
-	ps[1].Budgets = []profiles.Budget{{Name: WaitBudget, Unit: "s", Within: 2.9, Past: 3.1, PastBudget: "sends the first request without the server (status pending)", Runs: 9, Date: "2026-12-02"}}
+	ps[0].Budgets = []profiles.Budget{{Name: profiles.BudgetWait, Unit: "s", Within: 60, Above: true, PastBudget: "blocks the first request until the server is ready", Runs: 9, Date: "2026-12-02"}}
+	ps[1].Budgets = []profiles.Budget{{Name: profiles.BudgetWait, Unit: "s", Within: 2.9, Past: 3.1, PastBudget: "sends the first request without the server (status pending)", Runs: 9, Date: "2026-12-02"}}
 	ps[2].Budgets = nil
 	tools := []probe.Tool{{Name: "lookup", Description: "Look up a part."}}
 	for _, tc := range []struct {

@@ -10,6 +10,7 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
+	"github.com/instrlab/instrlab/internal/unit"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -67,7 +68,7 @@ func deriveRender(runs []run, ev Evidence) (profiles.Render, []string, error) {
 		start = strings.LastIndex(before[:start], "\n") + 1 // a block starts a line
 	}
 	end := len(after) - commonSuffixLen(after, bseg[start:])
-	if cont := firstRunes(bseg[start:], 40); cont != "" && !cutRef {
+	if cont := unit.CodePoint.Prefix(bseg[start:], 40); cont != "" && !cutRef {
 		// The segment goes on as without instructions from where the
 		// block was put: the tail ends there (what follows may differ
 		// from run to run, as a session id does).
@@ -136,11 +137,6 @@ func refRun(runs []run, whole bool) *run {
 		}
 	}
 	return ref
-}
-
-func firstRunes(s string, n int) string {
-	r := []rune(s)
-	return string(r[:min(n, len(r))])
 }
 
 // unused counts the plain runs whose server sent a text the lab's log
