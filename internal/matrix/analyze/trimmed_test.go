@@ -83,21 +83,32 @@ func TestMeasureWhiteSpace(t *testing.T) {
 // around name_padded's (testdata run of surface-names, 2026-12-05), kept
 // the rest whole, and defined both of two names one of which starts the
 // other.
+//
+// Gemini CLI 0.61.0 (the Gemini API's functionDeclarations, the same row)
+// kept the padding: whole, nothing trimmed, behind its prefix mcp_lab_.
 func TestSurfaceRowTools(t *testing.T) {
-	res, err := Run(filepath.Join("testdata", "surfaceruns", "cline@3.0.65", "surface-names", "1"), clients.New)
-	if err != nil {
-		t.Fatal(err)
-	}
-	byName := map[string]ToolFacts{}
-	for _, f := range res.Tools {
-		byName[f.Name] = f
-	}
-	if f := byName[lab.NamePadded]; !f.Full || f.Trimmed != 6 || f.Via != ViaDefinition || f.As != "lab__name_padded" {
-		t.Errorf("%s: %+v, want whole in its definition, 6 trimmed", lab.NamePadded, f)
-	}
-	for _, name := range []string{lab.NamePrefix, lab.NamePrefixed} {
-		if f := byName[name]; !f.Full || f.Trimmed != 0 || f.As != "lab__"+name {
-			t.Errorf("%s: %+v, want whole in its own definition", name, f)
+	for _, tc := range []struct {
+		client, prefix string
+		trimmed        int
+	}{
+		{"cline@3.0.65", "lab__", 6},
+		{"gemini@0.61.0", "mcp_lab_", 0},
+	} {
+		res, err := Run(filepath.Join("testdata", "surfaceruns", tc.client, "surface-names", "1"), clients.New)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byName := map[string]ToolFacts{}
+		for _, f := range res.Tools {
+			byName[f.Name] = f
+		}
+		if f := byName[lab.NamePadded]; !f.Full || f.Trimmed != tc.trimmed || f.Via != ViaDefinition || f.As != tc.prefix+lab.NamePadded {
+			t.Errorf("%s: %s: %+v, want whole in its definition, %d trimmed", tc.client, lab.NamePadded, f, tc.trimmed)
+		}
+		for _, name := range []string{lab.NamePrefix, lab.NamePrefixed} {
+			if f := byName[name]; !f.Full || f.Trimmed != 0 || f.As != tc.prefix+name {
+				t.Errorf("%s: %s: %+v, want whole in its own definition", tc.client, name, f)
+			}
 		}
 	}
 }
