@@ -23,6 +23,9 @@ type Cut struct {
 	// of them at its start (Kept starts there).
 	Trimmed, Lead int
 	Truncated     bool
+	// FirstLine is set when the client kept the text's first line alone
+	// (Limit.Lines), cut at the cap too where that line is longer.
+	FirstLine bool
 	// Delivered is what the client passes on: Kept plus the marker when
 	// the text was cut.
 	Delivered string
@@ -88,7 +91,7 @@ func (l Limit) Apply(text string, cap int) Cut {
 		}
 		c = l.Apply(text[:i], cap)
 		c.Units, c.Chars = u.Count(text), n
-		c.LostChars, c.Truncated = n-c.KeptChars, true
+		c.LostChars, c.Truncated, c.FirstLine = n-c.KeptChars, true, true
 		return c
 	}
 	if cap <= 0 || c.Units <= cap || cap == l.Cap && c.Units <= l.Whole {

@@ -248,6 +248,10 @@ type ToolView struct {
 	// Measured is false when the profile's cap on tool descriptions comes
 	// from documentation only.
 	Measured bool `json:"measured"`
+	// FirstLine is set when the client keeps the description's first line
+	// alone (its profile's lines rule), KeptChars characters of it.
+	FirstLine bool `json:"first_line,omitempty"`
+	KeptChars int  `json:"kept_chars"`
 }
 
 // A ToolFate is what a profile predicts of one tool's description: kept
@@ -536,7 +540,8 @@ func toolsOver(p profiles.Profile, r probe.Result, getenv func(string) (string, 
 			continue // no description reaches the model to be cut
 		}
 		if c := l.Apply(t.Description, toolCap(l, getenv)); c.Truncated {
-			out = append(out, ToolView{Profile: p.ID(), Client: p.Named(), Way: p.Way, Era: e.Era, Tool: t.Name, Chars: c.Chars, Cap: c.Cap, CapUnit: string(c.Unit), Measured: l.Measured})
+			out = append(out, ToolView{Profile: p.ID(), Client: p.Named(), Way: p.Way, Era: e.Era, Tool: t.Name, Chars: c.Chars, Cap: c.Cap, CapUnit: string(c.Unit), Measured: l.Measured,
+				FirstLine: c.FirstLine, KeptChars: c.KeptChars})
 		}
 	}
 	return out
@@ -573,7 +578,7 @@ func toolFates(p profiles.Profile, e probe.EraResult, getenv func(string) (strin
 		default:
 			c := l.Apply(t.Description, toolCap(l, getenv))
 			f.KeptChars, f.Truncated, f.Trimmed = c.KeptChars, c.Truncated, c.Trimmed
-			f.FirstLine = c.Truncated && l.Lines == profiles.LinesFirst && strings.Contains(strings.TrimRight(t.Description, "\n"), "\n")
+			f.FirstLine = c.FirstLine
 			f.Beyond = c.Cap == 0 && l.AtLeast > 0 && n > l.AtLeast
 			if c.Truncated {
 				f.desc, f.lead = t.Description, c.Lead

@@ -167,7 +167,7 @@ var Docs = []Doc{
 	{Code: ToolTruncated, Severity: loss.Degraded,
 		Short: "a client cuts a tool description",
 		Why:   "the model loses the end of a tool's description",
-		Help:  "A tool's description is longer than a client profile's cap on tool descriptions; the rest never reaches the model. The finding says when the cap comes from the client's documentation rather than a measurement.",
+		Help:  "A tool's description is longer than a client profile's cap on tool descriptions, or has several lines where the client keeps the first alone (Qwen Code lists each tool with its first line); the rest never reaches the model. A description that starts with a line break then gives the model nothing of it. The finding says when the cap comes from the client's documentation rather than a measurement.",
 		Fix:   "put what matters first in the description, or shorten it"},
 	{Code: ToolOrder, Severity: loss.Info,
 		Short: "tools/list lists the tools in another order the second time",

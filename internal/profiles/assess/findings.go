@@ -205,6 +205,17 @@ func findings(s Server, o Options) []Finding {
 		}
 	}
 	for _, t := range s.Tools {
+		if t.FirstLine {
+			f := l.of(View{Client: t.Client, Profile: t.Profile, Way: t.Way}, ToolTruncated, t.Tool,
+				"the client keeps only its description's first line: %s of %s characters", table.Num(t.KeptChars), table.Num(t.Chars)).
+				tool(t.Tool).lose("description: its first line only").ranked(t.KeptChars).kinded("first line")
+			if t.KeptChars == 0 {
+				f.fix("start the description with its text, not a line break")
+			} else {
+				f.fix("put what matters in its first line")
+			}
+			continue
+		}
 		msg := "the client cuts its description: %s characters, cap %s"
 		if !t.Measured {
 			msg += " (the cap is from the client's documentation, not measured)"

@@ -41,7 +41,7 @@ func TestToolFates(t *testing.T) {
 			t.Errorf("%s: mismatch (-want +got):\n%s", v.Title, diff)
 		}
 	}
-	if diff := cmp.Diff([]ToolView{{Profile: "x@cut", Client: "X cut", Era: probe.Legacy, Tool: "long", Chars: 200, Cap: 157, CapUnit: "utf16", Measured: true}}, s.Tools); diff != "" {
+	if diff := cmp.Diff([]ToolView{{Profile: "x@cut", Client: "X cut", Era: probe.Legacy, Tool: "long", Chars: 200, Cap: 157, CapUnit: "utf16", Measured: true, KeptChars: 157}}, s.Tools); diff != "" {
 		t.Errorf("tools over cap: a client that sends no description cuts none; mismatch (-want +got):\n%s", diff)
 	}
 	var b strings.Builder
@@ -80,6 +80,7 @@ func TestToolFateFirstLine(t *testing.T) {
 		{Name: "docs", Description: first + "\n\nYou must call resolve first.\n"},
 		{Name: "long", Description: strings.Repeat("a", 200) + "\nmore"},
 		{Name: "one", Description: strings.Repeat("c", 200)},
+		{Name: "lead", Description: "\nStarts with a line break."},
 	}
 	r := result(ok(probe.Legacy, nil, tools...), notFound(), probe.Survival{}, 0)
 	p := profiles.Profile{Client: "x", Name: "X", Version: "1", Render: profiles.Render{Server: "{text}"},
@@ -90,7 +91,7 @@ func TestToolFateFirstLine(t *testing.T) {
 	for _, f := range rep.Servers[0].Views[0].Tools {
 		got = append(got, fmt.Sprintf("%s %d/%d first line %v", f.Tool, f.KeptChars, f.Chars, f.FirstLine))
 	}
-	want := []string{"docs 47/78 first line true", "long 157/205 first line true", "one 157/200 first line false"}
+	want := []string{"docs 47/78 first line true", "long 157/205 first line true", "one 157/200 first line false", "lead 0/26 first line true"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
@@ -101,9 +102,26 @@ func TestToolFateFirstLine(t *testing.T) {
 	for _, line := range []string{
 		"tool docs keeps only its first line, 47 of 78 characters (measured: a description of several lines)",
 		`tool descriptions: cut at 157 UTF-16 units, then "..."; of a description of several lines, only the first line (measured)`,
+		// The findings say which rule cut each: the first line, with
+		// the fix for an empty one, or the cap.
+		"tool docs: the client keeps only its description's first line: 47 of 78 characters",
+		"tool lead: the client keeps only its description's first line: 0 of 26 characters",
+		"tool one: the client cuts its description: 200 characters, cap 157 UTF-16 units",
 	} {
 		if !strings.Contains(b.String(), line) {
 			t.Errorf("check's text lacks %q:\n%s", line, b.String())
+		}
+	}
+	fixes := map[string]string{}
+	for _, f := range rep.Servers[0].Findings {
+		if f.Code == ToolTruncated {
+			fixes[f.Tool] = f.Fix
+		}
+	}
+	for tool, fix := range map[string]string{"docs": "put what matters in its first line", "lead": "start the description with its text, not a line break",
+		"one": "put what matters in its first 157 UTF-16 units"} {
+		if fixes[tool] != fix {
+			t.Errorf("tool %s: fix %q, want %q", tool, fixes[tool], fix)
 		}
 	}
 }
