@@ -73,3 +73,21 @@ func TestFloorRefusesOlderVersionsSayingWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestStdioEntry: a stdio server's entry has its command, an empty args
+// list when it has none (some clients refuse a missing one), and env only
+// when it has one, beside what the client's own entry holds.
+func TestStdioEntry(t *testing.T) {
+	e := StdioEntry(map[string]any{"type": "stdio"}, Server{Name: "lab", Command: "/bin/lab"})
+	b, err := EncodeConfig(e, "x")
+	if err != nil || string(b) != "{\n  \"args\": [],\n  \"command\": \"/bin/lab\",\n  \"type\": \"stdio\"\n}\n" {
+		t.Errorf("no args, no env: %q, %v", b, err)
+	}
+	e = StdioEntry(map[string]any{}, Server{Command: "node", Args: []string{"s.js"}, Env: map[string]string{"K": "v"}})
+	if b, _ := EncodeConfig(e, "x"); !strings.Contains(string(b), `"args": [`+"\n    \"s.js\"") || !strings.Contains(string(b), `"K": "v"`) {
+		t.Errorf("args and env: %s", b)
+	}
+	if _, err := EncodeConfig(map[string]any{"c": make(chan int)}, "cline mcp settings"); err == nil || !strings.Contains(err.Error(), "encoding cline mcp settings") {
+		t.Errorf("an unencodable config: %v", err)
+	}
+}

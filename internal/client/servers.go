@@ -65,3 +65,27 @@ func ServerObject[E any](servers []Server, entry func(Server) (E, error)) (json.
 	b.WriteByte('}')
 	return b.Bytes(), nil
 }
+
+// StdioEntry sets in e, a stdio server's entry in a client's config, its
+// command, its args (an empty list when it has none: some clients refuse
+// a missing one) and its env when it has one, and returns e.
+func StdioEntry(e map[string]any, s Server) map[string]any {
+	e["command"], e["args"] = s.Command, s.Args
+	if s.Args == nil {
+		e["args"] = []string{}
+	}
+	if len(s.Env) > 0 {
+		e["env"] = s.Env
+	}
+	return e
+}
+
+// EncodeConfig is v as a client's JSON config file: indented by two
+// spaces, ending in a line break; what names the file in an error.
+func EncodeConfig(v any, what string) ([]byte, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding %s: %w", what, err)
+	}
+	return append(b, '\n'), nil
+}

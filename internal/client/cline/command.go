@@ -2,7 +2,6 @@ package cline
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"os/exec"
@@ -80,12 +79,8 @@ func MCPSettings(servers []client.Server, arm client.Arm) ([]byte, error) {
 		// settings schema of cline 3.0.65's bundle).
 		e := map[string]any{"type": "streamableHttp", "url": s.URL, "disabled": false}
 		if s.URL == "" {
-			e = map[string]any{"type": "stdio", "command": s.Command, "args": s.Args, "disabled": false}
-		}
-		if s.URL == "" && s.Args == nil {
-			e["args"] = []string{}
-		}
-		if len(s.Env) > 0 {
+			e = client.StdioEntry(map[string]any{"type": "stdio", "disabled": false}, s)
+		} else if len(s.Env) > 0 {
 			e["env"] = s.Env
 		}
 		maps.Copy(e, arm.ServerSettings("mcpServers"))
@@ -97,13 +92,7 @@ func MCPSettings(servers []client.Server, arm client.Arm) ([]byte, error) {
 	return encode(map[string]any{"mcpServers": entries}, MCPFile)
 }
 
-func encode(v any, name string) ([]byte, error) {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("encoding cline %s: %w", name, err)
-	}
-	return append(b, '\n'), nil
-}
+func encode(v any, name string) ([]byte, error) { return client.EncodeConfig(v, "cline "+name) }
 
 // Command implements client.Client: the MCP settings beside the line's
 // provider settings, and the line's headless command (coreCommand for

@@ -2,7 +2,6 @@ package droid
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"os/exec"
@@ -56,12 +55,8 @@ func MCPConfig(servers []client.Server, arm client.Arm) ([]byte, error) {
 		// registry of remote servers.
 		e := map[string]any{"type": "http", "url": s.URL}
 		if s.URL == "" {
-			e = map[string]any{"type": "stdio", "command": s.Command, "args": s.Args}
-		}
-		if s.URL == "" && s.Args == nil {
-			e["args"] = []string{}
-		}
-		if len(s.Env) > 0 {
+			e = client.StdioEntry(map[string]any{"type": "stdio"}, s)
+		} else if len(s.Env) > 0 {
 			e["env"] = s.Env
 		}
 		maps.Copy(e, arm.ServerSettings("mcpServers"))
@@ -73,13 +68,7 @@ func MCPConfig(servers []client.Server, arm client.Arm) ([]byte, error) {
 	return encode(map[string]any{"mcpServers": entries}, MCPFile)
 }
 
-func encode(v any, name string) ([]byte, error) {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("encoding droid %s: %w", name, err)
-	}
-	return append(b, '\n'), nil
-}
+func encode(v any, name string) ([]byte, error) { return client.EncodeConfig(v, "droid "+name) }
 
 // Command implements client.Client: droid exec with the custom model,
 // stream-json events on stdout, auto-update off.

@@ -1,8 +1,6 @@
 package gemini
 
 import (
-	"encoding/json"
-	"fmt"
 	"maps"
 
 	"github.com/instrlab/instrlab/internal/client"
@@ -26,11 +24,7 @@ func Settings(servers []client.Server, arm client.Arm) ([]byte, error) {
 		"telemetry":  map[string]any{"enabled": false},
 		"general":    map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
 	}
-	b, err := json.MarshalIndent(cfg, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("encoding gemini settings: %w", err)
-	}
-	return append(b, '\n'), nil
+	return client.EncodeConfig(cfg, "gemini settings")
 }
 
 // ServerEntry is one server's entry under mcpServers in Gemini CLI's
@@ -42,13 +36,7 @@ func ServerEntry(s client.Server, arm client.Arm) map[string]any {
 	if s.URL != "" {
 		e["httpUrl"] = s.URL
 	} else {
-		e["command"], e["args"] = s.Command, s.Args
-		if s.Args == nil {
-			e["args"] = []string{}
-		}
-		if len(s.Env) > 0 {
-			e["env"] = s.Env
-		}
+		client.StdioEntry(e, s)
 	}
 	maps.Copy(e, arm.ServerSettings("mcpServers"))
 	return e

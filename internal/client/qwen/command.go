@@ -2,7 +2,6 @@ package qwen
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -36,11 +35,7 @@ func Settings(servers []client.Server, arm client.Arm) ([]byte, error) {
 	if err := arm.SetIn(cfg); err != nil {
 		return nil, err
 	}
-	b, err := json.MarshalIndent(cfg, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("encoding qwen settings: %w", err)
-	}
-	return append(b, '\n'), nil
+	return client.EncodeConfig(cfg, "qwen settings")
 }
 
 // Command implements client.Client: qwen with the prompt as its argument,
