@@ -45,17 +45,18 @@ const (
 	TrimBoth  = "both"
 )
 
-// trim is text without the white space l.Trim removes, and how many code
-// points that was.
-func (l Limit) trim(text string) (string, int) {
-	t := text
+// trim is text without the white space l.Trim removes, how many code
+// points that was, and how many of them were at its start.
+func (l Limit) trim(text string) (t string, trimmed, lead int) {
+	t = text
 	if l.Trim == TrimStart || l.Trim == TrimBoth {
 		t = strings.TrimLeftFunc(t, unicode.IsSpace)
+		lead = utf8.RuneCountInString(text[:len(text)-len(t)])
 	}
 	if l.Trim == TrimEnd || l.Trim == TrimBoth {
 		t = strings.TrimRightFunc(t, unicode.IsSpace)
 	}
-	return t, utf8.RuneCountInString(text) - utf8.RuneCountInString(t)
+	return t, utf8.RuneCountInString(text) - utf8.RuneCountInString(t), lead
 }
 
 // Apply cuts text at limit's cap (cap overrides it when positive), counted
@@ -68,11 +69,10 @@ func (l Limit) trim(text string) (string, int) {
 // the lab's padded description is shorter than every cap measured, so
 // the order of the two is not measured.
 func (l Limit) Apply(text string, cap int) Cut {
-	if t, n := l.trim(text); n > 0 {
+	if t, n, lead := l.trim(text); n > 0 {
 		l.Trim = ""
 		c := l.Apply(t, cap)
-		c.Units, c.Chars, c.Trimmed = l.unit().Count(text), c.Chars+n, n
-		c.Lead = utf8.RuneCountInString(text[:strings.Index(text, t)])
+		c.Units, c.Chars, c.Trimmed, c.Lead = l.unit().Count(text), c.Chars+n, n, lead
 		return c
 	}
 	if cap <= 0 {

@@ -57,6 +57,14 @@ func TestApplyTrim(t *testing.T) {
 		if c.Delivered != tc.delivered || c.KeptChars != tc.kept || c.LostChars != tc.lost || c.Trimmed != tc.trimmed || c.Chars != 25 {
 			t.Errorf("trim %q, lines %s: delivered %q, kept %d, lost %d, trimmed %d, chars %d", tc.trim, tc.lines, c.Delivered, c.KeptChars, c.LostChars, c.Trimmed, c.Chars)
 		}
+		// Lead: the white space removed at the start, where Kept begins.
+		if want := map[string]int{TrimBoth: 4, TrimStart: 4}[tc.trim]; c.Lead != want {
+			t.Errorf("trim %q, lines %s: lead %d, want %d", tc.trim, tc.lines, c.Lead, want)
+		}
+	}
+	// A text of white space alone: all of it removed, all of it lead.
+	if c := (Limit{Cap: 100, Unit: UnitCodepoint, Trim: TrimStart}).Apply(" \n ", 0); c.Trimmed != 3 || c.Lead != 3 || c.KeptChars != 0 {
+		t.Errorf("white space alone: trimmed %d, lead %d, kept %d; want 3, 3, 0", c.Trimmed, c.Lead, c.KeptChars)
 	}
 }
 
