@@ -293,14 +293,25 @@ func TestE2ELettaCodeCannotInstall(t *testing.T) {
 	if os.Getenv("INSTRLAB_E2E") != "1" {
 		t.Skip("set INSTRLAB_E2E=1 to try installing Letta Code from npm")
 	}
+	installFails(t, npm.Package{Client: "letta", Version: "0.32.18", Name: "@letta-ai/letta-code"},
+		"see whether Letta Code runs against a fake model API", "no such version", "@janhapke/sharp-electron@0.35.3-electron.1")
+}
+
+// installFails installs pkg into a fresh cache and fails the test if npm
+// installs it (then, says what to do) or if its error lacks any of want:
+// the reason a client has no row.
+func installFails(t *testing.T, pkg npm.Package, then string, want ...string) {
+	t.Helper()
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	_, err := npm.Ensure(ctx, npm.Package{Client: "letta", Version: "0.32.18", Name: "@letta-ai/letta-code"}, io.Discard)
+	_, err := npm.Ensure(ctx, pkg, io.Discard)
 	if err == nil {
-		t.Fatal("@letta-ai/letta-code@0.32.18 installed: see whether Letta Code runs against a fake model API, and update docs/clients.md")
+		t.Fatalf("%s@%s installed: %s, and update docs/clients.md", pkg.Name, pkg.Version, then)
 	}
-	if msg := err.Error(); !strings.Contains(msg, "no such version") || !strings.Contains(msg, "@janhapke/sharp-electron@0.35.3-electron.1") {
-		t.Errorf("the install failed, but not on @janhapke/sharp-electron:\n%s", msg)
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("the install failed, but its error lacks %q:\n%s", w, err)
+		}
 	}
 }
