@@ -194,7 +194,10 @@ type communityClient struct{ key, title, url string }
 //     (measured), which the list lacks.
 //   - kilo, qwen: none. Qwen Code's code names each connection
 //     "qwen-cli-mcp-client-" and the server's name.
+//   - ai-sdk: none. The Vercel AI SDK 7.0.185's MCP client sends
+//     "ai-sdk-mcp-client" (measured), which the list lacks.
 var communityKeys = map[string]communityClient{
+	"ai-sdk":      {"", "Vercel AI SDK", npmPage("ai")},
 	"claude-code": {"claude-code", "Claude Code", npmPage("@anthropic-ai/claude-code")},
 	"cline":       {"", "Cline CLI", npmPage("cline")},
 	"codex":       {"codex-mcp-client", "Codex CLI", npmPage("@openai/codex")},

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/aisdk"
 	"github.com/instrlab/instrlab/internal/client/claudecode"
 	"github.com/instrlab/instrlab/internal/client/cline"
 	"github.com/instrlab/instrlab/internal/client/codex"
@@ -33,6 +34,7 @@ type adapter struct {
 
 // known lists the clients by name: one line a client.
 var known = map[string]adapter{
+	aisdk.Name:       {aisdk.Info, aisdk.New},
 	claudecode.Name:  {claudecode.Info, claudecode.New},
 	cline.Name:       {cline.Info, cline.New},
 	codex.Name:       {codex.Info, codex.New},

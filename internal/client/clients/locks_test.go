@@ -37,6 +37,10 @@ func TestPinnedLocks(t *testing.T) {
 		if !ok {
 			continue
 		}
+		if h, ok := c.(interface{ Hosted() npm.Host }); ok {
+			checkHost(t, h.Hosted(), version)
+			continue
+		}
 		pkg := pub.Package()
 		file := npm.LockName(pkg, version)
 		want = append(want, file)
@@ -71,5 +75,30 @@ func TestPinnedLocks(t *testing.T) {
 			continue
 		}
 		t.Errorf("%s: no pin uses it (go test -run Locks -update removes it)", f)
+	}
+}
+
+// checkHost checks a framework's host (npm.Host.Check) and that its
+// package.json names the pinned version; with -update it makes its lock.
+func checkHost(t *testing.T, h npm.Host, version string) {
+	t.Helper()
+	if pin, err := h.Pin(); err != nil || pin != version {
+		t.Errorf("%s: the host's package.json names %s@%s (%v), the pin is %s", h.Client, h.Package, pin, err, version)
+		return
+	}
+	if *updateLocks {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		lock, err := h.MakeLock(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join("..", "..", "..", filepath.FromSlash(h.Dir), "package-lock.json"), lock, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if err := h.Check(); err != nil {
+		t.Error(err)
 	}
 }

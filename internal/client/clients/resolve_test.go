@@ -75,8 +75,8 @@ func TestResolveNewestAlone(t *testing.T) {
 		}
 	}
 	_, _, err = Resolve(context.Background(), []string{"newest"}, listFake)
-	if !errors.Is(err, npm.ErrOffline) || !strings.HasPrefix(err.Error(), "cline@newest: ") {
-		t.Errorf("newest with a registry that lists two clients: %v, want cline@newest: ... ErrOffline", err)
+	if !errors.Is(err, npm.ErrOffline) || !strings.HasPrefix(err.Error(), "ai-sdk@newest: ") {
+		t.Errorf("newest with a registry that lists two clients: %v, want ai-sdk@newest (the first by name): ... ErrOffline", err)
 	}
 }
 

@@ -81,6 +81,12 @@ func CheckLock(lock []byte, name, version string) error {
 	if got := l.Packages["node_modules/"+name].Version; got != version {
 		return fmt.Errorf("it locks %s at %q, want %s", name, got, version)
 	}
+	return l.checkIntegrity()
+}
+
+// checkIntegrity reports a package fetched from a registry without a
+// sha512 integrity hash.
+func (l lockFile) checkIntegrity() error {
 	for p, e := range l.Packages {
 		if p != "" && !e.Link && e.Resolved != "" && !strings.HasPrefix(e.Integrity, "sha512-") {
 			return fmt.Errorf("%s has no sha512 integrity", p)

@@ -89,6 +89,31 @@ func Ensure(ctx context.Context, p Package, progress io.Writer) (string, error) 
 // installs, never this one.
 func Install(ctx context.Context, dir, name, version string, progress io.Writer, done func(dir string) bool) error {
 	lock, locked := LockOf(name, version)
+	s := setup{prepare: func(dir string) ([]string, string, error) {
+		return []string{"install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", "--save-exact", name + "@" + version},
+			"no committed lock: npm resolves its dependencies, and their install scripts run", nil
+	}}
+	if locked {
+		s = setup{lock: lock, prepare: func(dir string) ([]string, string, error) {
+			args, err := lockedArgs(dir, name, version, lock)
+			return args, "from its committed lock, no install script", err
+		}}
+	}
+	return install(ctx, dir, name, version, progress, done, s)
+}
+
+// A setup is how install fills an empty prefix.
+type setup struct {
+	// lock is the tree the install must be (checkTree), nil for none.
+	lock []byte
+	// prepare writes what npm reads into the prefix dir and returns npm's
+	// arguments and how the install is made, as progress says it.
+	prepare func(dir string) (args []string, how string, err error)
+}
+
+// install is Install with the prefix filled as s says.
+func install(ctx context.Context, dir, name, version string, progress io.Writer, done func(dir string) bool, s setup) error {
+	lock, locked := s.lock, s.lock != nil
 	finished := func() bool {
 		_, sized := os.Stat(filepath.Join(dir, sizeFile))
 		_, held := os.Stat(dir + ".lock")
@@ -122,13 +147,10 @@ func Install(ctx context.Context, dir, name, version string, progress io.Writer,
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
-	args := []string{"install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", "--save-exact", name + "@" + version}
-	how := "no committed lock: npm resolves its dependencies, and their install scripts run"
-	if locked {
-		if args, err = lockedArgs(dir, name, version, lock); err != nil {
-			return fmt.Errorf("installing %s@%s: %w", name, version, err)
-		}
-		how = "from its committed lock, no install script"
+	args, how, err := s.prepare(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return fmt.Errorf("installing %s@%s: %w", name, version, err)
 	}
 	fmt.Fprintf(progress, "installing %s@%s into %s (%s)\n", name, version, dir, how)
 	start := time.Now()

@@ -18,12 +18,13 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 // fixtureRuns are trimmed evidence dirs of real runs (testdata/trimrun.py):
-// of the lab (runs/, which derive and report read as well) and of
-// third-party servers (serverruns/, run -server).
+// of the lab (runs/, which derive and report read as well; frameworkruns/,
+// the agent frameworks' hosts) and of third-party servers (serverruns/,
+// run -server).
 func fixtureRuns(t *testing.T) []string {
 	t.Helper()
 	var dirs []string
-	for _, under := range []string{"runs", "serverruns"} {
+	for _, under := range []string{"runs", "frameworkruns", "serverruns"} {
 		d, err := filepath.Glob(filepath.Join("testdata", under, "*", "*", "1"))
 		if err != nil || len(d) == 0 {
 			t.Fatalf("no fixture runs in testdata/%s: %v", under, err)
@@ -70,20 +71,27 @@ func TestAnalyzeFacts(t *testing.T) {
 		dir  string
 		want facts
 	}{
-		{"claude-code@2.1.328/en-5000", facts{"system-message", 4096, false, "… [truncated]", "initialize",
+		{"runs/claude-code@2.1.328/en-5000", facts{"system-message", 4096, false, "… [truncated]", "initialize",
 			"server/discover initialize notifications/initialized tools/list", true, "connected", "BEGIN=WARBLER-6225 END=NONE LAST=4034", "", 1}},
-		{"claude-code@2.1.328/en-1000-dual", facts{"system-message", 1000, true, "", "discover",
+		{"runs/claude-code@2.1.328/en-1000-dual", facts{"system-message", 1000, true, "", "discover",
 			"server/discover tools/list", false, "connected", "BEGIN=PELICAN-2356 END=KESTREL-8766 LAST=798", "", 0}},
-		{"claude-code@2.1.285/en-1000-dual", facts{"system-message", 1000, true, "", "initialize",
+		{"runs/claude-code@2.1.285/en-1000-dual", facts{"system-message", 1000, true, "", "initialize",
 			"initialize notifications/initialized tools/list", true, "connected", "BEGIN=PINTAIL-8601 END=PINTAIL-3421 LAST=798", "", 0}},
-		{"claude-code@2.1.328/en-1000-late", facts{"", 0, false, "", "",
+		{"runs/claude-code@2.1.328/en-1000-late", facts{"", 0, false, "", "",
 			"server/discover initialize notifications/initialized tools/list", true, "pending", "BEGIN=PINTAIL-8601 END=PINTAIL-3421 LAST=798", "system-message", 0}},
-		{"claude-code@2.1.328/none", facts{"", 0, false, "", "",
+		{"runs/claude-code@2.1.328/none", facts{"", 0, false, "", "",
 			"server/discover initialize notifications/initialized tools/list", true, "connected", "BEGIN=NONE END=NONE LAST=NONE", "", 0}},
+		// A framework (the Vercel AI SDK's host, OpenAI Responses): the
+		// recipe passes no instructions; an app that passes them as
+		// generateText's system puts them whole in a system message.
+		{"frameworkruns/ai-sdk@7.0.185/en-1000", facts{"", 0, false, "", "",
+			"server/discover initialize notifications/initialized tools/list", true, "connected", "BEGIN=NONE END=NONE LAST=NONE", "", 0}},
+		{"frameworkruns/ai-sdk@7.0.185~instructions/en-1000", facts{"system-message", 1000, true, "", "initialize",
+			"server/discover initialize notifications/initialized tools/list", true, "connected", "BEGIN=PINTAIL-8601 END=PINTAIL-3421 LAST=798", "", 0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {
-			res, err := Run(filepath.Join("testdata", "runs", tt.dir, "1"), clients.New)
+			res, err := Run(filepath.Join("testdata", tt.dir, "1"), clients.New)
 			if err != nil {
 				t.Fatal(err)
 			}
