@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"os/signal"
@@ -53,13 +54,21 @@ func Main(prog string, run Func) {
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	close(returned)
 	signal.Stop(sigs)
-	code := ExitCode(prog, err, os.Stderr)
 	select {
 	case s := <-caught:
+		// The signal ended the command: dying by it says so, and "context
+		// canceled" would only be a line on a stderr the process may
+		// share with its parent (an MCP client's, for the lab), taken for
+		// the parent's last word.
+		code := ExitFailure
+		if !errors.Is(err, context.Canceled) {
+			code = ExitCode(prog, err, os.Stderr)
+		}
 		dieBy(s)
+		os.Exit(code)
 	default:
 	}
-	os.Exit(code)
+	os.Exit(ExitCode(prog, err, os.Stderr))
 }
 
 // dieBy ends the process by the signal s. Where a process cannot signal

@@ -3,7 +3,9 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -17,13 +19,50 @@ import (
 // reach), for TestSecondSignalEndsAStuckCommand.
 const stuckEnv = "INSTRLAB_CLI_TEST_STUCK"
 
+// waitEnv makes the test binary a command that returns its context's
+// error once a signal cancels it, for TestSignalEndsQuietly.
+const waitEnv = "INSTRLAB_CLI_TEST_WAIT"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(stuckEnv) != "" {
 		Main("stuck", func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			select {}
 		})
 	}
+	if os.Getenv(waitEnv) != "" {
+		Main("waiting", func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+			<-ctx.Done()
+			return fmt.Errorf("serving: %w", ctx.Err())
+		})
+	}
 	os.Exit(m.Run())
+}
+
+// TestSignalEndsQuietly: a command that a SIGTERM cancels ends by the
+// signal and writes nothing: its stderr may be its parent's (the lab's is
+// the MCP client's), where "context canceled" would read as the parent's
+// last word.
+func TestSignalEndsQuietly(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), waitEnv+"=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Wait()
+	if ws := cmd.ProcessState.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Errorf("ended with %v, want killed by SIGTERM", cmd.ProcessState)
+	}
+	if stderr.Len() > 0 {
+		t.Errorf("stderr %q, want nothing", stderr.String())
+	}
 }
 
 // TestSecondSignalEndsAStuckCommand: a command stuck where its context

@@ -161,6 +161,9 @@ func TestToolsListFailureEveryProfile(t *testing.T) {
 		"cline@3.0.65":    {0, EffectDrops},
 		"continue@1.5.47": {0, EffectDrops},
 		"droid@0.225.2":   {0, EffectDrops},
+		// The AI SDK's recipe connects with no catch of its own: the
+		// app's request ends (the host exits 1) before any model request.
+		"ai-sdk@7.0.185": {0, EffectExits},
 	}
 	rep := Assess([]probe.Result{r}, Options{Profiles: ps})
 	got := map[string]fate{}

@@ -13,6 +13,7 @@ const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const say = (event) => process.stdout.write(JSON.stringify(event) + '\n');
 
 const clients = [];
+let failure = '';
 try {
   let tools = {};
   const instructions = [];
@@ -30,7 +31,10 @@ try {
       if (client.instructions) instructions.push(client.instructions);
       say({ event: 'server', server: server.name, status: 'connected', tools: Object.keys(toolSet).length });
     } catch (err) {
+      // The recipe connects outside any per-server catch: one server
+      // that fails ends the app's request. Said, then so.
       say({ event: 'server', server: server.name, status: 'failed', error: String(err?.message ?? err) });
+      throw err;
     }
   }
   const response = await generateText({
@@ -44,8 +48,12 @@ try {
   });
   say({ event: 'result', text: response.text, model: response.response?.modelId ?? config.model, steps: response.steps.length });
 } catch (err) {
-  say({ event: 'error', error: String(err?.message ?? err) });
+  failure = String(err?.message ?? err);
+  say({ event: 'error', error: failure });
   process.exitCode = 1;
 } finally {
   await Promise.allSettled(clients.map((c) => c.close()));
 }
+// Last on stderr, after the servers (which share it) have closed: what
+// ended the run.
+if (failure) process.stderr.write(failure + '\n');
