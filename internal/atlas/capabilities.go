@@ -196,18 +196,22 @@ type communityClient struct{ key, title, url string }
 //     "qwen-cli-mcp-client-" and the server's name.
 //   - ai-sdk: none. The Vercel AI SDK 7.0.185's MCP client sends
 //     "ai-sdk-mcp-client" (measured), which the list lacks.
+//   - openai-agents: none. The OpenAI Agents SDK 0.20.0 sends as its
+//     clientInfo name the name the app gives the server (measured: "lab",
+//     version 1.0.0): no key of its own.
 var communityKeys = map[string]communityClient{
-	"ai-sdk":      {"", "Vercel AI SDK", npmPage("ai")},
-	"claude-code": {"claude-code", "Claude Code", npmPage("@anthropic-ai/claude-code")},
-	"cline":       {"", "Cline CLI", npmPage("cline")},
-	"codex":       {"codex-mcp-client", "Codex CLI", npmPage("@openai/codex")},
-	"continue":    {"continue-cli-client", "Continue CLI", npmPage("@continuedev/cli")},
-	"copilot":     {"github-copilot-developer", "GitHub Copilot CLI", npmPage("@github/copilot")},
-	"droid":       {"factory-cli", "Droid", npmPage("@factory/cli")},
-	"gemini":      {"gemini-cli-mcp-client", "Gemini CLI", npmPage("@google/gemini-cli")},
-	"kilo":        {"", "Kilo Code CLI", npmPage("@kilocode/cli")},
-	"opencode":    {"opencode", "opencode", npmPage("opencode-ai")},
-	"qwen":        {"", "Qwen Code", npmPage("@qwen-code/qwen-code")},
+	"ai-sdk":        {"", "Vercel AI SDK", npmPage("ai")},
+	"openai-agents": {"", "OpenAI Agents SDK", npmPage("@openai/agents")},
+	"claude-code":   {"claude-code", "Claude Code", npmPage("@anthropic-ai/claude-code")},
+	"cline":         {"", "Cline CLI", npmPage("cline")},
+	"codex":         {"codex-mcp-client", "Codex CLI", npmPage("@openai/codex")},
+	"continue":      {"continue-cli-client", "Continue CLI", npmPage("@continuedev/cli")},
+	"copilot":       {"github-copilot-developer", "GitHub Copilot CLI", npmPage("@github/copilot")},
+	"droid":         {"factory-cli", "Droid", npmPage("@factory/cli")},
+	"gemini":        {"gemini-cli-mcp-client", "Gemini CLI", npmPage("@google/gemini-cli")},
+	"kilo":          {"", "Kilo Code CLI", npmPage("@kilocode/cli")},
+	"opencode":      {"opencode", "opencode", npmPage("opencode-ai")},
+	"qwen":          {"", "Qwen Code", npmPage("@qwen-code/qwen-code")},
 }
 
 func npmPage(pkg string) string { return "https://www.npmjs.com/package/" + pkg }

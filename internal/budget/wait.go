@@ -56,7 +56,11 @@ func waitOutcome(v float64, r analyze.Result) Outcome {
 // when the reply crossed the cancel (the server ready a moment before, at
 // the edge of the budget). A failure with the server ready, or after a
 // model request, or with no hold, is not about the wait and stays a
-// failed run.
+// failed run. A client that says so itself (its status of the server
+// "failed", as a framework's host reports a connect that timed out) gave
+// up on it even when the server answered before the process ended: the
+// OpenAI Agents SDK 0.20.0 times out a connect at 5 s, then spends
+// seconds flushing its traces before it exits.
 func gaveUpAndExited(v float64, r analyze.Result) bool {
 	t := r.Timing
 	if r.Status == "ok" || v <= 0 || t.ServerStart == nil || t.FirstRequest != nil {
@@ -66,7 +70,8 @@ func gaveUpAndExited(v float64, r analyze.Result) bool {
 	// pipe as the run ends: ready only after the client's process had
 	// ended (it started before the server did) is not ready for it.
 	ended := t.ServerStart.Add(time.Duration(r.ClientMS * float64(time.Millisecond)))
-	return t.ServerReady == nil || r.ClientMS > 0 && t.ServerReady.After(ended) || !r.Handshake.GaveUp.IsZero()
+	return t.ServerReady == nil || r.ClientMS > 0 && t.ServerReady.After(ended) || !r.Handshake.GaveUp.IsZero() ||
+		r.Observation.ServerStatus == "failed"
 }
 
 // unseen says whether a run cannot tell the wait: the server was ready

@@ -116,9 +116,14 @@ func TestGaveUpAndExited(t *testing.T) {
 		{"the server answered only after the client had ended", 60, "failed", analyze.Timing{ServerStart: &t0, ServerReady: &ready}, true},
 		{"after a model request", 60, "failed", analyze.Timing{ServerStart: &t0, FirstRequest: &first}, false},
 		{"the server never started", 60, "failed", analyze.Timing{}, false},
+		{"the server was ready, but the client says it failed", 60, "failed", analyze.Timing{ServerStart: &t0, ServerReady: &ready}, true},
+		{"the client says it failed, and no hold", 0, "failed", analyze.Timing{ServerStart: &t0, ServerReady: &ready}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := analyze.Result{Status: tt.status, Reason: "exit status 1", Timing: tt.timing, ClientMS: 5000}
+			if strings.Contains(tt.name, "says it failed") {
+				r.Observation.ServerStatus = "failed"
+			}
 			if strings.Contains(tt.name, "after the client had ended") {
 				r.ClientMS = 500 // the client ended 0.5 s after the server started; it answered at 1 s
 			}

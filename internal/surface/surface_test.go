@@ -188,6 +188,20 @@ func TestOtherClientsResults(t *testing.T) {
 				"result_link content[0] resource_link", "result_meta _meta", "result_outschema structuredContent"}},
 		{fixture: "qwen-0.24.4-results", form: FormText, other: map[string]string{"result_structured structuredContent": FormJSON},
 			missing: []string{"result_image content[0] image", "result_meta _meta"}},
+		// The frameworks' hosts (2026-12-06): the AI SDK and the Agents
+		// SDK give the model content, never structuredContent; the Agents
+		// SDK with useStructuredContent (its arm) gives structuredContent
+		// in place of content where a result has one.
+		{fixture: "ai-sdk-7.0.185-results", form: FormText,
+			other:   map[string]string{"result_image content[0] image": FormImage, "result_link content[0] resource_link": FormJSON, "result_resource content[0] resource": FormJSON},
+			missing: []string{"result_structured structuredContent", "result_both structuredContent", "result_meta _meta", "result_outschema structuredContent"}},
+		{fixture: "openai-agents-0.20.0-results", form: FormText,
+			other:   map[string]string{"result_image content[0] image": FormImage, "result_link content[0] resource_link": FormJSON, "result_resource content[0] resource": FormJSON},
+			missing: []string{"result_structured structuredContent", "result_both structuredContent", "result_meta _meta", "result_outschema structuredContent"}},
+		{fixture: "openai-agents-0.20.0-structured-content-results", form: FormText,
+			other: map[string]string{"result_image content[0] image": FormImage, "result_link content[0] resource_link": FormJSON, "result_resource content[0] resource": FormJSON,
+				"result_structured structuredContent": FormJSON, "result_both structuredContent": FormJSON, "result_outschema structuredContent": FormJSON},
+			missing: []string{"result_both content[0] text", "result_meta _meta", "result_outschema content[0] text"}},
 		{fixture: "opencode-1.18.33-results", form: FormText, other: map[string]string{"result_structured structuredContent": FormJSON},
 			missing: []string{"result_both structuredContent", "result_image content[0] image", "result_link content[0] resource_link",
 				"result_meta _meta", "result_outschema structuredContent"}},

@@ -1,14 +1,13 @@
 package aisdk
 
 import (
-	"context"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/host"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/testutil"
 )
@@ -29,46 +28,23 @@ func TestObserveRealRun(t *testing.T) {
 	}
 }
 
-// TestCommand: the host runs on the run's config, in the arm's setting,
-// with the fake as the OpenAI provider's base URL; an unprovisioned
-// client says so.
-func TestCommand(t *testing.T) {
-	a := New("").(*AISDK)
-	dir := t.TempDir()
-	r := &client.Run{Dir: dir, Work: dir, APIURL: "http://127.0.0.1:9/", APIKey: "k", Prompt: "p",
-		Servers: []client.Server{{Name: "lab", Command: "/bin/instrlab", Args: []string{"serve", "lab"}}}}
-	if _, err := a.Command(context.Background(), r); err == nil || !strings.Contains(err.Error(), "not provisioned") {
-		t.Fatalf("unprovisioned: %v", err)
+// TestEnv: the fake is the OpenAI provider's base URL, under /v1, with
+// the run's dummy key; the recipe's model and steps are the host's
+// defaults; arm instructions sets the host's switch.
+func TestEnv(t *testing.T) {
+	f := New("").(*host.Framework)
+	env := f.Env(&client.Run{APIURL: "http://127.0.0.1:9/", APIKey: "k"})
+	if env["OPENAI_BASE_URL"] != "http://127.0.0.1:9/v1" || env["OPENAI_API_KEY"] != "k" || len(env) != 2 {
+		t.Errorf("env %v", env)
 	}
-	a.node, a.script = "/usr/bin/node", "/cache/ai-sdk@7.0.185/host-abc.mjs"
-	r.Work = r.ClientDir() // where testutil.Command reads the config
-	for _, arm := range a.Arms() {
-		r.Arm = arm
-		cmd, cb := testutil.Command(t, a, r, "host.json")
-		cfg := filepath.Join(r.ClientDir(), "host.json")
-		if !slices.Equal(cmd.Args, []string{"/usr/bin/node", a.script, cfg}) {
-			t.Errorf("args %q", cmd.Args)
-		}
-		if !slices.Contains(cmd.Env, "OPENAI_BASE_URL=http://127.0.0.1:9/v1") || !slices.Contains(cmd.Env, "OPENAI_API_KEY=k") {
-			t.Errorf("env %q", cmd.Env)
-		}
-		b := string(cb)
-		if got := strings.Contains(b, `"instructions": true`); got != (arm.Name == "instructions") {
-			t.Errorf("arm %s: config %s", arm.Name, b)
-		}
-		if !strings.Contains(b, `"model": "gpt-4o"`) || !strings.Contains(b, `"maxSteps": 5`) {
-			t.Errorf("the recipe's model and steps: %s", b)
-		}
+	if f.Model != "gpt-4o" || f.Steps != 5 || f.Package() != "ai" || f.Spec().Version != DefaultVersion {
+		t.Errorf("model %q steps %d package %q spec %s", f.Model, f.Steps, f.Package(), f.Spec())
 	}
-}
-
-// TestHost: the host's files check (npm.Host.Check) and its package.json
-// names the pinned version of ai.
-func TestHost(t *testing.T) {
-	if err := Host.Check(); err != nil {
-		t.Fatal(err)
+	var names []string
+	for _, a := range f.Arms() {
+		names = append(names, a.Name+" "+a.How())
 	}
-	if pin, _ := Host.Pin(); pin != DefaultVersion {
-		t.Errorf("host/package.json names ai %s, the pin is %s", pin, DefaultVersion)
+	if !slices.Equal(names, []string{"default nothing set", "instructions settings instructions=true"}) {
+		t.Errorf("arms %q", names)
 	}
 }

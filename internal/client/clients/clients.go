@@ -17,6 +17,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client/droid"
 	"github.com/instrlab/instrlab/internal/client/gemini"
 	"github.com/instrlab/instrlab/internal/client/kilo"
+	"github.com/instrlab/instrlab/internal/client/openaiagents"
 	"github.com/instrlab/instrlab/internal/client/opencode"
 	"github.com/instrlab/instrlab/internal/client/qwen"
 )
@@ -34,17 +35,18 @@ type adapter struct {
 
 // known lists the clients by name: one line a client.
 var known = map[string]adapter{
-	aisdk.Name:       {aisdk.Info, aisdk.New},
-	claudecode.Name:  {claudecode.Info, claudecode.New},
-	cline.Name:       {cline.Info, cline.New},
-	codex.Name:       {codex.Info, codex.New},
-	continuecli.Name: {continuecli.Info, continuecli.New},
-	copilot.Name:     {copilot.Info, copilot.New},
-	droid.Name:       {droid.Info, droid.New},
-	gemini.Name:      {gemini.Info, gemini.New},
-	kilo.Name:        {kilo.Info, kilo.New},
-	opencode.Name:    {opencode.Info, opencode.New},
-	qwen.Name:        {qwen.Info, qwen.New},
+	aisdk.Name:        {aisdk.Info, aisdk.New},
+	claudecode.Name:   {claudecode.Info, claudecode.New},
+	cline.Name:        {cline.Info, cline.New},
+	codex.Name:        {codex.Info, codex.New},
+	continuecli.Name:  {continuecli.Info, continuecli.New},
+	copilot.Name:      {copilot.Info, copilot.New},
+	droid.Name:        {droid.Info, droid.New},
+	gemini.Name:       {gemini.Info, gemini.New},
+	kilo.Name:         {kilo.Info, kilo.New},
+	openaiagents.Name: {openaiagents.Info, openaiagents.New},
+	opencode.Name:     {opencode.Info, opencode.New},
+	qwen.Name:         {qwen.Info, qwen.New},
 }
 
 // Register adds a client constructor under name, for tests and clients

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/instrlab/instrlab/internal/client"
@@ -96,4 +97,13 @@ func Read(o *client.Observation, dir, rel, server string) {
 		}
 		return w
 	})
+}
+
+// Sub is the folder dir of an adapter's embedded files: its host's.
+func Sub(f fs.FS, dir string) fs.FS {
+	s, err := fs.Sub(f, dir)
+	if err != nil {
+		panic(err) // an embedded folder
+	}
+	return s
 }

@@ -163,7 +163,8 @@ func TestToolsListFailureEveryProfile(t *testing.T) {
 		"droid@0.225.2":   {0, EffectDrops},
 		// The AI SDK's recipe connects with no catch of its own: the
 		// app's request ends (the host exits 1) before any model request.
-		"ai-sdk@7.0.185": {0, EffectExits},
+		"ai-sdk@7.0.185":       {0, EffectExits},
+		"openai-agents@0.20.0": {0, EffectExits},
 	}
 	rep := Assess([]probe.Result{r}, Options{Profiles: ps})
 	got := map[string]fate{}
