@@ -16,6 +16,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client/droid"
 	"github.com/instrlab/instrlab/internal/client/gemini"
 	"github.com/instrlab/instrlab/internal/client/kilo"
+	"github.com/instrlab/instrlab/internal/client/langchain"
 	"github.com/instrlab/instrlab/internal/client/openaiagents"
 	"github.com/instrlab/instrlab/internal/client/opencode"
 	"github.com/instrlab/instrlab/internal/client/qwen"
@@ -55,16 +56,18 @@ var httpClients = map[string]httpClientFacts{
 	cline.Name:       {ModernLost: true},
 	droid.Name:       {ModernLost: true},
 	continuecli.Name: {ModernLost: true, ModernFail: true},
-	// The frameworks (2026-12-06): both probe and take a DiscoverResult;
-	// neither host passes a server's instructions (their documentation's
-	// apps).
+	// The frameworks (2026-12-06): the AI SDK and the Agents SDK probe
+	// and take a DiscoverResult; LangChain.js initializes, and a
+	// modern-only server ends its run. No host passes a server's
+	// instructions (their documentation's apps).
 	aisdk.Name:        {Discover: true},
 	openaiagents.Name: {Discover: true},
+	langchain.Name:    {ModernLost: true, ModernFail: true},
 }
 
 // TestE2EHTTPEveryClient runs the cross matrix's http-dual and
 // http-modern rows on every pinned client, and http-ttl-50ms on those
-// that send server/discover (28 runs at -j 2) and asserts per client what docs/clients.md
+// that send server/discover (30 runs at -j 2) and asserts per client what docs/clients.md
 // states, from the lab's log and the captured requests: server/discover
 // sent first or not, in the 2026-07-28 form; the text of the reply it
 // took, where and how much of it reached the model; a modern-only lab

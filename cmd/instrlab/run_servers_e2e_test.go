@@ -34,7 +34,9 @@ func TestE2EServers(t *testing.T) {
 	if !ok {
 		t.Fatal("the cross matrix has no servers row")
 	}
-	results := runE2E(t, "-client", "all", "-matrix", "cross", "-row", row.Name, "-lab", binary, "-j", "2", "-timeout", "360s")
+	// The row's three labs share their tool names, which one client
+	// refuses (checkServers): its run fails, as measured.
+	results := runE2EFailing(t, true, "-client", "all", "-matrix", "cross", "-row", row.Name, "-lab", binary, "-j", "2", "-timeout", "360s")
 	pinned, err := clients.NewList(context.Background(), []string{clients.All}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -56,6 +58,13 @@ func checkServers(t *testing.T, row matrix.Row, results []analyze.Result) {
 	for _, r := range results {
 		t.Logf("%s: %s", r.Client, report.PlacementCell(&r))
 		if r.Status != "ok" {
+			if strings.Contains(r.Reason, "Duplicate tool names found across MCP servers") && r.First == nil {
+				// The OpenAI Agents SDK 0.20.0 ends the run before any
+				// model request when two servers share a tool name
+				// (docs/findings.md, 2026-12-06): its word for it.
+				t.Logf("%s: refuses servers that share tool names: %s", r.Client, r.Reason)
+				continue
+			}
 			t.Errorf("%s: status %q (%s)", r.Client, r.Status, r.Reason)
 			continue
 		}

@@ -199,9 +199,12 @@ type communityClient struct{ key, title, url string }
 //   - openai-agents: none. The OpenAI Agents SDK 0.20.0 sends as its
 //     clientInfo name the name the app gives the server (measured: "lab",
 //     version 1.0.0): no key of its own.
+//   - langchain: none. LangChain.js's adapters 1.1.4 send
+//     "@langchain/mcp-adapters" (measured), which the list lacks.
 var communityKeys = map[string]communityClient{
 	"ai-sdk":        {"", "Vercel AI SDK", npmPage("ai")},
 	"openai-agents": {"", "OpenAI Agents SDK", npmPage("@openai/agents")},
+	"langchain":     {"", "LangChain.js", npmPage("@langchain/mcp-adapters")},
 	"claude-code":   {"claude-code", "Claude Code", npmPage("@anthropic-ai/claude-code")},
 	"cline":         {"", "Cline CLI", npmPage("cline")},
 	"codex":         {"codex-mcp-client", "Codex CLI", npmPage("@openai/codex")},

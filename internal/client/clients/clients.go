@@ -17,6 +17,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client/droid"
 	"github.com/instrlab/instrlab/internal/client/gemini"
 	"github.com/instrlab/instrlab/internal/client/kilo"
+	"github.com/instrlab/instrlab/internal/client/langchain"
 	"github.com/instrlab/instrlab/internal/client/openaiagents"
 	"github.com/instrlab/instrlab/internal/client/opencode"
 	"github.com/instrlab/instrlab/internal/client/qwen"
@@ -43,6 +44,7 @@ var known = map[string]adapter{
 	copilot.Name:      {copilot.Info, copilot.New},
 	droid.Name:        {droid.Info, droid.New},
 	gemini.Name:       {gemini.Info, gemini.New},
+	langchain.Name:    {langchain.Info, langchain.New},
 	kilo.Name:         {kilo.Info, kilo.New},
 	openaiagents.Name: {openaiagents.Info, openaiagents.New},
 	opencode.Name:     {opencode.Info, opencode.New},

@@ -165,6 +165,7 @@ func TestToolsListFailureEveryProfile(t *testing.T) {
 		// app's request ends (the host exits 1) before any model request.
 		"ai-sdk@7.0.185":       {0, EffectExits},
 		"openai-agents@0.20.0": {0, EffectExits},
+		"langchain@1.1.4":      {0, EffectExits},
 	}
 	rep := Assess([]probe.Result{r}, Options{Profiles: ps})
 	got := map[string]fate{}

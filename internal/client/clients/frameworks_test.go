@@ -1,0 +1,50 @@
+package clients
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/host"
+)
+
+// TestFrameworks: each framework's adapter states what its host's
+// documentation's app uses: the model (or the framework's own default,
+// ""), the bound on turns, the package whose releases are its versions,
+// its arms; and each points the OpenAI client at the run's fake, under
+// /v1, with the dummy key.
+func TestFrameworks(t *testing.T) {
+	for _, tt := range []struct {
+		name, model string
+		steps       int
+		pkg         string
+		arms        []string
+	}{
+		{"ai-sdk", "gpt-4o", 5, "ai", []string{"default nothing set", "instructions settings instructions=true"}},
+		{"openai-agents", "", 10, "@openai/agents", []string{"default nothing set", "structured-content settings useStructuredContent=true"}},
+		{"langchain", "gpt-4o-mini", 12, "@langchain/mcp-adapters", []string{"default nothing set", "standard-content-blocks settings useStandardContentBlocks=true"}},
+	} {
+		c, err := New(tt.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, ok := c.(*host.Framework)
+		if !ok {
+			t.Fatalf("%s: not a framework (%T)", tt.name, c)
+		}
+		env := f.Env(&client.Run{APIURL: "http://127.0.0.1:9/", APIKey: "k"})
+		if env["OPENAI_BASE_URL"] != "http://127.0.0.1:9/v1" || env["OPENAI_API_KEY"] != "k" || len(env) != 2 {
+			t.Errorf("%s: env %v", tt.name, env)
+		}
+		if f.Model != tt.model || f.Steps != tt.steps || f.Package() != tt.pkg {
+			t.Errorf("%s: model %q steps %d package %q", tt.name, f.Model, f.Steps, f.Package())
+		}
+		var arms []string
+		for _, a := range f.Arms() {
+			arms = append(arms, a.Name+" "+a.How())
+		}
+		if !slices.Equal(arms, tt.arms) {
+			t.Errorf("%s: arms %q", tt.name, arms)
+		}
+	}
+}
