@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/instrlab/instrlab/internal/client/aisdk"
+	"github.com/instrlab/instrlab/internal/client/claudeagentsdk"
 	"github.com/instrlab/instrlab/internal/client/claudecode"
 	"github.com/instrlab/instrlab/internal/client/cline"
 	"github.com/instrlab/instrlab/internal/client/codex"
@@ -63,11 +64,14 @@ var httpClients = map[string]httpClientFacts{
 	aisdk.Name:        {Discover: true},
 	openaiagents.Name: {Discover: true},
 	langchain.Name:    {ModernLost: true, ModernFail: true},
+	// The Claude Agent SDK 0.3.337 runs its own Claude Code (2.1.337),
+	// and does as Claude Code 2.1.332.
+	claudeagentsdk.Name: {Discover: true, Kind: fakeapi.KindSystemMessage, Kept: 1000},
 }
 
 // TestE2EHTTPEveryClient runs the cross matrix's http-dual and
 // http-modern rows on every pinned client, and http-ttl-50ms on those
-// that send server/discover (30 runs at -j 2) and asserts per client what docs/clients.md
+// that send server/discover (33 runs at -j 2) and asserts per client what docs/clients.md
 // states, from the lab's log and the captured requests: server/discover
 // sent first or not, in the 2026-07-28 form; the text of the reply it
 // took, where and how much of it reached the model; a modern-only lab

@@ -199,22 +199,25 @@ type communityClient struct{ key, title, url string }
 //   - openai-agents: none. The OpenAI Agents SDK 0.20.0 sends as its
 //     clientInfo name the name the app gives the server (measured: "lab",
 //     version 1.0.0): no key of its own.
+//   - claude-agent-sdk "claude-code": measured; the Claude Agent SDK
+//     0.3.337 runs its own Claude Code (2.1.337), whose clientInfo it sends.
 //   - langchain: none. LangChain.js's adapters 1.1.4 send
 //     "@langchain/mcp-adapters" (measured), which the list lacks.
 var communityKeys = map[string]communityClient{
-	"ai-sdk":        {"", "Vercel AI SDK", npmPage("ai")},
-	"openai-agents": {"", "OpenAI Agents SDK", npmPage("@openai/agents")},
-	"langchain":     {"", "LangChain.js", npmPage("@langchain/mcp-adapters")},
-	"claude-code":   {"claude-code", "Claude Code", npmPage("@anthropic-ai/claude-code")},
-	"cline":         {"", "Cline CLI", npmPage("cline")},
-	"codex":         {"codex-mcp-client", "Codex CLI", npmPage("@openai/codex")},
-	"continue":      {"continue-cli-client", "Continue CLI", npmPage("@continuedev/cli")},
-	"copilot":       {"github-copilot-developer", "GitHub Copilot CLI", npmPage("@github/copilot")},
-	"droid":         {"factory-cli", "Droid", npmPage("@factory/cli")},
-	"gemini":        {"gemini-cli-mcp-client", "Gemini CLI", npmPage("@google/gemini-cli")},
-	"kilo":          {"", "Kilo Code CLI", npmPage("@kilocode/cli")},
-	"opencode":      {"opencode", "opencode", npmPage("opencode-ai")},
-	"qwen":          {"", "Qwen Code", npmPage("@qwen-code/qwen-code")},
+	"ai-sdk":           {"", "Vercel AI SDK", npmPage("ai")},
+	"openai-agents":    {"", "OpenAI Agents SDK", npmPage("@openai/agents")},
+	"langchain":        {"", "LangChain.js", npmPage("@langchain/mcp-adapters")},
+	"claude-agent-sdk": {"claude-code", "Claude Agent SDK", npmPage("@anthropic-ai/claude-agent-sdk")},
+	"claude-code":      {"claude-code", "Claude Code", npmPage("@anthropic-ai/claude-code")},
+	"cline":            {"", "Cline CLI", npmPage("cline")},
+	"codex":            {"codex-mcp-client", "Codex CLI", npmPage("@openai/codex")},
+	"continue":         {"continue-cli-client", "Continue CLI", npmPage("@continuedev/cli")},
+	"copilot":          {"github-copilot-developer", "GitHub Copilot CLI", npmPage("@github/copilot")},
+	"droid":            {"factory-cli", "Droid", npmPage("@factory/cli")},
+	"gemini":           {"gemini-cli-mcp-client", "Gemini CLI", npmPage("@google/gemini-cli")},
+	"kilo":             {"", "Kilo Code CLI", npmPage("@kilocode/cli")},
+	"opencode":         {"opencode", "opencode", npmPage("opencode-ai")},
+	"qwen":             {"", "Qwen Code", npmPage("@qwen-code/qwen-code")},
 }
 
 func npmPage(pkg string) string { return "https://www.npmjs.com/package/" + pkg }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/aisdk"
+	"github.com/instrlab/instrlab/internal/client/claudeagentsdk"
 	"github.com/instrlab/instrlab/internal/client/claudecode"
 	"github.com/instrlab/instrlab/internal/client/cline"
 	"github.com/instrlab/instrlab/internal/client/codex"
@@ -36,19 +37,20 @@ type adapter struct {
 
 // known lists the clients by name: one line a client.
 var known = map[string]adapter{
-	aisdk.Name:        {aisdk.Info, aisdk.New},
-	claudecode.Name:   {claudecode.Info, claudecode.New},
-	cline.Name:        {cline.Info, cline.New},
-	codex.Name:        {codex.Info, codex.New},
-	continuecli.Name:  {continuecli.Info, continuecli.New},
-	copilot.Name:      {copilot.Info, copilot.New},
-	droid.Name:        {droid.Info, droid.New},
-	gemini.Name:       {gemini.Info, gemini.New},
-	langchain.Name:    {langchain.Info, langchain.New},
-	kilo.Name:         {kilo.Info, kilo.New},
-	openaiagents.Name: {openaiagents.Info, openaiagents.New},
-	opencode.Name:     {opencode.Info, opencode.New},
-	qwen.Name:         {qwen.Info, qwen.New},
+	aisdk.Name:          {aisdk.Info, aisdk.New},
+	claudeagentsdk.Name: {claudeagentsdk.Info, claudeagentsdk.New},
+	claudecode.Name:     {claudecode.Info, claudecode.New},
+	cline.Name:          {cline.Info, cline.New},
+	codex.Name:          {codex.Info, codex.New},
+	continuecli.Name:    {continuecli.Info, continuecli.New},
+	copilot.Name:        {copilot.Info, copilot.New},
+	droid.Name:          {droid.Info, droid.New},
+	gemini.Name:         {gemini.Info, gemini.New},
+	langchain.Name:      {langchain.Info, langchain.New},
+	kilo.Name:           {kilo.Info, kilo.New},
+	openaiagents.Name:   {openaiagents.Info, openaiagents.New},
+	opencode.Name:       {opencode.Info, opencode.New},
+	qwen.Name:           {qwen.Info, qwen.New},
 }
 
 // Register adds a client constructor under name, for tests and clients

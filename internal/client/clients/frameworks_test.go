@@ -10,9 +10,9 @@ import (
 
 // TestFrameworks: each framework's adapter states what its host's
 // documentation's app uses: the model (or the framework's own default,
-// ""), the bound on turns, the package whose releases are its versions,
-// its arms; and each points the OpenAI client at the run's fake, under
-// /v1, with the dummy key.
+// ""), the bound on turns (0: the framework's own), the package whose
+// releases are its versions, its arms; and each points its provider's
+// client at the run's fake with the dummy key (OpenAI's under /v1).
 func TestFrameworks(t *testing.T) {
 	for _, tt := range []struct {
 		name, model string
@@ -23,6 +23,7 @@ func TestFrameworks(t *testing.T) {
 		{"ai-sdk", "gpt-4o", 5, "ai", []string{"default nothing set", "instructions settings instructions=true"}},
 		{"openai-agents", "", 10, "@openai/agents", []string{"default nothing set", "structured-content settings useStructuredContent=true"}},
 		{"langchain", "gpt-4o-mini", 12, "@langchain/mcp-adapters", []string{"default nothing set", "standard-content-blocks settings useStandardContentBlocks=true"}},
+		{"claude-agent-sdk", "", 0, "@anthropic-ai/claude-agent-sdk", []string{"default nothing set"}},
 	} {
 		c, err := New(tt.name)
 		if err != nil {
@@ -33,8 +34,15 @@ func TestFrameworks(t *testing.T) {
 			t.Fatalf("%s: not a framework (%T)", tt.name, c)
 		}
 		env := f.Env(&client.Run{APIURL: "http://127.0.0.1:9/", APIKey: "k"})
-		if env["OPENAI_BASE_URL"] != "http://127.0.0.1:9/v1" || env["OPENAI_API_KEY"] != "k" || len(env) != 2 {
-			t.Errorf("%s: env %v", tt.name, env)
+		switch f.API() {
+		case "anthropic-messages": // its Claude Code's, as claudecode sets them
+			if env["ANTHROPIC_BASE_URL"] != "http://127.0.0.1:9/" || env["ANTHROPIC_API_KEY"] != "k" || env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] != "1" {
+				t.Errorf("%s: env %v", tt.name, env)
+			}
+		default:
+			if env["OPENAI_BASE_URL"] != "http://127.0.0.1:9/v1" || env["OPENAI_API_KEY"] != "k" || len(env) != 2 {
+				t.Errorf("%s: env %v", tt.name, env)
+			}
 		}
 		if f.Model != tt.model || f.Steps != tt.steps || f.Package() != tt.pkg {
 			t.Errorf("%s: model %q steps %d package %q", tt.name, f.Model, f.Steps, f.Package())

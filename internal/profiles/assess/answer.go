@@ -25,6 +25,7 @@ type verdictRow struct {
 	client  string
 	sub     bool
 	decides string
+	merge   bool // mergeAlike may name another client on it
 }
 
 // verdictRows are the lines of the verdicts, each client named once: a
@@ -89,7 +90,31 @@ func verdictRows(s Server) []verdictRow {
 		}
 		rows = append(rows, older...)
 	}
-	return rows
+	return mergeAlike(rows)
+}
+
+// mergeAlike names on one line the clients whose line says the same
+// verdict for the same deciding loss and has no lines under it ("broken
+// Vercel AI SDK 7.0.185, OpenAI Agents SDK 0.20.0: gets none of the
+// instructions (+1)"), at the first one's place: fifteen clients' verdicts
+// stay on one screen.
+func mergeAlike(rows []verdictRow) []verdictRow {
+	alone := func(i int) bool { return !rows[i].sub && (i+1 == len(rows) || !rows[i+1].sub) }
+	var out []verdictRow
+	for i, r := range rows {
+		if alone(i) {
+			if j := slices.IndexFunc(out, func(o verdictRow) bool { return o.merge && o.verdict == r.verdict && o.decides == r.decides }); j >= 0 {
+				out[j].client += ", " + r.client
+				continue
+			}
+			r.merge = true
+		}
+		out = append(out, r)
+	}
+	for i := range out {
+		out[i].merge = false
+	}
+	return out
 }
 
 // splitVersion parts "Kilo Code CLI 7.7.9" into its name and version; the

@@ -1,0 +1,47 @@
+package claudeagentsdk
+
+import (
+	"embed"
+
+	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/host"
+	"github.com/instrlab/instrlab/internal/client/npm"
+	"github.com/instrlab/instrlab/internal/client/pins"
+)
+
+// Name is the client's name in -client flags.
+const Name = "claude-agent-sdk"
+
+// DefaultVersion is the version run when -client names no version: its
+// pin in internal/client/pins, which host/package.json names too.
+var DefaultVersion = pins.Version(Name)
+
+// Info is the Claude Agent SDK as the registry lists it.
+var Info = client.Info{Name: Name, Display: "Claude Agent SDK", API: "anthropic-messages", Default: DefaultVersion}
+
+// Package is the npm package whose releases are its versions.
+const Package = "@anthropic-ai/claude-agent-sdk"
+
+//go:embed host
+var files embed.FS
+
+// Host is the host program and its locked dependencies.
+var Host = npm.Host{Client: Name, Package: Package, Files: host.Sub(files, "host"), Script: "host.mjs", Dir: "internal/client/claudeagentsdk/host"}
+
+// New returns the Claude Agent SDK at version, or DefaultVersion when
+// version is empty, in its host: the SDK's own model and turns unless the
+// row names them; the fake is its Claude Code's base URL, with telemetry
+// and non-essential traffic off as for Claude Code
+// (internal/client/claudecode).
+func New(version string) client.Client {
+	return &host.Framework{Base: Info.At(version), Host: Host,
+		ArmList: []client.Arm{{Name: "default", Default: true, Says: "the guide: query with mcpServers and their tools allowed"}},
+		Env: func(r *client.Run) map[string]string {
+			return map[string]string{
+				"ANTHROPIC_BASE_URL":                       r.APIURL,
+				"ANTHROPIC_API_KEY":                        r.APIKey,
+				"DISABLE_TELEMETRY":                        "1",
+				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+			}
+		}}
+}
