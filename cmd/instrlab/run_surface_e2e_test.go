@@ -55,7 +55,7 @@ func TestE2ESurfaceEveryClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	results := runE2E(t, "-client", "all", "-matrix", "surface", "-row", "surface-results", "-lab", binary, "-j", "2", "-timeout", "3m")
+	results := runE2EFailing(t, true, "-client", "all", "-matrix", "surface", "-row", "surface-results", "-lab", binary, "-j", "2", "-timeout", "3m")
 	if len(results) < 10 {
 		t.Fatalf("%d results, want one per pinned client (10)", len(results))
 	}
@@ -66,6 +66,17 @@ func TestE2ESurfaceEveryClient(t *testing.T) {
 		return profiles.FateDropped
 	}
 	for _, r := range results {
+		if r.Status != "ok" {
+			// A client whose run of this row ends before the results
+			// reach the model has a profile without result facts, derived
+			// from runs that ended so: LangChain.js 1.1.4, whose ChatOpenAI
+			// refuses result_link's URL file block (docs/findings.md,
+			// 2026-12-06). Any other failure fails.
+			if ps, err := profiles.Select(builtin, []string{r.Client}); err == nil && len(ps) > 0 && ps[0].Surface != nil && ps[0].Surface.Result(profiles.ResultBoth) == nil {
+				t.Logf("%s: ends the run, as its profile measured: %s", r.Client, r.Reason)
+				continue
+			}
+		}
 		if r.Status != "ok" || r.Surface == nil || len(r.Surface.Calls) != 10 {
 			t.Errorf("%s: status %s (%s), %v", r.Client, r.Status, r.Reason, r.Surface != nil)
 			continue
