@@ -168,6 +168,19 @@ func apartBy(all []run, in func(run) bool) (others, matched []run) {
 	return others, matched
 }
 
+// surfaceOf is the surface runs in the arm of base, the profile's own
+// runs: a surface row run in another arm (the AI SDK's instructions, the
+// Agents SDK's structured-content) measures that arm, and a variant holds
+// no surface.
+func surfaceOf(surf, base []run) []run {
+	arm := ""
+	if len(base) > 0 {
+		arm = nonDefaultArm(base[0])
+	}
+	_, mine := apartBy(surf, func(r run) bool { return nonDefaultArm(r) == arm })
+	return mine
+}
+
 // plain reports whether the run changes nothing but the server's text and
 // era within its group, and reached the model.
 func (r run) plain() bool {
@@ -186,10 +199,11 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	base, groups := split(stdio)
 	p := profiles.Profile{Client: spec.Name, Name: o.display(spec.Name), Version: spec.Version}
 	p.Model = model(base, ev)
-	p.Surface = deriveSurface(surf, ev, p.Model)
 	if len(base) > 0 && base[0].Arm.Name != "" && base[0].Arm.Name != client.DefaultArmName {
 		p.Arm = base[0].Arm.Name
 	}
+	surf = surfaceOf(surf, base)
+	p.Surface = deriveSurface(surf, ev, p.Model)
 	var un []string
 	p.Instructions, un = deriveLimit(base, ev)
 	p.Unmeasured = append(p.Unmeasured, un...)
