@@ -4,6 +4,7 @@ import (
 	"embed"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/claudecode"
 	"github.com/instrlab/instrlab/internal/client/host"
 	"github.com/instrlab/instrlab/internal/client/npm"
 	"github.com/instrlab/instrlab/internal/client/pins"
@@ -30,18 +31,10 @@ var Host = npm.Host{Client: Name, Package: Package, Files: host.Sub(files, "host
 
 // New returns the Claude Agent SDK at version, or DefaultVersion when
 // version is empty, in its host: the SDK's own model and turns unless the
-// row names them; the fake is its Claude Code's base URL, with telemetry
-// and non-essential traffic off as for Claude Code
-// (internal/client/claudecode).
+// row names them; its Claude Code gets Claude Code's offline environment
+// (claudecode.Env).
 func New(version string) client.Client {
 	return &host.Framework{Base: Info.At(version), Host: Host,
 		ArmList: []client.Arm{{Name: "default", Default: true, Says: "the guide: query with mcpServers and their tools allowed"}},
-		Env: func(r *client.Run) map[string]string {
-			return map[string]string{
-				"ANTHROPIC_BASE_URL":                       r.APIURL,
-				"ANTHROPIC_API_KEY":                        r.APIKey,
-				"DISABLE_TELEMETRY":                        "1",
-				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-			}
-		}}
+		Env:     claudecode.Env}
 }

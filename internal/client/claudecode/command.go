@@ -77,17 +77,24 @@ func (c *Claude) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 	args = append(args, r.Flags...)
 	cmd := exec.CommandContext(ctx, c.bin, args...)
 	cmd.Dir = r.Work
-	env := map[string]string{
-		"ANTHROPIC_BASE_URL":                       r.APIURL,
-		"ANTHROPIC_API_KEY":                        r.APIKey,
-		"DISABLE_TELEMETRY":                        "1",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-	}
+	env := Env(r)
 	if r.Arm.Direct {
 		delete(env, "ANTHROPIC_BASE_URL") // the vendor's host (Vendor)
 	}
 	cmd.Env = r.Environ(env)
 	return cmd, nil
+}
+
+// Env is the environment that runs Claude Code offline against the run's
+// fake: its base URL and dummy key, telemetry and non-essential traffic
+// off. The Claude Agent SDK's own Claude Code gets the same.
+func Env(r *client.Run) map[string]string {
+	return map[string]string{
+		"ANTHROPIC_BASE_URL":                       r.APIURL,
+		"ANTHROPIC_API_KEY":                        r.APIKey,
+		"DISABLE_TELEMETRY":                        "1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+	}
 }
 
 // MCPConfig renders the --mcp-config file for one stdio server.
