@@ -18,6 +18,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client/gemini"
 	"github.com/instrlab/instrlab/internal/client/kilo"
 	"github.com/instrlab/instrlab/internal/client/langchain"
+	"github.com/instrlab/instrlab/internal/client/mastra"
 	"github.com/instrlab/instrlab/internal/client/openaiagents"
 	"github.com/instrlab/instrlab/internal/client/opencode"
 	"github.com/instrlab/instrlab/internal/client/qwen"
@@ -67,6 +68,9 @@ var httpClients = map[string]httpClientFacts{
 	// The Claude Agent SDK 0.3.337 runs its own Claude Code (2.1.337),
 	// and does as Claude Code 2.1.332.
 	claudeagentsdk.Name: {Discover: true, Kind: fakeapi.KindSystemMessage, Kept: 1000},
+	// Mastra 2.0.0 probes and takes a DiscoverResult; the guide's app
+	// forwards no instructions (2026-12-06).
+	mastra.Name: {Discover: true},
 }
 
 // TestE2EHTTPEveryClient runs the cross matrix's http-dual and

@@ -203,10 +203,14 @@ type communityClient struct{ key, title, url string }
 //     0.3.337 runs its own Claude Code (2.1.337), whose clientInfo it sends.
 //   - langchain: none. LangChain.js's adapters 1.1.4 send
 //     "@langchain/mcp-adapters" (measured), which the list lacks.
+//   - mastra: none. Mastra's MCPClient (@mastra/mcp 2.0.0) sends as its
+//     clientInfo name the server's name in the app's config (measured:
+//     "lab", version 1.0.0): no key of its own.
 var communityKeys = map[string]communityClient{
 	"ai-sdk":           {"", "Vercel AI SDK", npmPage("ai")},
 	"openai-agents":    {"", "OpenAI Agents SDK", npmPage("@openai/agents")},
 	"langchain":        {"", "LangChain.js", npmPage("@langchain/mcp-adapters")},
+	"mastra":           {"", "Mastra", npmPage("@mastra/mcp")},
 	"claude-agent-sdk": {"claude-code", "Claude Agent SDK", npmPage("@anthropic-ai/claude-agent-sdk")},
 	"claude-code":      {"claude-code", "Claude Code", npmPage("@anthropic-ai/claude-code")},
 	"cline":            {"", "Cline CLI", npmPage("cline")},

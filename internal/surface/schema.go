@@ -274,6 +274,17 @@ func CompareSchema(sent, got any) []KeywordFact {
 func compareAt(path string, s map[string]any, got any, out *[]KeywordFact) {
 	g, _ := got.(map[string]any)
 	became := compact(got)
+	if inner, ok := nullable(s, g); ok {
+		// The client made the schema nullable (OpenAI's strict mode
+		// form of an optional property): that is one fact, unless the
+		// server's was already (a type list with "null", in another
+		// form), and the keywords are compared with the schema it
+		// wrapped.
+		if !sameNullable(s, inner) {
+			*out = append(*out, KeywordFact{Path: path, Keyword: Nullable, Fate: Added, Became: became})
+		}
+		g = inner
+	}
 	for _, k := range slices.Sorted(maps.Keys(s)) {
 		gv, has := g[k]
 		if !has {
@@ -309,6 +320,64 @@ func compareAt(path string, s map[string]any, got any, out *[]KeywordFact) {
 			*out = append(*out, KeywordFact{Path: path, Keyword: k, Fate: Added, Became: compact(g[k])})
 		}
 	}
+}
+
+// Nullable is the keyword of the fact that a client wrapped a schema as
+// {"anyOf": [SCHEMA, {"type": "null"}]}, so the model may send null.
+const Nullable = "(nullable)"
+
+// nullable reports whether got is the schema s made nullable: an anyOf of
+// two where s has none, one of them {"type": "null"}; it returns the
+// other, with the keywords got holds beside the anyOf (a description the
+// client moved out).
+func nullable(s, got map[string]any) (map[string]any, bool) {
+	if _, has := s["anyOf"]; has {
+		return nil, false
+	}
+	branches, _ := got["anyOf"].([]any)
+	if len(branches) != 2 {
+		return nil, false
+	}
+	null := map[string]any{"type": "null"}
+	for i, b := range branches {
+		other, _ := branches[1-i].(map[string]any)
+		if !reflect.DeepEqual(b, null) || other == nil {
+			continue
+		}
+		inner := maps.Clone(other)
+		for k, v := range got {
+			if _, has := inner[k]; !has && k != "anyOf" {
+				inner[k] = v
+			}
+		}
+		return inner, true
+	}
+	return nil, false
+}
+
+// sameNullable reports whether the server's schema s was nullable by a
+// type list with "null" whose other types inner, the wrapped schema,
+// holds: then inner takes s's type list, the same type in the form sent.
+func sameNullable(s, inner map[string]any) bool {
+	list, _ := s["type"].([]any)
+	if !slices.Contains(list, any("null")) {
+		return false
+	}
+	var rest []any
+	for _, t := range list {
+		if t != "null" {
+			rest = append(rest, t)
+		}
+	}
+	want := any(rest)
+	if len(rest) == 1 {
+		want = rest[0]
+	}
+	if !reflect.DeepEqual(inner["type"], want) {
+		return false
+	}
+	inner["type"] = s["type"]
+	return true
 }
 
 func compact(v any) string {

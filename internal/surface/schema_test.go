@@ -59,6 +59,30 @@ func TestCompareSchema(t *testing.T) {
 			{Path: "/properties/a", Keyword: "type", Fate: Kept},
 			{Path: "/properties/b", Keyword: "(schema)", Fate: Dropped, Sent: `{}`, Became: `{"a":{"type":"string"}}`},
 		},
+	}, {
+		// Mastra 2.0.0's form of an optional property (the model may
+		// send null): the wrap is one fact, the keywords are compared
+		// inside it, and a description the client moved out is its own.
+		name: "made nullable",
+		sent: `{"properties":{"c":{"type":"string","enum":["a","b"],"minLength":1}}}`,
+		got:  `{"properties":{"c":{"anyOf":[{"type":"string","enum":["a","b"]},{"type":"null"}],"description":"constraints: minimum length 1"}}}`,
+		want: []KeywordFact{
+			{Path: "/properties/c", Keyword: Nullable, Fate: Added, Became: `{"anyOf":[{"enum":["a","b"],"type":"string"},{"type":"null"}],"description":"constraints: minimum length 1"}`},
+			{Path: "/properties/c", Keyword: "enum", Fate: Kept},
+			{Path: "/properties/c", Keyword: "minLength", Fate: Dropped, Sent: "1", Became: `{"anyOf":[{"enum":["a","b"],"type":"string"},{"type":"null"}],"description":"constraints: minimum length 1"}`},
+			{Path: "/properties/c", Keyword: "type", Fate: Kept},
+			{Path: "/properties/c", Keyword: "description", Fate: Added, Became: `"constraints: minimum length 1"`},
+		},
+	}, {
+		name: "nullable already, in another form",
+		sent: `{"type":["string","null"],"maxLength":3}`,
+		got:  `{"anyOf":[{"type":"string","maxLength":3},{"type":"null"}]}`,
+		want: []KeywordFact{{Keyword: "maxLength", Fate: Kept}, {Keyword: "type", Fate: Kept}},
+	}, {
+		name: "an anyOf the server sent is not a wrap",
+		sent: `{"anyOf":[{"type":"string"},{"type":"null"}]}`,
+		got:  `{"anyOf":[{"type":"string"},{"type":"null"}]}`,
+		want: []KeywordFact{{Keyword: "anyOf", Fate: Kept}},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			if diff := cmp.Diff(tc.want, CompareSchema(js(tc.sent), js(tc.got))); diff != "" {

@@ -202,6 +202,14 @@ func TestOtherClientsResults(t *testing.T) {
 			other: map[string]string{"result_image content[0] image": FormImage, "result_link content[0] resource_link": FormJSON, "result_resource content[0] resource": FormJSON,
 				"result_structured structuredContent": FormJSON, "result_both structuredContent": FormJSON, "result_outschema structuredContent": FormJSON},
 			missing: []string{"result_both content[0] text", "result_meta _meta", "result_outschema content[0] text"}},
+		// Mastra 2.0.0's host: the model gets the whole result as JSON
+		// (its _meta too), an image as an image, an error's text as
+		// text; where a result has structuredContent, that in place of
+		// the content; where the tool declares an output schema, the
+		// content text alone.
+		{fixture: "mastra-2.0.0-results", form: FormJSON,
+			other:   map[string]string{"result_image content[0] image": FormImage, "result_error content[0] text": FormText, "result_outschema content[0] text": FormText},
+			missing: []string{"result_both content[0] text", "result_outschema structuredContent"}},
 		{fixture: "opencode-1.18.33-results", form: FormText, other: map[string]string{"result_structured structuredContent": FormJSON},
 			missing: []string{"result_both structuredContent", "result_image content[0] image", "result_link content[0] resource_link",
 				"result_meta _meta", "result_outschema structuredContent"}},

@@ -19,6 +19,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client/gemini"
 	"github.com/instrlab/instrlab/internal/client/kilo"
 	"github.com/instrlab/instrlab/internal/client/langchain"
+	"github.com/instrlab/instrlab/internal/client/mastra"
 	"github.com/instrlab/instrlab/internal/client/openaiagents"
 	"github.com/instrlab/instrlab/internal/client/opencode"
 	"github.com/instrlab/instrlab/internal/client/qwen"
@@ -47,6 +48,7 @@ var known = map[string]adapter{
 	droid.Name:          {droid.Info, droid.New},
 	gemini.Name:         {gemini.Info, gemini.New},
 	langchain.Name:      {langchain.Info, langchain.New},
+	mastra.Name:         {mastra.Info, mastra.New},
 	kilo.Name:           {kilo.Info, kilo.New},
 	openaiagents.Name:   {openaiagents.Info, openaiagents.New},
 	opencode.Name:       {opencode.Info, opencode.New},

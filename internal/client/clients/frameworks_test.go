@@ -24,6 +24,7 @@ func TestFrameworks(t *testing.T) {
 		{"openai-agents", "", 10, "@openai/agents", []string{"default nothing set", "structured-content settings useStructuredContent=true"}},
 		{"langchain", "gpt-4o-mini", 12, "@langchain/mcp-adapters", []string{"default nothing set", "standard-content-blocks settings useStandardContentBlocks=true"}},
 		{"claude-agent-sdk", "", 0, "@anthropic-ai/claude-agent-sdk", []string{"default nothing set"}},
+		{"mastra", "gpt-4o-mini", 5, "@mastra/mcp", []string{"default nothing set", "forward-instructions settings forwardInstructions=true"}},
 	} {
 		c, err := New(tt.name)
 		if err != nil {

@@ -88,6 +88,11 @@ func TestAnalyzeFacts(t *testing.T) {
 			"server/discover initialize notifications/initialized tools/list", true, "connected", "BEGIN=NONE END=NONE LAST=NONE", "", 0}},
 		{"frameworkruns/ai-sdk@7.0.185~instructions/en-1000", facts{"system-message", 1000, true, "", "initialize",
 			"server/discover initialize notifications/initialized tools/list", true, "connected", "BEGIN=PINTAIL-8601 END=PINTAIL-3421 LAST=798", "", 0}},
+		// Mastra's host with forwardInstructions (its arm): the text in a
+		// system message of its own after the agent's, under a heading,
+		// cut at the documented instructionsMaxLength of 512.
+		{"frameworkruns/mastra@2.0.0~forward-instructions/en-1000", facts{"system-message", 512, false, "", "initialize",
+			"server/discover initialize notifications/initialized tools/list", true, "connected", "BEGIN=PINTAIL-8601 END=NONE LAST=295", "", 0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {

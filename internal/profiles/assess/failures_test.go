@@ -166,6 +166,7 @@ func TestToolsListFailureEveryProfile(t *testing.T) {
 		"ai-sdk@7.0.185":       {0, EffectExits},
 		"openai-agents@0.20.0": {0, EffectExits},
 		"langchain@1.1.4":      {0, EffectExits},
+		"mastra@2.0.0":         {0, EffectDrops},
 		// Its own Claude Code keeps the instructions, as Claude Code does.
 		"claude-agent-sdk@0.3.337": {1000, EffectKeeps},
 	}
