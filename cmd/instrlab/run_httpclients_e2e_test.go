@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/client/adk"
 	"github.com/instrlab/instrlab/internal/client/aisdk"
 	"github.com/instrlab/instrlab/internal/client/claudeagentsdk"
 	"github.com/instrlab/instrlab/internal/client/claudecode"
@@ -71,6 +72,9 @@ var httpClients = map[string]httpClientFacts{
 	// Mastra 2.0.0 probes and takes a DiscoverResult; the guide's app
 	// forwards no instructions (2026-12-06).
 	mastra.Name: {Discover: true},
+	// ADK for TypeScript 2.0.0 initializes (a session per listing and
+	// per call), and a modern-only server ends its run.
+	adk.Name: {ModernLost: true, ModernFail: true},
 }
 
 // TestE2EHTTPEveryClient runs the cross matrix's http-dual and

@@ -58,10 +58,12 @@ func checkServers(t *testing.T, row matrix.Row, results []analyze.Result) {
 	for _, r := range results {
 		t.Logf("%s: %s", r.Client, report.PlacementCell(&r))
 		if r.Status != "ok" {
-			if strings.Contains(r.Reason, "Duplicate tool names found across MCP servers") && r.First == nil {
-				// The OpenAI Agents SDK 0.20.0 ends the run before any
+			if strings.Contains(r.Reason, "Duplicate tool name") && r.First == nil {
+				// The OpenAI Agents SDK 0.20.0 ("Duplicate tool names
+				// found across MCP servers") and ADK for TypeScript 2.0.0
+				// ("Duplicate tool name: lab_ping") end the run before any
 				// model request when two servers share a tool name
-				// (docs/findings.md, 2026-12-06): its word for it.
+				// (docs/findings.md, 2026-12-06): their words for it.
 				t.Logf("%s: refuses servers that share tool names: %s", r.Client, r.Reason)
 				continue
 			}

@@ -203,6 +203,8 @@ type communityClient struct{ key, title, url string }
 //     0.3.337 runs its own Claude Code (2.1.337), whose clientInfo it sends.
 //   - langchain: none. LangChain.js's adapters 1.1.4 send
 //     "@langchain/mcp-adapters" (measured), which the list lacks.
+//   - adk: none. ADK for TypeScript 2.0.0 sends "MCPClient" (measured),
+//     the MCP SDK's placeholder, which names no client.
 //   - mastra: none. Mastra's MCPClient (@mastra/mcp 2.0.0) sends as its
 //     clientInfo name the server's name in the app's config (measured:
 //     "lab", version 1.0.0): no key of its own.
@@ -211,6 +213,7 @@ var communityKeys = map[string]communityClient{
 	"openai-agents":    {"", "OpenAI Agents SDK", npmPage("@openai/agents")},
 	"langchain":        {"", "LangChain.js", npmPage("@langchain/mcp-adapters")},
 	"mastra":           {"", "Mastra", npmPage("@mastra/mcp")},
+	"adk":              {"", "Google ADK (TypeScript)", npmPage("@google/adk")},
 	"claude-agent-sdk": {"claude-code", "Claude Agent SDK", npmPage("@anthropic-ai/claude-agent-sdk")},
 	"claude-code":      {"claude-code", "Claude Code", npmPage("@anthropic-ai/claude-code")},
 	"cline":            {"", "Cline CLI", npmPage("cline")},

@@ -122,7 +122,7 @@ func TestSelectVersions(t *testing.T) {
 		// older are refused: no --output-format stream-json).
 		{name: "gemini@0.11.3", wantErr: "range 0.11.3 to 0.25.0 ("},
 		{name: "gemini@0.10.0", wantErr: "ran no version of gemini as early or as late as 0.10.0"},
-		{name: "no-such-client", wantErr: `no profile for client "no-such-client" (built in: ai-sdk, claude-agent-sdk, claude-code`},
+		{name: "no-such-client", wantErr: `no profile for client "no-such-client" (built in: adk, ai-sdk, claude-agent-sdk, claude-code`},
 		{name: "no-such-client@1.0.0", wantErr: `no profile for client "no-such-client"`},
 		{name: "missing.json", wantErr: "reading profile"},
 	}

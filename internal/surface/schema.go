@@ -291,7 +291,7 @@ func compareAt(path string, s map[string]any, got any, out *[]KeywordFact) {
 			*out = append(*out, KeywordFact{Path: path, Keyword: k, Fate: Dropped, Sent: compact(s[k]), Became: became})
 			continue
 		}
-		if reflect.DeepEqual(s[k], gv) {
+		if reflect.DeepEqual(s[k], gv) || k == "type" && sameType(s[k], g) {
 			*out = append(*out, KeywordFact{Path: path, Keyword: k, Fate: Kept})
 			continue
 		}
@@ -378,6 +378,31 @@ func sameNullable(s, inner map[string]any) bool {
 	}
 	inner["type"] = s["type"]
 	return true
+}
+
+// sameType reports whether the type of the client's schema g is the
+// server's, sent, in Gemini's Schema spelling: a type in capitals
+// ("OBJECT"), and a type list with "null" as its one other type with
+// nullable: true.
+func sameType(sent any, g map[string]any) bool {
+	got, ok := g["type"].(string)
+	if !ok {
+		return false
+	}
+	switch t := sent.(type) {
+	case string:
+		return strings.EqualFold(t, got)
+	case []any:
+		if len(t) != 2 || !slices.Contains(t, any("null")) || g["nullable"] != true {
+			return false
+		}
+		for _, one := range t {
+			if s, ok := one.(string); ok && s != "null" {
+				return strings.EqualFold(s, got)
+			}
+		}
+	}
+	return false
 }
 
 func compact(v any) string {

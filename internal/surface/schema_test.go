@@ -79,6 +79,18 @@ func TestCompareSchema(t *testing.T) {
 		got:  `{"anyOf":[{"type":"string","maxLength":3},{"type":"null"}]}`,
 		want: []KeywordFact{{Keyword: "maxLength", Fate: Kept}, {Keyword: "type", Fate: Kept}},
 	}, {
+		// ADK for TypeScript 2.0.0 sends Gemini's Schema: the same
+		// types in capitals, a nullable type as nullable: true.
+		name: "Gemini's spelling of a type",
+		sent: `{"type":"object","properties":{"a":{"type":["string","null"]},"b":{"type":"string"}}}`,
+		got:  `{"type":"OBJECT","properties":{"a":{"type":"STRING","nullable":true},"b":{"type":"NUMBER"}}}`,
+		want: []KeywordFact{
+			{Path: "/properties/a", Keyword: "type", Fate: Kept},
+			{Path: "/properties/a", Keyword: "nullable", Fate: Added, Became: "true"},
+			{Path: "/properties/b", Keyword: "type", Fate: Rewritten, Sent: `"string"`, Became: `"NUMBER"`},
+			{Keyword: "type", Fate: Kept},
+		},
+	}, {
 		name: "an anyOf the server sent is not a wrap",
 		sent: `{"anyOf":[{"type":"string"},{"type":"null"}]}`,
 		got:  `{"anyOf":[{"type":"string"},{"type":"null"}]}`,

@@ -210,6 +210,9 @@ func TestOtherClientsResults(t *testing.T) {
 		{fixture: "mastra-2.0.0-results", form: FormJSON,
 			other:   map[string]string{"result_image content[0] image": FormImage, "result_error content[0] text": FormText, "result_outschema content[0] text": FormText},
 			missing: []string{"result_both content[0] text", "result_outschema structuredContent"}},
+		// ADK for TypeScript 2.0.0's host (Gemini): the whole result as
+		// JSON, a functionResponse's response.
+		{fixture: "adk-2.0.0-results", form: FormJSON},
 		{fixture: "opencode-1.18.33-results", form: FormText, other: map[string]string{"result_structured structuredContent": FormJSON},
 			missing: []string{"result_both structuredContent", "result_image content[0] image", "result_link content[0] resource_link",
 				"result_meta _meta", "result_outschema structuredContent"}},

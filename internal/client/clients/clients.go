@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/adk"
 	"github.com/instrlab/instrlab/internal/client/aisdk"
 	"github.com/instrlab/instrlab/internal/client/claudeagentsdk"
 	"github.com/instrlab/instrlab/internal/client/claudecode"
@@ -38,6 +39,7 @@ type adapter struct {
 
 // known lists the clients by name: one line a client.
 var known = map[string]adapter{
+	adk.Name:            {adk.Info, adk.New},
 	aisdk.Name:          {aisdk.Info, aisdk.New},
 	claudeagentsdk.Name: {claudeagentsdk.Info, claudeagentsdk.New},
 	claudecode.Name:     {claudecode.Info, claudecode.New},

@@ -19,7 +19,7 @@ func TestNew(t *testing.T) {
 	if s := c.Spec().String(); s != "claude-code@"+pins.Version("claude-code") {
 		t.Errorf("default spec %q", s)
 	}
-	if _, err := New("no-such-client@1"); err == nil || !strings.Contains(err.Error(), "known: ai-sdk, claude-agent-sdk, claude-code") {
+	if _, err := New("no-such-client@1"); err == nil || !strings.Contains(err.Error(), "known: adk, ai-sdk, claude-agent-sdk, claude-code") {
 		t.Errorf("New(unknown) = %v", err)
 	}
 }

@@ -24,6 +24,7 @@ func TestFrameworks(t *testing.T) {
 		{"openai-agents", "", 10, "@openai/agents", []string{"default nothing set", "structured-content settings useStructuredContent=true"}},
 		{"langchain", "gpt-4o-mini", 12, "@langchain/mcp-adapters", []string{"default nothing set", "standard-content-blocks settings useStandardContentBlocks=true"}},
 		{"claude-agent-sdk", "", 0, "@anthropic-ai/claude-agent-sdk", []string{"default nothing set"}},
+		{"adk", "gemini-flash-latest", 0, "@google/adk", []string{"default nothing set"}},
 		{"mastra", "gpt-4o-mini", 5, "@mastra/mcp", []string{"default nothing set", "forward-instructions settings forwardInstructions=true"}},
 	} {
 		c, err := New(tt.name)
@@ -36,6 +37,10 @@ func TestFrameworks(t *testing.T) {
 		}
 		env := f.Env(&client.Run{APIURL: "http://127.0.0.1:9/", APIKey: "k"})
 		switch f.API() {
+		case "gemini": // Google's Gen AI SDK's
+			if env["GOOGLE_GEMINI_BASE_URL"] != "http://127.0.0.1:9/" || env["GEMINI_API_KEY"] != "k" || len(env) != 2 {
+				t.Errorf("%s: env %v", tt.name, env)
+			}
 		case "anthropic-messages": // its Claude Code's, as claudecode sets them
 			if env["ANTHROPIC_BASE_URL"] != "http://127.0.0.1:9/" || env["ANTHROPIC_API_KEY"] != "k" || env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] != "1" {
 				t.Errorf("%s: env %v", tt.name, env)

@@ -3,6 +3,7 @@ package clients
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -313,5 +314,70 @@ func installFails(t *testing.T, pkg npm.Package, then string, want ...string) {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("the install failed, but its error lacks %q:\n%s", w, err)
 		}
+	}
+}
+
+// TestE2EGoFrameworksOnTheGoSDK reproduces why no Go framework has a host
+// on the official go-sdk client: of the Go agent frameworks that embed an
+// MCP client, the module proxy serves none that embeds the go-sdk's. ADK
+// for Go (google.golang.org/adk, whose mcptoolset is on the go-sdk),
+// Eino's officialmcp tool and the Go ports of the OpenAI Agents SDK are
+// not served (403); Genkit for Go is, but its MCP plugin is on
+// github.com/mark3labs/mcp-go. It fails the day the proxy serves one of
+// the first, or Genkit's newest release moves its plugin to the go-sdk:
+// then write that framework's host.
+func TestE2EGoFrameworksOnTheGoSDK(t *testing.T) {
+	if os.Getenv("INSTRLAB_E2E") != "1" {
+		t.Skip("set INSTRLAB_E2E=1 to ask the Go module proxy for the Go agent frameworks")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go on PATH")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	// A module of its own, so that go list reads no go.mod of ours.
+	dir := t.TempDir()
+	goCmd := func(args ...string) ([]byte, error) {
+		cmd := exec.CommandContext(ctx, goBin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+		return cmd.CombinedOutput()
+	}
+	if out, err := goCmd("mod", "init", "probe"); err != nil {
+		t.Fatalf("go mod init: %v\n%s", err, out)
+	}
+	for _, m := range []string{
+		"google.golang.org/adk",
+		"github.com/google/adk-go",
+		"github.com/cloudwego/eino-ext/components/tool/mcp/officialmcp",
+		"github.com/nlpodyssey/openai-agents-go",
+	} {
+		out, err := goCmd("list", "-m", "-versions", m)
+		switch {
+		case err == nil:
+			t.Errorf("the module proxy now serves %s (%s): write its host on the go-sdk client and update docs/clients.md", m, bytes.TrimSpace(out))
+		case !bytes.Contains(out, []byte("403")) && !bytes.Contains(out, []byte("404")):
+			t.Errorf("go list -m -versions %s failed, but not as the proxy refusing it:\n%s", m, out)
+		}
+	}
+	// Genkit for Go: served; its MCP plugin's client, in its newest
+	// release's go.mod.
+	out, err := goCmd("list", "-m", "-json", "github.com/firebase/genkit/go@latest")
+	if err != nil {
+		t.Fatalf("go list genkit: %v\n%s", err, out)
+	}
+	var mod struct{ Version, GoMod string }
+	if err := json.Unmarshal(out, &mod); err != nil || mod.GoMod == "" {
+		t.Fatalf("go list genkit: %v\n%s", err, out)
+	}
+	gomod, err := os.ReadFile(mod.GoMod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(gomod, []byte("github.com/modelcontextprotocol/go-sdk")) {
+		t.Errorf("Genkit for Go %s requires the go-sdk: see whether its MCP plugin is on it, and write its host", mod.Version)
+	} else if !bytes.Contains(gomod, []byte("github.com/mark3labs/mcp-go")) {
+		t.Errorf("Genkit for Go %s requires neither MCP module: see what its MCP plugin is on now", mod.Version)
 	}
 }

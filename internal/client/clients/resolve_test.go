@@ -75,8 +75,8 @@ func TestResolveNewestAlone(t *testing.T) {
 		}
 	}
 	_, _, err = Resolve(context.Background(), []string{"newest"}, listFake)
-	if !errors.Is(err, npm.ErrOffline) || !strings.HasPrefix(err.Error(), "ai-sdk@newest: ") {
-		t.Errorf("newest with a registry that lists two clients: %v, want ai-sdk@newest (the first by name): ... ErrOffline", err)
+	if !errors.Is(err, npm.ErrOffline) || !strings.HasPrefix(err.Error(), "adk@newest: ") {
+		t.Errorf("newest with a registry that lists two clients: %v, want adk@newest (the first by name): ... ErrOffline", err)
 	}
 }
 

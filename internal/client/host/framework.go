@@ -87,3 +87,10 @@ func (f *Framework) Arms() []client.Arm { return f.ArmList }
 func OpenAIEnv(r *client.Run) map[string]string {
 	return map[string]string{"OPENAI_API_KEY": r.APIKey, "OPENAI_BASE_URL": strings.TrimRight(r.APIURL, "/") + "/v1"}
 }
+
+// GeminiEnv points Google's Gen AI SDK (@google/genai, and the frameworks
+// built on it) at the run's fake: GOOGLE_GEMINI_BASE_URL, and the dummy
+// key as GEMINI_API_KEY.
+func GeminiEnv(r *client.Run) map[string]string {
+	return map[string]string{"GEMINI_API_KEY": r.APIKey, "GOOGLE_GEMINI_BASE_URL": r.APIURL}
+}

@@ -167,6 +167,7 @@ func TestToolsListFailureEveryProfile(t *testing.T) {
 		"openai-agents@0.20.0": {0, EffectExits},
 		"langchain@1.1.4":      {0, EffectExits},
 		"mastra@2.0.0":         {0, EffectDrops},
+		"adk@2.0.0":            {0, EffectExits},
 		// Its own Claude Code keeps the instructions, as Claude Code does.
 		"claude-agent-sdk@0.3.337": {1000, EffectKeeps},
 	}
