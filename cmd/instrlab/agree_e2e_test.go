@@ -205,7 +205,7 @@ type agreeCells struct {
 
 // agreedCodes are check's finding codes of the losses run measures
 // without -call.
-var agreedCodes = []assess.Code{assess.Unused, assess.Truncated, assess.ToolTruncated, assess.DropsServer, assess.EndsSession, assess.StartupSlow}
+var agreedCodes = []assess.Code{assess.Unused, assess.Truncated, assess.ToolTruncated, assess.DropsServer, assess.EndsSession, assess.StartupSlow, assess.ToolsUnoffered}
 
 // examined is what check examined of a server: each era's instructions
 // and tool list by length and digest, and the names of the variables it
@@ -331,6 +331,10 @@ func cellsOf(srv assess.Server, v assess.View) agreeCells {
 		// Later than the client waits: its first request goes without
 		// the server (Droid 0.225.2 waits at most 111 ms, a node server
 		// takes 300 ms and more), as a dropped one's does.
+		c.Server = "dropped"
+	case v.NoTools && (v.Unused || !v.Present):
+		// Neither its tools nor its instructions reach a first request
+		// (Grok CLI 0.0.34): nothing of it does.
 		c.Server = "dropped"
 	}
 	if v.KeptChars > 0 {

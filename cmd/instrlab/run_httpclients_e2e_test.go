@@ -17,6 +17,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client/copilot"
 	"github.com/instrlab/instrlab/internal/client/droid"
 	"github.com/instrlab/instrlab/internal/client/gemini"
+	"github.com/instrlab/instrlab/internal/client/grok"
 	"github.com/instrlab/instrlab/internal/client/kilo"
 	"github.com/instrlab/instrlab/internal/client/langchain"
 	"github.com/instrlab/instrlab/internal/client/mastra"
@@ -40,6 +41,9 @@ type httpClientFacts struct {
 	Kept       int
 	ModernLost bool
 	ModernFail bool
+	// NoHTTP: the client sends the lab nothing over Streamable HTTP (its
+	// transports cannot speak it), and goes on without the server.
+	NoHTTP bool
 }
 
 // httpClients are the facts of each pinned client, measured on Claude
@@ -75,6 +79,10 @@ var httpClients = map[string]httpClientFacts{
 	// ADK for TypeScript 2.0.0 initializes (a session per listing and
 	// per call), and a modern-only server ends its run.
 	adk.Name: {ModernLost: true, ModernFail: true},
+	// Grok CLI 0.0.34's "http" transport posts to the URL's /rpc (the
+	// lab answers 404) and its "streamable_http" one throws before
+	// sending (2026-12-06).
+	grok.Name: {NoHTTP: true},
 }
 
 // TestE2EHTTPEveryClient runs the cross matrix's http-dual and
@@ -120,6 +128,12 @@ func TestE2EHTTPEveryClient(t *testing.T) {
 		wantFail := r.Row == "http-modern" && want.ModernFail
 		if (r.Status == "failed") != wantFail {
 			t.Errorf("%s %s: status %s (%s), want failed %v", r.Client, r.Row, r.Status, r.Reason, wantFail)
+			continue
+		}
+		if want.NoHTTP {
+			if len(r.Handshake.Methods) != 0 {
+				t.Errorf("%s %s: the lab got %q; the client speaks no Streamable HTTP (docs/findings.md)", r.Client, r.Row, r.Handshake.Methods)
+			}
 			continue
 		}
 		if r.HTTP == nil || len(r.Handshake.Methods) == 0 {

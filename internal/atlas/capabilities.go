@@ -205,6 +205,8 @@ type communityClient struct{ key, title, url string }
 //     "@langchain/mcp-adapters" (measured), which the list lacks.
 //   - adk: none. ADK for TypeScript 2.0.0 sends "MCPClient" (measured),
 //     the MCP SDK's placeholder, which names no client.
+//   - grok: none. Grok CLI 0.0.34 sends "grok-cli" (measured), which the
+//     list lacks.
 //   - mastra: none. Mastra's MCPClient (@mastra/mcp 2.0.0) sends as its
 //     clientInfo name the server's name in the app's config (measured:
 //     "lab", version 1.0.0): no key of its own.
@@ -213,7 +215,8 @@ var communityKeys = map[string]communityClient{
 	"openai-agents":    {"", "OpenAI Agents SDK", npmPage("@openai/agents")},
 	"langchain":        {"", "LangChain.js", npmPage("@langchain/mcp-adapters")},
 	"mastra":           {"", "Mastra", npmPage("@mastra/mcp")},
-	"adk":              {"", "Google ADK (TypeScript)", npmPage("@google/adk")},
+	"adk":              {"", "ADK for TypeScript", npmPage("@google/adk")},
+	"grok":             {"", "Grok CLI", npmPage("@vibe-kit/grok-cli")},
 	"claude-agent-sdk": {"claude-code", "Claude Agent SDK", npmPage("@anthropic-ai/claude-agent-sdk")},
 	"claude-code":      {"claude-code", "Claude Code", npmPage("@anthropic-ai/claude-code")},
 	"cline":            {"", "Cline CLI", npmPage("cline")},

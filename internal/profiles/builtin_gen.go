@@ -11,7 +11,7 @@ func builtinProfiles() ([]Profile, error) {
 	return []Profile{
 		Profile{
 			Client:  "adk",
-			Name:    "Google ADK (TypeScript)",
+			Name:    "ADK for TypeScript",
 			Version: "2.0.0",
 			Model:   "gemini-flash-latest",
 			Instructions: Limit{
@@ -7420,6 +7420,96 @@ func builtinProfiles() ([]Profile, error) {
 					"the truncation marker",
 					"the cap setting",
 				},
+			},
+		},
+		Profile{
+			Client:  "grok",
+			Name:    "Grok CLI",
+			Version: "0.0.34",
+			Model:   "grok-code-fast-1",
+			Instructions: Limit{
+				Unit:     "codepoint",
+				UnitNote: "not measured: no text reached the model",
+				Note:     "None of the text reached the model, so no cap applies to what it sees.",
+			},
+			Render: Render{
+				Placement: "nowhere: no model request held the text",
+				Server:    "{text}",
+				Unused:    true,
+				Note:      "In 8 runs whose server sent instructions (up to 20,000 characters) and whose client made model requests, no request held any of the text.",
+			},
+			ToolDescriptions: Limit{
+				Unit:     "codepoint",
+				Measured: true,
+				Note:     "Not sent: none of 12 tool descriptions (in 4 runs) reached the first request; 12 not named in it.",
+				Meta: []MetaLimit{
+					MetaLimit{
+						Key:   "anthropic/alwaysLoad",
+						Value: json.RawMessage("true"),
+						Runs:  2,
+						Limit: Limit{
+							Unit:     "codepoint",
+							Measured: true,
+							Note:     "The tool lookup_part with _meta \"anthropic/alwaysLoad\": true: Not sent: none of 2 tool descriptions (in 2 runs) reached the first request; 2 not named in it.",
+							Unsent:   true,
+						},
+					},
+				},
+				Unsent: true,
+			},
+			Handshake: Handshake{
+				Note: "0 of 24 runs against a stdio server sent server/discover first; all sent initialize at once; against a server that answers both, 0 of 2 runs took the DiscoverResult and never sent initialize, 2 sent initialize without a probe.",
+			},
+			Startup: Startup{
+				Waited: ptr[bool](false),
+				Held:   "8s",
+				Note:   "Row en-1000-held8, the server's reply held 8s with nothing else set (2 runs): server status not reported, the first model request went out without the text, so the wait was not taken.",
+			},
+			Failures: []Failure{
+				Failure{
+					Method: "initialize",
+					Runs:   2,
+					Sent:   2,
+					Tries:  1,
+					Note:   "2 of 2 runs sent initialize (at most once in one); the session went on; its instructions did not reach the model; its tools did not reach the model.",
+				},
+				Failure{
+					Method: "server/discover",
+					Runs:   2,
+					Note:   "None of 2 runs sent server/discover: the failure never reached the client.",
+				},
+				Failure{
+					Method: "tools/list",
+					Runs:   2,
+					Sent:   2,
+					Tries:  1,
+					Note:   "2 of 2 runs sent tools/list (at most once in one); the session went on; its instructions did not reach the model; its tools did not reach the model.",
+				},
+			},
+			Surface: &Surface{
+				Runs: 10,
+				Texts: &Texts{
+					Runs:      4,
+					Prompts:   "never asked",
+					Resources: "never asked",
+					Read:      "no resource tool",
+				},
+			},
+			Evidence: []Evidence{
+				Evidence{
+					Kind: "instrlab-run",
+					Ref:  "internal/profiles/data/evidence/grok@0.0.34.json",
+					Date: "2026-12-06",
+					Runs: 50,
+					Says: "instrlab run, offline against the fake API: 50 runs of 25 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix.",
+				},
+			},
+			Unmeasured: []string{
+				"the cap on tool descriptions (none was sent)",
+				"the handshake over Streamable HTTP (probe_http is false only because it was not measured)",
+				"how long it waits for a slow server by default, and the setting that changes it (timeout_ms is 0: unknown)",
+				"several servers in one session: separator, order, shared budget",
+				"interactive sessions",
 			},
 		},
 		Profile{

@@ -18,7 +18,7 @@ const Name = "adk"
 var DefaultVersion = pins.Version(Name)
 
 // Info is ADK for TypeScript as the registry lists it.
-var Info = client.Info{Name: Name, Display: "Google ADK (TypeScript)", API: "gemini", Default: DefaultVersion}
+var Info = client.Info{Name: Name, Display: "ADK for TypeScript", API: "gemini", Default: DefaultVersion}
 
 // Package is the npm package whose releases are its versions.
 const Package = "@google/adk"

@@ -18,6 +18,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client/copilot"
 	"github.com/instrlab/instrlab/internal/client/droid"
 	"github.com/instrlab/instrlab/internal/client/gemini"
+	"github.com/instrlab/instrlab/internal/client/grok"
 	"github.com/instrlab/instrlab/internal/client/kilo"
 	"github.com/instrlab/instrlab/internal/client/langchain"
 	"github.com/instrlab/instrlab/internal/client/mastra"
@@ -51,6 +52,7 @@ var known = map[string]adapter{
 	gemini.Name:         {gemini.Info, gemini.New},
 	langchain.Name:      {langchain.Info, langchain.New},
 	mastra.Name:         {mastra.Info, mastra.New},
+	grok.Name:           {grok.Info, grok.New},
 	kilo.Name:           {kilo.Info, kilo.New},
 	openaiagents.Name:   {openaiagents.Info, openaiagents.New},
 	opencode.Name:       {opencode.Info, opencode.New},

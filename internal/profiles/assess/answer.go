@@ -25,7 +25,22 @@ type verdictRow struct {
 	client  string
 	sub     bool
 	decides string
-	merge   bool // mergeAlike may name another client on it
+	// first is the worst loss alone, and extra, least, most how many
+	// more losses the line's clients have (mergeAlike: the fewest and
+	// the most of the clients it names).
+	first       string
+	least, most int
+}
+
+// rowOf is the line of verdict c: its client (or, sub, its way).
+func rowOf(c ClientVerdict, client string, sub bool) verdictRow {
+	r := verdictRow{verdict: c.Verdict, client: client, sub: sub, decides: c.Decides()}
+	if len(c.Because) > 0 {
+		r.first = c.Because[0]
+		r.least = len(c.Because) - 1 + c.More
+		r.most = r.least
+	}
+	return r
 }
 
 // verdictRows are the lines of the verdicts, each client named once: a
@@ -61,7 +76,7 @@ func verdictRows(s Server) []verdictRow {
 	for _, key := range keys {
 		vs := groups[key]
 		newest := vs[len(vs)-1]
-		head := verdictRow{verdict: newest.own.Verdict, client: newest.own.Client, decides: newest.own.Decides()}
+		head := rowOf(newest.own, newest.own.Client, false)
 		var alike []string
 		var older []verdictRow
 		for _, v := range vs[:len(vs)-1] {
@@ -77,7 +92,7 @@ func verdictRows(s Server) []verdictRow {
 				older[i].client += ", " + version
 				continue
 			}
-			older = append(older, verdictRow{verdict: v.own.Verdict, client: version, sub: true, decides: v.own.Decides()})
+			older = append(older, rowOf(v.own, version, true))
 		}
 		if len(alike) > 0 {
 			head.client += " (and " + strings.Join(alike, ", ") + ")"
@@ -85,7 +100,7 @@ func verdictRows(s Server) []verdictRow {
 		rows = append(rows, head)
 		for _, w := range newest.ways {
 			if w.Verdict != newest.own.Verdict && w.Verdict != loss.VerdictUnknown {
-				rows = append(rows, verdictRow{verdict: w.Verdict, client: w.Summary, sub: true, decides: w.Decides()})
+				rows = append(rows, rowOf(w, w.Summary, true))
 			}
 		}
 		rows = append(rows, older...)
@@ -94,27 +109,76 @@ func verdictRows(s Server) []verdictRow {
 }
 
 // mergeAlike names on one line the clients whose line says the same
-// verdict for the same deciding loss and has no lines under it ("broken
+// verdict for the same worst loss and has no lines under it ("broken
 // Vercel AI SDK 7.0.185, OpenAI Agents SDK 0.20.0: gets none of the
-// instructions (+1)"), at the first one's place: fifteen clients' verdicts
-// stay on one screen.
+// instructions (+1)"), at the first one's place, with how many more
+// losses they have where that is the same for each (the problems below
+// and -v name them all), and the lines under each client after it,
+// named for their client: seventeen clients' verdicts stay on one
+// screen.
 func mergeAlike(rows []verdictRow) []verdictRow {
-	alone := func(i int) bool { return !rows[i].sub && (i+1 == len(rows) || !rows[i+1].sub) }
-	var out []verdictRow
-	for i, r := range rows {
-		if alone(i) {
-			if j := slices.IndexFunc(out, func(o verdictRow) bool { return o.merge && o.verdict == r.verdict && o.decides == r.decides }); j >= 0 {
-				out[j].client += ", " + r.client
+	// A client's line and the lines under it.
+	type block struct {
+		head  verdictRow
+		subs  []verdictRow
+		named bool // its subs name their client
+	}
+	var blocks []block
+	for _, r := range rows {
+		if r.sub && len(blocks) > 0 {
+			b := &blocks[len(blocks)-1]
+			b.subs = append(b.subs, r)
+			continue
+		}
+		blocks = append(blocks, block{head: r})
+	}
+	var merged []block
+	for _, b := range blocks {
+		r := b.head
+		if r.first != "" {
+			if j := slices.IndexFunc(merged, func(o block) bool { return o.head.verdict == r.verdict && o.head.first == r.first }); j >= 0 {
+				m := &merged[j]
+				// The lines under each client name it, once clients share
+				// a line.
+				if !m.named {
+					for i := range m.subs {
+						m.subs[i].client = named(m.head.client, m.subs[i].client)
+					}
+					m.named = true
+				}
+				for _, s := range b.subs {
+					s.client = named(r.client, s.client)
+					m.subs = append(m.subs, s)
+				}
+				o := &m.head
+				o.client += ", " + r.client
+				o.least, o.most = min(o.least, r.least), max(o.most, r.most)
+				o.decides = o.first
+				if o.least == o.most && o.most > 0 {
+					o.decides += fmt.Sprintf(" (+%d)", o.most)
+				}
 				continue
 			}
-			r.merge = true
 		}
-		out = append(out, r)
+		merged = append(merged, b)
 	}
-	for i := range out {
-		out[i].merge = false
+	var out []verdictRow
+	for _, b := range merged {
+		out = append(out, b.head)
+		out = append(out, b.subs...)
 	}
 	return out
+}
+
+// named is a line under client's line named for it: its name and the
+// line's own words ("Claude Code 2.1.285, 2.1.328", "opencode
+// tools-denied").
+func named(client, sub string) string {
+	if i := strings.Index(client, " (and "); i >= 0 {
+		client = client[:i]
+	}
+	name, _ := splitVersion(client)
+	return name + " " + sub
 }
 
 // splitVersion parts "Kilo Code CLI 7.7.9" into its name and version; the

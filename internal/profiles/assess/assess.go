@@ -223,6 +223,9 @@ type View struct {
 	// the server's transport.
 	Probes   bool   `json:"-"`
 	ToolsVia string `json:"-"`
+	// NoTools is set when the profile measured that no tool of the
+	// server reaches the model's first request, not even by its name.
+	NoTools bool `json:"no_tools,omitempty"`
 
 	kept  string
 	block string
@@ -457,7 +460,8 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 		p = q
 	}
 	v := View{Profile: p.ID(), Title: p.Title(), Client: p.Named(), Way: p.Way, Arm: p.Arm, ProfileNote: p.ForNote, Marker: p.Instructions.Marker, Placement: p.Render.Placement, Where: p.Render.Where(), ToolsVia: p.ToolDescriptions.Via,
-		Unused: p.Render.Unused, AtLeast: p.Instructions.AtLeast, CapMeasured: p.Instructions.Measured, Facts: Facts(p), measured: measuredFacts(p)}
+		NoTools: p.ToolDescriptions.Unsent && p.ToolDescriptions.Via == "",
+		Unused:  p.Render.Unused, AtLeast: p.Instructions.AtLeast, CapMeasured: p.Instructions.Measured, Facts: Facts(p), measured: measuredFacts(p)}
 	e, why, fv, late := clientEra(p, r, getenv)
 	if overHTTP {
 		why += fmt.Sprintf("; over HTTP as measured (%d runs)", p.HTTP.Runs)

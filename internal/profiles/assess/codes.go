@@ -33,6 +33,7 @@ const (
 	Truncated       Code = "truncated"
 	Unused          Code = "unused"
 	ToolTruncated   Code = "tool-truncated"
+	ToolsUnoffered  Code = "tools-unoffered"
 	ToolOrder       Code = "tool-order"
 	NonBMP          Code = "non-bmp"
 	SettingIgnored  Code = "setting-ignored"
@@ -159,6 +160,11 @@ var Docs = []Doc{
 		Why:   "the model loses the end of the instructions, and is not told",
 		Help:  "A client keeps only part of the instructions, by its profile: the rest never reaches the model, and the client says nothing. The finding names the clients and arms, what they keep and the sections lost. Put what matters first, or shorten the text.",
 		Fix:   "put what matters first, or shorten the instructions"},
+	{Code: ToolsUnoffered, Severity: loss.Broken,
+		Short: "a client offers the model none of the server's tools",
+		Why:   "the model cannot call the server's tools, nor read their descriptions",
+		Help:  "A client profile measured that the first model request of a turn neither defines nor names any of the server's tools, though the client connected the server (Grok CLI 0.0.34 connects its servers in the background after its first request is built). Nothing the server sends reaches the model there; nothing on the server's side changes it.",
+		Fix:   "none on the server's side: tell its users"},
 	{Code: Unused, Severity: loss.Broken,
 		Short: "a client puts none of the instructions in the model's context",
 		Why:   "the model gets none of the instructions",

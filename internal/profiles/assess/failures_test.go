@@ -168,6 +168,7 @@ func TestToolsListFailureEveryProfile(t *testing.T) {
 		"langchain@1.1.4":      {0, EffectExits},
 		"mastra@2.0.0":         {0, EffectDrops},
 		"adk@2.0.0":            {0, EffectExits},
+		"grok@0.0.34":          {0, EffectDrops},
 		// Its own Claude Code keeps the instructions, as Claude Code does.
 		"claude-agent-sdk@0.3.337": {1000, EffectKeeps},
 	}

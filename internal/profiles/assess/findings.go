@@ -436,6 +436,10 @@ func cuts(l *findingList, v View) {
 	case "set":
 		l.of(v, Setting, v.Setting, "cap %s from %s", table.Num(v.Cap), v.Setting).lose("cap %s from %s", table.Num(v.Cap), v.Setting)
 	}
+	if v.NoTools {
+		l.of(v, ToolsUnoffered, "", "offers the model none of the server's tools in a turn's first request: neither defined nor named (measured)").
+			lose("gets none of the tools")
+	}
 	if v.Unused && v.Present {
 		l.of(v, Unused, "", "puts none of the instructions in the model's context: all %s characters lost (measured)", table.Num(v.Chars)).
 			lose("gets none of the instructions")

@@ -121,7 +121,8 @@ func kindWords(kind string) string {
 
 // schemaFate sets what the input schema schema loses under s: each of
 // its keywords, at the top level or inside, as s measured that keyword
-// there.
+// there; a keyword inside the value of one s drops goes with it, and is
+// not a loss of its own (as profiles are derived, and run measures).
 func schemaFate(f *SurfaceFate, s *profiles.Surface, schema json.RawMessage) {
 	if len(s.Schema) == 0 || len(schema) == 0 {
 		return
@@ -130,8 +131,18 @@ func schemaFate(f *SurfaceFate, s *profiles.Surface, schema json.RawMessage) {
 	if json.Unmarshal(schema, &v) != nil {
 		return
 	}
+	keywords := profiles.SchemaKeywords(v)
+	var dropped []string // where the values of dropped keywords are
+	for _, at := range keywords {
+		if k := s.Keyword(at.Key); k != nil && k.Fate(at.Top()) == profiles.FateDropped {
+			dropped = append(dropped, at.Path+"/"+at.Keyword+"/")
+		}
+	}
 	seen := map[string]bool{}
-	for _, at := range profiles.SchemaKeywords(v) {
+	for _, at := range keywords {
+		if slices.ContainsFunc(dropped, func(d string) bool { return strings.HasPrefix(at.Path+"/", d) }) {
+			continue
+		}
 		top := at.Top()
 		where := profiles.KeywordWords(at.Key)
 		if top {
@@ -153,6 +164,11 @@ func schemaFate(f *SurfaceFate, s *profiles.Surface, schema json.RawMessage) {
 			case profiles.FateDropped:
 				f.Dropped = append(f.Dropped, where)
 			case profiles.FateRewritten:
+				if top && k.Became != "" && topValue(v, at.Keyword) == k.Became {
+					// Already the value the client rewrites it to
+					// (Mastra 2.0.0's draft-07 $schema): kept.
+					continue
+				}
 				f.Rewritten = append(f.Rewritten, where)
 			case profiles.FateVaries:
 				f.Unmeasured = append(f.Unmeasured, where+": the runs disagree")
@@ -168,6 +184,18 @@ func schemaFate(f *SurfaceFate, s *profiles.Surface, schema json.RawMessage) {
 			f.Keywords = append(f.Keywords, KeywordFate{Words: where, Fate: fate, Example: example})
 		}
 	}
+}
+
+// topValue is the JSON of keyword's value at the top of schema v, "" when
+// it has none.
+func topValue(v any, keyword string) string {
+	m, _ := v.(map[string]any)
+	val, ok := m[keyword]
+	if !ok {
+		return ""
+	}
+	b, _ := json.Marshal(val)
+	return string(b)
 }
 
 // clip shortens a measured JSON example for a message.

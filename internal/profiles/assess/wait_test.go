@@ -50,7 +50,7 @@ func TestStartupWait(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep = Assess([]probe.Result{r}, Options{Profiles: all, Timeout: 10 * time.Second})
-	if msg := rep.Servers[0].Findings[0].Message; !strings.Contains(msg, "how long Claude Code 2.1.328, Codex CLI 0.169.0 wait is not measured") {
+	if msg := rep.Servers[0].Findings[0].Message; !strings.Contains(msg, "how long Claude Code 2.1.328, Codex CLI 0.169.0, Grok CLI 0.0.34 wait is not measured") {
 		t.Errorf("finding %q does not say 2.1.328's wait is not measured", msg)
 	}
 	rep = Assess([]probe.Result{r}, Options{Profiles: builtin(t), Timeout: time.Minute})
