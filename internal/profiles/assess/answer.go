@@ -25,9 +25,9 @@ type verdictRow struct {
 	client  string
 	sub     bool
 	decides string
-	// first is the worst loss alone, and extra, least, most how many
-	// more losses the line's clients have (mergeAlike: the fewest and
-	// the most of the clients it names).
+	// first is the worst loss alone; least and most how many more losses
+	// the line's clients have (mergeAlike: the fewest and the most of the
+	// clients it names).
 	first       string
 	least, most int
 }
@@ -109,7 +109,7 @@ func verdictRows(s Server) []verdictRow {
 }
 
 // mergeAlike names on one line the clients whose line says the same
-// verdict for the same worst loss and has no lines under it ("broken
+// verdict for the same worst loss ("broken
 // Vercel AI SDK 7.0.185, OpenAI Agents SDK 0.20.0: gets none of the
 // instructions (+1)"), at the first one's place, with how many more
 // losses they have where that is the same for each (the problems below
@@ -153,10 +153,11 @@ func mergeAlike(rows []verdictRow) []verdictRow {
 				o := &m.head
 				o.client += ", " + r.client
 				o.least, o.most = min(o.least, r.least), max(o.most, r.most)
-				o.decides = o.first
-				if o.least == o.most && o.most > 0 {
-					o.decides += fmt.Sprintf(" (+%d)", o.most)
+				more := 0
+				if o.least == o.most {
+					more = o.most
 				}
+				o.decides = loss.Decides([]string{o.first}, more)
 				continue
 			}
 		}
