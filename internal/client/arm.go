@@ -28,6 +28,14 @@ type Arm struct {
 	// Command writes them; a client declares only arms it can write.
 	Settings map[string]any `json:"settings,omitempty"`
 	Cached   map[string]any `json:"cached,omitempty"`
+	// Model is the model the arm runs, pinned by the name the client
+	// takes (its --model or config value), in place of a row's or a
+	// matrix's model: the arm is how that model is measured. Empty: the
+	// row's model, else the client's default.
+	Model string `json:"model,omitempty"`
+	// Approval is the arm's approval mode (Approval*): empty, the lab's
+	// convention, pre-approves every tool of the run's servers.
+	Approval string `json:"approval,omitempty"`
 	// Lab marks an arm whose settings name the lab server's own tools
 	// (excludeTools: lab_ping, …): in a run of another server it sets
 	// nothing of that server, so it is not that arm there.
@@ -43,6 +51,16 @@ type Arm struct {
 	Hosts   []string `json:"hosts,omitempty"`
 	Answers []Answer `json:"answers,omitempty"`
 }
+
+// The approval modes of an arm (Arm.Approval) besides the lab's own
+// pre-approval of every tool. Each client maps them onto its own flags.
+const (
+	// ApprovalDefault is the client's default mode in a headless run:
+	// no tool approved beforehand, none of its approve-all flags.
+	ApprovalDefault = "default"
+	// ApprovalPlan is the client's documented read-only or plan mode.
+	ApprovalPlan = "plan"
+)
 
 // An Armed client knows the arms it can be in, at its version.
 type Armed interface {
@@ -85,6 +103,12 @@ func (a Arm) How() string {
 		return a.directHow()
 	}
 	var parts []string
+	if a.Model != "" {
+		parts = append(parts, "model "+a.Model)
+	}
+	if a.Approval != "" {
+		parts = append(parts, "approval "+a.Approval)
+	}
 	for _, k := range slices.Sorted(maps.Keys(a.Env)) {
 		parts = append(parts, "env "+k+"="+a.Env[k])
 	}

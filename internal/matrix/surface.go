@@ -14,6 +14,10 @@ import (
 // prompt, makes the calls.
 const surfacePrompt = "Call the lab's tools and tell me what each returned."
 
+// ApprovalRow is the surface row that calls the meta group's tools: with
+// annotations of every kind, what a client's approval mode lets run.
+const ApprovalRow = "surface-approval"
+
 // surfaceTurns bounds a surface row's model turns: a loader of deferred
 // tools (ToolSearch), the calls, the answer, and one to spare.
 const surfaceTurns = 4
@@ -63,6 +67,12 @@ func Surface() *Matrix {
 		Servers: []LabServer{{Name: ServerNameHyphen}}}
 	hyphen.Script = surfaceScript(lab.SurfaceConfig{Groups: []lab.SurfaceGroup{lab.SurfaceNames}}, ServerNameHyphen)
 	m.Rows = append(m.Rows, hyphen)
+	// The meta group with its tools called: what the client does with a
+	// call of a read-only, a destructive and an unannotated tool in its
+	// arm's approval mode (run, refused and what the model is told, or
+	// no result).
+	m.Rows = append(m.Rows, Row{Name: ApprovalRow, Label: "tools called in the arm's approval mode", Instr: "none", Surface: string(lab.SurfaceMeta), NoDelta: true,
+		Script: surfaceScript(lab.SurfaceConfig{Groups: []lab.SurfaceGroup{lab.SurfaceMeta}}, "")})
 	if err := m.Validate(); err != nil {
 		panic("built-in matrix surface: " + err.Error())
 	}

@@ -94,6 +94,7 @@ func parseTools(result json.RawMessage, modern bool) (tools []Tool, next string,
 			Meta        json.RawMessage `json:"_meta"`
 			Input       json.RawMessage `json:"inputSchema"`
 			Output      json.RawMessage `json:"outputSchema"`
+			Annotations json.RawMessage `json:"annotations"`
 		}
 		if json.Unmarshal(raw, &t) != nil {
 			problems = append(problems, fmt.Sprintf("tools[%d] is not an object", i))
@@ -102,6 +103,9 @@ func parseTools(result json.RawMessage, modern bool) (tools []Tool, next string,
 		name := stringField(t.Name, fmt.Sprintf("tools[%d].name", i), true, &problems)
 		desc := optionalString(t.Description, fmt.Sprintf("tools[%d].description", i), &problems)
 		tool := Tool{Name: name, InputSchema: object(t.Input), OutputSchema: object(t.Output)}
+		if object(t.Annotations) != nil {
+			json.Unmarshal(t.Annotations, &tool.Annotations) // an object: cannot fail
+		}
 		if t.Meta != nil && string(t.Meta) != "null" && json.Unmarshal(t.Meta, &tool.Meta) != nil {
 			problems = append(problems, fmt.Sprintf("tools[%d]._meta is not an object", i))
 		}

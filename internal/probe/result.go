@@ -103,6 +103,10 @@ type Tool struct {
 	// in check's JSON.
 	InputSchema  json.RawMessage `json:"-"`
 	OutputSchema json.RawMessage `json:"-"`
+	// Annotations are the tool's annotations, when an object (what check
+	// predicts a client's approval mode does with a call); not in check's
+	// JSON.
+	Annotations map[string]any `json:"-"`
 }
 
 // ToolsPrint is the fingerprint of the era's tool list (none when

@@ -39,6 +39,9 @@ type Profile struct {
 	// Surface is what the client did with tool results, input schemas
 	// and tool names in runs of the surface matrix; nil when none ran.
 	Surface *Surface `json:"surface,omitempty"`
+	// Approvals are what the client did with calls of tools by their
+	// annotations, one per approval mode measured (its arms).
+	Approvals []Approval `json:"approvals,omitempty"`
 	// Evidence is where every value above came from.
 	Evidence []Evidence `json:"evidence"`
 	// Unmeasured lists what the evidence does not cover, in plain words.
@@ -296,7 +299,10 @@ type Variant struct {
 	Model string `json:"model,omitempty"`
 	// Arm is the client's arm the variant's runs were in (client.Arm),
 	// when not its default; its Handshake then replaces the profile's.
-	Arm          string     `json:"arm,omitempty"`
+	Arm string `json:"arm,omitempty"`
+	// ByModel says the arm sets nothing but the model: the variant is the
+	// model's, and its way names the model alone.
+	ByModel      bool       `json:"by_model,omitempty"`
 	Handshake    *Handshake `json:"handshake,omitempty"`
 	Runs         int        `json:"runs"`
 	Instructions Limit      `json:"instructions"`
@@ -320,7 +326,7 @@ func Expand(ps []Profile) []Profile {
 	var out []Profile
 	for _, p := range ps {
 		base := p
-		if p.Arm != "" && slices.ContainsFunc(p.Variants, func(v Variant) bool { return v.Arm != "" }) {
+		if p.Arm != "" && slices.ContainsFunc(p.Variants, func(v Variant) bool { return v.Arm != "" && !v.ByModel }) {
 			base.Way = p.Arm
 		}
 		// The surface, and a budget whose runs called tools, holds for
@@ -339,8 +345,9 @@ func Expand(ps []Profile) []Profile {
 			// A budget holds for the way it was measured (Budget.Way):
 			// another arm or setting may wait otherwise (opencode's
 			// timeout-1s). The HTTP view was measured in the client's
-			// default way, the surface in it or with its model alone.
-			q.Variants, q.HTTP, q.Surface = nil, nil, nil
+			// default way, the surface in it or with its model alone, the
+			// approvals with the default model.
+			q.Variants, q.HTTP, q.Surface, q.Approvals = nil, nil, nil, nil
 			q.Under, q.Way = v.When, v.way(p.Model)
 			q.Budgets = budgetsOf(p.Budgets, q.Way, p.Model)
 			if elsewhere && q.Way == Way("", p.Surface.Model, p.Model, nil, nil) {
@@ -349,8 +356,8 @@ func Expand(ps []Profile) []Profile {
 			if v.Model != "" {
 				q.Model = v.Model
 			}
-			if v.Arm != "" {
-				q.Arm = v.Arm
+			if v.Arm != "" && !v.ByModel {
+				q.Arm = v.Arm // a model's arm runs the default arm's switches
 			}
 			if v.Handshake != nil {
 				q.Handshake = *v.Handshake
@@ -509,7 +516,11 @@ type Evidence struct {
 // arm, its model when not the profile's, its flags and settings, as in
 // "lazy-stdio + model gpt-5.5"; When when it sets none of these.
 func (v Variant) way(model string) string {
-	if w := Way(v.Arm, v.Model, model, v.Flags, v.Env); w != "" {
+	arm := v.Arm
+	if v.ByModel {
+		arm = ""
+	}
+	if w := Way(arm, v.Model, model, v.Flags, v.Env); w != "" {
 		return w
 	}
 	return v.When
@@ -556,7 +567,7 @@ func (p Profile) Title() string {
 		t += " " + p.Under
 	case p.Under != "":
 		t += " with " + p.Under
-	case p.Arm != "" && slices.ContainsFunc(p.Variants, func(v Variant) bool { return v.Arm != "" }):
+	case p.Arm != "" && slices.ContainsFunc(p.Variants, func(v Variant) bool { return v.Arm != "" && !v.ByModel }):
 		t += " in arm " + p.Arm
 	}
 	return t

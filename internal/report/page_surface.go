@@ -9,6 +9,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/surface"
+	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
@@ -216,8 +217,13 @@ func partCell(call surface.CallFacts, p surface.Found, link string) surfaceCell 
 // callCell is a call that measured no part: the server did not get it, or
 // no request carried its result.
 func callCell(call surface.CallFacts, link string) surfaceCell {
-	if !call.Reached {
-		return surfaceCell{Fate: fateNotMeasured, Detail: "the call did not reach the server", Link: link}
+	switch {
+	case call.Fate() == surface.FateRefused && call.Instead != "":
+		return surfaceCell{Fate: fateNotMeasured, Detail: "refused: the call did not reach the server; the model got instead " + table.Quote(call.Instead, 120), Link: link}
+	case call.Fate() == surface.FateRefused:
+		return surfaceCell{Fate: fateNotMeasured, Detail: "refused: the call did not reach the server; the model got an empty result instead", Link: link}
+	case !call.Reached:
+		return surfaceCell{Fate: fateNotMeasured, Detail: "the call did not reach the server, and no request carried a result for it (the run ended first)", Link: link}
 	}
 	return surfaceCell{Fate: fateNotMeasured, Detail: "no request carried its result", Link: link}
 }

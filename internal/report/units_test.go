@@ -63,7 +63,10 @@ func TestCapUnitOfASettingRow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := newGrid(nil, x.Results, "")
+	// The default arm's runs: the excerpt holds model arms too, each a
+	// client line of its own under a row.
+	results := slices.DeleteFunc(slices.Clone(x.Results), func(r analyze.Result) bool { return r.Arm.Name != "" && !r.Arm.Default })
+	g := newGrid(nil, results, "")
 	if u := g.units["claude-code@2.1.332"].Decided(); u != unit.UTF16 {
 		t.Fatalf("the plain runs decide %q, want %q", u, unit.UTF16)
 	}

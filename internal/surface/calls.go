@@ -52,12 +52,40 @@ type CallFacts struct {
 	Flagged bool `json:"flagged,omitempty"`
 	// Parts are the result's parts and where each arrived.
 	Parts []Found `json:"parts,omitempty"`
-	// Instead, when a part did not arrive whole, is how the call's tool
-	// result in the following request begins (its first InsteadRunes
-	// characters), and ResultChars that result's length: what the model
-	// got in its place (a client's error, a file's path, the part cut).
+	// Instead, when a part did not arrive whole or the call never reached
+	// the server, is how the call's tool result in the following request
+	// begins (its first InsteadRunes characters), and ResultChars that
+	// result's length: what the model got in its place (a client's error
+	// or refusal, a file's path, the part cut).
 	Instead     string `json:"instead,omitempty"`
 	ResultChars int    `json:"result_chars,omitempty"`
+}
+
+// What became of a call the model made (CallFacts.Fate).
+const (
+	// FateRan: the server got the call and its result reached the model.
+	FateRan = "ran"
+	// FateRefused: the server never got the call and the model got the
+	// client's words instead (a refusal, a denied permission, an error).
+	FateRefused = "refused"
+	// FateNoResult: the model got no result for the call: the run ended
+	// first (a client waiting for an approval nobody gives, or one that
+	// stopped).
+	FateNoResult = "no result"
+)
+
+// Fate says what became of the call: FateRan, FateRefused or
+// FateNoResult. A call the server got whose result reached no request is
+// FateNoResult too.
+func (c CallFacts) Fate() string {
+	switch {
+	case c.Following == 0:
+		return FateNoResult
+	case c.Reached:
+		return FateRan
+	default:
+		return FateRefused
+	}
 }
 
 // InsteadRunes is how much of a tool result CallFacts.Instead keeps.
@@ -148,7 +176,7 @@ func Calls(reqs []Request, log []lab.Entry) []CallFacts {
 				f.Parts = append(f.Parts, Locate(next.Context, call, p))
 			}
 			markSame(f.Parts, parts)
-			if slices.ContainsFunc(f.Parts, func(p Found) bool { return !p.Full }) {
+			if !f.Reached || slices.ContainsFunc(f.Parts, func(p Found) bool { return !p.Full }) {
 				f.Instead, f.ResultChars = instead(next.Context, c)
 			}
 			out = append(out, f)

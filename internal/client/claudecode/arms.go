@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 
 	"github.com/instrlab/instrlab/internal/client"
 )
@@ -43,7 +44,22 @@ var arms = map[string][]client.Arm{
 	// 2.1.332: the same three switches, read in its executable
 	// (MCP_SDK_GENERATION v1 as env_v1_compat, MCP_PROTOCOL_NEGOTIATION legacy
 	// or auto, CLAUDE_CODE_MODEL_CAPABILITIES).
-	"2.1.332": v2Only,
+	"2.1.332": append(slices.Clone(v2Only), models332...),
+}
+
+// models332 are 2.1.332's model and approval arms: the models of its model
+// list's main section besides its default (Opus 5.5), one its code names
+// as without tool search, and its default and plan permission modes.
+var models332 = []client.Arm{
+	{Name: "model-sonnet", Model: "claude-sonnet-5-5", Says: "Sonnet 5.5, in its model list's main section"},
+	{Name: "model-haiku", Model: "claude-haiku-5-5", Says: "Haiku 5.5, in its model list's main section"},
+	{Name: "model-fable", Model: "claude-fable-5-2", Says: "Fable 5.2, in its model list's main section"},
+	{Name: "model-claude-3-7", Model: "claude-3-7-sonnet-20250219",
+		Says: "a model of the claude-3 family, which its code lists as without tool search (the default of flag tengu_tool_search_unsupported_models)"},
+	{Name: "approval-default", Approval: client.ApprovalDefault,
+		Says: "-p with no tool allowed beforehand (no --allowed-tools): it denies a call it would ask about"},
+	{Name: "approval-plan", Approval: client.ApprovalPlan,
+		Says: "--permission-mode plan: read-only tools only"},
 }
 
 // v2Only are the arms of the versions whose MCP runtime is always v2.

@@ -65,7 +65,10 @@ func (c *Claude) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 	if r.Model != "" {
 		args = append(args, "--model", r.Model)
 	}
-	if r.CallTools && c.has("--allowed-tools") {
+	if r.Arm.Approval == client.ApprovalPlan {
+		args = append(args, "--permission-mode", "plan")
+	}
+	if r.CallTools && r.Arm.Approval == "" && c.has("--allowed-tools") {
 		// -p denies a tool it would ask about; mcp__NAME allows every tool
 		// of that server.
 		var allow []string

@@ -104,6 +104,9 @@ type ArmFacts struct {
 	Name    string `json:"name,omitempty"`
 	Default bool   `json:"default,omitempty"`
 	How     string `json:"how,omitempty"`
+	// Model and Approval are the arm's (client.Arm), when it sets them.
+	Model    string `json:"model,omitempty"`
+	Approval string `json:"approval,omitempty"`
 }
 
 // ArmFactsOf are the facts of a; a record written before arms existed has
@@ -112,7 +115,7 @@ func ArmFactsOf(a client.Arm) ArmFacts {
 	if a.Name == "" {
 		return ArmFacts{Name: client.DefaultArmName, Default: true, How: a.How()}
 	}
-	return ArmFacts{Name: a.Name, Default: a.Default, How: a.How()}
+	return ArmFacts{Name: a.Name, Default: a.Default, How: a.How(), Model: a.Model, Approval: a.Approval}
 }
 
 // Who names the client and, when not its default, the arm, as in

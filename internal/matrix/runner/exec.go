@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -53,7 +54,7 @@ func (r *Runner) runOne(ctx context.Context, j job) (analyze.Result, analyze.Rec
 	}
 	files := evidence.RunDir(dir)
 	run := &client.Run{Dir: dir, Home: files.Home(), Tmp: files.Tmp(), Work: files.Work(),
-		APIKey: DummyKey, Prompt: j.row.Prompt, Model: j.row.Model, MaxTurns: j.row.MaxTurns,
+		APIKey: DummyKey, Prompt: j.row.Prompt, Model: cmp.Or(j.arm.Model, j.row.Model), MaxTurns: j.row.MaxTurns,
 		Env: j.row.Env, Flags: j.row.Flags, Arm: j.arm, Timeout: r.Timeout, CallTools: len(j.row.Script) > 0}
 	if rec.ModelWhy = client.UseToolModel(j.client, run); rec.ModelWhy != "" {
 		rec.Model = run.Model

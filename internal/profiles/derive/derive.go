@@ -193,6 +193,7 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 		return profiles.Profile{}, err
 	}
 	every := all
+	all, appr := approvalRuns(all)
 	all, surf := apart(all)
 	all, lines := apartLines(all)
 	stdio, overHTTP := byTransport(all)
@@ -204,6 +205,7 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	}
 	surf = surfaceOf(surf, base)
 	p.Surface = deriveSurface(surf, ev, p.Model)
+	p.Approvals = deriveApprovals(appr, ev, p.Model)
 	var un []string
 	p.Instructions, un = deriveLimit(base, ev)
 	p.Unmeasured = append(p.Unmeasured, un...)
@@ -236,7 +238,7 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	p.Unmeasured = append(p.Unmeasured, un...)
 	p.Unmeasured = append(p.Unmeasured, "several servers in one session: separator, order, shared budget", "interactive sessions")
 	for _, g := range groups {
-		v := profiles.Variant{When: g.when(), Flags: g.flags, Model: model(g.runs, ev), Runs: len(g.runs), Arm: g.arm}
+		v := profiles.Variant{When: g.when(), Flags: g.flags, Model: model(g.runs, ev), Runs: len(g.runs), Arm: g.arm, ByModel: g.byModel}
 		if g.arm != "" {
 			h, _ := deriveHandshake(g.runs)
 			v.Handshake = &h

@@ -13,13 +13,18 @@ type group struct {
 	model string
 	// arm is the client's arm when not its default, how says how it is set.
 	arm, how string
-	runs     []run
+	// byModel says the arm sets nothing but its model (client.Arm.Model).
+	byModel bool
+	runs    []run
 }
 
 // when is how a user runs the client this way: its flags, then "model
 // NAME" when the runs chose a model.
 func (g group) when() string {
 	w := strings.Join(g.flags, " ")
+	if g.byModel {
+		return strings.TrimSpace(w + " model " + g.model)
+	}
 	if g.arm != "" {
 		w = strings.TrimSpace("in arm " + g.arm + " (" + g.how + ") " + w)
 	}
@@ -65,9 +70,13 @@ func split(all []run) ([]run, []group) {
 		k := key(r)
 		g := byKey[k]
 		if g == nil {
-			g = &group{flags: r.Row.Flags, arm: nonDefaultArm(r), how: r.Arm.How}
+			g = &group{flags: r.Row.Flags, arm: nonDefaultArm(r), how: r.Arm.How,
+				byModel: r.Arm.Model != "" && r.Arm.How == "model "+r.Arm.Model}
 			if r.Row.Model != baseModel {
 				g.model = r.Row.Model
+			}
+			if g.byModel && g.model == "" {
+				g.model = r.Arm.Model
 			}
 			byKey[k] = g
 			keys = append(keys, k)

@@ -1,0 +1,92 @@
+package analyze
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/instrlab/instrlab/internal/client/clients"
+	"github.com/instrlab/instrlab/internal/surface"
+)
+
+// TestApprovalFates: Claude Code 2.1.332 on the surface-approval row
+// (the meta group's seven tools called in one turn; testdata runs,
+// 2026-12-06) in three approval modes. Pre-approved (--allowed-tools
+// mcp__lab), every call reaches the server and its result the model. In
+// -p with nothing allowed, none reaches the server and the model is told
+// each was not granted. In plan mode none does either: the read-only tool
+// (meta_annotations) goes to auto mode's safety check, which does not run
+// offline, the others are refused outright. A refused call is read as
+// refused, never as a call not made.
+func TestApprovalFates(t *testing.T) {
+	dir := filepath.Join("testdata", "surfaceruns", "claude-code@2.1.332", "surface-approval")
+	for _, tc := range []struct {
+		mode string
+		fate string
+		told func(tool string) string // how the model's result begins, "" for a result
+	}{
+		{"pre-approved", surface.FateRan, func(string) string { return "" }},
+		{"approval-default", surface.FateRefused, func(tool string) string {
+			return "Claude requested permissions to use mcp__lab__" + tool + ", but you haven't granted it yet."
+		}},
+		{"approval-plan", surface.FateRefused, func(tool string) string {
+			if tool == "meta_annotations" {
+				return "Auto mode is unavailable: its safety check does not run for this session"
+			}
+			return "Cannot call mcp__lab__" + tool + " while in plan mode."
+		}},
+	} {
+		res, err := Run(filepath.Join(dir, tc.mode), clients.New)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Surface == nil || len(res.Surface.Calls) != 7 || len(res.Surface.NotCalled) != 0 {
+			t.Fatalf("%s: surface %+v, want 7 calls made", tc.mode, res.Surface)
+		}
+		for _, c := range res.Surface.Calls {
+			if got := c.Fate(); got != tc.fate {
+				t.Errorf("%s: %s: fate %q, want %q (%+v)", tc.mode, c.Tool, got, tc.fate, c)
+			}
+			if want := tc.told(c.Tool); !strings.HasPrefix(c.Instead, want) || (want == "") != (c.Instead == "") {
+				t.Errorf("%s: %s: the model got %q instead, want it to begin %q", tc.mode, c.Tool, c.Instead, want)
+			}
+		}
+	}
+}
+
+// TestApprovalNoResult: the refused run with its last request removed
+// (the one carrying the refusals): the calls were made, none reached the
+// server, and no result reached the model; that reads as no result, not
+// as refused nor as ran.
+func TestApprovalNoResult(t *testing.T) {
+	src := filepath.Join("testdata", "surfaceruns", "claude-code@2.1.332", "surface-approval", "approval-default")
+	dst := t.TempDir()
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	reqs := filepath.Join(dst, "api", "requests.jsonl")
+	b, err := os.ReadFile(reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(lines) < 2 {
+		t.Fatalf("%d requests, want the refusals' request after others", len(lines))
+	}
+	if err := os.WriteFile(reqs, []byte(strings.Join(lines[:len(lines)-1], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(dst, clients.New)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Surface == nil || len(res.Surface.Calls) != 7 {
+		t.Fatalf("surface %+v, want the 7 calls", res.Surface)
+	}
+	for _, c := range res.Surface.Calls {
+		if c.Fate() != surface.FateNoResult || c.Reached || c.Instead != "" {
+			t.Errorf("%s: %+v, want no result: not reached, nothing instead", c.Tool, c)
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package profiles
+
+// An Approval is what a client did with calls of a server's tools in one
+// approval mode, measured on the surface-approval row (the lab's meta
+// group, each tool called once per run): per tool, by its annotations,
+// whether the call ran, was refused (and what the model got instead), or
+// got no result before the run ended.
+type Approval struct {
+	// Arm is the client's arm of the runs, "" for its default arm; Mode
+	// is the arm's approval mode (client.Approval*), "" where every tool
+	// of the run's servers was approved beforehand.
+	Arm  string `json:"arm,omitempty"`
+	Mode string `json:"mode,omitempty"`
+	// Model is the model the runs' requests named, when not the
+	// profile's.
+	Model string         `json:"model,omitempty"`
+	Runs  int            `json:"runs"`
+	Tools []ToolApproval `json:"tools"`
+}
+
+// A ToolApproval is what became of the calls of one tool.
+type ToolApproval struct {
+	Tool string `json:"tool"`
+	// Hints is the class of the tool's annotations (Hints*).
+	Hints string `json:"hints"`
+	// Fate is surface.Fate* when every run agrees, else FateVaries; a
+	// call the client never offered or made is the surface.Missed* why.
+	Fate string `json:"fate"`
+	// Told is how the result the model got in place of the tool's
+	// begins, when it was refused: the client's words, the name the
+	// client gave the tool replaced by ToolPlaceholder.
+	Told string `json:"told,omitempty"`
+	// Ran counts the runs in which the call ran, when the fate varies.
+	Ran int `json:"ran,omitempty"`
+}
+
+// ToolPlaceholder stands for the tool's name in ToolApproval.Told.
+const ToolPlaceholder = "{tool}"
+
+// The classes of a tool's annotations a client may decide a call by
+// (Hints): MCP's defaults make a tool without them one that may write and
+// destroy.
+const (
+	HintsReadOnly       = "read-only"       // readOnlyHint true
+	HintsDestructive    = "destructive"     // destructiveHint true, not read-only
+	HintsNotDestructive = "not destructive" // destructiveHint false, not read-only
+	HintsNone           = "none"            // neither hint set
+)
+
+// Hints classes a tool's annotations, as a tools/list result holds them
+// (nil for none): read-only first, since MCP says destructiveHint means
+// nothing for a read-only tool.
+func Hints(annotations map[string]any) string {
+	if ro, _ := annotations["readOnlyHint"].(bool); ro {
+		return HintsReadOnly
+	}
+	switch d, ok := annotations["destructiveHint"].(bool); {
+	case !ok:
+		return HintsNone
+	case d:
+		return HintsDestructive
+	default:
+		return HintsNotDestructive
+	}
+}
