@@ -23,16 +23,27 @@ type ToolApproval struct {
 	Tool string `json:"tool"`
 	// Hints is the class of the tool's annotations (Hints*).
 	Hints string `json:"hints"`
-	// Fate is surface.Fate* when every run agrees, else FateVaries; a
-	// call the client never offered or made is the surface.Missed* why.
+	// Fate is Approval* when every run agrees, else FateVaries.
 	Fate string `json:"fate"`
 	// Told is how the result the model got in place of the tool's
 	// begins, when it was refused: the client's words, the name the
-	// client gave the tool replaced by ToolPlaceholder.
+	// client gave the tool replaced by ToolPlaceholder, a number with a
+	// fraction (a duration) by N.
 	Told string `json:"told,omitempty"`
 	// Ran counts the runs in which the call ran, when the fate varies.
 	Ran int `json:"ran,omitempty"`
 }
+
+// What became of the calls of a tool in an approval mode
+// (ToolApproval.Fate).
+const (
+	ApprovalRan        = "ran"         // the server got the call, the model its result
+	ApprovalRefused    = "refused"     // the server never got it; the model got the client's words
+	ApprovalNoResult   = "no result"   // no result reached the model before the run ended
+	ApprovalNotOffered = "not offered" // the client never offered the tool to the model
+	ApprovalNotCalled  = "not called"  // offered, and no request led to the call
+	ApprovalNotListed  = "not listed"  // the server's tools/list did not name it
+)
 
 // ToolPlaceholder stands for the tool's name in ToolApproval.Told.
 const ToolPlaceholder = "{tool}"

@@ -5525,13 +5525,105 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 1,
 				},
 			},
+			Approvals: []Approval{
+				Approval{
+					Model: "local-model",
+					Runs:  2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+				Approval{
+					Arm:   "approval-default",
+					Mode:  "default",
+					Model: "local-model",
+					Runs:  2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Wall time: N seconds\nOutput:\nMCP tool call requires approval, but approval policy is never",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Wall time: N seconds\nOutput:\nMCP tool call requires approval, but approval policy is never",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Wall time: N seconds\nOutput:\nMCP tool call requires approval, but approval policy is never",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "refused",
+							Told:  "Wall time: N seconds\nOutput:\nMCP tool call requires approval, but approval policy is never",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Wall time: N seconds\nOutput:\nMCP tool call requires approval, but approval policy is never",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Wall time: N seconds\nOutput:\nMCP tool call requires approval, but approval policy is never",
+						},
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/codex@0.171.0.json",
 					Date: "2026-12-02",
-					Runs: 68,
-					Says: "instrlab run, offline against the fake API: 68 runs of 38 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix.",
+					Runs: 72,
+					Says: "instrlab run, offline against the fake API: 72 runs of 39 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -7745,13 +7837,140 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 1,
 				},
 			},
+			Approvals: []Approval{
+				Approval{
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+				Approval{
+					Arm:  "approval-default",
+					Mode: "default",
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+					},
+				},
+				Approval{
+					Arm:   "approval-plan",
+					Mode:  "plan",
+					Model: "gemini-3.1-pro-preview-customtools",
+					Runs:  2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/gemini@0.61.0.json",
 					Date: "2026-12-01",
-					Runs: 74,
-					Says: "instrlab run, offline against the fake API: 74 runs of 32 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix.",
+					Runs: 80,
+					Says: "instrlab run, offline against the fake API: 80 runs of 33 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -11784,13 +12003,153 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 1,
 				},
 			},
+			Approvals: []Approval{
+				Approval{
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+				Approval{
+					Arm:  "approval-default",
+					Mode: "default",
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Qwen Code requires permission to use \"{tool}\", but that permission was declined (non-interactive mode cannot prompt for confirmation).",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Qwen Code requires permission to use \"{tool}\", but that permission was declined (non-interactive mode cannot prompt for confirmation).",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Qwen Code requires permission to use \"{tool}\", but that permission was declined (non-interactive mode cannot prompt for confirmation).",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "refused",
+							Told:  "Qwen Code requires permission to use \"{tool}\", but that permission was declined (non-interactive mode cannot prompt for confirmation).",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "refused",
+							Told:  "Qwen Code requires permission to use \"{tool}\", but that permission was declined (non-interactive mode cannot prompt for confirmation).",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Qwen Code requires permission to use \"{tool}\", but that permission was declined (non-interactive mode cannot prompt for confirmation).",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Qwen Code requires permission to use \"{tool}\", but that permission was declined (non-interactive mode cannot prompt for confirmation).",
+						},
+					},
+				},
+				Approval{
+					Arm:  "approval-plan",
+					Mode: "plan",
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Tool blocked by plan mode: \"{tool}\" is not a read-only tool. Only read-only tools (read_file, grep_search, glob, web_fetch, etc.) are allowed in plan mode. Do NOT retry this tool. ",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Tool blocked by plan mode: \"{tool}\" is not a read-only tool. Only read-only tools (read_file, grep_search, glob, web_fetch, etc.) are allowed in plan mode. Do NOT retry this tool. ",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Tool blocked by plan mode: \"{tool}\" is not a read-only tool. Only read-only tools (read_file, grep_search, glob, web_fetch, etc.) are allowed in plan mode. Do NOT retry this tool. Pivo",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "refused",
+							Told:  "Tool blocked by plan mode: \"{tool}\" is not a read-only tool. Only read-only tools (read_file, grep_search, glob, web_fetch, etc.) are allowed in plan mode. Do NOT retry this tool. ",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "refused",
+							Told:  "Tool blocked by plan mode: \"{tool}\" is not a read-only tool. Only read-only tools (read_file, grep_search, glob, web_fetch, etc.) are allowed in plan mode. Do NOT retry this tool. ",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Tool blocked by plan mode: \"{tool}\" is not a read-only tool. Only read-only tools (read_file, grep_search, glob, web_fetch, etc.) are allowed in plan mode. Do NOT retry this tool. Pivot ",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Tool blocked by plan mode: \"{tool}\" is not a read-only tool. Only read-only tools (read_file, grep_search, glob, web_fetch, etc.) are allowed in plan mode. Do NOT retry this tool. Pivot t",
+						},
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/qwen@0.24.4.json",
 					Date: "2026-12-01",
-					Runs: 91,
-					Says: "instrlab run, offline against the fake API: 91 runs of 33 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix.",
+					Runs: 97,
+					Says: "instrlab run, offline against the fake API: 97 runs of 34 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{

@@ -21,7 +21,8 @@ var arms = map[string][]client.Arm{
 	// 0.171.0: the same features at the same stages and defaults (`codex
 	// features list`; it adds features under development and turns
 	// incremental_tools_legacy on), and the same per-server keys.
-	"0.171.0": featureArms,
+	"0.171.0": append(slices.Clone(featureArms), client.Arm{Name: "approval-default", Approval: client.ApprovalDefault,
+		Says: "no default_tools_approval_mode for the server, under the run's approval_policy never: a call of a tool that asks is refused"}),
 }
 
 // featureArms are the arms of 0.169.0 and 0.171.0.

@@ -37,7 +37,7 @@ func Config(r *client.Run, model string) string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		writeServer(&b, s, r.CallTools)
+		writeServer(&b, s, r.CallTools && r.Arm.Approval == "")
 	}
 	return b.String()
 }

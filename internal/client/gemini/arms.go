@@ -14,6 +14,10 @@ var arms = map[string][]client.Arm{
 			Says: "per-server key timeout (milliseconds): the time of the connection and of every request to the server"},
 		{Name: "exclude-tools", Lab: true, Settings: map[string]any{"mcpServers.*.excludeTools": []string{"lab_ping", "list_bins", "lookup_part"}},
 			Says: "per-server key excludeTools naming every tool of the lab server: its tools are not sent; its instructions stay (getMcpInstructions reads every connected client)"},
+		{Name: "approval-default", Approval: client.ApprovalDefault,
+			Says: "the server not trusted (trust false), no --approval-mode: approval mode default, a call of its tools needs a confirmation"},
+		{Name: "approval-plan", Approval: client.ApprovalPlan,
+			Says: "the server not trusted, --approval-mode plan (choices default, auto_edit, yolo, plan)"},
 	},
 }
 

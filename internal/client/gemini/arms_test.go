@@ -12,7 +12,8 @@ import (
 )
 
 // TestArmsWriteServerSettings: each arm's per-server keys land in every
-// server's entry of settings.json, and nothing else changes in it.
+// server's entry of settings.json, an arm with an approval mode trusts no
+// server, and nothing else changes in it.
 func TestArmsWriteServerSettings(t *testing.T) {
 	base, err := Settings(testutil.TwoServers(), client.Arm{})
 	if err != nil {
@@ -37,6 +38,9 @@ func TestArmsWriteServerSettings(t *testing.T) {
 				var jv any
 				_ = json.Unmarshal(vb, &jv)
 				e.(map[string]any)[strings.TrimPrefix(k, "mcpServers.*.")] = jv
+			}
+			if a.Approval != "" {
+				e.(map[string]any)["trust"] = false
 			}
 		}
 		if diff := cmp.Diff(want, got); diff != "" {

@@ -37,6 +37,9 @@ func (g *Gemini) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 	if r.Model != "" {
 		args = append(args, "--model", r.Model)
 	}
+	if r.Arm.Approval == client.ApprovalPlan {
+		args = append(args, "--approval-mode", "plan")
+	}
 	args = append(args, r.Flags...)
 	cmd := exec.CommandContext(ctx, g.node, args...)
 	cmd.Dir = r.Work

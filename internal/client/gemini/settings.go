@@ -7,7 +7,7 @@ import (
 )
 
 // Settings renders ~/.gemini/settings.json for one run: the lab as the only
-// MCP server, trusted (no confirmation for its tools), API-key auth,
+// MCP server, trusted (ServerEntry), API-key auth,
 // usage statistics, telemetry and update checks off; the arm's per-server
 // settings (mcpServers.*.KEY) in each server's entry.
 func Settings(servers []client.Server, arm client.Arm) ([]byte, error) {
@@ -29,10 +29,11 @@ func Settings(servers []client.Server, arm client.Arm) ([]byte, error) {
 
 // ServerEntry is one server's entry under mcpServers in Gemini CLI's
 // settings.json, and in those of its fork Qwen Code: trusted (no
-// confirmation for its tools), httpUrl or command, args and env, then the
-// arm's per-server settings (mcpServers.*.KEY).
+// confirmation for its tools) unless the arm has an approval mode,
+// httpUrl or command, args and env, then the arm's per-server settings
+// (mcpServers.*.KEY).
 func ServerEntry(s client.Server, arm client.Arm) map[string]any {
-	e := map[string]any{"trust": true}
+	e := map[string]any{"trust": arm.Approval == ""}
 	if s.URL != "" {
 		e["httpUrl"] = s.URL
 	} else {

@@ -16,6 +16,10 @@ var arms = map[string][]client.Arm{
 			Says: "settings tools.toolSearch.threshold (percent of the context window): deferred tools preloaded as definitions within that budget"},
 		{Name: "timeout-1s", Settings: map[string]any{"mcpServers.*.timeout": 1000},
 			Says: "per-server key timeout (milliseconds), as in Gemini CLI"},
+		{Name: "approval-default", Approval: client.ApprovalDefault,
+			Says: "the server not trusted (trust false), no --approval-mode: approval mode default"},
+		{Name: "approval-plan", Approval: client.ApprovalPlan,
+			Says: "the server not trusted, --approval-mode plan (choices plan, default, auto-edit, yolo)"},
 	},
 }
 

@@ -15,7 +15,7 @@ import (
 const SettingsFile = "settings.json"
 
 // Settings renders ~/.qwen/settings.json for one run: the lab as the only
-// MCP server, trusted, OpenAI-compatible auth, usage statistics and
+// MCP server, trusted (gemini.ServerEntry), OpenAI-compatible auth, usage statistics and
 // telemetry off; the arm's settings, a per-server one (mcpServers.*.KEY)
 // in each server's entry.
 func Settings(servers []client.Server, arm client.Arm) ([]byte, error) {
@@ -56,6 +56,9 @@ func (q *Qwen) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 		model = DefaultModel
 	}
 	args := []string{q.script, "--output-format", "stream-json", "--debug"}
+	if r.Arm.Approval == client.ApprovalPlan {
+		args = append(args, "--approval-mode", "plan")
+	}
 	args = append(args, r.Flags...)
 	args = append(args, r.Prompt)
 	cmd := exec.CommandContext(ctx, q.node, args...)

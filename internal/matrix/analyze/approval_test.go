@@ -90,3 +90,60 @@ func TestApprovalNoResult(t *testing.T) {
 		}
 	}
 }
+
+// TestApprovalOtherClients: the surface-approval row in the default
+// approval arm of three more clients (testdata runs, 2026-12-06), each
+// read as what it did, never as a call not made where one was: Codex CLI
+// 0.171.0 (approval_policy never, no tool approved) runs the read-only
+// tool and refuses the others; Qwen Code 0.24.4 refuses every call, in
+// its default mode and in plan mode, the read-only tool too; Gemini CLI
+// 0.61.0 offers none of an untrusted server's tools, so none is called.
+func TestApprovalOtherClients(t *testing.T) {
+	dir := filepath.Join("testdata", "surfaceruns")
+	for _, tc := range []struct {
+		run     string
+		fate    func(tool string) string
+		told    string // how a refusal begins, after a prefix the client adds
+		offered bool
+	}{
+		{"codex@0.171.0/surface-approval/approval-default", func(tool string) string {
+			if tool == "meta_annotations" {
+				return surface.FateRan
+			}
+			return surface.FateRefused
+		}, "MCP tool call requires approval, but approval policy is never", true},
+		{"qwen@0.24.4/surface-approval/approval-default", func(string) string { return surface.FateRefused },
+			"Qwen Code requires permission to use", true},
+		{"qwen@0.24.4/surface-approval/approval-plan", func(string) string { return surface.FateRefused },
+			"Tool blocked by plan mode", true},
+		{"gemini@0.61.0/surface-approval/approval-default", nil, "", false},
+	} {
+		res, err := Run(filepath.Join(dir, tc.run), clients.New)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Surface == nil {
+			t.Fatalf("%s: no surface", tc.run)
+		}
+		if !tc.offered {
+			if len(res.Surface.Calls) != 0 || len(res.Surface.NotCalled) != 7 {
+				t.Errorf("%s: %d calls, %d not called, want none made", tc.run, len(res.Surface.Calls), len(res.Surface.NotCalled))
+			}
+			for _, m := range res.Surface.NotCalled {
+				if m.Why != surface.MissedNotOffered {
+					t.Errorf("%s: %s not called because %q, want %q", tc.run, m.Tool, m.Why, surface.MissedNotOffered)
+				}
+			}
+			continue
+		}
+		if len(res.Surface.Calls) != 7 || len(res.Surface.NotCalled) != 0 {
+			t.Fatalf("%s: %d calls, %v not called, want the 7 made", tc.run, len(res.Surface.Calls), res.Surface.NotCalled)
+		}
+		for _, c := range res.Surface.Calls {
+			want := tc.fate(c.Tool)
+			if c.Fate() != want || (want == surface.FateRefused) != strings.Contains(c.Instead, tc.told) {
+				t.Errorf("%s: %s: %s, the model got %q instead; want %s", tc.run, c.Tool, c.Fate(), c.Instead, want)
+			}
+		}
+	}
+}

@@ -43,6 +43,17 @@ func serverTools(r probe.Result) []probe.Tool {
 	return r.Modern.Tools
 }
 
+// approvalPhrase says a fate (profiles.Approval*) after "every tool" or
+// "N of M tools".
+var approvalPhrase = map[string]string{
+	profiles.ApprovalRan:        "runs",
+	profiles.ApprovalRefused:    "refused",
+	profiles.ApprovalNoResult:   "gets no result before the run ends (waiting for an approval?)",
+	profiles.ApprovalNotOffered: "not offered to the model",
+	profiles.ApprovalNotCalled:  "offered, but not called",
+	profiles.ApprovalNotListed:  "not listed by the lab",
+}
+
 // approvalMode says what mode a does with tools: per fate, how many of
 // them, and the client's words for a refusal.
 func approvalMode(a profiles.Approval, tools []probe.Tool) string {
@@ -65,7 +76,7 @@ func approvalMode(a profiles.Approval, tools []probe.Tool) string {
 			if ta.Hints != h {
 				continue
 			}
-			o = outcome{ta.Fate, strings.ReplaceAll(ta.Told, profiles.ToolPlaceholder, "TOOL")}
+			o = outcome{approvalPhrase[ta.Fate], strings.ReplaceAll(ta.Told, profiles.ToolPlaceholder, "TOOL")}
 			if ta.Fate == profiles.FateVaries {
 				o.fate = fmt.Sprintf("ran in %d of %d runs", ta.Ran, a.Runs)
 			}

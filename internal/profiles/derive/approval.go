@@ -1,9 +1,12 @@
 package derive
 
 import (
+	"cmp"
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/profiles"
@@ -52,11 +55,14 @@ func deriveApprovals(runs []run, ev Evidence, model0 string) []profiles.Approval
 				if !slices.Contains(tools, c.Tool) {
 					tools = append(tools, c.Tool)
 				}
-				fates[c.Tool] = append(fates[c.Tool], c.Fate())
+				fates[c.Tool] = append(fates[c.Tool], approvalFates[c.Fate()])
 				if c.Fate() == surface.FateRefused && told[c.Tool] == "" {
-					told[c.Tool] = c.Instead
-					if c.Name != "" {
-						told[c.Tool] = strings.ReplaceAll(c.Instead, c.Name, profiles.ToolPlaceholder)
+					told[c.Tool] = decimals().ReplaceAllString(c.Instead, "N")
+					// The client's name of the tool: the one it offered, or
+					// the deferred tool's behind its invoker (Qwen Code's
+					// tool_call).
+					if name := cmp.Or(c.Deferred, c.Name); name != "" {
+						told[c.Tool] = strings.ReplaceAll(told[c.Tool], name, profiles.ToolPlaceholder)
 					}
 				}
 			}
@@ -64,7 +70,7 @@ func deriveApprovals(runs []run, ev Evidence, model0 string) []profiles.Approval
 				if !slices.Contains(tools, m.Tool) {
 					tools = append(tools, m.Tool)
 				}
-				fates[m.Tool] = append(fates[m.Tool], m.Why)
+				fates[m.Tool] = append(fates[m.Tool], approvalFates[m.Why])
 			}
 		}
 		for _, t := range tools {
@@ -72,7 +78,7 @@ func deriveApprovals(runs []run, ev Evidence, model0 string) []profiles.Approval
 			if len(fates[t]) < len(rs) || slices.ContainsFunc(fates[t], func(f string) bool { return f != ta.Fate }) {
 				ta.Fate, ta.Told = profiles.FateVaries, ""
 				for _, f := range fates[t] {
-					if f == surface.FateRan {
+					if f == profiles.ApprovalRan {
 						ta.Ran++
 					}
 				}
@@ -82,6 +88,21 @@ func deriveApprovals(runs []run, ev Evidence, model0 string) []profiles.Approval
 		out = append(out, ap)
 	}
 	return out
+}
+
+// decimals are the numbers with a fraction in a client's words, which
+// vary from call to call (Codex CLI's "Wall time: 0.0129 seconds").
+var decimals = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[0-9]+\.[0-9]+`) })
+
+// approvalFates are the profile's words for the surface's fates of a
+// call and whys of a call not made.
+var approvalFates = map[string]string{
+	surface.FateRan:          profiles.ApprovalRan,
+	surface.FateRefused:      profiles.ApprovalRefused,
+	surface.FateNoResult:     profiles.ApprovalNoResult,
+	surface.MissedNotOffered: profiles.ApprovalNotOffered,
+	surface.MissedNoCall:     profiles.ApprovalNotCalled,
+	surface.MissedNotListed:  profiles.ApprovalNotListed,
 }
 
 func boolInt(b bool) int {
