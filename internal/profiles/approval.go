@@ -13,9 +13,14 @@ type Approval struct {
 	Mode string `json:"mode,omitempty"`
 	// Model is the model the runs' requests named, when not the
 	// profile's.
-	Model string         `json:"model,omitempty"`
-	Runs  int            `json:"runs"`
-	Tools []ToolApproval `json:"tools"`
+	Model string `json:"model,omitempty"`
+	Runs  int    `json:"runs"`
+	// Failed counts the runs that ended in failure (the client exited
+	// with an error, or the run's timeout); Ended is how the first of them
+	// ended, in the client's words when it printed any.
+	Failed int            `json:"failed,omitempty"`
+	Ended  string         `json:"ended,omitempty"`
+	Tools  []ToolApproval `json:"tools"`
 }
 
 // A ToolApproval is what became of the calls of one tool.

@@ -2958,14 +2958,98 @@ func builtinProfiles() ([]Profile, error) {
 						},
 					},
 				},
+				Approval{
+					Arm:   "model-claude-3-7",
+					Model: "claude-3-7-sonnet-20250219",
+					Runs:  2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+				Approval{
+					Arm:   "model-haiku",
+					Model: "claude-haiku-5-5",
+					Runs:  2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/claude-code@2.1.332.json",
 					Date: "2026-12-02",
-					Runs: 260,
-					Says: "instrlab run, offline against the fake API: 260 runs of 42 rows; cut at 4,096 UTF-16 units, then \"… [truncated]\"; CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH in plain digits only; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only), cut at 4,096 UTF-16 units where sent; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix.",
+					Runs: 308,
+					Says: "instrlab run, offline against the fake API: 308 runs of 42 rows; cut at 4,096 UTF-16 units, then \"… [truncated]\"; CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH in plain digits only; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only), cut at 4,096 UTF-16 units where sent; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -3031,6 +3115,345 @@ func builtinProfiles() ([]Profile, error) {
 									Via:      "definition",
 								},
 							},
+						},
+					},
+					Surface: &Surface{
+						Runs: 18,
+						Results: []ResultForm{
+							ResultForm{
+								Case:    "content",
+								Tool:    "result_text",
+								Runs:    2,
+								Content: "kept",
+							},
+							ResultForm{
+								Case:       "structured",
+								Tool:       "result_structured",
+								Runs:       2,
+								Structured: "kept",
+							},
+							ResultForm{
+								Case:       "both",
+								Tool:       "result_both",
+								Runs:       2,
+								Content:    "dropped",
+								Structured: "kept",
+							},
+							ResultForm{
+								Case:       "output-both",
+								Tool:       "result_outschema",
+								Runs:       2,
+								Content:    "dropped",
+								Structured: "kept",
+							},
+							ResultForm{
+								Case:    "structured-null",
+								Tool:    "bad_null_structured",
+								Runs:    2,
+								Content: "dropped",
+							},
+							ResultForm{
+								Case:       "structured-string",
+								Tool:       "bad_string_structured",
+								Runs:       2,
+								Content:    "dropped",
+								Structured: "dropped",
+							},
+							ResultForm{
+								Case:       "structured-array",
+								Tool:       "bad_array_structured",
+								Runs:       2,
+								Content:    "dropped",
+								Structured: "dropped",
+							},
+						},
+						Schema: []SchemaKeyword{
+							SchemaKeyword{
+								Keyword: "$defs",
+								Top:     "kept",
+							},
+							SchemaKeyword{
+								Keyword: "$id",
+								Top:     "kept",
+							},
+							SchemaKeyword{
+								Keyword: "$ref",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "$schema",
+								Top:     "kept",
+							},
+							SchemaKeyword{
+								Keyword: "additionalProperties",
+								Top:     "kept",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "allOf",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "anyOf",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "const",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "default",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "description",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "enum",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "examples",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "exclusiveMaximum",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "format",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "items",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "items=bool",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "maxItems",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "maxLength",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "maximum",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "minItems",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "minLength",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "minimum",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "multipleOf",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "not",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "oneOf",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "pattern",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "prefixItems",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "properties",
+								Top:     "kept",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "required",
+								Top:     "kept",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "title",
+								Top:     "kept",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "type",
+								Top:     "kept",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "type[]",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "type[]+null",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "uniqueItems",
+								Nested:  "kept",
+							},
+						},
+						Names: &Names{
+							Prefix: "mcp__{server}__",
+							Server: "lab",
+							Lengths: []NameLength{
+								NameLength{
+									Tool:  "name_long_abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwx",
+									Chars: 60,
+									Full:  70,
+									Fate:  "kept",
+									Got:   70,
+									Name:  "mcp__lab__name_long_abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwx",
+									Runs:  2,
+								},
+								NameLength{
+									Tool:  "name_max_abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmno",
+									Chars: 128,
+									Full:  138,
+									Fate:  "dropped",
+									Runs:  2,
+								},
+							},
+							Chars: []NameChars{
+								NameChars{
+									Kind: "upper",
+									Tool: "NAME_Upper_Case",
+									Fate: "kept",
+									Name: "mcp__lab__NAME_Upper_Case",
+									Runs: 2,
+								},
+								NameChars{
+									Kind: "hyphen",
+									Tool: "name-hyphen-case",
+									Fate: "kept",
+									Name: "mcp__lab__name-hyphen-case",
+									Runs: 2,
+								},
+								NameChars{
+									Kind: "dot",
+									Tool: "name.dotted.case",
+									Fate: "rewritten",
+									Name: "mcp__lab__name_dotted_case",
+									Runs: 2,
+								},
+								NameChars{
+									Kind: "prefix",
+									Tool: "name_prefix",
+									Fate: "kept",
+									Name: "mcp__lab__name_prefix",
+									Runs: 2,
+								},
+								NameChars{
+									Kind: "prefixed",
+									Tool: "name_prefix_with_more",
+									Fate: "kept",
+									Name: "mcp__lab__name_prefix_with_more",
+									Runs: 2,
+								},
+								NameChars{
+									Kind: "non-ascii",
+									Tool: "name_ünïcødé_名前",
+									Fate: "rewritten",
+									Name: "mcp__lab__name__n_c_d____",
+									Runs: 2,
+								},
+							},
+							Servers: []NameChars{
+								NameChars{
+									Kind: "hyphen",
+									Tool: "lab-hyphen",
+									Fate: "kept",
+									Name: "lab-hyphen",
+									Runs: 2,
+								},
+							},
+						},
+						Texts: &Texts{
+							Runs:      6,
+							Prompts:   "none in a request",
+							Resources: "none in a request",
+							ToolMeta:  "none in a request",
+							Read:      "whole",
+							ReadTools: []string{
+								"ListMcpResourcesTool",
+								"ReadMcpResourceTool",
+							},
+						},
+						Reserved: &Reserved{
+							Measured: []string{
+								"Agent",
+								"Bash",
+								"Create",
+								"Edit",
+								"Execute",
+								"Fetch",
+								"Glob",
+								"Grep",
+								"LS",
+								"List",
+								"Read",
+								"Skill",
+								"Skills",
+								"Task",
+								"TodoWrite",
+								"ToolSearch",
+								"WebFetch",
+								"WebSearch",
+								"Write",
+								"bash",
+								"create",
+								"edit",
+								"editor",
+								"exec_command",
+								"execute_command",
+								"glob",
+								"google_web_search",
+								"grep",
+								"grep_search",
+								"list_directory",
+								"list_mcp_resources",
+								"read",
+								"read_file",
+								"read_files",
+								"read_many_files",
+								"read_mcp_resource",
+								"replace",
+								"run_commands",
+								"run_shell_command",
+								"save_memory",
+								"skill",
+								"task",
+								"todowrite",
+								"tool_call",
+								"tool_search",
+								"update_plan",
+								"view",
+								"view_image",
+								"web_fetch",
+								"webfetch",
+								"write",
+								"write_file",
+								"write_stdin",
+								"write_todos",
+							},
+							Runs: 2,
 						},
 					},
 					Failures: []Failure{
@@ -3216,6 +3639,345 @@ func builtinProfiles() ([]Profile, error) {
 							},
 						},
 						Unsent: true,
+					},
+					Surface: &Surface{
+						Runs: 18,
+						Results: []ResultForm{
+							ResultForm{
+								Case:    "content",
+								Tool:    "result_text",
+								Runs:    2,
+								Content: "kept",
+							},
+							ResultForm{
+								Case:       "structured",
+								Tool:       "result_structured",
+								Runs:       2,
+								Structured: "kept",
+							},
+							ResultForm{
+								Case:       "both",
+								Tool:       "result_both",
+								Runs:       2,
+								Content:    "dropped",
+								Structured: "kept",
+							},
+							ResultForm{
+								Case:       "output-both",
+								Tool:       "result_outschema",
+								Runs:       2,
+								Content:    "dropped",
+								Structured: "kept",
+							},
+							ResultForm{
+								Case:    "structured-null",
+								Tool:    "bad_null_structured",
+								Runs:    2,
+								Content: "dropped",
+							},
+							ResultForm{
+								Case:       "structured-string",
+								Tool:       "bad_string_structured",
+								Runs:       2,
+								Content:    "dropped",
+								Structured: "dropped",
+							},
+							ResultForm{
+								Case:       "structured-array",
+								Tool:       "bad_array_structured",
+								Runs:       2,
+								Content:    "dropped",
+								Structured: "dropped",
+							},
+						},
+						Schema: []SchemaKeyword{
+							SchemaKeyword{
+								Keyword: "$defs",
+								Top:     "kept",
+							},
+							SchemaKeyword{
+								Keyword: "$id",
+								Top:     "kept",
+							},
+							SchemaKeyword{
+								Keyword: "$ref",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "$schema",
+								Top:     "kept",
+							},
+							SchemaKeyword{
+								Keyword: "additionalProperties",
+								Top:     "kept",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "allOf",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "anyOf",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "const",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "default",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "description",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "enum",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "examples",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "exclusiveMaximum",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "format",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "items",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "items=bool",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "maxItems",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "maxLength",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "maximum",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "minItems",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "minLength",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "minimum",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "multipleOf",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "not",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "oneOf",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "pattern",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "prefixItems",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "properties",
+								Top:     "kept",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "required",
+								Top:     "kept",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "title",
+								Top:     "kept",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "type",
+								Top:     "kept",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "type[]",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "type[]+null",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "uniqueItems",
+								Nested:  "kept",
+							},
+						},
+						Names: &Names{
+							Prefix: "mcp__{server}__",
+							Server: "lab",
+							Lengths: []NameLength{
+								NameLength{
+									Tool:  "name_long_abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwx",
+									Chars: 60,
+									Full:  70,
+									Fate:  "kept",
+									Got:   70,
+									Name:  "mcp__lab__name_long_abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwx",
+									Runs:  2,
+								},
+								NameLength{
+									Tool:  "name_max_abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmno",
+									Chars: 128,
+									Full:  138,
+									Fate:  "dropped",
+									Runs:  2,
+								},
+							},
+							Chars: []NameChars{
+								NameChars{
+									Kind: "upper",
+									Tool: "NAME_Upper_Case",
+									Fate: "kept",
+									Name: "mcp__lab__NAME_Upper_Case",
+									Runs: 2,
+								},
+								NameChars{
+									Kind: "hyphen",
+									Tool: "name-hyphen-case",
+									Fate: "kept",
+									Name: "mcp__lab__name-hyphen-case",
+									Runs: 2,
+								},
+								NameChars{
+									Kind: "dot",
+									Tool: "name.dotted.case",
+									Fate: "rewritten",
+									Name: "mcp__lab__name_dotted_case",
+									Runs: 2,
+								},
+								NameChars{
+									Kind: "prefix",
+									Tool: "name_prefix",
+									Fate: "kept",
+									Name: "mcp__lab__name_prefix",
+									Runs: 2,
+								},
+								NameChars{
+									Kind: "prefixed",
+									Tool: "name_prefix_with_more",
+									Fate: "kept",
+									Name: "mcp__lab__name_prefix_with_more",
+									Runs: 2,
+								},
+								NameChars{
+									Kind: "non-ascii",
+									Tool: "name_ünïcødé_名前",
+									Fate: "rewritten",
+									Name: "mcp__lab__name__n_c_d____",
+									Runs: 2,
+								},
+							},
+							Servers: []NameChars{
+								NameChars{
+									Kind: "hyphen",
+									Tool: "lab-hyphen",
+									Fate: "kept",
+									Name: "lab-hyphen",
+									Runs: 2,
+								},
+							},
+						},
+						Texts: &Texts{
+							Runs:      6,
+							Prompts:   "none in a request",
+							Resources: "none in a request",
+							ToolMeta:  "none in a request",
+							Read:      "whole",
+							ReadTools: []string{
+								"ListMcpResourcesTool",
+								"ReadMcpResourceTool",
+							},
+						},
+						Reserved: &Reserved{
+							Measured: []string{
+								"Agent",
+								"Bash",
+								"Create",
+								"Edit",
+								"Execute",
+								"Fetch",
+								"Glob",
+								"Grep",
+								"LS",
+								"List",
+								"Read",
+								"Skill",
+								"Skills",
+								"Task",
+								"TodoWrite",
+								"ToolSearch",
+								"WebFetch",
+								"WebSearch",
+								"Write",
+								"bash",
+								"create",
+								"edit",
+								"editor",
+								"exec_command",
+								"execute_command",
+								"glob",
+								"google_web_search",
+								"grep",
+								"grep_search",
+								"list_directory",
+								"list_mcp_resources",
+								"read",
+								"read_file",
+								"read_files",
+								"read_many_files",
+								"read_mcp_resource",
+								"replace",
+								"run_commands",
+								"run_shell_command",
+								"save_memory",
+								"skill",
+								"task",
+								"todowrite",
+								"tool_call",
+								"tool_search",
+								"update_plan",
+								"view",
+								"view_image",
+								"web_fetch",
+								"webfetch",
+								"write",
+								"write_file",
+								"write_stdin",
+								"write_todos",
+							},
+							Runs: 2,
+						},
 					},
 					Failures: []Failure{
 						Failure{
@@ -6160,13 +6922,139 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 1,
 				},
 			},
+			Approvals: []Approval{
+				Approval{
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+				Approval{
+					Arm:  "approval-default",
+					Mode: "default",
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+				Approval{
+					Arm:  "approval-plan",
+					Mode: "plan",
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/continue@1.5.47.json",
 					Date: "2026-12-01",
-					Runs: 45,
-					Says: "instrlab run, offline against the fake API: 45 runs of 30 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix.",
+					Runs: 51,
+					Says: "instrlab run, offline against the fake API: 51 runs of 31 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -6715,13 +7603,103 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 1,
 				},
 			},
+			Approvals: []Approval{
+				Approval{
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+				Approval{
+					Arm:  "approval-default",
+					Mode: "default",
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Permission denied because no interactive user response was available. Retry in an interactive session so the user can approve it, or try an alternative that does not require this permission.",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Permission denied because no interactive user response was available. Retry in an interactive session so the user can approve it, or try an alternative that does not require this permission.",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Permission denied because no interactive user response was available. Retry in an interactive session so the user can approve it, or try an alternative that does not require this permission.",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "refused",
+							Told:  "Permission denied because no interactive user response was available. Retry in an interactive session so the user can approve it, or try an alternative that does not require this permission.",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Permission denied because no interactive user response was available. Retry in an interactive session so the user can approve it, or try an alternative that does not require this permission.",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Permission denied because no interactive user response was available. Retry in an interactive session so the user can approve it, or try an alternative that does not require this permission.",
+						},
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/copilot@1.0.102.json",
 					Date: "2026-12-01",
-					Runs: 51,
-					Says: "instrlab run, offline against the fake API: 51 runs of 35 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix.",
+					Runs: 55,
+					Says: "instrlab run, offline against the fake API: 55 runs of 36 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -7251,13 +8229,99 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 1,
 				},
 			},
+			Approvals: []Approval{
+				Approval{
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+				Approval{
+					Arm:    "approval-default",
+					Mode:   "default",
+					Runs:   2,
+					Failed: 2,
+					Ended:  "Exec ended early: insufficient permission to proceed. Re-run with --auto medium or --auto high. For destructive commands, use --skip-permissions-unsafe.",
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "no result",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "no result",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "no result",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "no result",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "no result",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "no result",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "no result",
+						},
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/droid@0.225.2.json",
 					Date: "2026-12-02",
-					Runs: 57,
-					Says: "instrlab run, offline against the fake API: 57 runs of 30 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix.",
+					Runs: 61,
+					Says: "instrlab run, offline against the fake API: 61 runs of 31 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -11220,13 +12284,97 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 1,
 				},
 			},
+			Approvals: []Approval{
+				Approval{
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+				Approval{
+					Arm:  "approval-plan",
+					Mode: "plan",
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/opencode@1.18.33.json",
 					Date: "2026-12-01",
-					Runs: 104,
-					Says: "instrlab run, offline against the fake API: 104 runs of 34 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix.",
+					Runs: 108,
+					Says: "instrlab run, offline against the fake API: 108 runs of 35 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix.",
 				},
 			},
 			Unmeasured: []string{

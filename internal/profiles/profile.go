@@ -312,6 +312,9 @@ type Variant struct {
 	// tool descriptions (not measured, when they recorded none); when
 	// nil, the profile's applies.
 	ToolDescriptions *Limit `json:"tool_descriptions,omitempty"`
+	// Surface, when set, is what the surface rows run in the variant's
+	// arm showed; when nil, the surface of this way is not measured.
+	Surface *Surface `json:"surface,omitempty"`
 	// Failures are the variant's own (Profile.Failures): a failure the
 	// runs made this way did not measure is not measured for it, so the
 	// profile's do not apply.
@@ -352,6 +355,9 @@ func Expand(ps []Profile) []Profile {
 			q.Budgets = budgetsOf(p.Budgets, q.Way, p.Model)
 			if elsewhere && q.Way == Way("", p.Surface.Model, p.Model, nil, nil) {
 				q.Surface = p.Surface
+			}
+			if v.Surface != nil {
+				q.Surface = v.Surface
 			}
 			if v.Model != "" {
 				q.Model = v.Model
@@ -692,6 +698,11 @@ func (p Profile) Validate() error {
 	}
 	if err := p.Surface.validate(); err != nil {
 		return fmt.Errorf("profile %s: %w", p.ID(), err)
+	}
+	for _, v := range p.Variants {
+		if err := v.Surface.validate(); err != nil {
+			return fmt.Errorf("profile %s: variant %q: %w", p.ID(), v.When, err)
+		}
 	}
 	for i, e := range p.Evidence {
 		if e.Kind == "" || e.Ref == "" || e.Says == "" {

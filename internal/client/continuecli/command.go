@@ -73,7 +73,13 @@ func (c *Continue) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error
 	if err := r.WriteConfig(path, ConfigFile, cfg); err != nil {
 		return nil, err
 	}
-	args := []string{c.script, "-p", "--config", path, "--auto", "--verbose"}
+	args := []string{c.script, "-p", "--config", path, "--verbose"}
+	switch r.Arm.Approval {
+	case "":
+		args = append(args, "--auto") // every tool allowed
+	case client.ApprovalPlan:
+		args = append(args, "--readonly")
+	}
 	args = append(args, r.Flags...)
 	args = append(args, r.Prompt)
 	cmd := exec.CommandContext(ctx, c.node, args...)

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/client"
@@ -73,6 +74,9 @@ func (c *Copilot) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error)
 		model = DefaultModel
 	}
 	args := append([]string{"-p", r.Prompt}, flags(c.Version, filepath.Join(r.Dir, LogDir))...)
+	if r.Arm.Approval != "" {
+		args = slices.DeleteFunc(args, func(a string) bool { return a == AllowAllTools })
+	}
 	args = append(args, r.Flags...)
 	env := map[string]string{
 		"COPILOT_OFFLINE":           "true",

@@ -182,7 +182,7 @@ func nodeMajor(out []byte) int {
 // the option, no color.
 func flags(v, logDir string) []string {
 	args := []string{"--output-format", "json", "--log-level", "all", "--log-dir", logDir,
-		"--allow-all-tools", "--no-auto-update", "--no-custom-instructions"}
+		AllowAllTools, "--no-auto-update", "--no-custom-instructions"}
 	if !version.Valid(v) || version.Compare(v, TelemetryFlagSince) >= 0 {
 		args = append(args, "--disable-client-telemetry")
 	}

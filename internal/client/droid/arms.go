@@ -17,6 +17,8 @@ var arms = map[string][]client.Arm{
 			Says: "per-server key connectTimeout (milliseconds): how long Droid waits for a stdio server to connect"},
 		{Name: "list-tools-timeout-1s", Env: map[string]string{"FACTORY_MCP_LIST_TOOLS_TIMEOUT_MS": "1000"},
 			Says: "how long Droid waits for a server's tools/list (default 15,000 ms)"},
+		{Name: "approval-default", Approval: client.ApprovalDefault,
+			Says: "droid exec without --auto: its default autonomy, read-only"},
 	},
 }
 

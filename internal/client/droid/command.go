@@ -99,7 +99,7 @@ func (d *Droid) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if r.Arm.Direct {
 		args = []string{"exec", "-o", "stream-json"} // Factory's default model
 	}
-	if r.CallTools {
+	if r.CallTools && r.Arm.Approval == "" {
 		// droid exec 0.225.2 refuses an MCP tool below --auto high (and
 		// says "Re-run with --auto high" when given medium).
 		args = append(args, "--auto", "high")

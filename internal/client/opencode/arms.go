@@ -21,6 +21,8 @@ var arms = map[string][]client.Arm{
 			Says: "a server's instructions are kept only when it has no tools or the agent's permissions leave one of them enabled; this denies every tool of the server named lab"},
 		{Name: "timeout-1s", Settings: map[string]any{"mcp.*.timeout": 1000},
 			Says: "per-server key timeout: how long opencode waits for a server to connect and list its tools"},
+		{Name: "approval-plan", Approval: client.ApprovalPlan,
+			Says: "opencode run --agent plan: its read-only agent (its default arm sets no permission: the built-in defaults)"},
 	},
 }
 

@@ -71,6 +71,9 @@ func RunCommand(ctx context.Context, bin string, r *client.Run, file, key string
 		}
 	}
 	args := []string{"run", "--format", "json", "--print-logs", "--log-level", "DEBUG"}
+	if r.Arm.Approval == client.ApprovalPlan {
+		args = append(args, "--agent", "plan")
+	}
 	args = append(args, r.Flags...)
 	args = append(args, r.Prompt)
 	cmd := exec.CommandContext(ctx, bin, args...)

@@ -91,13 +91,15 @@ func TestApprovalNoResult(t *testing.T) {
 	}
 }
 
-// TestApprovalOtherClients: the surface-approval row in the default
-// approval arm of three more clients (testdata runs, 2026-12-06), each
-// read as what it did, never as a call not made where one was: Codex CLI
-// 0.171.0 (approval_policy never, no tool approved) runs the read-only
-// tool and refuses the others; Qwen Code 0.24.4 refuses every call, in
-// its default mode and in plan mode, the read-only tool too; Gemini CLI
-// 0.61.0 offers none of an untrusted server's tools, so none is called.
+// TestApprovalOtherClients: the surface-approval row in the approval arms
+// of six more clients (testdata runs, 2026-12-06), each read as what it
+// did, never as a call not made where one was: Codex CLI 0.171.0
+// (approval_policy never, no tool approved) and GitHub Copilot CLI
+// 1.0.102 (no --allow-all-tools) run the read-only tool and refuse the
+// others; Qwen Code 0.24.4 refuses every call, in its default mode and in
+// plan mode, the read-only tool too; Gemini CLI 0.61.0 offers none of an
+// untrusted server's tools, so none is called; Droid 0.225.2 ends the run
+// with no result; Continue CLI 1.5.47 in plan mode runs them all.
 func TestApprovalOtherClients(t *testing.T) {
 	dir := filepath.Join("testdata", "surfaceruns")
 	for _, tc := range []struct {
@@ -117,6 +119,17 @@ func TestApprovalOtherClients(t *testing.T) {
 		{"qwen@0.24.4/surface-approval/approval-plan", func(string) string { return surface.FateRefused },
 			"Tool blocked by plan mode", true},
 		{"gemini@0.61.0/surface-approval/approval-default", nil, "", false},
+		{"copilot@1.0.102/surface-approval/approval-default", func(tool string) string {
+			if tool == "meta_annotations" {
+				return surface.FateRan
+			}
+			return surface.FateRefused
+		}, "Permission denied because no interactive user response was available", true},
+		// Droid ends its exec at the first call it may not make: no
+		// result reaches the model, and the run fails.
+		{"droid@0.225.2/surface-approval/approval-default", func(string) string { return surface.FateNoResult }, "", true},
+		// Continue CLI's plan mode (--readonly) runs every MCP tool.
+		{"continue@1.5.47/surface-approval/approval-plan", func(string) string { return surface.FateRan }, "", true},
 	} {
 		res, err := Run(filepath.Join(dir, tc.run), clients.New)
 		if err != nil {
@@ -141,7 +154,8 @@ func TestApprovalOtherClients(t *testing.T) {
 		}
 		for _, c := range res.Surface.Calls {
 			want := tc.fate(c.Tool)
-			if c.Fate() != want || (want == surface.FateRefused) != strings.Contains(c.Instead, tc.told) {
+			told := tc.told != "" && strings.Contains(c.Instead, tc.told)
+			if c.Fate() != want || (want == surface.FateRefused) != told {
 				t.Errorf("%s: %s: %s, the model got %q instead; want %s", tc.run, c.Tool, c.Fate(), c.Instead, want)
 			}
 		}

@@ -48,7 +48,7 @@ func serverTools(r probe.Result) []probe.Tool {
 var approvalPhrase = map[string]string{
 	profiles.ApprovalRan:        "runs",
 	profiles.ApprovalRefused:    "refused",
-	profiles.ApprovalNoResult:   "gets no result before the run ends (waiting for an approval?)",
+	profiles.ApprovalNoResult:   "gets no result: the run ended first",
 	profiles.ApprovalNotOffered: "not offered to the model",
 	profiles.ApprovalNotCalled:  "offered, but not called",
 	profiles.ApprovalNotListed:  "not listed by the lab",
@@ -99,5 +99,9 @@ func approvalMode(a profiles.Approval, tools []probe.Tool) string {
 		}
 		parts = append(parts, s)
 	}
-	return name + ": " + strings.Join(parts, ", ")
+	out := name + ": " + strings.Join(parts, ", ")
+	if a.Failed > 0 {
+		out += fmt.Sprintf(" (%d of %d runs ended in failure: %s)", a.Failed, a.Runs, table.Quote(a.Ended, 160))
+	}
+	return out
 }

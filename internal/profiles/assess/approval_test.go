@@ -20,7 +20,7 @@ func TestApprovalFact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := profiles.Select(all, []string{"claude-code@2.1.332", "opencode@1.18.33"})
+	ps, err := profiles.Select(all, []string{"claude-code@2.1.332", "cline@3.0.65"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,6 +51,6 @@ func TestApprovalFact(t *testing.T) {
 		}
 	}
 	if got := fact(ps[1]); got.Measured || got.Value != NotMeasured {
-		t.Errorf("opencode 1.18.33, no approval runs: %+v, want not measured", got)
+		t.Errorf("Cline CLI 3.0.65, no approval runs: %+v, want not measured", got)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/surface"
 	"github.com/instrlab/instrlab/lab"
@@ -44,6 +45,18 @@ func deriveApprovals(runs []run, ev Evidence, model0 string) []profiles.Approval
 	for _, arm := range arms {
 		rs := byArm[arm]
 		ap := profiles.Approval{Arm: arm, Mode: rs[0].Arm.Approval, Runs: len(rs)}
+		for _, r := range rs {
+			if r.Status == analyze.StatusOK {
+				continue
+			}
+			ap.Failed++
+			if ap.Ended == "" {
+				ap.Ended = r.Reason
+				if r.Observation.ResultError != "" {
+					ap.Ended = r.Observation.ResultError
+				}
+			}
+		}
 		if m, err := modelOf(rs, ev); err == nil && m != model0 {
 			ap.Model = m
 		}

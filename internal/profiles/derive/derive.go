@@ -94,7 +94,7 @@ func Profiles(results []analyze.Result, o Options) ([]profiles.Profile, error) {
 		var runs []run
 		var kept []analyze.Result
 		for _, r := range byClient[id] {
-			if r.Status != "ok" && !failedOnPurpose(under, r.Dir) {
+			if r.Status != "ok" && !failedOnPurpose(under, r) {
 				continue
 			}
 			row, err := ev.Row(r.Dir)
@@ -124,13 +124,20 @@ func Profiles(results []analyze.Result, o Options) ([]profiles.Profile, error) {
 	return out, nil
 }
 
-// failedOnPurpose reports whether the failed run in dir is one of a row
-// whose server failed a method on purpose (fail): what the client did
-// then, ending its session included, is what the row measures
-// (deriveFailures), so the run is evidence. Other failed runs are not.
-func failedOnPurpose(ev Evidence, dir string) bool {
-	row, err := ev.Row(dir)
-	return err == nil && row.Fail != ""
+// failedOnPurpose reports whether the failed run r is one of a row whose
+// server failed a method on purpose (fail), or of the approval row in an
+// arm with an approval mode: what the client did then, ending its session
+// included, is what the row measures (deriveFailures, deriveApprovals),
+// so the run is evidence. Other failed runs are not.
+func failedOnPurpose(ev Evidence, r analyze.Result) bool {
+	row, err := ev.Row(r.Dir)
+	return err == nil && measuresFailure(row, r)
+}
+
+// measuresFailure reports whether a failed run r of row is evidence
+// (failedOnPurpose).
+func measuresFailure(row matrix.Row, r analyze.Result) bool {
+	return row.Fail != "" || row.Name == matrix.ApprovalRow && r.Arm.Approval != ""
 }
 
 // A run is one finished run: its result and its resolved row. isPlain is
@@ -195,6 +202,7 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	every := all
 	all, appr := approvalRuns(all)
 	all, surf := apart(all)
+	allSurf := surf
 	all, lines := apartLines(all)
 	stdio, overHTTP := byTransport(all)
 	base, groups := split(stdio)
@@ -269,6 +277,16 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 			v.Unmeasured = append(v.Unmeasured, "a tool description of several lines (a tooldesc-lines-* row)")
 		}
 		v.Failures, _ = deriveFailures(g.runs)
+		// What the surface rows showed in the variant's arm, as its own
+		// surface, when their evidence names the model they ran (a run
+		// that calls tools may run another, Codex's local-model); a
+		// variant of flags or a row's model has none.
+		if g.arm != "" {
+			_, mine := apartBy(allSurf, func(r run) bool { return nonDefaultArm(r) == g.arm })
+			if s := deriveSurface(mine, ev, v.Model); s != nil && s.Model == "" {
+				v.Surface = s
+			}
+		}
 		p.Variants = append(p.Variants, v)
 	}
 	if p.HTTP, err = deriveHTTP(overHTTP, ev); err != nil {

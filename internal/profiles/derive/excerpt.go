@@ -197,7 +197,7 @@ func layer(x *Excerpt, results []analyze.Result, ev Evidence) ([]analyze.Result,
 	l := layered{x: x, ev: ev, fromX: map[string]bool{}}
 	var out []analyze.Result
 	for _, r := range x.Results {
-		if (r.Status != "ok" && x.Rows[r.Dir].Fail == "") || again[r.Dir] {
+		if (r.Status != "ok" && !measuresFailure(x.Rows[r.Dir], r)) || again[r.Dir] {
 			continue // a failed run is evidence only of a failure on purpose (failedOnPurpose)
 		}
 		l.fromX[r.Dir] = true
