@@ -112,6 +112,12 @@ func hang(prefix, text string, width int) string {
 					continue
 				}
 				head := breakWord(word, room)[0]
+				if DisplayWidth(head) > room {
+					// A wide character with one column left (after a
+					// prefix as wide as the line but one): on the next.
+					newline(true)
+					continue
+				}
 				cur, word = cur+head, word[len(head):]
 				newline(true)
 			}

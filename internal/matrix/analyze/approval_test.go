@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/instrlab/instrlab/internal/client/clients"
+	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/surface"
 )
 
@@ -158,6 +159,46 @@ func TestApprovalOtherClients(t *testing.T) {
 			if c.Fate() != want || (want == surface.FateRefused) != told {
 				t.Errorf("%s: %s: %s, the model got %q instead; want %s", tc.run, c.Tool, c.Fate(), c.Instead, want)
 			}
+		}
+	}
+}
+
+// TestModelDecides: the same row (en-1000) on Claude Code 2.1.332 under
+// two models (testdata runs of arms model-haiku and model-claude-3-7,
+// 2026-12-06). With Haiku 5.5 the instructions are a role "system"
+// message and the server's tools are named only (deferred behind
+// ToolSearch); with claude-3-7-sonnet, a model its code lists as without
+// tool search, they are in the first user turn and every tool is defined
+// whole. Each run records the arm's model, and the requests name it.
+func TestModelDecides(t *testing.T) {
+	dir := filepath.Join("testdata", "modelruns", "claude-code@2.1.332")
+	for _, tc := range []struct {
+		arm, model string
+		kind       fakeapi.Kind
+		defined    bool // the server's tools defined in the first request
+	}{
+		{"model-haiku", "claude-haiku-5-5", fakeapi.KindSystemMessage, false},
+		{"model-claude-3-7", "claude-3-7-sonnet-20250219", fakeapi.KindUserTurn, true},
+	} {
+		res, err := Run(filepath.Join(dir, tc.arm, "en-1000", "1"), clients.New)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Arm.Name != tc.arm || res.Arm.Model != tc.model || res.Observation.Model != tc.model {
+			t.Errorf("%s: arm %+v, the client says model %q; want %s", tc.arm, res.Arm, res.Observation.Model, tc.model)
+		}
+		b := res.First.Best()
+		if b == nil || !b.Full || b.Kind != tc.kind {
+			t.Errorf("%s: instructions at %+v, want whole in a %s", tc.arm, b, tc.kind)
+		}
+		var defined []string
+		for _, name := range res.First.Tools {
+			if strings.HasPrefix(name, "mcp__lab__") {
+				defined = append(defined, name)
+			}
+		}
+		if (len(defined) == 3) != tc.defined {
+			t.Errorf("%s: the first request defines %v of the server's tools, want all 3: %v", tc.arm, defined, tc.defined)
 		}
 	}
 }
