@@ -25,12 +25,12 @@ var probeServer = probe.Probe
 // checkOptions are the flags of "instrlab check", and what validate makes
 // of them.
 type checkOptions struct {
-	json, show, verbose bool
-	format, profile     string
-	spec                probe.Spec
-	probe               probe.Options
-	rules               assess.Rules
-	require, calls      listFlag
+	json, show, verbose    bool
+	format, profile, model string
+	spec                   probe.Spec
+	probe                  probe.Options
+	rules                  assess.Rules
+	require, calls         listFlag
 
 	// parsed and reported say how far the command got, for the JSON
 	// error object: a report printed is not followed by one.
@@ -53,6 +53,7 @@ func (o *checkOptions) flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.spec.Name, "name", "", "the server's name for a command or URL, as a client config would name it (default: the program's or host's name)")
 	fs.BoolVar(&o.spec.Scan, "scan", false, "check the servers configured for Claude Code here: ./.mcp.json, and the user and local scopes of $HOME/.claude.json")
 	fs.StringVar(&o.profile, "profile", "", "comma-separated client profiles: client@version, client (its newest), or a profile JSON file (default: every built-in profile)")
+	fs.StringVar(&o.model, "model", "", "check only the clients measured with this model, as their requests named it (claude-haiku-5-5): each one's view of that model")
 	fs.DurationVar(&o.probe.Timeout, "timeout", probe.DefaultTimeout, "time each era gets, and the fallback after an unanswered probe")
 	fs.IntVar(&o.probe.Repeat, "repeat", 1, "run each era this many times, for the startup median and max")
 	fs.IntVar(&o.rules.MaxChars, "max-chars", 0, "rule: instructions of any era at most this many characters")
@@ -119,7 +120,10 @@ func (o *checkOptions) validate(ctx context.Context) error {
 	if o.targets, o.skipped, err = o.spec.Targets(ctx, os.LookupEnv, exec.LookPath); err != nil {
 		return usageError{Msg: "check: " + err.Error()}
 	}
-	if o.profiles, err = profiles.Pick(o.profile); err != nil {
+	if o.profiles, err = profiles.Pick(o.profile); err == nil {
+		o.profiles, err = profiles.WithModel(o.profiles, o.model)
+	}
+	if err != nil {
 		return usageError{Msg: "check: " + err.Error()}
 	}
 	o.probe.SampleAbove = assess.SampleAboveOf(o.profiles, os.LookupEnv)

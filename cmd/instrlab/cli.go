@@ -14,11 +14,7 @@ type (
 	listFlag   = cli.ListFlag   // a flag that may be given more than once
 )
 
-const (
-	exitOK      = cli.ExitOK
-	exitFailure = cli.ExitFailure
-	exitUsage   = cli.ExitUsage
-)
+const exitOK, exitFailure, exitUsage = cli.ExitOK, cli.ExitFailure, cli.ExitUsage
 
 var (
 	errHelp    = cli.ErrHelp // -h was given; the usage has been printed

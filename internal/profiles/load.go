@@ -239,3 +239,28 @@ func Pick(list string) ([]Profile, error) {
 	}
 	return Expand(ps), nil
 }
+
+// WithModel keeps of views (Pick's) those measured with model: each
+// client version's view of that model, its arms' too; a client version
+// measured with no such model is left out. "" keeps every view. A model
+// no view was measured with is an error naming the models that were.
+func WithModel(views []Profile, model string) ([]Profile, error) {
+	if model == "" {
+		return views, nil
+	}
+	var out []Profile
+	var models []string
+	for _, v := range views {
+		if v.Model == model {
+			out = append(out, v)
+		}
+		if v.Model != "" && !slices.Contains(models, v.Model) {
+			models = append(models, v.Model)
+		}
+	}
+	if len(out) == 0 {
+		slices.Sort(models)
+		return nil, fmt.Errorf("-model: no profile was measured with model %q (measured: %s)", model, strings.Join(models, ", "))
+	}
+	return out, nil
+}

@@ -43,3 +43,27 @@ func TestPick(t *testing.T) {
 		}
 	}
 }
+
+// TestWithModel: -model keeps each client version's view of that model
+// (Claude Code 2.1.332 measured with Haiku 5.5 in arm model-haiku) and
+// nothing else; a model no profile was measured with is an error naming
+// those that were.
+func TestWithModel(t *testing.T) {
+	views, err := Pick("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := WithModel(views, "claude-haiku-5-5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].ID() != "claude-code@2.1.332" || got[0].Model != "claude-haiku-5-5" {
+		t.Errorf("WithModel(claude-haiku-5-5) = %d views, first %s model %s arm %q; want Claude Code 2.1.332's view of that model", len(got), got[0].ID(), got[0].Model, got[0].Arm)
+	}
+	if all, _ := WithModel(views, ""); len(all) != len(views) {
+		t.Errorf("WithModel(\"\") kept %d of %d views", len(all), len(views))
+	}
+	if _, err := WithModel(views, "no-such-model"); err == nil || !strings.Contains(err.Error(), `no profile was measured with model "no-such-model"`) || !strings.Contains(err.Error(), "claude-opus-5-5") {
+		t.Errorf("WithModel(no-such-model): %v, want an error naming the models measured", err)
+	}
+}
