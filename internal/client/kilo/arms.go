@@ -1,6 +1,10 @@
 package kilo
 
-import "github.com/instrlab/instrlab/internal/client"
+import (
+	"slices"
+
+	"github.com/instrlab/instrlab/internal/client"
+)
 
 // arms are the arms of the versions whose bundled code was read: Kilo keeps
 // opencode's code for server text (docs/clients.md, "Arms of the other
@@ -10,7 +14,9 @@ import "github.com/instrlab/instrlab/internal/client"
 // 7.7.9's executable has the same switches (KILO_* names read in its
 // strings: 7.7.7's and KILO_EXPERIMENTAL_CONTEXT_TOOLS, off by default and
 // not about servers), and the same <mcp_instructions> code.
-var arms = map[string][]client.Arm{"7.7.7": arms777, "7.7.9": arms777}
+var arms = map[string][]client.Arm{"7.7.7": arms777, "7.7.9": append(slices.Clone(arms777), client.Arm{
+	Name: "approval-plan", Approval: client.ApprovalPlan,
+	Says: "kilo run --agent plan, as opencode's run (opencode.RunCommand): the plan agent, where Kilo kept opencode's"})}
 
 var arms777 = []client.Arm{
 	{Name: "default", Default: true,

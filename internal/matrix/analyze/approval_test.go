@@ -99,8 +99,9 @@ func TestApprovalNoResult(t *testing.T) {
 // 1.0.102 (no --allow-all-tools) run the read-only tool and refuse the
 // others; Qwen Code 0.24.4 refuses every call, in its default mode and in
 // plan mode, the read-only tool too; Gemini CLI 0.61.0 offers none of an
-// untrusted server's tools, so none is called; Droid 0.225.2 ends the run
-// with no result; Continue CLI 1.5.47 in plan mode runs them all.
+// untrusted server's tools, so none is called; Droid 0.225.2, and Kilo
+// Code CLI 7.7.9 in plan mode, end the run with no result; Continue CLI
+// 1.5.47 in plan mode runs them all.
 func TestApprovalOtherClients(t *testing.T) {
 	dir := filepath.Join("testdata", "surfaceruns")
 	for _, tc := range []struct {
@@ -129,6 +130,9 @@ func TestApprovalOtherClients(t *testing.T) {
 		// Droid ends its exec at the first call it may not make: no
 		// result reaches the model, and the run fails.
 		{"droid@0.225.2/surface-approval/approval-default", func(string) string { return surface.FateNoResult }, "", true},
+		// Kilo Code CLI's plan agent asks, and the ask rejected headless
+		// ends the run.
+		{"kilo@7.7.9/surface-approval/approval-plan", func(string) string { return surface.FateNoResult }, "", true},
 		// Continue CLI's plan mode (--readonly) runs every MCP tool.
 		{"continue@1.5.47/surface-approval/approval-plan", func(string) string { return surface.FateRan }, "", true},
 	} {

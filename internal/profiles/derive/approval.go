@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -52,8 +53,11 @@ func deriveApprovals(runs []run, ev Evidence, model0 string) []profiles.Approval
 			ap.Failed++
 			if ap.Ended == "" {
 				ap.Ended = r.Reason
-				if r.Observation.ResultError != "" {
-					ap.Ended = r.Observation.ResultError
+				if e := r.Observation.ResultError; e != "" {
+					ap.Ended = e
+					if u, err := strconv.Unquote(e); err == nil {
+						ap.Ended = u // a JSON string as the client printed it (opencode's and Kilo's error)
+					}
 				}
 			}
 		}
