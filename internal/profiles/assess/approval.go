@@ -13,34 +13,25 @@ import (
 const approvalFactName = "approval"
 
 // approvalFact says, per approval mode p measured besides the lab's own
-// pre-approval, what becomes of a call of each of the server's tools: the
-// fate measured on the lab's tool whose annotations are of the same class
-// (profiles.Hints), and what the model is told instead when refused; a
-// class the lab did not measure is not measured. Not measured when p
-// measured no mode.
-func approvalFact(p profiles.Profile, r probe.Result) Fact {
+// pre-approval, what becomes of a call of each of tools (those of the era
+// the client ends up in, clientEra): the fate measured on the lab's tool
+// whose annotations are of the same class (profiles.Hints), and what the
+// model is told instead when refused; a class the lab did not measure is
+// not measured. Not measured when p measured no mode.
+func approvalFact(p profiles.Profile, tools []probe.Tool) Fact {
 	f := Fact{Name: approvalFactName, Value: NotMeasured}
 	var modes []string
 	for _, a := range p.Approvals {
 		if a.Mode == "" {
 			continue
 		}
-		modes = append(modes, approvalMode(a, serverTools(r)))
+		modes = append(modes, approvalMode(a, tools))
 	}
 	if len(modes) == 0 {
 		return f
 	}
 	f.Value, f.Measured = strings.Join(modes, "; "), true
 	return f
-}
-
-// serverTools are the server's tools, of the era that listed them (the
-// legacy era's first).
-func serverTools(r probe.Result) []probe.Tool {
-	if len(r.Legacy.Tools) > 0 {
-		return r.Legacy.Tools
-	}
-	return r.Modern.Tools
 }
 
 // approvalPhrase says a fate (profiles.Approval*) after "every tool" or
@@ -62,7 +53,7 @@ func approvalMode(a profiles.Approval, tools []probe.Tool) string {
 		name = a.Mode + " mode"
 	}
 	if len(tools) == 0 {
-		return name + ": the server has no tools to call"
+		return name + ": no tool of the server in the era the client ends up in"
 	}
 	// Tools of one fate and one text told are said together.
 	type outcome struct{ fate, told string }

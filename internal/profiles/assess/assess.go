@@ -461,8 +461,9 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 	}
 	v := View{Profile: p.ID(), Title: p.Title(), Client: p.Named(), Way: p.Way, Arm: p.Arm, ProfileNote: p.ForNote, Marker: p.Instructions.Marker, Placement: p.Render.Placement, Where: p.Render.Where(), ToolsVia: p.ToolDescriptions.Via,
 		NoTools: p.ToolDescriptions.Unsent && p.ToolDescriptions.Via == "",
-		Unused:  p.Render.Unused, AtLeast: p.Instructions.AtLeast, CapMeasured: p.Instructions.Measured, Facts: append(Facts(p), approvalFact(p, r)), measured: measuredFacts(p)}
+		Unused:  p.Render.Unused, AtLeast: p.Instructions.AtLeast, CapMeasured: p.Instructions.Measured, Facts: Facts(p), measured: measuredFacts(p)}
 	e, why, fv, late := clientEra(p, r, getenv)
+	v.Facts = append(v.Facts, approvalFact(p, e.Tools))
 	if overHTTP {
 		why += fmt.Sprintf("; over HTTP as measured (%d runs)", p.HTTP.Runs)
 	}

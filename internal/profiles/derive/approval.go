@@ -37,12 +37,13 @@ func deriveApprovals(runs []run, ev Evidence, model0 string) []profiles.Approval
 			continue
 		}
 		a := nonDefaultArm(r)
-		if _, ok := byArm[a]; !ok {
+		if _, ok := byArm[a]; !ok && a == "" {
+			arms = slices.Insert(arms, 0, a) // the default arm first
+		} else if !ok {
 			arms = append(arms, a)
 		}
 		byArm[a] = append(byArm[a], r)
 	}
-	slices.SortStableFunc(arms, func(a, b string) int { return boolInt(a != "") - boolInt(b != "") })
 	for _, arm := range arms {
 		rs := byArm[arm]
 		ap := profiles.Approval{Arm: arm, Mode: rs[0].Arm.Approval, Runs: len(rs)}
@@ -120,13 +121,6 @@ var approvalFates = map[string]string{
 	surface.MissedNotOffered: profiles.ApprovalNotOffered,
 	surface.MissedNoCall:     profiles.ApprovalNotCalled,
 	surface.MissedNotListed:  profiles.ApprovalNotListed,
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // metaHints is the class of each meta group tool's annotations
