@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -128,6 +130,9 @@ type Lab struct {
 	listings atomic.Int64
 	// inits counts the initialize replies, for SessionTexts.
 	inits atomic.Int64
+	// leveled holds the sessions whose client set a log level
+	// (logging/setLevel), or for which the lab set its own (logLevel).
+	leveled sync.Map
 }
 
 // Validate reports what is wrong with cfg, without building anything.
@@ -232,11 +237,16 @@ func New(cfg Config) (*Lab, error) {
 	// session). They are added on a goroutine of their own, beside the
 	// start of serving, and whatever needs them waits (awaitTools).
 	l.toolsAdded = make(chan struct{})
-	go func() {
+	add := func() {
 		defer close(l.toolsAdded)
 		addLabTools(l.server, cfg.ToolDescription, cfg.ToolMeta)
 		addSurface(l.server, surface, cfg.Surface)
-	}()
+	}
+	if cfg.Surface.Has(SurfaceProtocol) {
+		add() // ListChanged is true: added later, they would notify a session of a change that is none
+	} else {
+		go add()
+	}
 	l.server.AddReceivingMiddleware(l.middleware)
 	return l, nil
 }
@@ -342,11 +352,14 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				r.Instructions = l.discover.Text
 			}
 			return res, err
+		case "logging/setLevel":
+			l.leveled.Store(req.GetSession(), true)
 		case "tools/call":
 			l.awaitTools()
 			if res, ok, err := l.rawCall(ctx, req); ok {
 				return res, err
 			}
+			l.logLevel(ctx, next, req)
 		case "tools/list":
 			l.awaitTools()
 			res, err := next(ctx, method, req)
@@ -361,6 +374,30 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// DefaultLogLevel is the log level the lab logs at in a session whose
+// client set none (logging/setLevel) before it called the tool that logs:
+// the specification lets a server choose its own then, and the SDK sends
+// no log message until a level is set.
+const DefaultLogLevel = "info"
+
+// logLevel sets DefaultLogLevel for req's session, through the SDK's own
+// logging/setLevel, when req calls the tool of SurfaceProtocol that logs,
+// in an initialized session whose client set no level. The 2026-07-28
+// protocol takes the level from each request's _meta instead: nothing to
+// set.
+func (l *Lab) logLevel(ctx context.Context, next mcp.MethodHandler, req mcp.Request) {
+	p, _ := req.GetParams().(*mcp.CallToolParamsRaw)
+	ss, _ := req.GetSession().(*mcp.ServerSession)
+	if p == nil || p.Name != protocolLog || ss == nil || ss.InitializeParams() == nil {
+		return
+	}
+	if _, set := l.leveled.LoadOrStore(ss, true); set {
+		return
+	}
+	//lint:ignore SA1019 logging is deprecated in 2026-07-28; servers still log in the 2025 era
+	next(ctx, "logging/setLevel", &mcp.ServerRequest[*mcp.SetLoggingLevelParams]{Session: ss, Params: &mcp.SetLoggingLevelParams{Level: DefaultLogLevel}})
 }
 
 // lateInitialize answers an initialize that follows server/discover on the
@@ -435,12 +472,16 @@ func (l *Lab) servesMethod(method string) bool {
 	return method != "completion/complete"
 }
 
-// capabilities are the lab's: tools, and prompts and resources with
-// SurfacePrompts.
+// capabilities are the lab's: tools, prompts and resources with
+// SurfacePrompts, and tools/list_changed and logging with SurfaceProtocol.
 func (l *Lab) capabilities() *mcp.ServerCapabilities {
 	c := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
 	if l.cfg.Surface.Has(SurfacePrompts) {
 		c.Prompts, c.Resources = &mcp.PromptCapabilities{}, &mcp.ResourceCapabilities{}
+	}
+	if l.cfg.Surface.Has(SurfaceProtocol) {
+		//lint:ignore SA1019 logging is deprecated in 2026-07-28; servers still log in the 2025 era
+		c.Tools.ListChanged, c.Logging = true, &mcp.LoggingCapabilities{}
 	}
 	return c
 }
@@ -489,7 +530,7 @@ func (l *Lab) logReceived(e Entry, m message, raw []byte, handshaken bool) strin
 // receivedEntry completes e, the log entry of the received message m, and
 // returns it with what onUnknown decided for m.
 func (l *Lab) receivedEntry(e Entry, m message, raw []byte, handshaken bool) (Entry, string) {
-	e.Dir, e.Kind, e.Method, e.ID, e.Meta, e.Note = Recv, m.kind, m.method, m.id, m.meta, m.note
+	e.Dir, e.Kind, e.Method, e.ID, e.Meta, e.Note = Recv, m.kind, cmp.Or(m.method, e.Method), m.id, m.meta, m.note
 	if m.kind == KindInvalid || m.kind == KindEmpty {
 		e.Raw, e.Unread = string(raw), m.unread
 	}

@@ -180,12 +180,14 @@ func (t *trackers) entry(e Entry, line []byte) Entry {
 	case KindRequest:
 		asked.received(m)
 		keepBody(&e, line)
+	case KindNotification:
+		keepBody(&e, line)
 	case KindResponse, KindError:
 		e.Method = answered.answered(m.id, m.kind == KindResponse)
 		if m.kind == KindError {
 			e.Error = errorCode(line)
 		}
-		if e.Dir == Send {
+		if e.Dir == Send || slices.Contains(AskMethods, e.Method) {
 			keepBody(&e, line)
 		}
 	}
@@ -200,19 +202,32 @@ func (t *trackers) entry(e Entry, line []byte) Entry {
 // tools), whose texts are located the same way.
 var CallMethods = []string{"tools/call", "resources/read", "prompts/get"}
 
+// AskMethods are the requests a server sends a client: the lab and the
+// proxy keep them, and the client's answers, whole in the log's Body. An
+// answer the log cannot name (the lab's own log of HTTP, where the answer
+// comes in a request of its own) has no method: such answers are kept too.
+var AskMethods = []string{"elicitation/create", "sampling/createMessage", "roots/list"}
+
+// NoticeMethods are the notifications whose texts a client may show the
+// model, kept whole in the log's Body.
+var NoticeMethods = []string{"notifications/message", "notifications/progress"}
+
 // keepBody keeps data, the message e describes, whole in e when it is a
 // reply carrying a server's texts (TextMethods), a client's initialize or
-// server/discover request (what it asked with: its shape), or a request
-// or reply of CallMethods, and at most maxKeptBody bytes (e.Bytes says how many a
-// longer one had).
+// server/discover request (what it asked with: its shape), a request or
+// reply of CallMethods or AskMethods, or a notification of NoticeMethods,
+// and at most maxKeptBody bytes (e.Bytes says how many a longer one had).
 func keepBody(e *Entry, data []byte) {
 	if len(data) > maxKeptBody {
 		return
 	}
 	text := e.Kind == KindResponse && slices.Contains(TextMethods, e.Method) ||
 		e.Kind == KindRequest && (e.Method == Legacy.Method() || e.Method == Modern.Method()) // the handshake's shape
-	call := (e.Kind == KindRequest || e.Kind == KindResponse || e.Kind == KindError) && slices.Contains(CallMethods, e.Method)
-	if text || call {
+	exchange := e.Kind == KindRequest || e.Kind == KindResponse || e.Kind == KindError
+	call := exchange && (slices.Contains(CallMethods, e.Method) || slices.Contains(AskMethods, e.Method))
+	answer := e.Dir == Recv && (e.Kind == KindResponse || e.Kind == KindError) && e.Method == ""
+	notice := e.Kind == KindNotification && slices.Contains(NoticeMethods, e.Method)
+	if text || call || answer || notice {
 		e.Body = json.RawMessage(slices.Clone(data))
 	}
 }

@@ -327,6 +327,9 @@ func (c *stdioConn) accept(line []byte, size int, m message) jsonrpc.Message {
 		c.reply(jsonNull, -32700, e.Note)
 		return nil
 	}
+	if m.kind == KindResponse || m.kind == KindError {
+		e.Method = c.track.asked(m.id) // the client's answer to a request of the lab's
+	}
 	act := c.lab.logReceived(e, m, line, c.track.done())
 	switch {
 	case m.kind == KindEmpty:

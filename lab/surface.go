@@ -7,6 +7,8 @@ import (
 	"hash/fnv"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -54,17 +56,24 @@ const (
 	// SurfaceHang is a tool that never answers (until the call is
 	// cancelled or the session ends). "all" leaves it out.
 	SurfaceHang SurfaceGroup = "hang"
+	// SurfaceProtocol are tools that ask the client (elicitation, sampling,
+	// roots) and announce (a log message, progress, a tool added with
+	// tools/list_changed) while they run, and tools that declare (an
+	// app-only tool, x-mcp-header). "all" leaves it out: an ask may wait
+	// AskTimeout, and the server's tools change.
+	SurfaceProtocol SurfaceGroup = "protocol"
 )
 
 // SurfaceGroups lists every group, in the order of -surface's help.
-var SurfaceGroups = []SurfaceGroup{SurfaceResults, SurfaceSize, SurfaceSchemas, SurfaceNames, SurfaceReserved, SurfaceTwin, SurfaceMeta, SurfacePrompts, SurfaceBad, SurfaceHang}
+var SurfaceGroups = []SurfaceGroup{SurfaceResults, SurfaceSize, SurfaceSchemas, SurfaceNames, SurfaceReserved, SurfaceTwin, SurfaceMeta, SurfacePrompts, SurfaceBad, SurfaceHang, SurfaceProtocol}
 
-// SurfaceAll is the -surface value for every group but SurfaceHang.
+// SurfaceAll is the -surface value for every group but SurfaceHang,
+// SurfaceReserved and SurfaceProtocol.
 const SurfaceAll = "all"
 
 // ParseSurface parses -surface: groups separated by commas, or "all"
-// (every group but hang, which may stop a client, and reserved, which is
-// many tools). The empty string is
+// (every group but hang, which may stop a client, reserved, which is
+// many tools, and protocol, which waits for answers). The empty string is
 // no group. Groups come back in SurfaceGroups' order, each once.
 func ParseSurface(s string) ([]SurfaceGroup, error) {
 	if s == "" {
@@ -76,7 +85,7 @@ func ParseSurface(s string) ([]SurfaceGroup, error) {
 		switch {
 		case g == SurfaceAll:
 			for _, k := range SurfaceGroups {
-				want[k] = want[k] || k != SurfaceHang && k != SurfaceReserved
+				want[k] = want[k] || k != SurfaceHang && k != SurfaceReserved && k != SurfaceProtocol
 			}
 		case slices.Contains(SurfaceGroups, SurfaceGroup(g)):
 			want[SurfaceGroup(g)] = true
@@ -137,6 +146,12 @@ type SurfaceTool struct {
 	call func() (*mcp.CallToolResult, error)
 	Raw  json.RawMessage
 	Hang bool
+	// ask, when set, answers a call in the place of call, with the
+	// session: it asks the client or announces while it runs. adds is a
+	// tool added to the server when the tool is called, announced by
+	// notifications/tools/list_changed before the call's result.
+	ask  func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error)
+	adds *SurfaceTool
 }
 
 // describe is a surface tool's description: what it is for and its key.
@@ -190,6 +205,8 @@ func (c SurfaceConfig) Tools() ([]SurfaceTool, error) {
 			ts = badTools(c.Seed)
 		case SurfaceHang:
 			ts = []SurfaceTool{hangTool(c.Seed)}
+		case SurfaceProtocol:
+			ts = protocolTools(c.Seed)
 		}
 		if err != nil {
 			return nil, err
@@ -212,21 +229,40 @@ func (c SurfaceConfig) Tools() ([]SurfaceTool, error) {
 // addSurface adds the surface's tools, prompts and resources to s.
 func addSurface(s *mcp.Server, tools []SurfaceTool, c SurfaceConfig) {
 	for _, t := range tools {
-		s.AddTool(t.Tool, t.handler)
+		s.AddTool(t.Tool, t.handlerOn(s))
 	}
 	if c.Has(SurfacePrompts) {
 		addPromptsAndResources(s, c.Seed)
 	}
 }
 
-// handler answers a call of t; the middleware answers Raw and Hang tools
-// before it (rawCall).
-func (t SurfaceTool) handler(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	if t.call == nil {
-		return nil, fmt.Errorf("tool %s answers in the middleware", t.Tool.Name)
+// handlerOn answers a call of t, served by s; the middleware answers Raw
+// and Hang tools before it (rawCall).
+func (t SurfaceTool) handlerOn(s *mcp.Server) mcp.ToolHandler {
+	var once sync.Once
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if t.adds != nil {
+			once.Do(func() { s.AddTool(t.adds.Tool, t.adds.handlerOn(s)) })
+			// The SDK notifies sessions 10 ms after a change; the
+			// notification goes before the result.
+			if err := sleep(ctx, listChangedWait); err != nil {
+				return nil, err
+			}
+		}
+		switch {
+		case t.ask != nil:
+			return t.ask(ctx, req)
+		case t.call == nil:
+			return nil, fmt.Errorf("tool %s answers in the middleware", t.Tool.Name)
+		}
+		return t.call()
 	}
-	return t.call()
 }
+
+// listChangedWait is how long a tool that adds one waits before it
+// answers: the SDK sends notifications/tools/list_changed 10 ms after a
+// change, and a client should have it before the call's result.
+const listChangedWait = 200 * time.Millisecond
 
 // textResult is a result of one text content block.
 func textResult(text string) (*mcp.CallToolResult, error) {

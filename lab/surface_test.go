@@ -25,7 +25,7 @@ func TestParseSurface(t *testing.T) {
 		{"hang,results", []SurfaceGroup{SurfaceResults, SurfaceHang}, ""},
 		{"names, names", []SurfaceGroup{SurfaceNames}, ""},
 		{"all", []SurfaceGroup{SurfaceResults, SurfaceSize, SurfaceSchemas, SurfaceNames, SurfaceTwin, SurfaceMeta, SurfacePrompts, SurfaceBad}, ""},
-		{"all,hang,reserved", SurfaceGroups, ""},
+		{"all,hang,reserved,protocol", SurfaceGroups, ""},
 		{"all,reserved", []SurfaceGroup{SurfaceResults, SurfaceSize, SurfaceSchemas, SurfaceNames, SurfaceReserved, SurfaceTwin, SurfaceMeta, SurfacePrompts, SurfaceBad}, ""},
 		{"results,nope", nil, `unknown surface group "nope"`},
 	}
@@ -52,11 +52,11 @@ func TestParseSurface(t *testing.T) {
 	}
 }
 
-// surfaceLab starts a lab of every surface group (hang too) with a short
+// surfaceLab starts a lab of every surface group (hang and protocol too) with a short
 // result size, handshaken, logging to a file it returns the path of.
 func surfaceLab(t *testing.T) (*pipeServer, string) {
 	t.Helper()
-	a := Args{Instr: "none", Surface: "all,hang,reserved", ResultSize: "ascii:2000", Seed: "s1"}
+	a := Args{Instr: "none", Surface: "all,hang,reserved,protocol", ResultSize: "ascii:2000", Seed: "s1"}
 	cfg, err := a.Config()
 	if err != nil {
 		t.Fatal(err)

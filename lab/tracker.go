@@ -10,7 +10,18 @@ import (
 type tracker struct {
 	mu         sync.Mutex
 	pending    map[string]string // request id → method
+	asks       map[string]string // the id of a request the server sent → method
 	handshaken bool
+}
+
+// asked returns the method of the server's request that a response with
+// this id answers, "" for none.
+func (t *tracker) asked(id json.RawMessage) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	method := t.asks[string(id)]
+	delete(t.asks, string(id))
+	return method
 }
 
 func (t *tracker) received(m message) {
@@ -83,7 +94,15 @@ func (t *tracker) sentEntry(data []byte) Entry {
 		e.Kind, e.Method = KindRequest, wire.Method
 		if wire.ID == nil {
 			e.Kind = KindNotification
+		} else {
+			t.mu.Lock()
+			if t.asks == nil {
+				t.asks = make(map[string]string)
+			}
+			t.asks[string(wire.ID)] = wire.Method
+			t.mu.Unlock()
 		}
+		keepBody(&e, data)
 	case wire.Error != nil:
 		code := wire.Error.Code
 		e.Kind, e.Error = KindError, &code

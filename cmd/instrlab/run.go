@@ -40,7 +40,7 @@ type runOptions struct {
 
 func (o *runOptions) flags(fs *flag.FlagSet) {
 	fs.Var(&o.clients, "client", "client to run, as name@version or name@newest (the newest release npm lists), all (every client at its pinned version) or newest (every client at its newest release) (repeatable; default "+clients.Default.String()+")")
-	fs.StringVar(&o.matrix, "matrix", "", "matrix file (JSON, see docs/matrix.md), or a built-in matrix: seed, cross, surface (docs/surface.md) or sessions (docs/sessions.md); default: seed when only Claude Code runs, else cross")
+	fs.StringVar(&o.matrix, "matrix", "", "matrix file (JSON, see docs/matrix.md), or a built-in matrix: seed, cross, surface (docs/surface.md), sessions (docs/sessions.md) or protocol (docs/protocol.md); default: seed when only Claude Code runs, else cross")
 	fs.Var(&o.rows, "row", "run only this row of the matrix (repeatable)")
 	fs.StringVar(&o.arms, "arms", "", "run every row in these arms of each client: default, all, or arm names separated by commas (docs/clients.md lists each client's arms; default: the matrix's arms, else each client's default arm)")
 	fs.IntVar(&o.repeats, "repeats", 0, "override every row's number of repeats")

@@ -43,7 +43,7 @@ func Atlas() *Matrix {
 }
 
 // Builtin returns the built-in matrix named name ("seed", "cross",
-// "atlas", "surface" or "sessions").
+// "atlas", "surface", "sessions" or "protocol").
 func Builtin(name string) (*Matrix, bool) {
 	switch name {
 	case "seed":
@@ -56,6 +56,8 @@ func Builtin(name string) (*Matrix, bool) {
 		return Surface(), true
 	case "sessions":
 		return Sessions(), true
+	case "protocol":
+		return Protocol(), true
 	}
 	return nil, false
 }

@@ -55,9 +55,35 @@ func TestSurfaceMatrix(t *testing.T) {
 		}
 	}
 	for _, g := range lab.SurfaceGroups {
-		if groups[string(g)] != (g != lab.SurfaceHang) {
+		if groups[string(g)] != (g != lab.SurfaceHang && g != lab.SurfaceProtocol) {
 			t.Errorf("group %s: in the matrix %v", g, groups[string(g)])
 		}
+	}
+}
+
+// TestProtocolMatrix: the protocol matrix's one row serves the protocol
+// group and calls each of its tools in one turn, with the lab's keys,
+// then the tool the lab adds in the next.
+func TestProtocolMatrix(t *testing.T) {
+	m, ok := Builtin("protocol")
+	if !ok || len(m.Rows) != 1 {
+		t.Fatalf("built-in protocol: %v, %+v", ok, m)
+	}
+	r := m.Rows[0]
+	tools, err := lab.SurfaceConfig{Groups: []lab.SurfaceGroup{lab.SurfaceProtocol}}.Tools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Name != ProtocolRow || r.Surface != string(lab.SurfaceProtocol) || len(r.Script) != 2 || len(r.Script[0].Calls) != len(tools) {
+		t.Fatalf("row %+v", r)
+	}
+	for i, c := range r.Script[0].Calls {
+		if c.Tool != tools[i].Tool.Name || c.Key != tools[i].Key {
+			t.Errorf("call %d: %s %s, want %s %s", i, c.Tool, c.Key, tools[i].Tool.Name, tools[i].Key)
+		}
+	}
+	if r.Script[1].Tool != lab.ProtocolAddedTool || r.Script[1].Key == "" {
+		t.Errorf("second turn %+v, want a call of %s", r.Script[1], lab.ProtocolAddedTool)
 	}
 }
 

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
@@ -21,32 +22,13 @@ func (g *grid) callsTable() table.Table {
 		{Name: "configuration"}, {Name: "client"}, {Name: "tool"}, {Name: "called as"}, {Name: "server got it"}, {Name: "the model got"}}}
 	for _, row := range g.rows {
 		for _, c := range g.clients {
-			s := g.at(c, row)
-			if s == nil {
-				continue
-			}
-			var lines [][]string
-			count := map[string]int{}
-			runs := 0
-			for _, r := range s.results {
-				if r.Server == "" || r.Surface == nil || r.Status != analyze.StatusOK {
-					continue
+			for _, l := range g.agreed(c, row, func(r *analyze.Result) ([][]string, bool) {
+				if r.Server == "" || r.Surface == nil {
+					return nil, false
 				}
-				runs++
-				for _, l := range callLines(r.Surface) {
-					key := strings.Join(l, "\x00")
-					if count[key] == 0 {
-						lines = append(lines, l)
-					}
-					count[key]++
-				}
-			}
-			for _, l := range lines {
-				got := l[3]
-				if n := count[strings.Join(l, "\x00")]; n < runs {
-					got += fmt.Sprintf(" (%d of %d runs)", n, runs)
-				}
-				t.Rows = append(t.Rows, []table.Cell{{Text: row}, {Text: c}, {Text: l[0]}, {Text: l[1]}, {Text: l[2]}, {Text: got}})
+				return callLines(r.Surface), true
+			}) {
+				t.Rows = append(t.Rows, []table.Cell{{Text: row}, {Text: c}, {Text: l[0]}, {Text: l[1]}, {Text: l[2]}, {Text: l[3]}})
 			}
 		}
 	}
@@ -174,4 +156,39 @@ func sameAs(parts []surface.Found, p surface.Found) *surface.Found {
 		}
 	}
 	return nil
+}
+
+// agreed gathers the lines of the runs of client c and row that ended
+// ok and that lines takes (its bool): each line once, in the order first
+// met, its last cell followed by "(N of M runs)" when some runs lack it.
+func (g *grid) agreed(c, row string, lines func(*analyze.Result) ([][]string, bool)) [][]string {
+	s := g.at(c, row)
+	if s == nil {
+		return nil
+	}
+	var out [][]string
+	count := map[string]int{}
+	runs := 0
+	for _, r := range s.results {
+		ls, ok := lines(r)
+		if !ok || r.Status != analyze.StatusOK {
+			continue
+		}
+		runs++
+		for _, l := range ls {
+			key := strings.Join(l, "\x00")
+			if count[key] == 0 {
+				out = append(out, l)
+			}
+			count[key]++
+		}
+	}
+	for i, l := range out {
+		if n := count[strings.Join(l, "\x00")]; n < runs {
+			l = slices.Clone(l)
+			l[len(l)-1] += fmt.Sprintf(" (%d of %d runs)", n, runs)
+			out[i] = l
+		}
+	}
+	return out
 }

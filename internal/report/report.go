@@ -49,9 +49,12 @@ func (r *Report) Write(w io.Writer, format string) error {
 		if err := table.Text(w, r.Summary()); err != nil {
 			return err
 		}
-		if calls := r.g.callsTable(); len(calls.Rows) > 0 {
+		for _, more := range []table.Table{r.g.callsTable(), r.g.protocolTable()} {
+			if len(more.Rows) == 0 {
+				continue
+			}
 			fmt.Fprintln(w)
-			if err := table.Text(w, calls); err != nil {
+			if err := table.Text(w, more); err != nil {
 				return err
 			}
 		}

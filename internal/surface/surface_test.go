@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,13 +69,14 @@ func TestFixtures(t *testing.T) {
 			reqs, log := load(t, dir, nil)
 			server := fixtureServer(t, dir)
 			facts := struct {
-				Calls    []CallFacts `json:"calls"`
-				Tools    []ToolDef   `json:"tools"`
-				Texts    []TextFact  `json:"texts,omitempty"`
-				Unasked  []string    `json:"unasked,omitempty"`
-				OwnCalls []string    `json:"own_calls,omitempty"`
-				Reads    []ReadFact  `json:"reads,omitempty"`
-			}{Calls(reqs, log), Tools(reqs, log, server), Texts(reqs, log, Tools(reqs, log, server)), Unasked(log), OwnCalls(reqs, log), Reads(reqs, log)}
+				Calls    []CallFacts    `json:"calls"`
+				Tools    []ToolDef      `json:"tools"`
+				Texts    []TextFact     `json:"texts,omitempty"`
+				Unasked  []string       `json:"unasked,omitempty"`
+				OwnCalls []string       `json:"own_calls,omitempty"`
+				Reads    []ReadFact     `json:"reads,omitempty"`
+				Protocol *ProtocolFacts `json:"protocol,omitempty"`
+			}{Calls(reqs, log), Tools(reqs, log, server), Texts(reqs, log, Tools(reqs, log, server)), Unasked(log), OwnCalls(reqs, log), Reads(reqs, log), Protocol(reqs, log, server)}
 			got, _ := json.MarshalIndent(facts, "", "  ")
 			golden := filepath.Join(dir, "facts.golden.json")
 			if *update {
@@ -296,5 +298,99 @@ func TestSuffixDecoded(t *testing.T) {
 	cut := strings.Repeat("a", 76) + `\u00e9xyz`
 	if got := suffix(cut, true); got != strings.Repeat("a", 40) {
 		t.Errorf("an escape cut at the end: %q", got)
+	}
+}
+
+// TestProtocolClaudeCode: what Claude Code 2.1.332 did with what the
+// lab's protocol group asked and announced (run of 2026-12-06,
+// testdata/claude-code-2.1.332-protocol), and each effect taken out of
+// the fixture reads as absent.
+func TestProtocolClaudeCode(t *testing.T) {
+	dir := filepath.Join("testdata", "claude-code-2.1.332-protocol")
+	reqs, log := load(t, dir, nil)
+	p := Protocol(reqs, log, "lab")
+	if p == nil {
+		t.Fatal("no protocol facts")
+	}
+	var answers []string
+	for _, a := range p.Asks {
+		answers = append(answers, a.Summary())
+	}
+	want := []string{"elicitation form: cancel", "elicitation url: cancel", "sampling: error -32601", "roots/list: result"}
+	if !cmp.Equal(want, answers) {
+		t.Errorf("answers %q, want %q", answers, want)
+	}
+	if c := p.Changed; c == nil || !c.Relisted || c.During != "protocol_list_changed" || c.Offered == 0 || c.Result == 0 || !cmp.Equal(c.Added, []string{lab.ProtocolAddedTool}) {
+		t.Errorf("list_changed: %+v", c)
+	}
+	for _, n := range p.Notices {
+		if n.Model != 0 {
+			t.Errorf("%s reached request %d; the run shows it never did", n.Method, n.Model)
+		}
+	}
+
+	// The log without the client's answers, its tools/list after the
+	// notification, and its initialize.
+	var cut []lab.Entry
+	relisted := false
+	for _, e := range log {
+		switch {
+		case e.Dir == lab.Recv && (e.Kind == lab.KindResponse || e.Kind == lab.KindError):
+			continue
+		case e.Method == "notifications/tools/list_changed":
+			relisted = true
+		case relisted && e.Method == "tools/list":
+			continue
+		case e.Method == "initialize":
+			continue
+		}
+		cut = append(cut, e)
+	}
+	q := Protocol(reqs, cut, "lab")
+	for _, a := range q.Asks {
+		if a.Answer != AskNoAnswer || a.MS != nil {
+			t.Errorf("%s without its answer: %+v", a.Summary(), a)
+		}
+	}
+	if q.Changed.Relisted || q.Changed.Added != nil || q.Changed.Offered != 0 || q.Declared != nil {
+		t.Errorf("without the tools/list after the notification and initialize: %+v, declared %v", q.Changed, q.Declared)
+	}
+
+	// A server started anew after the notification: its tools/list is
+	// not the client listing again.
+	var restarted []lab.Entry
+	for _, e := range log {
+		restarted = append(restarted, e)
+		if e.Method == "notifications/tools/list_changed" {
+			restarted = append(restarted, lab.Entry{Dir: lab.ServerDir, Kind: lab.KindStart})
+		}
+	}
+	if c := Protocol(reqs, restarted, "lab").Changed; c.Relisted || !c.Restarted {
+		t.Errorf("a server started anew after the notification: %+v", c)
+	}
+
+	// A model request that holds the log message's text: it reached.
+	var message string
+	for _, e := range log {
+		if e.Method == "notifications/message" {
+			message = noticeTexts(e.Body)[1]
+		}
+	}
+	reqs, log = load(t, dir, func(s string) string {
+		return strings.Replace(s, "Call the lab's tools", message, 1)
+	})
+	if n := Protocol(reqs, log, "lab").Notices[0]; n.Method != "notifications/message" || n.Model == 0 {
+		t.Errorf("a request holding the log message: %+v", n)
+	}
+
+	// A log of no asks nor announcements: no facts.
+	var plain []lab.Entry
+	for _, e := range log {
+		if !slices.Contains(lab.AskMethods, e.Method) && !slices.Contains(lab.NoticeMethods, e.Method) && e.Method != "notifications/tools/list_changed" {
+			plain = append(plain, e)
+		}
+	}
+	if got := Protocol(reqs, plain, "lab"); got != nil {
+		t.Errorf("a log without asks: %+v", got)
 	}
 }

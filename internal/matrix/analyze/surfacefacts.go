@@ -32,6 +32,9 @@ type SurfaceFacts struct {
 	// server was asked to read reached the model.
 	OwnCalls []string           `json:"own_calls,omitempty"`
 	Reads    []surface.ReadFact `json:"reads,omitempty"`
+	// Protocol is what the client did with what the server asked and
+	// announced while its tools ran (docs/protocol.md).
+	Protocol *surface.ProtocolFacts `json:"protocol,omitempty"`
 }
 
 // surfaceFacts analyses the surface of a run of row: the calls of its
@@ -63,7 +66,7 @@ func surfaceFacts(dir string, row matrix.Row, reqs []fakeapi.Request, msgs []Lab
 		missed = slices.DeleteFunc(missed, func(m surface.Missed) bool { return m.Why == surface.MissedNotListed })
 	}
 	return &SurfaceFacts{Calls: calls, Tools: defs, Texts: surface.Texts(rs, log, defs), Unasked: surface.Unasked(log),
-		NotCalled: missed, OwnCalls: surface.OwnCalls(rs, log), Reads: surface.Reads(rs, log)}, warns
+		NotCalled: missed, OwnCalls: surface.OwnCalls(rs, log), Reads: surface.Reads(rs, log), Protocol: surface.Protocol(rs, log, row.ServerName())}, warns
 }
 
 // notCalled says, as warnings, which of the row's scripted calls the run

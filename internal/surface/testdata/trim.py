@@ -4,7 +4,8 @@
 # the system texts too: where a client may put a server's prompts and
 # resources), long texts without a codeword cut; the log's handshake replies
 # (the server's capabilities), list replies, tools/call, resources/read and
-# prompts/get entries. Used for
+# prompts/get entries, and what the server asked and announced (requests to
+# the client and their answers, notifications, logging/setLevel). Used for
 # testdata/*/.
 import json, sys, os
 args = [a for a in sys.argv[1:] if a != '--system']
@@ -40,5 +41,7 @@ with open(os.path.join(out, 'requests.jsonl'), 'w') as w:
 with open(os.path.join(out, 'lab.jsonl'), 'w') as w:
     for line in open(os.path.join(run, 'lab.jsonl')):
         e = json.loads(line)
-        if e.get('method') in ('initialize', 'server/discover', 'tools/list', 'tools/call', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/get'):
+        if e.get('method') in ('initialize', 'server/discover', 'tools/list', 'tools/call', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/get',
+                               'elicitation/create', 'sampling/createMessage', 'roots/list', 'notifications/message', 'notifications/progress',
+                               'notifications/tools/list_changed', 'logging/setLevel') or (e.get('dir') == 'recv' and e.get('kind') in ('response', 'error')):
             w.write(json.dumps(e, ensure_ascii=False) + '\n')

@@ -1,0 +1,35 @@
+package matrix
+
+import (
+	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// ProtocolRow is the row of the protocol matrix: the lab's protocol group
+// over stdio in the 2025 era, whose tools ask and announce while called.
+const ProtocolRow = "protocol"
+
+// protocolTurns bounds the protocol row's model turns: a loader of
+// deferred tools, the calls, the call of the added tool (with a loader of
+// its own), the answer.
+const protocolTurns = 5
+
+// Protocol returns the built-in matrix protocol (docs/protocol.md): what
+// a client does with what a server asks (elicitation in form and URL mode,
+// sampling, roots) and announces (a log message, progress, a tool added
+// with tools/list_changed) while a tool runs, and with tools that declare
+// (an app-only tool, x-mcp-header). The fake calls every tool of the
+// group in one turn, then the added tool in the next: whether the client
+// listed the tools again and from which request the model has it.
+func Protocol() *Matrix {
+	script := surfaceScript(lab.SurfaceConfig{Groups: []lab.SurfaceGroup{lab.SurfaceProtocol}}, "")
+	script = append(script, fakeapi.Turn{Tool: lab.ProtocolAddedTool, Key: lab.SurfaceCodeword("", lab.ProtocolAddedTool, "description")})
+	m := &Matrix{Name: "protocol", Description: "what a client does with what a server asks and announces while a tool runs",
+		Repeats: 1, Prompt: surfacePrompt, MaxTurns: protocolTurns, Rows: []Row{
+			{Name: ProtocolRow, Label: "asks and announcements during calls", Instr: "none", Surface: string(lab.SurfaceProtocol), NoDelta: true, Script: script},
+		}}
+	if err := m.Validate(); err != nil {
+		panic("built-in matrix protocol: " + err.Error())
+	}
+	return m
+}

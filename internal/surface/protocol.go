@@ -1,0 +1,391 @@
+package surface
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// ProtocolFacts say what a client did with what a server asked it
+// (elicitation, sampling, roots) and announced (log messages, progress,
+// tools/list_changed) while its tools ran, beside what the client declared
+// it would do (docs/protocol.md).
+type ProtocolFacts struct {
+	// Declared are the capabilities of the client's initialize request,
+	// as paths ("elicitation.form", "sampling", "roots.listChanged");
+	// nil when the log kept no initialize.
+	Declared []string `json:"declared"`
+	// LogLevel is the level the client set (logging/setLevel), "" when it
+	// set none.
+	LogLevel string    `json:"log_level,omitempty"`
+	Asks     []AskFact `json:"asks,omitempty"`
+	Notices  []Notice  `json:"notices,omitempty"`
+	Changed  *ListFact `json:"list_changed,omitempty"`
+}
+
+// How a client answered a request of the server (AskFact.Answer), besides
+// an elicitation's action (accept, decline, cancel).
+const (
+	AskResult   = "result"
+	AskNoAnswer = "no answer" // none in the log: the client never answered
+)
+
+// An AskFact is one request the server sent the client and its answer.
+type AskFact struct {
+	Method string `json:"method"`
+	// Mode is an elicitation's mode (form, url).
+	Mode string `json:"mode,omitempty"`
+	// Answer is an elicitation's action, AskResult for another result,
+	// "error CODE", or AskNoAnswer.
+	Answer string `json:"answer"`
+	// Content is what an accepted elicitation or a sampling result said,
+	// in compact JSON, cut to maxContent characters; Roots the number of
+	// roots a roots/list result gave (their paths are the run's own).
+	Content string `json:"content,omitempty"`
+	Roots   *int   `json:"roots,omitempty"`
+	// MS is the time from the request to its answer.
+	MS *float64 `json:"ms,omitempty"`
+	// Model is the first model request whose body holds the request's
+	// text (a sampling request the client sent its model), 0 for none.
+	Model int `json:"model,omitempty"`
+}
+
+// A Notice is one kind of notification the server sent and whether its
+// text reached the model.
+type Notice struct {
+	Method string `json:"method"`
+	Count  int    `json:"count"`
+	// Model is the first model request whose body holds a notice's text,
+	// 0 for none.
+	Model int `json:"model,omitempty"`
+}
+
+// A ListFact says what a client did after the server announced a change
+// of its tools (notifications/tools/list_changed).
+type ListFact struct {
+	// Relisted says the client asked the same server process for the
+	// tools again after the notification; MS how long after. Restarted
+	// says it started the server anew first (a client that starts a
+	// server for each call): the new process lists what it lists.
+	Relisted  bool     `json:"relisted"`
+	MS        *float64 `json:"ms,omitempty"`
+	Restarted bool     `json:"restarted,omitempty"`
+	// During is the tool whose call was under way when the server sent
+	// the notification, and Result the model request that carried that
+	// call's result (0 for none).
+	During string `json:"during,omitempty"`
+	Result int    `json:"result,omitempty"`
+	// Added are the tools of the last tools/list reply that the first
+	// did not list; Offered, the first model request that defines the
+	// first of them (0 for none): the model has it from Result on when
+	// the two are one.
+	Added   []string `json:"added,omitempty"`
+	Offered int      `json:"offered,omitempty"`
+}
+
+// maxContent bounds ProtocolFacts' texts of a client's answers.
+const maxContent = 200
+
+// Protocol reads what a client did with the server's requests and
+// notifications in log, and where their texts went in reqs; nil when the
+// server asked and announced nothing.
+func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
+	p := &ProtocolFacts{}
+	type open struct {
+		at   time.Time
+		fact int
+		id   string
+	}
+	asks := map[string]open{}
+	notices := map[string]int{}
+	var calls []open // the tools/call requests under way, oldest first
+	callTool := map[string]string{}
+	var changed time.Time
+	var firstList, lastList []listedTool
+	for _, e := range log {
+		id := string(bytes.TrimSpace(e.ID))
+		switch {
+		case e.Dir == lab.Recv && e.Kind == lab.KindRequest && e.Method == lab.Legacy.Method() && p.Declared == nil:
+			p.Declared = declared(e.Body)
+		case e.Dir == lab.Recv && e.Kind == lab.KindRequest && e.Method == "logging/setLevel":
+			var req struct {
+				Params struct{ Level string } `json:"params"`
+			}
+			json.Unmarshal(e.Body, &req)
+			p.LogLevel = cmp.Or(req.Params.Level, "set")
+		case e.Dir == lab.Send && e.Kind == lab.KindRequest && slices.Contains(lab.AskMethods, e.Method):
+			f := AskFact{Method: e.Method, Answer: AskNoAnswer, Model: firstHolding(reqs, askTexts(e.Body))}
+			if e.Method == "elicitation/create" {
+				var req struct {
+					Params struct{ Mode string } `json:"params"`
+				}
+				json.Unmarshal(e.Body, &req)
+				f.Mode = cmp.Or(req.Params.Mode, "form")
+			}
+			asks[id] = open{at: e.Time, fact: len(p.Asks)}
+			p.Asks = append(p.Asks, f)
+		case e.Dir == lab.Recv && (e.Kind == lab.KindResponse || e.Kind == lab.KindError):
+			o, ok := asks[id]
+			if !ok {
+				continue
+			}
+			delete(asks, id)
+			f := &p.Asks[o.fact]
+			ms := float64(e.Time.Sub(o.at).Microseconds()) / 1000
+			f.MS = &ms
+			f.Answer, f.Content, f.Roots = answer(f.Method, e)
+		case e.Dir == lab.Send && e.Kind == lab.KindNotification && slices.Contains(lab.NoticeMethods, e.Method):
+			k, ok := notices[e.Method]
+			if !ok {
+				k = len(p.Notices)
+				notices[e.Method] = k
+				p.Notices = append(p.Notices, Notice{Method: e.Method})
+			}
+			n := &p.Notices[k]
+			n.Count++
+			if m := firstHolding(reqs, noticeTexts(e.Body)); m != 0 && (n.Model == 0 || m < n.Model) {
+				n.Model = m
+			}
+		case e.Method == "tools/call" && e.Dir == lab.Recv && e.Kind == lab.KindRequest:
+			var req struct {
+				Params struct{ Name string } `json:"params"`
+			}
+			json.Unmarshal(e.Body, &req)
+			calls = append(calls, open{id: id})
+			callTool[id] = req.Params.Name
+		case e.Method == "tools/call" && e.Dir == lab.Send:
+			calls = slices.DeleteFunc(calls, func(o open) bool { return o.id == id })
+		case e.Dir == lab.Send && e.Kind == lab.KindNotification && e.Method == "notifications/tools/list_changed" && changed.IsZero():
+			changed = e.Time
+			p.Changed = &ListFact{}
+			if len(calls) > 0 { // of several at once, the one that began last
+				p.Changed.During = callTool[calls[len(calls)-1].id]
+			}
+		case e.Kind == lab.KindStart && !changed.IsZero() && !p.Changed.Relisted:
+			p.Changed.Restarted = true
+		case e.Dir == lab.Recv && e.Kind == lab.KindRequest && e.Method == "tools/list" && !changed.IsZero() && !p.Changed.Relisted && !p.Changed.Restarted:
+			ms := float64(e.Time.Sub(changed).Microseconds()) / 1000
+			p.Changed.Relisted, p.Changed.MS = true, &ms
+		case e.Dir == lab.Send && e.Kind == lab.KindResponse && e.Method == "tools/list" && len(e.Body) > 0:
+			lastList = listedIn(e.Body)
+			if firstList == nil {
+				firstList = lastList
+			}
+		}
+	}
+	if p.Changed != nil {
+		p.Changed.Added, p.Changed.Offered = added(reqs, firstList, lastList, server)
+		for _, c := range Calls(reqs, log) {
+			if c.Tool == p.Changed.During && p.Changed.During != "" {
+				p.Changed.Result = c.Following
+			}
+		}
+	}
+	if len(p.Asks) == 0 && len(p.Notices) == 0 && p.Changed == nil {
+		return nil
+	}
+	return p
+}
+
+// declared lists the capabilities of an initialize request, as dotted
+// paths to their leaves (an empty object is a leaf): "sampling",
+// "elicitation.form", "roots.listChanged".
+func declared(body json.RawMessage) []string {
+	var req struct {
+		Params struct {
+			Capabilities map[string]any `json:"capabilities"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return nil
+	}
+	out := []string{}
+	var walk func(prefix string, m map[string]any)
+	walk = func(prefix string, m map[string]any) {
+		for k, v := range m {
+			path := prefix + k
+			if sub, ok := v.(map[string]any); ok && len(sub) > 0 {
+				walk(path+".", sub)
+				continue
+			}
+			if b, ok := v.(bool); ok && !b {
+				continue
+			}
+			out = append(out, path)
+		}
+	}
+	walk("", req.Params.Capabilities)
+	sort.Strings(out)
+	return out
+}
+
+// answer reads a client's answer to a request of method.
+func answer(method string, e lab.Entry) (what, content string, roots *int) {
+	if e.Kind == lab.KindError {
+		if e.Error != nil {
+			return fmt.Sprintf("error %d", *e.Error), "", nil
+		}
+		var wire struct {
+			Error struct{ Code int } `json:"error"`
+		}
+		json.Unmarshal(e.Body, &wire)
+		return fmt.Sprintf("error %d", wire.Error.Code), "", nil
+	}
+	var wire struct {
+		Result json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(e.Body, &wire) != nil || len(wire.Result) == 0 {
+		return AskResult, "", nil // an answer the log did not keep
+	}
+	switch method {
+	case "elicitation/create":
+		var r struct {
+			Action  string          `json:"action"`
+			Content json.RawMessage `json:"content"`
+		}
+		json.Unmarshal(wire.Result, &r)
+		if len(r.Content) > 0 && string(r.Content) != "null" {
+			content = cut(compact(json.RawMessage(r.Content)))
+		}
+		return cmp.Or(r.Action, AskResult), content, nil
+	case "sampling/createMessage":
+		var r struct {
+			Content json.RawMessage `json:"content"`
+		}
+		json.Unmarshal(wire.Result, &r)
+		return AskResult, cut(compact(json.RawMessage(r.Content))), nil
+	case "roots/list":
+		var r struct {
+			Roots []json.RawMessage `json:"roots"`
+		}
+		json.Unmarshal(wire.Result, &r)
+		n := len(r.Roots)
+		return AskResult, "", &n
+	}
+	return AskResult, "", nil
+}
+
+func cut(s string) string {
+	if utf8.RuneCountInString(s) <= maxContent {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:maxContent]) + "…"
+}
+
+// askTexts are the texts of a request the server sent: an elicitation's
+// message, a sampling request's messages and system prompt.
+func askTexts(body json.RawMessage) []string {
+	var req struct {
+		Params struct {
+			Message      string `json:"message"`
+			SystemPrompt string `json:"systemPrompt"`
+			Messages     []struct {
+				Content struct {
+					Text string `json:"text"`
+				} `json:"content"`
+			} `json:"messages"`
+		} `json:"params"`
+	}
+	json.Unmarshal(body, &req)
+	out := []string{req.Params.Message, req.Params.SystemPrompt}
+	for _, m := range req.Params.Messages {
+		out = append(out, m.Content.Text)
+	}
+	return out
+}
+
+// noticeTexts are the texts of a notification: a log message's data, a
+// progress notification's message.
+func noticeTexts(body json.RawMessage) []string {
+	var n struct {
+		Params struct {
+			Data    json.RawMessage `json:"data"`
+			Message string          `json:"message"`
+		} `json:"params"`
+	}
+	json.Unmarshal(body, &n)
+	out := []string{n.Params.Message}
+	var s string
+	if json.Unmarshal(n.Params.Data, &s) == nil {
+		out = append(out, s)
+	}
+	return out
+}
+
+// firstHolding is the Seq of the first of reqs whose body holds one of
+// texts (as a JSON string holds it), 0 for none; a text shorter than
+// minNeedle would be found by chance and is not looked for.
+func firstHolding(reqs []Request, texts []string) int {
+	var needles [][]byte
+	for _, t := range texts {
+		if len(t) < minNeedle {
+			continue
+		}
+		b, _ := json.Marshal(t)
+		needles = append(needles, bytes.Trim(b, `"`))
+	}
+	for _, r := range reqs {
+		for _, n := range needles {
+			if bytes.Contains(r.Body, n) {
+				return r.Seq
+			}
+		}
+	}
+	return 0
+}
+
+// listedIn reads the tools of a tools/list reply.
+func listedIn(body json.RawMessage) []listedTool {
+	var reply struct {
+		Result struct {
+			Tools []listedTool `json:"tools"`
+		} `json:"result"`
+	}
+	json.Unmarshal(body, &reply)
+	return reply.Result.Tools
+}
+
+// added names the tools of last that first lacks, and the first model
+// request that defines the first of them.
+func added(reqs []Request, first, last []listedTool, server string) (names []string, offered int) {
+	var tools []listedTool
+	for _, t := range last {
+		if !slices.ContainsFunc(first, func(f listedTool) bool { return f.Name == t.Name }) {
+			tools = append(tools, t)
+			names = append(names, t.Name)
+		}
+	}
+	if len(tools) == 0 {
+		return nil, 0
+	}
+	n := fakeapi.Names{Server: server}
+	for _, t := range last {
+		n.Tools = append(n.Tools, t.Name)
+	}
+	for _, r := range reqs {
+		if _, ok := n.Find(r.Context, tools[0].Name, fakeapi.DescriptionKey(tools[0].Description)); ok {
+			return names, r.Seq
+		}
+	}
+	return names, 0
+}
+
+// Summary says in a few words what the client did with each ask and
+// notice, for a table cell: "elicitation form: cancel".
+func (a AskFact) Summary() string {
+	what := strings.TrimSuffix(strings.TrimSuffix(a.Method, "/create"), "/createMessage")
+	if a.Mode != "" {
+		what += " " + a.Mode
+	}
+	return what + ": " + a.Answer
+}

@@ -1,0 +1,179 @@
+//lint:file-ignore SA1019 the lab measures what clients do with sampling, roots and logging, deprecated in 2026-07-28 and still sent by servers
+
+package lab
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// AskTimeout bounds how long a SurfaceProtocol tool waits for the client's
+// answer to what it asked (an elicitation, a sampling request, its roots):
+// a client that never answers costs a call this long, then the tool says
+// so in its result.
+const AskTimeout = 20 * time.Second
+
+// ProtocolAddedTool is the tool protocol_list_changed adds to the server
+// while it is called, announced by notifications/tools/list_changed.
+const ProtocolAddedTool = "protocol_added"
+
+// ProtocolListChanged is the tool of SurfaceProtocol that adds
+// ProtocolAddedTool when called.
+const ProtocolListChanged = "protocol_list_changed"
+
+// ProtocolAppOnly is the tool of SurfaceProtocol that MCP Apps visibility
+// marks as for the app alone: a client that knows it does not offer it to
+// the model.
+const ProtocolAppOnly = "protocol_app_only"
+
+// protocolLog is the tool of SurfaceProtocol that logs while it runs.
+const protocolLog = "protocol_log"
+
+// ProtocolHeader is the tool of SurfaceProtocol whose input schema has
+// KeywordHeader.
+const ProtocolHeader = "protocol_header"
+
+// KeywordHeader is the keyword of an input schema's property that binds
+// it to an HTTP header of the call (SEP-2243).
+const KeywordHeader = "x-mcp-header"
+
+// The _meta key of MCP Apps (SEP-1865) that holds a tool's visibility.
+const MetaUI = "ui"
+
+// protocolTools are SurfaceProtocol: tools that, while they are called,
+// ask the client (elicitation in form and URL mode, sampling, its roots)
+// or announce (a log message and progress, a tool added with
+// notifications/tools/list_changed), each text with its codeword; and
+// tools that declare (visibility for an app alone, an input schema with
+// x-mcp-header). Each result says what the client answered, but the
+// evidence is the message log, which keeps the requests and the answers.
+func protocolTools(seed string) []SurfaceTool {
+	tool := func(name, what, c string, ask func(context.Context, *mcp.ServerSession, *mcp.CallToolRequest) string) SurfaceTool {
+		desc, key := describe(seed, name, what)
+		t := SurfaceTool{Case: c, Key: key, Tool: &mcp.Tool{Name: name, Description: desc, InputSchema: emptyInput}}
+		if ask != nil {
+			t.ask = func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				said := ask(ctx, req.Session, req)
+				return textResult(surfaceText(seed, name, "content text") + " " + said)
+			}
+		}
+		return t
+	}
+	bounded := func(ctx context.Context) (context.Context, context.CancelFunc) {
+		return context.WithTimeout(ctx, AskTimeout)
+	}
+	elicit := func(mode string) func(context.Context, *mcp.ServerSession, *mcp.CallToolRequest) string {
+		name := "protocol_elicit_" + mode
+		return func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolRequest) string {
+			ctx, cancel := bounded(ctx)
+			defer cancel()
+			p := &mcp.ElicitParams{Mode: mode, Message: surfaceText(seed, name, "message")}
+			switch mode {
+			case "form":
+				p.RequestedSchema = map[string]any{"type": "object", "required": []string{"answer"}, "properties": map[string]any{
+					"answer": map[string]any{"type": "string", "description": surfaceText(seed, name, "requestedSchema")}}}
+			case "url": // a port nothing listens on: a client that opens it finds nothing
+				p.URL = "http://127.0.0.1:9/elicit/" + SurfaceCodeword(seed, name, "url")
+				p.ElicitationID = SurfaceCodeword(seed, name, "elicitationId")
+			}
+			res, err := ss.Elicit(ctx, p)
+			if err != nil {
+				return asked("elicitation", err)
+			}
+			content, _ := json.Marshal(res.Content)
+			return fmt.Sprintf("The client answered the elicitation: %s %s.", res.Action, content)
+		}
+	}
+	sample := func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolRequest) string {
+		ctx, cancel := bounded(ctx)
+		defer cancel()
+		res, err := ss.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 200,
+			SystemPrompt: surfaceText(seed, "protocol_sample", "systemPrompt"),
+			Messages:     []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: surfaceText(seed, "protocol_sample", "message")}}}})
+		if err != nil {
+			return asked("sampling request", err)
+		}
+		text := ""
+		if t, ok := res.Content.(*mcp.TextContent); ok {
+			text = t.Text
+		}
+		return fmt.Sprintf("The client's model %q answered: %q.", res.Model, text)
+	}
+	roots := func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolRequest) string {
+		ctx, cancel := bounded(ctx)
+		defer cancel()
+		res, err := ss.ListRoots(ctx, nil)
+		if err != nil {
+			return asked("roots request", err)
+		}
+		return fmt.Sprintf("The client has %d roots.", len(res.Roots))
+	}
+	announce := func(ctx context.Context, ss *mcp.ServerSession, req *mcp.CallToolRequest) string {
+		said := "The lab sent a log message"
+		if err := ss.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Logger: "lab", Data: surfaceText(seed, protocolLog, "log message")}); err != nil {
+			said += fmt.Sprintf(" that failed (%v)", err)
+		}
+		if token := req.Params.GetProgressToken(); token != nil {
+			err := ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: 1, Total: 2,
+				Message: surfaceText(seed, protocolLog, "progress message")})
+			if err != nil {
+				return said + fmt.Sprintf("; its progress notification failed (%v).", err)
+			}
+			return said + " and a progress notification."
+		}
+		return said + "; the call had no progress token."
+	}
+	change := func(ctx context.Context, _ *mcp.ServerSession, _ *mcp.CallToolRequest) string {
+		return "The lab added the tool " + ProtocolAddedTool + " and announced it with notifications/tools/list_changed."
+	}
+	listChanged := tool(ProtocolListChanged, "Adds a tool to the server and announces it (notifications/tools/list_changed).", "tools/list_changed", change)
+	listChanged.adds = protocolAdded(seed)
+	appOnly := tool(ProtocolAppOnly, "Its _meta says it is for an app, not the model (MCP Apps visibility).", "_meta.ui.visibility app", nil)
+	appOnly.Tool.Meta = mcp.Meta{MetaUI: map[string]any{"visibility": []string{"app"}}}
+	appOnly.call = func() (*mcp.CallToolResult, error) {
+		return textResult(surfaceText(seed, ProtocolAppOnly, "content text"))
+	}
+	header := tool(ProtocolHeader, "Its input schema binds an argument to an HTTP header (x-mcp-header).", "x-mcp-header", nil)
+	header.Tool.InputSchema = json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","` + KeywordHeader + `":"Region","description":` +
+		jsonString(surfaceText(seed, ProtocolHeader, "property description")) + `}}}`)
+	header.call = func() (*mcp.CallToolResult, error) {
+		return textResult(surfaceText(seed, ProtocolHeader, "content text"))
+	}
+	return []SurfaceTool{
+		tool("protocol_elicit_form", "Asks the user for an answer (elicitation, form mode) while it runs.", "elicitation form", elicit("form")),
+		tool("protocol_elicit_url", "Asks the user to open a URL (elicitation, URL mode) while it runs.", "elicitation url", elicit("url")),
+		tool("protocol_sample", "Asks the client's model for a text (sampling) while it runs.", "sampling", sample),
+		tool("protocol_roots", "Asks the client for its roots while it runs.", "roots", roots),
+		tool(protocolLog, "Sends a log message and, given a progress token, a progress notification while it runs.", "log and progress", announce),
+		listChanged,
+		appOnly, header,
+	}
+}
+
+// protocolAdded is the tool protocol_list_changed adds.
+func protocolAdded(seed string) *SurfaceTool {
+	desc, key := describe(seed, ProtocolAddedTool, "Added while the server ran, announced by notifications/tools/list_changed.")
+	return &SurfaceTool{Group: SurfaceProtocol, Case: "added after tools/list_changed", Key: key,
+		Tool: &mcp.Tool{Name: ProtocolAddedTool, Description: desc, InputSchema: emptyInput},
+		call: func() (*mcp.CallToolResult, error) {
+			return textResult(surfaceText(seed, ProtocolAddedTool, "content text"))
+		}}
+}
+
+// asked says why an ask of the lab went unanswered.
+func asked(what string, err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Sprintf("The client did not answer the %s within %v.", what, AskTimeout)
+	}
+	return fmt.Sprintf("The %s failed: %v.", what, err)
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

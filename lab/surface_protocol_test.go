@@ -1,0 +1,259 @@
+//lint:file-ignore SA1019 the lab measures what clients do with sampling, roots and logging, deprecated in 2026-07-28 and still sent by servers
+
+package lab
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// protocolClient connects a go-sdk client of opts to a lab of the protocol
+// group over the lab's own stdio transport, and returns the session and
+// the log's path.
+func protocolClient(t *testing.T, opts *mcp.ClientOptions) (*mcp.ClientSession, string) {
+	t.Helper()
+	cfg, err := Args{Instr: "none", Surface: string(SurfaceProtocol), Seed: "s1"}.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "lab.jsonl")
+	if cfg.Log, err = OpenMessageLog(path); err != nil {
+		t.Fatal(err)
+	}
+	l, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- l.ServeStdio(ctx, inR, outW); outW.Close() }()
+	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, opts)
+	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		cancel()
+		<-done
+	})
+	return cs, path
+}
+
+func callText(t *testing.T, cs *mcp.ClientSession, name string, meta mcp.Meta) string {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Meta: meta, Name: name, Arguments: map[string]any{}})
+	if err != nil {
+		t.Fatalf("calling %s: %v", name, err)
+	}
+	return res.Content[0].(*mcp.TextContent).Text
+}
+
+// TestProtocolAsks: each ask reaches a client that declares the feature,
+// with its codeword, and the log keeps the request and the answer whole,
+// the answer named by the request's method.
+func TestProtocolAsks(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	note := func(s string) { mu.Lock(); got = append(got, s); mu.Unlock() }
+	cs, path := protocolClient(t, &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			note("elicit " + r.Params.Mode + " " + r.Params.Message)
+			if r.Params.Mode == "url" {
+				return &mcp.ElicitResult{Action: "decline"}, nil
+			}
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": "yes"}}, nil
+		},
+		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}},
+		CreateMessageHandler: func(_ context.Context, r *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			note("sample " + r.Params.Messages[0].Content.(*mcp.TextContent).Text)
+			return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "sampled"}}, nil
+		},
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) { note("log " + r.Params.Data.(string)) },
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			note("progress " + r.Params.Message)
+		},
+	})
+	for _, tc := range []struct{ tool, says string }{
+		{"protocol_elicit_form", `accept {"answer":"yes"}`},
+		{"protocol_elicit_url", "decline"},
+		{"protocol_sample", `"sampled"`},
+		{"protocol_roots", "The client has 0 roots."},
+		{protocolLog, "a log message and a progress notification"},
+	} {
+		text := callText(t, cs, tc.tool, mcp.Meta{"progressToken": "p1"})
+		if !strings.Contains(text, SurfaceCodeword("s1", tc.tool, "content text")) || !strings.Contains(text, tc.says) {
+			t.Errorf("%s: %q, want its codeword and %q", tc.tool, text, tc.says)
+		}
+	}
+	for _, want := range []string{
+		"elicit form " + surfaceText("s1", "protocol_elicit_form", "message"),
+		"elicit url " + surfaceText("s1", "protocol_elicit_url", "message"),
+		"sample " + surfaceText("s1", "protocol_sample", "message"),
+		"log " + surfaceText("s1", protocolLog, "log message"),
+		"progress " + surfaceText("s1", protocolLog, "progress message"),
+	} {
+		// Notifications are handled beside the calls: one may come after
+		// its call's result.
+		has := func() bool { mu.Lock(); defer mu.Unlock(); return slices.Contains(got, want) }
+		for deadline := time.Now().Add(5 * time.Second); !has() && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if !has() {
+			t.Errorf("the client never got %q; got %q", want, got)
+		}
+	}
+	cs.Close()
+	entries := readEntries(t, path)
+	for _, m := range AskMethods {
+		var req, answer *Entry
+		for i, e := range entries {
+			switch {
+			case e.Method == m && e.Dir == Send && e.Kind == KindRequest:
+				req = &entries[i]
+			case e.Method == m && e.Dir == Recv && e.Kind == KindResponse:
+				answer = &entries[i]
+			}
+		}
+		if req == nil || answer == nil || len(req.Body) == 0 || len(answer.Body) == 0 {
+			t.Errorf("%s: request %+v, answer %+v: want both, bodies kept", m, req, answer)
+		}
+	}
+	for _, m := range NoticeMethods {
+		if !slices.ContainsFunc(entries, func(e Entry) bool { return e.Method == m && e.Dir == Send && len(e.Body) > 0 }) {
+			t.Errorf("no %s with its body in the log", m)
+		}
+	}
+}
+
+// TestProtocolUndeclared: a client that declares neither elicitation nor
+// sampling gets neither (the SDK refuses to send them), sets no log level
+// and gives no progress token: the tools say so, and the lab logs at its
+// own level.
+func TestProtocolUndeclared(t *testing.T) {
+	logs := make(chan string, 1)
+	cs, _ := protocolClient(t, &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			logs <- string(r.Params.Level) + " " + r.Params.Data.(string)
+		},
+	})
+	if text := callText(t, cs, "protocol_elicit_form", nil); !strings.Contains(text, "client does not support elicitation") {
+		t.Errorf("elicitation of a client without the capability: %q", text)
+	}
+	if text := callText(t, cs, protocolLog, nil); !strings.Contains(text, "no progress token") {
+		t.Errorf("log without a progress token: %q", text)
+	}
+	select {
+	case got := <-logs:
+		if want := DefaultLogLevel + " " + surfaceText("s1", protocolLog, "log message"); got != want {
+			t.Errorf("log message %q, want %q", got, want)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("no log message for a client that set no level")
+	}
+}
+
+// TestProtocolListChanged: calling protocol_list_changed adds
+// protocol_added, the client hears of it before the call's result, and
+// the next tools/list has it; a second call adds nothing again.
+func TestProtocolListChanged(t *testing.T) {
+	changed := make(chan struct{}, 4)
+	cs, path := protocolClient(t, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	})
+	names := func() []string {
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, tool := range res.Tools {
+			out = append(out, tool.Name)
+		}
+		return out
+	}
+	if before := names(); slices.Contains(before, ProtocolAddedTool) || !slices.Contains(before, ProtocolAppOnly) {
+		t.Fatalf("tools before the call: %v", before)
+	}
+	callText(t, cs, ProtocolListChanged, nil)
+	select {
+	case <-changed:
+	default:
+		t.Error("no tools/list_changed before the call's result")
+	}
+	if after := names(); !slices.Contains(after, ProtocolAddedTool) {
+		t.Errorf("tools after the call: %v", after)
+	}
+	callText(t, cs, ProtocolListChanged, nil)
+	if text := callText(t, cs, ProtocolAddedTool, nil); !strings.Contains(text, SurfaceCodeword("s1", ProtocolAddedTool, "content text")) {
+		t.Errorf("the added tool answered %q", text)
+	}
+	cs.Close()
+	n := 0
+	for _, e := range readEntries(t, path) {
+		if e.Method == "notifications/tools/list_changed" && e.Dir == Send {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d tools/list_changed in the log, want 1", n)
+	}
+}
+
+func readEntries(t *testing.T, path string) []Entry {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Entry
+	for line := range strings.Lines(string(data)) {
+		var e Entry
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// TestKeepBodyAsks: the log keeps whole the requests a server sends a
+// client and the answers, named or not (the lab's HTTP log cannot name
+// them), and the notifications whose texts may reach a model; not a
+// notification of another method, nor a client's request of no kept
+// method.
+func TestKeepBodyAsks(t *testing.T) {
+	data := []byte(`{"jsonrpc":"2.0"}`)
+	for _, tc := range []struct {
+		e    Entry
+		kept bool
+	}{
+		{Entry{Dir: Send, Kind: KindRequest, Method: "elicitation/create"}, true},
+		{Entry{Dir: Recv, Kind: KindResponse, Method: "elicitation/create"}, true},
+		{Entry{Dir: Recv, Kind: KindError, Method: "sampling/createMessage"}, true},
+		{Entry{Dir: Recv, Kind: KindResponse}, true},
+		{Entry{Dir: Send, Kind: KindNotification, Method: "notifications/message"}, true},
+		{Entry{Dir: Send, Kind: KindNotification, Method: "notifications/progress"}, true},
+		{Entry{Dir: Send, Kind: KindNotification, Method: "notifications/tools/list_changed"}, false},
+		{Entry{Dir: Recv, Kind: KindRequest, Method: "ping"}, false},
+		{Entry{Dir: Send, Kind: KindResponse, Method: "ping"}, false},
+	} {
+		e := tc.e
+		keepBody(&e, data)
+		if kept := e.Body != nil; kept != tc.kept {
+			t.Errorf("%s %s %s: kept %v, want %v", e.Dir, e.Kind, e.Method, kept, tc.kept)
+		}
+	}
+}
