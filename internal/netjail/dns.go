@@ -63,7 +63,13 @@ func readName(msg []byte, off int) (string, int, error) {
 			if end < 0 {
 				end = off + 2
 			}
-			off = int(binary.BigEndian.Uint16(msg[off:]) & 0x3fff)
+			next := int(binary.BigEndian.Uint16(msg[off:]) & 0x3fff)
+			if next < 12 {
+				// A name lives after the header: a pointer into it reads
+				// the id and counts as a name, which the answer changes.
+				return "", 0, errors.New("dns name: compression pointer into the header")
+			}
+			off = next
 		case n&0xc0 != 0:
 			return "", 0, errors.New("dns name: bad label type")
 		default:

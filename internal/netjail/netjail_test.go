@@ -54,6 +54,12 @@ func TestParseQueryAndNXDomain(t *testing.T) {
 	if _, _, err := ParseQuery(loop); err == nil {
 		t.Error("ParseQuery followed a pointer loop")
 	}
+	// A pointer into the header reads the id and counts as a name, which
+	// the answer's header changes (found by FuzzParseQuery): refused.
+	header := append(query(1, "a", 1)[:12], 0xc0, 0, 0, 1, 0, 1)
+	if _, _, err := ParseQuery(header); err == nil {
+		t.Error("ParseQuery read a name in the header")
+	}
 	for _, bad := range [][]byte{nil, q[:11], q[:14], append(q[:4:4], 0, 0)} {
 		if _, _, err := ParseQuery(bad); err == nil {
 			t.Errorf("ParseQuery(% x) accepted a broken message", bad)
