@@ -177,3 +177,44 @@ func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// The features of the protocol group, as the analysis (surface.ProtocolLines)
+// and the profiles (profiles.Protocol) name them, in their order
+// (ProtocolFeatures).
+const (
+	FeatureDeclared    = "declared" // the capabilities of the client's initialize
+	FeatureElicitForm  = "elicitation form"
+	FeatureElicitURL   = "elicitation url"
+	FeatureSampling    = "sampling"
+	FeatureRoots       = "roots/list"
+	FeatureLog         = "log message"
+	FeatureProgress    = "progress"
+	FeatureListChanged = "tools/list_changed"
+	FeatureAppOnly     = "app-only tool" // _meta.ui.visibility ["app"] (MCP Apps)
+	FeatureHeader      = KeywordHeader
+	// FeatureCalls is the one fact of a run that called none of the
+	// protocol tools.
+	FeatureCalls = "tool calls"
+)
+
+// ProtocolFeatures lists the features in their order.
+var ProtocolFeatures = []string{FeatureDeclared, FeatureElicitForm, FeatureElicitURL, FeatureSampling, FeatureRoots,
+	FeatureLog, FeatureProgress, FeatureListChanged, FeatureAppOnly, FeatureHeader, FeatureCalls}
+
+// What a client does with a feature (profiles.ProtocolFact.Does), in words
+// shared by several features; an answer to a request is the client's own
+// (accept, decline, cancel, error CODE, result).
+const (
+	DoesNotDeclared  = "not sent: not declared"
+	DoesNoAnswer     = "no answer"
+	DoesReaches      = "reaches the model"
+	DoesNeverReaches = "never reaches the model"
+	DoesHidden       = "not offered to the model"
+	DoesOffered      = "offered to the model"
+	DoesRelists      = "lists the tools again" // and the server listed no new tool
+	DoesRelistsWith  = "lists the tools again; the model has the new tool with the call's result"
+	DoesRelistsLater = "lists the tools again; the model has the new tool only after the call's result"
+	DoesRelistsNever = "lists the tools again; the model never has the new tool"
+	DoesNoRelist     = "never lists the tools again"
+	DoesRestarts     = "never lists the tools again: it starts the server anew for each call"
+)

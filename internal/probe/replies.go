@@ -12,6 +12,7 @@ type handshake struct {
 	supportedVersions []string
 	serverInfo        *Implementation
 	capabilities      []string
+	toolsListChanged  bool
 	instructions      *string
 	problems          []string
 }
@@ -35,8 +36,20 @@ func parseInitialize(result json.RawMessage) (handshake, error) {
 	h.protocolVersion = stringField(r.ProtocolVersion, "protocolVersion", true, &h.problems)
 	h.serverInfo = implementation(r.ServerInfo, "serverInfo", &h.problems)
 	h.capabilities = objectKeys(r.Capabilities, "capabilities", &h.problems)
+	h.toolsListChanged = toolsListChanged(r.Capabilities)
 	h.instructions = optionalString(r.Instructions, "instructions", &h.problems)
 	return h, nil
+}
+
+// toolsListChanged reports whether capabilities declare
+// tools.listChanged: the server may announce a change of its tools.
+func toolsListChanged(capabilities json.RawMessage) bool {
+	var c struct {
+		Tools struct {
+			ListChanged bool `json:"listChanged"`
+		} `json:"tools"`
+	}
+	return json.Unmarshal(capabilities, &c) == nil && c.Tools.ListChanged
 }
 
 // parseDiscover decodes a DiscoverResult.
@@ -63,6 +76,7 @@ func parseDiscover(result json.RawMessage) (handshake, error) {
 		h.problems = append(h.problems, "DiscoverResult supportedVersions does not list "+ModernVersion)
 	}
 	h.capabilities = objectKeys(r.Capabilities, "capabilities", &h.problems)
+	h.toolsListChanged = toolsListChanged(r.Capabilities)
 	h.instructions = optionalString(r.Instructions, "instructions", &h.problems)
 	cacheFields("DiscoverResult", r.TTLMs, r.CacheScope, &h.problems)
 	if s := stringField(r.ResultType, "resultType", true, &h.problems); s != "" && s != "complete" {

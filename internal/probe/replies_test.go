@@ -50,6 +50,13 @@ func TestParseInitialize(t *testing.T) {
 	if diff := cmp.Diff(want, h, cmp.AllowUnexported(handshake{})); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
+	// tools.listChanged: the server may announce a change of its tools.
+	for caps, want := range map[string]bool{`{"tools":{"listChanged":true}}`: true, `{"tools":{"listChanged":false}}`: false, `{"tools":7}`: false} {
+		h, err := parseInitialize([]byte(`{"protocolVersion":"2025-11-25","capabilities":` + caps + `,"serverInfo":{"name":"s","version":"1.0"}}`))
+		if err != nil || h.toolsListChanged != want {
+			t.Errorf("capabilities %s: tools list changed %v, %v; want %v", caps, h.toolsListChanged, err, want)
+		}
+	}
 }
 
 func TestParseTools(t *testing.T) {

@@ -53,6 +53,9 @@ type EraResult struct {
 	SupportedVersions []string        `json:"supported_versions,omitempty"`
 	ServerInfo        *Implementation `json:"server_info,omitempty"`
 	Capabilities      []string        `json:"capabilities,omitempty"`
+	// ToolsListChanged says the capabilities declare tools.listChanged:
+	// the server may announce a change of its tools.
+	ToolsListChanged bool `json:"tools_list_changed,omitempty"`
 	// Instructions is nil when the reply had no instructions field.
 	Instructions *string `json:"instructions,omitempty"`
 	Tools        []Tool  `json:"tools,omitempty"`

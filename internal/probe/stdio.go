@@ -189,7 +189,7 @@ func (r *EraResult) accept(h handshake, err error) bool {
 	r.ProtocolVersion = h.protocolVersion
 	r.SupportedVersions = h.supportedVersions
 	r.ServerInfo = h.serverInfo
-	r.Capabilities = h.capabilities
+	r.Capabilities, r.ToolsListChanged = h.capabilities, h.toolsListChanged
 	r.Instructions = h.instructions
 	r.Problems = append(r.Problems, h.problems...)
 	return true

@@ -548,13 +548,58 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 2,
 				},
 			},
+			Protocol: &Protocol{
+				Runs: 2,
+				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "no capability",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "never lists the tools again: it starts the server anew for each call",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "dropped in the schema the model gets",
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/adk@2.0.0.json",
 					Date: "2026-12-06",
-					Runs: 48,
-					Says: "instrlab run, offline against the fake API: 48 runs of 24 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix.",
+					Runs: 50,
+					Says: "instrlab run, offline against the fake API: 50 runs of 25 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -1032,13 +1077,58 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 2,
 				},
 			},
+			Protocol: &Protocol{
+				Runs: 2,
+				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "no capability",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "never lists the tools again",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/ai-sdk@7.0.185.json",
 					Date: "2026-12-06",
-					Runs: 78,
-					Says: "instrlab run, offline against the fake API: 78 runs of 25 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix.",
+					Runs: 80,
+					Says: "instrlab run, offline against the fake API: 80 runs of 26 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -1612,13 +1702,58 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 2,
 				},
 			},
+			Protocol: &Protocol{
+				Runs: 2,
+				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "elicitation.form, elicitation.url, roots.listChanged",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "decline",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "decline",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "result: 1 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model has the new tool only after the call's result",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "not offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/claude-agent-sdk@0.3.337.json",
 					Date: "2026-12-06",
-					Runs: 50,
-					Says: "instrlab run, offline against the fake API: 50 runs of 25 rows; cut at 4,096 characters, then \"… [truncated]\"; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix.",
+					Runs: 52,
+					Says: "instrlab run, offline against the fake API: 52 runs of 26 rows; cut at 4,096 characters, then \"… [truncated]\"; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -3043,13 +3178,58 @@ func builtinProfiles() ([]Profile, error) {
 					},
 				},
 			},
+			Protocol: &Protocol{
+				Runs: 2,
+				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "elicitation.form, elicitation.url, roots.listChanged",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "cancel",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "cancel",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "result: 1 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model has the new tool only after the call's result",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "not offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/claude-code@2.1.332.json",
 					Date: "2026-12-02",
-					Runs: 308,
-					Says: "instrlab run, offline against the fake API: 308 runs of 42 rows; cut at 4,096 UTF-16 units, then \"… [truncated]\"; CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH in plain digits only; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only), cut at 4,096 UTF-16 units where sent; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix.",
+					Runs: 310,
+					Says: "instrlab run, offline against the fake API: 310 runs of 43 rows; cut at 4,096 UTF-16 units, then \"… [truncated]\"; CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH in plain digits only; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only), cut at 4,096 UTF-16 units where sent; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -4621,13 +4801,58 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 1,
 				},
 			},
+			Protocol: &Protocol{
+				Runs: 2,
+				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "no capability",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "no answer",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "no answer",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "never lists the tools again",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/cline@3.0.65.json",
 					Date: "2026-12-01",
-					Runs: 57,
-					Says: "instrlab run, offline against the fake API: 57 runs of 30 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix.",
+					Runs: 59,
+					Says: "instrlab run, offline against the fake API: 59 runs of 31 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -6379,13 +6604,58 @@ func builtinProfiles() ([]Profile, error) {
 					},
 				},
 			},
+			Protocol: &Protocol{
+				Runs: 2,
+				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "elicitation.form, elicitation.url, experimental.codex/auth-change",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "decline",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "decline",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "result: 0 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "never lists the tools again",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "not offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "dropped in the schema the model gets",
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/codex@0.171.0.json",
 					Date: "2026-12-02",
-					Runs: 72,
-					Says: "instrlab run, offline against the fake API: 72 runs of 39 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix.",
+					Runs: 74,
+					Says: "instrlab run, offline against the fake API: 74 runs of 40 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -7048,13 +7318,58 @@ func builtinProfiles() ([]Profile, error) {
 					},
 				},
 			},
+			Protocol: &Protocol{
+				Runs: 2,
+				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "no capability",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "never lists the tools again",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/continue@1.5.47.json",
 					Date: "2026-12-01",
-					Runs: 51,
-					Says: "instrlab run, offline against the fake API: 51 runs of 31 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix.",
+					Runs: 53,
+					Says: "instrlab run, offline against the fake API: 53 runs of 32 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -7693,13 +8008,58 @@ func builtinProfiles() ([]Profile, error) {
 					},
 				},
 			},
+			Protocol: &Protocol{
+				Runs: 2,
+				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "elicitation.form, elicitation.url, sampling",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "decline",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "decline",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "no answer",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "result: 0 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model has the new tool with the call's result",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/copilot@1.0.102.json",
 					Date: "2026-12-01",
-					Runs: 55,
-					Says: "instrlab run, offline against the fake API: 55 runs of 36 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix.",
+					Runs: 57,
+					Says: "instrlab run, offline against the fake API: 57 runs of 37 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -8315,13 +8675,58 @@ func builtinProfiles() ([]Profile, error) {
 					},
 				},
 			},
+			Protocol: &Protocol{
+				Runs: 2,
+				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "no capability",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model has the new tool only after the call's result",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/droid@0.225.2.json",
 					Date: "2026-12-02",
-					Runs: 61,
-					Says: "instrlab run, offline against the fake API: 61 runs of 31 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix.",
+					Runs: 63,
+					Says: "instrlab run, offline against the fake API: 63 runs of 32 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -9028,13 +9433,58 @@ func builtinProfiles() ([]Profile, error) {
 					},
 				},
 			},
+			Protocol: &Protocol{
+				Runs: 2,
+				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "roots.listChanged",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "result: 1 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model has the new tool with the call's result",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/gemini@0.61.0.json",
 					Date: "2026-12-01",
-					Runs: 80,
-					Says: "instrlab run, offline against the fake API: 80 runs of 33 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix.",
+					Runs: 82,
+					Says: "instrlab run, offline against the fake API: 82 runs of 34 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -9287,13 +9737,22 @@ func builtinProfiles() ([]Profile, error) {
 					Read:      "no resource tool",
 				},
 			},
+			Protocol: &Protocol{
+				Runs: 2,
+				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "tool calls",
+						Does:    "no call made: the client never offered it to the model",
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/grok@0.0.34.json",
 					Date: "2026-12-06",
-					Runs: 50,
-					Says: "instrlab run, offline against the fake API: 50 runs of 25 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix.",
+					Runs: 52,
+					Says: "instrlab run, offline against the fake API: 52 runs of 26 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -10277,13 +10736,58 @@ func builtinProfiles() ([]Profile, error) {
 					},
 				},
 			},
+			Protocol: &Protocol{
+				Runs: 2,
+				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "roots",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "result: 1 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model has the new tool with the call's result",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/kilo@7.7.9.json",
 					Date: "2026-12-02",
-					Runs: 60,
-					Says: "instrlab run, offline against the fake API: 60 runs of 33 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix.",
+					Runs: 62,
+					Says: "instrlab run, offline against the fake API: 62 runs of 34 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -10781,13 +11285,58 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 2,
 				},
 			},
+			Protocol: &Protocol{
+				Runs: 2,
+				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "no capability",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "never lists the tools again",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/langchain@1.1.4.json",
 					Date: "2026-12-06",
-					Runs: 48,
-					Says: "instrlab run, offline against the fake API: 48 runs of 24 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix.",
+					Runs: 50,
+					Says: "instrlab run, offline against the fake API: 50 runs of 25 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -11322,13 +11871,58 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 2,
 				},
 			},
+			Protocol: &Protocol{
+				Runs: 2,
+				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "extensions.io.modelcontextprotocol/ui",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "never lists the tools again",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/mastra@2.0.0.json",
 					Date: "2026-12-06",
-					Runs: 100,
-					Says: "instrlab run, offline against the fake API: 100 runs of 25 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix.",
+					Runs: 102,
+					Says: "instrlab run, offline against the fake API: 102 runs of 26 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -11871,13 +12465,58 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 2,
 				},
 			},
+			Protocol: &Protocol{
+				Runs: 2,
+				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "no capability",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model has the new tool with the call's result",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/openai-agents@0.20.0.json",
 					Date: "2026-12-06",
-					Runs: 44,
-					Says: "instrlab run, offline against the fake API: 44 runs of 22 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix.",
+					Runs: 46,
+					Says: "instrlab run, offline against the fake API: 46 runs of 23 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -12454,13 +13093,58 @@ func builtinProfiles() ([]Profile, error) {
 					},
 				},
 			},
+			Protocol: &Protocol{
+				Runs: 2,
+				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "roots",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "result: 1 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model has the new tool with the call's result",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/opencode@1.18.33.json",
 					Date: "2026-12-01",
-					Runs: 108,
-					Says: "instrlab run, offline against the fake API: 108 runs of 35 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix.",
+					Runs: 110,
+					Says: "instrlab run, offline against the fake API: 110 runs of 36 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -13377,13 +14061,58 @@ func builtinProfiles() ([]Profile, error) {
 					},
 				},
 			},
+			Protocol: &Protocol{
+				Runs: 2,
+				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "extensions.io.modelcontextprotocol/ui.mimeTypes, roots",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "result: 1 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "never lists the tools again",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "not offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+				},
+			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/qwen@0.24.4.json",
 					Date: "2026-12-01",
-					Runs: 97,
-					Says: "instrlab run, offline against the fake API: 97 runs of 34 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix.",
+					Runs: 99,
+					Says: "instrlab run, offline against the fake API: 99 runs of 35 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{

@@ -42,6 +42,9 @@ type Profile struct {
 	// Approvals are what the client did with calls of tools by their
 	// annotations, one per approval mode measured (its arms).
 	Approvals []Approval `json:"approvals,omitempty"`
+	// Protocol is what the client did with what a server asked and
+	// announced while its tools ran; nil when not measured.
+	Protocol *Protocol `json:"protocol,omitempty"`
 	// Evidence is where every value above came from.
 	Evidence []Evidence `json:"evidence"`
 	// Unmeasured lists what the evidence does not cover, in plain words.
@@ -350,7 +353,7 @@ func Expand(ps []Profile) []Profile {
 			// timeout-1s). The HTTP view was measured in the client's
 			// default way, the surface in it or with its model alone, the
 			// approvals with the default model.
-			q.Variants, q.HTTP, q.Surface, q.Approvals = nil, nil, nil, nil
+			q.Variants, q.HTTP, q.Surface, q.Approvals, q.Protocol = nil, nil, nil, nil, nil
 			q.Under, q.Way = v.When, v.way(p.Model)
 			q.Budgets = budgetsOf(p.Budgets, q.Way, p.Model)
 			if elsewhere && q.Way == Way("", p.Surface.Model, p.Model, nil, nil) {

@@ -66,12 +66,12 @@ func TestProtocolTable(t *testing.T) {
 		"elicitation url     cancel",
 		"sampling            error -32601",
 		"roots/list          result: 1 roots",
-		"log message         never reached the model; log level none set (the lab logged at info)",
-		"progress            never reached the model",
-		"tools/list_changed  listed the tools again; the model got protocol_added from request 4, after the call's result (request 3) (1 of 2 runs)",
-		"tools/list_changed  never listed the tools again: it started the server anew (1 of 2 runs)",
+		"log message         never reaches the model; the client sets no log level (the lab logged at info)",
+		"progress            never reaches the model",
+		"tools/list_changed  lists the tools again; the model has the new tool only after the call's result (request 4; the result in request 3) (1 of 2 runs)",
+		"tools/list_changed  never lists the tools again: it starts the server anew for each call (1 of 2 runs)",
 		"app-only tool       not offered to the model",
-		"x-mcp-header        kept in the schema the model got",
+		"x-mcp-header        kept in the schema the model gets",
 		"grok@0.0.34          tool calls          no call made: the client never offered it to the model",
 	} {
 		if !strings.Contains(table, want) {

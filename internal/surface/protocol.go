@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -380,12 +379,15 @@ func added(reqs []Request, first, last []listedTool, server string) (names []str
 	return names, 0
 }
 
-// Summary says in a few words what the client did with each ask and
-// notice, for a table cell: "elicitation form: cancel".
+// Summary is what was asked and the answer: "elicitation form: cancel",
+// "sampling: error -32601", "roots/list: result".
 func (a AskFact) Summary() string {
-	what := strings.TrimSuffix(strings.TrimSuffix(a.Method, "/create"), "/createMessage")
-	if a.Mode != "" {
-		what += " " + a.Mode
+	what := a.Method
+	switch a.Method {
+	case "elicitation/create":
+		what = "elicitation " + a.Mode
+	case "sampling/createMessage":
+		what = "sampling"
 	}
 	return what + ": " + a.Answer
 }

@@ -201,6 +201,7 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	}
 	every := all
 	all, appr := approvalRuns(all)
+	all, proto := protocolRuns(all)
 	all, surf := apart(all)
 	allSurf := surf
 	all, lines := apartLines(all)
@@ -214,6 +215,7 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	surf = surfaceOf(surf, base)
 	p.Surface = deriveSurface(surf, ev, p.Model)
 	p.Approvals = deriveApprovals(appr, ev, p.Model)
+	p.Protocol = deriveProtocol(proto, base)
 	var un []string
 	p.Instructions, un = deriveLimit(base, ev)
 	p.Unmeasured = append(p.Unmeasured, un...)
@@ -374,5 +376,5 @@ func says(p profiles.Profile, runs []run) string {
 		probe = "server/discover first"
 	}
 	return fmt.Sprintf("instrlab run, offline against the fake API: %d runs of %d rows; %s%s; %s; %s on stdio%s.",
-		len(runs), len(rows), capText, setting, p.Render.Placement, probe, toolSays(p.ToolDescriptions)+surfaceSays(p.Surface))
+		len(runs), len(rows), capText, setting, p.Render.Placement, probe, toolSays(p.ToolDescriptions)+surfaceSays(p.Surface)+protocolSays(p.Protocol))
 }

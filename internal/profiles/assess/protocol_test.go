@@ -1,0 +1,48 @@
+package assess
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/instrlab/instrlab/internal/probe"
+	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// TestProtocolFact: check says, for what the server declares of what the
+// protocol matrix measured, what the client does; not measured for a
+// profile without the protocol; nothing for a server that declares none;
+// a fact whose runs disagree says so with each run's.
+func TestProtocolFact(t *testing.T) {
+	p := profiles.Profile{Protocol: &profiles.Protocol{Runs: 2, Facts: []profiles.ProtocolFact{
+		{Feature: lab.FeatureListChanged, Does: lab.DoesNoRelist},
+		{Feature: lab.FeatureAppOnly, Does: lab.DoesHidden},
+		{Feature: lab.FeatureLog, Does: profiles.FateVaries, Held: []string{lab.DoesReaches, lab.DoesNeverReaches}},
+	}}}
+	e := probe.EraResult{ToolsListChanged: true, Capabilities: []string{"tools", "logging"}, Tools: []probe.Tool{
+		{Name: "app", Meta: map[string]json.RawMessage{lab.MetaUI: json.RawMessage(`{"visibility":["app"]}`)}},
+		{Name: "both", Meta: map[string]json.RawMessage{lab.MetaUI: json.RawMessage(`{"visibility":["app","model"]}`)}},
+		{Name: "region", InputSchema: json.RawMessage(`{"type":"object","properties":{"r":{"type":"string","x-mcp-header":"R"}}}`)},
+	}}
+	fs := protocolFact(p, e)
+	if len(fs) != 1 || !fs[0].Measured {
+		t.Fatalf("facts %+v", fs)
+	}
+	for _, want := range []string{
+		"tools/list_changed: " + lab.DoesNoRelist,
+		"log messages: varies from run to run (reaches the model; never reaches the model)",
+		"app-only tools (1): " + lab.DoesHidden,
+		"tools with x-mcp-header (1): " + NotMeasured,
+	} {
+		if !strings.Contains(fs[0].Value, want) {
+			t.Errorf("fact %q lacks %q", fs[0].Value, want)
+		}
+	}
+	if fs := protocolFact(profiles.Profile{}, e); len(fs) != 1 || fs[0].Measured || !strings.HasPrefix(fs[0].Value, NotMeasured+" (the server has tools/list_changed, log messages") {
+		t.Errorf("a profile without the protocol: %+v", fs)
+	}
+	if fs := protocolFact(p, probe.EraResult{Capabilities: []string{"tools"}, Tools: []probe.Tool{{Name: "plain"}}}); fs != nil {
+		t.Errorf("a server that declares nothing of it: %+v", fs)
+	}
+}

@@ -1,0 +1,72 @@
+package derive
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
+	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/surface"
+)
+
+// protocolRuns splits the runs of the protocol matrix's row from the
+// others: they measure what the client does with what a server asks and
+// announces, not the lab's surface.
+func protocolRuns(all []run) (others, protocol []run) {
+	return apartBy(all, func(r run) bool { return r.Row.Name == matrix.ProtocolRow })
+}
+
+// deriveProtocol is what the runs of the protocol row show, in the
+// profile's own arm (base's): per feature, what the client does, in the
+// words of surface.ProtocolLines; FateVaries where the runs that ended ok
+// disagree, or where some of them lack the feature. nil when none ran.
+func deriveProtocol(runs, base []run) *profiles.Protocol {
+	runs = surfaceOf(runs, base)
+	if len(runs) == 0 {
+		return nil
+	}
+	p := &profiles.Protocol{Runs: len(runs)}
+	var features []string
+	held := map[string][]string{}
+	ok := 0
+	for _, r := range runs {
+		if r.Status != analyze.StatusOK || r.Surface == nil {
+			p.Failed++
+			if p.Ended == "" {
+				p.Ended = r.Reason
+				if u, err := strconv.Unquote(r.Observation.ResultError); err == nil {
+					p.Ended = u
+				}
+			}
+			continue
+		}
+		ok++
+		f := r.Surface
+		for _, l := range surface.ProtocolLines(f.Protocol, f.Calls, f.Tools, f.NotCalled) {
+			if !slices.Contains(features, l.Feature) {
+				features = append(features, l.Feature)
+			}
+			held[l.Feature] = append(held[l.Feature], l.Does)
+		}
+	}
+	for _, feature := range features {
+		does := held[feature]
+		fact := profiles.ProtocolFact{Feature: feature, Does: does[0]}
+		if len(does) < ok || slices.ContainsFunc(does, func(d string) bool { return d != fact.Does }) {
+			fact.Does, fact.Held = profiles.FateVaries, does
+		}
+		p.Facts = append(p.Facts, fact)
+	}
+	return p
+}
+
+// protocolSays is the evidence line's words on the protocol, "" when not
+// measured.
+func protocolSays(p *profiles.Protocol) string {
+	if p == nil {
+		return ""
+	}
+	return fmt.Sprintf("; what it does with what a server asks and announces from %d runs of the protocol matrix", p.Runs)
+}

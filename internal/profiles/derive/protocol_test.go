@@ -1,0 +1,51 @@
+package derive
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/matrix/analyze"
+	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/surface"
+	"github.com/instrlab/instrlab/lab"
+)
+
+// TestDeriveProtocol: the protocol row's runs make one fact per feature,
+// in the words of surface.ProtocolLines; a feature whose runs disagree
+// varies, with each run's; a failed run is counted and measures nothing;
+// no run, no protocol.
+func TestDeriveProtocol(t *testing.T) {
+	facts := func(relisted bool) *analyze.SurfaceFacts {
+		return &analyze.SurfaceFacts{Protocol: &surface.ProtocolFacts{Declared: []string{"roots"},
+			Asks:    []surface.AskFact{{Method: "roots/list", Answer: surface.AskResult}},
+			Changed: &surface.ListFact{Relisted: relisted}}}
+	}
+	row := matrix.Row{Name: matrix.ProtocolRow}
+	runs := []run{
+		{Result: analyze.Result{Status: analyze.StatusOK, Surface: facts(true)}, Row: row},
+		{Result: analyze.Result{Status: analyze.StatusOK, Surface: facts(false)}, Row: row},
+		{Result: analyze.Result{Status: "failed", Reason: "timed out"}, Row: row},
+	}
+	others, proto := protocolRuns(append(runs, run{Row: matrix.Row{Name: "en-1000"}}))
+	if len(others) != 1 || len(proto) != 3 {
+		t.Fatalf("protocolRuns: %d others, %d protocol runs", len(others), len(proto))
+	}
+	p := deriveProtocol(proto, nil)
+	if p == nil || p.Runs != 3 || p.Failed != 1 || p.Ended != "timed out" {
+		t.Fatalf("protocol %+v", p)
+	}
+	get := func(feature string) profiles.ProtocolFact { f, _ := p.Fact(feature); return f }
+	if f := get(lab.FeatureDeclared); f.Does != "roots" {
+		t.Errorf("declared: %+v", f)
+	}
+	if f := get(lab.FeatureRoots); f.Does != surface.AskResult {
+		t.Errorf("roots: %+v", f)
+	}
+	if f := get(lab.FeatureListChanged); f.Does != profiles.FateVaries || !slices.Equal(f.Held, []string{lab.DoesRelists, lab.DoesNoRelist}) {
+		t.Errorf("tools/list_changed, relisted in one run of two: %+v", f)
+	}
+	if deriveProtocol(nil, nil) != nil {
+		t.Error("a protocol from no run")
+	}
+}

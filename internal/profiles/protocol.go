@@ -1,0 +1,36 @@
+package profiles
+
+// A Protocol is what a client did with what a server asked and announced
+// while its tools ran, measured on the protocol matrix (docs/protocol.md):
+// per feature (lab.Feature*), in the order of lab.ProtocolFeatures, what
+// the client does, in the words of surface.ProtocolLines (lab.Does*).
+type Protocol struct {
+	Runs int `json:"runs"`
+	// Failed counts the runs that ended in failure; Ended is how the
+	// first of them ended.
+	Failed int            `json:"failed,omitempty"`
+	Ended  string         `json:"ended,omitempty"`
+	Facts  []ProtocolFact `json:"facts"`
+}
+
+// A ProtocolFact is what a client does with one feature.
+type ProtocolFact struct {
+	Feature string `json:"feature"`
+	// Does is the same in every run, else FateVaries, and Held says
+	// what each run did.
+	Does string   `json:"does"`
+	Held []string `json:"held,omitempty"`
+}
+
+// Fact is the fact of feature, and whether p has one.
+func (p *Protocol) Fact(feature string) (ProtocolFact, bool) {
+	if p == nil {
+		return ProtocolFact{}, false
+	}
+	for _, f := range p.Facts {
+		if f.Feature == feature {
+			return f, true
+		}
+	}
+	return ProtocolFact{}, false
+}

@@ -1,0 +1,136 @@
+package surface
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/instrlab/instrlab/lab"
+)
+
+// A ProtocolLine is one fact of ProtocolFacts in words: the feature
+// (lab.Feature*), what the client does with it, in words that hold
+// from run to run (lab.Does*, which a profile keeps), and Detail,
+// what this run adds (the requests, an accepted elicitation's content).
+type ProtocolLine struct {
+	Feature string `json:"feature"`
+	Does    string `json:"does"`
+	Detail  string `json:"detail,omitempty"`
+}
+
+// ProtocolLines says in words what the client did in one run with each
+// feature the lab's protocol group exercised: its protocol facts
+// (Protocol), the calls of the run (an elicitation tool called without an elicitation sent: the client
+// declared none in that mode) and the tools' definitions (the app-only
+// tool, x-mcp-header). A run whose p is nil called none of the group's
+// tools: one line says why (missed, the calls not made).
+func ProtocolLines(p *ProtocolFacts, calls []CallFacts, tools []ToolDef, missed []Missed) []ProtocolLine {
+	if p == nil {
+		why := "no call made"
+		if len(missed) > 0 {
+			why = "no call made: " + missed[0].Why
+		}
+		return []ProtocolLine{{Feature: lab.FeatureCalls, Does: why}}
+	}
+	out := []ProtocolLine{{Feature: lab.FeatureDeclared, Does: strings.Join(p.Declared, ", ")}}
+	switch {
+	case p.Declared == nil:
+		out[0].Does = "not measured (no initialize in the log)"
+	case len(p.Declared) == 0:
+		out[0].Does = "no capability"
+	}
+	for _, mode := range []string{"form", "url"} {
+		tool := "protocol_elicit_" + mode
+		called := slices.ContainsFunc(calls, func(c CallFacts) bool { return c.Tool == tool && c.Reached })
+		asked := slices.ContainsFunc(p.Asks, func(a AskFact) bool { return a.Mode == mode })
+		if called && !asked {
+			out = append(out, ProtocolLine{Feature: "elicitation " + mode, Does: lab.DoesNotDeclared})
+		}
+	}
+	for _, a := range p.Asks {
+		l := ProtocolLine{Feature: askFeature(a), Does: a.Answer}
+		switch {
+		case a.Answer == AskNoAnswer:
+			l.Does, l.Detail = lab.DoesNoAnswer, fmt.Sprintf("the lab waits %v", lab.AskTimeout)
+		case a.Roots != nil:
+			l.Does = fmt.Sprintf("%s: %d roots", a.Answer, *a.Roots)
+		case a.Content != "":
+			l.Detail = a.Content
+		}
+		if a.Model != 0 {
+			l.Does += "; its text " + lab.DoesReaches
+			l.Detail = strings.TrimPrefix(l.Detail+fmt.Sprintf("; request %d", a.Model), "; ")
+		}
+		out = append(out, l)
+	}
+	for _, m := range lab.NoticeMethods {
+		l := ProtocolLine{Feature: lab.FeatureProgress}
+		if m == "notifications/message" {
+			l.Feature = lab.FeatureLog
+		}
+		k := slices.IndexFunc(p.Notices, func(n Notice) bool { return n.Method == m })
+		switch {
+		case k < 0 && m == "notifications/progress":
+			l.Does = "not sent: the call had no progress token"
+		case k < 0:
+			l.Does = "not sent"
+		case p.Notices[k].Model != 0:
+			l.Does, l.Detail = lab.DoesReaches, fmt.Sprintf("request %d", p.Notices[k].Model)
+		default:
+			l.Does = lab.DoesNeverReaches
+		}
+		if l.Feature == lab.FeatureLog && p.LogLevel != "" {
+			l.Does += "; the client sets log level " + p.LogLevel
+		} else if l.Feature == lab.FeatureLog {
+			l.Does += "; the client sets no log level"
+			l.Detail = strings.TrimPrefix(l.Detail+"; the lab logged at "+lab.DefaultLogLevel, "; ")
+		}
+		out = append(out, l)
+	}
+	if c := p.Changed; c != nil {
+		l := ProtocolLine{Feature: lab.FeatureListChanged, Does: lab.DoesNoRelist}
+		switch {
+		case c.Restarted && !c.Relisted:
+			l.Does = lab.DoesRestarts
+		case !c.Relisted:
+		case len(c.Added) == 0:
+			l.Does = lab.DoesRelists
+		case c.Offered == 0:
+			l.Does = lab.DoesRelistsNever
+		case c.Offered <= c.Result:
+			l.Does, l.Detail = lab.DoesRelistsWith, fmt.Sprintf("request %d", c.Offered)
+		default:
+			l.Does, l.Detail = lab.DoesRelistsLater, fmt.Sprintf("request %d; the result in request %d", c.Offered, c.Result)
+		}
+		out = append(out, l)
+	}
+	for _, d := range tools {
+		switch {
+		case d.Tool == lab.ProtocolAppOnly && d.Via == ViaNone:
+			out = append(out, ProtocolLine{Feature: lab.FeatureAppOnly, Does: lab.DoesHidden})
+		case d.Tool == lab.ProtocolAppOnly:
+			out = append(out, ProtocolLine{Feature: lab.FeatureAppOnly, Does: lab.DoesOffered})
+		case d.Tool == lab.ProtocolHeader && d.Via != ViaNone:
+			// Properties the client kept whole are one fact, "kept".
+			fate := Kept
+			for _, k := range d.Keywords {
+				if k.Keyword == lab.KeywordHeader {
+					fate = k.Fate
+				}
+			}
+			out = append(out, ProtocolLine{Feature: lab.FeatureHeader, Does: fate + " in the schema the model gets"})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b ProtocolLine) int { // the lab's order, whatever order a client ran its tools in
+		return cmp.Compare(slices.Index(lab.ProtocolFeatures, a.Feature), slices.Index(lab.ProtocolFeatures, b.Feature))
+	})
+	return out
+}
+
+// askFeature is the ask's feature: lab.FeatureElicitForm,
+// FeatureElicitURL, FeatureSampling or FeatureRoots.
+func askFeature(a AskFact) string {
+	what, _, _ := strings.Cut(a.Summary(), ": ")
+	return what
+}
