@@ -2,10 +2,12 @@ package lab
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"time"
 )
@@ -43,6 +45,9 @@ type Entry struct {
 	// Body is the whole message, where it is kept: the proxy keeps the
 	// replies that carry a server's texts (TextMethods).
 	Body json.RawMessage `json:"body,omitempty"`
+	// Count is, for a KindDropped entry, how many notifications it
+	// stands for.
+	Count int `json:"count,omitempty"`
 }
 
 // A MessageLog appends entries to a JSON Lines file. Log returns once its
@@ -67,7 +72,20 @@ type MessageLog struct {
 	err     error  // the first write error; later writes are skipped
 	failed  chan struct{}
 	now     func() time.Time
+	// notices counts the notifications logged, by direction and method
+	// (MaxNotices).
+	notices map[[2]string]int
 }
+
+// MaxNotices bounds the notifications of one method and direction that a
+// log keeps: past it they are counted, and Close logs how many it left
+// out (a KindDropped entry), so that a server that floods a client with
+// log messages or list changes costs a bounded log, and says so.
+const MaxNotices = 1000
+
+// KindDropped is the entry Close logs for the notifications of one method
+// and direction past MaxNotices: its Note says how many.
+const KindDropped = "dropped"
 
 // A truncater can take back the torn end of a failed write.
 type truncater interface{ Truncate(size int64) error }
@@ -139,6 +157,9 @@ func (l *MessageLog) logAt(now time.Time, es ...Entry) error {
 	}
 	now = now.UTC()
 	for _, e := range es {
+		if !l.counted(e) {
+			continue
+		}
 		if err := l.appendLine(e, now); err != nil { // cannot happen for Entry's field types and a parsed Body
 			l.fail(err)
 			return fmt.Errorf("writing message log: %w", err)
@@ -151,6 +172,21 @@ func (l *MessageLog) logAt(now time.Time, es ...Entry) error {
 		return fmt.Errorf("writing message log: %w", l.err)
 	}
 	return nil
+}
+
+// counted counts e, with l.mu held, when it is a notification, and
+// reports whether to log it: not past MaxNotices of its method and
+// direction.
+func (l *MessageLog) counted(e Entry) bool {
+	if e.Kind != KindNotification {
+		return true
+	}
+	if l.notices == nil {
+		l.notices = make(map[[2]string]int)
+	}
+	k := [2]string{e.Dir, e.Method}
+	l.notices[k]++
+	return l.notices[k] <= MaxNotices
 }
 
 // stopped reports, with l.mu held, whether the log has failed.
@@ -302,6 +338,33 @@ func (l *MessageLog) Err() error {
 	return nil
 }
 
+// logDropped logs, with l.mu held and no write under way, a KindDropped
+// entry for each method and direction whose notifications went past
+// MaxNotices, in a sorted order.
+func (l *MessageLog) logDropped() {
+	var keys [][2]string
+	for k, n := range l.notices {
+		if n > MaxNotices {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	slices.SortFunc(keys, func(a, b [2]string) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	now := l.now().UTC()
+	for _, k := range keys {
+		n := l.notices[k]
+		e := Entry{Dir: k[0], Kind: KindDropped, Method: k[1], Count: n - MaxNotices,
+			Note: fmt.Sprintf("%d more %s notifications after the first %d, counted and not logged (%d in all)", n-MaxNotices, k[1], MaxNotices, n)}
+		if err := l.appendLine(e, now); err != nil {
+			l.fail(err)
+			return
+		}
+	}
+	l.flush()
+}
+
 // Close closes the underlying file, and reports the first write error. A
 // write under way is waited for.
 func (l *MessageLog) Close() error {
@@ -311,6 +374,10 @@ func (l *MessageLog) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.group.wait()
+	if l.err == nil {
+		l.logDropped()
+		l.group.wait()
+	}
 	var err error
 	if l.c != nil {
 		err = l.c.Close()

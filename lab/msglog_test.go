@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -369,4 +370,46 @@ func TestGroupCommitConcurrent(t *testing.T) {
 		t.Errorf("%d writes for %d lines: no group formed", w.writes, loggers*lines)
 	}
 	t.Logf("%d lines in %d writes", loggers*lines, w.writes)
+}
+
+// TestMessageLogNoticeBound: past MaxNotices notifications of one method
+// and direction the log counts them, and Close logs how many it left out;
+// other notifications and messages are logged as ever.
+func TestMessageLogNoticeBound(t *testing.T) {
+	var b bytes.Buffer
+	l := NewMessageLog(&b)
+	for range MaxNotices + 5 {
+		l.Log(Entry{Dir: Send, Kind: KindNotification, Method: "notifications/message"})
+	}
+	l.Log(Entry{Dir: Send, Kind: KindNotification, Method: "notifications/progress"})
+	l.Log(Entry{Dir: Recv, Kind: KindNotification, Method: "notifications/message"}) // the other direction
+	l.Log(Entry{Dir: Recv, Kind: KindRequest, Method: "ping", ID: json.RawMessage("1")})
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	var dropped Entry
+	for line := range strings.Lines(b.String()) {
+		var e Entry
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		count[e.Dir+" "+e.Kind+" "+e.Method]++
+		if e.Kind == KindDropped {
+			dropped = e
+		}
+	}
+	want := map[string]int{
+		"send notification notifications/message":  MaxNotices,
+		"send notification notifications/progress": 1,
+		"recv notification notifications/message":  1,
+		"recv request ping":                        1,
+		"send dropped notifications/message":       1,
+	}
+	if !maps.Equal(count, want) {
+		t.Errorf("lines %v, want %v", count, want)
+	}
+	if dropped.Count != 5 || !strings.HasPrefix(dropped.Note, "5 more notifications/message notifications after the first 1000") {
+		t.Errorf("dropped entry's note %q", dropped.Note)
+	}
 }

@@ -64,55 +64,49 @@ func protocolTools(seed string) []SurfaceTool {
 		}
 		return t
 	}
-	bounded := func(ctx context.Context) (context.Context, context.CancelFunc) {
-		return context.WithTimeout(ctx, AskTimeout)
+	// An ask: over the 2025 era the lab sends the request itself while the
+	// call runs and waits AskTimeout; over 2026-07-28 it answers the call
+	// with input_required (inputRequests under the tool's name), and the
+	// client's retry carries the answer (inputResponses).
+	askTool := func(name, what, c, noun string, params mcp.InputRequest) SurfaceTool {
+		t := tool(name, what, c, nil)
+		t.ask = func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			text := surfaceText(seed, name, "content text")
+			var resp mcp.InputResponse
+			if modernSession(req.Session) {
+				r, ok := req.Params.InputResponses[name]
+				if !ok {
+					return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{name: params}, RequestState: name}, nil
+				}
+				resp = r
+			} else {
+				ctx, cancel := context.WithTimeout(ctx, AskTimeout)
+				defer cancel()
+				var err error
+				if resp, err = fulfill(ctx, req.Session, params); err != nil {
+					return textResult(text + " " + asked(noun, err))
+				}
+			}
+			return textResult(text + " " + answered(resp))
+		}
+		return t
 	}
-	elicit := func(mode string) func(context.Context, *mcp.ServerSession, *mcp.CallToolRequest) string {
+	elicit := func(mode string) mcp.InputRequest {
 		name := "protocol_elicit_" + mode
-		return func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolRequest) string {
-			ctx, cancel := bounded(ctx)
-			defer cancel()
-			p := &mcp.ElicitParams{Mode: mode, Message: surfaceText(seed, name, "message")}
-			switch mode {
-			case "form":
-				p.RequestedSchema = map[string]any{"type": "object", "required": []string{"answer"}, "properties": map[string]any{
-					"answer": map[string]any{"type": "string", "description": surfaceText(seed, name, "requestedSchema")}}}
-			case "url": // a port nothing listens on: a client that opens it finds nothing
-				p.URL = "http://127.0.0.1:9/elicit/" + SurfaceCodeword(seed, name, "url")
-				p.ElicitationID = SurfaceCodeword(seed, name, "elicitationId")
-			}
-			res, err := ss.Elicit(ctx, p)
-			if err != nil {
-				return asked("elicitation", err)
-			}
-			content, _ := json.Marshal(res.Content)
-			return fmt.Sprintf("The client answered the elicitation: %s %s.", res.Action, content)
+		p := &mcp.ElicitParams{Mode: mode, Message: surfaceText(seed, name, "message")}
+		switch mode {
+		case "form":
+			p.RequestedSchema = map[string]any{"type": "object", "required": []string{"answer"}, "properties": map[string]any{
+				"answer": map[string]any{"type": "string", "description": surfaceText(seed, name, "requestedSchema")}}}
+		case "url": // a port nothing listens on: a client that opens it finds nothing
+			p.URL = "http://127.0.0.1:9/elicit/" + SurfaceCodeword(seed, name, "url")
+			p.ElicitationID = SurfaceCodeword(seed, name, "elicitationId")
 		}
+		return p
 	}
-	sample := func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolRequest) string {
-		ctx, cancel := bounded(ctx)
-		defer cancel()
-		res, err := ss.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 200,
-			SystemPrompt: surfaceText(seed, "protocol_sample", "systemPrompt"),
-			Messages:     []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: surfaceText(seed, "protocol_sample", "message")}}}})
-		if err != nil {
-			return asked("sampling request", err)
-		}
-		text := ""
-		if t, ok := res.Content.(*mcp.TextContent); ok {
-			text = t.Text
-		}
-		return fmt.Sprintf("The client's model %q answered: %q.", res.Model, text)
-	}
-	roots := func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolRequest) string {
-		ctx, cancel := bounded(ctx)
-		defer cancel()
-		res, err := ss.ListRoots(ctx, nil)
-		if err != nil {
-			return asked("roots request", err)
-		}
-		return fmt.Sprintf("The client has %d roots.", len(res.Roots))
-	}
+	sample := &mcp.CreateMessageParams{MaxTokens: 200,
+		SystemPrompt: surfaceText(seed, "protocol_sample", "systemPrompt"),
+		Messages:     []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: surfaceText(seed, "protocol_sample", "message")}}}}
 	announce := func(ctx context.Context, ss *mcp.ServerSession, req *mcp.CallToolRequest) string {
 		said := "The lab sent a log message"
 		if err := ss.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Logger: "lab", Data: surfaceText(seed, protocolLog, "log message")}); err != nil {
@@ -145,10 +139,10 @@ func protocolTools(seed string) []SurfaceTool {
 		return textResult(surfaceText(seed, ProtocolHeader, "content text"))
 	}
 	return []SurfaceTool{
-		tool("protocol_elicit_form", "Asks the user for an answer (elicitation, form mode) while it runs.", "elicitation form", elicit("form")),
-		tool("protocol_elicit_url", "Asks the user to open a URL (elicitation, URL mode) while it runs.", "elicitation url", elicit("url")),
-		tool("protocol_sample", "Asks the client's model for a text (sampling) while it runs.", "sampling", sample),
-		tool("protocol_roots", "Asks the client for its roots while it runs.", "roots", roots),
+		askTool("protocol_elicit_form", "Asks the user for an answer (elicitation, form mode) while it runs.", "elicitation form", "elicitation", elicit("form")),
+		askTool("protocol_elicit_url", "Asks the user to open a URL (elicitation, URL mode) while it runs.", "elicitation url", "elicitation", elicit("url")),
+		askTool("protocol_sample", "Asks the client's model for a text (sampling) while it runs.", "sampling", "sampling request", sample),
+		askTool("protocol_roots", "Asks the client for its roots while it runs.", "roots", "roots request", &mcp.ListRootsParams{}),
 		tool(protocolLog, "Sends a log message and, given a progress token, a progress notification while it runs.", "log and progress", announce),
 		listChanged,
 		appOnly, header,
@@ -163,6 +157,53 @@ func protocolAdded(seed string) *SurfaceTool {
 		call: func() (*mcp.CallToolResult, error) {
 			return textResult(surfaceText(seed, ProtocolAddedTool, "content text"))
 		}}
+}
+
+// modernSession reports whether ss speaks the 2026-07-28 protocol, where a
+// server asks through input_required results.
+func modernSession(ss *mcp.ServerSession) bool {
+	p := ss.InitializeParams()
+	return p != nil && p.ProtocolVersion >= ModernVersion
+}
+
+// fulfill sends the request of an ask over the 2025 era and waits for the
+// answer.
+func fulfill(ctx context.Context, ss *mcp.ServerSession, ask mcp.InputRequest) (mcp.InputResponse, error) {
+	switch p := ask.(type) {
+	case *mcp.ElicitParams:
+		return ss.Elicit(ctx, p)
+	case *mcp.CreateMessageParams:
+		return ss.CreateMessage(ctx, p)
+	case *mcp.ListRootsParams:
+		return ss.ListRoots(ctx, p)
+	}
+	return nil, fmt.Errorf("the lab cannot ask %T", ask)
+}
+
+// answered says what the client answered an ask.
+func answered(resp mcp.InputResponse) string {
+	switch r := resp.(type) {
+	case *mcp.ElicitResult:
+		content, _ := json.Marshal(r.Content)
+		return fmt.Sprintf("The client answered the elicitation: %s %s.", r.Action, content)
+	case *mcp.CreateMessageResult:
+		text := ""
+		if t, ok := r.Content.(*mcp.TextContent); ok {
+			text = t.Text
+		}
+		return fmt.Sprintf("The client's model %q answered: %q.", r.Model, text)
+	case *mcp.CreateMessageWithToolsResult:
+		text := ""
+		for _, c := range r.Content {
+			if t, ok := c.(*mcp.TextContent); ok {
+				text += t.Text
+			}
+		}
+		return fmt.Sprintf("The client's model %q answered: %q.", r.Model, text)
+	case *mcp.ListRootsResult:
+		return fmt.Sprintf("The client has %d roots.", len(r.Roots))
+	}
+	return fmt.Sprintf("The client answered with %T.", resp)
 }
 
 // asked says why an ask of the lab went unanswered.
@@ -205,16 +246,25 @@ var ProtocolFeatures = []string{FeatureDeclared, FeatureElicitForm, FeatureElici
 // shared by several features; an answer to a request is the client's own
 // (accept, decline, cancel, error CODE, result).
 const (
-	DoesNotDeclared  = "not sent: not declared"
-	DoesNoAnswer     = "no answer"
-	DoesReaches      = "reaches the model"
-	DoesNeverReaches = "never reaches the model"
-	DoesHidden       = "not offered to the model"
-	DoesOffered      = "offered to the model"
-	DoesRelists      = "lists the tools again" // and the server listed no new tool
-	DoesRelistsWith  = "lists the tools again; the model has the new tool with the call's result"
-	DoesRelistsLater = "lists the tools again; the model has the new tool only after the call's result"
-	DoesRelistsNever = "lists the tools again; the model never has the new tool"
-	DoesNoRelist     = "never lists the tools again"
-	DoesRestarts     = "never lists the tools again: it starts the server anew for each call"
+	DoesNotDeclared = "not sent: not declared"
+	// DoesInputRequired begins what a client does with an ask made in a
+	// call's result (input_required, the 2026-07-28 protocol): the
+	// client's answer in its retry follows, or "no answer" when it never
+	// retried.
+	DoesInputRequired = "in input_required: "
+	DoesNoAnswer      = "no answer"
+	DoesReaches       = "reaches the model"
+	DoesNeverReaches  = "never reaches the model"
+	DoesHidden        = "not offered to the model"
+	DoesOffered       = "offered to the model"
+	DoesRelists       = "lists the tools again" // and the server listed no new tool
+	DoesRelistsWith   = "lists the tools again; the model has the new tool with the call's result"
+	DoesRelistsLater  = "lists the tools again; the model has the new tool only after the call's result"
+	DoesRelistsNever  = "lists the tools again; the model never has the new tool"
+	DoesNoRelist      = "never lists the tools again"
+	DoesRestarts      = "never lists the tools again: it starts the server anew for each call"
+	// DoesNotListening: the server sent no tools/list_changed, having no
+	// session listening for it (over 2026-07-28 a client listens on a
+	// subscriptions/listen stream).
+	DoesNotListening = "not sent: the client was not listening (no subscriptions/listen stream open for it)"
 )

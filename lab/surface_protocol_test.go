@@ -22,7 +22,14 @@ import (
 // the log's path.
 func protocolClient(t *testing.T, opts *mcp.ClientOptions) (*mcp.ClientSession, string) {
 	t.Helper()
-	cfg, err := Args{Instr: "none", Surface: string(SurfaceProtocol), Seed: "s1"}.Config()
+	return protocolClientIn(t, opts, ModeLegacy, "2025-11-25")
+}
+
+// protocolClientIn is protocolClient with a lab of era and a client of
+// version.
+func protocolClientIn(t *testing.T, opts *mcp.ClientOptions, era Mode, version string) (*mcp.ClientSession, string) {
+	t.Helper()
+	cfg, err := Args{Instr: "none", Surface: string(SurfaceProtocol), Seed: "s1", Era: era}.Config()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +47,7 @@ func protocolClient(t *testing.T, opts *mcp.ClientOptions) (*mcp.ClientSession, 
 	done := make(chan error, 1)
 	go func() { done <- l.ServeStdio(ctx, inR, outW); outW.Close() }()
 	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, opts)
-	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,10 +72,21 @@ func callText(t *testing.T, cs *mcp.ClientSession, name string, meta mcp.Meta) s
 // with its codeword, and the log keeps the request and the answer whole,
 // the answer named by the request's method.
 func TestProtocolAsks(t *testing.T) {
+	for _, era := range []struct {
+		lab     Mode
+		version string
+	}{{ModeLegacy, "2025-11-25"}, {ModeDual, ModernVersion}} {
+		t.Run(era.version, func(t *testing.T) { protocolAsks(t, era.lab, era.version) })
+	}
+}
+
+// protocolAsks: the asks over one protocol version: over 2026-07-28 in
+// input_required results, which the go-sdk client answers in its retry.
+func protocolAsks(t *testing.T, era Mode, version string) {
 	var mu sync.Mutex
 	var got []string
 	note := func(s string) { mu.Lock(); got = append(got, s); mu.Unlock() }
-	cs, path := protocolClient(t, &mcp.ClientOptions{
+	cs, path := protocolClientIn(t, &mcp.ClientOptions{
 		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			note("elicit " + r.Params.Mode + " " + r.Params.Message)
 			if r.Params.Mode == "url" {
@@ -85,7 +103,8 @@ func TestProtocolAsks(t *testing.T) {
 		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
 			note("progress " + r.Params.Message)
 		},
-	})
+	}, era, version)
+	modern := version == ModernVersion
 	for _, tc := range []struct{ tool, says string }{
 		{"protocol_elicit_form", `accept {"answer":"yes"}`},
 		{"protocol_elicit_url", "decline"},
@@ -98,13 +117,16 @@ func TestProtocolAsks(t *testing.T) {
 			t.Errorf("%s: %q, want its codeword and %q", tc.tool, text, tc.says)
 		}
 	}
-	for _, want := range []string{
+	wants := []string{
 		"elicit form " + surfaceText("s1", "protocol_elicit_form", "message"),
 		"elicit url " + surfaceText("s1", "protocol_elicit_url", "message"),
 		"sample " + surfaceText("s1", "protocol_sample", "message"),
-		"log " + surfaceText("s1", protocolLog, "log message"),
 		"progress " + surfaceText("s1", protocolLog, "progress message"),
-	} {
+	}
+	if !modern { // over 2026-07-28 a request's _meta sets the level; without one the SDK logs nothing
+		wants = append(wants, "log "+surfaceText("s1", protocolLog, "log message"))
+	}
+	for _, want := range wants {
 		// Notifications are handled beside the calls: one may come after
 		// its call's result.
 		has := func() bool { mu.Lock(); defer mu.Unlock(); return slices.Contains(got, want) }
@@ -117,6 +139,25 @@ func TestProtocolAsks(t *testing.T) {
 	}
 	cs.Close()
 	entries := readEntries(t, path)
+	if modern {
+		// Each ask is a tools/call result of input_required, and the
+		// retry carries the answer under the tool's name.
+		var asked, retried int
+		for _, e := range entries {
+			switch {
+			case e.Method == "tools/call" && e.Dir == Send && strings.Contains(string(e.Body), `"resultType":"input_required"`):
+				asked++
+			case e.Method == "tools/call" && e.Dir == Recv && strings.Contains(string(e.Body), `"inputResponses":{"protocol_`):
+				retried++
+			case slices.Contains(AskMethods, e.Method):
+				t.Errorf("a request of its own over 2026-07-28: %+v", e)
+			}
+		}
+		if asked != 4 || retried != 4 {
+			t.Errorf("%d input_required results, %d retries with inputResponses; want 4 and 4", asked, retried)
+		}
+		return
+	}
 	for _, m := range AskMethods {
 		var req, answer *Entry
 		for i, e := range entries {

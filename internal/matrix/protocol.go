@@ -5,9 +5,14 @@ import (
 	"github.com/instrlab/instrlab/lab"
 )
 
-// ProtocolRow is the row of the protocol matrix: the lab's protocol group
-// over stdio in the 2025 era, whose tools ask and announce while called.
-const ProtocolRow = "protocol"
+// The rows of the protocol matrix: the lab's protocol group over stdio,
+// whose tools ask and announce while called, in the 2025 era, and in both
+// eras (a client that speaks 2026-07-28 gets its asks in input_required
+// results).
+const (
+	ProtocolRow       = "protocol"
+	ProtocolModernRow = "protocol-dual"
+)
 
 // protocolTurns bounds the protocol row's model turns: a loader of
 // deferred tools, the calls, the call of the added tool (with a loader of
@@ -20,13 +25,16 @@ const protocolTurns = 5
 // with tools/list_changed) while a tool runs, and with tools that declare
 // (an app-only tool, x-mcp-header). The fake calls every tool of the
 // group in one turn, then the added tool in the next: whether the client
-// listed the tools again and from which request the model has it.
+// listed the tools again and from which request the model has it. The
+// second row serves both eras.
 func Protocol() *Matrix {
 	script := surfaceScript(lab.SurfaceConfig{Groups: []lab.SurfaceGroup{lab.SurfaceProtocol}}, "")
 	script = append(script, fakeapi.Turn{Tool: lab.ProtocolAddedTool, Key: lab.SurfaceCodeword("", lab.ProtocolAddedTool, "description")})
 	m := &Matrix{Name: "protocol", Description: "what a client does with what a server asks and announces while a tool runs",
 		Repeats: 1, Prompt: surfacePrompt, MaxTurns: protocolTurns, Rows: []Row{
 			{Name: ProtocolRow, Label: "asks and announcements during calls", Instr: "none", Surface: string(lab.SurfaceProtocol), NoDelta: true, Script: script},
+			{Name: ProtocolModernRow, Label: "the same from a server of both eras: over 2026-07-28 the asks are input_required results", Instr: "none",
+				Surface: string(lab.SurfaceProtocol), Era: lab.ModeDual, NoDelta: true, Script: script},
 		}}
 	if err := m.Validate(); err != nil {
 		panic("built-in matrix protocol: " + err.Error())

@@ -61,12 +61,12 @@ func TestSurfaceMatrix(t *testing.T) {
 	}
 }
 
-// TestProtocolMatrix: the protocol matrix's one row serves the protocol
-// group and calls each of its tools in one turn, with the lab's keys,
+// TestProtocolMatrix: the protocol matrix's rows serve the protocol
+// group, the second in both eras, and the first and calls each of its tools in one turn, with the lab's keys,
 // then the tool the lab adds in the next.
 func TestProtocolMatrix(t *testing.T) {
 	m, ok := Builtin("protocol")
-	if !ok || len(m.Rows) != 1 {
+	if !ok || len(m.Rows) != 2 || m.Rows[1].Name != ProtocolModernRow || m.Rows[1].Era != lab.ModeDual {
 		t.Fatalf("built-in protocol: %v, %+v", ok, m)
 	}
 	r := m.Rows[0]

@@ -549,7 +549,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -598,8 +598,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/adk@2.0.0.json",
 					Date: "2026-12-06",
-					Runs: 50,
-					Says: "instrlab run, offline against the fake API: 50 runs of 25 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 52,
+					Says: "instrlab run, offline against the fake API: 52 runs of 26 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -1078,7 +1078,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -1121,14 +1121,56 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "kept in the schema the model gets",
 					},
 				},
+				Modern: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "no capability",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "not sent: the client asked for no log level (2026-07-28: in a request's _meta)",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "not sent: the client was not listening (no subscriptions/listen stream open for it)",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/ai-sdk@7.0.185.json",
 					Date: "2026-12-06",
-					Runs: 80,
-					Says: "instrlab run, offline against the fake API: 80 runs of 26 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 82,
+					Says: "instrlab run, offline against the fake API: 82 runs of 27 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -1703,7 +1745,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -1746,14 +1788,56 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "kept in the schema the model gets",
 					},
 				},
+				Modern: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "elicitation.form, elicitation.url, roots.listChanged",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "in input_required: decline",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "in input_required: decline",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "in input_required: result: 1 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "not sent: the client asked for no log level (2026-07-28: in a request's _meta)",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "not sent: the client was not listening (no subscriptions/listen stream open for it)",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "not offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/claude-agent-sdk@0.3.337.json",
 					Date: "2026-12-06",
-					Runs: 52,
-					Says: "instrlab run, offline against the fake API: 52 runs of 26 rows; cut at 4,096 characters, then \"… [truncated]\"; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 54,
+					Says: "instrlab run, offline against the fake API: 54 runs of 27 rows; cut at 4,096 characters, then \"… [truncated]\"; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -3179,7 +3263,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -3222,14 +3306,56 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "kept in the schema the model gets",
 					},
 				},
+				Modern: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "elicitation.form, elicitation.url, roots.listChanged",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "in input_required: cancel",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "in input_required: cancel",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "in input_required: result: 1 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "not sent: the client asked for no log level (2026-07-28: in a request's _meta)",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "not sent: the client was not listening (no subscriptions/listen stream open for it)",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "not offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/claude-code@2.1.332.json",
 					Date: "2026-12-02",
-					Runs: 310,
-					Says: "instrlab run, offline against the fake API: 310 runs of 43 rows; cut at 4,096 UTF-16 units, then \"… [truncated]\"; CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH in plain digits only; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only), cut at 4,096 UTF-16 units where sent; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 312,
+					Says: "instrlab run, offline against the fake API: 312 runs of 44 rows; cut at 4,096 UTF-16 units, then \"… [truncated]\"; CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH in plain digits only; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only), cut at 4,096 UTF-16 units where sent; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -4802,7 +4928,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -4851,8 +4977,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/cline@3.0.65.json",
 					Date: "2026-12-01",
-					Runs: 59,
-					Says: "instrlab run, offline against the fake API: 59 runs of 31 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 61,
+					Says: "instrlab run, offline against the fake API: 61 runs of 32 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -6605,7 +6731,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -6654,8 +6780,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/codex@0.171.0.json",
 					Date: "2026-12-02",
-					Runs: 74,
-					Says: "instrlab run, offline against the fake API: 74 runs of 40 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 76,
+					Says: "instrlab run, offline against the fake API: 76 runs of 41 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -7319,7 +7445,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -7368,8 +7494,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/continue@1.5.47.json",
 					Date: "2026-12-01",
-					Runs: 53,
-					Says: "instrlab run, offline against the fake API: 53 runs of 32 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 55,
+					Says: "instrlab run, offline against the fake API: 55 runs of 33 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -8676,7 +8802,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -8725,8 +8851,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/droid@0.225.2.json",
 					Date: "2026-12-02",
-					Runs: 63,
-					Says: "instrlab run, offline against the fake API: 63 runs of 32 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 65,
+					Says: "instrlab run, offline against the fake API: 65 runs of 33 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -9434,7 +9560,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -9483,8 +9609,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/gemini@0.61.0.json",
 					Date: "2026-12-01",
-					Runs: 82,
-					Says: "instrlab run, offline against the fake API: 82 runs of 34 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 84,
+					Says: "instrlab run, offline against the fake API: 84 runs of 35 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -9738,7 +9864,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "tool calls",
@@ -9751,8 +9877,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/grok@0.0.34.json",
 					Date: "2026-12-06",
-					Runs: 52,
-					Says: "instrlab run, offline against the fake API: 52 runs of 26 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 54,
+					Says: "instrlab run, offline against the fake API: 54 runs of 27 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -10737,7 +10863,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -10786,8 +10912,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/kilo@7.7.9.json",
 					Date: "2026-12-02",
-					Runs: 62,
-					Says: "instrlab run, offline against the fake API: 62 runs of 34 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 64,
+					Says: "instrlab run, offline against the fake API: 64 runs of 35 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -11286,7 +11412,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -11335,8 +11461,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/langchain@1.1.4.json",
 					Date: "2026-12-06",
-					Runs: 50,
-					Says: "instrlab run, offline against the fake API: 50 runs of 25 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 52,
+					Says: "instrlab run, offline against the fake API: 52 runs of 26 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -11872,7 +11998,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -11915,14 +12041,56 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "kept in the schema the model gets",
 					},
 				},
+				Modern: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "extensions.io.modelcontextprotocol/ui",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "not sent: the client was not listening (no subscriptions/listen stream open for it)",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/mastra@2.0.0.json",
 					Date: "2026-12-06",
-					Runs: 102,
-					Says: "instrlab run, offline against the fake API: 102 runs of 26 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 104,
+					Says: "instrlab run, offline against the fake API: 104 runs of 27 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -12466,7 +12634,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -12509,14 +12677,56 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "kept in the schema the model gets",
 					},
 				},
+				Modern: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "no capability",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "not sent: the client asked for no log level (2026-07-28: in a request's _meta)",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "not sent: the client was not listening (no subscriptions/listen stream open for it)",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/openai-agents@0.20.0.json",
 					Date: "2026-12-06",
-					Runs: 46,
-					Says: "instrlab run, offline against the fake API: 46 runs of 23 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 48,
+					Says: "instrlab run, offline against the fake API: 48 runs of 24 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -13094,7 +13304,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -13143,8 +13353,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/opencode@1.18.33.json",
 					Date: "2026-12-01",
-					Runs: 110,
-					Says: "instrlab run, offline against the fake API: 110 runs of 36 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 112,
+					Says: "instrlab run, offline against the fake API: 112 runs of 37 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -14062,7 +14272,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -14111,8 +14321,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/qwen@0.24.4.json",
 					Date: "2026-12-01",
-					Runs: 99,
-					Says: "instrlab run, offline against the fake API: 99 runs of 35 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 101,
+					Says: "instrlab run, offline against the fake API: 101 runs of 36 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{

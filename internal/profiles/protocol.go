@@ -11,6 +11,10 @@ type Protocol struct {
 	Failed int            `json:"failed,omitempty"`
 	Ended  string         `json:"ended,omitempty"`
 	Facts  []ProtocolFact `json:"facts"`
+	// Modern are the facts over the 2026-07-28 protocol, from a server of
+	// both eras, when the client spoke it (asks in input_required
+	// results); nil when it did not, or was not measured.
+	Modern []ProtocolFact `json:"modern,omitempty"`
 }
 
 // A ProtocolFact is what a client does with one feature.

@@ -18,7 +18,7 @@ func (g *grid) protocolTable() table.Table {
 	for _, row := range g.rows {
 		for _, c := range g.clients {
 			for _, l := range g.agreed(c, row, func(r *analyze.Result) ([][]string, bool) {
-				if r.Surface == nil || r.Surface.Protocol == nil && r.Row != matrix.ProtocolRow {
+				if r.Surface == nil || r.Surface.Protocol == nil && r.Row != matrix.ProtocolRow && r.Row != matrix.ProtocolModernRow {
 					return nil, false
 				}
 				return protocolLines(r.Surface), true

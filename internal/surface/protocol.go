@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"time"
@@ -19,10 +20,14 @@ import (
 // tools/list_changed) while its tools ran, beside what the client declared
 // it would do (docs/protocol.md).
 type ProtocolFacts struct {
-	// Declared are the capabilities of the client's initialize request,
-	// as paths ("elicitation.form", "sampling", "roots.listChanged");
-	// nil when the log kept no initialize.
+	// Declared are the capabilities of the client's initialize request
+	// (or, in the 2026-07-28 protocol, of its first request's _meta), as
+	// paths ("elicitation.form", "sampling", "roots.listChanged"); nil
+	// when the log kept neither.
 	Declared []string `json:"declared"`
+	// Modern says the client spoke the 2026-07-28 protocol: no
+	// initialize, its capabilities in its requests' _meta.
+	Modern bool `json:"modern,omitempty"`
 	// LogLevel is the level the client set (logging/setLevel), "" when it
 	// set none.
 	LogLevel string    `json:"log_level,omitempty"`
@@ -36,6 +41,10 @@ type ProtocolFacts struct {
 const (
 	AskResult   = "result"
 	AskNoAnswer = "no answer" // none in the log: the client never answered
+	// AskMalformed: a result not of the request's shape (an elicitation's
+	// action not accept, decline or cancel; a sampling result without
+	// content; roots that are not a list).
+	AskMalformed = "malformed result"
 )
 
 // An AskFact is one request the server sent the client and its answer.
@@ -56,7 +65,16 @@ type AskFact struct {
 	// Model is the first model request whose body holds the request's
 	// text (a sampling request the client sent its model), 0 for none.
 	Model int `json:"model,omitempty"`
+	// Via is ViaInputRequired for an ask the server made in a call's
+	// result (the 2026-07-28 protocol), whose answer the client's retry
+	// of the call carried; "" for a request of its own.
+	Via string `json:"via,omitempty"`
 }
+
+// ViaInputRequired is AskFact.Via of an ask made in a tools/call result
+// of resultType input_required (inputRequests), answered in the retried
+// call's inputResponses.
+const ViaInputRequired = "input_required"
 
 // A Notice is one kind of notification the server sent and whether its
 // text reached the model.
@@ -106,7 +124,9 @@ func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
 	}
 	asks := map[string]open{}
 	notices := map[string]int{}
-	var calls []open // the tools/call requests under way, oldest first
+	var metaDeclared []string   // the capabilities of the first request's _meta
+	inputs := map[string]open{} // the asks of input_required results, by key
+	var calls []open            // the tools/call requests under way, oldest first
 	callTool := map[string]string{}
 	var changed time.Time
 	var firstList, lastList []listedTool
@@ -115,6 +135,16 @@ func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
 		switch {
 		case e.Dir == lab.Recv && e.Kind == lab.KindRequest && e.Method == lab.Legacy.Method() && p.Declared == nil:
 			p.Declared = declared(e.Body)
+		case e.Dir == lab.Recv && e.Kind == lab.KindRequest && metaDeclared == nil && len(e.Meta) > 0:
+			// The 2026-07-28 protocol: the capabilities in each request's
+			// _meta, no initialize.
+			var meta struct {
+				Capabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+			}
+			if json.Unmarshal(e.Meta, &meta) == nil && len(meta.Capabilities) > 0 {
+				body, _ := json.Marshal(map[string]any{"params": map[string]json.RawMessage{"capabilities": meta.Capabilities}})
+				metaDeclared = declared(body)
+			}
 		case e.Dir == lab.Recv && e.Kind == lab.KindRequest && e.Method == "logging/setLevel":
 			var req struct {
 				Params struct{ Level string } `json:"params"`
@@ -138,10 +168,11 @@ func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
 				continue
 			}
 			delete(asks, id)
-			f := &p.Asks[o.fact]
-			ms := float64(e.Time.Sub(o.at).Microseconds()) / 1000
-			f.MS = &ms
-			f.Answer, f.Content, f.Roots = answer(f.Method, e)
+			p.answered(o.fact, e.Time.Sub(o.at), e)
+		case e.Dir == lab.Send && e.Kind == lab.KindDropped && slices.Contains(lab.NoticeMethods, e.Method):
+			if k, ok := notices[e.Method]; ok { // the log's count of those past lab.MaxNotices
+				p.Notices[k].Count += e.Count
+			}
 		case e.Dir == lab.Send && e.Kind == lab.KindNotification && slices.Contains(lab.NoticeMethods, e.Method):
 			k, ok := notices[e.Method]
 			if !ok {
@@ -156,13 +187,29 @@ func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
 			}
 		case e.Method == "tools/call" && e.Dir == lab.Recv && e.Kind == lab.KindRequest:
 			var req struct {
-				Params struct{ Name string } `json:"params"`
+				Params struct {
+					Name           string                     `json:"name"`
+					InputResponses map[string]json.RawMessage `json:"inputResponses"`
+				} `json:"params"`
 			}
 			json.Unmarshal(e.Body, &req)
 			calls = append(calls, open{id: id})
 			callTool[id] = req.Params.Name
+			for _, k := range slices.Sorted(maps.Keys(req.Params.InputResponses)) {
+				o, ok := inputs[k]
+				if !ok {
+					continue
+				}
+				delete(inputs, k)
+				body, _ := json.Marshal(map[string]json.RawMessage{"result": req.Params.InputResponses[k]})
+				p.answered(o.fact, e.Time.Sub(o.at), lab.Entry{Kind: lab.KindResponse, Body: body})
+			}
 		case e.Method == "tools/call" && e.Dir == lab.Send:
 			calls = slices.DeleteFunc(calls, func(o open) bool { return o.id == id })
+			first := len(p.Asks)
+			for i, k := range p.inputRequired(e, reqs) {
+				inputs[k] = open{at: e.Time, fact: first + i}
+			}
 		case e.Dir == lab.Send && e.Kind == lab.KindNotification && e.Method == "notifications/tools/list_changed" && changed.IsZero():
 			changed = e.Time
 			p.Changed = &ListFact{}
@@ -181,6 +228,9 @@ func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
 			}
 		}
 	}
+	if p.Declared == nil && metaDeclared != nil { // no initialize: the 2026-07-28 protocol
+		p.Declared, p.Modern = metaDeclared, true
+	}
 	if p.Changed != nil {
 		p.Changed.Added, p.Changed.Offered = added(reqs, firstList, lastList, server)
 		for _, c := range Calls(reqs, log) {
@@ -193,6 +243,47 @@ func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
 		return nil
 	}
 	return p
+}
+
+// answered records e, the client's answer after d, as the answer of the
+// ask p.Asks[k].
+func (p *ProtocolFacts) answered(k int, d time.Duration, e lab.Entry) {
+	f := &p.Asks[k]
+	ms := float64(d.Microseconds()) / 1000
+	f.MS = &ms
+	f.Answer, f.Content, f.Roots = answer(f.Method, e)
+}
+
+// inputRequired adds to p the asks of e, a tools/call result, when it is
+// of resultType input_required, and returns their keys in the order
+// added.
+func (p *ProtocolFacts) inputRequired(e lab.Entry, reqs []Request) []string {
+	var reply struct {
+		Result struct {
+			ResultType    string `json:"resultType"`
+			InputRequests map[string]struct {
+				Method string          `json:"method"`
+				Params json.RawMessage `json:"params"`
+			} `json:"inputRequests"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(e.Body, &reply) != nil || reply.Result.ResultType != ViaInputRequired {
+		return nil
+	}
+	var keys []string
+	for _, k := range slices.Sorted(maps.Keys(reply.Result.InputRequests)) {
+		ir := reply.Result.InputRequests[k]
+		body, _ := json.Marshal(map[string]json.RawMessage{"params": ir.Params})
+		f := AskFact{Method: ir.Method, Answer: AskNoAnswer, Via: ViaInputRequired, Model: firstHolding(reqs, askTexts(body))}
+		if ir.Method == "elicitation/create" {
+			var params struct{ Mode string }
+			json.Unmarshal(ir.Params, &params)
+			f.Mode = cmp.Or(params.Mode, "form")
+		}
+		p.Asks = append(p.Asks, f)
+		keys = append(keys, k)
+	}
+	return keys
 }
 
 // declared lists the capabilities of an initialize request, as dotted
@@ -251,22 +342,28 @@ func answer(method string, e lab.Entry) (what, content string, roots *int) {
 			Action  string          `json:"action"`
 			Content json.RawMessage `json:"content"`
 		}
-		json.Unmarshal(wire.Result, &r)
-		if len(r.Content) > 0 && string(r.Content) != "null" {
-			content = cut(compact(json.RawMessage(r.Content)))
+		if json.Unmarshal(wire.Result, &r) != nil || !slices.Contains([]string{"accept", "decline", "cancel"}, r.Action) {
+			return AskMalformed, cut(string(wire.Result)), nil
 		}
-		return cmp.Or(r.Action, AskResult), content, nil
+		if len(r.Content) > 0 && string(r.Content) != "null" {
+			content = cut(compact(r.Content))
+		}
+		return r.Action, content, nil
 	case "sampling/createMessage":
 		var r struct {
-			Content json.RawMessage `json:"content"`
+			Content map[string]any `json:"content"`
 		}
-		json.Unmarshal(wire.Result, &r)
-		return AskResult, cut(compact(json.RawMessage(r.Content))), nil
+		if json.Unmarshal(wire.Result, &r) != nil || r.Content == nil {
+			return AskMalformed, cut(string(wire.Result)), nil
+		}
+		return AskResult, cut(compact(r.Content)), nil
 	case "roots/list":
 		var r struct {
 			Roots []json.RawMessage `json:"roots"`
 		}
-		json.Unmarshal(wire.Result, &r)
+		if json.Unmarshal(wire.Result, &r) != nil || r.Roots == nil {
+			return AskMalformed, cut(string(wire.Result)), nil
+		}
 		n := len(r.Roots)
 		return AskResult, "", &n
 	}

@@ -51,12 +51,17 @@ func ProtocolLines(p *ProtocolFacts, calls []CallFacts, tools []ToolDef, missed 
 	for _, a := range p.Asks {
 		l := ProtocolLine{Feature: askFeature(a), Does: a.Answer}
 		switch {
+		case a.Answer == AskNoAnswer && a.Via == ViaInputRequired:
+			l.Does, l.Detail = lab.DoesNoAnswer, "no retry of the call carried it"
 		case a.Answer == AskNoAnswer:
 			l.Does, l.Detail = lab.DoesNoAnswer, fmt.Sprintf("the lab waits %v", lab.AskTimeout)
 		case a.Roots != nil:
 			l.Does = fmt.Sprintf("%s: %d roots", a.Answer, *a.Roots)
 		case a.Content != "":
 			l.Detail = a.Content
+		}
+		if a.Via == ViaInputRequired {
+			l.Does = lab.DoesInputRequired + l.Does
 		}
 		if a.Model != 0 {
 			l.Does += "; its text " + lab.DoesReaches
@@ -80,9 +85,16 @@ func ProtocolLines(p *ProtocolFacts, calls []CallFacts, tools []ToolDef, missed 
 		default:
 			l.Does = lab.DoesNeverReaches
 		}
-		if l.Feature == lab.FeatureLog && p.LogLevel != "" {
+		switch {
+		case l.Feature != lab.FeatureLog:
+		case p.Modern && k < 0:
+			// Over 2026-07-28 a request's _meta asks for a level, and
+			// the server logs nothing without one.
+			l.Does = "not sent: the client asked for no log level (2026-07-28: in a request's _meta)"
+		case p.Modern:
+		case p.LogLevel != "":
 			l.Does += "; the client sets log level " + p.LogLevel
-		} else if l.Feature == lab.FeatureLog {
+		default:
 			l.Does += "; the client sets no log level"
 			l.Detail = strings.TrimPrefix(l.Detail+"; the lab logged at "+lab.DefaultLogLevel, "; ")
 		}
@@ -104,6 +116,11 @@ func ProtocolLines(p *ProtocolFacts, calls []CallFacts, tools []ToolDef, missed 
 			l.Does, l.Detail = lab.DoesRelistsLater, fmt.Sprintf("request %d; the result in request %d", c.Offered, c.Result)
 		}
 		out = append(out, l)
+	}
+	if p.Changed == nil && slices.ContainsFunc(calls, func(c CallFacts) bool { return c.Tool == lab.ProtocolListChanged && c.Reached }) {
+		// The server announces a change only to a session listening: over
+		// 2026-07-28, a subscriptions/listen stream open for it.
+		out = append(out, ProtocolLine{Feature: lab.FeatureListChanged, Does: lab.DoesNotListening})
 	}
 	for _, d := range tools {
 		switch {

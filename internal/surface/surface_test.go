@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/fakeapi"
@@ -330,7 +331,7 @@ func TestProtocolClaudeCode(t *testing.T) {
 	}
 
 	// The log without the client's answers, its tools/list after the
-	// notification, and its initialize.
+	// notification, its initialize and its requests' _meta.
 	var cut []lab.Entry
 	relisted := false
 	for _, e := range log {
@@ -344,6 +345,7 @@ func TestProtocolClaudeCode(t *testing.T) {
 		case e.Method == "initialize":
 			continue
 		}
+		e.Meta = nil // nor capabilities in a request's _meta (the 2026-07-28 protocol's)
 		cut = append(cut, e)
 	}
 	q := Protocol(reqs, cut, "lab")
@@ -392,5 +394,86 @@ func TestProtocolClaudeCode(t *testing.T) {
 	}
 	if got := Protocol(reqs, plain, "lab"); got != nil {
 		t.Errorf("a log without asks: %+v", got)
+	}
+}
+
+// TestProtocolBadAnswers: answers not of the request's shape are
+// malformed, with what came; an error is its code; a request never
+// answered has none; notifications the log counted past lab.MaxNotices
+// count.
+func TestProtocolBadAnswers(t *testing.T) {
+	at := time.Date(2026, 12, 6, 10, 0, 0, 0, time.UTC)
+	ask := func(id, method, params string) lab.Entry {
+		return lab.Entry{Time: at, Dir: lab.Send, Kind: lab.KindRequest, Method: method, ID: json.RawMessage(id),
+			Body: json.RawMessage(`{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `","params":` + params + `}`)}
+	}
+	answer := func(id, result string) lab.Entry {
+		return lab.Entry{Time: at.Add(time.Millisecond), Dir: lab.Recv, Kind: lab.KindResponse, ID: json.RawMessage(id),
+			Body: json.RawMessage(`{"jsonrpc":"2.0","id":` + id + `,"result":` + result + `}`)}
+	}
+	code := -32603
+	log := []lab.Entry{
+		ask("1", "elicitation/create", `{"mode":"form","message":"m"}`), answer("1", `{"action":7}`),
+		ask("2", "sampling/createMessage", `{"messages":[]}`), answer("2", `"text"`),
+		ask("3", "roots/list", `{}`), answer("3", `{"roots":5}`),
+		ask("4", "roots/list", `{}`), {Time: at, Dir: lab.Recv, Kind: lab.KindError, ID: json.RawMessage("4"), Error: &code},
+		ask("5", "elicitation/create", `{"mode":"url","message":"m","url":"http://127.0.0.1:9/"}`),
+		{Time: at, Dir: lab.Send, Kind: lab.KindNotification, Method: "notifications/message", Body: json.RawMessage(`{"params":{"data":"a log message of some length"}}`)},
+		{Time: at, Dir: lab.Send, Kind: lab.KindDropped, Method: "notifications/message", Count: 41},
+	}
+	p := Protocol(nil, log, "lab")
+	var got []string
+	for _, a := range p.Asks {
+		got = append(got, a.Summary()+" "+a.Content)
+	}
+	want := []string{"elicitation form: malformed result {\"action\":7}", "sampling: malformed result \"text\"",
+		"roots/list: malformed result {\"roots\":5}", "roots/list: error -32603 ", "elicitation url: no answer "}
+	if !slices.Equal(got, want) {
+		t.Errorf("answers %q, want %q", got, want)
+	}
+	if len(p.Notices) != 1 || p.Notices[0].Count != 42 {
+		t.Errorf("notices %+v, want 42 log messages", p.Notices)
+	}
+}
+
+// TestProtocolClaudeCodeModern: Claude Code 2.1.332 speaks 2026-07-28 to
+// a server of both eras (run of 2026-12-06,
+// testdata/claude-code-2.1.332-protocol-dual): each ask comes in an
+// input_required result and its retry of the call answers elicitation
+// (cancel) and roots, never sampling; no tools/list_changed reaches it;
+// without the retries every ask is unanswered.
+func TestProtocolClaudeCodeModern(t *testing.T) {
+	dir := filepath.Join("testdata", "claude-code-2.1.332-protocol-dual")
+	reqs, log := load(t, dir, nil)
+	p := Protocol(reqs, log, "lab")
+	if p == nil || !p.Modern || !slices.Contains(p.Declared, "elicitation.form") {
+		t.Fatalf("protocol facts %+v", p)
+	}
+	var answers []string
+	for _, a := range p.Asks {
+		if a.Via != ViaInputRequired {
+			t.Errorf("%s not in an input_required result", a.Summary())
+		}
+		answers = append(answers, a.Summary())
+	}
+	want := []string{"elicitation form: cancel", "elicitation url: cancel", "sampling: no answer", "roots/list: result"}
+	if !slices.Equal(want, answers) {
+		t.Errorf("answers %q, want %q", answers, want)
+	}
+	lines := ProtocolLines(p, Calls(reqs, log), Tools(reqs, log, "lab"), nil)
+	if !slices.Contains(lines, ProtocolLine{Feature: lab.FeatureListChanged, Does: lab.DoesNotListening}) {
+		t.Errorf("lines %+v lack tools/list_changed not sent", lines)
+	}
+	var noRetry []lab.Entry
+	for _, e := range log {
+		if e.Method == "tools/call" && e.Dir == lab.Recv && strings.Contains(string(e.Body), `"inputResponses"`) {
+			continue
+		}
+		noRetry = append(noRetry, e)
+	}
+	for _, a := range Protocol(reqs, noRetry, "lab").Asks {
+		if a.Answer != AskNoAnswer {
+			t.Errorf("without the retries, %s", a.Summary())
+		}
 	}
 }

@@ -34,6 +34,8 @@ type LabMessage struct {
 	// Body is a whole message, where the log kept it (lab.TextMethods,
 	// lab.CallMethods).
 	Body json.RawMessage `json:"body"`
+	// Count is how many notifications a lab.KindDropped entry stands for.
+	Count int `json:"count"`
 }
 
 // ReadLabLog reads the lab's message log. A line that does not parse is a

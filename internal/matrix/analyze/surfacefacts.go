@@ -93,7 +93,7 @@ func notCalled(res *Result) {
 func entries(msgs []LabMessage) []lab.Entry {
 	out := make([]lab.Entry, len(msgs))
 	for i, m := range msgs {
-		out[i] = lab.Entry{Time: m.Time, Dir: m.Dir, Kind: m.Kind, Method: m.Method, ID: m.ID, Bytes: m.Bytes, Body: m.Body}
+		out[i] = lab.Entry{Time: m.Time, Dir: m.Dir, Kind: m.Kind, Method: m.Method, ID: m.ID, Meta: m.Meta, Bytes: m.Bytes, Body: m.Body, Count: m.Count}
 	}
 	return out
 }

@@ -11,26 +11,26 @@ import (
 	"github.com/instrlab/instrlab/internal/surface"
 )
 
-// protocolRuns splits the runs of the protocol matrix's row from the
+// protocolRuns splits the runs of the protocol matrix's rows from the
 // others: they measure what the client does with what a server asks and
 // announces, not the lab's surface.
 func protocolRuns(all []run) (others, protocol []run) {
-	return apartBy(all, func(r run) bool { return r.Row.Name == matrix.ProtocolRow })
+	return apartBy(all, func(r run) bool { return r.Row.Name == matrix.ProtocolRow || r.Row.Name == matrix.ProtocolModernRow })
 }
 
-// deriveProtocol is what the runs of the protocol row show, in the
+// deriveProtocol is what the runs of the protocol rows show, in the
 // profile's own arm (base's): per feature, what the client does, in the
-// words of surface.ProtocolLines; FateVaries where the runs that ended ok
-// disagree, or where some of them lack the feature. nil when none ran.
+// words of surface.ProtocolLines, over the 2025 era (the protocol row) and,
+// when the client spoke it to a server of both eras, over 2026-07-28
+// (Modern); FateVaries where the runs that ended ok disagree, or where some
+// of them lack the feature. nil when none ran.
 func deriveProtocol(runs, base []run) *profiles.Protocol {
 	runs = surfaceOf(runs, base)
 	if len(runs) == 0 {
 		return nil
 	}
 	p := &profiles.Protocol{Runs: len(runs)}
-	var features []string
-	held := map[string][]string{}
-	ok := 0
+	var legacy, modern []run
 	for _, r := range runs {
 		if r.Status != analyze.StatusOK || r.Surface == nil {
 			p.Failed++
@@ -42,7 +42,22 @@ func deriveProtocol(runs, base []run) *profiles.Protocol {
 			}
 			continue
 		}
-		ok++
+		switch {
+		case r.Row.Name == matrix.ProtocolRow:
+			legacy = append(legacy, r)
+		case r.Surface.Protocol != nil && r.Surface.Protocol.Modern:
+			modern = append(modern, r)
+		}
+	}
+	p.Facts, p.Modern = protocolFacts(legacy), protocolFacts(modern)
+	return p
+}
+
+// protocolFacts are the facts of runs that ended ok, one per feature.
+func protocolFacts(runs []run) []profiles.ProtocolFact {
+	var features []string
+	held := map[string][]string{}
+	for _, r := range runs {
 		f := r.Surface
 		for _, l := range surface.ProtocolLines(f.Protocol, f.Calls, f.Tools, f.NotCalled) {
 			if !slices.Contains(features, l.Feature) {
@@ -51,15 +66,16 @@ func deriveProtocol(runs, base []run) *profiles.Protocol {
 			held[l.Feature] = append(held[l.Feature], l.Does)
 		}
 	}
+	var out []profiles.ProtocolFact
 	for _, feature := range features {
 		does := held[feature]
 		fact := profiles.ProtocolFact{Feature: feature, Does: does[0]}
-		if len(does) < ok || slices.ContainsFunc(does, func(d string) bool { return d != fact.Does }) {
+		if len(does) < len(runs) || slices.ContainsFunc(does, func(d string) bool { return d != fact.Does }) {
 			fact.Does, fact.Held = profiles.FateVaries, does
 		}
-		p.Facts = append(p.Facts, fact)
+		out = append(out, fact)
 	}
-	return p
+	return out
 }
 
 // protocolSays is the evidence line's words on the protocol, "" when not

@@ -45,6 +45,23 @@ func TestDeriveProtocol(t *testing.T) {
 	if f := get(lab.FeatureListChanged); f.Does != profiles.FateVaries || !slices.Equal(f.Held, []string{lab.DoesRelists, lab.DoesNoRelist}) {
 		t.Errorf("tools/list_changed, relisted in one run of two: %+v", f)
 	}
+	if p.Modern != nil {
+		t.Errorf("modern facts without a run of the dual row: %+v", p.Modern)
+	}
+	// The dual row: a client that spoke 2026-07-28 there makes Modern;
+	// one that spoke the 2025 era adds nothing.
+	modern := facts(true)
+	modern.Protocol.Modern = true
+	modern.Protocol.Asks[0].Via = surface.ViaInputRequired
+	dual := matrix.Row{Name: matrix.ProtocolModernRow}
+	p = deriveProtocol(append(runs, run{Result: analyze.Result{Status: analyze.StatusOK, Surface: modern}, Row: dual},
+		run{Result: analyze.Result{Status: analyze.StatusOK, Surface: facts(false)}, Row: dual}), nil)
+	if len(p.Modern) == 0 || p.Modern[1].Feature != lab.FeatureRoots || p.Modern[1].Does != lab.DoesInputRequired+surface.AskResult {
+		t.Errorf("modern facts %+v", p.Modern)
+	}
+	if f := get(lab.FeatureRoots); f.Does != surface.AskResult {
+		t.Errorf("the 2025 era's roots after a dual run: %+v", f)
+	}
 	if deriveProtocol(nil, nil) != nil {
 		t.Error("a protocol from no run")
 	}
