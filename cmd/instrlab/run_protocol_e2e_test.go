@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/surface"
 	"github.com/instrlab/instrlab/lab"
@@ -16,37 +17,59 @@ import (
 // elicitation in both modes and cancels both headless, answers sampling
 // with -32601 and roots/list with its working directory, lists the tools
 // again at tools/list_changed and offers the added tool, which the model
-// then calls, and never offers the app-only tool. INSTRLAB_E2E=1 only.
+// then calls, and never offers the app-only tool; from a server of both
+// eras it speaks 2026-07-28 and answers the same asks in its retries of
+// input_required results, all but sampling. INSTRLAB_E2E=1 only.
 func TestE2EClaudeCodeProtocol(t *testing.T) {
 	if os.Getenv("INSTRLAB_E2E") != "1" {
 		t.Skip("set INSTRLAB_E2E=1 to run Claude Code end to end (npm install on first use)")
 	}
 	results := runE2E(t, "-client", "claude-code@2.1.332", "-matrix", "protocol", "-lab", binary, "-timeout", "3m")
-	if len(results) != 1 || results[0].Status != analyze.StatusOK || results[0].Surface == nil || results[0].Surface.Protocol == nil {
-		t.Fatalf("results: %+v", results)
+	if len(results) != 2 {
+		t.Fatalf("%d results, want one per row", len(results))
 	}
-	s := results[0].Surface
-	p := s.Protocol
-	for _, want := range []string{"elicitation.form", "elicitation.url", "roots.listChanged"} {
-		if !slices.Contains(p.Declared, want) {
-			t.Errorf("declared %v, want %s among them", p.Declared, want)
+	for _, r := range results {
+		if r.Status != analyze.StatusOK || r.Surface == nil || r.Surface.Protocol == nil {
+			t.Fatalf("%s: %+v", r.Who(), r)
 		}
-	}
-	var answers []string
-	for _, a := range p.Asks {
-		answers = append(answers, a.Summary())
-	}
-	slices.Sort(answers)
-	if want := []string{"elicitation form: cancel", "elicitation url: cancel", "roots/list: result", "sampling: error -32601"}; !slices.Equal(answers, want) {
-		t.Errorf("answers %q, want %q", answers, want)
-	}
-	if c := p.Changed; c == nil || !c.Relisted || c.Offered == 0 {
-		t.Errorf("after tools/list_changed: %+v", c)
-	}
-	called := func(tool string) bool {
-		return slices.ContainsFunc(s.Calls, func(c surface.CallFacts) bool { return c.Tool == tool && c.Reached })
-	}
-	if !called(lab.ProtocolAddedTool) || called(lab.ProtocolAppOnly) {
-		t.Errorf("called the added tool %v, the app-only tool %v; want true, false", called(lab.ProtocolAddedTool), called(lab.ProtocolAppOnly))
+		s := r.Surface
+		p := s.Protocol
+		for _, want := range []string{"elicitation.form", "elicitation.url", "roots.listChanged"} {
+			if !slices.Contains(p.Declared, want) {
+				t.Errorf("%s: declared %v, want %s among them", r.Who(), p.Declared, want)
+			}
+		}
+		var answers []string
+		for _, a := range p.Asks {
+			answers = append(answers, a.Summary())
+		}
+		slices.Sort(answers)
+		called := func(tool string) bool {
+			return slices.ContainsFunc(s.Calls, func(c surface.CallFacts) bool { return c.Tool == tool && c.Reached })
+		}
+		if called(lab.ProtocolAppOnly) {
+			t.Errorf("%s: the app-only tool was called", r.Who())
+		}
+		if r.Row == matrix.ProtocolModernRow {
+			// Over 2026-07-28: the asks in input_required results, the
+			// retries answering all but sampling. Whether tools/list_changed
+			// reaches it is a race (a subscriptions/listen stream open or
+			// not: 5 quiet runs of 5 without, one beside CI's load with):
+			// not asserted.
+			want := []string{"elicitation form: cancel", "elicitation url: cancel", "roots/list: result", "sampling: no answer"}
+			if !p.Modern || !slices.Equal(answers, want) {
+				t.Errorf("%s: modern %v, answers %q, want %q", r.Who(), p.Modern, answers, want)
+			}
+			continue
+		}
+		if want := []string{"elicitation form: cancel", "elicitation url: cancel", "roots/list: result", "sampling: error -32601"}; !slices.Equal(answers, want) {
+			t.Errorf("%s: answers %q, want %q", r.Who(), answers, want)
+		}
+		if c := p.Changed; c == nil || !c.Relisted || c.Offered == 0 {
+			t.Errorf("%s: after tools/list_changed: %+v", r.Who(), c)
+		}
+		if !called(lab.ProtocolAddedTool) {
+			t.Errorf("%s: the added tool was not called", r.Who())
+		}
 	}
 }
