@@ -58,6 +58,12 @@ type CallResult struct {
 	// nil when the result has none.
 	Text       *Size `json:"text,omitempty"`
 	Structured *Size `json:"structured,omitempty"`
+	// Heard are the methods of the requests (elicitation/create,
+	// roots/list: check, which declares no capability, answers -32601)
+	// and notifications (notifications/message, notifications/progress,
+	// notifications/tools/list_changed) the server sent while the call
+	// ran, in order, the first 64.
+	Heard []string `json:"heard,omitempty"`
 	// StructuredType is the JSON type of the structuredContent when it is
 	// not an object, as the specification requires ("null", "string",
 	// "array", "number", "boolean"); "" when it is one or is absent. A
@@ -96,7 +102,7 @@ const NotListed Outcome = "not-listed"
 // callTools calls each of o.Calls that the era's tools/list named with
 // call, each within o.Timeout, from id 1000; when tools/list failed, each
 // is called.
-func (r *EraResult) callTools(o Options, call func(id int, params map[string]any) (wireMsg, error)) {
+func (r *EraResult) callTools(o Options, call func(id int, params map[string]any) (wireMsg, []string, error)) {
 	for i, c := range o.Calls {
 		if r.ToolsError == "" && !slices.ContainsFunc(r.Tools, func(t Tool) bool { return t.Name == c.Tool }) {
 			r.Calls = append(r.Calls, CallResult{Tool: c.Tool, Input: c.Input, Outcome: NotListed,
@@ -110,8 +116,8 @@ func (r *EraResult) callTools(o Options, call func(id int, params map[string]any
 			params["arguments"] = map[string]any{}
 		}
 		start := time.Now()
-		m, err := call(1000+i, params)
-		res := CallResult{Tool: c.Tool, Input: c.Input, Elapsed: Millis(time.Since(start))}
+		m, heard, err := call(1000+i, params)
+		res := CallResult{Tool: c.Tool, Input: c.Input, Elapsed: Millis(time.Since(start)), Heard: heard}
 		switch {
 		case errors.Is(err, errExited):
 			res.Outcome, res.Detail = OutcomeExit, "the server exited before it answered"

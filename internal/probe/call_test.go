@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -196,6 +197,31 @@ func TestCallStructuredType(t *testing.T) {
 		c.measure(json.RawMessage(result + "}"))
 		if c.Outcome != OutcomeOK || c.StructuredType != tt.want || (c.Structured != nil) != tt.sized {
 			t.Errorf("structuredContent %s: outcome %s, type %q, sized %v; want ok, %q, %v", tt.structured, c.Outcome, c.StructuredType, c.Structured != nil, tt.want, tt.sized)
+		}
+	}
+}
+
+// TestProbeCallsHeard: what the server sends while a call runs is kept by
+// method: the lab's protocol group logs (notifications/message, at its own
+// level: check sets none), asks for roots (check answers -32601) and
+// announces a tool it added; it sends no elicitation to check, which
+// declares no capability; a call that sends nothing hears nothing.
+func TestProbeCallsHeard(t *testing.T) {
+	o := quick
+	for _, name := range []string{"protocol_log", "protocol_roots", "protocol_list_changed", "protocol_elicit_form", "protocol_header"} {
+		o.Calls = append(o.Calls, Call{Tool: name})
+	}
+	r := Probe(context.Background(), testServer(t, "-surface protocol"), o)
+	calls := callsOf(t, r)
+	for tool, want := range map[string][]string{
+		"protocol_log":          {"notifications/message"},
+		"protocol_roots":        {"roots/list"},
+		"protocol_list_changed": {"notifications/tools/list_changed"},
+		"protocol_elicit_form":  nil,
+		"protocol_header":       nil,
+	} {
+		if got := calls[tool].Heard; !slices.Equal(got, want) {
+			t.Errorf("%s heard %q, want %q", tool, got, want)
 		}
 	}
 }

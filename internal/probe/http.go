@@ -29,20 +29,20 @@ func httpLegacy(ctx context.Context, t Target, o Options, handshook func()) (r E
 	h, perr := parseInitialize(m.result)
 	if r.accept(h, perr) && cs != nil {
 		r.httpTools(ctx, cs, rec, o, false)
-		r.callTools(o, func(_ int, params map[string]any) (wireMsg, error) {
+		r.callTools(o, func(_ int, params map[string]any) (wireMsg, []string, error) {
 			cctx, cancel := context.WithTimeout(ctx, o.Timeout)
 			defer cancel()
 			_, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: params["name"].(string), Arguments: params["arguments"]})
 			if m, ok := rec.lastReply("tools/call"); ok {
-				return m, nil
+				return m, nil, nil // what the server sent meanwhile over HTTP: not measured
 			}
 			if cctx.Err() != nil {
-				return wireMsg{}, errSilent
+				return wireMsg{}, nil, errSilent
 			}
 			if err == nil {
 				err = errors.New("no reply recorded")
 			}
-			return wireMsg{}, err
+			return wireMsg{}, nil, err
 		})
 	}
 	return r

@@ -43,6 +43,32 @@ type proc struct {
 	firstReply time.Duration
 	stray      []string // the first maxStray stray lines
 	strays     int      // how many there were
+	// heard are the methods of the requests and notifications the server
+	// sent while a call waited, the first maxHeard (takeHeard).
+	heard []string
+}
+
+// maxHeard bounds the methods a call keeps of what the server sent
+// meanwhile.
+const maxHeard = 64
+
+// hear notes a request or notification the server sent while a call
+// waited.
+func (p *proc) hear(method string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.heard) < maxHeard {
+		p.heard = append(p.heard, method)
+	}
+}
+
+// takeHeard returns what the server sent since the last takeHeard.
+func (p *proc) takeHeard() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	h := p.heard
+	p.heard = nil
+	return h
 }
 
 type line struct {
@@ -189,9 +215,11 @@ func (p *proc) call(ctx context.Context, id any, method string, params any) (wir
 				p.addStray(string(l.data))
 				continue
 			case m.kind == kindRequest:
+				p.hear(m.method)
 				p.answer(m)
 				continue
 			case m.kind == kindNotification:
+				p.hear(m.method)
 				continue
 			}
 			p.noteReply(l.at)

@@ -49,10 +49,12 @@ func stdioLegacy(ctx context.Context, t Target, o Options, replied func(time.Dur
 	r.listTwice(func(id int, cursor string) (wireMsg, error) {
 		return p.call(ectx, id, "tools/list", o.pageParams(cursor, false))
 	}, false)
-	r.callTools(o, func(id int, params map[string]any) (wireMsg, error) {
+	r.callTools(o, func(id int, params map[string]any) (wireMsg, []string, error) {
 		cctx, cancel := context.WithTimeout(ctx, o.Timeout)
 		defer cancel()
-		return p.call(cctx, id, "tools/call", params)
+		p.takeHeard() // what came before the call is not the call's
+		m, err := p.call(cctx, id, "tools/call", params)
+		return m, p.takeHeard(), err
 	})
 	r.finish(p)
 	return r

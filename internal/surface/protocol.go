@@ -132,12 +132,10 @@ func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
 	var firstList, lastList []listedTool
 	for _, e := range log {
 		id := string(bytes.TrimSpace(e.ID))
-		switch {
-		case e.Dir == lab.Recv && e.Kind == lab.KindRequest && e.Method == lab.Legacy.Method() && p.Declared == nil:
-			p.Declared = declared(e.Body)
-		case e.Dir == lab.Recv && e.Kind == lab.KindRequest && metaDeclared == nil && len(e.Meta) > 0:
+		if e.Dir == lab.Recv && e.Kind == lab.KindRequest && metaDeclared == nil && len(e.Meta) > 0 {
 			// The 2026-07-28 protocol: the capabilities in each request's
-			// _meta, no initialize.
+			// _meta, no initialize. Any request may carry them: the
+			// request is read on below for what else it is.
 			var meta struct {
 				Capabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
 			}
@@ -145,6 +143,10 @@ func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
 				body, _ := json.Marshal(map[string]any{"params": map[string]json.RawMessage{"capabilities": meta.Capabilities}})
 				metaDeclared = declared(body)
 			}
+		}
+		switch {
+		case e.Dir == lab.Recv && e.Kind == lab.KindRequest && e.Method == lab.Legacy.Method() && p.Declared == nil:
+			p.Declared = declared(e.Body)
 		case e.Dir == lab.Recv && e.Kind == lab.KindRequest && e.Method == "logging/setLevel":
 			var req struct {
 				Params struct{ Level string } `json:"params"`

@@ -358,6 +358,19 @@ func TestProtocolClaudeCode(t *testing.T) {
 		t.Errorf("without the tools/list after the notification and initialize: %+v, declared %v", q.Changed, q.Declared)
 	}
 
+	// Requests whose _meta holds no capabilities (a progress token) are
+	// still read for what they are: the call under way is found.
+	var plainMeta []lab.Entry
+	for _, e := range log {
+		if e.Dir == lab.Recv && e.Kind == lab.KindRequest {
+			e.Meta = json.RawMessage(`{"progressToken":1}`)
+		}
+		plainMeta = append(plainMeta, e)
+	}
+	if c := Protocol(reqs, plainMeta, "lab").Changed; c == nil || c.During != "protocol_list_changed" || c.Result == 0 {
+		t.Errorf("requests with a _meta of no capabilities: %+v", c)
+	}
+
 	// A server started anew after the notification: its tools/list is
 	// not the client listing again.
 	var restarted []lab.Entry

@@ -464,7 +464,7 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 		Unused:  p.Render.Unused, AtLeast: p.Instructions.AtLeast, CapMeasured: p.Instructions.Measured, Facts: Facts(p), measured: measuredFacts(p)}
 	e, why, fv, late := clientEra(p, r, getenv)
 	v.Facts = append(v.Facts, approvalFact(p, e.Tools))
-	v.Facts = append(v.Facts, protocolFact(p, e)...)
+	v.Facts = append(v.Facts, protocolFact(p, e, r.Legacy.Calls)...)
 	if overHTTP {
 		why += fmt.Sprintf("; over HTTP as measured (%d runs)", p.HTTP.Runs)
 	}

@@ -19,11 +19,11 @@ const protocolFactName = "protocol"
 // declares that the protocol matrix measured: tools/list_changed (the
 // capability), log messages (the logging capability), tools for an app
 // alone (_meta.ui.visibility without "model") and arguments bound to an
-// HTTP header (x-mcp-header); a feature p did not measure is not
-// measured. No fact when the server declares none of them: what the
-// server asks while a tool runs (elicitation, sampling, roots) shows only
-// in a call, which check does not make for them (docs/protocol.md).
-func protocolFact(p profiles.Profile, e probe.EraResult) []Fact {
+// HTTP header (x-mcp-header), and what the server sent while check's
+// calls ran (-call: elicitation, sampling, roots, log messages, progress,
+// a list change); a feature p did not measure is not measured. No fact
+// when the server declares and sends none of them.
+func protocolFact(p profiles.Profile, e probe.EraResult, calls []probe.CallResult) []Fact {
 	var uses, parts []string
 	say := func(what, feature string) {
 		uses = append(uses, what)
@@ -49,6 +49,25 @@ func protocolFact(p profiles.Profile, e probe.EraResult) []Fact {
 	if n := countTools(e.Tools, bindsHeader); n > 0 {
 		say(fmt.Sprintf("tools with %s (%s)", lab.KeywordHeader, table.Num(n)), lab.FeatureHeader)
 	}
+	// What the server sent while check's calls ran (-call).
+	var heard []string
+	during := map[string][]string{}
+	for _, c := range calls {
+		for _, m := range c.Heard {
+			if _, ok := heardFeature[m]; !ok {
+				continue
+			}
+			if !slices.Contains(heard, m) {
+				heard = append(heard, m)
+			}
+			if !slices.Contains(during[m], c.Tool) {
+				during[m] = append(during[m], c.Tool)
+			}
+		}
+	}
+	for _, m := range heard {
+		say(fmt.Sprintf("%s (sent during %s)", m, nameList(during[m])), heardFeature[m])
+	}
 	switch {
 	case len(uses) == 0:
 		return nil
@@ -56,6 +75,18 @@ func protocolFact(p profiles.Profile, e probe.EraResult) []Fact {
 		return []Fact{{Name: protocolFactName, Value: NotMeasured + " (the server has " + strings.Join(uses, ", ") + ")"}}
 	}
 	return []Fact{{Name: protocolFactName, Value: strings.Join(parts, "; "), Measured: true}}
+}
+
+// heardFeature is the feature of a request or notification a server sent
+// during a call (probe.CallResult.Heard); an elicitation's mode is not
+// told by its method: form, the mode every client that elicits declares.
+var heardFeature = map[string]string{
+	"elicitation/create":               lab.FeatureElicitForm,
+	"sampling/createMessage":           lab.FeatureSampling,
+	"roots/list":                       lab.FeatureRoots,
+	"notifications/message":            lab.FeatureLog,
+	"notifications/progress":           lab.FeatureProgress,
+	"notifications/tools/list_changed": lab.FeatureListChanged,
 }
 
 func countTools(tools []probe.Tool, is func(probe.Tool) bool) int {

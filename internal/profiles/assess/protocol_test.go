@@ -25,7 +25,7 @@ func TestProtocolFact(t *testing.T) {
 		{Name: "both", Meta: map[string]json.RawMessage{lab.MetaUI: json.RawMessage(`{"visibility":["app","model"]}`)}},
 		{Name: "region", InputSchema: json.RawMessage(`{"type":"object","properties":{"r":{"type":"string","x-mcp-header":"R"}}}`)},
 	}}
-	fs := protocolFact(p, e)
+	fs := protocolFact(p, e, nil)
 	if len(fs) != 1 || !fs[0].Measured {
 		t.Fatalf("facts %+v", fs)
 	}
@@ -39,10 +39,19 @@ func TestProtocolFact(t *testing.T) {
 			t.Errorf("fact %q lacks %q", fs[0].Value, want)
 		}
 	}
-	if fs := protocolFact(profiles.Profile{}, e); len(fs) != 1 || fs[0].Measured || !strings.HasPrefix(fs[0].Value, NotMeasured+" (the server has tools/list_changed, log messages") {
+	if fs := protocolFact(profiles.Profile{}, e, nil); len(fs) != 1 || fs[0].Measured || !strings.HasPrefix(fs[0].Value, NotMeasured+" (the server has tools/list_changed, log messages") {
 		t.Errorf("a profile without the protocol: %+v", fs)
 	}
-	if fs := protocolFact(p, probe.EraResult{Capabilities: []string{"tools"}, Tools: []probe.Tool{{Name: "plain"}}}); fs != nil {
-		t.Errorf("a server that declares nothing of it: %+v", fs)
+	plain := probe.EraResult{Capabilities: []string{"tools"}, Tools: []probe.Tool{{Name: "plain"}}}
+	if fs := protocolFact(p, plain, []probe.CallResult{{Tool: "plain", Heard: []string{"notifications/cancelled"}}}); fs != nil {
+		t.Errorf("a server that declares and sends nothing of it: %+v", fs)
+	}
+	// What a server sent during check's calls.
+	calls := []probe.CallResult{{Tool: "a", Heard: []string{"roots/list", "notifications/message"}}, {Tool: "b", Heard: []string{"roots/list"}}}
+	p.Protocol.Facts = append(p.Protocol.Facts, profiles.ProtocolFact{Feature: lab.FeatureRoots, Does: "result: 1 roots"})
+	fs = protocolFact(p, plain, calls)
+	if len(fs) != 1 || !strings.Contains(fs[0].Value, `roots/list (sent during ["a", "b"]): result: 1 roots`) ||
+		!strings.Contains(fs[0].Value, `notifications/message (sent during ["a"]): varies`) {
+		t.Errorf("facts of what the server sent during calls: %+v", fs)
 	}
 }
