@@ -474,7 +474,53 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("encoding message: %w", err)
 	}
-	return c.writeLine(data)
+	return c.writeLine(c.clientSubscription(data))
+}
+
+// subscriptionKey is the _meta key of a notification on a
+// subscriptions/listen stream: the id of the listen request (SEP-2575).
+const subscriptionKey = "io.modelcontextprotocol/subscriptionId"
+
+// clientSubscription puts back, in a notification of a subscriptions/listen
+// stream, the client's id of the listen request where the SDK wrote the
+// id it knows the request by (admit gives it one of the lab's own): a
+// client tells its streams apart by their ids, and one that never saw its
+// own in the acknowledgement waits for it (Claude Code 2.1.332 waited its
+// 27 s budget). Anything else is written as the SDK encoded it.
+func (c *stdioConn) clientSubscription(data []byte) []byte {
+	if !bytes.Contains(data, []byte(subscriptionKey)) {
+		return data
+	}
+	var msg map[string]json.RawMessage
+	if json.Unmarshal(data, &msg) != nil {
+		return data
+	}
+	var params map[string]json.RawMessage
+	if json.Unmarshal(msg["params"], &params) != nil {
+		return data
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(params["_meta"], &meta) != nil {
+		return data
+	}
+	var n int64
+	if json.Unmarshal(meta[subscriptionKey], &n) != nil {
+		return data
+	}
+	c.fmu.Lock()
+	p, ok := c.flight[n]
+	c.fmu.Unlock()
+	if !ok {
+		return data
+	}
+	meta[subscriptionKey] = p.id
+	params["_meta"], _ = json.Marshal(meta)
+	msg["params"], _ = json.Marshal(params)
+	out, err := json.Marshal(msg)
+	if err != nil {
+		return data
+	}
+	return out
 }
 
 // writeResponse writes the SDK's answer to a request with the id the client

@@ -298,3 +298,26 @@ func TestKeepBodyAsks(t *testing.T) {
 		}
 	}
 }
+
+// TestSubscriptionIDs: the acknowledgement of a subscriptions/listen
+// stream over stdio names the stream by the client's id of its listen
+// request, not the id the lab gave the request inside (Claude Code
+// 2.1.332, never seeing its own, waited its 27 s budget before listing
+// the tools).
+func TestSubscriptionIDs(t *testing.T) {
+	cfg, err := Args{Instr: "none", Era: ModeDual, Surface: string(SurfaceProtocol)}.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startPipeServer(t, cfg)
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"test","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	io.WriteString(p.in, `{"jsonrpc":"2.0","id":"d1","method":"server/discover","params":{`+meta+`}}`+"\n")
+	if got := p.next(5 * time.Second); !strings.Contains(got, `"id":"d1"`) {
+		t.Fatalf("server/discover: %s", got)
+	}
+	io.WriteString(p.in, `{"jsonrpc":"2.0","id":"listen:0","method":"subscriptions/listen","params":{`+meta+`,"notifications":{"toolsListChanged":true}}}`+"\n")
+	got := p.next(5 * time.Second)
+	if !strings.Contains(got, "notifications/subscriptions/acknowledged") || !strings.Contains(got, `"io.modelcontextprotocol/subscriptionId":"listen:0"`) {
+		t.Errorf("acknowledgement %s, want the stream named listen:0", got)
+	}
+}

@@ -549,7 +549,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 2,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -598,8 +598,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/adk@2.0.0.json",
 					Date: "2026-12-06",
-					Runs: 52,
-					Says: "instrlab run, offline against the fake API: 52 runs of 26 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 50,
+					Says: "instrlab run, offline against the fake API: 50 runs of 25 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -1819,7 +1819,7 @@ func builtinProfiles() ([]Profile, error) {
 					},
 					ProtocolFact{
 						Feature: "tools/list_changed",
-						Does:    "not sent: the client was not listening (no subscriptions/listen stream open for it)",
+						Does:    "lists the tools again; the model has the new tool only after the call's result",
 					},
 					ProtocolFact{
 						Feature: "app-only tool",
@@ -3337,7 +3337,7 @@ func builtinProfiles() ([]Profile, error) {
 					},
 					ProtocolFact{
 						Feature: "tools/list_changed",
-						Does:    "not sent: the client was not listening (no subscriptions/listen stream open for it)",
+						Does:    "lists the tools again; the model has the new tool only after the call's result",
 					},
 					ProtocolFact{
 						Feature: "app-only tool",
@@ -4928,7 +4928,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 2,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -4977,8 +4977,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/cline@3.0.65.json",
 					Date: "2026-12-01",
-					Runs: 61,
-					Says: "instrlab run, offline against the fake API: 61 runs of 32 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 59,
+					Says: "instrlab run, offline against the fake API: 59 runs of 31 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -6731,7 +6731,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 2,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -6780,8 +6780,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/codex@0.171.0.json",
 					Date: "2026-12-02",
-					Runs: 76,
-					Says: "instrlab run, offline against the fake API: 76 runs of 41 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 74,
+					Says: "instrlab run, offline against the fake API: 74 runs of 40 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -7445,7 +7445,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 2,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -7494,8 +7494,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/continue@1.5.47.json",
 					Date: "2026-12-01",
-					Runs: 55,
-					Says: "instrlab run, offline against the fake API: 55 runs of 33 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 53,
+					Says: "instrlab run, offline against the fake API: 53 runs of 32 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -8802,7 +8802,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 2,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -8851,8 +8851,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/droid@0.225.2.json",
 					Date: "2026-12-02",
-					Runs: 65,
-					Says: "instrlab run, offline against the fake API: 65 runs of 33 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 63,
+					Says: "instrlab run, offline against the fake API: 63 runs of 32 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -9560,7 +9560,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 2,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -9609,8 +9609,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/gemini@0.61.0.json",
 					Date: "2026-12-01",
-					Runs: 84,
-					Says: "instrlab run, offline against the fake API: 84 runs of 35 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 82,
+					Says: "instrlab run, offline against the fake API: 82 runs of 34 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -9864,7 +9864,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 2,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "tool calls",
@@ -9877,8 +9877,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/grok@0.0.34.json",
 					Date: "2026-12-06",
-					Runs: 54,
-					Says: "instrlab run, offline against the fake API: 54 runs of 27 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 52,
+					Says: "instrlab run, offline against the fake API: 52 runs of 26 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -10863,7 +10863,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 2,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -10912,8 +10912,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/kilo@7.7.9.json",
 					Date: "2026-12-02",
-					Runs: 64,
-					Says: "instrlab run, offline against the fake API: 64 runs of 35 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 62,
+					Says: "instrlab run, offline against the fake API: 62 runs of 34 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -11412,7 +11412,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 2,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -11461,8 +11461,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/langchain@1.1.4.json",
 					Date: "2026-12-06",
-					Runs: 52,
-					Says: "instrlab run, offline against the fake API: 52 runs of 26 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 50,
+					Says: "instrlab run, offline against the fake API: 50 runs of 25 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -13304,7 +13304,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 2,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -13353,8 +13353,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/opencode@1.18.33.json",
 					Date: "2026-12-01",
-					Runs: 112,
-					Says: "instrlab run, offline against the fake API: 112 runs of 37 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 110,
+					Says: "instrlab run, offline against the fake API: 110 runs of 36 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -14272,7 +14272,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 2,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -14321,8 +14321,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/qwen@0.24.4.json",
 					Date: "2026-12-01",
-					Runs: 101,
-					Says: "instrlab run, offline against the fake API: 101 runs of 36 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 99,
+					Says: "instrlab run, offline against the fake API: 99 runs of 35 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{

@@ -450,11 +450,13 @@ func TestProtocolBadAnswers(t *testing.T) {
 }
 
 // TestProtocolClaudeCodeModern: Claude Code 2.1.332 speaks 2026-07-28 to
-// a server of both eras (run of 2026-12-06,
+// a server of both eras (run of 2026-12-06 11:37,
 // testdata/claude-code-2.1.332-protocol-dual): each ask comes in an
 // input_required result and its retry of the call answers elicitation
-// (cancel) and roots, never sampling; no tools/list_changed reaches it;
-// without the retries every ask is unanswered.
+// (cancel) and roots, never sampling; tools/list_changed reaches it on its
+// subscriptions/listen stream and it lists again; without the
+// notification the line says the server sent none; without the retries
+// every ask is unanswered.
 func TestProtocolClaudeCodeModern(t *testing.T) {
 	dir := filepath.Join("testdata", "claude-code-2.1.332-protocol-dual")
 	reqs, log := load(t, dir, nil)
@@ -473,7 +475,17 @@ func TestProtocolClaudeCodeModern(t *testing.T) {
 	if !slices.Equal(want, answers) {
 		t.Errorf("answers %q, want %q", answers, want)
 	}
-	lines := ProtocolLines(p, Calls(reqs, log), Tools(reqs, log, "lab"), nil)
+	if c := p.Changed; c == nil || !c.Relisted {
+		t.Errorf("after tools/list_changed: %+v", c)
+	}
+	var quiet []lab.Entry
+	for _, e := range log {
+		if e.Method != "notifications/tools/list_changed" {
+			quiet = append(quiet, e)
+		}
+	}
+	q := Protocol(reqs, quiet, "lab")
+	lines := ProtocolLines(q, Calls(reqs, quiet), Tools(reqs, quiet, "lab"), nil)
 	if !slices.Contains(lines, ProtocolLine{Feature: lab.FeatureListChanged, Does: lab.DoesNotListening}) {
 		t.Errorf("lines %+v lack tools/list_changed not sent", lines)
 	}
