@@ -140,13 +140,19 @@ func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
 				Capabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
 			}
 			if json.Unmarshal(e.Meta, &meta) == nil && len(meta.Capabilities) > 0 {
-				body, _ := json.Marshal(map[string]any{"params": map[string]json.RawMessage{"capabilities": meta.Capabilities}})
-				metaDeclared = declared(body)
+				metaDeclared = declared(meta.Capabilities)
 			}
 		}
 		switch {
 		case e.Dir == lab.Recv && e.Kind == lab.KindRequest && e.Method == lab.Legacy.Method() && p.Declared == nil:
-			p.Declared = declared(e.Body)
+			var req struct {
+				Params struct {
+					Capabilities json.RawMessage `json:"capabilities"`
+				} `json:"params"`
+			}
+			if json.Unmarshal(e.Body, &req) == nil {
+				p.Declared = declared(req.Params.Capabilities)
+			}
 		case e.Dir == lab.Recv && e.Kind == lab.KindRequest && e.Method == "logging/setLevel":
 			var req struct {
 				Params struct{ Level string } `json:"params"`
@@ -154,7 +160,11 @@ func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
 			json.Unmarshal(e.Body, &req)
 			p.LogLevel = cmp.Or(req.Params.Level, "set")
 		case e.Dir == lab.Send && e.Kind == lab.KindRequest && slices.Contains(lab.AskMethods, e.Method):
-			f := AskFact{Method: e.Method, Answer: AskNoAnswer, Model: firstHolding(reqs, askTexts(e.Body))}
+			var req struct {
+				Params json.RawMessage `json:"params"`
+			}
+			json.Unmarshal(e.Body, &req)
+			f := AskFact{Method: e.Method, Answer: AskNoAnswer, Model: firstHolding(reqs, askTexts(req.Params))}
 			if e.Method == "elicitation/create" {
 				var req struct {
 					Params struct{ Mode string } `json:"params"`
@@ -275,8 +285,7 @@ func (p *ProtocolFacts) inputRequired(e lab.Entry, reqs []Request) []string {
 	var keys []string
 	for _, k := range slices.Sorted(maps.Keys(reply.Result.InputRequests)) {
 		ir := reply.Result.InputRequests[k]
-		body, _ := json.Marshal(map[string]json.RawMessage{"params": ir.Params})
-		f := AskFact{Method: ir.Method, Answer: AskNoAnswer, Via: ViaInputRequired, Model: firstHolding(reqs, askTexts(body))}
+		f := AskFact{Method: ir.Method, Answer: AskNoAnswer, Via: ViaInputRequired, Model: firstHolding(reqs, askTexts(ir.Params))}
 		if ir.Method == "elicitation/create" {
 			var params struct{ Mode string }
 			json.Unmarshal(ir.Params, &params)
@@ -288,16 +297,12 @@ func (p *ProtocolFacts) inputRequired(e lab.Entry, reqs []Request) []string {
 	return keys
 }
 
-// declared lists the capabilities of an initialize request, as dotted
-// paths to their leaves (an empty object is a leaf): "sampling",
-// "elicitation.form", "roots.listChanged".
-func declared(body json.RawMessage) []string {
-	var req struct {
-		Params struct {
-			Capabilities map[string]any `json:"capabilities"`
-		} `json:"params"`
-	}
-	if json.Unmarshal(body, &req) != nil {
+// declared lists a client's capabilities object as dotted paths to its
+// leaves (an empty object is a leaf): "sampling", "elicitation.form",
+// "roots.listChanged"; nil when it is not an object.
+func declared(capabilities json.RawMessage) []string {
+	var caps map[string]any
+	if json.Unmarshal(capabilities, &caps) != nil {
 		return nil
 	}
 	out := []string{}
@@ -315,7 +320,7 @@ func declared(body json.RawMessage) []string {
 			out = append(out, path)
 		}
 	}
-	walk("", req.Params.Capabilities)
+	walk("", caps)
 	sort.Strings(out)
 	return out
 }
@@ -380,23 +385,21 @@ func cut(s string) string {
 	return string(r[:maxContent]) + "…"
 }
 
-// askTexts are the texts of a request the server sent: an elicitation's
-// message, a sampling request's messages and system prompt.
-func askTexts(body json.RawMessage) []string {
+// askTexts are the texts of the params of a request the server sent: an
+// elicitation's message, a sampling request's messages and system prompt.
+func askTexts(params json.RawMessage) []string {
 	var req struct {
-		Params struct {
-			Message      string `json:"message"`
-			SystemPrompt string `json:"systemPrompt"`
-			Messages     []struct {
-				Content struct {
-					Text string `json:"text"`
-				} `json:"content"`
-			} `json:"messages"`
-		} `json:"params"`
+		Message      string `json:"message"`
+		SystemPrompt string `json:"systemPrompt"`
+		Messages     []struct {
+			Content struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"messages"`
 	}
-	json.Unmarshal(body, &req)
-	out := []string{req.Params.Message, req.Params.SystemPrompt}
-	for _, m := range req.Params.Messages {
+	json.Unmarshal(params, &req)
+	out := []string{req.Message, req.SystemPrompt}
+	for _, m := range req.Messages {
 		out = append(out, m.Content.Text)
 	}
 	return out
