@@ -18,25 +18,29 @@ import (
 var never = []struct{ from, to, why string }{
 	// Presentation reads evidence: the command hands it the client lookup
 	// (analyze.Clients), so that a table or a profile links no client.
-	{"./internal/report ./internal/profiles/... ./internal/table ./internal/untrusted", "./internal/client/*",
+	{"./internal/report/... ./internal/profiles/... ./internal/table ./internal/untrusted", "./internal/client/*",
 		"presentation links no client adapter"},
-	{"./internal/report ./internal/profiles/...", "./internal/matrix/runner",
+	{"./internal/report/... ./internal/profiles/...", "./internal/matrix/runner",
 		"presentation and profiles read what a run left; they never run one"},
-	{"./internal/atlas", "./internal/client/*",
-		"a sweep runs the clients the command makes (atlas.Sweep.NewClient)"},
-	{"./internal/atlas", "./internal/budget ./internal/profiles",
-		"a sweep measures budgets through the measurer the command gives it (atlas.Sweep.MeasureBudget); profiles' tests read the atlas"},
+	{"./internal/report/reference", "./internal/probe ./internal/budget ./internal/atlas/sweep",
+		"the client reference is written from the profiles and the atlas's data, and probes, measures and sweeps nothing"},
+	{"./internal/atlas/...", "./internal/client/*",
+		"a sweep runs the clients the command makes (sweep.Sweep.NewClient)"},
+	{"./internal/atlas/...", "./internal/budget ./internal/profiles",
+		"a sweep measures budgets through the measurer the command gives it (sweep.Sweep.MeasureBudget); profiles' tests read the atlas"},
+	{"./internal/atlas", "./internal/matrix/runner ./internal/atlas/sweep",
+		"the atlas is data, read and written (timelines, pages, exports); sweeping it runs clients (atlas/sweep)"},
 
 	// The experiment, by job: planning, then running, then analysis.
 	{"./internal/matrix", "./internal/matrix/runner ./internal/matrix/analyze ./internal/client/*",
 		"planning knows rows and clients' arms, not how a run goes or is read"},
 	{"./internal/matrix/analyze", "./internal/matrix/runner ./internal/client/*",
 		"analysis reads evidence; the client that reads its own files is passed in"},
-	{"./internal/matrix/runner", "./internal/client/* ./internal/report ./internal/profiles/...",
+	{"./internal/matrix/runner", "./internal/client/* ./internal/report/... ./internal/profiles/...",
 		"the runner runs the clients it is given and writes evidence"},
 
 	// The clients and the fakes know nothing of the experiment.
-	{"./internal/client/...", "./internal/matrix/... ./internal/report ./internal/profiles/... ./internal/fakeapi",
+	{"./internal/client/...", "./internal/matrix/... ./internal/report/... ./internal/profiles/... ./internal/fakeapi",
 		"a client adapter starts its client and reads its files"},
 	{"./internal/fakeapi", "./internal/client/... ./internal/matrix/...",
 		"the fake model APIs serve any client and know none"},

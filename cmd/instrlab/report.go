@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"io"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/profiles/derive"
 	"github.com/instrlab/instrlab/internal/report"
+	"github.com/instrlab/instrlab/internal/report/reference"
 )
 
 // reportOptions are the flags of "instrlab report".
@@ -21,9 +21,9 @@ type reportOptions struct {
 }
 
 func (o *reportOptions) flags(fs *flag.FlagSet) {
-	fs.StringVar(&o.format, "format", "md", "output format: "+report.Formats.String()+" (summary: one line per configuration and client; a sweep: "+atlas.Formats.String()+", or site with -out)")
-	fs.StringVar(&o.link, "link", "", "with -format tested: the https URL each version links to, where the run's evidence is kept (a workflow run's page)")
-	fs.StringVar(&o.out, "out", "", "with -format site (sweep directories only): write the atlas as a static site into this directory, evidence linked where it lies")
+	fs.StringVar(&o.format, "format", "md", "output format: "+report.Formats.String()+" (summary: one line per configuration and client; a sweep: "+atlas.Formats.String()+", or site with -out; reference with -out: the client reference)")
+	fs.StringVar(&o.link, "link", "", "with -format tested: the https URL each version links to, where the run's evidence is kept (a workflow run's page); with -format reference: the https URL the repository's files are published under")
+	fs.StringVar(&o.out, "out", "", "with -format site (sweep directories only): write the atlas as a static site into this directory, evidence linked where it lies; with -format reference: write the client reference (docs/reference) from the built-in profiles and the atlases DIR...")
 	fs.StringVar(&o.profileOut, "profile-out", "", "also write a client profile (client@version.json, the format of check -profile) for each client in the run to this directory")
 	fs.StringVar(&o.derive.Ref, "profile-ref", "", "the profiles' evidence ref: where this run's summary is kept; {id} stands for client@version (default: DIR)")
 	fs.StringVar(&o.derive.Command, "profile-command", "", "the command that made the run, kept in each profile's evidence excerpt (PROFILE-OUT/evidence/client@version.json)")
@@ -44,6 +44,9 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	o.dirs = fs.Args()
 	if len(o.dirs) == 0 {
 		return usageError{Msg: "report: want an evidence directory (or several: the shards of one run or sweep)"}
+	}
+	if o.format == "reference" {
+		return reference.Generate(o.out, o.dirs, o.link)
 	}
 	if atlas.IsSweep(o.dirs) {
 		return o.atlas(stdout)
@@ -93,9 +96,6 @@ func (o *reportOptions) atlas(stdout io.Writer) error {
 		return usageError{Msg: "report: -format site and -out go together (the site is a directory)"}
 	}
 	a, err := atlas.ReadSweeps(o.dirs, o.out)
-	if errors.Is(err, atlas.ErrMismatch) {
-		return usageError{Msg: err.Error()}
-	}
 	if err != nil {
 		return err
 	}

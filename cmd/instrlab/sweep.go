@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/atlas"
+	"github.com/instrlab/instrlab/internal/atlas/sweep"
 	"github.com/instrlab/instrlab/internal/budget"
 	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/client/clients"
@@ -26,8 +26,8 @@ type sweepOptions struct {
 	clients, budgets                         listFlag
 	shard, matrix, format, cacheLimit, netns string
 
-	sweep   atlas.Sweep
-	targets []atlas.Target
+	sweep   sweep.Sweep
+	targets []sweep.Target
 	sh      matrix.Shard
 	mode    netjail.Mode
 }
@@ -119,9 +119,7 @@ func (o *sweepOptions) run(ctx context.Context, command string, stdout, stderr i
 	}
 	s.Gate = budget.Gate(s.Pinned(o.targets), s.Jobs, 0, stderr)
 	a, err := s.Atlas(ctx, o.targets, o.sh, clients.Versions, command)
-	if errors.Is(err, atlas.ErrNoMatch) {
-		return usageError{Msg: err.Error()}
-	} else if err != nil {
+	if err != nil {
 		return err
 	}
 	out := evidence.SweepDir(s.Out)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/evidence"
 )
 
@@ -165,8 +166,8 @@ func Read(path string) (*Atlas, error) {
 // ReadSweeps reads the atlases of sweep directories and merges them, each
 // one's evidence paths rebased so they resolve from linkFrom (the
 // directory a site is written to), or, without linkFrom and with several
-// directories, from the working directory. An error that wraps
-// ErrMismatch is the user's: sweeps that cannot be merged.
+// directories, from the working directory. Sweeps that cannot be merged
+// are the user's mistake: a cli.UsageError that says why (ErrMismatch's).
 func ReadSweeps(dirs []string, linkFrom string) (*Atlas, error) {
 	var as []*Atlas
 	for _, d := range dirs {
@@ -186,7 +187,11 @@ func ReadSweeps(dirs []string, linkFrom string) (*Atlas, error) {
 		}
 		as = append(as, a)
 	}
-	return Merge(as)
+	a, err := Merge(as)
+	if errors.Is(err, ErrMismatch) {
+		return nil, cli.UsageError{Msg: err.Error()}
+	}
+	return a, err
 }
 
 // linkPath is dir as a slash path relative to from, both made absolute.

@@ -88,7 +88,7 @@ func Properties(m *matrix.Matrix, results []analyze.Result, rel func(dir string)
 			}
 		}
 		if len(ok) == 0 {
-			return nil, fmt.Errorf("row %s failed: %s", p.row, oneLine(runs[0].Reason))
+			return nil, fmt.Errorf("row %s failed: %s", p.row, Reason(runs[0].Reason))
 		}
 		out = append(out, readRuns(p, ok, rel))
 	}
@@ -123,7 +123,9 @@ func readRuns(p property, runs []analyze.Result, rel func(string) string) Prop {
 	return prop
 }
 
-func oneLine(s string) string {
+// Reason is a failure's text as a point keeps it (Point.CouldNotRun)
+// and a property's error says it: its first line, "…" when more followed.
+func Reason(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i] + " …"
@@ -254,3 +256,6 @@ func readSlow(r analyze.Result) string {
 var serverNameRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\b` + regexp.QuoteMeta(matrix.ServerName) + `\b`)
 })
+
+// BudgetProperty names the property of budget b on the timeline.
+func BudgetProperty(b string) string { return b + " budget" }

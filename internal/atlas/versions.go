@@ -30,12 +30,13 @@ type Selector struct {
 	constraint *version.Range
 }
 
-// ParseSelector parses the part of "client@SELECTOR" after the '@'.
+// ParseSelector parses the part of "client@SELECTOR" after the '@'; an
+// empty one is "all".
 func ParseSelector(s string) (Selector, error) {
 	sel := Selector{text: s}
 	switch {
 	case s == "" || s == "all":
-		sel.all = true
+		sel.all, sel.text = true, "all"
 	case s == "newest" || s == "latest":
 		sel.newest = true
 	case strings.Contains(s, ".."):

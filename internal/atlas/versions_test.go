@@ -55,13 +55,3 @@ func TestSelect(t *testing.T) {
 		}
 	}
 }
-
-func TestParseTarget(t *testing.T) {
-	tg, err := ParseTarget("claude-code")
-	if err != nil || tg.Client != "claude-code" || tg.Selector.String() != "all" {
-		t.Errorf("bare name: %+v, %v", tg, err)
-	}
-	if _, err := ParseTarget("@all"); err == nil {
-		t.Error("a target without a client name accepted")
-	}
-}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/atlas"
+	"github.com/instrlab/instrlab/internal/atlas/sweep"
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/fakeclient"
 	"github.com/instrlab/instrlab/internal/matrix"
@@ -21,7 +22,7 @@ func TestSweepMeasuresABudget(t *testing.T) {
 	exe, _ := os.Executable()
 	m := matrix.Atlas()
 	m.Rows = m.Rows[:1] // en-1000: the probe row of the budget too
-	s := &atlas.Sweep{Out: t.TempDir(), Lab: exe, Jobs: 1, Timeout: 30 * time.Second, Matrix: m, Progress: new(strings.Builder),
+	s := &sweep.Sweep{Out: t.TempDir(), Lab: exe, Jobs: 1, Timeout: 30 * time.Second, Matrix: m, Progress: new(strings.Builder),
 		Budgets: []string{Wait}, MeasureBudget: AtlasProperty,
 		NewClient: func(spec string) (client.Client, error) {
 			sp, err := client.ParseSpec(spec)
@@ -49,7 +50,7 @@ func TestSweepMeasuresACount(t *testing.T) {
 	exe, _ := os.Executable()
 	m := matrix.Atlas()
 	m.Rows = m.Rows[:1]
-	s := &atlas.Sweep{Out: t.TempDir(), Lab: exe, Jobs: 1, Timeout: 30 * time.Second, Matrix: m, Progress: new(strings.Builder),
+	s := &sweep.Sweep{Out: t.TempDir(), Lab: exe, Jobs: 1, Timeout: 30 * time.Second, Matrix: m, Progress: new(strings.Builder),
 		Budgets: []string{Defer}, MeasureBudget: AtlasProperty,
 		NewClient: func(spec string) (client.Client, error) {
 			sp, err := client.ParseSpec(spec)

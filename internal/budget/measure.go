@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/atlas"
+	"github.com/instrlab/instrlab/internal/atlas/sweep"
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/load"
 	"github.com/instrlab/instrlab/internal/matrix"
@@ -364,12 +365,12 @@ func (o Options) progress() io.Writer {
 }
 
 // AtlasProperty measures one budget of a client version for a sweep
-// (atlas.Sweep.MeasureBudget) and reads it as a property: its value the
+// (sweep.Sweep.MeasureBudget) and reads it as a property: its value the
 // budget as a user reads it; for the wait budget, its span the bracket
 // found, timing-sensitive when runs disagreed near the edge or did not
 // resolve it. A count (the deferral threshold, the tool-name limit) and a
 // budget that could not be measured compare as text.
-func AtlasProperty(ctx context.Context, r atlas.BudgetRun) (atlas.Prop, error) {
+func AtlasProperty(ctx context.Context, r sweep.BudgetRun) (atlas.Prop, error) {
 	ms, err := Measure(ctx, Options{Client: r.Client, Out: r.Out, Lab: r.Lab, Timeout: r.Timeout, Netns: r.Netns, Progress: r.Progress}, []string{r.Budget})
 	if err != nil || len(ms) != 1 {
 		return atlas.Prop{}, fmt.Errorf("measuring the %s budget: %v", r.Budget, err)

@@ -1,8 +1,9 @@
-package atlas
+package sweep
 
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/instrlab/instrlab/internal/atlas"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/client"
@@ -192,7 +195,7 @@ func TestStoppedSweepWritesAPartialAtlas(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "resume") {
 		t.Fatalf("stopped sweep: %v", err)
 	}
-	a, rerr := Read(evidence.SweepDir(out).Atlas())
+	a, rerr := atlas.Read(evidence.SweepDir(out).Atlas())
 	if rerr != nil {
 		t.Fatal(rerr)
 	}
@@ -220,3 +223,7 @@ func TestSweepStopsWhenAPointCannotBeSaved(t *testing.T) {
 		t.Errorf("sweep with an unwritable points folder: %v", err)
 	}
 }
+
+// versionBound is the bound on versions run that atlas's bisect_test holds
+// Bisect to: 4 (k+1) log2 n for k changes in n versions.
+func versionBound(k, n int) int { return int(4 * float64(k+1) * math.Log2(float64(n))) }

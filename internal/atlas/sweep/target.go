@@ -1,4 +1,4 @@
-package atlas
+package sweep
 
 import (
 	"context"
@@ -9,6 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/instrlab/instrlab/internal/cli"
+
+	"github.com/instrlab/instrlab/internal/atlas"
+
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
@@ -18,7 +22,7 @@ import (
 // "claude-code@2.1.200..2.1.332".
 type Target struct {
 	Client   string
-	Selector Selector
+	Selector atlas.Selector
 }
 
 // ParseTarget parses "client", "client@all", "client@newest",
@@ -28,12 +32,9 @@ func ParseTarget(s string) (Target, error) {
 	if name == "" {
 		return Target{}, fmt.Errorf("-client %q: want name@versions, as in claude-code@2.1.200..2.1.332", s)
 	}
-	p, err := ParseSelector(sel)
+	p, err := atlas.ParseSelector(sel)
 	if err != nil {
 		return Target{}, fmt.Errorf("-client %q: %w", s, err)
-	}
-	if sel == "" {
-		p.text = "all"
 	}
 	return Target{Client: name, Selector: p}, nil
 }
@@ -97,12 +98,13 @@ func (s *Sweep) Pinned(targets []Target) []client.Client {
 // Atlas sweeps every target and writes the atlas (atlas.json, atlas.md and
 // atlas.html) into Out. published lists the versions npm serves of a client. With a shard,
 // only this shard's contiguous part of each client's versions is swept;
-// instrlab report merges the shards' atlases.
-func (s *Sweep) Atlas(ctx context.Context, targets []Target, shard matrix.Shard, published func(ctx context.Context, client string) ([]string, error), command string) (*Atlas, error) {
+// instrlab report merges the shards' atlases. A selector that matches no
+// published version is the user's mistake: a cli.UsageError.
+func (s *Sweep) Atlas(ctx context.Context, targets []Target, shard matrix.Shard, published func(ctx context.Context, client string) ([]string, error), command string) (*atlas.Atlas, error) {
 	if s.Matrix == nil {
 		s.Matrix = defaultMatrix()
 	}
-	a := &Atlas{Date: time.Now().UTC().Format("2006-01-02"), Command: command, Matrix: s.Matrix.Name, Properties: s.propertyNames(), Shard: shard.String()}
+	a := &atlas.Atlas{Date: time.Now().UTC().Format("2006-01-02"), Command: command, Matrix: s.Matrix.Name, Properties: s.propertyNames(), Shard: shard.String()}
 	type planned struct {
 		t        Target
 		versions []string
@@ -114,11 +116,13 @@ func (s *Sweep) Atlas(ctx context.Context, targets []Target, shard matrix.Shard,
 			return nil, err
 		}
 		vs, err := t.Selector.Select(all)
-		if err != nil {
+		if errors.Is(err, atlas.ErrNoMatch) {
+			return nil, cli.UsageError{Msg: fmt.Sprintf("%s@%v", t.Client, err)}
+		} else if err != nil {
 			return nil, fmt.Errorf("%s@%w", t.Client, err)
 		}
 		if shard.N > 0 {
-			if vs, err = Shard(vs, shard.K, shard.N); err != nil {
+			if vs, err = atlas.Shard(vs, shard.K, shard.N); err != nil {
 				return nil, err
 			}
 		}
@@ -135,14 +139,14 @@ func (s *Sweep) Atlas(ctx context.Context, targets []Target, shard matrix.Shard,
 			}
 			// Stopped: keep what was measured, said to be partial.
 			a.Partial = true
-			tl.Sweep = SweepInfo{Date: a.Date, Command: a.Command, Partial: true}
+			tl.Sweep = atlas.SweepInfo{Date: a.Date, Command: a.Command, Partial: true}
 			a.Timelines = append(a.Timelines, tl)
 			if werr := s.write(a); werr != nil {
 				return a, werr
 			}
 			return a, err
 		}
-		tl.Sweep = SweepInfo{Date: a.Date, Command: a.Command}
+		tl.Sweep = atlas.SweepInfo{Date: a.Date, Command: a.Command}
 		a.Timelines = append(a.Timelines, tl)
 	}
 	return a, s.write(a)
@@ -150,7 +154,7 @@ func (s *Sweep) Atlas(ctx context.Context, targets []Target, shard matrix.Shard,
 
 // write saves the atlas as JSON, markdown and a page, each written whole then
 // renamed into place.
-func (s *Sweep) write(a *Atlas) error {
+func (s *Sweep) write(a *atlas.Atlas) error {
 	for _, f := range []struct {
 		name  string
 		write func(*os.File) error

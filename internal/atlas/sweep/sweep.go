@@ -1,4 +1,4 @@
-package atlas
+package sweep
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/instrlab/instrlab/internal/atlas"
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/evidence"
@@ -51,7 +53,7 @@ type Sweep struct {
 	// MeasureBudget (budget.AtlasProperty), each a property whose change
 	// point is a change of the number beyond its resolution (Span).
 	Budgets       []string
-	MeasureBudget func(ctx context.Context, r BudgetRun) (Prop, error)
+	MeasureBudget func(ctx context.Context, r BudgetRun) (atlas.Prop, error)
 	// Matrix is the probe matrix; nil means the built-in atlas matrix.
 	Matrix *matrix.Matrix
 	// NewClient makes the adapter for name@version.
@@ -61,34 +63,34 @@ type Sweep struct {
 
 // Timeline sweeps one client over versions (oldest first), the ones
 // selector picked, and returns its timeline.
-func (s *Sweep) Timeline(ctx context.Context, name, selector string, versions []string) (Timeline, error) {
+func (s *Sweep) Timeline(ctx context.Context, name, selector string, versions []string) (atlas.Timeline, error) {
 	if s.Matrix == nil {
 		s.Matrix = defaultMatrix()
 	}
 	known, err := s.readPoints(name)
 	if err != nil {
-		return Timeline{}, err
+		return atlas.Timeline{}, err
 	}
 	if len(known) > 0 {
 		fmt.Fprintf(s.progress(), "%s: resuming with %d versions already probed\n", name, len(known))
 	}
 	var saveErr error
-	pts := Bisect(ctx, versions, func(ctx context.Context, v string, attempt int) Point {
+	pts := atlas.Bisect(ctx, versions, func(ctx context.Context, v string, attempt int) atlas.Point {
 		return s.probe(ctx, name, v, attempt)
-	}, BisectOptions{Grid: s.Grid, Confirm: s.Confirm, Known: known, OnPoint: func(p Point) {
+	}, atlas.BisectOptions{Grid: s.Grid, Confirm: s.Confirm, Known: known, OnPoint: func(p atlas.Point) {
 		if err := s.writePoint(name, p); err != nil && saveErr == nil {
 			saveErr = err
 		}
 	}})
 	if saveErr != nil {
-		return Timeline{}, saveErr
+		return atlas.Timeline{}, saveErr
 	}
 	if err := ctx.Err(); err != nil {
 		// What was measured before the stop is a timeline too, with
 		// changes not yet narrowed marked inexact.
-		return NewTimeline(name, selector, versions, pts), fmt.Errorf("sweep of %s stopped (resume with the same -out): %w", name, err)
+		return atlas.NewTimeline(name, selector, versions, pts), fmt.Errorf("sweep of %s stopped (resume with the same -out): %w", name, err)
 	}
-	return NewTimeline(name, selector, versions, pts), nil
+	return atlas.NewTimeline(name, selector, versions, pts), nil
 }
 
 func (s *Sweep) progress() io.Writer {
@@ -99,14 +101,14 @@ func (s *Sweep) progress() io.Writer {
 }
 
 // probe runs the probe matrix on one version and reads its properties.
-func (s *Sweep) probe(ctx context.Context, name, version string, attempt int) Point {
+func (s *Sweep) probe(ctx context.Context, name, version string, attempt int) atlas.Point {
 	spec := name + "@" + version
 	dir := evidence.SweepDir(s.Out)
 	out := string(dir.Out())
 	if attempt == 2 {
 		out = string(dir.Confirm())
 	}
-	p := Point{Version: version, Attempt: attempt}
+	p := atlas.Point{Version: version, Attempt: attempt}
 	c, err := s.NewClient(spec)
 	if err != nil {
 		p.CouldNotRun = err.Error()
@@ -124,13 +126,13 @@ func (s *Sweep) probe(ctx context.Context, name, version string, attempt int) Po
 		Timeout: s.Timeout, Lab: s.Lab, Netns: s.Netns, Progress: s.progress()}
 	results, _, err := r.Run(ctx)
 	if err != nil {
-		p.CouldNotRun = oneLine(err.Error())
+		p.CouldNotRun = atlas.Reason(err.Error())
 		fmt.Fprintf(s.progress(), "%s: could not run: %s\n", spec, p.CouldNotRun)
 		return p
 	}
 	p.Dir = filepath.ToSlash(relPath(s.Out, filepath.Join(out, c.Spec().String())))
 	rel := func(dir string) string { return filepath.ToSlash(relPath(s.Out, dir)) }
-	p.Props, err = Properties(s.Matrix, results, rel)
+	p.Props, err = atlas.Properties(s.Matrix, results, rel)
 	if err != nil {
 		p.Props = nil
 		p.CouldNotRun = err.Error()
@@ -148,9 +150,6 @@ func (s *Sweep) probe(ctx context.Context, name, version string, attempt int) Po
 	return p
 }
 
-// BudgetProperty names the property of budget b on the timeline.
-func BudgetProperty(b string) string { return b + " budget" }
-
 // A BudgetRun is one budget to measure on one client version, as a
 // property: its runs go under Out, their directories become evidence
 // paths through Rel.
@@ -165,13 +164,13 @@ type BudgetRun struct {
 }
 
 // measure measures budget b of c into out as a property.
-func (s *Sweep) measure(ctx context.Context, c client.Client, b, out string, rel func(string) string) (Prop, error) {
+func (s *Sweep) measure(ctx context.Context, c client.Client, b, out string, rel func(string) string) (atlas.Prop, error) {
 	if s.MeasureBudget == nil {
-		return Prop{}, fmt.Errorf("the %s budget: the sweep has no way to measure budgets", b)
+		return atlas.Prop{}, fmt.Errorf("the %s budget: the sweep has no way to measure budgets", b)
 	}
 	p, err := s.MeasureBudget(ctx, BudgetRun{Client: c, Budget: b, Out: out, Lab: s.Lab, Timeout: s.Timeout, Netns: s.Netns, Progress: s.progress(), Rel: rel})
 	if ctx.Err() != nil {
-		return Prop{}, ctx.Err()
+		return atlas.Prop{}, ctx.Err()
 	}
 	return p, err
 }
@@ -179,9 +178,9 @@ func (s *Sweep) measure(ctx context.Context, c client.Client, b, out string, rel
 // propertyNames are the properties a sweep reads: its probe matrix's, then
 // its budgets'.
 func (s *Sweep) propertyNames() []string {
-	names := PropertyNames(s.Matrix)
+	names := atlas.PropertyNames(s.Matrix)
 	for _, b := range s.Budgets {
-		names = append(names, BudgetProperty(b))
+		names = append(names, atlas.BudgetProperty(b))
 	}
 	return names
 }
@@ -195,7 +194,7 @@ func relPath(base, path string) string {
 
 // writePoint saves a point with write-then-rename, so a sweep killed
 // mid-write leaves the old file or none, never a torn one.
-func (s *Sweep) writePoint(name string, p Point) error {
+func (s *Sweep) writePoint(name string, p atlas.Point) error {
 	path := evidence.SweepDir(s.Out).Point(name, p.Version, p.Attempt)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("saving the point of %s@%s: %w", name, p.Version, err)
@@ -218,7 +217,7 @@ func (s *Sweep) writePoint(name string, p Point) error {
 // readPoints loads the points an earlier sweep into Out saved for name. A
 // point that cannot be read is an error naming the file: nothing measured
 // is silently dropped or redone.
-func (s *Sweep) readPoints(name string) ([]Point, error) {
+func (s *Sweep) readPoints(name string) ([]atlas.Point, error) {
 	dir := evidence.SweepDir(s.Out).Points(name)
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -227,7 +226,7 @@ func (s *Sweep) readPoints(name string) ([]Point, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading earlier points: %w", err)
 	}
-	var out []Point
+	var out []atlas.Point
 	for _, e := range entries {
 		if !strings.HasSuffix(e.Name(), ".json") {
 			continue
@@ -236,7 +235,7 @@ func (s *Sweep) readPoints(name string) ([]Point, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading earlier points: %w", err)
 		}
-		var p Point
+		var p atlas.Point
 		if err := json.Unmarshal(b, &p); err != nil || p.Version == "" {
 			return nil, fmt.Errorf("%s: not a point (%v): remove it to probe that version again", filepath.Join(dir, e.Name()), err)
 		}

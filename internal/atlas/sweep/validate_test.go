@@ -1,4 +1,4 @@
-package atlas
+package sweep
 
 import (
 	"errors"
@@ -54,5 +54,15 @@ func TestSweepPinned(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"fake@7", "fake@7"}, got); diff != "" {
 		t.Errorf("pinned mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestParseTarget(t *testing.T) {
+	tg, err := ParseTarget("claude-code")
+	if err != nil || tg.Client != "claude-code" || tg.Selector.String() != "all" {
+		t.Errorf("bare name: %+v, %v", tg, err)
+	}
+	if _, err := ParseTarget("@all"); err == nil {
+		t.Error("a target without a client name accepted")
 	}
 }

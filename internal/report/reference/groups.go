@@ -1,0 +1,197 @@
+package reference
+
+import (
+	"slices"
+
+	"github.com/instrlab/instrlab/internal/profiles"
+)
+
+// A group is one kind of thing a server sends (or one way a client treats
+// a server): a page across clients, one row per client's newest version,
+// and a section of each client's page, one column per version. Adding a
+// fact to the reference is one fact here.
+type group struct {
+	file, title, intro string
+	// facts are the group's columns across clients and its rows on a
+	// client's page; those of a group whose facts depend on the clients
+	// (the protocol's features) come from factsOf.
+	facts   []fact
+	factsOf func(cs []client) []fact
+	// notes are the newest version's notes shown under its section on a
+	// client's page.
+	notes func(p profiles.Profile) []string
+}
+
+type fact struct {
+	name string
+	of   func(profiles.Profile) string
+}
+
+func (g group) factsFor(cs []client) []fact {
+	if g.factsOf != nil {
+		return g.factsOf(cs)
+	}
+	return g.facts
+}
+
+// groups are the reference's property pages, in the order a client's
+// page shows them.
+var groups = []group{
+	{
+		file: "instructions.md", title: "Instructions",
+		intro: "What each client keeps of a server's instructions (the initialize result's, or the DiscoverResult's), and where in the model's request it puts them.",
+		facts: []fact{
+			{"kept", func(p profiles.Profile) string { return instructions(p.Instructions, p.Render) }},
+			{"after a cut", func(p profiles.Profile) string { return marker(p.Instructions) }},
+			{"of several lines", func(p profiles.Profile) string { return lines(p.Instructions) }},
+			{"where", func(p profiles.Profile) string { return orNot(p.Render.Placement) }},
+			{"around the text", func(p profiles.Profile) string { return wrapper(p.Render) }},
+			{"the cap's setting", func(p profiles.Profile) string { return setting(p.Instructions) }},
+			{"over Streamable HTTP", httpKept},
+		},
+		notes: func(p profiles.Profile) []string { return []string{p.Instructions.Note, p.Render.Note} },
+	},
+	{
+		file: "tool-descriptions.md", title: "Tool descriptions",
+		intro: "What each client keeps of a tool's description, and how the description reaches the model.",
+		facts: []fact{
+			{"kept", func(p profiles.Profile) string { return kept(p.ToolDescriptions) }},
+			{"after a cut", func(p profiles.Profile) string { return marker(p.ToolDescriptions) }},
+			{"how it reaches the model", func(p profiles.Profile) string { return orNot(p.ToolDescriptions.Via) }},
+			{"white space around it", func(p profiles.Profile) string { return trim(p.ToolDescriptions) }},
+			{"of several lines", func(p profiles.Profile) string { return lines(p.ToolDescriptions) }},
+		},
+		notes: func(p profiles.Profile) []string { return []string{p.ToolDescriptions.Note} },
+	},
+	{
+		file: "tool-results.md", title: "Tool results",
+		intro: "Who gives the model what of a tool's result: of a result with content text and structuredContent, which part reached the model's next request, kept whole, cut or dropped.",
+		facts: resultFacts(),
+	},
+	{
+		file: "schemas.md", title: "Input schemas",
+		intro: "What each client does with the JSON Schema keywords of a tool's input schema, at its top level and inside it (a property, a $defs entry, an items schema).",
+		facts: []fact{
+			{"dropped", func(p profiles.Profile) string { return keywords(p, profiles.FateDropped) }},
+			{"rewritten", func(p profiles.Profile) string { return keywords(p, profiles.FateRewritten) }},
+			{"keywords measured", keywordsMeasured},
+		},
+	},
+	{
+		file: "names.md", title: "Tool names",
+		intro: "What the model sees of a tool's name: the prefix a client puts before it, long names, and names with characters a client may refuse.",
+		facts: []fact{
+			{"before the name", prefix},
+			{"longest name named whole", func(p profiles.Profile) string { return nameBudget(p) }},
+			{"long names", nameLengths},
+			{"a dot", nameChars(profiles.NameDot)},
+			{"a hyphen", nameChars(profiles.NameHyphen)},
+			{"upper case", nameChars(profiles.NameUpper)},
+			{"outside ASCII", nameChars(profiles.NameNonASCII)},
+			{"a name that starts another", nameChars(profiles.NamePrefix)},
+			{"names the client's own tools have", reserved},
+		},
+	},
+	{
+		file: "texts.md", title: "Prompts, resources and other texts",
+		intro: "Whether the texts of a server's prompts, resources and tool metadata reach the model, and what of a resource reaches it when the model reads one.",
+		facts: []fact{
+			{"prompts", texts(func(t *profiles.Texts) string { return t.Prompts })},
+			{"resources", texts(func(t *profiles.Texts) string { return t.Resources })},
+			{"tool titles and _meta", texts(func(t *profiles.Texts) string { return t.ToolMeta })},
+			{"a resource read", texts(read)},
+		},
+	},
+	{
+		file: "budgets.md", title: "Start-up and budgets",
+		intro: "How a client opens a connection, how long it waits for a server, and the budgets measured as numbers by bisection (instrlab budget): past a budget, what the client does.",
+		facts: []fact{
+			{"first request", probe},
+			{"a slow server", slowServer},
+			{"wait", budgetCell(profiles.BudgetWait)},
+			{"defer", budgetCell(profiles.BudgetDefer)},
+			{"result", budgetCell(profiles.BudgetResult)},
+		},
+		notes: func(p profiles.Profile) []string { return []string{p.Handshake.Note, p.Startup.Note} },
+	},
+	{
+		file: "approvals.md", title: "Approvals",
+		intro: "What became of a call the model made, by the class of the tool's annotations: ran, refused by the client, or no result; in the way the matrix runs the client and in its approval modes.",
+		facts: []fact{
+			{"as run by the matrix", approvalIn("")},
+			{"default mode", approvalIn("default")},
+			{"plan mode", approvalIn("plan")},
+		},
+	},
+	{
+		file: "protocol.md", title: "Protocol",
+		intro:   "What a client does with what a server asks and announces while its tools run (elicitation, sampling, roots, logs, progress, tools/list_changed) and what it declares.",
+		factsOf: protocolFacts,
+	},
+}
+
+func wrapper(r profiles.Render) string {
+	switch {
+	case r.Unused:
+		return "none: no request held the text"
+	case r.Server == "":
+		return notMeasured
+	}
+	return quote(r.Server)
+}
+
+func trim(l profiles.Limit) string {
+	switch l.Trim {
+	case "":
+		return notMeasured
+	case profiles.TrimNone:
+		return "kept"
+	}
+	return "trimmed (" + l.Trim + ")"
+}
+
+func nameBudget(p profiles.Profile) string {
+	if b := budgetOf(p, profiles.BudgetName); b != nil {
+		return budget(*b)
+	}
+	return notMeasured
+}
+
+func resultFacts() []fact {
+	var fs []fact
+	for _, c := range resultCases {
+		fs = append(fs, fact{c.words, func(p profiles.Profile) string { return result(p, c.id) }})
+	}
+	return fs
+}
+
+// protocolFacts are the features any version of the clients measured, in
+// the order first met; then the same over 2026-07-28.
+func protocolFacts(cs []client) []fact {
+	var legacy, modern []string
+	for _, c := range cs {
+		for _, p := range c.versions {
+			if p.Protocol == nil {
+				continue
+			}
+			for _, f := range p.Protocol.Facts {
+				if !slices.Contains(legacy, f.Feature) {
+					legacy = append(legacy, f.Feature)
+				}
+			}
+			for _, f := range p.Protocol.Modern {
+				if !slices.Contains(modern, f.Feature) {
+					modern = append(modern, f.Feature)
+				}
+			}
+		}
+	}
+	var fs []fact
+	for _, f := range legacy {
+		fs = append(fs, fact{f, protocolFact(f, false)})
+	}
+	for _, f := range modern {
+		fs = append(fs, fact{f + " (2026-07-28)", protocolFact(f, true)})
+	}
+	return fs
+}

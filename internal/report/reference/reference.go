@@ -1,0 +1,198 @@
+// Package reference writes the client reference (docs/reference/): a page
+// per client, saying what each of its profiled versions does with each
+// thing a server sends and, where the atlas swept its history, since which
+// version; and a page per property across clients ("tool results: who
+// gives the model what"). Everything on it is read from the built-in
+// profiles and the committed atlases, never written by hand: the
+// committed pages are what Pages returns, byte for byte (a test holds
+// them).
+package reference
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/atlas"
+	"github.com/instrlab/instrlab/internal/cli"
+	"github.com/instrlab/instrlab/internal/evidence"
+	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/version"
+)
+
+// Source is what the reference is written from.
+type Source struct {
+	// Profiles are every version of every client (profiles.Builtin).
+	Profiles []profiles.Profile
+	// Atlases are the swept histories, each with its directory.
+	Atlases []Atlas
+	// Base is where the repository's files are as seen from the output
+	// directory: a relative path ("../..") or an https URL; the profiles'
+	// evidence and the atlases' runs are linked under it.
+	Base string
+	// Command is the command that writes the reference, printed on each
+	// page.
+	Command string
+}
+
+// An Atlas is a swept history and its directory, relative to the
+// repository's root ("atlas", "atlas/surface"), under which its runs lie.
+type Atlas struct {
+	Dir string
+	*atlas.Atlas
+}
+
+// A client is one client's profiled versions, newest first, and its
+// timelines in the atlases.
+type client struct {
+	id, name  string
+	versions  []profiles.Profile
+	timelines []timeline
+}
+
+type timeline struct {
+	dir        string
+	properties []string
+	atlas.Timeline
+}
+
+func (c client) newest() profiles.Profile { return c.versions[0] }
+
+// clients groups the profiles by client, in the order of their display
+// names, each client's versions newest first.
+func clients(src Source) []client {
+	var out []client
+	for _, p := range src.Profiles {
+		i := slices.IndexFunc(out, func(c client) bool { return c.id == p.Client })
+		if i < 0 {
+			out = append(out, client{id: p.Client, name: p.Name})
+			i = len(out) - 1
+		}
+		out[i].versions = append(out[i].versions, p)
+	}
+	for i := range out {
+		slices.SortStableFunc(out[i].versions, func(a, b profiles.Profile) int { return -version.Compare(a.Version, b.Version) })
+		for _, a := range src.Atlases {
+			for _, t := range a.Timelines {
+				if t.Client == out[i].id {
+					out[i].timelines = append(out[i].timelines, timeline{dir: a.Dir, properties: a.Properties, Timeline: t})
+				}
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b client) int { return cmp.Compare(strings.ToLower(a.name), strings.ToLower(b.name)) })
+	return out
+}
+
+// Pages returns every page of the reference by its path under the output
+// directory: README.md, one page per property group, and clients/ID.md.
+func Pages(src Source) (map[string][]byte, error) {
+	if len(src.Profiles) == 0 {
+		return nil, errors.New("reference: no profiles to write it from")
+	}
+	cs := clients(src)
+	pages := map[string][]byte{"README.md": index(src, cs)}
+	for _, g := range groups {
+		pages[g.file] = groupPage(src, g, cs)
+	}
+	for _, c := range cs {
+		pages[clientFile(c.id)] = clientPage(src, c)
+	}
+	return pages, nil
+}
+
+// clientFile is a client's page under the output directory.
+func clientFile(id string) string { return "clients/" + id + ".md" }
+
+// Write writes the reference into dir, and removes the Markdown files of
+// an earlier reference there that it no longer has (a client gone).
+func Write(dir string, src Source) error {
+	pages, err := Pages(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "clients"), 0o755); err != nil {
+		return err
+	}
+	for _, sub := range []string{".", "clients"} {
+		old, _ := filepath.Glob(filepath.Join(dir, sub, "*.md"))
+		for _, f := range old {
+			rel, _ := filepath.Rel(dir, f)
+			if _, ok := pages[filepath.ToSlash(rel)]; !ok {
+				if err := os.Remove(f); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(pages)) {
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), pages[name], 0o644); err != nil {
+			return fmt.Errorf("writing the reference: %w", err)
+		}
+	}
+	return nil
+}
+
+// Command is the command that writes the reference into out from the
+// atlases of dirs.
+func Command(out string, dirs []string) string {
+	return strings.Join(append([]string{"instrlab report -format reference -out", filepath.ToSlash(out)}, dirs...), " ")
+}
+
+// Generate writes the reference into out from the built-in profiles and
+// the atlases of dirs (each holds an atlas.json), as the working
+// directory (the repository's root) sees them. link, when set, is the
+// https URL the repository's files are published under: evidence is
+// linked there instead of relatively.
+func Generate(out string, dirs []string, link string) error {
+	if out == "" {
+		return cli.UsageError{Msg: "report: -format reference needs -out (the reference is a directory)"}
+	}
+	ps, err := profiles.Builtin()
+	if err != nil {
+		return err
+	}
+	src := Source{Profiles: ps, Base: link, Command: Command(out, dirs)}
+	if link == "" {
+		if src.Base, err = under(".", out); err != nil {
+			return err
+		}
+		src.Base, _ = filepath.Rel(src.Base, ".")
+		src.Base = filepath.ToSlash(src.Base)
+	}
+	for _, d := range dirs {
+		rel, err := under(".", d)
+		if err != nil {
+			return err
+		}
+		a, err := atlas.Read(evidence.SweepDir(d).Atlas())
+		if err != nil {
+			return err
+		}
+		src.Atlases = append(src.Atlases, Atlas{Dir: filepath.ToSlash(rel), Atlas: a})
+	}
+	return Write(out, src)
+}
+
+// under is path p relative to root, which must hold it: the reference
+// links files of the tree it is written in.
+func under(root, p string) (string, error) {
+	ra, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	pa, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(ra, pa)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("reference: %s is not under the working directory (run it from the repository's root)", p)
+	}
+	return rel, nil
+}

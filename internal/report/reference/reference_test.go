@@ -1,0 +1,259 @@
+package reference
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/instrlab/instrlab/internal/atlas"
+	"github.com/instrlab/instrlab/internal/cli"
+	"github.com/instrlab/instrlab/internal/evidence"
+	"github.com/instrlab/instrlab/internal/profiles"
+)
+
+var update = flag.Bool("update", false, "rewrite docs/reference from the built-in profiles and the committed atlases")
+
+// root is the repository's root, from this package.
+const root = "../../.."
+
+// committed is the reference as the repository publishes it, and the
+// atlases it is written from (as its command names them).
+var (
+	committed = "docs/reference"
+	atlasDirs = []string{"atlas", "atlas/surface"}
+)
+
+func builtinSource(t *testing.T) Source {
+	t.Helper()
+	ps, err := profiles.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := Source{Profiles: ps, Base: "../..", Command: Command(committed, atlasDirs)}
+	for _, d := range atlasDirs {
+		a, err := atlas.Read(evidence.SweepDir(filepath.Join(root, d)).Atlas())
+		if err != nil {
+			t.Fatal(err)
+		}
+		src.Atlases = append(src.Atlases, Atlas{Dir: d, Atlas: a})
+	}
+	return src
+}
+
+// TestCommittedReference holds docs/reference to the data: every page is
+// what the reference's command writes from the built-in profiles and the
+// committed atlases, byte for byte, and no other page is there.
+func TestCommittedReference(t *testing.T) {
+	src := builtinSource(t)
+	dir := filepath.Join(root, committed)
+	if *update {
+		if err := Write(dir, src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pages, err := Pages(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var onDisk []string
+	for _, sub := range []string{".", "clients"} {
+		files, _ := filepath.Glob(filepath.Join(dir, sub, "*.md"))
+		for _, f := range files {
+			rel, _ := filepath.Rel(dir, f)
+			onDisk = append(onDisk, filepath.ToSlash(rel))
+		}
+	}
+	for _, f := range onDisk {
+		if _, ok := pages[f]; !ok {
+			t.Errorf("docs/reference/%s is not a page of the reference: remove it (%s)", f, src.Command)
+		}
+	}
+	for name, want := range pages {
+		got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("docs/reference/%s is not what %s writes (%v): regenerate it (go test ./internal/report/reference -update)", name, src.Command, err)
+		}
+	}
+}
+
+// TestKnownFacts reads facts measured and committed elsewhere off the
+// pages, so a reference that lost a group, a client or a change point
+// fails here, not in a reader's hands.
+func TestKnownFacts(t *testing.T) {
+	pages, err := Pages(builtinSource(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ page, want string }{
+		// The atlas: Claude Code's cap from 2.1.84 and 2.1.296, Kilo
+		// Code's instructions from 7.7.2, opencode's probe and back.
+		{"clients/claude-code.md", "| 2.1.84 | 2.1.83 | cap: none up to 6000 characters → 2048 characters; marker: no cut → \"… \\[truncated]\" | yes |"},
+		{"clients/claude-code.md", "| 2.1.296 | 2.1.295 | cap: 2048 characters → 4096 characters"},
+		{"clients/kilo.md", "| 7.7.2 | 7.0.33 | uses: no → yes;"},
+		{"clients/opencode.md", "| 1.18.8 | 1.18.4 | probe: initialize first → server/discover first;"},
+		// The profiles: Claude Code 2.1.332's cap in UTF-16 units, and what
+		// it gives the model of a result with both parts.
+		{"clients/claude-code.md", "| kept | cut at 4,096 UTF-16 units | cut at 4,096 UTF-16 units |"},
+		{"tool-results.md", "| [Claude Code 2.1.332](clients/claude-code.md) | text kept | structured kept | text dropped, structured kept |"},
+		{"tool-results.md", "| [Gemini CLI 0.61.0](clients/gemini.md) | text kept | structured dropped | text kept, structured dropped |"},
+		{"budgets.md", "| [Codex CLI 0.171.0](clients/codex.md) | no: initialize first | did not wait for a server held 8s | 1.2–1.3 s; past it, drops the server"},
+		{"instructions.md", "| [Cline CLI 3.0.65](clients/cline.md) | none reach the model |"},
+	} {
+		if !strings.Contains(string(pages[c.page]), c.want) {
+			t.Errorf("%s lacks %q", c.page, c.want)
+		}
+	}
+}
+
+// TestEveryGroupEveryClient: each client's page has a section per group
+// and each group's page a row per client.
+func TestEveryGroupEveryClient(t *testing.T) {
+	src := builtinSource(t)
+	pages, err := Pages(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := clients(src)
+	if len(cs) < 10 {
+		t.Fatalf("%d clients, want every built-in one", len(cs))
+	}
+	for _, c := range cs {
+		page := string(pages[clientFile(c.id)])
+		for _, g := range groups {
+			if !strings.Contains(page, "\n## "+g.title+"\n") {
+				t.Errorf("%s has no section %q", clientFile(c.id), g.title)
+			}
+			if !strings.Contains(string(pages[g.file]), "("+clientFile(c.id)+")") {
+				t.Errorf("%s has no row for %s", g.file, c.id)
+			}
+		}
+		if !strings.Contains(page, "\n## Since which version\n") || !strings.Contains(page, "\n## Evidence\n") {
+			t.Errorf("%s lacks its history or its evidence", clientFile(c.id))
+		}
+	}
+}
+
+// unescaped matches what a hostile text must not become: HTML, a link to
+// anything but https and the repository, a heading.
+var unescaped = regexp.MustCompile(`(^|[^\\])<(img|b)|(^|[^\\])\[[^\]]*\]\((javascript|http):|\n# heading`)
+
+var linkTarget = regexp.MustCompile(`\]\(<?([^)>]+)>?\)`)
+
+// TestLinksResolve: every relative link of the committed reference names
+// a file of the repository (evidence a profile or the atlas names, a page
+// of the reference).
+func TestLinksResolve(t *testing.T) {
+	pages, err := Pages(builtinSource(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for name, b := range pages {
+		for _, m := range linkTarget.FindAllStringSubmatch(string(b), -1) {
+			target := m[1]
+			if strings.HasPrefix(target, "https://") {
+				continue
+			}
+			file := filepath.Join(root, committed, filepath.FromSlash(path.Dir(name)), filepath.FromSlash(target))
+			if _, err := os.Stat(file); err != nil {
+				t.Errorf("%s links to %s, which is not there: %v", name, target, err)
+			}
+			checked++
+		}
+	}
+	if checked < 500 {
+		t.Errorf("checked %d links, want the atlas's and the evidence's (hundreds)", checked)
+	}
+}
+
+// TestHostileProfile: a profile is anyone's run; its texts cannot break
+// a table, open HTML or link anywhere but https and the repository.
+func TestHostileProfile(t *testing.T) {
+	evil := "x | y <img src=x onerror=alert(1)>\n# heading [a](javascript:alert(1))"
+	p := profiles.Profile{
+		Client: "evil", Name: "Evil | <b>", Version: "1.0.0",
+		Instructions: profiles.Limit{Cap: 10, Unit: "codepoint", Measured: true, Marker: evil, Note: evil},
+		Render:       profiles.Render{Placement: evil, Server: evil, Note: evil},
+		Evidence: []profiles.Evidence{
+			{Kind: "article", Ref: "javascript:alert(1)", Says: evil},
+			{Kind: "docs", Ref: "http://example.com/x", Says: evil},
+		},
+		Unmeasured: []string{evil},
+		Variants:   []profiles.Variant{{When: evil, Runs: 1}},
+	}
+	pages, err := Pages(Source{Profiles: []profiles.Profile{p}, Base: "../..", Command: evil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range pages {
+		s := string(b)
+		if m := unescaped.FindString(s); m != "" {
+			t.Errorf("%s holds %q unescaped", name, m)
+		}
+		for _, line := range strings.Split(s, "\n") {
+			if !strings.HasPrefix(line, "|") {
+				continue
+			}
+			if n := strings.Count(strings.ReplaceAll(line, `\|`, ""), "|"); n != strings.Count(tableHeadOf(s, line), "|") {
+				t.Errorf("%s: a row of %d cells' bars under a head of another count: %q", name, n, line)
+			}
+		}
+	}
+}
+
+// tableHeadOf is the head line of the table line belongs to.
+func tableHeadOf(page, line string) string {
+	lines := strings.Split(page, "\n")
+	i := slices.Index(lines, line)
+	for i > 0 && strings.HasPrefix(lines[i-1], "|") {
+		i--
+	}
+	return strings.ReplaceAll(lines[i], `\|`, "")
+}
+
+func TestGenerateNeedsOut(t *testing.T) {
+	var u cli.UsageError
+	if err := Generate("", nil, ""); !errors.As(err, &u) {
+		t.Fatalf("Generate without -out: %v, want a usage error", err)
+	}
+	if err := Generate(t.TempDir(), nil, ""); err == nil || !strings.Contains(err.Error(), "not under the working directory") {
+		t.Fatalf("Generate into a directory outside the working one: %v", err)
+	}
+}
+
+// TestWriteRemovesStalePages: a client gone from the profiles leaves no
+// page behind.
+func TestWriteRemovesStalePages(t *testing.T) {
+	dir := t.TempDir()
+	src := builtinSource(t)
+	stale := filepath.Join(dir, "clients", "gone.md")
+	if err := os.MkdirAll(filepath.Dir(stale), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(stale, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	keep := filepath.Join(dir, "clients", "notes.txt")
+	if err := os.WriteFile(keep, []byte("not a page"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(dir, src); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale page is still there: %v", err)
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Errorf("a file that is not a page was removed: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "clients", "claude-code.md")); err != nil {
+		t.Error(err)
+	}
+}
