@@ -31,6 +31,12 @@ const (
 	// Capabilities is the atlas site's capabilities.json: the atlas in
 	// the community client-capabilities list's shape.
 	Capabilities = Base + "capabilities.v1.json"
+	// Compat is the client reference's compat.json: its facts in
+	// browser-compat-data's shape.
+	Compat = Base + "compat.v1.json"
+	// Presets is the client reference's presets.json: per client version,
+	// the flags a generated server adapts its schemas and names to.
+	Presets = Base + "presets.v1.json"
 )
 
 // Files holds the schemas, named as their identifiers end.
@@ -39,7 +45,7 @@ const (
 var Files embed.FS
 
 // All are the identifiers of every schema, in a fixed order.
-var All = []string{Check, Results, Diff, Atlas, Capabilities}
+var All = []string{Check, Results, Diff, Atlas, Capabilities, Compat, Presets}
 
 // File is the name under Files of the schema id names.
 func File(id string) string { return id[len(Base):] }

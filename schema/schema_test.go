@@ -18,6 +18,7 @@ import (
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles/assess"
 	"github.com/instrlab/instrlab/internal/report"
+	"github.com/instrlab/instrlab/internal/report/reference"
 	"github.com/instrlab/instrlab/schema"
 )
 
@@ -25,7 +26,8 @@ var update = flag.Bool("update", false, "rewrite the schemas from the Go types (
 
 // custom are the types in outputs that encode themselves.
 var custom = map[reflect.Type]map[string]any{
-	reflect.TypeFor[probe.Millis](): {"type": "number", "description": "a duration in milliseconds, one decimal"},
+	reflect.TypeFor[probe.Millis]():    {"type": "number", "description": "a duration in milliseconds, one decimal"},
+	reflect.TypeFor[reference.Added](): {"anyOf": []any{map[string]any{"type": "string"}, map[string]any{"const": false}}, "description": "a version (\"≤V\": V or before), or false: in no version measured"},
 }
 
 // documents generates every schema from the Go types its output is
@@ -70,6 +72,16 @@ func documents() (map[string]map[string]any, error) {
 			"The atlas site's capabilities.json: per client name, a record per version range in the shape of the community MCP client-capabilities list, with instrlab's measured facts under io.github.instrlab/atlas.",
 			func(g *generator) (map[string]any, error) {
 				return g.named(schema.Capabilities, reflect.TypeFor[atlas.CapabilitiesFile]())
+			}),
+		add(schema.Compat, "instrlab compat.json",
+			"The client reference's compat.json (docs/reference): every measured fact per client in browser-compat-data's shape, a feature tree whose leaves' __compat.support is keyed by client, and the clients with their releases.",
+			func(g *generator) (map[string]any, error) {
+				return g.named(schema.Compat, reflect.TypeFor[reference.CompatFile]())
+			}),
+		add(schema.Presets, "instrlab presets.json",
+			"The client reference's presets.json (docs/reference): per client version, the measured flags a generated server adapts its tools' schemas and names to, each with what showed it; null where not measured.",
+			func(g *generator) (map[string]any, error) {
+				return g.named(schema.Presets, reflect.TypeFor[reference.PresetsFile]())
 			}),
 	}
 	for _, err := range errs {

@@ -311,18 +311,21 @@ func Shard(versions []string, k, n int) ([]string, error) {
 // Rebase prefixes every evidence path in a with dir, so that the atlases
 // of several sweep directories, merged, still link to their runs.
 func (a *Atlas) Rebase(dir string) {
+	a.mapEvidence(func(p string) string { return path.Join(dir, p) })
+}
+
+// mapEvidence replaces every evidence path of a (each point's run
+// directory and each property's) with to's, and computes the timelines
+// again from the points.
+func (a *Atlas) mapEvidence(to func(string) string) {
 	for ti := range a.Timelines {
 		t := &a.Timelines[ti]
 		for pi := range t.Points {
 			p := &t.Points[pi]
 			if p.Dir != "" {
-				p.Dir = path.Join(dir, p.Dir)
+				p.Dir = to(p.Dir)
 			}
-			for k := range p.Props {
-				if p.Props[k].Evidence != "" {
-					p.Props[k].Evidence = path.Join(dir, p.Props[k].Evidence)
-				}
-			}
+			p.Props = p.Props.mapped(to)
 		}
 		sw := t.Sweep
 		*t = NewTimeline(t.Client, t.Selector, t.Versions, t.Points)

@@ -264,6 +264,24 @@ func (a *Atlas) Capabilities(base string) (*CapabilitiesFile, error) {
 	return out, nil
 }
 
+// mapEvidence replaces every evidence path of the file (its records'
+// properties, budgets and handshakes) with to's.
+func (c *CapabilitiesFile) mapEvidence(to func(string) string) {
+	for _, byKey := range []map[string][]CapabilityRecord{c.Clients, c.Unkeyed} {
+		for _, rs := range byKey {
+			for i := range rs {
+				f := &rs[i].Facts
+				f.Properties, f.Budgets = f.Properties.mapped(to), f.Budgets.mapped(to)
+				for j := range f.Handshakes {
+					if f.Handshakes[j].Evidence != "" {
+						f.Handshakes[j].Evidence = to(f.Handshakes[j].Evidence)
+					}
+				}
+			}
+		}
+	}
+}
+
 // JSON writes the export as indented JSON, named as schema.Capabilities.
 func (c *CapabilitiesFile) JSON(w io.Writer) error {
 	return untrusted.JSON(w, schema.Named(schema.Capabilities, c))

@@ -1,6 +1,9 @@
 package atlas
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // A Prop is one property of a client version, read from evidence.
 type Prop struct {
@@ -18,6 +21,21 @@ type Prop struct {
 	// brackets it: two values are the same unless their spans lie apart
 	// by more than the resolution.
 	Span *Span `json:"span,omitempty"`
+}
+
+// mapped is a copy of p with each evidence path replaced by to's: a
+// copy, as a segment's properties may share their array with a point's.
+func (p Props) mapped(to func(string) string) Props {
+	if p == nil {
+		return nil
+	}
+	q := slices.Clone(p)
+	for k := range q {
+		if q[k].Evidence != "" {
+			q[k].Evidence = to(q[k].Evidence)
+		}
+	}
+	return q
 }
 
 // A Span is a number known to lie above Lo and at most Hi: a budget

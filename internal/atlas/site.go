@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/report"
+	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
 // Site writes the atlas as a static site into dir (created if missing),
@@ -30,9 +31,29 @@ import (
 //	badges/CLIENT.svg  per client: its newest version and cap, as a badge
 //
 // Evidence links are the atlas's own paths: Rebase the atlas first so they
-// are relative to dir. A client whose name cannot be a file name is an
-// error, and nothing of the site is written.
-func (a *Atlas) Site(dir string) error {
+// are relative to dir. With link, the https URL the working directory is
+// published under (a repository's tree), every evidence link (in the
+// pages, atlas.json and capabilities.json) is that URL and the evidence's
+// path from the working directory instead, so that the site and its
+// exports work wherever they are copied; evidence outside the working
+// directory is then an error. A client whose name cannot be a file name
+// is an error, and nothing of the site is written.
+func (a *Atlas) Site(dir, link string) error {
+	caps, capsErr := a.Capabilities(dir)
+	if capsErr != nil {
+		return fmt.Errorf("atlas site: %w", capsErr)
+	}
+	if link != "" {
+		to, outside, err := publishedAt(dir, link)
+		if err != nil {
+			return err
+		}
+		a.mapEvidence(to)
+		caps.mapEvidence(to)
+		if err := outside(); err != nil {
+			return err
+		}
+	}
 	files := map[string][]byte{}
 	var rows []siteRow
 	for _, t := range a.Timelines {
@@ -63,10 +84,6 @@ func (a *Atlas) Site(dir string) error {
 		return err
 	}
 	files["atlas.json"] = js.Bytes()
-	caps, capsErr := a.Capabilities(dir)
-	if capsErr != nil {
-		return fmt.Errorf("atlas site: %w", capsErr)
-	}
 	var capsJS bytes.Buffer
 	if err := caps.JSON(&capsJS); err != nil {
 		return err
@@ -104,6 +121,35 @@ func (a *Atlas) Site(dir string) error {
 		}
 	}
 	return nil
+}
+
+// publishedAt maps an evidence path relative to dir to its URL under
+// link, the working directory's published URL; outside reports the first
+// path it could not map, outside the working directory.
+func publishedAt(dir, link string) (to func(string) string, outside func() error, err error) {
+	if h, ok := untrusted.Href(link); !ok || !strings.HasPrefix(h, "https://") {
+		return nil, nil, fmt.Errorf("atlas site: -link %q is not an https URL", link)
+	}
+	wd, err := filepath.Abs(".")
+	if err != nil {
+		return nil, nil, err
+	}
+	base, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var first error
+	to = func(p string) string {
+		rel, err := filepath.Rel(wd, filepath.Join(base, filepath.FromSlash(p)))
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			if first == nil {
+				first = fmt.Errorf("atlas site: evidence %s is outside the working directory, which -link publishes", p)
+			}
+			return p
+		}
+		return strings.TrimSuffix(link, "/") + "/" + filepath.ToSlash(rel)
+	}
+	return to, func() error { return first }, nil
 }
 
 // fileName reports whether a client's name may name its page and badge:

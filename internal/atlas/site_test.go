@@ -54,7 +54,7 @@ func TestSite(t *testing.T) {
 	}
 	a.Rebase("../sweep")
 	site := filepath.Join(root, "site")
-	if err := a.Site(site); err != nil {
+	if err := a.Site(site, ""); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]string{"atlas.json", "badges/fake.svg", "capabilities.json", "fake.html", "index.html"}, siteFiles(t, site)); diff != "" {
@@ -123,7 +123,7 @@ func TestSiteBadClientName(t *testing.T) {
 	a := pageAtlas("none")
 	a.Timelines[0].Client = "../fake"
 	dir := filepath.Join(t.TempDir(), "site")
-	err := a.Site(dir)
+	err := a.Site(dir, "")
 	if err == nil || !strings.Contains(err.Error(), `client "../fake" cannot name a page`) {
 		t.Fatalf("error %v", err)
 	}
@@ -166,7 +166,7 @@ func TestSiteCommitted(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.Rebase(filepath.ToSlash(rel))
-	if err := a.Site(site); err != nil {
+	if err := a.Site(site, ""); err != nil {
 		t.Fatal(err)
 	}
 	pages := []string{"index.html"}
@@ -201,5 +201,63 @@ func TestSiteFileName(t *testing.T) {
 		if got := fileName(s); got != want {
 			t.Errorf("fileName(%q) = %v, want %v", s, got, want)
 		}
+	}
+}
+
+// TestSiteLinked: with -link, every evidence link of the site (pages,
+// atlas.json, capabilities.json) is the published URL and the evidence's
+// path from the working directory, which a download of the file can
+// follow; a known fact still reads off capabilities.json (Claude Code
+// 2.1.84's cap of 2,048); evidence outside the working directory is an
+// error, not a broken link.
+func TestSiteLinked(t *testing.T) {
+	t.Chdir("../..") // the repository's root, which holds atlas/
+	const link = "https://github.com/instrlab/instrlab/tree/main/"
+	site := filepath.Join(t.TempDir(), "site")
+	a, err := ReadSweeps([]string{"atlas"}, site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Site(site, link); err != nil {
+		t.Fatal(err)
+	}
+	caps := readFile(t, filepath.Join(site, "capabilities.json"))
+	if strings.Contains(caps, `"../`) || !strings.Contains(caps, `"evidence": "`+link+`atlas/claude-code@`) {
+		t.Errorf("capabilities.json links evidence relatively, or not under %s", link)
+	}
+	var file CapabilitiesFile
+	if err := json.Unmarshal([]byte(caps), &file); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range file.Clients["claude-code"] {
+		if r.Facts.First == "2.1.84" && r.Facts.Instructions.Limit == 2048 {
+			found = true
+			for _, p := range r.Facts.Properties {
+				if !strings.HasPrefix(p.Evidence, link+"atlas/claude-code@2.1.84/") {
+					t.Errorf("2.1.84's %s links %s", p.Name, p.Evidence)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Error("capabilities.json has no claude-code record from 2.1.84 with a cap of 2,048")
+	}
+	page := readFile(t, filepath.Join(site, "claude-code.html"))
+	if !strings.Contains(page, `href="`+link+`atlas/claude-code@2.1.84/en-6000/1"`) || strings.Contains(page, `href="../`) {
+		t.Error("claude-code.html does not link its evidence at the published URL")
+	}
+
+	outside := t.TempDir()
+	b, err := ReadSweeps([]string{"atlas"}, outside)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	if err := b.Site(outside, link); err == nil || !strings.Contains(err.Error(), "outside the working directory") {
+		t.Errorf("evidence outside the working directory: %v", err)
+	}
+	if err := b.Site(outside, "http://example.org/"); err == nil || !strings.Contains(err.Error(), "not an https URL") {
+		t.Errorf("an http link: %v", err)
 	}
 }

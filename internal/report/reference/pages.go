@@ -37,6 +37,11 @@ func index(src Source, cs []client) []byte {
 		items = append(items, p.local(g.title, g.file)+": "+untrusted.Markdown(g.intro))
 	}
 	p.list(items)
+	p.heading(2, "As data")
+	p.list([]string{
+		p.local("compat.json", "compat.json") + untrusted.Markdown(": the instructions, handshake, start-up, tool-result, input-schema and tool-name facts per client in browser-compat-data's shape (a feature tree whose leaves' __compat.support is keyed by client, version_added and version_removed from the atlas's swept spans, \"≤V\" where only version V was profiled), with its clients and their releases; schema compat.v1.json."),
+		p.local("presets.json", "presets.json") + untrusted.Markdown(": per client version, the flags a generated server adapts its tools to (top-level unions, $ref, unions, formats, the tool-name length), each measured or null, with what showed it; schema presets.v1.json."),
+	})
 	p.para("Written by: " + src.Command + " (or go test ./internal/report/reference -update); a test fails when a page differs from what it writes.")
 	return p.bytes()
 }

@@ -9,6 +9,7 @@
 package reference
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -22,7 +23,9 @@ import (
 	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/untrusted"
 	"github.com/instrlab/instrlab/internal/version"
+	"github.com/instrlab/instrlab/schema"
 )
 
 // Source is what the reference is written from.
@@ -90,7 +93,9 @@ func clients(src Source) []client {
 }
 
 // Pages returns every page of the reference by its path under the output
-// directory: README.md, one page per property group, and clients/ID.md.
+// directory: README.md, one page per property group, clients/ID.md, and
+// the exports compat.json (browser-compat-data's shape) and presets.json
+// (the flags generated servers adapt to).
 func Pages(src Source) (map[string][]byte, error) {
 	if len(src.Profiles) == 0 {
 		return nil, errors.New("reference: no profiles to write it from")
@@ -103,14 +108,22 @@ func Pages(src Source) (map[string][]byte, error) {
 	for _, c := range cs {
 		pages[clientFile(c.id)] = clientPage(src, c)
 	}
+	for name, v := range map[string]any{"compat.json": schema.Named(schema.Compat, CompatOf(src)), "presets.json": schema.Named(schema.Presets, PresetsOf(src))} {
+		var b bytes.Buffer
+		if err := untrusted.JSON(&b, v); err != nil {
+			return nil, err
+		}
+		pages[name] = b.Bytes()
+	}
 	return pages, nil
 }
 
 // clientFile is a client's page under the output directory.
 func clientFile(id string) string { return "clients/" + id + ".md" }
 
-// Write writes the reference into dir, and removes the Markdown files of
-// an earlier reference there that it no longer has (a client gone).
+// Write writes the reference into dir, and removes the Markdown and JSON
+// files of an earlier reference there that it no longer has (a client
+// gone).
 func Write(dir string, src Source) error {
 	pages, err := Pages(src)
 	if err != nil {
@@ -120,8 +133,9 @@ func Write(dir string, src Source) error {
 		return err
 	}
 	for _, sub := range []string{".", "clients"} {
-		old, _ := filepath.Glob(filepath.Join(dir, sub, "*.md"))
-		for _, f := range old {
+		md, _ := filepath.Glob(filepath.Join(dir, sub, "*.md"))
+		js, _ := filepath.Glob(filepath.Join(dir, sub, "*.json"))
+		for _, f := range append(md, js...) {
 			rel, _ := filepath.Rel(dir, f)
 			if _, ok := pages[filepath.ToSlash(rel)]; !ok {
 				if err := os.Remove(f); err != nil {

@@ -2,8 +2,10 @@ package reference
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -16,6 +18,8 @@ import (
 	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/schema"
+	"github.com/instrlab/instrlab/schema/schematest"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/reference from the built-in profiles and the committed atlases")
@@ -64,8 +68,9 @@ func TestCommittedReference(t *testing.T) {
 	}
 	var onDisk []string
 	for _, sub := range []string{".", "clients"} {
-		files, _ := filepath.Glob(filepath.Join(dir, sub, "*.md"))
-		for _, f := range files {
+		md, _ := filepath.Glob(filepath.Join(dir, sub, "*.md"))
+		js, _ := filepath.Glob(filepath.Join(dir, sub, "*.json"))
+		for _, f := range append(md, js...) {
 			rel, _ := filepath.Rel(dir, f)
 			onDisk = append(onDisk, filepath.ToSlash(rel))
 		}
@@ -194,6 +199,12 @@ func TestHostileProfile(t *testing.T) {
 	}
 	for name, b := range pages {
 		s := string(b)
+		if strings.HasSuffix(name, ".json") {
+			if !json.Valid(b) {
+				t.Errorf("%s is not JSON", name)
+			}
+			continue
+		}
 		if m := unescaped.FindString(s); m != "" {
 			t.Errorf("%s holds %q unescaped", name, m)
 		}
@@ -255,5 +266,70 @@ func TestWriteRemovesStalePages(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "clients", "claude-code.md")); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestExports: compat.json and presets.json validate against their
+// schemas, and known facts round-trip through them: Claude Code's cap of
+// 2,048 characters from 2.1.84 and 4,096 from 2.1.296, Kilo Code's
+// instructions from 7.7.2 (the atlas); Claude Code 2.1.332's name budget
+// and Codex CLI 0.171.0's dropped format (the profiles).
+func TestExports(t *testing.T) {
+	pages, err := Pages(builtinSource(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, id := range map[string]string{"compat.json": schema.Compat, "presets.json": schema.Presets} {
+		if err := schematest.Validate(id, pages[file]); err != nil {
+			t.Errorf("%s does not validate: %v", file, err)
+		}
+	}
+	var compat struct {
+		MCP map[string]map[string]struct {
+			Compat struct {
+				Support map[string][]struct {
+					Added   any      `json:"version_added"`
+					Removed string   `json:"version_removed"`
+					Partial bool     `json:"partial_implementation"`
+					Notes   []string `json:"notes"`
+				} `json:"support"`
+			} `json:"__compat"`
+		} `json:"mcp"`
+	}
+	if err := json.Unmarshal(pages["compat.json"], &compat); err != nil {
+		t.Fatal(err)
+	}
+	whole := compat.MCP["instructions"]["whole"].Compat.Support["claude-code"]
+	want := map[string]string{"2.1.296": "cut at 4096 characters", "2.1.84": "cut at 2048 characters"}
+	for _, s := range whole {
+		if note, ok := want[fmt.Sprint(s.Added)]; ok && s.Partial && len(s.Notes) > 0 && s.Notes[0] == note {
+			delete(want, fmt.Sprint(s.Added))
+			if s.Added == "2.1.84" && s.Removed != "2.1.296" {
+				t.Errorf("the 2,048 cap is removed in %q, want 2.1.296", s.Removed)
+			}
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("compat.json's instructions.whole for claude-code lacks %v: %+v", want, whole)
+	}
+	if used := compat.MCP["instructions"]["used"].Compat.Support["kilo"]; len(used) != 1 || used[0].Added != "7.7.2" || used[0].Removed != "" {
+		t.Errorf("compat.json's instructions.used for kilo: %+v, want from 7.7.2 on", used)
+	}
+	if s := compat.MCP["input_schema"]["format"].Compat.Support["codex"]; len(s) != 1 || s[0].Added != false {
+		t.Errorf("compat.json's input_schema.format for codex: %+v, want false (dropped)", s)
+	}
+	var presets PresetsFile
+	if err := json.Unmarshal(pages["presets.json"], &presets); err != nil {
+		t.Fatal(err)
+	}
+	cc := presets.Clients["claude-code@2.1.332"]
+	if cc.ToolNameLength.Value == nil || *cc.ToolNameLength.Value != 118 || cc.Refs.Value == nil || !*cc.Refs.Value {
+		t.Errorf("claude-code@2.1.332's preset: %+v, want names of 118 characters and $ref kept", cc)
+	}
+	if f := presets.Clients["codex@0.171.0"].Formats; f.Value == nil || *f.Value {
+		t.Errorf("codex@0.171.0's formats: %+v, want false (format dropped)", f)
+	}
+	if f := cc.TopLevelUnions; f.Value != nil || !strings.Contains(f.Says, notMeasured) {
+		t.Errorf("top-level unions: %+v, want null, not measured (the lab has no such schema)", f)
 	}
 }

@@ -1,0 +1,377 @@
+package reference
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/instrlab/instrlab/internal/atlas"
+	"github.com/instrlab/instrlab/internal/profiles"
+)
+
+// CompatFile is the reference in browser-compat-data's shape, which
+// linters and documentation sites already read: a feature tree (group,
+// then feature), each leaf's __compat.support keyed by client, and the
+// clients with their releases. A span of versions comes from an atlas's
+// segments where the client's history was swept; elsewhere a statement
+// holds at the profiled version only ("≤V", BCD's ranged version: added
+// in V or before).
+type CompatFile struct {
+	Meta    CompatMeta                          `json:"__meta"`
+	Clients map[string]CompatClient             `json:"clients"`
+	MCP     map[string]map[string]CompatFeature `json:"mcp"`
+}
+
+// CompatMeta says what made the file and where its evidence paths lie.
+type CompatMeta struct {
+	Command string `json:"command"`
+	// EvidenceBase is the URL the evidence paths of the notes resolve
+	// under (the repository's files); "" when the file was written
+	// without one: paths from the repository's root.
+	EvidenceBase string `json:"evidence_base"`
+}
+
+// A CompatClient is a client as BCD's browsers files list one.
+type CompatClient struct {
+	Name string `json:"name"`
+	// Releases are the versions measured (profiled or swept), each
+	// with its status: "current" for the newest, else "retired".
+	// Release dates are not recorded.
+	Releases map[string]CompatRelease `json:"releases"`
+}
+
+// A CompatRelease is one release of a client.
+type CompatRelease struct {
+	Status string `json:"status"`
+}
+
+// A CompatFeature is a leaf of the tree.
+type CompatFeature struct {
+	Compat Compat `json:"__compat"`
+}
+
+// Compat is a feature's description and its support per client.
+type Compat struct {
+	Description string                   `json:"description"`
+	Support     map[string][]SupportStep `json:"support"`
+}
+
+// A SupportStep is one of BCD's simple support statements.
+type SupportStep struct {
+	VersionAdded          Added    `json:"version_added"`
+	VersionRemoved        string   `json:"version_removed,omitempty"`
+	PartialImplementation bool     `json:"partial_implementation,omitempty"`
+	Notes                 []string `json:"notes,omitempty"`
+}
+
+// Added is a version_added: a version, or "" for BCD's false (not
+// supported in any version measured).
+type Added string
+
+// MarshalJSON writes "" as false.
+func (a Added) MarshalJSON() ([]byte, error) {
+	if a == "" {
+		return []byte("false"), nil
+	}
+	return json.Marshal(string(a))
+}
+
+// support is what a client version does with a feature, in BCD's terms.
+type support struct {
+	yes, partial bool
+	note         string
+}
+
+func (s support) same(t support) bool { return s == t }
+
+// A compatFeature reads a feature from a profile, and from an atlas
+// segment where one of its properties holds it (prop "" when no atlas
+// property does).
+type compatFeature struct {
+	group, name, description string
+	prop                     string
+	fromProfile              func(p profiles.Profile) (support, bool)
+	fromSegment              func(v string) support
+}
+
+var compatFeatures = []compatFeature{
+	{group: "instructions", name: "used", description: "The server's instructions reach the model.",
+		prop: "uses",
+		fromProfile: func(p profiles.Profile) (support, bool) {
+			if p.Render.Placement == "" {
+				return support{}, false
+			}
+			return support{yes: !p.Render.Unused}, true
+		},
+		fromSegment: func(v string) support { return support{yes: v == "yes"} }},
+	{group: "instructions", name: "whole", description: "The instructions reach the model whole (up to the longest text measured); partial: cut at a cap, said in the note.",
+		prop: "cap",
+		fromProfile: func(p profiles.Profile) (support, bool) {
+			switch {
+			case p.Render.Unused:
+				return support{}, true
+			case p.Instructions.Cap > 0:
+				return support{yes: true, partial: true, note: kept(p.Instructions)}, true
+			case p.Instructions.AtLeast > 0:
+				return support{yes: true}, true
+			}
+			return support{}, false
+		},
+		fromSegment: func(v string) support {
+			switch {
+			case strings.HasPrefix(v, "none up to"):
+				return support{yes: true}
+			case strings.HasSuffix(v, " characters"):
+				return support{yes: true, partial: true, note: "cut at " + v}
+			}
+			return support{}
+		}},
+	{group: "handshake", name: "server_discover", description: "The client sends server/discover first (the 2026-07-28 era) over stdio.",
+		prop:        "probe",
+		fromProfile: func(p profiles.Profile) (support, bool) { return support{yes: p.Handshake.ProbeStdio}, true },
+		fromSegment: func(v string) support { return support{yes: v == "server/discover first"} }},
+	{group: "startup", name: "waits_for_slow_server", description: "The first model request waits for a server that answers initialize late (held 3-8 s).",
+		prop: "slow-server",
+		fromProfile: func(p profiles.Profile) (support, bool) {
+			if p.Startup.Waited == nil {
+				return support{}, false
+			}
+			return support{yes: *p.Startup.Waited}, true
+		},
+		fromSegment: func(v string) support { return support{yes: strings.HasPrefix(v, "waits")} }},
+	{group: "tool_results", name: "content_text_beside_structured", description: "Of a result with content text and structuredContent, the content text reaches the model.",
+		prop:        "result-form",
+		fromProfile: resultPart(func(r *profiles.ResultForm) string { return r.Content }),
+		fromSegment: func(v string) support { return support{yes: v == "both" || v == "content text only"} }},
+	{group: "tool_results", name: "structured_content", description: "Of a result with content text and structuredContent, the structuredContent reaches the model.",
+		prop:        "result-form",
+		fromProfile: resultPart(func(r *profiles.ResultForm) string { return r.Structured }),
+		fromSegment: func(v string) support { return support{yes: v == "both" || v == "structuredContent only"} }},
+}
+
+func resultPart(part func(*profiles.ResultForm) string) func(profiles.Profile) (support, bool) {
+	return func(p profiles.Profile) (support, bool) {
+		r := p.Surface.Result(profiles.ResultBoth)
+		if r == nil || part(r) == "" {
+			return support{}, false
+		}
+		f := part(r)
+		return support{yes: f != profiles.FateDropped, partial: f == profiles.FateCut, note: ifNot(f == profiles.FateKept, f)}, true
+	}
+}
+
+func ifNot(b bool, s string) string {
+	if b {
+		return ""
+	}
+	return s
+}
+
+// keywordFeatures are a feature per input-schema keyword any profile
+// measured inside a schema: kept, rewritten (partial) or dropped.
+func keywordFeatures(ps []profiles.Profile) []compatFeature {
+	var names []string
+	for _, p := range ps {
+		if p.Surface == nil {
+			continue
+		}
+		for _, k := range p.Surface.Schema {
+			if k.Nested != "" && !slices.Contains(names, k.Keyword) {
+				names = append(names, k.Keyword)
+			}
+		}
+	}
+	slices.Sort(names)
+	var fs []compatFeature
+	for _, n := range names {
+		fs = append(fs, compatFeature{group: "input_schema", name: n, description: "The keyword " + n + " inside a tool's input schema reaches the model as the server wrote it; partial: rewritten.",
+			fromProfile: func(p profiles.Profile) (support, bool) {
+				k := p.Surface.Keyword(n)
+				if k == nil || k.Nested == "" {
+					return support{}, false
+				}
+				s := support{yes: k.Nested != profiles.FateDropped, partial: k.Nested == profiles.FateRewritten}
+				if s.partial && k.Became != "" {
+					s.note = "rewritten: " + k.Sent + " became " + k.Became
+				}
+				return s, true
+			}})
+	}
+	return fs
+}
+
+// nameFeatures are a feature per kind of character in a tool name.
+var nameFeatures = func() []compatFeature {
+	var fs []compatFeature
+	for _, kind := range []string{profiles.NameDot, profiles.NameHyphen, profiles.NameUpper, profiles.NameNonASCII, profiles.NamePrefix} {
+		fs = append(fs, compatFeature{group: "tool_names", name: strings.ReplaceAll(kind, "-", "_"),
+			description: "A tool name with " + kind + " characters reaches the model as the server wrote it; partial: rewritten.",
+			fromProfile: func(p profiles.Profile) (support, bool) {
+				n := namesOf(p)
+				if n == nil {
+					return support{}, false
+				}
+				for _, c := range n.Chars {
+					if c.Kind == kind {
+						s := support{yes: c.Fate != profiles.FateDropped, partial: c.Fate == profiles.FateRewritten}
+						if s.partial {
+							s.note = "rewritten: " + c.Tool + " became " + c.Name
+						}
+						return s, true
+					}
+				}
+				return support{}, false
+			}})
+	}
+	return fs
+}()
+
+// CompatOf builds the BCD-shaped file from the source.
+func CompatOf(src Source) CompatFile {
+	cs := clients(src)
+	out := CompatFile{
+		Meta:    CompatMeta{Command: src.Command, EvidenceBase: evidenceBase(src)},
+		Clients: map[string]CompatClient{},
+		MCP:     map[string]map[string]CompatFeature{},
+	}
+	for _, c := range cs {
+		out.Clients[c.id] = compatClient(c)
+	}
+	features := slices.Concat(compatFeatures, keywordFeatures(src.Profiles), nameFeatures)
+	for _, f := range features {
+		leaf := CompatFeature{Compat{Description: f.description, Support: map[string][]SupportStep{}}}
+		for _, c := range cs {
+			if steps := supportOf(f, c); len(steps) > 0 {
+				leaf.Compat.Support[c.id] = steps
+			}
+		}
+		if out.MCP[f.group] == nil {
+			out.MCP[f.group] = map[string]CompatFeature{}
+		}
+		out.MCP[f.group][f.name] = leaf
+	}
+	return out
+}
+
+func evidenceBase(src Source) string {
+	if strings.HasPrefix(src.Base, "https://") {
+		return src.Base
+	}
+	return ""
+}
+
+func compatClient(c client) CompatClient {
+	cc := CompatClient{Name: c.name, Releases: map[string]CompatRelease{}}
+	var all []string
+	for _, p := range c.versions {
+		all = append(all, p.Version)
+	}
+	for _, t := range c.timelines {
+		for _, s := range t.Segments {
+			all = append(all, s.Probed...)
+		}
+	}
+	newest := c.newest().Version
+	for _, v := range all {
+		if v == newest {
+			cc.Releases[v] = CompatRelease{Status: "current"}
+		} else if _, ok := cc.Releases[v]; !ok {
+			cc.Releases[v] = CompatRelease{Status: "retired"}
+		}
+	}
+	return cc
+}
+
+// supportOf is a client's support statements for f: from the atlas's
+// segments when a swept property holds f, newest first as BCD orders
+// them; else from its profiled versions, each "≤V".
+func supportOf(f compatFeature, c client) []SupportStep {
+	if f.prop != "" {
+		for _, t := range c.timelines {
+			if slices.Contains(t.properties, f.prop) {
+				return segmentSteps(f, t)
+			}
+		}
+	}
+	for _, p := range c.versions {
+		s, ok := f.fromProfile(p)
+		if !ok {
+			continue
+		}
+		step := SupportStep{VersionAdded: Added("≤" + p.Version), PartialImplementation: s.partial}
+		if s.note != "" {
+			step.Notes = append(step.Notes, s.note)
+		}
+		if !s.yes {
+			step = SupportStep{Notes: []string{"not at " + p.Version + ", the newest version measured"}}
+		}
+		step.Notes = append(step.Notes, "measured at "+p.Version+": "+evidenceOf(p))
+		return []SupportStep{step}
+	}
+	return nil
+}
+
+func evidenceOf(p profiles.Profile) string {
+	for _, e := range p.Evidence {
+		if evidenceLink(e.Ref) != "" {
+			return e.Ref
+		}
+	}
+	return "the built-in profile " + p.ID()
+}
+
+// segmentSteps turns a timeline's segments into support statements: a
+// run of segments with the same support is one statement, from its first
+// version to the first version after it ("≤" the first version swept when
+// the sweep did not start at the client's first release).
+func segmentSteps(f compatFeature, t timeline) []SupportStep {
+	type run struct {
+		first, last int
+		s           support
+	}
+	var runs []run
+	for i, seg := range t.Segments {
+		s := f.fromSegment(seg.Props.Get(f.prop))
+		if n := len(runs); n > 0 && runs[n-1].s.same(s) {
+			runs[n-1].last = i
+			continue
+		}
+		runs = append(runs, run{first: i, last: i, s: s})
+	}
+	var steps []SupportStep
+	for i := len(runs) - 1; i >= 0; i-- {
+		r := runs[i]
+		if !r.s.yes {
+			continue
+		}
+		step := SupportStep{VersionAdded: Added(t.Segments[r.first].From), PartialImplementation: r.s.partial}
+		if r.first == 0 && t.Selector != "all" {
+			// The sweep began at a version of its choosing: the feature
+			// may be older than the first version swept.
+			step.VersionAdded = "≤" + step.VersionAdded
+		}
+		if r.last+1 < len(t.Segments) {
+			step.VersionRemoved = t.Segments[r.last+1].From
+		}
+		if r.s.note != "" {
+			step.Notes = append(step.Notes, r.s.note)
+		}
+		if e := evidenceIn(t.Segments[r.first].Props, f.prop, t.dir); e != "" {
+			step.Notes = append(step.Notes, "swept: "+e)
+		}
+		steps = append(steps, step)
+	}
+	if len(steps) == 0 {
+		steps = []SupportStep{{Notes: []string{"not in any version swept (" + t.Versions[0] + " to " + t.Versions[len(t.Versions)-1] + ")"}}}
+	}
+	return steps
+}
+
+func evidenceIn(props atlas.Props, name, dir string) string {
+	for _, p := range props {
+		if p.Name == name && p.Evidence != "" {
+			return dir + "/" + p.Evidence
+		}
+	}
+	return ""
+}
