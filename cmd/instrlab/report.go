@@ -23,7 +23,7 @@ type reportOptions struct {
 func (o *reportOptions) flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.format, "format", "md", "output format: "+report.Formats.String()+" (summary: one line per configuration and client; a sweep: "+atlas.Formats.String()+", or site with -out; reference with -out: the client reference)")
 	fs.StringVar(&o.link, "link", "", "with -format tested: the https URL each version links to, where the run's evidence is kept (a workflow run's page); with -format site or reference: the https URL the working directory (the repository's files) is published under, where evidence is linked")
-	fs.StringVar(&o.out, "out", "", "with -format site (sweep directories only): write the atlas as a static site into this directory, evidence linked where it lies; with -format reference: write the client reference (docs/reference) from the built-in profiles and the atlases DIR...")
+	fs.StringVar(&o.out, "out", "", "with -format site (sweep directories only): write the atlas as a static site into this directory, evidence linked where it lies, with the client reference (reference/) from the built-in profiles and every DIR's atlas; with -format reference: write the client reference (docs/reference) from the built-in profiles and the atlases DIR...")
 	fs.StringVar(&o.profileOut, "profile-out", "", "also write a client profile (client@version.json, the format of check -profile) for each client in the run to this directory")
 	fs.StringVar(&o.derive.Ref, "profile-ref", "", "the profiles' evidence ref: where this run's summary is kept; {id} stands for client@version (default: DIR)")
 	fs.StringVar(&o.derive.Command, "profile-command", "", "the command that made the run, kept in each profile's evidence excerpt (PROFILE-OUT/evidence/client@version.json)")
@@ -95,12 +95,12 @@ func (o *reportOptions) atlas(stdout io.Writer) error {
 	if site := o.format == "site"; site != (o.out != "") {
 		return usageError{Msg: "report: -format site and -out go together (the site is a directory)"}
 	}
-	a, err := atlas.ReadSweeps(o.dirs, o.out)
+	if o.out != "" {
+		return reference.Site(o.out, o.dirs, o.link)
+	}
+	a, err := atlas.ReadSweeps(o.dirs, "")
 	if err != nil {
 		return err
-	}
-	if o.out != "" {
-		return a.Site(o.out, o.link)
 	}
 	if err := atlas.Formats.Check(o.format); err != nil {
 		return usageError{Msg: err.Error() + " (a sweep's atlas)"}

@@ -117,4 +117,7 @@ func TestReportSite(t *testing.T) {
 	if link := `<a href="` + filepath.ToSlash(rel) + `/claude-code@`; !strings.Contains(string(b), link) {
 		t.Errorf("index.html lacks a link to the evidence from %s: %s", out, link)
 	}
+	if _, err := os.Stat(filepath.Join(out, "reference", "clients", "claude-code.html")); err != nil {
+		t.Errorf("the site has no client reference: %v", err)
+	}
 }

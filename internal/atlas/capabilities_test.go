@@ -352,7 +352,7 @@ func TestCapabilitiesUnreadableEvidence(t *testing.T) {
 	a := capAtlas(run)
 	a.Rebase("..")
 	site := filepath.Join(root, "site")
-	err := a.Site(site, "")
+	err := a.Site(site, SiteOptions{})
 	if err == nil || !strings.Contains(err.Error(), "atlas site: capabilities of fake@1.0.0: opening lab log") {
 		t.Fatalf("error %v", err)
 	}
@@ -374,7 +374,7 @@ func TestSiteUnwritable(t *testing.T) {
 	}
 	a := capAtlas("fake@1.0.0/en-1000/1")
 	a.Rebase("..")
-	err := a.Site(site, "")
+	err := a.Site(site, SiteOptions{})
 	if err == nil || !strings.Contains(err.Error(), "atlas site:") || !strings.Contains(err.Error(), filepath.Join(site, "badges")) {
 		t.Fatalf("error %v", err)
 	}

@@ -143,7 +143,7 @@ func TestHostileAtlas(t *testing.T) {
 	}
 	page := pageHTML(t, a)
 	dir := t.TempDir()
-	if err := a.Site(dir, ""); err != nil && !strings.Contains(err.Error(), "name") {
+	if err := a.Site(dir, SiteOptions{}); err != nil && !strings.Contains(err.Error(), "name") {
 		t.Fatal(err)
 	}
 	site, _ := os.ReadFile(filepath.Join(dir, "index.html"))
@@ -197,7 +197,7 @@ func FuzzAtlasOutputs(f *testing.F) {
 		}
 		outputs := map[string]string{"atlas.md (rendered)": rendered.String(), "atlas.html": page.String()}
 		site := t.TempDir()
-		if a.Site(site, "") == nil {
+		if a.Site(site, SiteOptions{}) == nil {
 			for _, f := range []string{"index.html", client + ".html"} {
 				b, err := os.ReadFile(filepath.Join(site, f))
 				if err != nil {
@@ -234,7 +234,7 @@ func pageAtlasOutput(t *testing.T, name string) string {
 		return pageHTML(t, a)
 	case strings.HasPrefix(name, "site "):
 		dir := t.TempDir()
-		if err := a.Site(dir, ""); err != nil {
+		if err := a.Site(dir, SiteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		index, _ := os.ReadFile(filepath.Join(dir, "index.html"))

@@ -31,14 +31,10 @@ import (
 //	badges/CLIENT.svg  per client: its newest version and cap, as a badge
 //
 // Evidence links are the atlas's own paths: Rebase the atlas first so they
-// are relative to dir. With link, the https URL the working directory is
-// published under (a repository's tree), every evidence link (in the
-// pages, atlas.json and capabilities.json) is that URL and the evidence's
-// path from the working directory instead, so that the site and its
-// exports work wherever they are copied; evidence outside the working
-// directory is then an error. A client whose name cannot be a file name
-// is an error, and nothing of the site is written.
-func (a *Atlas) Site(dir, link string) error {
+// are relative to dir. A client whose name cannot be a file name is an
+// error, and nothing of the site is written.
+func (a *Atlas) Site(dir string, o SiteOptions) error {
+	link := o.Link
 	caps, capsErr := a.Capabilities(dir)
 	if capsErr != nil {
 		return fmt.Errorf("atlas site: %w", capsErr)
@@ -96,8 +92,7 @@ func (a *Atlas) Site(dir, link string) error {
 	if err := siteTemplate().ExecuteTemplate(&badges, "badges", rows); err != nil {
 		return err
 	}
-	var index bytes.Buffer
-	err := report.WritePage(&index, report.Page{
+	index := report.Page{
 		Title: "Atlas of MCP clients",
 		Lead: "What each MCP client does with a server's instructions at its newest versions swept, read from the recorded evidence of offline runs against real clients (instrlab sweep). " +
 			"Each client's page has its whole version history; atlas.json has all of it; badges/CLIENT.svg is a client's badge.",
@@ -106,11 +101,16 @@ func (a *Atlas) Site(dir, link string) error {
 			{ID: "clients", Title: "Clients", Body: template.HTML(table.String())},
 			{ID: "badges", Title: "Badges", Body: template.HTML(badges.String())},
 		},
-	})
-	if err != nil {
+	}
+	if o.Reference != "" {
+		ref := `<p>What each client does with everything a server sends (tool descriptions, results, schemas, names, budgets, the protocol), version by version: <a href="` + template.HTMLEscapeString(o.Reference) + `">the client reference</a>.</p>`
+		index.Sections = append([]report.Section{{ID: "reference", Title: "Everything else a server sends", Body: template.HTML(ref)}}, index.Sections...)
+	}
+	var page bytes.Buffer
+	if err := report.WritePage(&page, index); err != nil {
 		return err
 	}
-	files["index.html"] = index.Bytes()
+	files["index.html"] = page.Bytes()
 	for name, b := range files {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -121,6 +121,21 @@ func (a *Atlas) Site(dir, link string) error {
 		}
 	}
 	return nil
+}
+
+// SiteOptions are how a site is published and what else it holds.
+type SiteOptions struct {
+	// Link, the https URL the working directory is published under (a
+	// repository's tree), makes every evidence link (in the pages,
+	// atlas.json and capabilities.json) that URL and the evidence's path
+	// from the working directory, so that the site and its exports work
+	// wherever they are copied; evidence outside the working directory is
+	// then an error.
+	Link string
+	// Reference, when set, is the client reference's index in the site
+	// (a path relative to dir, written beside the atlas by its owner),
+	// which the index links.
+	Reference string
 }
 
 // publishedAt maps an evidence path relative to dir to its URL under

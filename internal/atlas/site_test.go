@@ -54,7 +54,7 @@ func TestSite(t *testing.T) {
 	}
 	a.Rebase("../sweep")
 	site := filepath.Join(root, "site")
-	if err := a.Site(site, ""); err != nil {
+	if err := a.Site(site, SiteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]string{"atlas.json", "badges/fake.svg", "capabilities.json", "fake.html", "index.html"}, siteFiles(t, site)); diff != "" {
@@ -123,7 +123,7 @@ func TestSiteBadClientName(t *testing.T) {
 	a := pageAtlas("none")
 	a.Timelines[0].Client = "../fake"
 	dir := filepath.Join(t.TempDir(), "site")
-	err := a.Site(dir, "")
+	err := a.Site(dir, SiteOptions{})
 	if err == nil || !strings.Contains(err.Error(), `client "../fake" cannot name a page`) {
 		t.Fatalf("error %v", err)
 	}
@@ -166,7 +166,7 @@ func TestSiteCommitted(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.Rebase(filepath.ToSlash(rel))
-	if err := a.Site(site, ""); err != nil {
+	if err := a.Site(site, SiteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	pages := []string{"index.html"}
@@ -218,7 +218,7 @@ func TestSiteLinked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Site(site, link); err != nil {
+	if err := a.Site(site, SiteOptions{Link: link}); err != nil {
 		t.Fatal(err)
 	}
 	caps := readFile(t, filepath.Join(site, "capabilities.json"))
@@ -254,10 +254,10 @@ func TestSiteLinked(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(t.TempDir())
-	if err := b.Site(outside, link); err == nil || !strings.Contains(err.Error(), "outside the working directory") {
+	if err := b.Site(outside, SiteOptions{Link: link}); err == nil || !strings.Contains(err.Error(), "outside the working directory") {
 		t.Errorf("evidence outside the working directory: %v", err)
 	}
-	if err := b.Site(outside, "http://example.org/"); err == nil || !strings.Contains(err.Error(), "not an https URL") {
+	if err := b.Site(outside, SiteOptions{Link: "http://example.org/"}); err == nil || !strings.Contains(err.Error(), "not an https URL") {
 		t.Errorf("an http link: %v", err)
 	}
 }

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"html"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -82,4 +84,37 @@ func PageErrors(t *testing.T, bin, path string) []string {
 		t.Fatalf("%s: probe %q: %v", path, m[1], err)
 	}
 	return errs
+}
+
+// widthProbe lays the page out %d pixels wide (the root element's width:
+// headless Chromium keeps its window at least 500 pixels wide) and, at
+// load, writes how wide the page then is into an element that --dump-dom
+// prints.
+const widthProbe = `<script>
+document.documentElement.style.width = "%dpx";
+window.addEventListener("load", () => { const p = document.createElement("pre"); p.id = "widthprobe"; p.textContent = String(document.body.scrollWidth); document.body.appendChild(p); });
+</script>`
+
+// PageWidth lays the page at path out width pixels wide in headless
+// Chromium (a copy beside it with widthProbe added) and returns how wide
+// it is then: a page wider than width scrolls sideways on a screen of
+// that width.
+func PageWidth(t *testing.T, bin, path string, width int) int {
+	t.Helper()
+	page, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe := filepath.Join(filepath.Dir(path), ".width-"+filepath.Base(path))
+	if err := os.WriteFile(probe, []byte(strings.Replace(string(page), "<head>", "<head>"+fmt.Sprintf(widthProbe, width), 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(probe)
+	dom := Chromium(t, bin, "--window-size=1280,900", "--dump-dom", "file://"+probe)
+	m := regexp.MustCompile(`<pre id="widthprobe">(\d+)</pre>`).FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatalf("%s: no width probe in the dumped DOM:\n%.2000s", path, dom)
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
 }

@@ -105,5 +105,5 @@ func (p *page) repo(file string) string {
 // local is the link from this page to another page of the reference.
 func (p *page) local(text, file string) string {
 	up := strings.Repeat("../", strings.Count(p.file, "/"))
-	return untrusted.MarkdownLink(text, up+file)
+	return untrusted.MarkdownLink(text, up+pageName(file, p.src.html))
 }

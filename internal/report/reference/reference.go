@@ -41,6 +41,8 @@ type Source struct {
 	// Command is the command that writes the reference, printed on each
 	// page.
 	Command string
+	// html links the pages as the site names them (pageName).
+	html bool
 }
 
 // An Atlas is a swept history and its directory, relative to the
@@ -159,54 +161,76 @@ func Command(out string, dirs []string) string {
 }
 
 // Generate writes the reference into out from the built-in profiles and
-// the atlases of dirs (each holds an atlas.json), as the working
-// directory (the repository's root) sees them. link, when set, is the
+// the atlases of dirs (each holds an atlas.json, under the working
+// directory: the repository's root). link, when set, is the
 // https URL the repository's files are published under: evidence is
 // linked there instead of relatively.
 func Generate(out string, dirs []string, link string) error {
 	if out == "" {
 		return cli.UsageError{Msg: "report: -format reference needs -out (the reference is a directory)"}
 	}
-	ps, err := profiles.Builtin()
+	src, err := load(out, dirs, link)
 	if err != nil {
 		return err
-	}
-	src := Source{Profiles: ps, Base: link, Command: Command(out, dirs)}
-	if link == "" {
-		if src.Base, err = under(".", out); err != nil {
-			return err
-		}
-		src.Base, _ = filepath.Rel(src.Base, ".")
-		src.Base = filepath.ToSlash(src.Base)
-	}
-	for _, d := range dirs {
-		rel, err := under(".", d)
-		if err != nil {
-			return err
-		}
-		a, err := atlas.Read(evidence.SweepDir(d).Atlas())
-		if err != nil {
-			return err
-		}
-		src.Atlases = append(src.Atlases, Atlas{Dir: filepath.ToSlash(rel), Atlas: a})
 	}
 	return Write(out, src)
 }
 
-// under is path p relative to root, which must hold it: the reference
-// links files of the tree it is written in.
-func under(root, p string) (string, error) {
-	ra, err := filepath.Abs(root)
+// load is the source of a reference written into out: the built-in
+// profiles, the atlases of dirs, and where the working directory's files
+// (which the pages link) are from out.
+func load(out string, dirs []string, link string) (Source, error) {
+	ps, err := profiles.Builtin()
+	if err != nil {
+		return Source{}, err
+	}
+	src := Source{Profiles: ps, Base: link, Command: Command(out, dirs)}
+	if link == "" {
+		wd, err := filepath.Abs(".")
+		if err != nil {
+			return Source{}, err
+		}
+		abs, err := filepath.Abs(out)
+		if err != nil {
+			return Source{}, err
+		}
+		if src.Base, err = filepath.Rel(abs, wd); err != nil {
+			return Source{}, err
+		}
+		src.Base = filepath.ToSlash(src.Base)
+	}
+	for _, d := range dirs {
+		rel, err := fromWorkingDir(d, link)
+		if err != nil {
+			return Source{}, err
+		}
+		a, err := atlas.Read(evidence.SweepDir(d).Atlas())
+		if err != nil {
+			return Source{}, err
+		}
+		src.Atlases = append(src.Atlases, Atlas{Dir: filepath.ToSlash(rel), Atlas: a})
+	}
+	return src, nil
+}
+
+// fromWorkingDir is path p relative to the working directory (the
+// repository's root), from which the pages link its files; with link
+// (the URL the working directory is published under) it must lie in it.
+func fromWorkingDir(p, link string) (string, error) {
+	wd, err := filepath.Abs(".")
 	if err != nil {
 		return "", err
 	}
-	pa, err := filepath.Abs(p)
+	abs, err := filepath.Abs(p)
 	if err != nil {
 		return "", err
 	}
-	rel, err := filepath.Rel(ra, pa)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", fmt.Errorf("reference: %s is not under the working directory (run it from the repository's root)", p)
+	rel, err := filepath.Rel(wd, abs)
+	if err != nil {
+		return "", err
+	}
+	if link != "" && (rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))) {
+		return "", fmt.Errorf("reference: %s is not under the working directory, which -link publishes (run it from the repository's root)", p)
 	}
 	return rel, nil
 }

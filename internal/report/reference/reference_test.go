@@ -234,8 +234,8 @@ func TestGenerateNeedsOut(t *testing.T) {
 	if err := Generate("", nil, ""); !errors.As(err, &u) {
 		t.Fatalf("Generate without -out: %v, want a usage error", err)
 	}
-	if err := Generate(t.TempDir(), nil, ""); err == nil || !strings.Contains(err.Error(), "not under the working directory") {
-		t.Fatalf("Generate into a directory outside the working one: %v", err)
+	if err := Generate(t.TempDir(), []string{t.TempDir()}, "https://example.org/repo/"); err == nil || !strings.Contains(err.Error(), "not under the working directory") {
+		t.Fatalf("Generate from an atlas outside the working directory it publishes: %v", err)
 	}
 }
 
