@@ -333,3 +333,73 @@ func TestExports(t *testing.T) {
 		t.Errorf("top-level unions: %+v, want null, not measured (the lab has no such schema)", f)
 	}
 }
+
+// TestProfilesAgreeWithAtlas: where a client version has both a built-in
+// profile and a point in an atlas (the same version, measured twice, by
+// different runs), the two say the same of every fact both read: whether
+// the instructions are used, the cap's number, the probe, and which part of
+// a result with both reached the model. A reference built from the two
+// would otherwise contradict itself between a client's columns and its
+// history.
+func TestProfilesAgreeWithAtlas(t *testing.T) {
+	src := builtinSource(t)
+	checked := 0
+	for _, c := range clients(src) {
+		for _, p := range c.versions {
+			for _, tl := range c.timelines {
+				for _, pt := range tl.Points {
+					if pt.Version != p.Version || !pt.Ran() || pt.Attempt > 1 {
+						continue
+					}
+					for _, f := range agreeing {
+						v := pt.Props.Get(f.prop)
+						if v == "" {
+							continue
+						}
+						want, ok := f.profile(p)
+						if !ok {
+							continue
+						}
+						checked++
+						if got := f.atlas(v); got != want {
+							t.Errorf("%s@%s %s: the profile says %q, the atlas (%s) %q (%s)", c.id, p.Version, f.prop, want, tl.dir, got, v)
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d facts compared", checked)
+	if checked < 10 {
+		t.Errorf("%d facts compared: want the profiled versions the atlases probed", checked)
+	}
+}
+
+// agreeing are the facts a profile and an atlas point both read, each as
+// one comparable word.
+var agreeing = []struct {
+	prop    string
+	profile func(profiles.Profile) (string, bool)
+	atlas   func(string) string
+}{
+	{"uses", func(p profiles.Profile) (string, bool) { return fmt.Sprint(!p.Render.Unused), p.Render.Placement != "" },
+		func(v string) string { return fmt.Sprint(v == "yes") }},
+	{"cap", func(p profiles.Profile) (string, bool) {
+		return fmt.Sprint(p.Instructions.Cap), p.Instructions.Measured || p.Instructions.AtLeast > 0
+	}, func(v string) string {
+		n := 0
+		fmt.Sscanf(v, "%d characters", &n)
+		return fmt.Sprint(n)
+	}},
+	{"probe", func(p profiles.Profile) (string, bool) { return fmt.Sprint(p.Handshake.ProbeStdio), true },
+		func(v string) string { return fmt.Sprint(v == "server/discover first") }},
+	{"result-form", func(p profiles.Profile) (string, bool) {
+		r := p.Surface.Result(profiles.ResultBoth)
+		if r == nil {
+			return "", false
+		}
+		return fmt.Sprint(r.Content == profiles.FateKept, r.Structured == profiles.FateKept), true
+	}, func(v string) string {
+		return fmt.Sprint(v == "both" || v == "content text only", v == "both" || v == "structuredContent only")
+	}},
+}
