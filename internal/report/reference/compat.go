@@ -92,6 +92,15 @@ type compatFeature struct {
 	prop                     string
 	fromProfile              func(p profiles.Profile) (support, bool)
 	fromSegment              func(v string) support
+	// known, when set, says whether a segment's value measured the
+	// feature at all ("did not call result_both" did not).
+	known func(v string) bool
+}
+
+// resultMeasured is whether a result-form value measured what reached the
+// model.
+func resultMeasured(v string) bool {
+	return v == "both" || v == "content text only" || v == "structuredContent only" || v == "neither"
 }
 
 var compatFeatures = []compatFeature{
@@ -142,11 +151,13 @@ var compatFeatures = []compatFeature{
 	{group: "tool_results", name: "content_text_beside_structured", description: "Of a result with content text and structuredContent, the content text reaches the model.",
 		prop:        "result-form",
 		fromProfile: resultPart(func(r *profiles.ResultForm) string { return r.Content }),
-		fromSegment: func(v string) support { return support{yes: v == "both" || v == "content text only"} }},
+		fromSegment: func(v string) support { return support{yes: v == "both" || v == "content text only"} },
+		known:       resultMeasured},
 	{group: "tool_results", name: "structured_content", description: "Of a result with content text and structuredContent, the structuredContent reaches the model.",
 		prop:        "result-form",
 		fromProfile: resultPart(func(r *profiles.ResultForm) string { return r.Structured }),
-		fromSegment: func(v string) support { return support{yes: v == "both" || v == "structuredContent only"} }},
+		fromSegment: func(v string) support { return support{yes: v == "both" || v == "structuredContent only"} },
+		known:       resultMeasured},
 }
 
 func resultPart(part func(*profiles.ResultForm) string) func(profiles.Profile) (support, bool) {
@@ -322,21 +333,33 @@ func evidenceOf(p profiles.Profile) string {
 
 // segmentSteps turns a timeline's segments into support statements: a
 // run of segments with the same support is one statement, from its first
-// version to the first version after it ("≤" the first version swept when
-// the sweep did not start at the client's first release).
+// version to the first version of the next run. A segment that did not
+// measure the feature is left out: the run after it starts "≤" its first
+// version, as does the first run of a sweep that did not start at the
+// client's first release.
 func segmentSteps(f compatFeature, t timeline) []SupportStep {
 	type run struct {
 		first, last int
 		s           support
+		// unsure: the segments before it did not measure the feature
+		// (or the sweep began after the client's first release).
+		unsure bool
 	}
 	var runs []run
+	gap := t.Selector != "all"
 	for i, seg := range t.Segments {
-		s := f.fromSegment(seg.Props.Get(f.prop))
-		if n := len(runs); n > 0 && runs[n-1].s.same(s) {
+		v := seg.Props.Get(f.prop)
+		if f.known != nil && !f.known(v) {
+			gap = true
+			continue
+		}
+		s := f.fromSegment(v)
+		if n := len(runs); n > 0 && !gap && runs[n-1].s.same(s) {
 			runs[n-1].last = i
 			continue
 		}
-		runs = append(runs, run{first: i, last: i, s: s})
+		runs = append(runs, run{first: i, last: i, s: s, unsure: gap})
+		gap = false
 	}
 	var steps []SupportStep
 	for i := len(runs) - 1; i >= 0; i-- {
@@ -345,13 +368,11 @@ func segmentSteps(f compatFeature, t timeline) []SupportStep {
 			continue
 		}
 		step := SupportStep{VersionAdded: Added(t.Segments[r.first].From), PartialImplementation: r.s.partial}
-		if r.first == 0 && t.Selector != "all" {
-			// The sweep began at a version of its choosing: the feature
-			// may be older than the first version swept.
+		if r.unsure {
 			step.VersionAdded = "≤" + step.VersionAdded
 		}
-		if r.last+1 < len(t.Segments) {
-			step.VersionRemoved = t.Segments[r.last+1].From
+		if i+1 < len(runs) {
+			step.VersionRemoved = t.Segments[runs[i+1].first].From
 		}
 		if r.s.note != "" {
 			step.Notes = append(step.Notes, r.s.note)
@@ -361,8 +382,8 @@ func segmentSteps(f compatFeature, t timeline) []SupportStep {
 		}
 		steps = append(steps, step)
 	}
-	if len(steps) == 0 {
-		steps = []SupportStep{{Notes: []string{"not in any version swept (" + t.Versions[0] + " to " + t.Versions[len(t.Versions)-1] + ")"}}}
+	if len(steps) == 0 && len(runs) > 0 {
+		steps = []SupportStep{{Notes: []string{"not in any version swept that measured it (" + t.Versions[0] + " to " + t.Versions[len(t.Versions)-1] + ")"}}}
 	}
 	return steps
 }
