@@ -333,7 +333,8 @@ func evidenceOf(p profiles.Profile) string {
 
 // segmentSteps turns a timeline's segments into support statements: a
 // run of segments with the same support is one statement, from its first
-// version to the first version of the next run. A segment that did not
+// version to the first version of the next run ("≤" it when the change
+// was not narrowed to one version). A segment that did not
 // measure the feature is left out: the run after it starts "≤" its first
 // version, as does the first run of a sweep that did not start at the
 // client's first release.
@@ -368,11 +369,14 @@ func segmentSteps(f compatFeature, t timeline) []SupportStep {
 			continue
 		}
 		step := SupportStep{VersionAdded: Added(t.Segments[r.first].From), PartialImplementation: r.s.partial}
-		if r.unsure {
+		if r.unsure || !exactChange(t, string(step.VersionAdded)) {
 			step.VersionAdded = "≤" + step.VersionAdded
 		}
 		if i+1 < len(runs) {
 			step.VersionRemoved = t.Segments[runs[i+1].first].From
+			if !exactChange(t, step.VersionRemoved) {
+				step.VersionRemoved = "≤" + step.VersionRemoved
+			}
 		}
 		if r.s.note != "" {
 			step.Notes = append(step.Notes, r.s.note)
@@ -386,6 +390,18 @@ func segmentSteps(f compatFeature, t timeline) []SupportStep {
 		steps = []SupportStep{{Notes: []string{"not in any version swept that measured it (" + t.Versions[0] + " to " + t.Versions[len(t.Versions)-1] + ")"}}}
 	}
 	return steps
+}
+
+// exactChange reports whether the timeline's change to version first was
+// narrowed to it (its neighbour before was probed); a change that lies
+// somewhere between two probed versions is not.
+func exactChange(t timeline, first string) bool {
+	for _, c := range t.Changes {
+		if c.First == first {
+			return c.Exact
+		}
+	}
+	return true
 }
 
 func evidenceIn(props atlas.Props, name, dir string) string {

@@ -9,7 +9,6 @@ import (
 	"github.com/instrlab/instrlab/internal/atlas"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
-	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
 // index is the reference's front page: a row per client with the facts a
@@ -22,11 +21,11 @@ func index(src Source, cs []client) []byte {
 		n := c.newest()
 		rows = append(rows, []string{
 			p.local(c.name, clientFile(c.id)),
-			cell(versions(c)),
-			cell(instructions(n.Instructions, n.Render)),
-			cell(result(n, profiles.ResultBoth)),
-			cell(budgetCell(profiles.BudgetWait)(n)),
-			cell(history(c)),
+			p.cell(versions(c)),
+			p.cell(instructions(n.Instructions, n.Render)),
+			p.cell(result(n, profiles.ResultBoth)),
+			p.cell(budgetCell(profiles.BudgetWait)(n)),
+			p.cell(history(c)),
 		})
 	}
 	p.heading(2, "Clients")
@@ -34,13 +33,13 @@ func index(src Source, cs []client) []byte {
 	p.heading(2, "By property, across clients")
 	var items []string
 	for _, g := range groups {
-		items = append(items, p.local(g.title, g.file)+": "+untrusted.Markdown(g.intro))
+		items = append(items, p.local(g.title, g.file)+": "+p.text(g.intro))
 	}
 	p.list(items)
 	p.heading(2, "As data")
 	p.list([]string{
-		p.local("compat.json", "compat.json") + untrusted.Markdown(": the instructions, handshake, start-up, tool-result, input-schema and tool-name facts per client in browser-compat-data's shape (a feature tree whose leaves' __compat.support is keyed by client, version_added and version_removed from the atlas's swept spans, \"≤V\" where only version V was profiled), with its clients and their releases; schema compat.v1.json."),
-		p.local("presets.json", "presets.json") + untrusted.Markdown(": per client version, the flags a generated server adapts its tools to (top-level unions, $ref, unions, formats, the tool-name length), each measured or null, with what showed it; schema presets.v1.json."),
+		p.local("compat.json", "compat.json") + p.text(": the instructions, handshake, start-up, tool-result, input-schema and tool-name facts per client in browser-compat-data's shape (a feature tree whose leaves' __compat.support is keyed by client, version_added and version_removed from the atlas's swept spans, \"≤V\" where only version V was profiled), with its clients and their releases; schema compat.v1.json."),
+		p.local("presets.json", "presets.json") + p.text(": per client version, the flags a generated server adapts its tools to (top-level unions, $ref, unions, formats, the tool-name length), each measured or null, with what showed it; schema presets.v1.json."),
 	})
 	p.para("Written by: " + src.Command + " (or go test ./internal/report/reference -update); a test fails when a page differs from what it writes.")
 	return p.bytes()
@@ -83,14 +82,14 @@ func groupPage(src Source, g group, cs []client) []byte {
 	facts := g.factsFor(cs)
 	head := []string{"client"}
 	for _, f := range facts {
-		head = append(head, cell(f.name))
+		head = append(head, p.cell(f.name))
 	}
 	var rows [][]string
 	for _, c := range cs {
 		n := c.newest()
 		row := []string{p.local(n.Named(), clientFile(c.id))}
 		for _, f := range facts {
-			row = append(row, cell(f.of(n)))
+			row = append(row, p.cell(f.of(n)))
 		}
 		rows = append(rows, row)
 	}
@@ -105,18 +104,18 @@ func clientPage(src Source, c client) []byte {
 	p := newPage(&src, clientFile(c.id), c.name+": what it does with each thing your server sends")
 	n := c.newest()
 	p.para(fmt.Sprintf("Client %s; profiled versions %s (newest first).", c.id, versions(c)), modelOf(n), "Each table has a column per profiled version: what the runs of that version measured, in the way the built-in matrix runs the client.")
-	p.raw(p.local("All clients", "README.md"))
+	p.block(p.local("All clients", "README.md"))
 	head := []string{""}
 	for _, v := range c.versions {
-		head = append(head, cell(v.Version))
+		head = append(head, p.cell(v.Version))
 	}
 	for _, g := range groups {
 		p.heading(2, g.title)
 		var rows [][]string
 		for _, f := range g.factsFor([]client{c}) {
-			row := []string{cell(f.name)}
+			row := []string{p.cell(f.name)}
 			for _, v := range c.versions {
-				row = append(row, cell(f.of(v)))
+				row = append(row, p.cell(f.of(v)))
 			}
 			rows = append(rows, row)
 		}
@@ -132,7 +131,7 @@ func clientPage(src Source, c client) []byte {
 				}
 			}
 		}
-		p.raw(p.local(g.title+" across clients", g.file))
+		p.block(p.local(g.title+" across clients", g.file))
 	}
 	ways(p, c)
 	since(p, c)
@@ -140,7 +139,7 @@ func clientPage(src Source, c client) []byte {
 	for _, v := range c.versions {
 		items := make([]string, len(v.Unmeasured))
 		for i, u := range v.Unmeasured {
-			items[i] = untrusted.Markdown(u)
+			items[i] = p.text(u)
 		}
 		if len(items) == 0 {
 			p.para(v.Version + ": every fact above was measured or documented.")
@@ -160,7 +159,7 @@ func clientPage(src Source, c client) []byte {
 			if e.Date != "" {
 				what += ", " + e.Date
 			}
-			items = append(items, p.link(e.Ref, evidenceLink(e.Ref))+" ("+untrusted.Markdown(what)+"): "+untrusted.Markdown(e.Says))
+			items = append(items, p.link(e.Ref, evidenceLink(e.Ref))+" ("+p.text(what)+"): "+p.text(e.Says))
 		}
 		p.para(v.Version + ":")
 		p.list(items)
@@ -210,7 +209,7 @@ func ways(p *page, c client) {
 			if w.Surface != nil {
 				res = result(profiles.Profile{Surface: w.Surface}, profiles.ResultBoth)
 			}
-			rows = append(rows, []string{cell(w.When), cell(table.Num(w.Runs)), cell(instructions(w.Instructions, w.Render)), cell(orNot(w.Render.Where())), cell(td), cell(res)})
+			rows = append(rows, []string{p.cell(w.When), p.cell(table.Num(w.Runs)), p.cell(instructions(w.Instructions, w.Render)), p.cell(orNot(w.Render.Where())), p.cell(td), p.cell(res)})
 		}
 		p.heading(3, v.Version)
 		p.table([]string{"way", "runs", "instructions", "where", "tool descriptions", "a result with text and structuredContent"}, rows)
@@ -229,7 +228,7 @@ func since(p *page, c client) {
 	for _, t := range c.timelines {
 		p.heading(3, "Every version: "+strings.Join(t.properties, ", "))
 		p.para(fmt.Sprintf("%d published versions selected (%s), %d run (%d could not run); %s. Swept on %s by: %s", len(t.Versions), t.Selector, t.Ran, t.CouldNotRun, plural(len(t.Changes), "change point"), t.Sweep.Date, t.Sweep.Command))
-		p.raw(p.link("The atlas page", t.dir+"/atlas.md"))
+		p.block(p.link("The atlas page", t.dir+"/atlas.md"))
 		if len(t.Changes) > 0 {
 			var rows [][]string
 			for _, ch := range t.Changes {
@@ -248,7 +247,7 @@ func since(p *page, c client) {
 				case ch.Flaky:
 					conf = "flaky"
 				}
-				rows = append(rows, []string{cell(first), cell(ch.Before), cell(strings.Join(what, "; ")), conf})
+				rows = append(rows, []string{p.cell(first), p.cell(ch.Before), p.cell(strings.Join(what, "; ")), conf})
 			}
 			p.table([]string{"first version", "last before", "what changed", "confirmed"}, rows)
 		}
@@ -264,7 +263,7 @@ func segments(p *page, t timeline) {
 	}
 	head := []string{"versions"}
 	for _, name := range t.properties {
-		head = append(head, cell(name))
+		head = append(head, p.cell(name))
 	}
 	var rows [][]string
 	for _, s := range t.Segments {
@@ -272,7 +271,7 @@ func segments(p *page, t timeline) {
 		if s.To != s.From {
 			span += " to " + s.To
 		}
-		row := []string{cell(span)}
+		row := []string{p.cell(span)}
 		for _, name := range t.properties {
 			row = append(row, propCell(p, t, s.Props, name))
 		}
@@ -285,10 +284,10 @@ func propCell(p *page, t timeline, props atlas.Props, name string) string {
 	for _, pr := range props {
 		if pr.Name == name {
 			if pr.Evidence == "" {
-				return cell(pr.Value)
+				return p.cell(pr.Value)
 			}
 			return p.link(orNot(pr.Value), t.dir+"/"+pr.Evidence)
 		}
 	}
-	return cell(notMeasured)
+	return p.cell(notMeasured)
 }

@@ -149,6 +149,10 @@ func TestEveryGroupEveryClient(t *testing.T) {
 // anything but https and the repository, a heading.
 var unescaped = regexp.MustCompile(`(^|[^\\])<(img|b)|(^|[^\\])\[[^\]]*\]\((javascript|http):|\n# heading`)
 
+// unescapedHTML matches what a hostile text must not become in the site:
+// an element or a link to anything but https and the site.
+var unescapedHTML = regexp.MustCompile(`<(img|b)\b|href="(javascript|http):`)
+
 var linkTarget = regexp.MustCompile(`\]\(<?([^)>]+)>?\)`)
 
 // TestLinksResolve: every relative link of the committed reference names
@@ -192,6 +196,15 @@ func TestHostileProfile(t *testing.T) {
 		},
 		Unmeasured: []string{evil},
 		Variants:   []profiles.Variant{{When: evil, Runs: 1}},
+	}
+	site, err := Pages(Source{Profiles: []profiles.Profile{p}, Base: "../..", Command: evil, html: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range site {
+		if m := unescapedHTML.FindString(string(b)); m != "" && strings.HasSuffix(name, ".md") {
+			t.Errorf("the site's %s holds %q unescaped", name, m)
+		}
 	}
 	pages, err := Pages(Source{Profiles: []profiles.Profile{p}, Base: "../..", Command: evil})
 	if err != nil {
