@@ -336,8 +336,8 @@ func evidenceOf(p profiles.Profile) string {
 // version to the first version of the next run ("≤" it when the change
 // was not narrowed to one version). A segment that did not
 // measure the feature is left out: the run after it starts "≤" its first
-// version, as does the first run of a sweep that did not start at the
-// client's first release.
+// version, as does the first run when the versions before it were not
+// measured (a ranged sweep, or releases that could not run).
 func segmentSteps(f compatFeature, t timeline) []SupportStep {
 	type run struct {
 		first, last int
@@ -347,7 +347,9 @@ func segmentSteps(f compatFeature, t timeline) []SupportStep {
 		unsure bool
 	}
 	var runs []run
-	gap := t.Selector != "all"
+	// Versions before the first span were not measured: not swept (a
+	// ranged sweep), or not runnable.
+	gap := t.Selector != "all" || len(t.Segments) > 0 && len(t.Versions) > 0 && t.Segments[0].From != t.Versions[0]
 	for i, seg := range t.Segments {
 		v := seg.Props.Get(f.prop)
 		if f.known != nil && !f.known(v) {
