@@ -34,13 +34,12 @@ import (
 // are relative to dir. A client whose name cannot be a file name is an
 // error, and nothing of the site is written.
 func (a *Atlas) Site(dir string, o SiteOptions) error {
-	link := o.Link
 	caps, capsErr := a.Capabilities(dir)
 	if capsErr != nil {
 		return fmt.Errorf("atlas site: %w", capsErr)
 	}
-	if link != "" {
-		to, outside, err := publishedAt(dir, link)
+	if o.Link != "" {
+		to, outside, err := publishedAt(dir, o.Link)
 		if err != nil {
 			return err
 		}

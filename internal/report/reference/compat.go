@@ -82,8 +82,6 @@ type support struct {
 	note         string
 }
 
-func (s support) same(t support) bool { return s == t }
-
 // A compatFeature reads a feature from a profile, and from an atlas
 // segment where one of its properties holds it (prop "" when no atlas
 // property does).
@@ -357,7 +355,7 @@ func segmentSteps(f compatFeature, t timeline) []SupportStep {
 			continue
 		}
 		s := f.fromSegment(v)
-		if n := len(runs); n > 0 && !gap && runs[n-1].s.same(s) {
+		if n := len(runs); n > 0 && !gap && runs[n-1].s == s {
 			runs[n-1].last = i
 			continue
 		}
