@@ -263,7 +263,7 @@ func TestCheckUsage(t *testing.T) {
 	}{
 		{nil, "name a server"},
 		{[]string{"-config", "x.json", "-scan"}, "-config and -scan are exclusive"},
-		{[]string{"-repeat", "0", "--", "x"}, "-repeat must be at least 1"},
+		{[]string{"-repeats", "0", "--", "x"}, "-repeats must be at least 1"},
 		{[]string{"-server", "a", "--", "x"}, "-server needs -config or -scan"},
 		{[]string{"node", "server.js"}, "put it after --"},
 		{[]string{"http://127.0.0.1:1/mcp", "-json"}, `unexpected argument "-json" after the URL`},
@@ -318,12 +318,12 @@ func TestCheckCall(t *testing.T) {
 	}
 }
 
-// TestCheckCallOnce: with -repeat 2 a listed tool is called once (the
+// TestCheckCallOnce: with -repeats 2 a listed tool is called once (the
 // first run; the second times the start-up), an unlisted one never, as
 // the lab's message log shows.
 func TestCheckCallOnce(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "log.jsonl")
-	_, stderr, code := runCheckTest(t, "-repeat", "2", "-call", "result_size", "-call", "nope",
+	_, stderr, code := runCheckTest(t, "-repeats", "2", "-call", "result_size", "-call", "nope",
 		"--", binary, "serve", "lab", "-surface", "size", "-result-size", "ascii:100", "-log", log)
 	if code != exitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)

@@ -19,7 +19,7 @@ func TestDiffExitCodes(t *testing.T) {
 	if err := run(context.Background(), []string{"diff", diffFixtures + "2.1.328", diffFixtures + "2.1.328-again"}, &stdout, &stderr); err != nil {
 		t.Errorf("same version twice: %v\n%s", err, stdout.String())
 	}
-	if !strings.Contains(stdout.String(), "0 changes in 4 configurations") {
+	if !strings.Contains(stdout.String(), "0 changes in 4 rows") {
 		t.Errorf("same version twice printed:\n%s", stdout.String())
 	}
 	stdout.Reset()

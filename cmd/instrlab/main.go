@@ -24,7 +24,7 @@ func main() { cli.Main("instrlab", run) }
 var program = cli.Program{Name: "instrlab", Title: "what happens to an MCP server's instructions", Commands: []cli.Command{
 	{Name: "run", Summary: "run the experiment matrix against real MCP clients, offline, and print what reached the model", Run: runRun},
 	{Name: "report", Summary: "rebuild the results table of a run from its evidence directory", Run: runReport},
-	{Name: "diff", Summary: "compare two runs (evidence directories or results.json): what changed per configuration and client", Run: runDiff},
+	{Name: "diff", Summary: "compare two runs (evidence directories or results.json): what changed per row and client", Run: runDiff},
 	{Name: "sweep", Summary: "probe every released version of a client and find where its handling of instructions changed", Run: runSweep},
 	{Name: "budget", Summary: "measure a client's budgets as numbers (how long it waits for a server), by bisection", Run: runBudget},
 	{Name: "check", Summary: "inspect an MCP server's instructions in both eras, as each client keeps them", Run: runCheck},

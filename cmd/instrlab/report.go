@@ -21,7 +21,7 @@ type reportOptions struct {
 }
 
 func (o *reportOptions) flags(fs *flag.FlagSet) {
-	fs.StringVar(&o.format, "format", "md", "output format: "+report.Formats.String()+" (summary: one line per configuration and client; a sweep: "+atlas.Formats.String()+", or site with -out; reference with -out: the client reference)")
+	fs.StringVar(&o.format, "format", "md", "output format: "+report.Formats.String()+" (text: one line per row and client; a sweep: "+atlas.Formats.String()+", or site with -out; reference with -out: the client reference)")
 	fs.StringVar(&o.link, "link", "", "with -format tested: the https URL each version links to, where the run's evidence is kept (a workflow run's page); with -format site or reference: the https URL the working directory (the repository's files) is published under, where evidence is linked")
 	fs.StringVar(&o.out, "out", "", "with -format site (sweep directories only): write the atlas as a static site into this directory, evidence linked where it lies, with the client reference (reference/) from the built-in profiles and every DIR's atlas; with -format reference: write the client reference (docs/reference) from the built-in profiles and the atlases DIR...")
 	fs.StringVar(&o.profileOut, "profile-out", "", "also write a client profile (client@version.json, the format of check -profile) for each client in the run to this directory")

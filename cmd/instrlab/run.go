@@ -51,7 +51,7 @@ func (o *runOptions) flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.shard, "shard", "", "run only part k of n of the planned runs, as in 2/4, for several machines (merge their -out directories with instrlab report DIR...)")
 	fs.BoolVar(&o.resume, "resume", false, "skip runs that finished ok in -out")
 	fs.DurationVar(&o.timeout, "timeout", 2*time.Minute, "time limit of one client run")
-	fs.StringVar(&o.format, "format", "summary", "on stdout: "+report.Formats.String()+" (summary: one line per configuration and client; the others: the full table)")
+	fs.StringVar(&o.format, "format", "text", "on stdout: "+report.Formats.String()+" (text: one line per row and client; the others: the full table)")
 	fs.StringVar(&o.lab, "lab", "", "instrlab executable the clients start as the lab server (default: this one)")
 	fs.StringVar(&o.netns, "netns", "auto", "run each client in a loopback-only network namespace with a resolver that logs the outside names it asks for: auto (when root), on or off")
 	fs.BoolVar(&o.live, "live", false, "forward to the real Anthropic API with $ANTHROPIC_API_KEY (costs money; prints the maximum first)")

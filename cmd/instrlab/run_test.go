@@ -134,19 +134,19 @@ func TestRunAndReport(t *testing.T) {
 		t.Errorf("a second run into the same -out = %v, want a usage error", err)
 	}
 	var summary bytes.Buffer
-	if err := run(context.Background(), []string{"report", "-format", "summary", out}, &summary, new(bytes.Buffer)); err != nil {
-		t.Fatalf("report -format summary: %v", err)
+	if err := run(context.Background(), []string{"report", "-format", "text", out}, &summary, new(bytes.Buffer)); err != nil {
+		t.Fatalf("report -format text: %v", err)
 	}
-	if want := "Client: fake@1\n\nconfiguration  arrived       where           kept            cap\n"; !strings.HasPrefix(summary.String(), want) {
+	if want := "Client: fake@1\n\nrow      arrived       where           kept            cap\n"; !strings.HasPrefix(summary.String(), want) {
 		t.Errorf("summary does not begin with %q:\n%s", want, summary.String())
 	}
-	if want := "en-5000        cut           system-message  2,048 of 5,000  2,048 chars\n"; !strings.Contains(summary.String(), want) {
+	if want := "en-5000  cut           system-message  2,048 of 5,000  2,048 chars\n"; !strings.Contains(summary.String(), want) {
 		t.Errorf("summary lacks %q:\n%s", want, summary.String())
 	}
 	// The same matrix again, compared with the first run: nothing changed.
 	var again2 bytes.Buffer
 	baseArgs := []string{"run", "-client", "fake@1", "-matrix", seedFile(t), "-lab", binary, "-out", t.TempDir(), "-row", "none", "-row", "en-5000", "-repeats", "2", "-baseline", out}
-	if err := run(context.Background(), baseArgs, &again2, new(bytes.Buffer)); err != nil || !strings.Contains(again2.String(), "0 changes in 2 configurations on fake@1") {
+	if err := run(context.Background(), baseArgs, &again2, new(bytes.Buffer)); err != nil || !strings.Contains(again2.String(), "0 changes in 2 rows on fake@1") {
 		t.Errorf("run -baseline: %v\n%s", err, again2.String())
 	}
 	var resumed, stderr3 bytes.Buffer

@@ -38,12 +38,12 @@ func (o *sweepOptions) flags(fs *flag.FlagSet) {
 	fs.StringVar(&s.Out, "out", "", "the sweep's evidence directory (required; a sweep resumes from what it holds)")
 	fs.IntVar(&s.Jobs, "j", 2, "runs at once within one version")
 	fs.DurationVar(&s.Timeout, "timeout", 2*time.Minute, "time limit of one client run")
-	fs.IntVar(&s.Grid, "grid", 0, "probe this many evenly spaced intervals before bisecting (0: log2 of the number of versions); a change that reverts within one interval is not seen")
-	fs.BoolVar(&s.Confirm, "confirm", true, "probe both neighbours of every change point a second time")
-	fs.Var(&o.budgets, "budget", "also measure this budget of every version probed, as a number on the timeline (a change point is a change beyond its resolution): "+strings.Join(budget.Names, ", ")+" (repeatable; wait about 8 runs a version, defer and name at most 11 and 10, result at most 21)")
-	fs.IntVar(&s.RepeatSensitive, "repeat-sensitive", 0, "run a probe row whose result is timing-sensitive again until it has this many runs: its properties become rates, never change points")
+	fs.IntVar(&s.Grid, "grid", 0, "run this many evenly spaced versions before bisecting (0: log2 of the number of versions); a change that reverts within one interval is not seen")
+	fs.BoolVar(&s.Confirm, "confirm", true, "run both neighbours of every change point a second time")
+	fs.Var(&o.budgets, "budget", "also measure this budget of every version run, as a number on the timeline (a change point is a change beyond its resolution): "+strings.Join(budget.Names, ", ")+" (repeatable; wait about 8 runs a version, defer and name at most 11 and 10, result at most 21)")
+	fs.IntVar(&s.RepeatSensitive, "repeat-sensitive", 0, "run a row whose result is timing-sensitive again until it has this many runs: its properties become rates, never change points")
 	fs.StringVar(&o.shard, "shard", "", "sweep only part k of n of each client's versions, as in 2/4 (merge the shards with instrlab report DIR...)")
-	fs.StringVar(&o.matrix, "matrix", "atlas", "probe matrix: a matrix file, or a built-in matrix")
+	fs.StringVar(&o.matrix, "matrix", "atlas", "the sweep's matrix: a matrix file, or a built-in matrix")
 	fs.StringVar(&o.format, "format", "md", "atlas format on stdout: "+atlas.StdoutFormats.String())
 	fs.StringVar(&o.cacheLimit, "cache-limit", "", "keep the client installs within this size, evicting the least recently used (as in 20GiB; default $"+npm.LimitEnv+", else no limit)")
 	fs.StringVar(&s.Lab, "lab", "", "instrlab executable the clients start as the lab server (default: this one)")
@@ -51,7 +51,7 @@ func (o *sweepOptions) flags(fs *flag.FlagSet) {
 	fs.Usage = cli.Usage(fs, usage("sweep"))
 }
 
-// runSweep is "instrlab sweep": every selected version of a client probed
+// runSweep is "instrlab sweep": every selected version of a client run
 // by bisection, and the atlas of its change points.
 func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var o sweepOptions
@@ -67,7 +67,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return o.run(ctx, "instrlab sweep "+strings.Join(args, " "), stdout, stderr)
 }
 
-// validate checks the flags and reads the targets and the probe matrix.
+// validate checks the flags and reads the targets and the sweep's matrix.
 func (o *sweepOptions) validate(ctx context.Context, rest []string) error {
 	if len(rest) > 0 {
 		return usageError{Msg: fmt.Sprintf("sweep: unexpected argument %q", rest[0])}

@@ -53,9 +53,11 @@ func ExitCode(prog string, err error, stderr io.Writer) int {
 	return ExitFailure
 }
 
-// ParseFlags parses args with fs, turning flag errors into usage errors.
+// ParseFlags parses args with fs, turning flag errors into usage errors;
+// the old names of fs's renamed flags and values (renamed.go) still work.
 // fs must use flag.ContinueOnError.
 func ParseFlags(fs *flag.FlagSet, args []string) error {
+	addRenamed(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return ErrHelp

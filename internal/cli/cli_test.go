@@ -113,7 +113,7 @@ func TestProgram(t *testing.T) {
 	}{
 		{[]string{"go", "a"}, ExitOK, ""},
 		{[]string{"help", "go"}, ExitOK, ""},
-		{[]string{"-h"}, ExitOK, "prog: does things\n\nUsage:\n\n\tprog <command> [flags] [args]\n\nCommands:\n\n\tgo         goes\n\thelp       print this help, or the help of one command\n\nRun \"prog help <command>\" or \"prog <command> -h\" for a command's flags.\n"},
+		{[]string{"-h"}, ExitOK, "prog: does things\n\nUsage:\n\n\tprog <command> [flags] [args]\n\nCommands:\n\n\tgo         goes\n\thelp       print this help, or the help of one command\n\nRun \"prog help <command>\" or \"prog <command> -h\" for a command's flags.\nThe words, one per concept: " + Glossary + "\n"},
 		{[]string{"nope"}, ExitUsage, ""},
 		{[]string{"help", "nope"}, ExitUsage, ""},
 		{nil, ExitUsage, ""},

@@ -66,16 +66,21 @@ func Version() (main, sdk string) {
 	return
 }
 
+// Glossary is where each word of the flags and outputs is defined, once.
+const Glossary = "https://github.com/instrlab/instrlab/blob/main/docs/glossary.md"
+
 // Usage is a FlagSet's Usage: text, then the flags with their defaults,
-// then, after a blank line, what each of more writes.
+// then, after a blank line, what each of more writes, and last where the
+// glossary is.
 func Usage(fs *flag.FlagSet, text string, more ...func(io.Writer)) func() {
 	return func() {
 		fmt.Fprint(fs.Output(), text)
-		fs.PrintDefaults()
+		printDefaults(fs)
 		for _, m := range more {
 			fmt.Fprintln(fs.Output())
 			m(fs.Output())
 		}
+		fmt.Fprintf(fs.Output(), "\nThe words, one per concept: %s\n", Glossary)
 	}
 }
 

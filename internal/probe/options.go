@@ -39,7 +39,7 @@ type Options struct {
 func (o Options) Validate() error {
 	switch {
 	case o.Repeat < 1:
-		return errors.New("-repeat must be at least 1")
+		return errors.New("-repeats must be at least 1")
 	case o.Timeout <= 0:
 		return errors.New("-timeout must be positive")
 	case o.Samples < 0:

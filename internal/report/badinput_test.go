@@ -71,7 +71,7 @@ func TestBadEvidenceStillRenders(t *testing.T) {
 	if err := rep.HTML(&page); err != nil {
 		t.Fatal(err)
 	}
-	if err := rep.Write(&summary, "summary"); err != nil {
+	if err := rep.Write(&summary, "text"); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -83,7 +83,7 @@ func TestBadEvidenceStillRenders(t *testing.T) {
 			t.Errorf("page lacks %q", want)
 		}
 	}
-	if !strings.Contains(summary.String(), "en-1000-dual   FAILED (1 run): timed out after 2m0s*") {
+	if !strings.Contains(summary.String(), "en-1000-dual  FAILED (1 run): timed out after 2m0s*") {
 		t.Errorf("summary:\n%s", summary.String())
 	}
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // callsTable is the terminal's table of the calls a run made of a user's
-// server's tools (run -call): per configuration, client and tool, the
+// server's tools (run -call): per row, client and tool, the
 // name the model called it by, whether the server got the call, and what
 // of each part of the result reached the model; a scripted call the
 // client never made says "did not call" and why. Runs that agree are one
@@ -19,7 +19,7 @@ import (
 // lab, whose surfaces the page's grids show.
 func (g *grid) callsTable() table.Table {
 	t := table.Table{Title: "Calls of the server's tools (-call)", Columns: []table.Column{
-		{Name: "configuration"}, {Name: "client"}, {Name: "tool"}, {Name: "called as"}, {Name: "server got it"}, {Name: "the model got"}}}
+		{Name: "row"}, {Name: "client"}, {Name: "tool"}, {Name: "called as"}, {Name: "server got it"}, {Name: "the model got"}}}
 	for _, row := range g.rows {
 		for _, c := range g.clients {
 			for _, l := range g.agreed(c, row, func(r *analyze.Result) ([][]string, bool) {
@@ -32,7 +32,7 @@ func (g *grid) callsTable() table.Table {
 			}
 		}
 	}
-	if len(g.rows) == 1 { // the configuration is the same on every line
+	if len(g.rows) == 1 { // the row is the same on every line
 		t.Columns = t.Columns[1:]
 		for i := range t.Rows {
 			t.Rows[i] = t.Rows[i][1:]

@@ -23,7 +23,7 @@ import (
 	"github.com/instrlab/instrlab/schema"
 )
 
-// A Diff is what changed between two runs of a matrix: per configuration
+// A Diff is what changed between two runs of a matrix: per row
 // and client, the facts (the columns that name one) whose values differ,
 // timings left out and token estimates compared within a tolerance; and
 // what could not be compared, instead of changes that mean nothing.
@@ -39,11 +39,11 @@ type Diff struct {
 	Clients []ClientDiff `json:"clients,omitempty"`
 	// Incomparable says what could not be compared and why.
 	Incomparable []string `json:"incomparable,omitempty"`
-	// Failed says, per configuration and pair, where every run of one
+	// Failed says, per row and pair, where every run of one
 	// side failed (a version that did not install, or that its flags no
 	// longer drive): not compared, and not a change of behaviour.
 	Failed []string `json:"failed,omitempty"`
-	// Races says, per configuration and pair, where facts differ but a
+	// Races says, per row and pair, where facts differ but a
 	// run of a side was timing-sensitive (its server's start-up raced the
 	// client's first request, analyze.Timing): which order won decided
 	// them, so they are said and not counted as changes.
@@ -52,7 +52,7 @@ type Diff struct {
 	Tolerance float64 `json:"tolerance"`
 }
 
-// A Change is one fact of one configuration on one client that differs.
+// A Change is one fact of one row on one client that differs.
 type Change struct {
 	Row    string `json:"row"`
 	Client string `json:"client"`
@@ -362,7 +362,7 @@ func pairName(p [2]string) string {
 	return p[0] + " → " + v
 }
 
-// rowsDiffer says why row is not the same configuration in both matrices,
+// rowsDiffer says why row is not the same row in both matrices,
 // "" when it is (or when a matrix is unknown). Repeats may differ.
 func rowsDiffer(a, b *matrix.Matrix, name string) string {
 	if a == nil || b == nil {
@@ -392,7 +392,7 @@ func findRow(m *matrix.Matrix, name string) *matrix.Row {
 // Table is the diff for people: one line per change, then what could not
 // be compared as notes.
 func (d Diff) Table() table.Table {
-	t := table.Table{Title: fmt.Sprintf("Changes from %s to %s", d.A, d.B), Columns: []table.Column{{Name: "configuration"}, {Name: "client"}, {Name: "fact"}, {Name: "before"}, {Name: "after"}}}
+	t := table.Table{Title: fmt.Sprintf("Changes from %s to %s", d.A, d.B), Columns: []table.Column{{Name: "row"}, {Name: "client"}, {Name: "fact"}, {Name: "before"}, {Name: "after"}}}
 	// With one pair of clients, the note names it, not a column.
 	one := len(d.Pairs) == 1
 	if one {
@@ -414,7 +414,7 @@ func (d Diff) Table() table.Table {
 		compared = append(compared, pairName(p))
 	}
 	t.Notes = append(t.Notes, fmt.Sprintf("%s in %s on %s; timings ignored, token estimates within %.0f%% (or %d tokens) taken as equal.",
-		plural(len(d.Changes), "change"), plural(len(d.Rows), "configuration"), strings.Join(compared, ", "), 100*d.Tolerance, minTokens))
+		plural(len(d.Changes), "change"), plural(len(d.Rows), "row"), strings.Join(compared, ", "), 100*d.Tolerance, minTokens))
 	for _, w := range d.Incomparable {
 		t.Notes = append(t.Notes, "not compared: "+w)
 	}

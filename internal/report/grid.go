@@ -97,7 +97,7 @@ func Build(m *matrix.Matrix, results []analyze.Result) table.Table {
 
 // table is the full table: every column of every client.
 func (g *grid) table() table.Table {
-	t := table.Table{Title: "What reached the model", Columns: []table.Column{{Name: "configuration"}}}
+	t := table.Table{Title: "What reached the model", Columns: []table.Column{{Name: "row"}}}
 	for _, c := range g.clients {
 		for _, col := range columns {
 			t.Columns = append(t.Columns, table.Column{Group: c, Name: col.name})

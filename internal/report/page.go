@@ -29,7 +29,7 @@ type Section struct {
 	Body  template.HTML
 }
 
-// Page builds the report's page: the summary, then per configuration
+// Page builds the report's page: the summary, then per row
 // what each client did, the surface grids of a run that measured them,
 // then the full tables.
 func (r *Report) Page() (Page, error) {

@@ -13,7 +13,7 @@ import (
 	"github.com/instrlab/instrlab/lab"
 )
 
-// A config is one configuration's part of the page: the text with every
+// A config is one row's part of the page: the text with every
 // client's cut, then per client the first request's map and the
 // handshake.
 type config struct {
@@ -125,7 +125,7 @@ var configTemplate = sync.OnceValue(func() *template.Template {
 
 func (r *Report) configSections() (Section, error) {
 	body, err := render(configTemplate(), r.g.configs())
-	return Section{ID: "configurations", Title: "Each configuration", Body: body}, err
+	return Section{ID: "rows", Title: "Each row", Body: body}, err
 }
 
 var pageFuncs = template.FuncMap{

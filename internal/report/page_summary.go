@@ -13,7 +13,7 @@ import (
 // A bar is one client's line of the page's summary: characters sent
 // against characters kept in the first model request, the cap drawn.
 type bar struct {
-	Label   string // the configuration, on its first client's line
+	Label   string // the row, on its first client's line
 	Row     string // the row name, for the anchor of its details
 	Client  string
 	RunLink string
@@ -86,10 +86,10 @@ var summaryTemplate = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("summary").Funcs(pageFuncs).Parse(summarySource))
 })
 
-const summarySource = `<p class="lead">Per configuration, one bar per client: the server's text as sent (the whole bar), the part that reached the first model request (solid), the part lost (hatched), and where the client cut it (the cap line). Lengths in characters (Unicode code points).</p>
+const summarySource = `<p class="lead">Per row, one bar per client: the server's text as sent (the whole bar), the part that reached the first model request (solid), the part lost (hatched), and where the client cut it (the cap line). Lengths in characters (Unicode code points).</p>
 <table class="summary">
 <colgroup><col style="width:20%"><col style="width:14%"><col style="width:25%"><col style="width:14%"><col style="width:14%"><col style="width:13%"></colgroup>
-<thead><tr><th scope="col">configuration</th><th scope="col">client</th><th scope="col">characters kept of sent</th><th scope="col">kept</th><th scope="col">cap</th><th scope="col">where (first request)</th></tr></thead>
+<thead><tr><th scope="col">row</th><th scope="col">client</th><th scope="col">characters kept of sent</th><th scope="col">kept</th><th scope="col">cap</th><th scope="col">where (first request)</th></tr></thead>
 <tbody>
 {{range .}}<tr{{if .Label}} class="first"{{end}}>
 <th scope="row">{{if .Label}}<a href="#row-{{.Row}}">{{.Label}}</a>{{end}}</th>

@@ -9,12 +9,12 @@ import (
 
 // protocolTable is the terminal's table of what each client did with
 // what a server asked and announced while its tools ran (the protocol
-// matrix, docs/protocol.md): per configuration and client, one line per
+// matrix, docs/protocol.md): per row and client, one line per
 // fact. Runs that agree are one line; a line some runs lack says in how
 // many it held.
 func (g *grid) protocolTable() table.Table {
 	t := table.Table{Title: "What the server asked and announced (protocol)", Columns: []table.Column{
-		{Name: "configuration"}, {Name: "client"}, {Name: "what"}, {Name: "what the client does"}}}
+		{Name: "row"}, {Name: "client"}, {Name: "what"}, {Name: "what the client does"}}}
 	for _, row := range g.rows {
 		for _, c := range g.clients {
 			for _, l := range g.agreed(c, row, func(r *analyze.Result) ([][]string, bool) {

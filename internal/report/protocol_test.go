@@ -53,7 +53,7 @@ func TestProtocolTable(t *testing.T) {
 	}
 	t.Setenv("COLUMNS", "300")
 	var out strings.Builder
-	if err := New(nil, results, "").Write(&out, "summary"); err != nil {
+	if err := New(nil, results, "").Write(&out, "text"); err != nil {
 		t.Fatal(err)
 	}
 	_, table, ok := strings.Cut(out.String(), "What the server asked and announced (protocol)")

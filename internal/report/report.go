@@ -15,7 +15,7 @@ import (
 // Formats are the formats a report prints: summary is the short table
 // for a terminal, md, csv and json the full table, html the page, tested
 // the "tested with" table of a run of users' servers (WriteTested).
-var Formats = table.Formats{"summary", "md", "csv", "json", "html", "tested"}
+var Formats = table.Formats{"text", "md", "csv", "json", "html", "tested"}
 
 // Files are the files WriteFiles writes into an output directory, by
 // format.
@@ -39,13 +39,13 @@ func New(m *matrix.Matrix, results []analyze.Result, dir string) *Report {
 	return &Report{g: g, Table: g.table()}
 }
 
-// Summary is the short table: one line per configuration and client.
+// Summary is the short table: one line per row and client.
 func (r *Report) Summary() table.Table { return r.g.summaryTable() }
 
 // Write prints the report in one of Formats.
 func (r *Report) Write(w io.Writer, format string) error {
 	switch format {
-	case "summary":
+	case "text":
 		if err := table.Text(w, r.Summary()); err != nil {
 			return err
 		}

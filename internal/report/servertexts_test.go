@@ -37,7 +37,7 @@ func TestServerNotes(t *testing.T) {
 	}
 	rep := New(nil, differ, "")
 	var b strings.Builder
-	if err := rep.Write(&b, "summary"); err != nil {
+	if err := rep.Write(&b, "text"); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "DIFFERENT texts") {

@@ -10,7 +10,7 @@ import (
 )
 
 // summaryColumns are the columns of the terminal summary, one line per
-// configuration and client: did the text arrive, where, how much, and the
+// row and client: did the text arrive, where, how much, and the
 // cap it implies with its unit.
 var summaryColumns = []struct {
 	name string
@@ -27,15 +27,15 @@ var summaryColumns = []struct {
 }
 
 // summaryTable is the short table run prints on a terminal: with one
-// client, a line per configuration under the client's name; with
-// several, each configuration's name on a line of its own, then a line
+// client, a line per row under the client's name; with
+// several, each row's name on a line of its own, then a line
 // per client, indented, so that the names share a column.
 func (g *grid) summaryTable() table.Table {
 	one := len(g.clients) == 1
-	t := table.Table{Columns: []table.Column{{Name: "configuration"}}}
-	note := "configuration: the matrix row (-row NAME), each client run in it indented under it"
+	t := table.Table{Columns: []table.Column{{Name: "row"}}}
+	note := "row: the matrix row (-row NAME), each client run in it indented under it"
 	if one {
-		t.Title, note = "Client: "+g.clients[0], "configuration: the matrix row (-row NAME)"
+		t.Title, note = "Client: "+g.clients[0], "row: the matrix row (-row NAME)"
 	}
 	for _, c := range summaryColumns {
 		t.Columns = append(t.Columns, table.Column{Name: c.name})

@@ -22,7 +22,7 @@ import (
 // measure (a schema's keywords, a tool's name) is not in it: check -v
 // predicts them.
 type Verdict struct {
-	// Server is the configuration (the matrix row) of the user's server,
+	// Server is the matrix row of the user's server,
 	// Client the client (name@version), Arm its arm when not the default.
 	Server  string       `json:"server"`
 	Client  string       `json:"client"`
@@ -32,7 +32,7 @@ type Verdict struct {
 	// counts the others, degraded or worse.
 	Because []string `json:"because,omitempty"`
 	More    int      `json:"more,omitempty"`
-	// Runs is how many of the client's runs of the configuration say
+	// Runs is how many of the client's runs of the row say
 	// this, of Of that finished; a verdict that differs from run to run
 	// is the worst, with its count (a race with the server's start-up
 	// often is).
@@ -41,8 +41,8 @@ type Verdict struct {
 }
 
 // Verdicts are the verdicts of every client on every user's server the
-// results ran (configurations of the lab get none), one per
-// configuration, client and arm, in the order of the results.
+// results ran (rows of the lab get none), one per
+// row, client and arm, in the order of the results.
 func Verdicts(results []analyze.Result) []Verdict {
 	type key struct{ server, client, arm string }
 	var keys []key
@@ -69,7 +69,7 @@ func Verdicts(results []analyze.Result) []Verdict {
 	return out
 }
 
-// verdictOf is the verdict of one client's runs of one configuration:
+// verdictOf is the verdict of one client's runs of one row:
 // not measured when none finished; else each finished run's, the worst
 // when they differ.
 func verdictOf(server, client, arm string, rs []*analyze.Result) Verdict {

@@ -18,10 +18,7 @@ func serveLab(ctx context.Context, c cmdline, args []string, stdin io.Reader, st
 	fs.SetOutput(stderr)
 	var a lab.Args
 	a.Flags(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: %s [flags]\n\nThe instrumented MCP server; stdio by default.\n\nFlags:\n", c.usage)
-		fs.PrintDefaults()
-	}
+	fs.Usage = cli.Usage(fs, fmt.Sprintf("Usage: %s [flags]\n\nThe instrumented MCP server; stdio by default.\n\nFlags:\n", c.usage))
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}

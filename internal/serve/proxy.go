@@ -20,13 +20,10 @@ func serveProxy(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	upstream := fs.String("upstream", "", "the server's Streamable HTTP endpoint, with -http")
 	commandFile := fs.String("command-file", "", "start the server from this JSON file ({\"command\", \"args\", \"env\"}) instead of a command after --")
 	hold := fs.Duration("hold", 0, "hold the server's reply that completes the handshake (its first initialize or server/discover result) this long, as a server slow to start would (stdio only)")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: instrlab serve proxy [-log FILE] -- COMMAND [ARG...]\n"+
-			"       instrlab serve proxy [-log FILE] -http ADDR -upstream URL\n\n"+
-			"A transparent recording proxy in front of any MCP server: bytes pass unchanged,\n"+
-			"and every message is logged as the lab logs its own.\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
+	fs.Usage = cli.Usage(fs, "Usage: instrlab serve proxy [-log FILE] -- COMMAND [ARG...]\n"+
+		"       instrlab serve proxy [-log FILE] -http ADDR -upstream URL\n\n"+
+		"A transparent recording proxy in front of any MCP server: bytes pass unchanged,\n"+
+		"and every message is logged as the lab logs its own.\n\nFlags:\n")
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}

@@ -42,10 +42,10 @@ func Clients(s Server) table.Table {
 	}
 	note := "kept: of the instructions, in characters (Unicode code points) unless the client counts another unit, named; tools: their descriptions, or what the model sees instead."
 	if indented {
-		note += " Indented: the client's other arms and variants, where they change something for this server."
+		note += " Indented: the client's other arms (approval modes, models, flags), where they change something for this server."
 	}
 	if folded {
-		note += " Arms and variants not listed do here what their client's line says (-v shows each)."
+		note += " Arms not listed do here what their client's line says (-v shows each)."
 	}
 	t.Notes = []string{note}
 	return t
