@@ -83,80 +83,9 @@ func locateTools(ctx fakeapi.Context, tools []NamedText, server string) []ToolFa
 	}
 	for _, t := range tools {
 		f := ToolFacts{Name: t.Name, Sent: utf8.RuneCountInString(t.Description)}
-		found := func(m measured, via string, s fakeapi.Segment, wrap string) {
-			if !f.Found || m.kept > f.Kept || m.kept == f.Kept && m.full && !f.Full {
-				f.Found, f.Kept, f.Trimmed, f.Full, f.Suffix, f.Via, f.Kind, f.Wrapper = true, m.kept, m.trimmed, m.full, unit.CodePoint.Prefix(m.rest, 20), via, s.Kind, wrap
-			}
-		}
-		if s, ok := names.Find(ctx, t.Name, fakeapi.DescriptionKey(t.Description)); ok {
-			desc, ok := definitionDescription(s.Text, s.Name)
-			if !ok {
-				desc = s.Text // a client that sends the description as the segment itself
-			}
-			starts := []string{desc}
-			if !names.Named(s, t.Name) {
-				// A definition that holds the description without naming
-				// the tool (code mode: opencode's execute lists the
-				// server's tools with their descriptions): the
-				// description is measured where it starts in it, at the
-				// start that keeps the most (list_directory's and
-				// list_directory_with_sizes' start alike).
-				starts = nil
-				for i := range indexes(desc, unit.CodePoint.Prefix(strings.TrimSpace(t.Description), headRunes)) {
-					starts = append(starts, desc[i:])
-				}
-				if len(starts) == 0 {
-					starts = []string{desc}
-				}
-			}
-			for _, d := range starts {
-				found(measure(t.Description, d, len(d)-len(strings.TrimLeftFunc(d, unicode.IsSpace)), ""), ViaDefinition, s, "")
-			}
-			f.As = s.Name
-		}
-		lead := t.Description[:len(t.Description)-len(strings.TrimLeftFunc(t.Description, unicode.IsSpace))]
-		for _, s := range ctx {
-			if s.Kind == fakeapi.KindToolDefinition || t.Description == lead {
-				continue
-			}
-			body := t.Description[len(lead):]
-			for _, form := range descriptionForms(body) {
-				core, formLead := strings.TrimRightFunc(body, unicode.IsSpace), lead
-				if form.text != form.raw {
-					core, formLead = fakeapi.JSONEscape(core), fakeapi.JSONEscape(lead)
-				}
-				head := unit.CodePoint.Prefix(core, headRunes)
-				for i := range indexes(s.Text, head) {
-					if !namedBefore(s.Text, i, t.Name) {
-						continue
-					}
-					kept, rest := commonPrefix(form.text, s.Text[i:])
-					m := listed(t.Description, lead, form.runes(kept), rest)
-					if lead != "" && strings.HasSuffix(s.Text[:i], formLead) { // kept, not trimmed
-						m.kept, m.trimmed = m.kept+utf8.RuneCountInString(lead), m.trimmed-utf8.RuneCountInString(lead)
-					}
-					found(m, ViaListing, s, wrapper(s.Text[:listStart(s.Text, i)]))
-				}
-			}
-		}
-		alones := []struct{ name, via string }{{t.Name, ViaNameOnly}}
-		for _, ns := range fakeapi.Namespaces(server) {
-			alones = append(alones, struct{ name, via string }{ns, ViaNamespace})
-		}
-		for _, alone := range alones {
-			for _, s := range ctx {
-				if f.Via != "" {
-					break
-				}
-				i, ok := namedAlone(s.Text, alone.name)
-				if !ok && alone.via == ViaNamespace {
-					i, ok = namespaceLine(s.Text, alone.name)
-				}
-				if ok && s.Kind != fakeapi.KindToolDefinition {
-					f.Via, f.Kind, f.Wrapper = alone.via, s.Kind, wrapper(s.Text[:listStart(s.Text, i)])
-				}
-			}
-		}
+		f.inDefinition(ctx, names, t)
+		f.inListings(ctx, t)
+		f.byName(ctx, t.Name, server)
 		if f.Full {
 			f.Suffix = ""
 		}
@@ -166,6 +95,107 @@ func locateTools(ctx fakeapi.Context, tools []NamedText, server string) []ToolFa
 		out = append(out, f)
 	}
 	return out
+}
+
+// keep records m, found via in segment s behind wrapper wrap, as where
+// the description arrived when it kept more than the place kept so far
+// (or as much, and all of it).
+func (f *ToolFacts) keep(m measured, via string, s fakeapi.Segment, wrap string) {
+	if !f.Found || m.kept > f.Kept || m.kept == f.Kept && m.full && !f.Full {
+		f.Found, f.Kept, f.Trimmed, f.Full, f.Suffix, f.Via, f.Kind, f.Wrapper = true, m.kept, m.trimmed, m.full, unit.CodePoint.Prefix(m.rest, 20), via, s.Kind, wrap
+	}
+}
+
+// inDefinition measures the description of t in the tool definition of
+// ctx that names t (names.Find), or that holds its description's start.
+func (f *ToolFacts) inDefinition(ctx fakeapi.Context, names fakeapi.Names, t NamedText) {
+	s, ok := names.Find(ctx, t.Name, fakeapi.DescriptionKey(t.Description))
+	if !ok {
+		return
+	}
+	desc, ok := definitionDescription(s.Text, s.Name)
+	if !ok {
+		desc = s.Text // a client that sends the description as the segment itself
+	}
+	starts := []string{desc}
+	if !names.Named(s, t.Name) {
+		// A definition that holds the description without naming the
+		// tool (code mode: opencode's execute lists the server's tools
+		// with their descriptions): the description is measured where
+		// it starts in it, at the start that keeps the most
+		// (list_directory's and list_directory_with_sizes' start alike).
+		starts = nil
+		for i := range indexes(desc, unit.CodePoint.Prefix(strings.TrimSpace(t.Description), headRunes)) {
+			starts = append(starts, desc[i:])
+		}
+		if len(starts) == 0 {
+			starts = []string{desc}
+		}
+	}
+	for _, d := range starts {
+		f.keep(measure(t.Description, d, len(d)-len(strings.TrimLeftFunc(d, unicode.IsSpace)), ""), ViaDefinition, s, "")
+	}
+	f.As = s.Name
+}
+
+// inListings measures the description of t in every text of ctx that
+// lists it after its name (namedBefore), as it is or escaped as a JSON
+// string. A description of white space alone is not looked for.
+func (f *ToolFacts) inListings(ctx fakeapi.Context, t NamedText) {
+	lead := t.Description[:len(t.Description)-len(strings.TrimLeftFunc(t.Description, unicode.IsSpace))]
+	if t.Description == lead {
+		return
+	}
+	body := t.Description[len(lead):]
+	for _, s := range ctx {
+		if s.Kind == fakeapi.KindToolDefinition {
+			continue
+		}
+		for _, form := range descriptionForms(body) {
+			core, formLead := strings.TrimRightFunc(body, unicode.IsSpace), lead
+			if form.text != form.raw {
+				core, formLead = fakeapi.JSONEscape(core), fakeapi.JSONEscape(lead)
+			}
+			head := unit.CodePoint.Prefix(core, headRunes)
+			for i := range indexes(s.Text, head) {
+				if !namedBefore(s.Text, i, t.Name) {
+					continue
+				}
+				kept, rest := commonPrefix(form.text, s.Text[i:])
+				m := listed(t.Description, lead, form.runes(kept), rest)
+				if lead != "" && strings.HasSuffix(s.Text[:i], formLead) { // kept, not trimmed
+					m.kept, m.trimmed = m.kept+utf8.RuneCountInString(lead), m.trimmed-utf8.RuneCountInString(lead)
+				}
+				f.keep(m, ViaListing, s, wrapper(s.Text[:listStart(s.Text, i)]))
+			}
+		}
+	}
+}
+
+// byName says how a tool whose description was found nowhere reached the
+// model: by its name alone in a text (namedAlone), else by its server's
+// namespace (fakeapi.Namespaces) alone, in the first segment that names
+// it.
+func (f *ToolFacts) byName(ctx fakeapi.Context, name, server string) {
+	if f.Via != "" {
+		return
+	}
+	alones := []struct{ name, via string }{{name, ViaNameOnly}}
+	for _, ns := range fakeapi.Namespaces(server) {
+		alones = append(alones, struct{ name, via string }{ns, ViaNamespace})
+	}
+	for _, alone := range alones {
+		for _, s := range ctx {
+			i, ok := namedAlone(s.Text, alone.name)
+			if !ok && alone.via == ViaNamespace {
+				i, ok = namespaceLine(s.Text, alone.name)
+			}
+			if ok && s.Kind != fakeapi.KindToolDefinition {
+				f.Via, f.Kind, f.Wrapper = alone.via, s.Kind, wrapper(s.Text[:listStart(s.Text, i)])
+				return
+			}
+		}
+	}
 }
 
 // namesLabTool says whether ctx names one of the lab's own tools in a
@@ -232,111 +262,6 @@ func indexes(s, sub string) func(func(int) bool) {
 // headRunes is how much of a description's start is looked for in a text;
 // what follows is compared rune by rune, so a cut later is measured.
 const headRunes = 20
-
-// maxNameGap is how far before a description a listing may name its tool
-// (as in `"mcp__lab__echo": "` or `echo - `).
-const maxNameGap = 24
-
-// namedBefore reports whether a token naming the tool ends at most
-// maxNameGap bytes before offset i of text, with only punctuation and
-// space between.
-func namedBefore(text string, i int, name string) bool {
-	from := max(0, i-maxNameGap-len(name))
-	for j := range indexes(text[from:i], name) {
-		gap := text[from+j+len(name) : i]
-		if _, ok := tokenAt(text, from+j, name); ok && !strings.ContainsFunc(gap, unicode.IsLetter) && !strings.ContainsFunc(gap, unicode.IsDigit) {
-			return true
-		}
-	}
-	return false
-}
-
-// namedAlone finds the tool named in text the way a list of deferred
-// tools names it: behind a server prefix (mcp__lab__echo), or alone on its
-// line. A bare name inside a sentence (a server's instructions that
-// mention the tool) does not count.
-func namedAlone(text, name string) (int, bool) {
-	for j := range indexes(text, name) {
-		tok, ok := tokenAt(text, j, name)
-		if !ok {
-			continue
-		}
-		start := j + len(name) - len(tok)
-		if tok != name {
-			return start, true
-		}
-		end := strings.IndexByte(text[j:], '\n')
-		if end < 0 {
-			end = len(text) - j
-		}
-		line := text[lineStart(text, start) : j+end]
-		if strings.Trim(line, " \t-*•`\"'") == name {
-			return start, true
-		}
-	}
-	return 0, false
-}
-
-// namespaceLine finds a line of text that starts with the namespace ns
-// and a colon, the server's text after it: Codex 0.171.0 lists "Deferred
-// tool namespaces:" / "- mcp__lab: " and the server's instructions (cut).
-// It returns where the namespace starts.
-func namespaceLine(text, ns string) (int, bool) {
-	for j := range indexes(text, ns+":") {
-		start := lineStart(text, j)
-		if strings.Trim(text[start:j], " \t-*•") == "" {
-			return j, true
-		}
-	}
-	return 0, false
-}
-
-// tokenAt returns the name-like token that ends with name at offset j of
-// text, when the client's name it forms is the tool's (toolNamed).
-func tokenAt(text string, j int, name string) (string, bool) {
-	end := j + len(name)
-	if end < len(text) {
-		c := text[end]
-		next := byte(' ')
-		if end+1 < len(text) {
-			next = text[end+1]
-		}
-		if wordByte(c) || ((c == '.' || c == '/') && wordByte(next)) {
-			return "", false // the name goes on
-		}
-	}
-	k := j
-	for k > 0 && (wordByte(text[k-1]) || text[k-1] == '.' || text[k-1] == '/') {
-		k--
-	}
-	tok := text[k:end]
-	return tok, fakeapi.ToolNamed(tok, name)
-}
-
-func wordByte(c byte) bool {
-	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
-// listStart is the offset of the first line of the list that holds
-// offset i: the lines before it up to a blank line, a heading or tag
-// (# or <) or a line ending in a colon, which the wrapper then names.
-func listStart(text string, i int) int {
-	start := lineStart(text, i)
-	for start > 0 {
-		prev := lineStart(text, start-1)
-		t := strings.TrimSpace(text[prev : start-1])
-		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "<") || strings.HasSuffix(t, ":") {
-			break
-		}
-		start = prev
-	}
-	return start
-}
-
-// lineStart is the offset of the start of the line holding offset i.
-func lineStart(text string, i int) int {
-	return strings.LastIndexByte(text[:i], '\n') + 1
-}
 
 // definitionDescription finds the description of the tool named name in a
 // tool definition's JSON, at any depth (Anthropic's top level, OpenAI's

@@ -159,6 +159,36 @@ func TestNamesLabTool(t *testing.T) {
 	}
 }
 
+// TestKeepTheMost: of the places a description was found, the one that
+// kept the most is the tool's; of two that kept as much, the one that
+// kept all of it.
+func TestKeepTheMost(t *testing.T) {
+	def := fakeapi.Segment{Kind: fakeapi.KindToolDefinition}
+	listing := fakeapi.Segment{Kind: fakeapi.KindSystemMessage}
+	var f ToolFacts
+	for _, step := range []struct {
+		m       measured
+		via     string
+		s       fakeapi.Segment
+		wantVia string
+	}{
+		{measured{kept: 10, rest: "..."}, ViaDefinition, def, ViaDefinition},
+		{measured{kept: 5, full: true}, ViaListing, listing, ViaDefinition},           // less: not taken
+		{measured{kept: 10, rest: "<x"}, ViaListing, listing, ViaDefinition},          // as much, not whole: not taken
+		{measured{kept: 10, full: true, rest: "\n"}, ViaListing, listing, ViaListing}, // as much and whole
+		{measured{kept: 10, rest: "..."}, ViaDefinition, def, ViaListing},
+	} {
+		f.keep(step.m, step.via, step.s, "w")
+		if f.Via != step.wantVia {
+			t.Fatalf("after %+v via %s: via %s, want %s", step.m, step.via, f.Via, step.wantVia)
+		}
+	}
+	want := ToolFacts{Found: true, Kept: 10, Full: true, Suffix: "\n", Via: ViaListing, Kind: fakeapi.KindSystemMessage, Wrapper: "w"}
+	if diff := cmp.Diff(want, f); diff != "" {
+		t.Errorf("facts mismatch (-want +got):\n%s", diff)
+	}
+}
+
 // TestLocateToolsRenamed: Codex CLI 0.171.0 (default model) offers no MCP
 // tool in its first request, only the namespace of the server, renamed:
 // server-filesystem's as mcp__server_filesystem (testdata/tools, the text
