@@ -2,6 +2,7 @@ package lab
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // sendLog is a message log writer that notes the ids of the sent lines it
@@ -133,4 +136,91 @@ func TestStdioRepliesLoggedFirst(t *testing.T) {
 		t.Errorf("%d writes for %d replies: none written together", out.writes, len(wire))
 	}
 	t.Logf("%d replies in %d writes; up to %d requests logged in one write", len(wire), out.writes, log.recvGroup)
+}
+
+// serveInput serves input to a lab of cfg over stdio, logging to a buffer,
+// and returns the replies and the log once the server has stopped at the
+// end of the input; a server still serving 10 seconds on fails the test.
+func serveInput(t *testing.T, cfg Config, input string) ([]reply, []Entry) {
+	t.Helper()
+	var out, logBuf bytes.Buffer
+	cfg.Log, cfg.Stderr = NewMessageLog(&logBuf), io.Discard
+	l, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := l.ServeStdio(ctx, strings.NewReader(input), &out); err != nil {
+		if ctx.Err() != nil {
+			t.Fatal("server did not exit at the end of its input")
+		}
+		t.Errorf("server exit: %v", err)
+	}
+	return parseReplies(t, out.String()), parseLog(t, logBuf.Bytes())
+}
+
+// answers checks that replies are one error with code, to the line before
+// the initialize, and the initialize's result, in either order: the server
+// answered the bad line and kept serving.
+func answers(t *testing.T, replies []reply, code int) {
+	t.Helper()
+	var codes []int
+	for _, r := range replies {
+		switch {
+		case string(r.ID) == "1" && r.Result != nil:
+			codes = append(codes, 0)
+		case r.Error != nil:
+			codes = append(codes, r.Error.Code)
+		default:
+			t.Errorf("reply %s: neither the initialize result nor an error", r.ID)
+		}
+	}
+	slices.Sort(codes)
+	if diff := cmp.Diff([]int{code, 0}, codes); diff != "" {
+		t.Errorf("replies mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestStdioHugeLine: a line longer than the 16 MiB limit is answered with
+// -32700 and logged with its size and the start of its text, and the
+// server keeps serving.
+func TestStdioHugeLine(t *testing.T) {
+	huge := `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"pad":"` + strings.Repeat("x", MaxLineLength) + `"}}`
+	replies, entries := serveInput(t, Config{}, huge+"\n"+initialize+"\n")
+	answers(t, replies, -32700)
+	var sawHuge bool
+	for _, e := range entries {
+		if e.Kind == KindInvalid && e.Bytes == len(huge) {
+			sawHuge = true
+			if !strings.HasPrefix(e.Raw, `{"jsonrpc":"2.0","id":5`) {
+				t.Errorf("huge line's raw start not logged: %.40q", e.Raw)
+			}
+		}
+	}
+	if !sawHuge {
+		t.Error("the huge line is not in the log with its size")
+	}
+}
+
+// TestStdioInvalidUTF8: a line that is not UTF-8 is answered with -32700
+// and logged raw, and the server keeps serving.
+func TestStdioInvalidUTF8(t *testing.T) {
+	replies, entries := serveInput(t, Config{}, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"\xff\xfe\"}}\n"+initialize+"\n")
+	answers(t, replies, -32700)
+	if entries[0].Kind != KindInvalid || entries[0].Raw == "" {
+		t.Errorf("invalid UTF-8 line not logged raw: %+v", entries[0])
+	}
+}
+
+// TestStdioEOFMidLine: input ends inside a line. The partial line is
+// answered as malformed, the request before it is answered, and the
+// server exits cleanly.
+func TestStdioEOFMidLine(t *testing.T) {
+	partial := `{"jsonrpc":"2.0","id":2,"meth`
+	replies, entries := serveInput(t, Config{}, initialize+"\n"+partial)
+	answers(t, replies, -32700)
+	if !slices.ContainsFunc(entries, func(e Entry) bool { return e.Kind == KindInvalid && e.Raw == partial }) {
+		t.Error("the partial line is not in the log")
+	}
 }

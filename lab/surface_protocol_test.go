@@ -41,21 +41,10 @@ func protocolClientIn(t *testing.T, opts *mcp.ClientOptions, era Mode, version s
 	if err != nil {
 		t.Fatal(err)
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- l.ServeStdio(ctx, inR, outW); outW.Close() }()
-	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, opts)
-	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	cs, _, err := connectStdio(t, l, opts, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		cs.Close()
-		cancel()
-		<-done
-	})
 	return cs, path
 }
 

@@ -329,7 +329,7 @@ func TestCheckCallOnce(t *testing.T) {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
 	var called []string
-	for _, e := range readLog(t, log) {
+	for _, e := range testutil.LabLog(t, log) {
 		if e.Dir == lab.Recv && e.Method == "tools/call" {
 			called = append(called, string(e.Body))
 		}
@@ -350,7 +350,7 @@ func TestCheckSamples(t *testing.T) {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
 	n := 0
-	for _, e := range readLog(t, log) {
+	for _, e := range testutil.LabLog(t, log) {
 		if e.Dir == lab.Recv && e.Method == "initialize" {
 			n++
 		}
@@ -373,7 +373,7 @@ func TestCheckWire(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
-	entries := readLog(t, log)
+	entries := testutil.LabLog(t, log)
 	// The eras run at once on two processes that share the log: their
 	// lines interleave, so each era's requests are compared apart, told
 	// by the modern _meta.

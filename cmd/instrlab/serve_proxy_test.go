@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/testutil"
 	"github.com/instrlab/instrlab/lab"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -53,8 +54,8 @@ func TestProxyStdioSameLogAsLab(t *testing.T) {
 				}
 				return s
 			}
-			proxyEntries := readLog(t, proxyLog)
-			if diff := cmp.Diff(seq(readLog(t, labLog)), seq(proxyEntries)); diff != "" {
+			proxyEntries := testutil.LabLog(t, proxyLog)
+			if diff := cmp.Diff(seq(testutil.LabLog(t, labLog)), seq(proxyEntries)); diff != "" {
 				t.Errorf("the proxy's log differs from the lab's (-lab +proxy):\n%s", diff)
 			}
 			last := proxyEntries[len(proxyEntries)-1]
@@ -175,7 +176,7 @@ func TestProxyServerKilled(t *testing.T) {
 	if len(rest) != 0 {
 		t.Errorf("%d bytes after the replies", len(rest))
 	}
-	entries := readLog(t, p.log)
+	entries := testutil.LabLog(t, p.log)
 	if n := count(entries, lab.Send, lab.KindResponse); n != len(got) {
 		t.Errorf("%d replies logged, the client got %d", n, len(got))
 	}
@@ -226,7 +227,7 @@ func TestProxyClientKilled(t *testing.T) {
 		t.Errorf("proxy: %v (want a clean end once the client is gone)", err)
 	}
 	replies := 1 + bytes.Count(rest, []byte("\n"))
-	entries := readLog(t, logPath)
+	entries := testutil.LabLog(t, logPath)
 	if n := count(entries, lab.Recv, lab.KindRequest); n != 201 {
 		t.Errorf("%d requests logged, the client sent 201", n)
 	}
@@ -274,7 +275,7 @@ func TestProxyBadServers(t *testing.T) {
 				t.Errorf("proxy error %v, want error %v", err, tc.wantErr)
 			}
 			var got []string
-			for _, e := range readLog(t, logPath) {
+			for _, e := range testutil.LabLog(t, logPath) {
 				if e.Kind == lab.KindRequest {
 					continue
 				}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/cli"
+	"github.com/instrlab/instrlab/lab"
 )
 
 const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
@@ -135,5 +136,29 @@ func TestServeLabStdioGC(t *testing.T) {
 	}
 	if got, limit := gcPercent(), debug.SetMemoryLimit(-1); got != before || limit != beforeLimit {
 		t.Errorf("after serving: GC percent %d, memory limit %d; want %d and %d as before", got, limit, before, beforeLimit)
+	}
+}
+
+// TestServeLabPrint: -print prints both texts of a dual lab, with their
+// codewords and lengths.
+func TestServeLabPrint(t *testing.T) {
+	var stdout bytes.Buffer
+	if err := Main(context.Background(), []string{"lab", "-instr", "ascii:5000", "-era", "dual", "-print"}, strings.NewReader(""), &stdout, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	in, err := lab.ParseInstructions("ascii:5000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := lab.New(lab.Config{Instructions: in, Era: lab.ModeDual})
+	if err != nil {
+		t.Fatal(err)
+	}
+	initText, discoverText := l.Texts()
+	out := stdout.String()
+	for _, want := range []string{initText.Text, discoverText.Text, initText.Begin, discoverText.End, "5000 characters"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("-print output lacks %.60q", want)
+		}
 	}
 }

@@ -18,6 +18,7 @@ type Stdio struct {
 	Stdout *bufio.Reader
 	Stderr *strings.Builder // read it only once the process has ended
 
+	out  io.ReadCloser // the reading end of the process's standard output
 	once sync.Once
 	done chan error
 }
@@ -33,11 +34,10 @@ func StartStdio(t testing.TB, cmd *exec.Cmd) *Stdio {
 	if s.Stdin, err = cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
+	if s.out, err = cmd.StdoutPipe(); err != nil {
 		t.Fatal(err)
 	}
-	s.Stdout = bufio.NewReaderSize(out, 1<<20)
+	s.Stdout = bufio.NewReaderSize(s.out, 1<<20)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -62,6 +62,11 @@ func (s *Stdio) Exchange(t testing.TB, line string) string {
 	}
 	return reply
 }
+
+// CloseStdout closes the reading end of the process's standard output, as
+// a client that goes away without reading it does: the process's next
+// write there fails.
+func (s *Stdio) CloseStdout() error { return s.out.Close() }
 
 // Wait waits up to d for the process to end and returns what cmd.Wait
 // returned; a process still running after d is killed and fails the test.
