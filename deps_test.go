@@ -13,8 +13,9 @@ import (
 // to. A pattern names packages as the go command does, a package of this
 // module by its directory ("./lab") and any other by its import path
 // ("html/template"): "p" is p alone, "p/..." is p and every package below
-// it, and "p/*" every package below p but not p itself. docs/design.md lists the
-// same rules; change both together.
+// it, and "p/*" every package below p but not p itself; "!p" takes p out
+// of what the patterns before it name. docs/design.md lists the same
+// rules; change both together.
 var never = []struct{ from, to, why string }{
 	// Presentation reads evidence: the command hands it the client lookup
 	// (analyze.Clients), so that a table or a profile links no client.
@@ -55,8 +56,10 @@ var never = []struct{ from, to, why string }{
 		"the scale of losses is a leaf: check's findings and run's verdicts both use it"},
 
 	// The lab stands alone.
-	{"./lab ./live", "./internal/... ./cmd/...",
+	{"./lab ./live", "./internal/... !./internal/labvocab ./cmd/...",
 		"a server author's program links the lab or live and nothing of the experiment"},
+	{"./internal/labvocab", "./internal/... ./lab ./live github.com/modelcontextprotocol/go-sdk/...",
+		"the words the lab and the analysis share are a leaf: the lab links them and nothing else of instrlab's"},
 	{"./internal/serve", "./internal/matrix/... ./internal/report ./internal/client/... ./internal/profiles/...",
 		"serve is the lab's and the proxy's command line"},
 	{"./cmd/instrlab-lab", "./internal/report ./internal/matrix/... ./internal/client/... ./internal/profiles/... ./internal/tokens html/template",
@@ -92,6 +95,7 @@ func TestNeverEdges(t *testing.T) {
 		// A pattern that matches nothing (a package renamed) would make
 		// its rule hold for nothing.
 		for _, p := range append(strings.Fields(r.from), strings.Fields(r.to)...) {
+			p = strings.TrimPrefix(p, "!")
 			if !slices.ContainsFunc(keys(known), func(pkg string) bool { return match(p, pkg) }) {
 				t.Errorf("rule %q: pattern %s matches no package", r.why, p)
 			}
@@ -129,13 +133,20 @@ func keys(m map[string]bool) []string {
 	return out
 }
 
+// matchAny reports whether pkg is what patterns name: one of them names it
+// and no "!" pattern takes it out.
 func matchAny(patterns, pkg string) bool {
+	in := false
 	for _, p := range strings.Fields(patterns) {
-		if match(p, pkg) {
-			return true
+		if out, ok := strings.CutPrefix(p, "!"); ok {
+			if match(out, pkg) {
+				return false
+			}
+			continue
 		}
+		in = in || match(p, pkg)
 	}
-	return false
+	return in
 }
 
 // match reports whether pkg is what pattern p names (see never).
@@ -169,6 +180,19 @@ func TestMatch(t *testing.T) {
 	} {
 		if got := match(tc.p, tc.pkg); got != tc.want {
 			t.Errorf("match(%q, %q) = %v, want %v", tc.p, tc.pkg, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		patterns, pkg string
+		want          bool
+	}{
+		{"./internal/... !./internal/labvocab", "./internal/labvocab", false},
+		{"./internal/... !./internal/labvocab", "./internal/surface", true},
+		{"./internal/... !./internal/labvocab ./cmd/...", "./cmd/instrlab", true},
+		{"!./internal/labvocab", "./internal/surface", false},
+	} {
+		if got := matchAny(tc.patterns, tc.pkg); got != tc.want {
+			t.Errorf("matchAny(%q, %q) = %v, want %v", tc.patterns, tc.pkg, got, tc.want)
 		}
 	}
 }

@@ -51,8 +51,8 @@
 // (SurfaceCodeword): tools whose results carry content text,
 // structuredContent, both, isError, an image, a resource_link, an
 // embedded resource, _meta, annotated content or a long text; tools whose
-// input schemas use one JSON Schema feature each (SchemaFeatures); tools
-// with long, dotted, hyphenated, upper-case or non-ASCII names; tools with
+// input schemas use one JSON Schema feature each; tools with long, dotted,
+// hyphenated, upper-case or non-ASCII names; tools with
 // _meta keys, annotations, a title and an icon; a prompt and resources;
 // and results a client must survive (SurfaceBad: no content, content of the
 // wrong type, structuredContent that does not fit its outputSchema, 10 MiB,

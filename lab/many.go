@@ -3,10 +3,9 @@ package lab
 import (
 	"fmt"
 	"strings"
-)
 
-// The lab's own tools (addTools), which -tools counts first.
-var OwnTools = []string{MetaTool, "list_bins", "lab_ping"}
+	"github.com/instrlab/instrlab/internal/labvocab"
+)
 
 // Bounds of -tools and -tool-name-length: far past any client's limit
 // measured, and small enough that a tools/list stays under a few MiB.
@@ -18,8 +17,8 @@ const (
 // ManyToolName is the name of the i-th tool (from 1) of a lab serving
 // many (-tools): the lab's own three, then tool_0004, tool_0005, ...
 func ManyToolName(i int) string {
-	if i >= 1 && i <= len(OwnTools) {
-		return OwnTools[i-1]
+	if i >= 1 && i <= len(labvocab.OwnTools) {
+		return labvocab.OwnTools[i-1]
 	}
 	return fmt.Sprintf("tool_%04d", i)
 }
@@ -36,7 +35,7 @@ const manyWhat = "A generated tool, one of the many this server lists: it looks 
 // all (-tools): none when n is at most the lab's own three.
 func manyTools(seed string, n int) []SurfaceTool {
 	var out []SurfaceTool
-	for i := len(OwnTools) + 1; i <= n; i++ {
+	for i := len(labvocab.OwnTools) + 1; i <= n; i++ {
 		out = append(out, nameTool(seed, ManyToolName(i), "one of many", manyWhat))
 	}
 	return out
@@ -63,8 +62,8 @@ func longNameTool(seed string, n int) SurfaceTool {
 // checkCounts reports a -tools or -tool-name-length out of its bounds.
 func (c SurfaceConfig) checkCounts() error {
 	switch {
-	case c.Count != 0 && (c.Count < len(OwnTools) || c.Count > MaxTools):
-		return fmt.Errorf("-tools %d: want %d to %d (the lab's own %d, then generated ones), or 0 for its own", c.Count, len(OwnTools), MaxTools, len(OwnTools))
+	case c.Count != 0 && (c.Count < len(labvocab.OwnTools) || c.Count > MaxTools):
+		return fmt.Errorf("-tools %d: want %d to %d (the lab's own %d, then generated ones), or 0 for its own", c.Count, len(labvocab.OwnTools), MaxTools, len(labvocab.OwnTools))
 	case c.NameLength < 0 || c.NameLength > MaxToolNameLength:
 		return fmt.Errorf("-tool-name-length %d: want 1 to %d, or 0 for none", c.NameLength, MaxToolNameLength)
 	}

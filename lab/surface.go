@@ -32,13 +32,13 @@ const (
 	// anthropic/maxResultSizeChars: where a client cuts a long result.
 	SurfaceSize SurfaceGroup = "size"
 	// SurfaceSchemas are tools whose input schemas each use one feature of
-	// JSON Schema 2020-12 (SchemaFeatures).
+	// JSON Schema 2020-12 (labvocab.SchemaFeatures).
 	SurfaceSchemas SurfaceGroup = "schemas"
 	// SurfaceNames are tools whose names are long, dotted, hyphenated,
 	// upper case or not ASCII.
 	SurfaceNames SurfaceGroup = "names"
 	// SurfaceReserved are tools named as the pinned clients name tools of
-	// their own (ReservedNames). "all" leaves it out: it is many tools.
+	// their own (labvocab.ReservedNames). "all" leaves it out: it is many tools.
 	SurfaceReserved SurfaceGroup = "reserved"
 	// SurfaceTwin is one tool that every lab of a run with several has,
 	// under one name: two servers with the same tool name.

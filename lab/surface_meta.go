@@ -4,17 +4,8 @@ import (
 	"context"
 	"encoding/base64"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-)
-
-// The _meta keys of a tool that Claude Code reads and other clients copy
-// (SPEC-NOTES: "More that reaches the model").
-const (
-	MetaAlwaysLoad         = "anthropic/alwaysLoad"         // load the tool even when tools are deferred
-	MetaSearchHint         = "anthropic/searchHint"         // the text a deferred tool is found by
-	MetaMaxResultSizeChars = "anthropic/maxResultSizeChars" // room for a long result
-	// MetaLabNote is a key of the lab's own, which no client knows.
-	MetaLabNote = "lab/note"
 )
 
 // metaTools are SurfaceMeta: one tool per _meta key, annotation, title and
@@ -28,12 +19,12 @@ func metaTools(seed string) []SurfaceTool {
 		name, c, what string
 		set           func(t *mcp.Tool)
 	}{
-		{"meta_always_load", MetaAlwaysLoad, "Its _meta asks to be loaded always.", func(t *mcp.Tool) { t.Meta = mcp.Meta{MetaAlwaysLoad: true} }},
-		{"meta_search_hint", MetaSearchHint, "Its _meta has a search hint.", func(t *mcp.Tool) {
-			t.Meta = mcp.Meta{MetaSearchHint: surfaceText(seed, "meta_search_hint", "searchHint")}
+		{"meta_always_load", labvocab.MetaAlwaysLoad, "Its _meta asks to be loaded always.", func(t *mcp.Tool) { t.Meta = mcp.Meta{labvocab.MetaAlwaysLoad: true} }},
+		{"meta_search_hint", labvocab.MetaSearchHint, "Its _meta has a search hint.", func(t *mcp.Tool) {
+			t.Meta = mcp.Meta{labvocab.MetaSearchHint: surfaceText(seed, "meta_search_hint", "searchHint")}
 		}},
-		{"meta_lab_key", "_meta " + MetaLabNote, "Its _meta has a key no client knows.", func(t *mcp.Tool) {
-			t.Meta = mcp.Meta{MetaLabNote: surfaceText(seed, "meta_lab_key", "_meta")}
+		{"meta_lab_key", "_meta " + labvocab.MetaLabNote, "Its _meta has a key no client knows.", func(t *mcp.Tool) {
+			t.Meta = mcp.Meta{labvocab.MetaLabNote: surfaceText(seed, "meta_lab_key", "_meta")}
 		}},
 		{"meta_annotations", "annotations", "It has every annotation.", func(t *mcp.Tool) {
 			t.Annotations = &mcp.ToolAnnotations{Title: surfaceText(seed, "meta_annotations", "annotations title"),
@@ -57,30 +48,23 @@ func metaTools(seed string) []SurfaceTool {
 	return out
 }
 
-// The prompt and resources of SurfacePrompts.
-const (
-	SurfacePrompt      = "lab_prompt"
-	SurfaceResourceURI = "lab://surface/readme"
-	SurfaceTemplateURI = "lab://surface/parts/{number}"
-)
-
 // addPromptsAndResources adds SurfacePrompts' prompt, resource and resource
 // template, each text with its codeword.
 func addPromptsAndResources(s *mcp.Server, seed string) {
-	s.AddPrompt(&mcp.Prompt{Name: SurfacePrompt, Title: surfaceText(seed, SurfacePrompt, "title"),
-		Description: surfaceText(seed, SurfacePrompt, "description"),
-		Arguments:   []*mcp.PromptArgument{{Name: "part", Description: surfaceText(seed, SurfacePrompt, "argument description")}},
+	s.AddPrompt(&mcp.Prompt{Name: labvocab.SurfacePrompt, Title: surfaceText(seed, labvocab.SurfacePrompt, "title"),
+		Description: surfaceText(seed, labvocab.SurfacePrompt, "description"),
+		Arguments:   []*mcp.PromptArgument{{Name: "part", Description: surfaceText(seed, labvocab.SurfacePrompt, "argument description")}},
 	}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		return &mcp.GetPromptResult{Description: surfaceText(seed, SurfacePrompt, "result description"),
-			Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: surfaceText(seed, SurfacePrompt, "message")}}}}, nil
+		return &mcp.GetPromptResult{Description: surfaceText(seed, labvocab.SurfacePrompt, "result description"),
+			Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: surfaceText(seed, labvocab.SurfacePrompt, "message")}}}}, nil
 	})
 	read := func(uri, item string) mcp.ResourceHandler {
 		return func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: surfaceText(seed, item, "text")}}}, nil
 		}
 	}
-	s.AddResource(&mcp.Resource{URI: SurfaceResourceURI, Name: "lab_readme", MIMEType: "text/plain",
-		Title: surfaceText(seed, "lab_readme", "title"), Description: surfaceText(seed, "lab_readme", "description")}, read(SurfaceResourceURI, "lab_readme"))
-	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: SurfaceTemplateURI, Name: "lab_part", MIMEType: "text/plain",
-		Description: surfaceText(seed, "lab_part", "description")}, read(SurfaceTemplateURI, "lab_part"))
+	s.AddResource(&mcp.Resource{URI: labvocab.SurfaceResourceURI, Name: "lab_readme", MIMEType: "text/plain",
+		Title: surfaceText(seed, "lab_readme", "title"), Description: surfaceText(seed, "lab_readme", "description")}, read(labvocab.SurfaceResourceURI, "lab_readme"))
+	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: labvocab.SurfaceTemplateURI, Name: "lab_part", MIMEType: "text/plain",
+		Description: surfaceText(seed, "lab_part", "description")}, read(labvocab.SurfaceTemplateURI, "lab_part"))
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -18,32 +19,8 @@ import (
 // so in its result.
 const AskTimeout = 20 * time.Second
 
-// ProtocolAddedTool is the tool protocol_list_changed adds to the server
-// while it is called, announced by notifications/tools/list_changed.
-const ProtocolAddedTool = "protocol_added"
-
-// ProtocolListChanged is the tool of SurfaceProtocol that adds
-// ProtocolAddedTool when called.
-const ProtocolListChanged = "protocol_list_changed"
-
-// ProtocolAppOnly is the tool of SurfaceProtocol that MCP Apps visibility
-// marks as for the app alone: a client that knows it does not offer it to
-// the model.
-const ProtocolAppOnly = "protocol_app_only"
-
 // protocolLog is the tool of SurfaceProtocol that logs while it runs.
 const protocolLog = "protocol_log"
-
-// ProtocolHeader is the tool of SurfaceProtocol whose input schema has
-// KeywordHeader.
-const ProtocolHeader = "protocol_header"
-
-// KeywordHeader is the keyword of an input schema's property that binds
-// it to an HTTP header of the call (SEP-2243).
-const KeywordHeader = "x-mcp-header"
-
-// The _meta key of MCP Apps (SEP-1865) that holds a tool's visibility.
-const MetaUI = "ui"
 
 // protocolTools are SurfaceProtocol: tools that, while they are called,
 // ask the client (elicitation in form and URL mode, sampling, its roots)
@@ -123,20 +100,20 @@ func protocolTools(seed string) []SurfaceTool {
 		return said + "; the call had no progress token."
 	}
 	change := func(ctx context.Context, _ *mcp.ServerSession, _ *mcp.CallToolRequest) string {
-		return "The lab added the tool " + ProtocolAddedTool + " and announced it with notifications/tools/list_changed."
+		return "The lab added the tool " + labvocab.ProtocolAddedTool + " and announced it with notifications/tools/list_changed."
 	}
-	listChanged := tool(ProtocolListChanged, "Adds a tool to the server and announces it (notifications/tools/list_changed).", "tools/list_changed", change)
+	listChanged := tool(labvocab.ProtocolListChanged, "Adds a tool to the server and announces it (notifications/tools/list_changed).", "tools/list_changed", change)
 	listChanged.adds = protocolAdded(seed)
-	appOnly := tool(ProtocolAppOnly, "Its _meta says it is for an app, not the model (MCP Apps visibility).", "_meta.ui.visibility app", nil)
-	appOnly.Tool.Meta = mcp.Meta{MetaUI: map[string]any{"visibility": []string{"app"}}}
+	appOnly := tool(labvocab.ProtocolAppOnly, "Its _meta says it is for an app, not the model (MCP Apps visibility).", "_meta.ui.visibility app", nil)
+	appOnly.Tool.Meta = mcp.Meta{labvocab.MetaUI: map[string]any{"visibility": []string{"app"}}}
 	appOnly.call = func() (*mcp.CallToolResult, error) {
-		return textResult(surfaceText(seed, ProtocolAppOnly, "content text"))
+		return textResult(surfaceText(seed, labvocab.ProtocolAppOnly, "content text"))
 	}
-	header := tool(ProtocolHeader, "Its input schema binds an argument to an HTTP header (x-mcp-header).", "x-mcp-header", nil)
-	header.Tool.InputSchema = json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","` + KeywordHeader + `":"Region","description":` +
-		jsonString(surfaceText(seed, ProtocolHeader, "property description")) + `}}}`)
+	header := tool(labvocab.ProtocolHeader, "Its input schema binds an argument to an HTTP header (x-mcp-header).", "x-mcp-header", nil)
+	header.Tool.InputSchema = json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","` + labvocab.KeywordHeader + `":"Region","description":` +
+		jsonString(surfaceText(seed, labvocab.ProtocolHeader, "property description")) + `}}}`)
 	header.call = func() (*mcp.CallToolResult, error) {
-		return textResult(surfaceText(seed, ProtocolHeader, "content text"))
+		return textResult(surfaceText(seed, labvocab.ProtocolHeader, "content text"))
 	}
 	return []SurfaceTool{
 		askTool("protocol_elicit_form", "Asks the user for an answer (elicitation, form mode) while it runs.", "elicitation form", "elicitation", elicit("form")),
@@ -151,11 +128,11 @@ func protocolTools(seed string) []SurfaceTool {
 
 // protocolAdded is the tool protocol_list_changed adds.
 func protocolAdded(seed string) *SurfaceTool {
-	desc, key := describe(seed, ProtocolAddedTool, "Added while the server ran, announced by notifications/tools/list_changed.")
+	desc, key := describe(seed, labvocab.ProtocolAddedTool, "Added while the server ran, announced by notifications/tools/list_changed.")
 	return &SurfaceTool{Group: SurfaceProtocol, Case: "added after tools/list_changed", Key: key,
-		Tool: &mcp.Tool{Name: ProtocolAddedTool, Description: desc, InputSchema: emptyInput},
+		Tool: &mcp.Tool{Name: labvocab.ProtocolAddedTool, Description: desc, InputSchema: emptyInput},
 		call: func() (*mcp.CallToolResult, error) {
-			return textResult(surfaceText(seed, ProtocolAddedTool, "content text"))
+			return textResult(surfaceText(seed, labvocab.ProtocolAddedTool, "content text"))
 		}}
 }
 
@@ -218,53 +195,3 @@ func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
-
-// The features of the protocol group, as the analysis (surface.ProtocolLines)
-// and the profiles (profiles.Protocol) name them, in their order
-// (ProtocolFeatures).
-const (
-	FeatureDeclared    = "declared" // the capabilities of the client's initialize
-	FeatureElicitForm  = "elicitation form"
-	FeatureElicitURL   = "elicitation url"
-	FeatureSampling    = "sampling"
-	FeatureRoots       = "roots/list"
-	FeatureLog         = "log message"
-	FeatureProgress    = "progress"
-	FeatureListChanged = "tools/list_changed"
-	FeatureAppOnly     = "app-only tool" // _meta.ui.visibility ["app"] (MCP Apps)
-	FeatureHeader      = KeywordHeader
-	// FeatureCalls is the one fact of a run that called none of the
-	// protocol tools.
-	FeatureCalls = "tool calls"
-)
-
-// ProtocolFeatures lists the features in their order.
-var ProtocolFeatures = []string{FeatureDeclared, FeatureElicitForm, FeatureElicitURL, FeatureSampling, FeatureRoots,
-	FeatureLog, FeatureProgress, FeatureListChanged, FeatureAppOnly, FeatureHeader, FeatureCalls}
-
-// What a client does with a feature (profiles.ProtocolFact.Does), in words
-// shared by several features; an answer to a request is the client's own
-// (accept, decline, cancel, error CODE, result).
-const (
-	DoesNotDeclared = "not sent: not declared"
-	// DoesInputRequired begins what a client does with an ask made in a
-	// call's result (input_required, the 2026-07-28 protocol): the
-	// client's answer in its retry follows, or "no answer" when it never
-	// retried.
-	DoesInputRequired = "in input_required: "
-	DoesNoAnswer      = "no answer"
-	DoesReaches       = "reaches the model"
-	DoesNeverReaches  = "never reaches the model"
-	DoesHidden        = "not offered to the model"
-	DoesOffered       = "offered to the model"
-	DoesRelists       = "lists the tools again" // and the server listed no new tool
-	DoesRelistsWith   = "lists the tools again; the model has the new tool with the call's result"
-	DoesRelistsLater  = "lists the tools again; the model has the new tool only after the call's result"
-	DoesRelistsNever  = "lists the tools again; the model never has the new tool"
-	DoesNoRelist      = "never lists the tools again"
-	DoesRestarts      = "never lists the tools again: it starts the server anew for each call"
-	// DoesNotListening: the server sent no tools/list_changed, having no
-	// session listening for it (over 2026-07-28 a client listens on a
-	// subscriptions/listen stream).
-	DoesNotListening = "not sent: the client was not listening (no subscriptions/listen stream open for it)"
-)

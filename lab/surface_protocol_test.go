@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -214,20 +215,20 @@ func TestProtocolListChanged(t *testing.T) {
 		}
 		return out
 	}
-	if before := names(); slices.Contains(before, ProtocolAddedTool) || !slices.Contains(before, ProtocolAppOnly) {
+	if before := names(); slices.Contains(before, labvocab.ProtocolAddedTool) || !slices.Contains(before, labvocab.ProtocolAppOnly) {
 		t.Fatalf("tools before the call: %v", before)
 	}
-	callText(t, cs, ProtocolListChanged, nil)
+	callText(t, cs, labvocab.ProtocolListChanged, nil)
 	select {
 	case <-changed:
 	default:
 		t.Error("no tools/list_changed before the call's result")
 	}
-	if after := names(); !slices.Contains(after, ProtocolAddedTool) {
+	if after := names(); !slices.Contains(after, labvocab.ProtocolAddedTool) {
 		t.Errorf("tools after the call: %v", after)
 	}
-	callText(t, cs, ProtocolListChanged, nil)
-	if text := callText(t, cs, ProtocolAddedTool, nil); !strings.Contains(text, SurfaceCodeword("s1", ProtocolAddedTool, "content text")) {
+	callText(t, cs, labvocab.ProtocolListChanged, nil)
+	if text := callText(t, cs, labvocab.ProtocolAddedTool, nil); !strings.Contains(text, SurfaceCodeword("s1", labvocab.ProtocolAddedTool, "content text")) {
 		t.Errorf("the added tool answered %q", text)
 	}
 	cs.Close()

@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"image/png"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -78,7 +79,7 @@ func sizeTools(seed string, size Instructions) ([]SurfaceTool, error) {
 		meta          mcp.Meta
 	}{
 		{"result_size", "Returns one long text.", "long result", nil},
-		{"result_size_meta", "Returns one long text; its _meta asks for room for it.", "long result with anthropic/maxResultSizeChars", mcp.Meta{MetaMaxResultSizeChars: 500000}},
+		{"result_size_meta", "Returns one long text; its _meta asks for room for it.", "long result with anthropic/maxResultSizeChars", mcp.Meta{labvocab.MetaMaxResultSizeChars: 500000}},
 	} {
 		in := size
 		in.Seed = seed + "/" + t.name

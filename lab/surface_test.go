@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/labvocab"
 )
 
 func TestParseSurface(t *testing.T) {
@@ -122,8 +123,8 @@ func TestSurfaceToolsList(t *testing.T) {
 			t.Errorf("%s: description %q lacks its key %s", st.Tool.Name, st.Tool.Description, st.Key)
 		}
 	}
-	if len(NameLong) != 60 || len(NameMax) != 128 {
-		t.Errorf("NameLong is %d bytes, NameMax %d: want 60 and 128", len(NameLong), len(NameMax))
+	if len(labvocab.NameLong) != 60 || len(labvocab.NameMax) != 128 {
+		t.Errorf("labvocab.NameLong is %d bytes, labvocab.NameMax %d: want 60 and 128", len(labvocab.NameLong), len(labvocab.NameMax))
 	}
 }
 
@@ -153,8 +154,8 @@ func TestSurfaceCalls(t *testing.T) {
 		{"bad_content_type", []string{`"result":{"content":"bad_content_type content string codeword: `}},
 		{"bad_structured", []string{`"structuredContent":{"count":"bad_structured structuredContent`}},
 		{"bad_protocol_error", []string{`"error":{"code":-32603,"message":"bad_protocol_error error message codeword: ` + code("bad_protocol_error", "error message")}},
-		{NameUnicode, []string{code(NameUnicode, "content text")}},
-		{NameMax, []string{code(NameMax, "content text")}},
+		{labvocab.NameUnicode, []string{code(labvocab.NameUnicode, "content text")}},
+		{labvocab.NameMax, []string{code(labvocab.NameMax, "content text")}},
 	}
 	for i, tt := range tests {
 		name, _ := json.Marshal(tt.tool)
@@ -217,14 +218,14 @@ func TestSurfacePrompts(t *testing.T) {
 	for i, m := range []string{"prompts/list", "resources/list", "resources/templates/list"} {
 		fmt.Fprintf(p.in, `{"jsonrpc":"2.0","id":%d,"method":%q}`+"\n", 20+i, m)
 	}
-	fmt.Fprintf(p.in, `{"jsonrpc":"2.0","id":30,"method":"resources/read","params":{"uri":%q}}`+"\n", SurfaceResourceURI)
+	fmt.Fprintf(p.in, `{"jsonrpc":"2.0","id":30,"method":"resources/read","params":{"uri":%q}}`+"\n", labvocab.SurfaceResourceURI)
 	var replies string // the SDK answers in any order
 	for range 4 {
 		replies += p.next(5*time.Second) + "\n"
 	}
 	for _, w := range []string{
-		`"id":20,"result":{"ttlMs":0,"cacheScope":"public","prompts":[{"arguments":[{"name":"part","description":"lab_prompt argument description codeword: ` + SurfaceCodeword("s1", SurfacePrompt, "argument description"),
-		SurfaceCodeword("s1", SurfacePrompt, "description"),
+		`"id":20,"result":{"ttlMs":0,"cacheScope":"public","prompts":[{"arguments":[{"name":"part","description":"lab_prompt argument description codeword: ` + SurfaceCodeword("s1", labvocab.SurfacePrompt, "argument description"),
+		SurfaceCodeword("s1", labvocab.SurfacePrompt, "description"),
 		`"id":21,"result":{"ttlMs":0,"cacheScope":"public","resources":[{"description":"lab_readme description codeword: ` + SurfaceCodeword("s1", "lab_readme", "description"),
 		`"id":22,"result":{"ttlMs":0,"cacheScope":"public","resourceTemplates":[{"description":"lab_part description codeword: ` + SurfaceCodeword("s1", "lab_part", "description"),
 		`"id":30,"result":{"ttlMs":0,"cacheScope":"public","contents":[{"uri":"lab://surface/readme","mimeType":"text/plain","text":"lab_readme text codeword: ` + SurfaceCodeword("s1", "lab_readme", "text"),

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -42,10 +43,6 @@ type pingOut struct {
 	Reply  string `json:"reply"`
 }
 
-// MetaTool is the tool that -tool-meta gives a _meta, and that
-// -tool-desc describes.
-const MetaTool = "lookup_part"
-
 // addTools adds the lab's tools; lookupDesc, when not empty, describes
 // lookup_part (a matrix row's tool_description), and meta, when not nil,
 // is its _meta.
@@ -54,7 +51,7 @@ func addTools(s *mcp.Server, lookupDesc string, meta map[string]any) {
 		lookupDesc = "Look up one part by its part number: its name, the bin it is kept in, and the units in stock."
 	}
 	mcp.AddTool(s, &mcp.Tool{
-		Name:        MetaTool,
+		Name:        labvocab.MetaTool,
 		Description: lookupDesc,
 		Meta:        meta,
 	}, lookupPart)

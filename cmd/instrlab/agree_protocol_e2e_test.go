@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles/assess"
@@ -59,11 +60,11 @@ func TestE2EProtocolAgreement(t *testing.T) {
 				t.Fatalf("the run made no call, and check predicts %q", predicted)
 			}
 			what := map[string]string{
-				lab.FeatureListChanged: "tools/list_changed: ",
-				lab.FeatureLog:         "log messages: ",
-				lab.FeatureAppOnly:     "app-only tools (1): ",
-				lab.FeatureHeader:      "tools with x-mcp-header (1): ",
-				lab.FeatureRoots:       `roots/list (sent during ["protocol_roots"]): `,
+				labvocab.FeatureListChanged: "tools/list_changed: ",
+				labvocab.FeatureLog:         "log messages: ",
+				labvocab.FeatureAppOnly:     "app-only tools (1): ",
+				labvocab.FeatureHeader:      "tools with x-mcp-header (1): ",
+				labvocab.FeatureRoots:       `roots/list (sent during ["protocol_roots"]): `,
 			}
 			compared := 0
 			for _, l := range surface.ProtocolLines(f.Protocol, f.Calls, f.Tools, f.NotCalled) {

@@ -5,10 +5,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/surface"
-	"github.com/instrlab/instrlab/lab"
 )
 
 // TestE2EClaudeCodeProtocol runs the protocol matrix on Claude Code
@@ -47,7 +47,7 @@ func TestE2EClaudeCodeProtocol(t *testing.T) {
 		called := func(tool string) bool {
 			return slices.ContainsFunc(s.Calls, func(c surface.CallFacts) bool { return c.Tool == tool && c.Reached })
 		}
-		if called(lab.ProtocolAppOnly) {
+		if called(labvocab.ProtocolAppOnly) {
 			t.Errorf("%s: the app-only tool was called", r.Who())
 		}
 		if r.Row == matrix.ProtocolModernRow {
@@ -68,7 +68,7 @@ func TestE2EClaudeCodeProtocol(t *testing.T) {
 		if c := p.Changed; c == nil || !c.Relisted || c.Offered == 0 {
 			t.Errorf("%s: after tools/list_changed: %+v", r.Who(), c)
 		}
-		if !called(lab.ProtocolAddedTool) {
+		if !called(labvocab.ProtocolAddedTool) {
 			t.Errorf("%s: the added tool was not called", r.Who())
 		}
 	}

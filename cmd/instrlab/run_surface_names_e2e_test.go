@@ -7,9 +7,9 @@ import (
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/client/droid"
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/profiles/derive"
-	"github.com/instrlab/instrlab/lab"
 )
 
 // TestE2ESurfaceRenamedDroid runs the surface matrix's names row on the
@@ -34,7 +34,7 @@ func TestE2ESurfaceRenamedDroid(t *testing.T) {
 		}
 		called[c.Tool] = c.Name
 	}
-	for _, tool := range []string{lab.NameLong, lab.NameMax, lab.NameDotted, lab.NameUnicode} {
+	for _, tool := range []string{labvocab.NameLong, labvocab.NameMax, labvocab.NameDotted, labvocab.NameUnicode} {
 		name, ok := called[tool]
 		switch {
 		case !ok:
@@ -55,8 +55,8 @@ func TestE2ESurfaceRenamedDroid(t *testing.T) {
 	for _, c := range n.Chars {
 		fates[c.Tool] = c.Fate
 	}
-	want := map[string]string{lab.NameLong: profiles.FateCut, lab.NameMax: profiles.FateCut, lab.NameDotted: profiles.FateRewritten,
-		lab.NameUnicode: profiles.FateRewritten, lab.NameHyphen: profiles.FateKept, lab.NameUpper: profiles.FateKept}
+	want := map[string]string{labvocab.NameLong: profiles.FateCut, labvocab.NameMax: profiles.FateCut, labvocab.NameDotted: profiles.FateRewritten,
+		labvocab.NameUnicode: profiles.FateRewritten, labvocab.NameHyphen: profiles.FateKept, labvocab.NameUpper: profiles.FateKept}
 	for tool, fate := range want {
 		if fates[tool] != fate {
 			t.Errorf("derived: %s %q, want %q (names %+v)", tool, fates[tool], fate, n)

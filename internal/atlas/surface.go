@@ -5,10 +5,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/surface"
-	"github.com/instrlab/instrlab/lab"
 )
 
 // The surface's properties (registry), read from the rows of the surface
@@ -97,7 +97,7 @@ func readToolNames(r analyze.Result) string {
 	}
 	var parts []string
 	prefix, namespace := "", ""
-	for _, name := range []string{lab.NameLong, lab.NameMax} {
+	for _, name := range []string{labvocab.NameLong, labvocab.NameMax} {
 		i := slices.IndexFunc(r.Surface.Tools, func(t surface.ToolDef) bool { return t.Tool == name })
 		var fate string
 		switch {

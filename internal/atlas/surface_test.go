@@ -4,10 +4,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/surface"
-	"github.com/instrlab/instrlab/lab"
 )
 
 // TestSurfaceProperties: each surface property reads what the client did
@@ -46,11 +46,11 @@ func TestSurfaceProperties(t *testing.T) {
 		}}), "dropped: format, pattern; rewritten: anyOf; added: additionalProperties; 1 of 4 tools not sent"},
 		{"schema: no schema tools", readSchemaKeywords, facts(analyze.SurfaceFacts{}), "not measured"},
 		{"names: prefix", readToolNames, facts(analyze.SurfaceFacts{Tools: []surface.ToolDef{
-			{Tool: lab.NameLong, Name: "mcp__" + matrix.ServerName + "__" + lab.NameLong, Via: surface.ViaLater},
-			{Tool: lab.NameMax, Via: surface.ViaNone}}}), "60: whole; 128: not offered; prefix mcp__{server}__"},
+			{Tool: labvocab.NameLong, Name: "mcp__" + matrix.ServerName + "__" + labvocab.NameLong, Via: surface.ViaLater},
+			{Tool: labvocab.NameMax, Via: surface.ViaNone}}}), "60: whole; 128: not offered; prefix mcp__{server}__"},
 		{"names: cut, namespace", readToolNames, facts(analyze.SurfaceFacts{Tools: []surface.ToolDef{
-			{Tool: lab.NameLong, Name: lab.NameLong, Namespace: "mcp__" + matrix.ServerName, Via: surface.ViaFirst},
-			{Tool: lab.NameMax, Name: lab.NameMax[:105] + "_d7ee339c3394", Via: surface.ViaFirst}}}), "60: whole; 128: cut to 118; namespace mcp__{server}"},
+			{Tool: labvocab.NameLong, Name: labvocab.NameLong, Namespace: "mcp__" + matrix.ServerName, Via: surface.ViaFirst},
+			{Tool: labvocab.NameMax, Name: labvocab.NameMax[:105] + "_d7ee339c3394", Via: surface.ViaFirst}}}), "60: whole; 128: cut to 118; namespace mcp__{server}"},
 	} {
 		if got := tc.read(tc.r); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
@@ -125,7 +126,7 @@ const deferMax = 512
 // that never defers, or defers any server's tools, is told in 2 runs, any
 // other count in at most ceil(log2(509)) + 1 = 10.
 func DeferSearch() Search {
-	return Search{Lo: float64(len(lab.OwnTools)), Hi: deferMax, Resolution: Exact, Next: Halve, SplitFirst: true}
+	return Search{Lo: float64(len(labvocab.OwnTools)), Hi: deferMax, Resolution: Exact, Next: Halve, SplitFirst: true}
 }
 
 func deferKind() kind {

@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -29,7 +30,7 @@ const protocolTurns = 5
 // second row serves both eras.
 func Protocol() *Matrix {
 	script := surfaceScript(lab.SurfaceConfig{Groups: []lab.SurfaceGroup{lab.SurfaceProtocol}}, "")
-	script = append(script, fakeapi.Turn{Tool: lab.ProtocolAddedTool, Key: lab.SurfaceCodeword("", lab.ProtocolAddedTool, "description")})
+	script = append(script, fakeapi.Turn{Tool: labvocab.ProtocolAddedTool, Key: lab.SurfaceCodeword("", labvocab.ProtocolAddedTool, "description")})
 	m := &Matrix{Name: "protocol", Description: "what a client does with what a server asks and announces while a tool runs",
 		Repeats: 1, Prompt: surfacePrompt, MaxTurns: protocolTurns, Rows: []Row{
 			{Name: ProtocolRow, Label: "asks and announcements during calls", Instr: "none", Surface: string(lab.SurfaceProtocol), NoDelta: true, Script: script},

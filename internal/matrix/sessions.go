@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -30,7 +31,7 @@ const sessionsTurns = 5
 // -session-texts) and what its next request keeps of the one before.
 func Sessions() *Matrix {
 	script := []fakeapi.Turn{
-		{Tool: lab.MetaTool, Input: json.RawMessage(`{"part":"BR-6201"}`)},
+		{Tool: labvocab.MetaTool, Input: json.RawMessage(`{"part":"BR-6201"}`)},
 		{Tool: "list_bins"},
 	}
 	m := &Matrix{Name: "sessions", Description: "what a client keeps, moves or changes of a server's text and tools from turn to turn",

@@ -7,6 +7,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -90,7 +91,7 @@ func resourcesRow() Row {
 	// server (Codex CLI, Kilo Code CLI, opencode, Claude Code), server_name
 	// (Qwen Code, whose deferred tool's definition the fake does not see,
 	// so it gets both), none (Gemini CLI).
-	read := json.RawMessage(fmt.Sprintf(`{"server":%q,"server_name":%q,"uri":%q}`, ServerName, ServerName, lab.SurfaceResourceURI))
+	read := json.RawMessage(fmt.Sprintf(`{"server":%q,"server_name":%q,"uri":%q}`, ServerName, ServerName, labvocab.SurfaceResourceURI))
 	var calls []fakeapi.Call
 	for _, names := range [][2]string{
 		{"list_mcp_resources", "read_mcp_resource"},     // Codex CLI, Gemini CLI, Kilo Code CLI, opencode, Qwen Code (read only)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -82,8 +83,8 @@ func TestProtocolMatrix(t *testing.T) {
 			t.Errorf("call %d: %s %s, want %s %s", i, c.Tool, c.Key, tools[i].Tool.Name, tools[i].Key)
 		}
 	}
-	if r.Script[1].Tool != lab.ProtocolAddedTool || r.Script[1].Key == "" {
-		t.Errorf("second turn %+v, want a call of %s", r.Script[1], lab.ProtocolAddedTool)
+	if r.Script[1].Tool != labvocab.ProtocolAddedTool || r.Script[1].Key == "" {
+		t.Errorf("second turn %+v, want a call of %s", r.Script[1], labvocab.ProtocolAddedTool)
 	}
 }
 

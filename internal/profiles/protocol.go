@@ -2,7 +2,7 @@ package profiles
 
 // A Protocol is what a client did with what a server asked and announced
 // while its tools ran, measured on the protocol matrix (docs/protocol.md):
-// per feature (lab.Feature*), in the order of lab.ProtocolFeatures, what
+// per feature (lab.Feature*), in the order of labvocab.ProtocolFeatures, what
 // the client does, in the words of surface.ProtocolLines (lab.Does*).
 type Protocol struct {
 	Runs int `json:"runs"`

@@ -37,7 +37,7 @@ type Surface struct {
 }
 
 // Reserved is what a client did with a server's tools named as the
-// pinned clients name tools of their own (lab.ReservedNames, the surface
+// pinned clients name tools of their own (labvocab.ReservedNames, the surface
 // row surface-reserved): Hidden are those it offered the model under no
 // name while it offered the server's others; Shadowed those it offered,
 // but whose call, made by that name, never reached the server (the client

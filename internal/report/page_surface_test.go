@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/jsonl"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/surface"
@@ -158,7 +159,7 @@ func TestSurfaceGrid(t *testing.T) {
 	if got := cellOf(t, removed, "surface-results", "result_text · content[0] text", "claude-code@2.1.328"); got != "kept: text" {
 		t.Errorf("with gemini's text removed, claude code's cell is %q, want kept", got)
 	}
-	title := "lab_prompt title codeword: " + lab.SurfaceCodeword("", lab.SurfacePrompt, "title") + "."
+	title := "lab_prompt title codeword: " + lab.SurfaceCodeword("", labvocab.SurfacePrompt, "title") + "."
 	added := surfaceResults(t, func(client, s string) string {
 		const at = `"messages": [{"role": "user", "content": [{"type": "text", "text": "`
 		if client != "claude-code@2.1.332" {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -31,9 +32,9 @@ func ProtocolLines(p *ProtocolFacts, calls []CallFacts, tools []ToolDef, missed 
 		if len(missed) > 0 {
 			why = "no call made: " + missed[0].Why
 		}
-		return []ProtocolLine{{Feature: lab.FeatureCalls, Does: why}}
+		return []ProtocolLine{{Feature: labvocab.FeatureCalls, Does: why}}
 	}
-	out := []ProtocolLine{{Feature: lab.FeatureDeclared, Does: strings.Join(p.Declared, ", ")}}
+	out := []ProtocolLine{{Feature: labvocab.FeatureDeclared, Does: strings.Join(p.Declared, ", ")}}
 	switch {
 	case p.Declared == nil:
 		out[0].Does = "not measured (no initialize in the log)"
@@ -45,34 +46,34 @@ func ProtocolLines(p *ProtocolFacts, calls []CallFacts, tools []ToolDef, missed 
 		called := slices.ContainsFunc(calls, func(c CallFacts) bool { return c.Tool == tool && c.Reached })
 		asked := slices.ContainsFunc(p.Asks, func(a AskFact) bool { return a.Mode == mode })
 		if called && !asked {
-			out = append(out, ProtocolLine{Feature: "elicitation " + mode, Does: lab.DoesNotDeclared})
+			out = append(out, ProtocolLine{Feature: "elicitation " + mode, Does: labvocab.DoesNotDeclared})
 		}
 	}
 	for _, a := range p.Asks {
 		l := ProtocolLine{Feature: askFeature(a), Does: a.Answer}
 		switch {
 		case a.Answer == AskNoAnswer && a.Via == ViaInputRequired:
-			l.Does, l.Detail = lab.DoesNoAnswer, "no retry of the call carried it"
+			l.Does, l.Detail = labvocab.DoesNoAnswer, "no retry of the call carried it"
 		case a.Answer == AskNoAnswer:
-			l.Does, l.Detail = lab.DoesNoAnswer, fmt.Sprintf("the lab waits %v", lab.AskTimeout)
+			l.Does, l.Detail = labvocab.DoesNoAnswer, fmt.Sprintf("the lab waits %v", lab.AskTimeout)
 		case a.Roots != nil:
 			l.Does = fmt.Sprintf("%s: %d roots", a.Answer, *a.Roots)
 		case a.Content != "":
 			l.Detail = a.Content
 		}
 		if a.Via == ViaInputRequired {
-			l.Does = lab.DoesInputRequired + l.Does
+			l.Does = labvocab.DoesInputRequired + l.Does
 		}
 		if a.Model != 0 {
-			l.Does += "; its text " + lab.DoesReaches
+			l.Does += "; its text " + labvocab.DoesReaches
 			l.Detail = strings.TrimPrefix(l.Detail+fmt.Sprintf("; request %d", a.Model), "; ")
 		}
 		out = append(out, l)
 	}
 	for _, m := range lab.NoticeMethods {
-		l := ProtocolLine{Feature: lab.FeatureProgress}
+		l := ProtocolLine{Feature: labvocab.FeatureProgress}
 		if m == "notifications/message" {
-			l.Feature = lab.FeatureLog
+			l.Feature = labvocab.FeatureLog
 		}
 		k := slices.IndexFunc(p.Notices, func(n Notice) bool { return n.Method == m })
 		switch {
@@ -81,12 +82,12 @@ func ProtocolLines(p *ProtocolFacts, calls []CallFacts, tools []ToolDef, missed 
 		case k < 0:
 			l.Does = "not sent"
 		case p.Notices[k].Model != 0:
-			l.Does, l.Detail = lab.DoesReaches, fmt.Sprintf("request %d", p.Notices[k].Model)
+			l.Does, l.Detail = labvocab.DoesReaches, fmt.Sprintf("request %d", p.Notices[k].Model)
 		default:
-			l.Does = lab.DoesNeverReaches
+			l.Does = labvocab.DoesNeverReaches
 		}
 		switch {
-		case l.Feature != lab.FeatureLog:
+		case l.Feature != labvocab.FeatureLog:
 		case p.Modern && k < 0:
 			// Over 2026-07-28 a request's _meta asks for a level, and
 			// the server logs nothing without one.
@@ -101,51 +102,51 @@ func ProtocolLines(p *ProtocolFacts, calls []CallFacts, tools []ToolDef, missed 
 		out = append(out, l)
 	}
 	if c := p.Changed; c != nil {
-		l := ProtocolLine{Feature: lab.FeatureListChanged, Does: lab.DoesNoRelist}
+		l := ProtocolLine{Feature: labvocab.FeatureListChanged, Does: labvocab.DoesNoRelist}
 		switch {
 		case c.Restarted && !c.Relisted:
-			l.Does = lab.DoesRestarts
+			l.Does = labvocab.DoesRestarts
 		case !c.Relisted:
 		case len(c.Added) == 0:
-			l.Does = lab.DoesRelists
+			l.Does = labvocab.DoesRelists
 		case c.Offered == 0:
-			l.Does = lab.DoesRelistsNever
+			l.Does = labvocab.DoesRelistsNever
 		case c.Offered <= c.Result:
-			l.Does, l.Detail = lab.DoesRelistsWith, fmt.Sprintf("request %d", c.Offered)
+			l.Does, l.Detail = labvocab.DoesRelistsWith, fmt.Sprintf("request %d", c.Offered)
 		default:
-			l.Does, l.Detail = lab.DoesRelistsLater, fmt.Sprintf("request %d; the result in request %d", c.Offered, c.Result)
+			l.Does, l.Detail = labvocab.DoesRelistsLater, fmt.Sprintf("request %d; the result in request %d", c.Offered, c.Result)
 		}
 		out = append(out, l)
 	}
-	if p.Changed == nil && slices.ContainsFunc(calls, func(c CallFacts) bool { return c.Tool == lab.ProtocolListChanged && c.Reached }) {
+	if p.Changed == nil && slices.ContainsFunc(calls, func(c CallFacts) bool { return c.Tool == labvocab.ProtocolListChanged && c.Reached }) {
 		// The server announces a change only to a session listening: over
 		// 2026-07-28, a subscriptions/listen stream open for it.
-		out = append(out, ProtocolLine{Feature: lab.FeatureListChanged, Does: lab.DoesNotListening})
+		out = append(out, ProtocolLine{Feature: labvocab.FeatureListChanged, Does: labvocab.DoesNotListening})
 	}
 	for _, d := range tools {
 		switch {
-		case d.Tool == lab.ProtocolAppOnly && d.Via == ViaNone:
-			out = append(out, ProtocolLine{Feature: lab.FeatureAppOnly, Does: lab.DoesHidden})
-		case d.Tool == lab.ProtocolAppOnly:
-			out = append(out, ProtocolLine{Feature: lab.FeatureAppOnly, Does: lab.DoesOffered})
-		case d.Tool == lab.ProtocolHeader && d.Via != ViaNone:
+		case d.Tool == labvocab.ProtocolAppOnly && d.Via == ViaNone:
+			out = append(out, ProtocolLine{Feature: labvocab.FeatureAppOnly, Does: labvocab.DoesHidden})
+		case d.Tool == labvocab.ProtocolAppOnly:
+			out = append(out, ProtocolLine{Feature: labvocab.FeatureAppOnly, Does: labvocab.DoesOffered})
+		case d.Tool == labvocab.ProtocolHeader && d.Via != ViaNone:
 			// Properties the client kept whole are one fact, "kept".
 			fate := Kept
 			for _, k := range d.Keywords {
-				if k.Keyword == lab.KeywordHeader {
+				if k.Keyword == labvocab.KeywordHeader {
 					fate = k.Fate
 				}
 			}
-			out = append(out, ProtocolLine{Feature: lab.FeatureHeader, Does: fate + " in the schema the model gets"})
+			out = append(out, ProtocolLine{Feature: labvocab.FeatureHeader, Does: fate + " in the schema the model gets"})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b ProtocolLine) int { // the lab's order, whatever order a client ran its tools in
-		return cmp.Compare(slices.Index(lab.ProtocolFeatures, a.Feature), slices.Index(lab.ProtocolFeatures, b.Feature))
+		return cmp.Compare(slices.Index(labvocab.ProtocolFeatures, a.Feature), slices.Index(labvocab.ProtocolFeatures, b.Feature))
 	})
 	return out
 }
 
-// askFeature is the ask's feature: lab.FeatureElicitForm,
+// askFeature is the ask's feature: labvocab.FeatureElicitForm,
 // FeatureElicitURL, FeatureSampling or FeatureRoots.
 func askFeature(a AskFact) string {
 	what, _, _ := strings.Cut(a.Summary(), ": ")

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -37,8 +38,8 @@ func TestResourceReads(t *testing.T) {
 				t.Fatalf("reads %+v, want one", reads)
 			}
 			r := reads[0]
-			if r.URI != lab.SurfaceResourceURI || !r.Reached || !r.Full || r.Where != "tool-result" || r.Request != tc.request {
-				t.Errorf("read %+v, want %s whole in a tool result of request %d", r, lab.SurfaceResourceURI, tc.request)
+			if r.URI != labvocab.SurfaceResourceURI || !r.Reached || !r.Full || r.Where != "tool-result" || r.Request != tc.request {
+				t.Errorf("read %+v, want %s whole in a tool result of request %d", r, labvocab.SurfaceResourceURI, tc.request)
 			}
 			removed, log2 := load(t, dir, func(s string) string {
 				if !strings.Contains(s, text) {

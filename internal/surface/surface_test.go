@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/jsonl"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -321,7 +322,7 @@ func TestProtocolClaudeCode(t *testing.T) {
 	if !cmp.Equal(want, answers) {
 		t.Errorf("answers %q, want %q", answers, want)
 	}
-	if c := p.Changed; c == nil || !c.Relisted || c.During != "protocol_list_changed" || c.Offered == 0 || c.Result == 0 || !cmp.Equal(c.Added, []string{lab.ProtocolAddedTool}) {
+	if c := p.Changed; c == nil || !c.Relisted || c.During != "protocol_list_changed" || c.Offered == 0 || c.Result == 0 || !cmp.Equal(c.Added, []string{labvocab.ProtocolAddedTool}) {
 		t.Errorf("list_changed: %+v", c)
 	}
 	for _, n := range p.Notices {
@@ -486,7 +487,7 @@ func TestProtocolClaudeCodeModern(t *testing.T) {
 	}
 	q := Protocol(reqs, quiet, "lab")
 	lines := ProtocolLines(q, Calls(reqs, quiet), Tools(reqs, quiet, "lab"), nil)
-	if !slices.Contains(lines, ProtocolLine{Feature: lab.FeatureListChanged, Does: lab.DoesNotListening}) {
+	if !slices.Contains(lines, ProtocolLine{Feature: labvocab.FeatureListChanged, Does: labvocab.DoesNotListening}) {
 		t.Errorf("lines %+v lack tools/list_changed not sent", lines)
 	}
 	var noRetry []lab.Entry

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -84,7 +85,7 @@ func TestPromptTexts(t *testing.T) {
 			}
 		})
 	}
-	title := "lab_prompt title codeword: " + lab.SurfaceCodeword("", lab.SurfacePrompt, "title") + "."
+	title := "lab_prompt title codeword: " + lab.SurfaceCodeword("", labvocab.SurfacePrompt, "title") + "."
 	desc := "lab_readme description codeword: " + lab.SurfaceCodeword("", "lab_readme", "description") + "."
 	dir := filepath.Join("testdata", "claude-code-2.1.332-prompts")
 	reqs, log := load(t, dir, func(s string) string {

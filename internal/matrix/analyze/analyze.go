@@ -234,7 +234,7 @@ func (a *analysis) toolFacts(first int) {
 		if row.Surface != "" {
 			// The lab's surface tools, each description located as a
 			// server's is: what a client trims of the white space around
-			// one (lab.NamePadded), what it keeps of each.
+			// one (labvocab.NamePadded), what it keeps of each.
 			a.res.Tools = locateTools(a.ctxs[first], serverTexts(a.msgs).Tools, row.ServerName())
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/evidence"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -150,7 +151,7 @@ func (q *RequestFacts) ShowsLabTool() bool {
 // by name (a client prefixes them, as mcp__lab__lookup_part).
 func (q *RequestFacts) OffersLabTool() bool {
 	for _, name := range q.Tools {
-		for _, own := range lab.OwnTools {
+		for _, own := range labvocab.OwnTools {
 			if strings.HasSuffix(name, own) {
 				return true
 			}

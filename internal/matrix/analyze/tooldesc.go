@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/unit"
-	"github.com/instrlab/instrlab/lab"
 )
 
 // How a tool reached the model (ToolFacts.Via). Clients that defer MCP
@@ -202,8 +202,8 @@ func (f *ToolFacts) byName(ctx fakeapi.Context, name, server string) {
 // text, alone on its line or behind the client's prefix (not a tool
 // definition, and not its namespace alone).
 func namesLabTool(ctx fakeapi.Context, server string) bool {
-	tools := make([]NamedText, len(lab.OwnTools))
-	for i, name := range lab.OwnTools {
+	tools := make([]NamedText, len(labvocab.OwnTools))
+	for i, name := range labvocab.OwnTools {
 		tools[i] = NamedText{Name: name}
 	}
 	for _, f := range locateTools(ctx, tools, server) {

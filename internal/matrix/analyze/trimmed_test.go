@@ -7,6 +7,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -102,10 +103,10 @@ func TestSurfaceRowTools(t *testing.T) {
 		for _, f := range res.Tools {
 			byName[f.Name] = f
 		}
-		if f := byName[lab.NamePadded]; !f.Full || f.Trimmed != tc.trimmed || f.Via != ViaDefinition || f.As != tc.prefix+lab.NamePadded {
-			t.Errorf("%s: %s: %+v, want whole in its definition, %d trimmed", tc.client, lab.NamePadded, f, tc.trimmed)
+		if f := byName[labvocab.NamePadded]; !f.Full || f.Trimmed != tc.trimmed || f.Via != ViaDefinition || f.As != tc.prefix+labvocab.NamePadded {
+			t.Errorf("%s: %s: %+v, want whole in its definition, %d trimmed", tc.client, labvocab.NamePadded, f, tc.trimmed)
 		}
-		for _, name := range []string{lab.NamePrefix, lab.NamePrefixed} {
+		for _, name := range []string{labvocab.NamePrefix, labvocab.NamePrefixed} {
 			if f := byName[name]; !f.Full || f.Trimmed != 0 || f.As != tc.prefix+name {
 				t.Errorf("%s: %s: %+v, want whole in its own definition", tc.client, name, f)
 			}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
@@ -249,8 +250,8 @@ func TestNamesThatPrefixEachOther(t *testing.T) {
 		return out
 	}
 	measured := []profiles.NameChars{
-		{Kind: profiles.NamePrefix, Tool: lab.NamePrefix, Fate: profiles.FateKept, Runs: 2},
-		{Kind: profiles.NamePrefixed, Tool: lab.NamePrefixed, Fate: profiles.FateKept, Runs: 2},
+		{Kind: profiles.NamePrefix, Tool: labvocab.NamePrefix, Fate: profiles.FateKept, Runs: 2},
+		{Kind: profiles.NamePrefixed, Tool: labvocab.NamePrefixed, Fate: profiles.FateKept, Runs: 2},
 	}
 	if diff := cmp.Diff([]string{"list_directory kept ", "list_directory_with_sizes kept ", "read kept "}, fates(measured)); diff != "" {
 		t.Errorf("measured kept (-want +got):\n%s", diff)

@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
-	"github.com/instrlab/instrlab/lab"
 )
 
 // protocolFactName is the name of protocolFact's fact.
@@ -38,16 +38,16 @@ func protocolFact(p profiles.Profile, e probe.EraResult, calls []probe.CallResul
 		}
 	}
 	if e.ToolsListChanged {
-		say("tools/list_changed", lab.FeatureListChanged)
+		say("tools/list_changed", labvocab.FeatureListChanged)
 	}
 	if slices.Contains(e.Capabilities, "logging") {
-		say("log messages", lab.FeatureLog)
+		say("log messages", labvocab.FeatureLog)
 	}
 	if n := countTools(e.Tools, appOnly); n > 0 {
-		say(fmt.Sprintf("app-only tools (%s)", table.Num(n)), lab.FeatureAppOnly)
+		say(fmt.Sprintf("app-only tools (%s)", table.Num(n)), labvocab.FeatureAppOnly)
 	}
 	if n := countTools(e.Tools, bindsHeader); n > 0 {
-		say(fmt.Sprintf("tools with %s (%s)", lab.KeywordHeader, table.Num(n)), lab.FeatureHeader)
+		say(fmt.Sprintf("tools with %s (%s)", labvocab.KeywordHeader, table.Num(n)), labvocab.FeatureHeader)
 	}
 	// What the server sent while check's calls ran (-call).
 	var heard []string
@@ -81,12 +81,12 @@ func protocolFact(p profiles.Profile, e probe.EraResult, calls []probe.CallResul
 // during a call (probe.CallResult.Heard); an elicitation's mode is not
 // told by its method: form, the mode every client that elicits declares.
 var heardFeature = map[string]string{
-	"elicitation/create":               lab.FeatureElicitForm,
-	"sampling/createMessage":           lab.FeatureSampling,
-	"roots/list":                       lab.FeatureRoots,
-	"notifications/message":            lab.FeatureLog,
-	"notifications/progress":           lab.FeatureProgress,
-	"notifications/tools/list_changed": lab.FeatureListChanged,
+	"elicitation/create":               labvocab.FeatureElicitForm,
+	"sampling/createMessage":           labvocab.FeatureSampling,
+	"roots/list":                       labvocab.FeatureRoots,
+	"notifications/message":            labvocab.FeatureLog,
+	"notifications/progress":           labvocab.FeatureProgress,
+	"notifications/tools/list_changed": labvocab.FeatureListChanged,
 }
 
 func countTools(tools []probe.Tool, is func(probe.Tool) bool) int {
@@ -105,7 +105,7 @@ func appOnly(t probe.Tool) bool {
 	var ui struct {
 		Visibility []string `json:"visibility"`
 	}
-	raw, ok := t.Meta[lab.MetaUI]
+	raw, ok := t.Meta[labvocab.MetaUI]
 	return ok && json.Unmarshal(raw, &ui) == nil && len(ui.Visibility) > 0 && !slices.Contains(ui.Visibility, "model")
 }
 
@@ -119,7 +119,7 @@ func bindsHeader(t probe.Tool) bool {
 		return false
 	}
 	for _, p := range s.Properties {
-		if _, ok := p[lab.KeywordHeader]; ok {
+		if _, ok := p[labvocab.KeywordHeader]; ok {
 			return true
 		}
 	}

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
-	"github.com/instrlab/instrlab/lab"
 )
 
 // TestProtocolFact: check says, for what the server declares of what the
@@ -16,13 +16,13 @@ import (
 // a fact whose runs disagree says so with each run's.
 func TestProtocolFact(t *testing.T) {
 	p := profiles.Profile{Protocol: &profiles.Protocol{Runs: 2, Facts: []profiles.ProtocolFact{
-		{Feature: lab.FeatureListChanged, Does: lab.DoesNoRelist},
-		{Feature: lab.FeatureAppOnly, Does: lab.DoesHidden},
-		{Feature: lab.FeatureLog, Does: profiles.FateVaries, Held: []string{lab.DoesReaches, lab.DoesNeverReaches}},
+		{Feature: labvocab.FeatureListChanged, Does: labvocab.DoesNoRelist},
+		{Feature: labvocab.FeatureAppOnly, Does: labvocab.DoesHidden},
+		{Feature: labvocab.FeatureLog, Does: profiles.FateVaries, Held: []string{labvocab.DoesReaches, labvocab.DoesNeverReaches}},
 	}}}
 	e := probe.EraResult{ToolsListChanged: true, Capabilities: []string{"tools", "logging"}, Tools: []probe.Tool{
-		{Name: "app", Meta: map[string]json.RawMessage{lab.MetaUI: json.RawMessage(`{"visibility":["app"]}`)}},
-		{Name: "both", Meta: map[string]json.RawMessage{lab.MetaUI: json.RawMessage(`{"visibility":["app","model"]}`)}},
+		{Name: "app", Meta: map[string]json.RawMessage{labvocab.MetaUI: json.RawMessage(`{"visibility":["app"]}`)}},
+		{Name: "both", Meta: map[string]json.RawMessage{labvocab.MetaUI: json.RawMessage(`{"visibility":["app","model"]}`)}},
 		{Name: "region", InputSchema: json.RawMessage(`{"type":"object","properties":{"r":{"type":"string","x-mcp-header":"R"}}}`)},
 	}}
 	fs := protocolFact(p, e, nil)
@@ -30,9 +30,9 @@ func TestProtocolFact(t *testing.T) {
 		t.Fatalf("facts %+v", fs)
 	}
 	for _, want := range []string{
-		"tools/list_changed: " + lab.DoesNoRelist,
+		"tools/list_changed: " + labvocab.DoesNoRelist,
 		"log messages: varies from run to run (reaches the model; never reaches the model)",
-		"app-only tools (1): " + lab.DoesHidden,
+		"app-only tools (1): " + labvocab.DoesHidden,
 		"tools with x-mcp-header (1): " + NotMeasured,
 	} {
 		if !strings.Contains(fs[0].Value, want) {
@@ -48,7 +48,7 @@ func TestProtocolFact(t *testing.T) {
 	}
 	// What a server sent during check's calls.
 	calls := []probe.CallResult{{Tool: "a", Heard: []string{"roots/list", "notifications/message"}}, {Tool: "b", Heard: []string{"roots/list"}}}
-	p.Protocol.Facts = append(p.Protocol.Facts, profiles.ProtocolFact{Feature: lab.FeatureRoots, Does: "result: 1 roots"})
+	p.Protocol.Facts = append(p.Protocol.Facts, profiles.ProtocolFact{Feature: labvocab.FeatureRoots, Does: "result: 1 roots"})
 	fs = protocolFact(p, plain, calls)
 	if len(fs) != 1 || !strings.Contains(fs[0].Value, `roots/list (sent during ["a", "b"]): result: 1 roots`) ||
 		!strings.Contains(fs[0].Value, `notifications/message (sent during ["a"]): varies`) {

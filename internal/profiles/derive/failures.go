@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
-	"github.com/instrlab/instrlab/lab"
 )
 
 // failureRuns are the runs whose server failed one method on purpose
@@ -154,7 +154,7 @@ func deriveToolMeta(runs []run) []profiles.MetaLimit {
 				out = append(out, &keyed{key: k, value: v})
 				i = len(out) - 1
 			}
-			r.Tools = slices.DeleteFunc(slices.Clone(r.Tools), func(t analyze.ToolFacts) bool { return t.Name != lab.MetaTool })
+			r.Tools = slices.DeleteFunc(slices.Clone(r.Tools), func(t analyze.ToolFacts) bool { return t.Name != labvocab.MetaTool })
 			out[i].runs = append(out[i].runs, r)
 		}
 	}
@@ -162,7 +162,7 @@ func deriveToolMeta(runs []run) []profiles.MetaLimit {
 	var ms []profiles.MetaLimit
 	for _, k := range out {
 		l, _ := toolLimit(k.runs)
-		l.Note = fmt.Sprintf("The tool %s with _meta %s: %s: %s", lab.MetaTool, strconv.Quote(k.key), k.value, l.Note)
+		l.Note = fmt.Sprintf("The tool %s with _meta %s: %s: %s", labvocab.MetaTool, strconv.Quote(k.key), k.value, l.Note)
 		ms = append(ms, profiles.MetaLimit{Key: k.key, Value: k.value, Runs: len(k.runs), Limit: l})
 	}
 	return ms

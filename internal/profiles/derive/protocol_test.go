@@ -4,11 +4,11 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/surface"
-	"github.com/instrlab/instrlab/lab"
 )
 
 // TestDeriveProtocol: the protocol row's runs make one fact per feature,
@@ -36,13 +36,13 @@ func TestDeriveProtocol(t *testing.T) {
 		t.Fatalf("protocol %+v", p)
 	}
 	get := func(feature string) profiles.ProtocolFact { f, _ := p.Fact(feature); return f }
-	if f := get(lab.FeatureDeclared); f.Does != "roots" {
+	if f := get(labvocab.FeatureDeclared); f.Does != "roots" {
 		t.Errorf("declared: %+v", f)
 	}
-	if f := get(lab.FeatureRoots); f.Does != surface.AskResult {
+	if f := get(labvocab.FeatureRoots); f.Does != surface.AskResult {
 		t.Errorf("roots: %+v", f)
 	}
-	if f := get(lab.FeatureListChanged); f.Does != profiles.FateVaries || !slices.Equal(f.Held, []string{lab.DoesRelists, lab.DoesNoRelist}) {
+	if f := get(labvocab.FeatureListChanged); f.Does != profiles.FateVaries || !slices.Equal(f.Held, []string{labvocab.DoesRelists, labvocab.DoesNoRelist}) {
 		t.Errorf("tools/list_changed, relisted in one run of two: %+v", f)
 	}
 	if p.Modern != nil {
@@ -56,10 +56,10 @@ func TestDeriveProtocol(t *testing.T) {
 	dual := matrix.Row{Name: matrix.ProtocolModernRow}
 	p = deriveProtocol(append(runs, run{Result: analyze.Result{Status: analyze.StatusOK, Surface: modern}, Row: dual},
 		run{Result: analyze.Result{Status: analyze.StatusOK, Surface: facts(false)}, Row: dual}), nil)
-	if len(p.Modern) == 0 || p.Modern[1].Feature != lab.FeatureRoots || p.Modern[1].Does != lab.DoesInputRequired+surface.AskResult {
+	if len(p.Modern) == 0 || p.Modern[1].Feature != labvocab.FeatureRoots || p.Modern[1].Does != labvocab.DoesInputRequired+surface.AskResult {
 		t.Errorf("modern facts %+v", p.Modern)
 	}
-	if f := get(lab.FeatureRoots); f.Does != surface.AskResult {
+	if f := get(labvocab.FeatureRoots); f.Does != surface.AskResult {
 		t.Errorf("the 2025 era's roots after a dual run: %+v", f)
 	}
 	if deriveProtocol(nil, nil) != nil {

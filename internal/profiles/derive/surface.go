@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/surface"
@@ -167,7 +168,7 @@ func agree(was, now string) string {
 
 // schemaKeywords adds what became of each keyword of the input schema of
 // each of the lab's schema tools the client sent: every keyword the
-// server's schema holds (lab.SchemaFeatures, profiles.SchemaKeywords), at
+// server's schema holds (labvocab.SchemaFeatures, profiles.SchemaKeywords), at
 // the top level or inside,
 // kept unless the comparison found it dropped or rewritten; a keyword
 // inside one dropped or rewritten whole is not measured on its own. Of
@@ -179,8 +180,9 @@ func schemaKeywords(s *profiles.Surface, tools []surface.ToolDef) {
 		if !ok || t.Via == surface.ViaNone {
 			continue
 		}
+		// The keywords are the lab's whatever its description's text.
 		var sent any
-		json.Unmarshal(f.Schema("", t.Tool), &sent)
+		json.Unmarshal(f.Schema(""), &sent)
 		for _, at := range profiles.SchemaKeywords(sent) {
 			fate, fact := profiles.FateKept, (*surface.KeywordFact)(nil)
 			covered := false
@@ -201,13 +203,13 @@ func schemaKeywords(s *profiles.Surface, tools []surface.ToolDef) {
 }
 
 // schemaFeature is the lab's schema feature of the tool named tool.
-func schemaFeature(tool string) (lab.SchemaFeature, bool) {
-	for _, f := range lab.SchemaFeatures {
+func schemaFeature(tool string) (labvocab.SchemaFeature, bool) {
+	for _, f := range labvocab.SchemaFeatures {
 		if "schema_"+strings.ReplaceAll(f.Name, "-", "_") == tool {
 			return f, true
 		}
 	}
-	return lab.SchemaFeature{}, false
+	return labvocab.SchemaFeature{}, false
 }
 
 // within reports whether the schema at path lies inside what fact k is
@@ -243,8 +245,8 @@ func addKeyword(s *profiles.Surface, tool string, at profiles.KeywordAt, fate st
 
 // The lab's tools of the names group, by what their name measures.
 var (
-	nameLengths = []string{lab.NameLong, lab.NameMax}
-	nameChars   = map[string]string{lab.NameDotted: profiles.NameDot, lab.NameHyphen: profiles.NameHyphen, lab.NameUpper: profiles.NameUpper, lab.NameUnicode: profiles.NameNonASCII, lab.NamePrefix: profiles.NamePrefix, lab.NamePrefixed: profiles.NamePrefixed}
+	nameLengths = []string{labvocab.NameLong, labvocab.NameMax}
+	nameChars   = map[string]string{labvocab.NameDotted: profiles.NameDot, labvocab.NameHyphen: profiles.NameHyphen, labvocab.NameUpper: profiles.NameUpper, labvocab.NameUnicode: profiles.NameNonASCII, labvocab.NamePrefix: profiles.NamePrefix, labvocab.NamePrefixed: profiles.NamePrefixed}
 )
 
 // names adds what became of the names of the lab's names tools in run r:
@@ -372,7 +374,7 @@ func serverNames(n *profiles.Names, r run) bool {
 // nothing (a server not up in time, a client that defers them all).
 func reserved(s *profiles.Surface, tools []surface.ToolDef, calls []surface.CallFacts) bool {
 	offered := slices.ContainsFunc(tools, func(t surface.ToolDef) bool {
-		return t.Via != surface.ViaNone && slices.Contains(lab.ReservedNames, t.Tool)
+		return t.Via != surface.ViaNone && slices.Contains(labvocab.ReservedNames, t.Tool)
 	})
 	if !offered {
 		return false
@@ -381,7 +383,7 @@ func reserved(s *profiles.Surface, tools []surface.ToolDef, calls []surface.Call
 		s.Reserved = &profiles.Reserved{}
 	}
 	for _, t := range tools {
-		if !slices.Contains(lab.ReservedNames, t.Tool) {
+		if !slices.Contains(labvocab.ReservedNames, t.Tool) {
 			continue
 		}
 		if !slices.Contains(s.Reserved.Measured, t.Tool) {

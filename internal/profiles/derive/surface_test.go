@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/labvocab"
 
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
@@ -25,7 +26,7 @@ func schemaDef(t *testing.T, name, got string) surface.ToolDef {
 		t.Fatalf("no schema feature %s", name)
 	}
 	var sent, g any
-	if err := json.Unmarshal(f.Schema("", "schema_"+name), &sent); err != nil {
+	if err := json.Unmarshal(f.Schema(""), &sent); err != nil {
 		t.Fatal(err)
 	}
 	if err := json.Unmarshal([]byte(got), &g); err != nil {
@@ -60,10 +61,10 @@ func TestDeriveSurface(t *testing.T) {
 		{Tool: "schema_enum", Via: surface.ViaNone},
 	}}}
 	codex := analyze.Result{Surface: &analyze.SurfaceFacts{Tools: []surface.ToolDef{
-		{Tool: lab.NameLong, Name: lab.NameLong, Namespace: "mcp__lab", Via: surface.ViaFirst},
-		{Tool: lab.NameMax, Name: lab.NameMax[:105] + "_d7ee339c3394", Namespace: "mcp__lab", Via: surface.ViaFirst},
-		{Tool: lab.NameDotted, Name: "name_dotted_case", Namespace: "mcp__lab", Via: surface.ViaFirst},
-		{Tool: lab.NameUpper, Name: lab.NameUpper, Namespace: "mcp__lab", Via: surface.ViaFirst},
+		{Tool: labvocab.NameLong, Name: labvocab.NameLong, Namespace: "mcp__lab", Via: surface.ViaFirst},
+		{Tool: labvocab.NameMax, Name: labvocab.NameMax[:105] + "_d7ee339c3394", Namespace: "mcp__lab", Via: surface.ViaFirst},
+		{Tool: labvocab.NameDotted, Name: "name_dotted_case", Namespace: "mcp__lab", Via: surface.ViaFirst},
+		{Tool: labvocab.NameUpper, Name: labvocab.NameUpper, Namespace: "mcp__lab", Via: surface.ViaFirst},
 	}}}
 	rows := func(group lab.SurfaceGroup) matrix.Row { return matrix.Row{Surface: string(group)} }
 	got := deriveSurface([]run{
@@ -87,12 +88,12 @@ func TestDeriveSurface(t *testing.T) {
 		},
 		Names: &profiles.Names{Namespace: "mcp__{server}", Server: "lab",
 			Lengths: []profiles.NameLength{
-				{Tool: lab.NameLong, Chars: 60, Full: 70, Fate: "kept", Got: 70, Name: lab.NameLong, Runs: 1},
-				{Tool: lab.NameMax, Chars: 128, Full: 138, Fate: "cut", Got: 128, Hash: true, Name: lab.NameMax[:105] + "_d7ee339c3394", Runs: 1},
+				{Tool: labvocab.NameLong, Chars: 60, Full: 70, Fate: "kept", Got: 70, Name: labvocab.NameLong, Runs: 1},
+				{Tool: labvocab.NameMax, Chars: 128, Full: 138, Fate: "cut", Got: 128, Hash: true, Name: labvocab.NameMax[:105] + "_d7ee339c3394", Runs: 1},
 			},
 			Chars: []profiles.NameChars{
-				{Kind: profiles.NameDot, Tool: lab.NameDotted, Fate: "rewritten", Name: "name_dotted_case", Runs: 1},
-				{Kind: profiles.NameUpper, Tool: lab.NameUpper, Fate: "kept", Name: lab.NameUpper, Runs: 1},
+				{Kind: profiles.NameDot, Tool: labvocab.NameDotted, Fate: "rewritten", Name: "name_dotted_case", Runs: 1},
+				{Kind: profiles.NameUpper, Tool: labvocab.NameUpper, Fate: "kept", Name: labvocab.NameUpper, Runs: 1},
 			}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -101,13 +102,13 @@ func TestDeriveSurface(t *testing.T) {
 
 	// Behind a prefix: the name of 128 not offered.
 	claude := analyze.Result{Surface: &analyze.SurfaceFacts{Tools: []surface.ToolDef{
-		{Tool: lab.NameLong, Name: "mcp__lab__" + lab.NameLong, Via: surface.ViaLater},
-		{Tool: lab.NameMax, Via: surface.ViaNone},
+		{Tool: labvocab.NameLong, Name: "mcp__lab__" + labvocab.NameLong, Via: surface.ViaLater},
+		{Tool: labvocab.NameMax, Via: surface.ViaNone},
 	}}}
 	got = deriveSurface([]run{{Result: claude, Row: rows(lab.SurfaceNames)}}, Dirs{}, "")
 	wantNames := &profiles.Names{Prefix: "mcp__{server}__", Server: "lab", Lengths: []profiles.NameLength{
-		{Tool: lab.NameLong, Chars: 60, Full: 70, Fate: "kept", Got: 70, Name: "mcp__lab__" + lab.NameLong, Runs: 1},
-		{Tool: lab.NameMax, Chars: 128, Full: 138, Fate: "dropped", Runs: 1},
+		{Tool: labvocab.NameLong, Chars: 60, Full: 70, Fate: "kept", Got: 70, Name: "mcp__lab__" + labvocab.NameLong, Runs: 1},
+		{Tool: labvocab.NameMax, Chars: 128, Full: 138, Fate: "dropped", Runs: 1},
 	}}
 	if diff := cmp.Diff(wantNames, got.Names); diff != "" {
 		t.Errorf("names behind a prefix mismatch (-want +got):\n%s", diff)
@@ -118,21 +119,21 @@ func TestDeriveSurface(t *testing.T) {
 	// prefix holds no server name measures nothing of it.
 	hyphen := matrix.Row{Surface: string(lab.SurfaceNames), Servers: []matrix.LabServer{{Name: matrix.ServerNameHyphen}}}
 	codexHyphen := analyze.Result{Surface: &analyze.SurfaceFacts{Tools: []surface.ToolDef{
-		{Tool: lab.NameLong, Name: lab.NameLong, Namespace: "mcp__lab_hyphen", Via: surface.ViaFirst},
-		{Tool: lab.NameDotted, Name: "name_dotted_case", Namespace: "mcp__lab_hyphen", Via: surface.ViaFirst},
+		{Tool: labvocab.NameLong, Name: labvocab.NameLong, Namespace: "mcp__lab_hyphen", Via: surface.ViaFirst},
+		{Tool: labvocab.NameDotted, Name: "name_dotted_case", Namespace: "mcp__lab_hyphen", Via: surface.ViaFirst},
 	}}}
 	got = deriveSurface([]run{{Result: codexHyphen, Row: hyphen}, {Result: codex, Row: rows(lab.SurfaceNames)}}, Dirs{}, "")
 	if want := []profiles.NameChars{{Kind: profiles.NameHyphen, Tool: "lab-hyphen", Fate: "rewritten", Name: "lab_hyphen", Runs: 1}}; got.Runs != 2 || !cmp.Equal(want, got.Names.Servers) {
 		t.Errorf("Codex's server name: %d runs, %+v", got.Runs, got.Names.Servers)
 	}
 	claudeHyphen := analyze.Result{Surface: &analyze.SurfaceFacts{Tools: []surface.ToolDef{
-		{Tool: lab.NameLong, Name: "mcp__lab-hyphen__" + lab.NameLong, Via: surface.ViaLater},
+		{Tool: labvocab.NameLong, Name: "mcp__lab-hyphen__" + labvocab.NameLong, Via: surface.ViaLater},
 	}}}
 	got = deriveSurface([]run{{Result: claude, Row: rows(lab.SurfaceNames)}, {Result: claudeHyphen, Row: hyphen}}, Dirs{}, "")
 	if want := []profiles.NameChars{{Kind: profiles.NameHyphen, Tool: "lab-hyphen", Fate: "kept", Name: "lab-hyphen", Runs: 1}}; !cmp.Equal(want, got.Names.Servers) {
 		t.Errorf("Claude Code's server name: %+v", got.Names.Servers)
 	}
-	bare := analyze.Result{Surface: &analyze.SurfaceFacts{Tools: []surface.ToolDef{{Tool: lab.NameLong, Name: lab.NameLong, Via: surface.ViaFirst}}}}
+	bare := analyze.Result{Surface: &analyze.SurfaceFacts{Tools: []surface.ToolDef{{Tool: labvocab.NameLong, Name: labvocab.NameLong, Via: surface.ViaFirst}}}}
 	got = deriveSurface([]run{{Result: bare, Row: rows(lab.SurfaceNames)}, {Result: bare, Row: hyphen}}, Dirs{}, "")
 	if got.Runs != 1 || got.Names.Servers != nil {
 		t.Errorf("no server name in the prefix: %d runs, %+v", got.Runs, got.Names.Servers)
@@ -188,8 +189,8 @@ func TestDeriveTexts(t *testing.T) {
 		return run{Row: matrix.Row{Surface: string(lab.SurfacePrompts), Script: []fakeapi.Turn{{Tool: "read_mcp_resource"}}},
 			Result: analyze.Result{Surface: &analyze.SurfaceFacts{OwnCalls: own, Reads: reads}}}
 	}
-	whole := surface.ReadFact{URI: lab.SurfaceResourceURI, Found: surface.Found{Reached: true, Full: true}}
-	cut := surface.ReadFact{URI: lab.SurfaceResourceURI, Found: surface.Found{Reached: true}}
+	whole := surface.ReadFact{URI: labvocab.SurfaceResourceURI, Found: surface.Found{Reached: true, Full: true}}
+	cut := surface.ReadFact{URI: labvocab.SurfaceResourceURI, Found: surface.Found{Reached: true}}
 	for _, tt := range []struct {
 		name string
 		runs []run

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/unit"
-	"github.com/instrlab/instrlab/lab"
 )
 
 // deriveTools reads what became of the server's tool descriptions in the
@@ -290,7 +290,7 @@ func toolSays(l profiles.Limit) string {
 }
 
 // deriveTrim reads what the client removed of the white space around the
-// lab's padded description (lab.NamePadded, in the names row's runs surf)
+// lab's padded description (labvocab.NamePadded, in the names row's runs surf)
 // from how many characters the run analysis found trimmed: the lead and
 // the tail differ in length, so the count says which. It is read only
 // where the description reached the model as via says the client's
@@ -302,12 +302,12 @@ func deriveTrim(surf []run, via, model string) string {
 	if model != "" {
 		return ""
 	}
-	lead, tail := utf8.RuneCountInString(lab.PaddedLead), utf8.RuneCountInString(lab.PaddedTail)
+	lead, tail := utf8.RuneCountInString(labvocab.PaddedLead), utf8.RuneCountInString(labvocab.PaddedTail)
 	fates := map[int]string{0: profiles.TrimNone, lead: profiles.TrimStart, tail: profiles.TrimEnd, lead + tail: profiles.TrimBoth}
 	trim := ""
 	for _, r := range surf {
 		for _, t := range r.Tools {
-			if t.Name != lab.NamePadded || !t.Found || t.Via != via || !t.Full {
+			if t.Name != labvocab.NamePadded || !t.Found || t.Via != via || !t.Full {
 				continue
 			}
 			f, ok := fates[t.Trimmed]

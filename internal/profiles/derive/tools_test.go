@@ -6,10 +6,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
-	"github.com/instrlab/instrlab/lab"
 )
 
 // TestDeriveTools: the limit on tool descriptions is read from what the
@@ -193,11 +193,11 @@ func TestToolMetaFromExcerpts(t *testing.T) {
 // space; runs that disagree, a count neither end gives, a description sent
 // another way than the client's others, or another model measure nothing.
 func TestDeriveTrim(t *testing.T) {
-	lead, tail := len([]rune(lab.PaddedLead)), len([]rune(lab.PaddedTail))
+	lead, tail := len([]rune(labvocab.PaddedLead)), len([]rune(labvocab.PaddedTail))
 	padded := func(trimmed int, via string) run {
 		return run{Result: analyze.Result{Tools: []analyze.ToolFacts{
 			{Name: "other", Found: true, Full: true, Via: via},
-			{Name: lab.NamePadded, Found: true, Full: true, Via: via, Trimmed: trimmed},
+			{Name: labvocab.NamePadded, Found: true, Full: true, Via: via, Trimmed: trimmed},
 		}}}
 	}
 	def := analyze.ViaDefinition

@@ -1,0 +1,75 @@
+package labvocab
+
+// ProtocolAddedTool is the tool protocol_list_changed adds to the server
+// while it is called, announced by notifications/tools/list_changed.
+const ProtocolAddedTool = "protocol_added"
+
+// ProtocolListChanged is the tool of lab.SurfaceProtocol that adds
+// ProtocolAddedTool when called.
+const ProtocolListChanged = "protocol_list_changed"
+
+// ProtocolAppOnly is the tool of lab.SurfaceProtocol that MCP Apps visibility
+// marks as for the app alone: a client that knows it does not offer it to
+// the model.
+const ProtocolAppOnly = "protocol_app_only"
+
+// ProtocolHeader is the tool of lab.SurfaceProtocol whose input schema has
+// KeywordHeader.
+const ProtocolHeader = "protocol_header"
+
+// KeywordHeader is the keyword of an input schema's property that binds
+// it to an HTTP header of the call (SEP-2243).
+const KeywordHeader = "x-mcp-header"
+
+// The _meta key of MCP Apps (SEP-1865) that holds a tool's visibility.
+const MetaUI = "ui"
+
+// The features of the protocol group, as the analysis (surface.ProtocolLines)
+// and the profiles (profiles.Protocol) name them, in their order
+// (ProtocolFeatures).
+const (
+	FeatureDeclared    = "declared" // the capabilities of the client's initialize
+	FeatureElicitForm  = "elicitation form"
+	FeatureElicitURL   = "elicitation url"
+	FeatureSampling    = "sampling"
+	FeatureRoots       = "roots/list"
+	FeatureLog         = "log message"
+	FeatureProgress    = "progress"
+	FeatureListChanged = "tools/list_changed"
+	FeatureAppOnly     = "app-only tool" // _meta.ui.visibility ["app"] (MCP Apps)
+	FeatureHeader      = KeywordHeader
+	// FeatureCalls is the one fact of a run that called none of the
+	// protocol tools.
+	FeatureCalls = "tool calls"
+)
+
+// ProtocolFeatures lists the features in their order.
+var ProtocolFeatures = []string{FeatureDeclared, FeatureElicitForm, FeatureElicitURL, FeatureSampling, FeatureRoots,
+	FeatureLog, FeatureProgress, FeatureListChanged, FeatureAppOnly, FeatureHeader, FeatureCalls}
+
+// What a client does with a feature (profiles.ProtocolFact.Does), in words
+// shared by several features; an answer to a request is the client's own
+// (accept, decline, cancel, error CODE, result).
+const (
+	DoesNotDeclared = "not sent: not declared"
+	// DoesInputRequired begins what a client does with an ask made in a
+	// call's result (input_required, the 2026-07-28 protocol): the
+	// client's answer in its retry follows, or "no answer" when it never
+	// retried.
+	DoesInputRequired = "in input_required: "
+	DoesNoAnswer      = "no answer"
+	DoesReaches       = "reaches the model"
+	DoesNeverReaches  = "never reaches the model"
+	DoesHidden        = "not offered to the model"
+	DoesOffered       = "offered to the model"
+	DoesRelists       = "lists the tools again" // and the server listed no new tool
+	DoesRelistsWith   = "lists the tools again; the model has the new tool with the call's result"
+	DoesRelistsLater  = "lists the tools again; the model has the new tool only after the call's result"
+	DoesRelistsNever  = "lists the tools again; the model never has the new tool"
+	DoesNoRelist      = "never lists the tools again"
+	DoesRestarts      = "never lists the tools again: it starts the server anew for each call"
+	// DoesNotListening: the server sent no tools/list_changed, having no
+	// session listening for it (over 2026-07-28 a client listens on a
+	// subscriptions/listen stream).
+	DoesNotListening = "not sent: the client was not listening (no subscriptions/listen stream open for it)"
+)
