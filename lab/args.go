@@ -69,8 +69,8 @@ func (a *Args) flags() []argFlag {
 		{"seed", &a.Seed, "", "mix this into the codewords of the generated texts, so that several labs in one client's session serve texts told apart by their codewords"},
 		{"surface", &a.Surface, "", "also serve the surface groups, separated by commas: " + surfaceGroupList() + ", or all (all but hang): tools whose results, schemas, names and _meta carry codewords, prompts and resources (docs/surface.md)"},
 		{"result-size", &a.ResultSize, DefaultResultSize, "the text of the size group's results: KIND:N code points of generated text (as -instr)"},
-		{"tools", &a.Tools, 0, fmt.Sprintf("serve this many tools in all, %d to %d: the lab's own three, then generated ones (tool_0004, ...), each described in about 350 characters, for the count at which a client defers or drops tools (0: its own three)", len(labvocab.OwnTools), MaxTools)},
-		{"tool-name-length", &a.NameLength, 0, fmt.Sprintf("also serve a tool whose name is this many characters, 1 to %d (lname, then the alphabet over and over), for the longest name a client accepts", MaxToolNameLength)},
+		{"tools", &a.Tools, 0, fmt.Sprintf("serve this many tools in all, %d to %d: the lab's own three, then generated ones (tool_0004, ...), each described in about 350 characters, for the count at which a client defers or drops tools (0: its own three)", len(labvocab.OwnTools), maxTools)},
+		{"tool-name-length", &a.NameLength, 0, fmt.Sprintf("also serve a tool whose name is this many characters, 1 to %d (lname, then the alphabet over and over), for the longest name a client accepts", maxToolNameLength)},
 		{"era", (*string)(&a.Era), string(ModeLegacy), "protocol era: legacy, dual or modern"},
 		{"init-delay", &a.InitDelay, time.Duration(0), "hold the initialize reply this long"},
 		{"discover-delay", &a.DiscoverDelay, time.Duration(0), "hold the server/discover reply this long"},
@@ -230,7 +230,7 @@ func (a Args) config(readFile bool) (Config, error) {
 		cfg.Instructions, err = ParseInstructions(a.Instr)
 		cfg.Instructions.Seed = a.Seed
 	case readFile:
-		cfg.Instructions, err = InstructionsFile(a.InstrFile)
+		cfg.Instructions, err = instructionsFile(a.InstrFile)
 	}
 	if err != nil {
 		return Config{}, fmt.Errorf("-instr: %w", err)
@@ -241,7 +241,7 @@ func (a Args) config(readFile bool) (Config, error) {
 		case a.ToolDesc != "" && a.ToolDescFile != "":
 			err = errors.New("-tool-desc and -tool-desc-file are exclusive")
 		case a.ToolDescFile != "":
-			desc, err = InstructionsFile(a.ToolDescFile)
+			desc, err = instructionsFile(a.ToolDescFile)
 		default:
 			desc, err = ParseInstructions(a.ToolDesc)
 			desc.Seed = a.Seed

@@ -74,9 +74,9 @@ func (s *idSet) remove(session string, id json.RawMessage) {
 	delete(s.ids, session+"\x00"+string(id))
 }
 
-// LoopbackOrigin reports whether an Origin header is absent or names a
+// loopbackOrigin reports whether an Origin header is absent or names a
 // loopback host, the only origins a local server should accept.
-func LoopbackOrigin(origin string) bool {
+func loopbackOrigin(origin string) bool {
 	if origin == "" {
 		return true
 	}
@@ -109,7 +109,7 @@ func LoopbackHost(host string) bool {
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !LoopbackOrigin(r.Header.Get("Origin")) {
+	if !loopbackOrigin(r.Header.Get("Origin")) {
 		http.Error(w, "forbidden: Origin "+r.Header.Get("Origin")+" is not a loopback origin", http.StatusForbidden)
 		return
 	}

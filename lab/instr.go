@@ -37,9 +37,9 @@ func ParseInstructions(s string) (Instructions, error) {
 	return Instructions{Language: Language(lang), Length: n}, nil
 }
 
-// InstructionsFile reads a user's own instructions text from path; the text
+// instructionsFile reads a user's own instructions text from path; the text
 // is served unchanged in both eras.
-func InstructionsFile(path string) (Instructions, error) {
+func instructionsFile(path string) (Instructions, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Instructions{}, fmt.Errorf("reading instructions: %w", err)
@@ -80,7 +80,7 @@ func (in Instructions) For(r Reply) (Text, error) {
 	case in.File != "":
 		return Text{Text: in.text, Reply: r}, nil
 	case in.Language != "":
-		return GenerateSeeded(in.Seed, in.Language, in.Length, r)
+		return generateSeeded(in.Seed, in.Language, in.Length, r)
 	}
 	return Text{Reply: r}, nil
 }

@@ -153,8 +153,8 @@ func (cfg Config) Validate() error {
 			return fmt.Errorf("-fail initialize: a modern lab refuses initialize already (-32022)")
 		}
 	}
-	if cfg.ToolOrder != "" && !slices.Contains(ToolOrders, cfg.ToolOrder) {
-		return fmt.Errorf("-tool-order %q: want %s", cfg.ToolOrder, strings.Join(ToolOrders, " or "))
+	if cfg.ToolOrder != "" && !slices.Contains(toolOrders, cfg.ToolOrder) {
+		return fmt.Errorf("-tool-order %q: want %s", cfg.ToolOrder, strings.Join(toolOrders, " or "))
 	}
 	if cfg.InitDelay < 0 || cfg.DiscoverDelay < 0 || cfg.ReadyAfter < 0 || cfg.SessionIdle < 0 || cfg.BodyTimeout < 0 || cfg.DiscoverTTL < 0 {
 		return fmt.Errorf("delays and timeouts must not be negative")
@@ -365,7 +365,7 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			res, err := next(ctx, method, req)
 			r, ok := res.(*mcp.ListToolsResult)
 			if ok && err == nil && l.cfg.ToolOrder == OrderRotate {
-				r.Tools = Rotate(r.Tools, int(l.listings.Add(1)))
+				r.Tools = rotate(r.Tools, int(l.listings.Add(1)))
 			}
 			if ok && err == nil && l.tools != nil {
 				return l.tools.list(r), nil

@@ -7,10 +7,10 @@ import (
 	"io"
 )
 
-// MaxLineLength is the longest line the stdio transport accepts, the SDK's
+// maxLineLength is the longest line the stdio transport accepts, the SDK's
 // own default. A longer line is answered with -32700, and only its first
 // bytes reach the log; the server keeps serving.
-const MaxLineLength = 16 << 20
+const maxLineLength = 16 << 20
 
 // A lineReader splits newline-delimited input into lines of at most max
 // bytes, reporting longer ones as too long instead of failing.

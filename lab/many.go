@@ -10,13 +10,13 @@ import (
 // Bounds of -tools and -tool-name-length: far past any client's limit
 // measured, and small enough that a tools/list stays under a few MiB.
 const (
-	MaxTools          = 4096
-	MaxToolNameLength = 1024
+	maxTools          = 4096
+	maxToolNameLength = 1024
 )
 
-// ManyToolName is the name of the i-th tool (from 1) of a lab serving
+// manyToolName is the name of the i-th tool (from 1) of a lab serving
 // many (-tools): the lab's own three, then tool_0004, tool_0005, ...
-func ManyToolName(i int) string {
+func manyToolName(i int) string {
 	if i >= 1 && i <= len(labvocab.OwnTools) {
 		return labvocab.OwnTools[i-1]
 	}
@@ -36,7 +36,7 @@ const manyWhat = "A generated tool, one of the many this server lists: it looks 
 func manyTools(seed string, n int) []SurfaceTool {
 	var out []SurfaceTool
 	for i := len(labvocab.OwnTools) + 1; i <= n; i++ {
-		out = append(out, nameTool(seed, ManyToolName(i), "one of many", manyWhat))
+		out = append(out, nameTool(seed, manyToolName(i), "one of many", manyWhat))
 	}
 	return out
 }
@@ -62,10 +62,10 @@ func longNameTool(seed string, n int) SurfaceTool {
 // checkCounts reports a -tools or -tool-name-length out of its bounds.
 func (c SurfaceConfig) checkCounts() error {
 	switch {
-	case c.Count != 0 && (c.Count < len(labvocab.OwnTools) || c.Count > MaxTools):
-		return fmt.Errorf("-tools %d: want %d to %d (the lab's own %d, then generated ones), or 0 for its own", c.Count, len(labvocab.OwnTools), MaxTools, len(labvocab.OwnTools))
-	case c.NameLength < 0 || c.NameLength > MaxToolNameLength:
-		return fmt.Errorf("-tool-name-length %d: want 1 to %d, or 0 for none", c.NameLength, MaxToolNameLength)
+	case c.Count != 0 && (c.Count < len(labvocab.OwnTools) || c.Count > maxTools):
+		return fmt.Errorf("-tools %d: want %d to %d (the lab's own %d, then generated ones), or 0 for its own", c.Count, len(labvocab.OwnTools), maxTools, len(labvocab.OwnTools))
+	case c.NameLength < 0 || c.NameLength > maxToolNameLength:
+		return fmt.Errorf("-tool-name-length %d: want 1 to %d, or 0 for none", c.NameLength, maxToolNameLength)
 	}
 	return nil
 }

@@ -65,7 +65,7 @@ func TestManyToolsAndALongName(t *testing.T) {
 }
 
 // TestManyToolsBounds: a count below the lab's own three or past
-// MaxTools, and a name length past MaxToolNameLength, are refused,
+// maxTools, and a name length past maxToolNameLength, are refused,
 // naming the flag.
 func TestManyToolsBounds(t *testing.T) {
 	for _, args := range [][]string{{"-tools", "2"}, {"-tools", "5000"}, {"-tools", "-1"}, {"-tool-name-length", "1025"}, {"-tool-name-length", "-3"}} {

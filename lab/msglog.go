@@ -33,7 +33,7 @@ type Entry struct {
 	Raw       string          `json:"raw,omitempty"`   // the raw line, where it does not parse
 	Bytes     int             `json:"bytes"`           // the size of the message on the wire
 	// Unread marks an invalid line that may well be a message, but one the
-	// log cannot read: longer than MaxLineLength, or JSON nested deeper
+	// log cannot read: longer than maxLineLength, or JSON nested deeper
 	// than MaxDepth. The proxy passed it on as it came.
 	Unread bool `json:"unread,omitempty"`
 	// HTTPMethod, Status and LastEventID describe an HTTP exchange

@@ -17,13 +17,13 @@ const (
 	OrderRotate = "rotate"
 )
 
-// ToolOrders lists the orders -tool-order accepts.
-var ToolOrders = []string{OrderName, OrderRotate}
+// toolOrders lists the orders -tool-order accepts.
+var toolOrders = []string{OrderName, OrderRotate}
 
-// Rotate returns tools, in name order, as the n-th listing of OrderRotate
+// rotate returns tools, in name order, as the n-th listing of OrderRotate
 // lists them: the first n mod len(tools) moved to the end. tools is not
 // changed.
-func Rotate(tools []*mcp.Tool, n int) []*mcp.Tool {
+func rotate(tools []*mcp.Tool, n int) []*mcp.Tool {
 	if len(tools) == 0 {
 		return tools
 	}

@@ -20,13 +20,13 @@ import (
 	"time"
 )
 
-// TreeMarkerVar is the environment variable that marks a server's processes.
-const TreeMarkerVar = "INSTRLAB_PROCESS_TREE"
+// treeMarkerVar is the environment variable that marks a server's processes.
+const treeMarkerVar = "INSTRLAB_PROCESS_TREE"
 
 // A ProcessTree is a started server's process and whatever it starts.
 type ProcessTree struct {
 	cmd    *exec.Cmd
-	marker string // TreeMarkerVar=value, as it appears in the environment
+	marker string // treeMarkerVar=value, as it appears in the environment
 }
 
 // PrepareTree sets cmd up, before it starts, to lead a tree of its own: a
@@ -35,7 +35,7 @@ type ProcessTree struct {
 func PrepareTree(cmd *exec.Cmd) *ProcessTree {
 	var b [12]byte
 	rand.Read(b[:])
-	t := &ProcessTree{cmd: cmd, marker: TreeMarkerVar + "=" + hex.EncodeToString(b[:])}
+	t := &ProcessTree{cmd: cmd, marker: treeMarkerVar + "=" + hex.EncodeToString(b[:])}
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
 	}

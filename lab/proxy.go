@@ -81,7 +81,7 @@ func NewProxy(log *MessageLog) *Proxy { return &Proxy{log: log} }
 // Relay copies lines from r to w until r ends, logging each as dir (Recv:
 // r is the client, Send: r is the server). Bytes are passed unchanged,
 // including a last line without a newline. Each line is logged before it
-// is passed on, except one longer than MaxLineLength, which is passed on as
+// is passed on, except one longer than maxLineLength, which is passed on as
 // it arrives and logged after. It returns nil at the end of r, or the
 // write error that stopped it.
 func (p *Proxy) Relay(dir string, r io.Reader, w io.Writer) error {
@@ -100,7 +100,7 @@ func (p *Proxy) Relay(dir string, r io.Reader, w io.Writer) error {
 				if _, werr := w.Write(chunk); werr != nil {
 					return werr
 				}
-			case size > MaxLineLength:
+			case size > maxLineLength:
 				// Too long to hold: passed on as it comes, and logged
 				// (with its start) once its size is known.
 				streamed = true
@@ -139,12 +139,12 @@ func (p *Proxy) Relay(dir string, r io.Reader, w io.Writer) error {
 }
 
 // logLine logs one line passed in direction dir; size is its length on the
-// wire without the newline, and long says it was longer than MaxLineLength
+// wire without the newline, and long says it was longer than maxLineLength
 // (line then holds its start).
 func (p *Proxy) logLine(dir string, line []byte, size int, long bool) {
 	e := Entry{Dir: dir, Transport: "stdio", Bytes: size}
 	if long {
-		e.Kind, e.Note, e.Raw, e.Unread = KindInvalid, fmt.Sprintf("line of %d bytes is longer than %d", size, MaxLineLength), string(line), true
+		e.Kind, e.Note, e.Raw, e.Unread = KindInvalid, fmt.Sprintf("line of %d bytes is longer than %d", size, maxLineLength), string(line), true
 		p.log.Log(e)
 		return
 	}

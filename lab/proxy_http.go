@@ -58,7 +58,7 @@ type httpProxy struct {
 }
 
 func (h *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !LoopbackOrigin(r.Header.Get("Origin")) {
+	if !loopbackOrigin(r.Header.Get("Origin")) {
 		http.Error(w, "forbidden: Origin "+r.Header.Get("Origin")+" is not a loopback origin", http.StatusForbidden)
 		return
 	}

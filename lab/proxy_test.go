@@ -62,10 +62,10 @@ func TestProxyRelayUnchanged(t *testing.T) {
 	}
 }
 
-// TestProxyLongLine: a line longer than MaxLineLength passes whole, and the
+// TestProxyLongLine: a line longer than maxLineLength passes whole, and the
 // log keeps its start.
 func TestProxyLongLine(t *testing.T) {
-	in := `{"jsonrpc":"2.0","id":1,"method":"x","params":{"p":"` + strings.Repeat("a", MaxLineLength) + "\"}}\n" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n"
+	in := `{"jsonrpc":"2.0","id":1,"method":"x","params":{"p":"` + strings.Repeat("a", maxLineLength) + "\"}}\n" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n"
 	var logBuf, out bytes.Buffer
 	p := NewProxy(NewMessageLog(&logBuf))
 	if err := p.Relay(Recv, strings.NewReader(in), &out); err != nil {
@@ -300,11 +300,11 @@ func (w *timedWriter) Write(p []byte) (int, error) {
 }
 
 // TestProxyUnreadLines: a valid reply nested past MaxDepth, and one
-// longer than MaxLineLength, are passed on whole and logged as unread,
+// longer than maxLineLength, are passed on whole and logged as unread,
 // not as a server writing what is not JSON-RPC.
 func TestProxyUnreadLines(t *testing.T) {
 	deep := `{"jsonrpc":"2.0","id":1,"result":{"x":` + strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1) + "}}\n"
-	long := `{"jsonrpc":"2.0","id":2,"result":{"x":"` + strings.Repeat("a", MaxLineLength) + "\"}}\n"
+	long := `{"jsonrpc":"2.0","id":2,"result":{"x":"` + strings.Repeat("a", maxLineLength) + "\"}}\n"
 	var logBuf, out bytes.Buffer
 	p := NewProxy(NewMessageLog(&logBuf))
 	if err := p.Relay(Send, strings.NewReader(deep+long), &out); err != nil {

@@ -66,7 +66,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		room:     make(chan struct{}, 1),
 	}
 	c.out.group = newGroupCommit(&c.out.mu)
-	go c.readLoop(newLineReader(t.r, MaxLineLength))
+	go c.readLoop(newLineReader(t.r, maxLineLength))
 	return c, nil
 }
 
@@ -134,7 +134,7 @@ func (c *stdioConn) readLoop(lr *lineReader) {
 			return
 		}
 		var m message
-		if size <= MaxLineLength {
+		if size <= maxLineLength {
 			m = classify(line)
 		}
 		if c.plain(&b, line, size, m) {
@@ -176,7 +176,7 @@ const maxInBatch = maxInFlight
 // reads as classify did (sdkRequest), that onUnknown leaves alone and that
 // is not a cancellation, which the lab rewrites.
 func (c *stdioConn) plain(b *inBatch, line []byte, size int, m message) bool {
-	if size > MaxLineLength || m.method == "notifications/cancelled" {
+	if size > maxLineLength || m.method == "notifications/cancelled" {
 		return false
 	}
 	req, ok := sdkRequest(line, m)
@@ -321,8 +321,8 @@ func (c *stdioConn) inFlight(id json.RawMessage) (int64, bool) {
 // ignored) it itself.
 func (c *stdioConn) accept(line []byte, size int, m message) jsonrpc.Message {
 	e := Entry{Dir: Recv, Transport: "stdio", Bytes: size}
-	if size > MaxLineLength {
-		e.Kind, e.Note, e.Raw, e.Unread = KindInvalid, fmt.Sprintf("line of %d bytes is longer than %d", size, MaxLineLength), string(line), true
+	if size > maxLineLength {
+		e.Kind, e.Note, e.Raw, e.Unread = KindInvalid, fmt.Sprintf("line of %d bytes is longer than %d", size, maxLineLength), string(line), true
 		c.lab.log.Log(e)
 		c.reply(jsonNull, -32700, e.Note)
 		return nil

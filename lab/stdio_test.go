@@ -186,7 +186,7 @@ func answers(t *testing.T, replies []reply, code int) {
 // -32700 and logged with its size and the start of its text, and the
 // server keeps serving.
 func TestStdioHugeLine(t *testing.T) {
-	huge := `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"pad":"` + strings.Repeat("x", MaxLineLength) + `"}}`
+	huge := `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"pad":"` + strings.Repeat("x", maxLineLength) + `"}}`
 	replies, entries := serveInput(t, Config{}, huge+"\n"+initialize+"\n")
 	answers(t, replies, -32700)
 	var sawHuge bool

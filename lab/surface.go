@@ -67,9 +67,9 @@ const (
 // SurfaceGroups lists every group, in the order of -surface's help.
 var SurfaceGroups = []SurfaceGroup{SurfaceResults, SurfaceSize, SurfaceSchemas, SurfaceNames, SurfaceReserved, SurfaceTwin, SurfaceMeta, SurfacePrompts, SurfaceBad, SurfaceHang, SurfaceProtocol}
 
-// SurfaceAll is the -surface value for every group but SurfaceHang,
+// surfaceAll is the -surface value for every group but SurfaceHang,
 // SurfaceReserved and SurfaceProtocol.
-const SurfaceAll = "all"
+const surfaceAll = "all"
 
 // ParseSurface parses -surface: groups separated by commas, or "all"
 // (every group but hang, which may stop a client, reserved, which is
@@ -83,14 +83,14 @@ func ParseSurface(s string) ([]SurfaceGroup, error) {
 	for _, g := range strings.Split(s, ",") {
 		g = strings.TrimSpace(g)
 		switch {
-		case g == SurfaceAll:
+		case g == surfaceAll:
 			for _, k := range SurfaceGroups {
 				want[k] = want[k] || k != SurfaceHang && k != SurfaceReserved && k != SurfaceProtocol
 			}
 		case slices.Contains(SurfaceGroups, SurfaceGroup(g)):
 			want[SurfaceGroup(g)] = true
 		default:
-			return nil, fmt.Errorf("unknown surface group %q (want %s, or %s)", g, surfaceGroupList(), SurfaceAll)
+			return nil, fmt.Errorf("unknown surface group %q (want %s, or %s)", g, surfaceGroupList(), surfaceAll)
 		}
 	}
 	var out []SurfaceGroup

@@ -8,8 +8,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// HugeResultChars is the length of bad_huge's text: 10 MiB of ASCII.
-const HugeResultChars = 10 << 20
+// hugeResultChars is the length of bad_huge's text: 10 MiB of ASCII.
+const hugeResultChars = 10 << 20
 
 // badTools are SurfaceBad: results a client must survive. The SDK's types
 // cannot express a result without content or with content of the wrong
@@ -40,7 +40,7 @@ func badTools(seed string) []SurfaceTool {
 
 	huge := tool("bad_huge", "Answers with a text of 10 MiB.", "10 MiB result")
 	huge.call = func() (*mcp.CallToolResult, error) {
-		t, err := Instructions{Language: English, Length: HugeResultChars, Seed: seed + "/bad_huge"}.For(ReplyInitialize)
+		t, err := Instructions{Language: English, Length: hugeResultChars, Seed: seed + "/bad_huge"}.For(ReplyInitialize)
 		if err != nil {
 			return nil, err
 		}

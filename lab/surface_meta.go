@@ -35,7 +35,7 @@ func metaTools(seed string) []SurfaceTool {
 		}},
 		{"meta_title", "title", "It has a title.", func(t *mcp.Tool) { t.Title = surfaceText(seed, "meta_title", "title") }},
 		{"meta_icon", "icons", "It has an icon.", func(t *mcp.Tool) {
-			t.Icons = []mcp.Icon{{Source: "data:image/png;base64," + base64.StdEncoding.EncodeToString(SurfacePNG(seed, "meta_icon")), MIMEType: "image/png"}}
+			t.Icons = []mcp.Icon{{Source: "data:image/png;base64," + base64.StdEncoding.EncodeToString(surfacePNG(seed, "meta_icon")), MIMEType: "image/png"}}
 		}},
 	} {
 		desc, key := describe(seed, m.name, m.what)

@@ -42,7 +42,7 @@ func resultTools(seed string) []SurfaceTool {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{text("result_error", "error text")}}, nil
 		}),
 		tool("result_image", "Returns a small PNG image.", "image", nil, func() (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{MIMEType: "image/png", Data: SurfacePNG(seed, "result_image")}}}, nil
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{MIMEType: "image/png", Data: surfacePNG(seed, "result_image")}}}, nil
 		}),
 		tool("result_link", "Returns a resource_link.", "resource_link", nil, func() (*mcp.CallToolResult, error) {
 			code := SurfaceCodeword(seed, "result_link", "uri")
@@ -95,10 +95,10 @@ func sizeTools(seed string, size Instructions) ([]SurfaceTool, error) {
 	return out, nil
 }
 
-// SurfacePNG is the image a surface tool named item returns: 4x4 pixels
+// surfacePNG is the image a surface tool named item returns: 4x4 pixels
 // whose colours come from the item's codeword, so that its base64 form is
 // the item's own and can be found in a model request.
-func SurfacePNG(seed, item string) []byte {
+func surfacePNG(seed, item string) []byte {
 	h := fnv.New64a()
 	h.Write([]byte(SurfaceCodeword(seed, item, "image")))
 	sum := h.Sum64()

@@ -134,7 +134,7 @@ func TestSurfaceToolsList(t *testing.T) {
 func TestSurfaceCalls(t *testing.T) {
 	p, path := surfaceLab(t)
 	code := func(item, part string) string { return SurfaceCodeword("s1", item, part) }
-	png := base64.StdEncoding.EncodeToString(SurfacePNG("s1", "result_image"))
+	png := base64.StdEncoding.EncodeToString(surfacePNG("s1", "result_image"))
 	tests := []struct {
 		tool string
 		want []string // substrings of the reply line
@@ -177,8 +177,8 @@ func TestSurfaceCalls(t *testing.T) {
 	}
 	// bad_huge: 10 MiB of text, answered whole, and not kept in the log.
 	io.WriteString(p.in, `{"jsonrpc":"2.0","id":92,"method":"tools/call","params":{"name":"bad_huge","arguments":{}}}`+"\n")
-	if got := p.next(20 * time.Second); len(got) < HugeResultChars || !strings.Contains(got, `"id":92`) {
-		t.Errorf("bad_huge: a reply of %d bytes, want more than %d", len(got), HugeResultChars)
+	if got := p.next(20 * time.Second); len(got) < hugeResultChars || !strings.Contains(got, `"id":92`) {
+		t.Errorf("bad_huge: a reply of %d bytes, want more than %d", len(got), hugeResultChars)
 	}
 	p.in.Close()
 	p.cancel()
@@ -197,7 +197,7 @@ func TestSurfaceCalls(t *testing.T) {
 		if e.Method == "tools/call" && len(e.Body) > 0 {
 			kept[e.Dir+" "+e.Kind]++
 		}
-		if e.Method == "tools/call" && e.Dir == Send && e.Bytes > HugeResultChars {
+		if e.Method == "tools/call" && e.Dir == Send && e.Bytes > hugeResultChars {
 			huge = e
 		}
 	}

@@ -80,9 +80,9 @@ func languageList() string {
 	return b.String()
 }
 
-// MarkerEvery is the approximate distance in characters between two
+// markerEvery is the approximate distance in characters between two
 // position markers.
-const MarkerEvery = 250
+const markerEvery = 250
 
 // A Text is an instructions text and what it carries.
 type Text struct {
@@ -110,13 +110,13 @@ var codewordWords = [...]string{
 // the given language and length served in reply r. It is deterministic, so
 // a run can be checked against it later without the server.
 func Codeword(lang Language, n int, r Reply, end string) string {
-	return SeededCodeword("", lang, n, r, end)
+	return seededCodeword("", lang, n, r, end)
 }
 
-// SeededCodeword is Codeword of a lab started with -seed: the seed is mixed
+// seededCodeword is Codeword of a lab started with -seed: the seed is mixed
 // into the hash, so several labs in one run, each with its own seed, serve
 // texts whose codewords tell them apart. The empty seed is Codeword.
-func SeededCodeword(seed string, lang Language, n int, r Reply, end string) string {
+func seededCodeword(seed string, lang Language, n int, r Reply, end string) string {
 	h := fnv.New64a()
 	if seed != "" {
 		fmt.Fprintf(h, "%s/", seed)
@@ -136,11 +136,11 @@ var MinLength = utf8.RuneCountInString(beginSentence("WAXWING-0000") + endSenten
 // Generate makes the instructions text of language lang that is exactly n
 // characters long, served in reply r.
 func Generate(lang Language, n int, r Reply) (Text, error) {
-	return GenerateSeeded("", lang, n, r)
+	return generateSeeded("", lang, n, r)
 }
 
-// GenerateSeeded is Generate with the codewords of SeededCodeword.
-func GenerateSeeded(seed string, lang Language, n int, r Reply) (Text, error) {
+// generateSeeded is Generate with the codewords of seededCodeword.
+func generateSeeded(seed string, lang Language, n int, r Reply) (Text, error) {
 	filler, sep, ok := filler(lang)
 	if !ok {
 		return Text{}, fmt.Errorf("unknown language %q (want %s)", lang, languageList())
@@ -152,8 +152,8 @@ func GenerateSeeded(seed string, lang Language, n int, r Reply) (Text, error) {
 		return Text{}, fmt.Errorf("%s text of %d characters is too short: the two codeword sentences alone take %d", lang, n, MinLength)
 	}
 	t := Text{
-		Begin:    SeededCodeword(seed, lang, n, r, "begin"),
-		End:      SeededCodeword(seed, lang, n, r, "end"),
+		Begin:    seededCodeword(seed, lang, n, r, "begin"),
+		End:      seededCodeword(seed, lang, n, r, "end"),
 		Language: lang,
 		Reply:    r,
 	}
@@ -163,7 +163,7 @@ func GenerateSeeded(seed string, lang Language, n int, r Reply) (Text, error) {
 	var b strings.Builder
 	b.WriteString(head)
 	length := utf8.RuneCountInString(head)
-	next := MarkerEvery
+	next := markerEvery
 	for i := 0; length < bodyEnd; {
 		if length >= next {
 			marker := "[at " + strconv.Itoa(length) + "]" + sep
@@ -171,7 +171,7 @@ func GenerateSeeded(seed string, lang Language, n int, r Reply) (Text, error) {
 				t.Markers = append(t.Markers, length)
 				b.WriteString(marker)
 				length += m
-				next += MarkerEvery
+				next += markerEvery
 				continue
 			}
 			next = bodyEnd // no room for a whole marker: fill to the end

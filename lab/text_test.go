@@ -48,20 +48,20 @@ func TestGenerateLengthsAndMarkers(t *testing.T) {
 					if fmt.Sprint(found) != fmt.Sprint(txt.Markers) {
 						t.Errorf("markers in text %v, reported %v", found, txt.Markers)
 					}
-					// About every MarkerEvery characters: none before the first
+					// About every markerEvery characters: none before the first
 					// threshold, and no gap much wider than one interval plus a
 					// sentence, except where the tail leaves no room.
 					prev := 0
 					for _, m := range txt.Markers {
-						if m < MarkerEvery {
-							t.Errorf("marker at %d, before %d", m, MarkerEvery)
+						if m < markerEvery {
+							t.Errorf("marker at %d, before %d", m, markerEvery)
 						}
-						if m-prev > 2*MarkerEvery {
+						if m-prev > 2*markerEvery {
 							t.Errorf("markers %d and %d are %d apart", prev, m, m-prev)
 						}
 						prev = m
 					}
-					if n >= 1000 && n-prev > 2*MarkerEvery {
+					if n >= 1000 && n-prev > 2*markerEvery {
 						t.Errorf("last marker at %d of %d characters", prev, n)
 					}
 				})
@@ -156,18 +156,18 @@ func TestSeededTextsDiffer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	unseeded, err := GenerateSeeded("", English, 1000, ReplyInitialize)
+	unseeded, err := generateSeeded("", English, 1000, ReplyInitialize)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if unseeded.Text != plain.Text {
-		t.Errorf("GenerateSeeded with no seed = %q, want Generate's %q", unseeded.Text, plain.Text)
+		t.Errorf("generateSeeded with no seed = %q, want Generate's %q", unseeded.Text, plain.Text)
 	}
-	a, err := GenerateSeeded("alpha", English, 1000, ReplyInitialize)
+	a, err := generateSeeded("alpha", English, 1000, ReplyInitialize)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := GenerateSeeded("beta", English, 1000, ReplyInitialize)
+	b, err := generateSeeded("beta", English, 1000, ReplyInitialize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,8 +183,8 @@ func TestSeededTextsDiffer(t *testing.T) {
 			t.Errorf("seed %s: %d characters, want 1000", name, txt.Length())
 		}
 	}
-	if a.Begin != SeededCodeword("alpha", English, 1000, ReplyInitialize, "begin") {
-		t.Errorf("seed alpha's begin codeword %s is not SeededCodeword's", a.Begin)
+	if a.Begin != seededCodeword("alpha", English, 1000, ReplyInitialize, "begin") {
+		t.Errorf("seed alpha's begin codeword %s is not seededCodeword's", a.Begin)
 	}
 	strip := func(txt Text) string {
 		return strings.ReplaceAll(strings.ReplaceAll(txt.Text, txt.Begin, "B"), txt.End, "E")
@@ -207,10 +207,10 @@ func TestSeedFlagReachesTexts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := SeededCodeword("two", English, 1000, ReplyInitialize, "begin"); txt.Begin != want {
+	if want := seededCodeword("two", English, 1000, ReplyInitialize, "begin"); txt.Begin != want {
 		t.Errorf("-seed two: begin codeword %s, want %s", txt.Begin, want)
 	}
-	if want := SeededCodeword("two", English, 600, ReplyInitialize, "begin"); !strings.Contains(cfg.ToolDescription, want) {
+	if want := seededCodeword("two", English, 600, ReplyInitialize, "begin"); !strings.Contains(cfg.ToolDescription, want) {
 		t.Errorf("-seed two: tool description lacks codeword %s:\n%s", want, cfg.ToolDescription)
 	}
 }
