@@ -2,7 +2,6 @@ package lab
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/instrlab/instrlab/internal/labvocab"
 )
@@ -41,22 +40,9 @@ func manyTools(seed string, n int) []SurfaceTool {
 	return out
 }
 
-// LongToolName is the name of -tool-name-length n's tool: "lname" and
-// then the alphabet, over and over, cut to n bytes, so that a client's
-// cut of it shows where it fell.
-func LongToolName(n int) string {
-	const letters = "abcdefghijklmnopqrstuvwxyz"
-	var b strings.Builder
-	b.WriteString("lname")
-	for i := 0; b.Len() < n; i++ {
-		b.WriteByte(letters[i%len(letters)])
-	}
-	return b.String()[:n]
-}
-
 // longNameTool is -tool-name-length n's tool.
 func longNameTool(seed string, n int) SurfaceTool {
-	return nameTool(seed, LongToolName(n), fmt.Sprintf("a name of %d characters", n), fmt.Sprintf("A tool whose name is %d characters long.", n))
+	return nameTool(seed, labvocab.LongToolName(n), fmt.Sprintf("a name of %d characters", n), fmt.Sprintf("A tool whose name is %d characters long.", n))
 }
 
 // checkCounts reports a -tools or -tool-name-length out of its bounds.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/labvocab"
 )
 
 // TestManyToolsAndALongName: -tools 7 serves seven tools in all, the
@@ -48,7 +49,7 @@ func TestManyToolsAndALongName(t *testing.T) {
 			t.Errorf("tool_0004's description %q: want about 350 characters with a codeword", tl.Description)
 		}
 	}
-	long := LongToolName(70)
+	long := labvocab.LongToolName(70)
 	want := []string{"lookup_part", "list_bins", "lab_ping", "tool_0004", "tool_0005", "tool_0006", "tool_0007", long}
 	slices.Sort(want)
 	slices.Sort(names) // the SDK lists them by name
@@ -56,7 +57,7 @@ func TestManyToolsAndALongName(t *testing.T) {
 		t.Errorf("tools/list names mismatch (-want +got):\n%s", diff)
 	}
 	if len(long) != 70 || !strings.HasPrefix(long, "lnameabc") {
-		t.Errorf("LongToolName(70) = %q (%d bytes)", long, len(long))
+		t.Errorf("labvocab.LongToolName(70) = %q (%d bytes)", long, len(long))
 	}
 	io.WriteString(p.in, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"`+long+`","arguments":{}}}`+"\n")
 	if got := p.next(5 * time.Second); !strings.Contains(got, "codeword") || strings.Contains(got, `"isError":true`) {

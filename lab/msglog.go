@@ -33,8 +33,9 @@ type Entry struct {
 	Raw       string          `json:"raw,omitempty"`   // the raw line, where it does not parse
 	Bytes     int             `json:"bytes"`           // the size of the message on the wire
 	// Unread marks an invalid line that may well be a message, but one the
-	// log cannot read: longer than maxLineLength, or JSON nested deeper
-	// than MaxDepth. The proxy passed it on as it came.
+	// log cannot read: longer than the 16 MiB a line may have
+	// (maxLineLength), or JSON nested deeper than MaxDepth. The proxy
+	// passed it on as it came.
 	Unread bool `json:"unread,omitempty"`
 	// HTTPMethod, Status and LastEventID describe an HTTP exchange
 	// without a message (KindHTTP): a GET or DELETE, with the
@@ -42,8 +43,12 @@ type Entry struct {
 	HTTPMethod  string `json:"http_method,omitempty"`
 	Status      int    `json:"status,omitempty"`
 	LastEventID string `json:"last_event_id,omitempty"`
-	// Body is the whole message, where it is kept: the proxy keeps the
-	// replies that carry a server's texts (TextMethods).
+	// Body is the whole message, where it is kept: the replies that carry
+	// a server's texts (initialize, server/discover, the lists of tools,
+	// prompts and resources), tool calls, resource reads and prompts got,
+	// what a server asks a client (elicitation, sampling, roots) with its
+	// answers, and the notifications a client may show the model
+	// (labvocab's TextMethods, CallMethods, AskMethods, NoticeMethods).
 	Body json.RawMessage `json:"body,omitempty"`
 	// Count is, for a KindDropped entry, how many notifications it
 	// stands for.

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sync/atomic"
 	"time"
+
+	"github.com/instrlab/instrlab/internal/labvocab"
 )
 
 // Dir of the entries the lab and the proxy write about the serving process
@@ -24,12 +26,6 @@ const (
 	KindExit    = "exit"    // the server ended; Note says how
 	KindFailure = "failure" // the proxy could not start or reach the server; Note says why
 )
-
-// TextMethods are the methods whose replies carry a server's own texts
-// (instructions, tool and prompt descriptions). The lab and the proxy keep
-// these replies whole in the log's Body, so that an analysis can recover
-// the texts of any server, or of a lab serving a file, from the log alone.
-var TextMethods = []string{"initialize", "server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list"}
 
 // maxBody bounds the reply kept in an entry's Body.
 const maxKeptBody = 8 << 20
@@ -163,7 +159,7 @@ func completesHandshake(e Entry) bool {
 
 // entry completes e for one message: its kind, method (for a response, the
 // method of the request it answers), id, _meta, error code, and, for the
-// replies of TextMethods, the whole message.
+// replies of labvocab.TextMethods, the whole message.
 func (t *trackers) entry(e Entry, line []byte) Entry {
 	m := classify(line)
 	e.Kind, e.Method, e.ID, e.Meta, e.Note = m.kind, m.method, m.id, m.meta, m.note
@@ -187,46 +183,29 @@ func (t *trackers) entry(e Entry, line []byte) Entry {
 		if m.kind == KindError {
 			e.Error = errorCode(line)
 		}
-		if e.Dir == Send || slices.Contains(AskMethods, e.Method) {
+		if e.Dir == Send || slices.Contains(labvocab.AskMethods, e.Method) {
 			keepBody(&e, line)
 		}
 	}
 	return e
 }
 
-// CallMethods are the methods whose requests and replies, errors
-// included, the lab and the proxy keep whole in the log's Body: a tool
-// call's name and arguments, and the result the server sent, which an
-// analysis locates in the model request that follows; and a resource the
-// client read, or a prompt it got, for the model (a client's own resource
-// tools), whose texts are located the same way.
-var CallMethods = []string{"tools/call", "resources/read", "prompts/get"}
-
-// AskMethods are the requests a server sends a client: the lab and the
-// proxy keep them, and the client's answers, whole in the log's Body. An
-// answer the log cannot name (the lab's own log of HTTP, where the answer
-// comes in a request of its own) has no method: such answers are kept too.
-var AskMethods = []string{"elicitation/create", "sampling/createMessage", "roots/list"}
-
-// NoticeMethods are the notifications whose texts a client may show the
-// model, kept whole in the log's Body.
-var NoticeMethods = []string{"notifications/message", "notifications/progress"}
-
 // keepBody keeps data, the message e describes, whole in e when it is a
-// reply carrying a server's texts (TextMethods), a client's initialize or
-// server/discover request (what it asked with: its shape), a request or
-// reply of CallMethods or AskMethods, or a notification of NoticeMethods,
-// and at most maxKeptBody bytes (e.Bytes says how many a longer one had).
+// reply carrying a server's texts (labvocab.TextMethods), a client's
+// initialize or server/discover request (what it asked with: its shape), a
+// request or reply of labvocab.CallMethods or labvocab.AskMethods, or a
+// notification of labvocab.NoticeMethods, and at most maxKeptBody bytes
+// (e.Bytes says how many a longer one had).
 func keepBody(e *Entry, data []byte) {
 	if len(data) > maxKeptBody {
 		return
 	}
-	text := e.Kind == KindResponse && slices.Contains(TextMethods, e.Method) ||
+	text := e.Kind == KindResponse && slices.Contains(labvocab.TextMethods, e.Method) ||
 		e.Kind == KindRequest && (e.Method == Legacy.Method() || e.Method == Modern.Method()) // the handshake's shape
 	exchange := e.Kind == KindRequest || e.Kind == KindResponse || e.Kind == KindError
-	call := exchange && (slices.Contains(CallMethods, e.Method) || slices.Contains(AskMethods, e.Method))
+	call := exchange && (slices.Contains(labvocab.CallMethods, e.Method) || slices.Contains(labvocab.AskMethods, e.Method))
 	answer := e.Dir == Recv && (e.Kind == KindResponse || e.Kind == KindError) && e.Method == ""
-	notice := e.Kind == KindNotification && slices.Contains(NoticeMethods, e.Method)
+	notice := e.Kind == KindNotification && slices.Contains(labvocab.NoticeMethods, e.Method)
 	if text || call || answer || notice {
 		e.Body = json.RawMessage(slices.Clone(data))
 	}

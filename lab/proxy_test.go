@@ -82,7 +82,7 @@ func TestProxyLongLine(t *testing.T) {
 
 // TestProxyKeepsTextReplies: replies to the methods that carry a server's
 // texts are logged whole and named by the method they answer, and so are
-// tool calls both ways (CallMethods); others are not kept.
+// tool calls both ways (labvocab.CallMethods); others are not kept.
 func TestProxyKeepsTextReplies(t *testing.T) {
 	var logBuf bytes.Buffer
 	p := NewProxy(NewMessageLog(&logBuf))

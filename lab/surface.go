@@ -173,7 +173,7 @@ type SurfaceConfig struct {
 	// Count, when more than the lab's own three tools, is how many tools
 	// the lab serves in all (-tools): generated ones follow its own.
 	// NameLength, when set, adds a tool whose name is that many
-	// characters (-tool-name-length, LongToolName).
+	// characters (-tool-name-length, labvocab.LongToolName).
 	Count, NameLength int
 }
 

@@ -139,7 +139,7 @@ func protocolAsks(t *testing.T, era Mode, version string) {
 				asked++
 			case e.Method == "tools/call" && e.Dir == Recv && strings.Contains(string(e.Body), `"inputResponses":{"protocol_`):
 				retried++
-			case slices.Contains(AskMethods, e.Method):
+			case slices.Contains(labvocab.AskMethods, e.Method):
 				t.Errorf("a request of its own over 2026-07-28: %+v", e)
 			}
 		}
@@ -148,7 +148,7 @@ func protocolAsks(t *testing.T, era Mode, version string) {
 		}
 		return
 	}
-	for _, m := range AskMethods {
+	for _, m := range labvocab.AskMethods {
 		var req, answer *Entry
 		for i, e := range entries {
 			switch {
@@ -162,7 +162,7 @@ func protocolAsks(t *testing.T, era Mode, version string) {
 			t.Errorf("%s: request %+v, answer %+v: want both, bodies kept", m, req, answer)
 		}
 	}
-	for _, m := range NoticeMethods {
+	for _, m := range labvocab.NoticeMethods {
 		if !slices.ContainsFunc(entries, func(e Entry) bool { return e.Method == m && e.Dir == Send && len(e.Body) > 0 }) {
 			t.Errorf("no %s with its body in the log", m)
 		}

@@ -14,7 +14,6 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
-	"github.com/instrlab/instrlab/lab"
 )
 
 // A kind is one budget Measure knows: what its runs vary, how one run is
@@ -329,7 +328,7 @@ func nameOutcome(v float64, r analyze.Result) Outcome {
 	case o.Failed == "":
 		// The name is what the server's tools/list sent, not what was
 		// asked: a server that sends another measures nothing.
-		o.Failed = fmt.Sprintf("the server's tools/list has no tool named with the %d characters asked (%s): what it sent is measured, and it was not the name the search needs", int(v), lab.LongToolName(int(v)))
+		o.Failed = fmt.Sprintf("the server's tools/list has no tool named with the %d characters asked (%s): what it sent is measured, and it was not the name the search needs", int(v), labvocab.LongToolName(int(v)))
 	}
 	return o
 }
@@ -340,7 +339,7 @@ func named(t analyze.ToolFacts) bool { return t.Via != "" && t.Via != analyze.Vi
 
 // longTool is the facts of run r's tool of an n-character name.
 func longTool(r analyze.Result, n int) (analyze.ToolFacts, bool) {
-	want := lab.LongToolName(n)
+	want := labvocab.LongToolName(n)
 	for _, t := range r.Tools {
 		if t.Name == want {
 			return t, true
@@ -435,14 +434,14 @@ func nameFate(f Found, past []analyze.Result) (string, *profiles.NameLength) {
 	n := int(f.Past)
 	others, defined := 0, 0
 	for _, t := range r.Tools {
-		if t.Name != lab.LongToolName(n) && named(t) {
+		if t.Name != labvocab.LongToolName(n) && named(t) {
 			others++
 			if t.Via == analyze.ViaDefinition {
 				defined++
 			}
 		}
 	}
-	long := lab.LongToolName(n)
+	long := labvocab.LongToolName(n)
 	l := &profiles.NameLength{Tool: long, Chars: n, Runs: 1}
 	as := func(fate, s string, hash bool) *profiles.NameLength {
 		l.Fate, l.Name, l.Hash = fate, s, hash

@@ -13,8 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/fakeclient"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/profiles"
-	"github.com/instrlab/instrlab/lab"
 )
 
 // TestMain lets this test binary act as the fake client and as the lab
@@ -85,8 +85,8 @@ func TestMeasureCountsOnASyntheticClient(t *testing.T) {
 			{within: 54, past: 55, runs: 9, pastSays: "cuts it to 64 characters with its prefix (54 characters of the name's 55 kept)",
 				text: `accepts a tool name of up to 54 characters (64 characters with the client's prefix "mcp__lab__")`,
 				names: &profiles.Names{Prefix: "mcp__{server}__", Server: "lab", Lengths: []profiles.NameLength{
-					{Tool: lab.LongToolName(54), Chars: 54, Full: 64, Fate: profiles.FateKept, Got: 64, Name: "mcp__lab__" + lab.LongToolName(54), Runs: 1},
-					{Tool: lab.LongToolName(55), Chars: 55, Full: 65, Fate: profiles.FateCut, Got: 64, Name: "mcp__lab__" + lab.LongToolName(54), Runs: 1},
+					{Tool: labvocab.LongToolName(54), Chars: 54, Full: 64, Fate: profiles.FateKept, Got: 64, Name: "mcp__lab__" + labvocab.LongToolName(54), Runs: 1},
+					{Tool: labvocab.LongToolName(55), Chars: 55, Full: 65, Fate: profiles.FateCut, Got: 64, Name: "mcp__lab__" + labvocab.LongToolName(54), Runs: 1},
 				}}},
 		}},
 		{map[string]string{"FAKE_DEFER_AT": "3"}, []countWant{

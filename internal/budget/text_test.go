@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
-	"github.com/instrlab/instrlab/lab"
 )
 
 // TestMeasurementText: each budget as a user reads it. A search whose
@@ -72,7 +72,7 @@ func TestMeasurementText(t *testing.T) {
 // 0.61.0 sends mcp_lab_ + 55 characters as 63), a rename, the tool
 // dropped, the server dropped.
 func TestNamePast(t *testing.T) {
-	long := lab.LongToolName(56)
+	long := labvocab.LongToolName(56)
 	own := []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: "list_bins", Via: analyze.ViaDefinition}, {Name: long}}
 	gemini := "mcp_lab_" + long[:27] + "..." + long[len(long)-25:]
 	for _, tt := range []struct {
@@ -106,7 +106,7 @@ func TestNamePast(t *testing.T) {
 // longest kept; a client with no prefix; and nothing from a client that
 // names its tools only in a text, where no prefix is read.
 func TestNameRecord(t *testing.T) {
-	l59, l60 := lab.LongToolName(59), lab.LongToolName(60)
+	l59, l60 := labvocab.LongToolName(59), labvocab.LongToolName(60)
 	others := []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: "list_bins", Via: analyze.ViaDefinition}}
 	run := func(first []string, long string, via string) analyze.Result {
 		return analyze.Result{First: &analyze.RequestFacts{Tools: first}, Tools: append(slices.Clone(others), analyze.ToolFacts{Name: long, Via: via})}
@@ -131,9 +131,9 @@ func TestNameRecord(t *testing.T) {
 			&profiles.Names{Prefix: "{server}__", Server: "lab", Lengths: []profiles.NameLength{
 				{Tool: l59, Chars: 59, Full: 64, Fate: profiles.FateKept, Got: 64, Name: "lab__" + l59, Runs: 1},
 				{Tool: l60, Chars: 60, Full: 65, Fate: profiles.FateDropped, Runs: 1}}}},
-		{"no prefix, above the range", Found{Within: 256, Above: true}, []analyze.Result{run([]string{"lookup_part", lab.LongToolName(256)}, lab.LongToolName(256), analyze.ViaDefinition)}, nil,
+		{"no prefix, above the range", Found{Within: 256, Above: true}, []analyze.Result{run([]string{"lookup_part", labvocab.LongToolName(256)}, labvocab.LongToolName(256), analyze.ViaDefinition)}, nil,
 			&profiles.Names{Prefix: "", Server: "lab", Lengths: []profiles.NameLength{
-				{Tool: lab.LongToolName(256), Chars: 256, Full: 256, Fate: profiles.FateKept, Got: 256, Name: lab.LongToolName(256), Runs: 1}}}},
+				{Tool: labvocab.LongToolName(256), Chars: 256, Full: 256, Fate: profiles.FateKept, Got: 256, Name: labvocab.LongToolName(256), Runs: 1}}}},
 		{"named in a text", Found{Within: 59, Past: 60},
 			[]analyze.Result{{First: &analyze.RequestFacts{Tools: []string{"ToolSearch"}}, Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaNameOnly}, {Name: l59, Via: analyze.ViaNameOnly}}}},
 			[]analyze.Result{{First: &analyze.RequestFacts{Tools: []string{"ToolSearch"}}, Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaNameOnly}, {Name: l60}}}},
@@ -156,7 +156,7 @@ func TestNameRecord(t *testing.T) {
 // the server for a long name, past the low end, is read as past.
 func TestCountOutcomeCannotTell(t *testing.T) {
 	ms := func(v float64) *float64 { return &v }
-	hidden := []analyze.ToolFacts{{Name: "lookup_part"}, {Name: "list_bins"}, {Name: "lab_ping"}, {Name: lab.LongToolName(1)}}
+	hidden := []analyze.ToolFacts{{Name: "lookup_part"}, {Name: "list_bins"}, {Name: "lab_ping"}, {Name: labvocab.LongToolName(1)}}
 	for _, tt := range []struct {
 		name    string
 		outcome func(float64, analyze.Result) Outcome
@@ -170,14 +170,14 @@ func TestCountOutcomeCannotTell(t *testing.T) {
 		{"defer, ready after the request", deferOutcome, 257, analyze.Result{Status: "ok", Tools: hidden[:3], Timing: analyze.Timing{LeadMS: ms(-800)}}, "a race with the client's wait", false},
 		{"name, no tool shown at 1", nameOutcome, 1, analyze.Result{Status: "ok", Tools: hidden, Timing: analyze.Timing{HadServer: true, LeadMS: ms(300)}}, "cannot tell: with a 1-character name", false},
 		{"name, only the namespace at 1", nameOutcome, 1, analyze.Result{Status: "ok", Timing: analyze.Timing{HadServer: true, LeadMS: ms(300)},
-			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaNamespace}, {Name: lab.LongToolName(1), Via: analyze.ViaNamespace}}}, "at most its namespace", false},
-		{"name, server dropped at 128", nameOutcome, 128, analyze.Result{Status: "ok", Tools: append(hidden[:3:3], analyze.ToolFacts{Name: lab.LongToolName(128)}), Timing: analyze.Timing{LeadMS: ms(300)}}, "", false},
+			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaNamespace}, {Name: labvocab.LongToolName(1), Via: analyze.ViaNamespace}}}, "at most its namespace", false},
+		{"name, server dropped at 128", nameOutcome, 128, analyze.Result{Status: "ok", Tools: append(hidden[:3:3], analyze.ToolFacts{Name: labvocab.LongToolName(128)}), Timing: analyze.Timing{LeadMS: ms(300)}}, "", false},
 		{"name, a server that sent another name at 20", nameOutcome, 20, analyze.Result{Status: "ok", Timing: analyze.Timing{HadServer: true, LeadMS: ms(300)},
-			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: lab.LongToolName(8), Via: analyze.ViaDefinition}}}, "has no tool named with the 20 characters asked", false},
+			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: labvocab.LongToolName(8), Via: analyze.ViaDefinition}}}, "has no tool named with the 20 characters asked", false},
 		{"name, whole at 1", nameOutcome, 1, analyze.Result{Status: "ok", Timing: analyze.Timing{HadServer: true, LeadMS: ms(300)},
-			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: lab.LongToolName(1), Via: analyze.ViaDefinition, As: "mcp__lab__" + lab.LongToolName(1)}}}, "", true},
+			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: labvocab.LongToolName(1), Via: analyze.ViaDefinition, As: "mcp__lab__" + labvocab.LongToolName(1)}}}, "", true},
 		{"name, its definition found by its description, the name cut", nameOutcome, 80, analyze.Result{Status: "ok", Timing: analyze.Timing{HadServer: true, LeadMS: ms(300)},
-			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: lab.LongToolName(80), Via: analyze.ViaDefinition, As: "mcp__lab__" + lab.LongToolName(80)[:54]}}}, "", false},
+			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: labvocab.LongToolName(80), Via: analyze.ViaDefinition, As: "mcp__lab__" + labvocab.LongToolName(80)[:54]}}}, "", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			o := tt.outcome(tt.v, tt.r)

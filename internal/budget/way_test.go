@@ -10,10 +10,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/client/fakeclient"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
-	"github.com/instrlab/instrlab/lab"
 )
 
 // TestMeasureRecordsTheWay: a budget measured on a row that sets its own
@@ -74,7 +74,7 @@ func TestMeasureRecordsTheWay(t *testing.T) {
 // not the client's own tools after the namespace, nor a tool of the same
 // name outside it, nor a prefixed client's names.
 func TestQualifyNamespace(t *testing.T) {
-	long := lab.LongToolName(119)
+	long := labvocab.LongToolName(119)
 	cut := long[:105] + "_a32ed372a0e8"
 	r := analyze.Result{
 		First: &analyze.RequestFacts{Tools: []string{"exec_command", "lookup_part", "multi_agent_v1", "close_agent", "mcp__lab", "lab_ping", "list_bins", cut, "lookup_part", "get_goal", "web_search"}},

@@ -35,6 +35,11 @@ var (
 	NameTwin = "twin_tool"
 )
 
+// LongToolName is the name of -tool-name-length n's tool: "lname" and
+// then the alphabet, over and over, cut to n bytes, so that a client's
+// cut of it shows where it fell.
+func LongToolName(n int) string { return padName("lname", n)[:n] }
+
 // padName pads prefix with letters to n bytes.
 func padName(prefix string, n int) string {
 	const letters = "abcdefghijklmnopqrstuvwxyz"

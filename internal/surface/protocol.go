@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -159,7 +160,7 @@ func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
 			}
 			json.Unmarshal(e.Body, &req)
 			p.LogLevel = cmp.Or(req.Params.Level, "set")
-		case e.Dir == lab.Send && e.Kind == lab.KindRequest && slices.Contains(lab.AskMethods, e.Method):
+		case e.Dir == lab.Send && e.Kind == lab.KindRequest && slices.Contains(labvocab.AskMethods, e.Method):
 			var req struct {
 				Params json.RawMessage `json:"params"`
 			}
@@ -181,11 +182,11 @@ func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
 			}
 			delete(asks, id)
 			p.answered(o.fact, e.Time.Sub(o.at), e)
-		case e.Dir == lab.Send && e.Kind == lab.KindDropped && slices.Contains(lab.NoticeMethods, e.Method):
+		case e.Dir == lab.Send && e.Kind == lab.KindDropped && slices.Contains(labvocab.NoticeMethods, e.Method):
 			if k, ok := notices[e.Method]; ok { // the log's count of those past lab.MaxNotices
 				p.Notices[k].Count += e.Count
 			}
-		case e.Dir == lab.Send && e.Kind == lab.KindNotification && slices.Contains(lab.NoticeMethods, e.Method):
+		case e.Dir == lab.Send && e.Kind == lab.KindNotification && slices.Contains(labvocab.NoticeMethods, e.Method):
 			k, ok := notices[e.Method]
 			if !ok {
 				k = len(p.Notices)

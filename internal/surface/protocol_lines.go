@@ -70,7 +70,7 @@ func ProtocolLines(p *ProtocolFacts, calls []CallFacts, tools []ToolDef, missed 
 		}
 		out = append(out, l)
 	}
-	for _, m := range lab.NoticeMethods {
+	for _, m := range labvocab.NoticeMethods {
 		l := ProtocolLine{Feature: labvocab.FeatureProgress}
 		if m == "notifications/message" {
 			l.Feature = labvocab.FeatureLog

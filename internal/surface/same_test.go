@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
-	"github.com/instrlab/instrlab/lab"
+	"github.com/instrlab/instrlab/internal/labvocab"
 )
 
 // TestSameTextParts: server-everything's get-structured-content (npm
@@ -35,7 +35,7 @@ func TestSameTextParts(t *testing.T) {
 		}
 	}
 	// Parts of their own texts (the lab's codewords) are not the same.
-	distinct, _, _ := Parts([]byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + lab.LongToolName(30) + `"}],"structuredContent":{"a":"` + lab.LongToolName(40) + `"}}}`))
+	distinct, _, _ := Parts([]byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + labvocab.LongToolName(30) + `"}],"structuredContent":{"a":"` + labvocab.LongToolName(40) + `"}}}`))
 	fs = []Found{{}, {}}
 	markSame(fs, distinct)
 	if fs[0].SameAs != "" || fs[1].SameAs != "" {

@@ -402,7 +402,7 @@ func TestProtocolClaudeCode(t *testing.T) {
 	// A log of no asks nor announcements: no facts.
 	var plain []lab.Entry
 	for _, e := range log {
-		if !slices.Contains(lab.AskMethods, e.Method) && !slices.Contains(lab.NoticeMethods, e.Method) && e.Method != "notifications/tools/list_changed" {
+		if !slices.Contains(labvocab.AskMethods, e.Method) && !slices.Contains(labvocab.NoticeMethods, e.Method) && e.Method != "notifications/tools/list_changed" {
 			plain = append(plain, e)
 		}
 	}

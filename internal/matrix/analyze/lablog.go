@@ -31,8 +31,8 @@ type LabMessage struct {
 	HTTPMethod  string `json:"http_method"`
 	Status      int    `json:"status"`
 	LastEventID string `json:"last_event_id"`
-	// Body is a whole message, where the log kept it (lab.TextMethods,
-	// lab.CallMethods).
+	// Body is a whole message, where the log kept it (labvocab.TextMethods,
+	// labvocab.CallMethods).
 	Body json.RawMessage `json:"body"`
 	// Count is how many notifications a lab.KindDropped entry stands for.
 	Count int `json:"count"`

@@ -10,7 +10,6 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
-	"github.com/instrlab/instrlab/lab"
 )
 
 // nameBudgetOf is a tool-name budget as instrlab budget writes it,
@@ -27,8 +26,8 @@ func nameBudgetOf(within, past float64, pastSays string, names *profiles.Names) 
 // one of 60 cut to 64 with "_" and a hash.
 func clineNames() *profiles.Names {
 	return &profiles.Names{Prefix: "{server}__", Server: "lab", Lengths: []profiles.NameLength{
-		{Tool: lab.LongToolName(59), Chars: 59, Full: 64, Fate: profiles.FateKept, Got: 64, Runs: 1},
-		{Tool: lab.LongToolName(60), Chars: 60, Full: 65, Fate: profiles.FateCut, Got: 64, Hash: true, Runs: 1},
+		{Tool: labvocab.LongToolName(59), Chars: 59, Full: 64, Fate: profiles.FateKept, Got: 64, Runs: 1},
+		{Tool: labvocab.LongToolName(60), Chars: 60, Full: 65, Fate: profiles.FateCut, Got: 64, Hash: true, Runs: 1},
 	}}
 }
 
@@ -68,13 +67,13 @@ func TestNameBudgetPredictions(t *testing.T) {
 	claude := nameBudgetOf(118, 119, deferredSays, nil)
 	claudeSurface := &profiles.Surface{Runs: 2, Names: claudeSurfaceNames()}
 	droppedNames := &profiles.Names{Prefix: "mcp__{server}__", Server: "lab", Lengths: []profiles.NameLength{
-		{Tool: lab.LongToolName(118), Chars: 118, Full: 128, Fate: profiles.FateKept, Got: 128, Runs: 1},
-		{Tool: lab.LongToolName(119), Chars: 119, Full: 129, Fate: profiles.FateDropped, Runs: 1},
+		{Tool: labvocab.LongToolName(118), Chars: 118, Full: 128, Fate: profiles.FateKept, Got: 128, Runs: 1},
+		{Tool: labvocab.LongToolName(119), Chars: 119, Full: 129, Fate: profiles.FateDropped, Runs: 1},
 	}}
 	drops := nameBudgetOf(118, 119, "drops the tool (the server's 3 other tools reach the model)", droppedNames)
 	unresolved := nameBudgetOf(50, 60, "cuts it to 64 characters", clineNames())
 	above := nameBudgetOf(256, 0, NotMeasured, &profiles.Names{Prefix: "{server}_", Server: "lab", Lengths: []profiles.NameLength{
-		{Tool: lab.LongToolName(256), Chars: 256, Full: 260, Fate: profiles.FateKept, Got: 260, Runs: 1}}})
+		{Tool: labvocab.LongToolName(256), Chars: 256, Full: 260, Fate: profiles.FateKept, Got: 260, Runs: 1}}})
 	above.Above = true
 	disagree := nameBudgetOf(62, 63, deferredSays, nil)
 	droidSurface := &profiles.Surface{Runs: 2, Names: &profiles.Names{Prefix: "{server}___", Server: "lab", Lengths: []profiles.NameLength{
@@ -204,7 +203,7 @@ func TestNameBudgetFindings(t *testing.T) {
 	unrecorded := surfaceProfile()
 	unrecorded.Version, unrecorded.Surface = "2", nil
 	unrecorded.Budgets = []profiles.Budget{nameBudgetOf(59, 60, "drops the tool", &profiles.Names{Prefix: "mcp__{server}__", Server: "lab", Lengths: []profiles.NameLength{
-		{Tool: lab.LongToolName(60), Chars: 60, Full: 70, Fate: profiles.FateDropped, Runs: 1}}})}
+		{Tool: labvocab.LongToolName(60), Chars: 60, Full: 70, Fate: profiles.FateDropped, Runs: 1}}})}
 	long := strings.Repeat("t", 62)
 	r := result(ok(probe.Legacy, nil, probe.Tool{Name: long}, probe.Tool{Name: "get"}), notFound(), probe.Survival{}, 0)
 	rep := Assess([]probe.Result{r}, Options{Profiles: []profiles.Profile{cline, unrecorded}})
