@@ -1,9 +1,14 @@
 package lab_test
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"log"
+	"net/http/httptest"
 	"strings"
 
 	"github.com/instrlab/instrlab/lab"
@@ -133,4 +138,155 @@ func ExampleLab_Server() {
 	// {"bin":"B1","name":"6201 ball bearing","number":"BR-6201","stock":18}
 	// BEGIN codeword: ANHINGA-3047. false true
 	// {"bin":"B1","name":"6201 ball bearing","number":"BR-6201","stock":18}
+}
+
+// A lab in a Go test, served over stdio to a go-sdk client through two
+// pipes: what a client builder runs to see what their client makes of the
+// instructions. The lab's default era is legacy: it speaks the 2025
+// protocol versions, so the client asks for one of them.
+func ExampleLab_ServeStdio() {
+	in, err := lab.ParseInstructions("ascii:200")
+	if err != nil {
+		log.Fatal(err)
+	}
+	l, err := lab.New(lab.Config{Instructions: in})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	clientR, serverW := io.Pipe()
+	serverR, clientW := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		served <- l.ServeStdio(ctx, serverR, serverW)
+		serverW.Close()
+	}()
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "example", Version: "v1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: clientR, Writer: clientW},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	text := cs.InitializeResult().Instructions
+	initialize, _ := l.Texts()
+	fmt.Println(text == initialize.Text, initialize.Begin, initialize.End)
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, t := range tools.Tools {
+		fmt.Println(t.Name)
+	}
+	cs.Close() // closes the lab's stdin: ServeStdio returns
+	fmt.Println(<-served)
+	// Output:
+	// true ANHINGA-3047 JACKDAW-4467
+	// lab_ping
+	// list_bins
+	// lookup_part
+	// <nil>
+}
+
+// The lab over Streamable HTTP (Handler), here in an httptest server: a
+// legacy lab keeps a session per client (Mcp-Session-Id) and checks that
+// a request's Origin is a loopback one.
+func ExampleLab_Handler() {
+	l, err := lab.New(lab.Config{Instructions: lab.Instructions{Language: lab.English, Length: 300}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv := httptest.NewServer(l.Handler())
+	defer srv.Close()
+
+	ctx := context.Background()
+	client := mcp.NewClient(&mcp.Implementation{Name: "example", Version: "v1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cs.Close()
+	text := cs.InitializeResult().Instructions
+	fmt.Println(len([]rune(text)), "characters, from", text[:strings.Index(text, ".")+1])
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "lookup_part", Arguments: map[string]any{"part": "XX-0000"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.IsError, res.Content[0].(*mcp.TextContent).Text)
+	// Output:
+	// 300 characters, from BEGIN codeword: CATBIRD-1848.
+	// true unknown part "XX-0000": no such part number in the inventory
+}
+
+// The message log (Config.Log) records every message in both directions,
+// one Entry a JSON line, as the lab read or wrote it: the ground truth of
+// what a client sent, read back here after one stdio session. The texts a
+// server sends, tool calls and what a server asks are kept whole in Body.
+func ExampleEntry() {
+	var buf bytes.Buffer
+	l, err := lab.New(lab.Config{Log: lab.NewMessageLog(&buf)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	clientR, serverW := io.Pipe()
+	serverR, clientW := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		served <- l.ServeStdio(ctx, serverR, serverW)
+		serverW.Close()
+	}()
+	client := mcp.NewClient(&mcp.Implementation{Name: "example", Version: "v1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: clientR, Writer: clientW},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "lab_ping"}); err != nil {
+		log.Fatal(err)
+	}
+	cs.Close()
+	if err := <-served; err != nil {
+		log.Fatal(err)
+	}
+
+	lines := bufio.NewScanner(&buf)
+	for lines.Scan() {
+		var e lab.Entry
+		if err := json.Unmarshal(lines.Bytes(), &e); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(e.Dir, e.Transport, e.Kind, e.Method, string(e.ID), "kept whole:", e.Body != nil)
+	}
+	// Output:
+	// recv stdio request initialize 1 kept whole: true
+	// send stdio response initialize 1 kept whole: true
+	// recv stdio notification notifications/initialized  kept whole: false
+	// recv stdio request tools/call 2 kept whole: true
+	// send stdio response tools/call 2 kept whole: true
+}
+
+// The flags a client's MCP config passes to "instrlab serve lab", read
+// into a Config and a server: what a program that serves the lab under a
+// command line of its own does with them.
+func ExampleParseArgs() {
+	a, err := lab.ParseArgs([]string{"-instr", "emoji:400", "-era", "dual", "-surface", "names,twin"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	cfg, err := a.Config()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(cfg.Instructions, cfg.Era, cfg.Surface.Groups)
+	l, err := lab.New(cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	initialize, discover := l.Texts()
+	fmt.Println(initialize.Length(), discover.Length(), initialize.Begin != discover.Begin)
+	// Output:
+	// emoji:400 dual [names twin]
+	// 400 400 true
 }
