@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 )
 
 // Primary is the run's first server: the one whose name Evidence.Primary
@@ -78,6 +79,26 @@ func StdioEntry(e map[string]any, s Server) map[string]any {
 		e["env"] = s.Env
 	}
 	return e
+}
+
+// TypedServerObject is ServerObject for the clients whose entries name
+// their transport in a "type" key: a URL server as {"type": urlType,
+// "url": ..., "env": ...}, a stdio one as {"type": "stdio", "command":
+// ..., "args": ..., "env": ...} (StdioEntry). Every entry also holds
+// common, the keys the client wants in each, and last the arm's
+// per-server settings (mcpServers.*.KEY).
+func TypedServerObject(servers []Server, arm Arm, urlType string, common map[string]any) (json.RawMessage, error) {
+	return ServerObject(servers, func(s Server) (map[string]any, error) {
+		e := map[string]any{"type": urlType, "url": s.URL}
+		if s.URL == "" {
+			e = StdioEntry(map[string]any{"type": "stdio"}, s)
+		} else if len(s.Env) > 0 {
+			e["env"] = s.Env
+		}
+		maps.Copy(e, common)
+		maps.Copy(e, arm.ServerSettings("mcpServers"))
+		return e, nil
+	})
 }
 
 // EncodeConfig is v as a client's JSON config file: indented by two
