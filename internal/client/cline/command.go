@@ -76,11 +76,7 @@ func Providers(r *client.Run, model string) ([]byte, error) {
 func MCPSettings(servers []client.Server, arm client.Arm) ([]byte, error) {
 	// A URL entry is SSE unless its type says streamableHttp (the
 	// settings schema of cline 3.0.65's bundle).
-	entries, err := client.TypedServerObject(servers, arm, "streamableHttp", map[string]any{"disabled": false})
-	if err != nil {
-		return nil, err
-	}
-	return encode(map[string]any{"mcpServers": entries}, MCPFile)
+	return client.TypedServersConfig(servers, arm, "streamableHttp", map[string]any{"disabled": false}, "cline "+MCPFile)
 }
 
 func encode(v any, name string) ([]byte, error) { return client.EncodeConfig(v, "cline "+name) }

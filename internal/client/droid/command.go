@@ -52,11 +52,7 @@ func Settings(r *client.Run, model string) ([]byte, error) {
 func MCPConfig(servers []client.Server, arm client.Arm) ([]byte, error) {
 	// {"type":"http","url":...}, the form of droid 0.225.2's own
 	// registry of remote servers.
-	entries, err := client.TypedServerObject(servers, arm, "http", nil)
-	if err != nil {
-		return nil, err
-	}
-	return encode(map[string]any{"mcpServers": entries}, MCPFile)
+	return client.TypedServersConfig(servers, arm, "http", nil, "droid "+MCPFile)
 }
 
 func encode(v any, name string) ([]byte, error) { return client.EncodeConfig(v, "droid "+name) }
