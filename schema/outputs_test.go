@@ -112,7 +112,7 @@ func TestOutputsFollowSchemas(t *testing.T) {
 	if err := schematest.Validate(schema.Atlas, b.Bytes()); err != nil {
 		t.Errorf("atlas: %v", err)
 	}
-	caps, err := a.Capabilities("../atlas")
+	caps, err := a.Capabilities("../atlas", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
