@@ -18,6 +18,10 @@ import (
 	"github.com/instrlab/instrlab/schema/schematest"
 )
 
+// checkV1 is check -json's first version, what check wrote before
+// 2026-12-06.
+var checkV1 = schema.Earlier[0]
+
 // fixtures are outputs of real runs, kept as they were written (how each
 // was made: testdata/README.md). A version's promise is that what it
 // wrote then still follows its schema now.
@@ -25,10 +29,14 @@ var fixtures = []struct {
 	file string
 	id   string
 }{
-	{"testdata/check.json", schema.Check},
-	{"testdata/check-config.json", schema.Check},
-	{"testdata/check-unreachable.json", schema.Check},
-	{"testdata/check-usage-error.json", schema.Check},
+	{"testdata/check.json", checkV1},
+	{"testdata/check-config.json", checkV1},
+	{"testdata/check-unreachable.json", checkV1},
+	{"testdata/check-usage-error.json", checkV1},
+	{"testdata/check-v2.json", schema.Check},
+	{"testdata/check-v2-config.json", schema.Check},
+	{"testdata/check-v2-unreachable.json", schema.Check},
+	{"testdata/check-v2-usage-error.json", schema.Check},
 	{"testdata/results.json", schema.Results},
 	{"testdata/results-server.json", schema.Results},
 	{"testdata/diff.json", schema.Diff},
@@ -104,7 +112,7 @@ func TestOutputsFollowSchemas(t *testing.T) {
 	if err := schematest.Validate(schema.Atlas, b.Bytes()); err != nil {
 		t.Errorf("atlas: %v", err)
 	}
-	caps, err := a.Capabilities("../atlas")
+	caps, err := a.Capabilities("../atlas", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ const Base = "https://instrlab.github.io/instrlab/schema/"
 const (
 	// Check is check -json (and -format json): the report, or the error
 	// object check prints instead of one.
-	Check = Base + "check.v1.json"
+	Check = Base + "check.v2.json"
 	// Results is run's and report's results.json (and -format json).
 	Results = Base + "results.v1.json"
 	// Diff is diff -json.
@@ -44,8 +44,14 @@ const (
 //go:embed *.json
 var Files embed.FS
 
-// All are the identifiers of every schema, in a fixed order.
+// All are the identifiers of every schema the outputs are written to now,
+// in a fixed order.
 var All = []string{Check, Results, Diff, Atlas, Capabilities, Compat, Presets}
+
+// Earlier are the identifiers of the versions an output was written to
+// before its current one: their schemas stay, frozen, so that what a
+// version wrote still validates (docs/schema.md says what changed).
+var Earlier = []string{Base + "check.v1.json"}
 
 // File is the name under Files of the schema id names.
 func File(id string) string { return id[len(Base):] }

@@ -96,7 +96,7 @@ func (o *reportOptions) atlas(stdout io.Writer) error {
 		return usageError{Msg: "report: -format site and -out go together (the site is a directory)"}
 	}
 	if o.out != "" {
-		return reference.Site(o.out, o.dirs, o.link)
+		return reference.Site(o.out, o.dirs, o.link, clients.Display)
 	}
 	a, err := atlas.ReadSweeps(o.dirs, "")
 	if err != nil {

@@ -7,23 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/instrlab/instrlab/internal/client/adk"
-	"github.com/instrlab/instrlab/internal/client/aisdk"
-	"github.com/instrlab/instrlab/internal/client/claudeagentsdk"
-	"github.com/instrlab/instrlab/internal/client/claudecode"
-	"github.com/instrlab/instrlab/internal/client/cline"
-	"github.com/instrlab/instrlab/internal/client/codex"
-	"github.com/instrlab/instrlab/internal/client/continuecli"
-	"github.com/instrlab/instrlab/internal/client/copilot"
-	"github.com/instrlab/instrlab/internal/client/droid"
-	"github.com/instrlab/instrlab/internal/client/gemini"
-	"github.com/instrlab/instrlab/internal/client/grok"
-	"github.com/instrlab/instrlab/internal/client/kilo"
-	"github.com/instrlab/instrlab/internal/client/langchain"
-	"github.com/instrlab/instrlab/internal/client/mastra"
-	"github.com/instrlab/instrlab/internal/client/openaiagents"
-	"github.com/instrlab/instrlab/internal/client/opencode"
-	"github.com/instrlab/instrlab/internal/client/qwen"
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/client/pins"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/lab"
@@ -53,36 +38,44 @@ type httpClientFacts struct {
 // 2026-12-03, every run agreeing). A new pin that behaves otherwise fails
 // TestE2EHTTPEveryClient: measure it and update docs/clients.md with it.
 var httpClients = map[string]httpClientFacts{
-	claudecode.Name:  {Discover: true, Kind: fakeapi.KindSystemMessage, Kept: 1000},
-	copilot.Name:     {Discover: true},
-	codex.Name:       {Kind: fakeapi.KindDeveloperMessage, Kept: 247, ModernLost: true},
-	gemini.Name:      {Kind: fakeapi.KindUserTurn, Kept: 1000, ModernLost: true},
-	qwen.Name:        {Kind: fakeapi.KindUserTurn, Kept: 1000, ModernLost: true},
-	opencode.Name:    {Kind: fakeapi.KindSystem, Kept: 1000, ModernLost: true},
-	kilo.Name:        {Kind: fakeapi.KindSystem, Kept: 1000, ModernLost: true},
-	cline.Name:       {ModernLost: true},
-	droid.Name:       {ModernLost: true},
-	continuecli.Name: {ModernLost: true, ModernFail: true},
+	"claude-code": {Discover: true, Kind: fakeapi.KindSystemMessage, Kept: 1000},
+	"copilot":     {Discover: true},
+	"codex":       {Kind: fakeapi.KindDeveloperMessage, Kept: 247, ModernLost: true},
+	"gemini":      {Kind: fakeapi.KindUserTurn, Kept: 1000, ModernLost: true},
+	"qwen":        {Kind: fakeapi.KindUserTurn, Kept: 1000, ModernLost: true},
+	"opencode":    {Kind: fakeapi.KindSystem, Kept: 1000, ModernLost: true},
+	"kilo":        {Kind: fakeapi.KindSystem, Kept: 1000, ModernLost: true},
+	"cline":       {ModernLost: true},
+	"droid":       {ModernLost: true},
+	"continue":    {ModernLost: true, ModernFail: true},
 	// The frameworks (2026-12-06): the AI SDK and the Agents SDK probe
 	// and take a DiscoverResult; LangChain.js initializes, and a
 	// modern-only server ends its run. No host passes a server's
 	// instructions (their documentation's apps).
-	aisdk.Name:        {Discover: true},
-	openaiagents.Name: {Discover: true},
-	langchain.Name:    {ModernLost: true, ModernFail: true},
+	"ai-sdk":        {Discover: true},
+	"openai-agents": {Discover: true},
+	"langchain":     {ModernLost: true, ModernFail: true},
 	// The Claude Agent SDK 0.3.337 runs its own Claude Code (2.1.337),
 	// and does as Claude Code 2.1.332.
-	claudeagentsdk.Name: {Discover: true, Kind: fakeapi.KindSystemMessage, Kept: 1000},
+	"claude-agent-sdk": {Discover: true, Kind: fakeapi.KindSystemMessage, Kept: 1000},
 	// Mastra 2.0.0 probes and takes a DiscoverResult; the guide's app
 	// forwards no instructions (2026-12-06).
-	mastra.Name: {Discover: true},
+	"mastra": {Discover: true},
 	// ADK for TypeScript 2.0.0 initializes (a session per listing and
 	// per call), and a modern-only server ends its run.
-	adk.Name: {ModernLost: true, ModernFail: true},
+	"adk": {ModernLost: true, ModernFail: true},
 	// Grok CLI 0.0.34's "http" transport posts to the URL's /rpc (the
 	// lab answers 404) and its "streamable_http" one throws before
 	// sending (2026-12-06).
-	grok.Name: {NoHTTP: true},
+	"grok": {NoHTTP: true},
+}
+
+// TestHTTPClientsArePinned: httpClients holds the facts of every client
+// that pins a version (those that -client all runs), and of no other.
+func TestHTTPClientsArePinned(t *testing.T) {
+	if diff := cmp.Diff(slices.Sorted(maps.Keys(pins.All())), slices.Sorted(maps.Keys(httpClients))); diff != "" {
+		t.Errorf("httpClients mismatch (-pinned +facts):\n%s", diff)
+	}
 }
 
 // TestE2EHTTPEveryClient runs the cross matrix's http-dual and

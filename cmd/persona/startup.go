@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -30,6 +31,22 @@ func openStore(ctx context.Context, flagValue string) (*coach.Store, error) {
 		return nil, err
 	}
 	return st, nil
+}
+
+// withStore is the start and end of every subcommand that reads or edits
+// the settings: it parses args into fs, which takes nargs positional
+// arguments, opens the store the -db flag db names (openStore), runs do
+// with it and closes it.
+func withStore(ctx context.Context, fs *flag.FlagSet, db *string, args []string, nargs int, do func(*coach.Store) error) error {
+	if err := parse(fs, args, nargs); err != nil {
+		return err
+	}
+	st, err := openStore(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return do(st)
 }
 
 // openStoreToServe is openStore for the server, which fails open: a

@@ -173,10 +173,12 @@ type Declared struct {
 }
 
 // A communityClient is how an instrlab client stands in the community
-// list: the key it has there ("" for none), its title as its makers
-// write it, and its npm page. Key is the name the client sends as
-// clientInfo.name where known; a measured name wins over it.
-type communityClient struct{ key, title, url string }
+// list: the key it has there ("" for none) and its npm page. Key is the
+// name the client sends as clientInfo.name where known; a measured name
+// wins over it. Its title there, its name as its makers write it, is the
+// client adapter's (client.Info.Display), which the command hands the
+// atlas (SiteOptions.Display).
+type communityClient struct{ key, url string }
 
 // communityKeys maps instrlab's clients to the community list (its keys
 // as of 2026-02-02, apify/mcp-client-capabilities 9476cfb):
@@ -211,23 +213,23 @@ type communityClient struct{ key, title, url string }
 //     clientInfo name the server's name in the app's config (measured:
 //     "lab", version 1.0.0): no key of its own.
 var communityKeys = map[string]communityClient{
-	"ai-sdk":           {"", "Vercel AI SDK", npmPage("ai")},
-	"openai-agents":    {"", "OpenAI Agents SDK", npmPage("@openai/agents")},
-	"langchain":        {"", "LangChain.js", npmPage("@langchain/mcp-adapters")},
-	"mastra":           {"", "Mastra", npmPage("@mastra/mcp")},
-	"adk":              {"", "ADK for TypeScript", npmPage("@google/adk")},
-	"grok":             {"", "Grok CLI", npmPage("@vibe-kit/grok-cli")},
-	"claude-agent-sdk": {"claude-code", "Claude Agent SDK", npmPage("@anthropic-ai/claude-agent-sdk")},
-	"claude-code":      {"claude-code", "Claude Code", npmPage("@anthropic-ai/claude-code")},
-	"cline":            {"", "Cline CLI", npmPage("cline")},
-	"codex":            {"codex-mcp-client", "Codex CLI", npmPage("@openai/codex")},
-	"continue":         {"continue-cli-client", "Continue CLI", npmPage("@continuedev/cli")},
-	"copilot":          {"github-copilot-developer", "GitHub Copilot CLI", npmPage("@github/copilot")},
-	"droid":            {"factory-cli", "Droid", npmPage("@factory/cli")},
-	"gemini":           {"gemini-cli-mcp-client", "Gemini CLI", npmPage("@google/gemini-cli")},
-	"kilo":             {"", "Kilo Code CLI", npmPage("@kilocode/cli")},
-	"opencode":         {"opencode", "opencode", npmPage("opencode-ai")},
-	"qwen":             {"", "Qwen Code", npmPage("@qwen-code/qwen-code")},
+	"ai-sdk":           {"", npmPage("ai")},
+	"openai-agents":    {"", npmPage("@openai/agents")},
+	"langchain":        {"", npmPage("@langchain/mcp-adapters")},
+	"mastra":           {"", npmPage("@mastra/mcp")},
+	"adk":              {"", npmPage("@google/adk")},
+	"grok":             {"", npmPage("@vibe-kit/grok-cli")},
+	"claude-agent-sdk": {"claude-code", npmPage("@anthropic-ai/claude-agent-sdk")},
+	"claude-code":      {"claude-code", npmPage("@anthropic-ai/claude-code")},
+	"cline":            {"", npmPage("cline")},
+	"codex":            {"codex-mcp-client", npmPage("@openai/codex")},
+	"continue":         {"continue-cli-client", npmPage("@continuedev/cli")},
+	"copilot":          {"github-copilot-developer", npmPage("@github/copilot")},
+	"droid":            {"factory-cli", npmPage("@factory/cli")},
+	"gemini":           {"gemini-cli-mcp-client", npmPage("@google/gemini-cli")},
+	"kilo":             {"", npmPage("@kilocode/cli")},
+	"opencode":         {"opencode", npmPage("opencode-ai")},
+	"qwen":             {"", npmPage("@qwen-code/qwen-code")},
 }
 
 func npmPage(pkg string) string { return "https://www.npmjs.com/package/" + pkg }
@@ -237,10 +239,11 @@ func npmPage(pkg string) string { return "https://www.npmjs.com/package/" + pkg 
 var communityMembers = []string{"protocolVersion", "resources", "prompts", "tools", "tasks", "elicitation", "sampling", "roots", "completions", "logging", "experimental"}
 
 // Capabilities builds capabilities.json from the atlas: a record per
-// client and segment. Evidence paths resolve from base (the directory
-// the file is written to: a site's); a version whose lab log is not there
-// has no handshake known, and a log that cannot be read is an error.
-func (a *Atlas) Capabilities(base string) (*CapabilitiesFile, error) {
+// client and segment, titled by display (SiteOptions.Display). Evidence
+// paths resolve from base (the directory the file is written to: a
+// site's); a version whose lab log is not there has no handshake known,
+// and a log that cannot be read is an error.
+func (a *Atlas) Capabilities(base string, display func(client string) string) (*CapabilitiesFile, error) {
 	out := &CapabilitiesFile{Date: a.Date, Clients: map[string][]CapabilityRecord{}, Unkeyed: map[string][]CapabilityRecord{}}
 	for _, t := range a.Timelines {
 		first := map[string]Point{}
@@ -250,7 +253,7 @@ func (a *Atlas) Capabilities(base string) (*CapabilitiesFile, error) {
 			}
 		}
 		for i := range t.Segments {
-			r, err := capabilityRecord(base, t, i, first)
+			r, err := capabilityRecord(base, t, i, first, display)
 			if err != nil {
 				return nil, err
 			}
@@ -288,12 +291,14 @@ func (c *CapabilitiesFile) JSON(w io.Writer) error {
 }
 
 // capabilityRecord is the record of t's i-th segment; first holds t's
-// first attempts by version.
-func capabilityRecord(base string, t Timeline, i int, first map[string]Point) (CapabilityRecord, error) {
+// first attempts by version. A client the mapping lacks (none that
+// instrlab runs), or a nil display, leaves the title the client's name.
+func capabilityRecord(base string, t Timeline, i int, first map[string]Point, display func(string) string) (CapabilityRecord, error) {
 	s := t.Segments[i]
 	cc, known := communityKeys[t.Client]
-	if !known {
-		cc.title = t.Client
+	title := t.Client
+	if known && display != nil {
+		title = display(t.Client)
 	}
 	f := RangeFacts{Client: t.Client, First: s.From, Last: s.To, Newest: i == len(t.Segments)-1,
 		Probed: s.Probed, Properties: s.Props, NotMeasured: []string{}, Sweep: t.Sweep, Page: t.Client + ".html"}
@@ -316,7 +321,7 @@ func capabilityRecord(base string, t Timeline, i int, first map[string]Point) (C
 		}
 		f.Handshakes = append(f.Handshakes, h)
 	}
-	r := CapabilityRecord{Title: cc.title, URL: cc.url}
+	r := CapabilityRecord{Title: title, URL: cc.url}
 	measured := fillDeclared(&r, f.Handshakes)
 	for method, member := range map[string]**Empty{"tools/list": &r.Tools, "prompts/list": &r.Prompts, "resources/list": &r.Resources} {
 		if _, ok := allSame(f.Handshakes, func(h HandshakeFacts) (string, bool) { return "", slices.Contains(h.Requests, method) }); ok {

@@ -34,7 +34,7 @@ import (
 // are relative to dir. A client whose name cannot be a file name is an
 // error, and nothing of the site is written.
 func (a *Atlas) Site(dir string, o SiteOptions) error {
-	caps, capsErr := a.Capabilities(dir)
+	caps, capsErr := a.Capabilities(dir, o.Display)
 	if capsErr != nil {
 		return fmt.Errorf("atlas site: %w", capsErr)
 	}
@@ -135,6 +135,10 @@ type SiteOptions struct {
 	// (a path relative to dir, written beside the atlas by its owner),
 	// which the index links.
 	Reference string
+	// Display gives a client's name as its makers write it
+	// (clients.Display), the title of its records in capabilities.json;
+	// nil leaves the client's name.
+	Display func(client string) string
 }
 
 // publishedAt maps an evidence path relative to dir to its URL under

@@ -14,6 +14,7 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
+	"github.com/instrlab/instrlab/internal/unit"
 )
 
 // A kind is one budget Measure knows: what its runs vary, how one run is
@@ -468,9 +469,9 @@ func nameFate(f Found, past []analyze.Result) (string, *profiles.NameLength) {
 				return fmt.Sprintf("cuts it to %s with its prefix, keeping its first %d and last %d characters around \"...\"", count(float64(len(s)), "character"), len(head), len(tail)), as(profiles.FateCut, s, false)
 			}
 			if j := strings.LastIndexByte(s, '_'); j > i && strings.HasPrefix(long, s[i:j]) {
-				return fmt.Sprintf("cuts it to %s with its prefix, the name's first %d characters, \"_\" and a hash of %d (%s)", count(float64(len(s)), "character"), j-i, len(s)-j-1, truncate(s, 80)), as(profiles.FateCut, s, true)
+				return fmt.Sprintf("cuts it to %s with its prefix, the name's first %d characters, \"_\" and a hash of %d (%s)", count(float64(len(s)), "character"), j-i, len(s)-j-1, unit.CodePoint.Clip(s, 80)), as(profiles.FateCut, s, true)
 			}
-			return fmt.Sprintf("renames it: %s, %s with its prefix", truncate(s, 80), count(float64(len(s)), "character")), as(profiles.FateRewritten, s, false)
+			return fmt.Sprintf("renames it: %s, %s with its prefix", unit.CodePoint.Clip(s, 80), count(float64(len(s)), "character")), as(profiles.FateRewritten, s, false)
 		}
 	}
 	switch {
@@ -533,12 +534,4 @@ func count(n float64, thing string) string {
 		return "1 " + thing
 	}
 	return table.Num(int(n)) + " " + thing + "s"
-}
-
-// truncate keeps the first n characters of s, marking a cut.
-func truncate(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
 }

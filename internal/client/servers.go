@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 )
 
 // Primary is the run's first server: the one whose name Evidence.Primary
@@ -78,6 +79,31 @@ func StdioEntry(e map[string]any, s Server) map[string]any {
 		e["env"] = s.Env
 	}
 	return e
+}
+
+// TypedServersConfig is the config file {"mcpServers": ...} (ServerObject,
+// EncodeConfig naming it what in an error) of the clients whose entries
+// name their transport in a "type" key: a URL server as {"type": urlType,
+// "url": ..., "env": ...}, a stdio one as {"type": "stdio", "command":
+// ..., "args": ..., "env": ...} (StdioEntry). Every entry also holds
+// common, the keys the client wants in each, and last the arm's
+// per-server settings (mcpServers.*.KEY).
+func TypedServersConfig(servers []Server, arm Arm, urlType string, common map[string]any, what string) ([]byte, error) {
+	entries, err := ServerObject(servers, func(s Server) (map[string]any, error) {
+		e := map[string]any{"type": urlType, "url": s.URL}
+		if s.URL == "" {
+			e = StdioEntry(map[string]any{"type": "stdio"}, s)
+		} else if len(s.Env) > 0 {
+			e["env"] = s.Env
+		}
+		maps.Copy(e, common)
+		maps.Copy(e, arm.ServerSettings("mcpServers"))
+		return e, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return EncodeConfig(map[string]any{"mcpServers": entries}, what)
 }
 
 // EncodeConfig is v as a client's JSON config file: indented by two

@@ -38,17 +38,26 @@ func Lines(r io.Reader, name string, fn func(n int, line []byte) error) (warning
 	return warnings
 }
 
-// Decode reads every line of r as a T, skipping (with a warning) lines
-// that do not decode.
-func Decode[T any](r io.Reader, name string) ([]T, []string) {
-	var out []T
-	w := Lines(r, name, func(n int, line []byte) error {
+// Each calls fn for every line of r that decodes as a T, with its
+// 1-based number, and returns how many did; a line that does not decode
+// is a warning and skipped.
+func Each[T any](r io.Reader, name string, fn func(n int, v T)) (count int, warnings []string) {
+	warnings = Lines(r, name, func(n int, line []byte) error {
 		var v T
 		if err := json.Unmarshal(line, &v); err != nil {
 			return err
 		}
-		out = append(out, v)
+		count++
+		fn(n, v)
 		return nil
 	})
+	return count, warnings
+}
+
+// Decode reads every line of r as a T, skipping (with a warning) lines
+// that do not decode.
+func Decode[T any](r io.Reader, name string) ([]T, []string) {
+	var out []T
+	_, w := Each(r, name, func(_ int, v T) { out = append(out, v) })
 	return out, w
 }

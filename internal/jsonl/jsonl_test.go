@@ -37,6 +37,22 @@ func TestDecode(t *testing.T) {
 	}
 }
 
+// TestEach: fn gets each line that decodes with its number, and the count
+// is theirs alone (not the line that does not decode, nor a blank one).
+func TestEach(t *testing.T) {
+	type rec struct{ N int }
+	var got []int
+	count, warnings := Each(strings.NewReader("{\"N\":1}\n\n[\n{\"N\":3}\n"), "r.jsonl", func(n int, v rec) {
+		got = append(got, n, v.N)
+	})
+	if diff := cmp.Diff([]int{1, 1, 4, 3}, got); diff != "" {
+		t.Errorf("lines mismatch (-want +got):\n%s", diff)
+	}
+	if count != 2 || len(warnings) != 1 || !strings.HasPrefix(warnings[0], "r.jsonl:3: ") {
+		t.Errorf("count %d, warnings %q; want 2 and one warning of line 3", count, warnings)
+	}
+}
+
 func TestTooLongLine(t *testing.T) {
 	in := "{}\n" + strings.Repeat("x", MaxLine+1) + "\n{}\n"
 	n := 0

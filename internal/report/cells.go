@@ -400,14 +400,7 @@ func answerText(r *analyze.Result) string {
 	if p, ok := fakeapi.ParseLine(a); ok && p == r.Reader {
 		return "= reader"
 	}
-	return firstRunesText(strings.ReplaceAll(a, "\n", " "), 80)
-}
-
-func firstRunesText(s string, n int) string {
-	if p := unit.CodePoint.Prefix(s, n); p != s {
-		return p + "…"
-	}
-	return s
+	return unit.CodePoint.Clip(strings.ReplaceAll(a, "\n", " "), 80)
 }
 
 func sizeText(r *analyze.Result) string {

@@ -10,6 +10,7 @@ import (
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/surface"
 	"github.com/instrlab/instrlab/internal/table"
+	"github.com/instrlab/instrlab/internal/unit"
 	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
@@ -310,13 +311,7 @@ func nameCell(t surface.ToolDef, link string) surfaceCell {
 }
 
 // clip keeps a schema value short enough for a cell.
-func clip(s string) string {
-	const max = 80
-	if r := []rune(s); len(r) > max {
-		return string(r[:max]) + "…"
-	}
-	return s
-}
+func clip(s string) string { return unit.CodePoint.Clip(s, 80) }
 
 var surfaceTemplate = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("surface").Funcs(pageFuncs).Parse(surfaceSource))

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/table"
+	"github.com/instrlab/instrlab/internal/unit"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -196,9 +197,5 @@ func sentenceAt(runes []rune, at int) string {
 			break
 		}
 	}
-	s := strings.TrimSpace(string(runes[start:end]))
-	if r := []rune(s); len(r) > 160 {
-		s = string(r[:160]) + "…"
-	}
-	return s
+	return unit.CodePoint.Clip(strings.TrimSpace(string(runes[start:end])), 160)
 }

@@ -9,7 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"unicode/utf8"
+
+	"github.com/instrlab/instrlab/internal/unit"
 )
 
 // First is how many lines Lines keeps from the first line that reads as
@@ -83,10 +84,4 @@ func Lines(text string) []string {
 // Quote is Lines joined by Sep, "" when text has none.
 func Quote(text string) string { return strings.Join(Lines(text), Sep) }
 
-func clip(s string) string {
-	if utf8.RuneCountInString(s) <= lineRunes {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:lineRunes]) + "…"
-}
+func clip(s string) string { return unit.CodePoint.Clip(s, lineRunes) }

@@ -89,12 +89,12 @@ func locate(ctx fakeapi.Context, callID string, p Part) Found {
 			}
 			continue
 		}
-		for _, form := range needleForms(p.Needle) {
+		for _, form := range fakeapi.Forms(p.Needle) {
 			// The head looked for is the part's start without the white
 			// space it ends with, which a client may remove.
-			head := unit.CodePoint.Prefix(form.text, headRunes)
+			head := unit.CodePoint.Prefix(form.Text, headRunes)
 			if core := strings.TrimRightFunc(p.Needle, unicode.IsSpace); core != "" && core != p.Needle {
-				if form.escaped {
+				if form.Escaped {
 					core = fakeapi.JSONEscape(core)
 				}
 				head = unit.CodePoint.Prefix(core, headRunes)
@@ -106,9 +106,9 @@ func locate(ctx fakeapi.Context, callID string, p Part) Found {
 				}
 				i += from
 				from = i + len(head)
-				kept, rest := commonPrefix(form.text, s.Text[i:])
-				kept = form.runes(kept)
-				g := Found{Part: p.Name, SentForm: p.Form, Sent: p.Sent, Reached: true, Form: foundForm(s.Text, form.escaped),
+				kept, rest := fakeapi.CommonPrefix(form.Text, s.Text[i:])
+				kept = form.Runes(kept)
+				g := Found{Part: p.Name, SentForm: p.Form, Sent: p.Sent, Reached: true, Form: foundForm(s.Text, form.Escaped),
 					Where: s.Kind, Path: s.Path, InResult: inResult, Kept: kept, Full: kept == p.Sent}
 				if left := p.Needle[len(unit.CodePoint.Prefix(p.Needle, kept)):]; !g.Full && strings.TrimSpace(left) == "" {
 					// White space the part ended with, which the client
@@ -156,52 +156,4 @@ func foundForm(text string, escaped bool) string {
 		return FormJSON
 	}
 	return FormText
-}
-
-// A needleForm is a part as a request may carry it: as it is, or escaped
-// as inside a JSON string (a result serialized whole into a text).
-type needleForm struct {
-	text, raw string
-	escaped   bool
-}
-
-// runes converts a count of the form's runes to the part's.
-func (f needleForm) runes(n int) int {
-	if !f.escaped {
-		return n
-	}
-	kept, used := 0, 0
-	for _, r := range f.raw {
-		w := utf8.RuneCountInString(fakeapi.JSONEscape(string(r)))
-		if used+w > n {
-			break
-		}
-		used += w
-		kept++
-	}
-	return kept
-}
-
-func needleForms(s string) []needleForm {
-	forms := []needleForm{{text: s, raw: s}}
-	if e := fakeapi.JSONEscape(s); e != s {
-		forms = append(forms, needleForm{text: e, raw: s, escaped: true})
-	}
-	return forms
-}
-
-// commonPrefix counts the runes a and b share at their start, and returns
-// the rest of b.
-func commonPrefix(a, b string) (int, string) {
-	n, i := 0, 0
-	for i < len(a) && i < len(b) {
-		ra, sa := utf8.DecodeRuneInString(a[i:])
-		rb, _ := utf8.DecodeRuneInString(b[i:])
-		if ra != rb {
-			break
-		}
-		i += sa
-		n++
-	}
-	return n, b[i:]
 }

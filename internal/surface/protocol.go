@@ -9,10 +9,10 @@ import (
 	"slices"
 	"sort"
 	"time"
-	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/labvocab"
+	"github.com/instrlab/instrlab/internal/unit"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -378,13 +378,7 @@ func answer(method string, e lab.Entry) (what, content string, roots *int) {
 	return AskResult, "", nil
 }
 
-func cut(s string) string {
-	if utf8.RuneCountInString(s) <= maxContent {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:maxContent]) + "…"
-}
+func cut(s string) string { return unit.CodePoint.Clip(s, maxContent) }
 
 // askTexts are the texts of the params of a request the server sent: an
 // elicitation's message, a sampling request's messages and system prompt.

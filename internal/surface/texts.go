@@ -123,8 +123,8 @@ func without(ctx fakeapi.Context, texts []string) fakeapi.Context {
 	out := make(fakeapi.Context, len(ctx))
 	for i, s := range ctx {
 		for _, t := range texts {
-			for _, f := range needleForms(t) {
-				s.Text = strings.ReplaceAll(s.Text, f.text, "")
+			for _, f := range fakeapi.Forms(t) {
+				s.Text = strings.ReplaceAll(s.Text, f.Text, "")
 			}
 		}
 		out[i] = s

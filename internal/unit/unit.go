@@ -163,6 +163,16 @@ func (u Unit) Prefix(s string, n int) string {
 	return s[:i]
 }
 
+// Clip is Prefix marked where it cut: s when its length in u is at most
+// n, else Prefix(s, n) and "…". It is how a table, a page or a message
+// quotes a text it shortens.
+func (u Unit) Clip(s string, n int) string {
+	if p := u.Prefix(s, n); p != s {
+		return p + "…"
+	}
+	return s
+}
+
 // graphemeLen is the byte length of the first grapheme of s: one code
 // point, then every combining mark, variation selector and zero width
 // joiner (with the character it joins) that follows.

@@ -73,6 +73,26 @@ func texts(t *testing.T) []string {
 
 // TestInferEachUnit cuts the lab's texts the way a client counting each
 // unit would and checks that Infer names that unit alone, with its cap.
+// TestClip: a text within n is itself; a longer one is its first n
+// characters and "…", never a split character.
+func TestClip(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"", 3, ""},
+		{"abc", 3, "abc"},
+		{"abcd", 3, "abc…"},
+		{"héllo wörld", 4, "héll…"},
+		{"ab", 0, "…"},
+	} {
+		if got := CodePoint.Clip(tt.s, tt.n); got != tt.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
+		}
+	}
+}
+
 func TestInferEachUnit(t *testing.T) {
 	for _, u := range []Unit{CodePoint, UTF16, Byte, Grapheme} {
 		t.Run(string(u), func(t *testing.T) {

@@ -6,6 +6,7 @@ package schematest
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/instrlab/instrlab/schema"
@@ -22,7 +23,7 @@ func load() {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
-	for _, id := range schema.All {
+	for _, id := range append(slices.Clone(schema.All), schema.Earlier...) {
 		b, err := schema.Files.ReadFile(schema.File(id))
 		if err != nil {
 			loadErr = err
@@ -39,7 +40,7 @@ func load() {
 		}
 	}
 	compiled = map[string]*jsonschema.Schema{}
-	for _, id := range schema.All {
+	for _, id := range append(slices.Clone(schema.All), schema.Earlier...) {
 		s, err := c.Compile(id)
 		if err != nil {
 			loadErr = fmt.Errorf("compiling schema %s: %w", id, err)

@@ -1,7 +1,6 @@
 package claudecode
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"unicode/utf8"
@@ -38,16 +37,10 @@ type transcriptRecord struct {
 // reported as "name:line: message" and skipped.
 func ParseTranscript(r io.Reader, name string) (Transcript, []string) {
 	var t Transcript
-	var warnings []string
-	warnings = append(warnings, jsonl.Lines(r, name, func(n int, line []byte) error {
-		var rec transcriptRecord
-		if err := json.Unmarshal(line, &rec); err != nil {
-			return err
-		}
-		t.Records++
+	count, w := jsonl.Each(r, name, func(n int, rec transcriptRecord) {
 		a := rec.Attachment
 		if rec.Type != "attachment" || a == nil {
-			return nil
+			return
 		}
 		switch a.Type {
 		case "mcp_instructions_delta":
@@ -67,7 +60,7 @@ func ParseTranscript(r io.Reader, name string) (Transcript, []string) {
 				}
 			}
 		}
-		return nil
-	})...)
-	return t, warnings
+	})
+	t.Records = count
+	return t, w
 }

@@ -5,50 +5,21 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/client/npm"
+	"github.com/instrlab/instrlab/internal/testutil"
 )
 
 // The clients below have no adapter: each test reproduces why (see
 // docs/clients.md, "Clients that cannot run offline") and fails the day
 // the reason no longer holds.
-
-// backend is a local stand-in for a vendor's service: it answers every
-// request 404 and keeps the method and path of each.
-type backend struct {
-	mu    sync.Mutex
-	calls []string
-}
-
-func startBackend(t *testing.T) (*backend, string) {
-	t.Helper()
-	b := &backend{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, io.LimitReader(r.Body, 1<<24))
-		b.mu.Lock()
-		b.calls = append(b.calls, r.Method+" "+r.URL.Path)
-		b.mu.Unlock()
-		http.Error(w, `{"error":"not here"}`, http.StatusNotFound)
-	}))
-	t.Cleanup(srv.Close)
-	return b, srv.URL
-}
-
-func (b *backend) seen() []string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return append([]string(nil), b.calls...)
-}
 
 // modelPaths are the paths of the model APIs instrlab fakes (Anthropic,
 // OpenAI Chat and Responses, Gemini): a client that calls one of them
@@ -64,26 +35,6 @@ func callsModel(calls []string) string {
 		}
 	}
 	return ""
-}
-
-// runRefused runs a client's headless command with a fresh HOME and the
-// given environment, bounded, and returns its combined output and error.
-func runRefused(t *testing.T, env []string, name string, args ...string) (string, error) {
-	t.Helper()
-	home, work := t.TempDir(), t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = work
-	cmd.Env = append([]string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "TMPDIR=" + t.TempDir(), "LANG=C.UTF-8", "TERM=dumb"}, env...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.WaitDelay = 5 * time.Second
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Fatalf("%s did not end within 3 minutes:\n%s", name, out.String())
-	}
-	return out.String(), err
 }
 
 // TestE2EAmpNeedsItsServer reproduces why Amp has no row: Amp's CLI
@@ -109,10 +60,10 @@ func TestE2EAmpNeedsItsServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, url := startBackend(t)
-	out, err := runRefused(t, []string{"AMP_URL=" + url + "/", "AMP_API_KEY=dummy-key"},
+	b := testutil.StartBackend(t)
+	out, err := testutil.RunBare(t, "", []string{"AMP_URL=" + b.URL + "/", "AMP_API_KEY=dummy-key"},
 		bin, "--no-ide", "--no-notifications", "-x", "Reply with one word.", "--stream-json")
-	calls := b.seen()
+	calls := b.Calls()
 	if err == nil {
 		t.Fatalf("amp -x exited 0 without its service: it may now run offline; try an adapter and update docs/clients.md\n%s\ncalls: %q", out, calls)
 	}
@@ -142,11 +93,11 @@ func TestE2EAuggieNeedsItsBackend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, url := startBackend(t)
-	session := `{"accessToken":"dummy-token","tenantURL":"` + url + `/","scopes":["email"]}`
-	out, err := runRefused(t, []string{"AUGMENT_SESSION_AUTH=" + session, "AUGMENT_DISABLE_AUTO_UPDATE=1"},
+	b := testutil.StartBackend(t)
+	session := `{"accessToken":"dummy-token","tenantURL":"` + b.URL + `/","scopes":["email"]}`
+	out, err := testutil.RunBare(t, "", []string{"AUGMENT_SESSION_AUTH=" + session, "AUGMENT_DISABLE_AUTO_UPDATE=1"},
 		node, script, "--print", "-i", "Reply with one word.")
-	calls := b.seen()
+	calls := b.Calls()
 	if err == nil {
 		t.Fatalf("auggie --print exited 0 against a service that answers 404: update docs/clients.md\n%s\ncalls: %q", out, calls)
 	}
@@ -239,7 +190,7 @@ func TestE2ECodebuffDownloadsItsBinary(t *testing.T) {
 	if ca := os.Getenv("NODE_EXTRA_CA_CERTS"); ca != "" {
 		env = append(env, "NODE_EXTRA_CA_CERTS="+ca)
 	}
-	out, err := runRefused(t, env, node, script, "--help")
+	out, err := testutil.RunBare(t, "", env, node, script, "--help")
 	if err == nil {
 		t.Fatalf("codebuff --help exited 0 offline: it may now run without its download; update docs/clients.md\n%s", out)
 	}
@@ -265,10 +216,10 @@ func TestE2EQodoNeedsItsServers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, url := startBackend(t)
-	out, err := runRefused(t, []string{"QODO_API_KEY=dummy-key", "QODO_API_BASE_URL=" + url, "QODO_BASE_URL=" + url},
+	b := testutil.StartBackend(t)
+	out, err := testutil.RunBare(t, "", []string{"QODO_API_KEY=dummy-key", "QODO_API_BASE_URL=" + b.URL, "QODO_BASE_URL=" + b.URL},
 		node, script, "--ci", "-y", "Reply with one word.")
-	calls := b.seen()
+	calls := b.Calls()
 	if err == nil {
 		t.Fatalf("qodo exited 0 against a service that answers 404: update docs/clients.md\n%s\ncalls: %q", out, calls)
 	}

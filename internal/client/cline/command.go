@@ -1,9 +1,9 @@
 package cline
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"maps"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -74,22 +74,9 @@ func Providers(r *client.Run, model string) ([]byte, error) {
 // server, over stdio, with the arm's per-server settings (mcpServers.*.KEY)
 // in each entry.
 func MCPSettings(servers []client.Server, arm client.Arm) ([]byte, error) {
-	entries, err := client.ServerObject(servers, func(s client.Server) (map[string]any, error) {
-		// A URL entry is SSE unless its type says streamableHttp (the
-		// settings schema of cline 3.0.65's bundle).
-		e := map[string]any{"type": "streamableHttp", "url": s.URL, "disabled": false}
-		if s.URL == "" {
-			e = client.StdioEntry(map[string]any{"type": "stdio", "disabled": false}, s)
-		} else if len(s.Env) > 0 {
-			e["env"] = s.Env
-		}
-		maps.Copy(e, arm.ServerSettings("mcpServers"))
-		return e, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return encode(map[string]any{"mcpServers": entries}, MCPFile)
+	// A URL entry is SSE unless its type says streamableHttp (the
+	// settings schema of cline 3.0.65's bundle).
+	return client.TypedServersConfig(servers, arm, "streamableHttp", map[string]any{"disabled": false}, "cline "+MCPFile)
 }
 
 func encode(v any, name string) ([]byte, error) { return client.EncodeConfig(v, "cline "+name) }
@@ -101,10 +88,7 @@ func (c *Cline) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if c.bin == "" {
 		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.Version)
 	}
-	model := r.Model
-	if model == "" {
-		model = DefaultModel
-	}
+	model := cmp.Or(r.Model, DefaultModel)
 	settings := filepath.Join(r.Home, ".cline", "data", "settings")
 	mcp, err := MCPSettings(r.Servers, r.Arm)
 	if err != nil {

@@ -1,7 +1,6 @@
 package cline
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/instrlab/instrlab/internal/jsonl"
@@ -59,12 +58,7 @@ type event struct {
 // object is a warning "name:line: message".
 func ParseEvents(r io.Reader, name string) (Events, []string) {
 	var ev Events
-	w := jsonl.Lines(r, name, func(n int, line []byte) error {
-		var e event
-		if err := json.Unmarshal(line, &e); err != nil {
-			return err
-		}
-		ev.Count++
+	count, w := jsonl.Each(r, name, func(_ int, e event) {
 		switch e.Type {
 		case "run_start":
 			ev.Provider, ev.Model = e.ProviderID, e.ModelID
@@ -89,8 +83,8 @@ func ParseEvents(r io.Reader, name string) (Events, []string) {
 				ev.Error = e.Event.Error.Message
 			}
 		}
-		return nil
 	})
+	ev.Count = count
 	return ev, w
 }
 

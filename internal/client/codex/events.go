@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/instrlab/instrlab/internal/jsonl"
@@ -43,18 +42,13 @@ type event struct {
 // object is a warning "name:line: message".
 func ParseEvents(r io.Reader, name string) (Events, []string) {
 	var ev Events
-	w := jsonl.Lines(r, name, func(n int, line []byte) error {
-		var e event
-		if err := json.Unmarshal(line, &e); err != nil {
-			return err
-		}
-		ev.Count++
+	count, w := jsonl.Each(r, name, func(_ int, e event) {
 		switch e.Type {
 		case "thread.started":
 			ev.ThreadID = e.ThreadID
 		case "item.completed":
 			if e.Item == nil {
-				return nil
+				return
 			}
 			switch e.Item.Type {
 			case "agent_message":
@@ -73,7 +67,7 @@ func ParseEvents(r io.Reader, name string) (Events, []string) {
 		case "error":
 			ev.Failed = e.Message
 		}
-		return nil
 	})
+	ev.Count = count
 	return ev, w
 }

@@ -1,6 +1,7 @@
 package continuecli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -61,10 +62,7 @@ func (c *Continue) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error
 	if c.script == "" {
 		return nil, fmt.Errorf("%s@%s is not provisioned", Name, c.Version)
 	}
-	model := r.Model
-	if model == "" {
-		model = DefaultModel
-	}
+	model := cmp.Or(r.Model, DefaultModel)
 	cfg, err := Config(r, model)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -69,10 +70,7 @@ func (c *Copilot) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error)
 	if err := r.WriteConfig(filepath.Join(r.Home, ".copilot", "mcp-config.json"), ConfigFile, cfg); err != nil {
 		return nil, err
 	}
-	model := r.Model
-	if model == "" {
-		model = DefaultModel
-	}
+	model := cmp.Or(r.Model, DefaultModel)
 	args := append([]string{"-p", r.Prompt}, flags(c.Version, filepath.Join(r.Dir, LogDir))...)
 	if r.Arm.Approval != "" {
 		args = slices.DeleteFunc(args, func(a string) bool { return a == AllowAllTools })

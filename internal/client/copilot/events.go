@@ -1,7 +1,6 @@
 package copilot
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -55,12 +54,7 @@ type event struct {
 func ParseEvents(r io.Reader, name string) (Events, []string) {
 	ev := Events{Servers: map[string]string{}, Received: map[string]string{}}
 	var toolsModel string
-	w := jsonl.Lines(r, name, func(n int, line []byte) error {
-		var e event
-		if err := json.Unmarshal(line, &e); err != nil {
-			return err
-		}
-		ev.Count++
+	count, w := jsonl.Each(r, name, func(_ int, e event) {
 		if e.SessionID != "" && ev.SessionID == "" {
 			ev.SessionID = e.SessionID
 		}
@@ -68,11 +62,11 @@ func ParseEvents(r io.Reader, name string) (Events, []string) {
 			if e.ExitCode != nil && *e.ExitCode != 0 && ev.Error == "" {
 				ev.Error = fmt.Sprintf("exit code %d", *e.ExitCode)
 			}
-			return nil
+			return
 		}
 		d := e.Data
 		if d == nil {
-			return nil
+			return
 		}
 		switch e.Type {
 		case "session.mcp_server_status_changed":
@@ -103,8 +97,8 @@ func ParseEvents(r io.Reader, name string) (Events, []string) {
 				ev.Error = "session.error"
 			}
 		}
-		return nil
 	})
+	ev.Count = count
 	if ev.Model == "" {
 		ev.Model = toolsModel
 	}

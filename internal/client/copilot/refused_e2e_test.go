@@ -1,22 +1,18 @@
 package copilot
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/client/npm"
+	"github.com/instrlab/instrlab/internal/testutil"
 )
 
 // The releases below cannot be driven (docs/clients.md, Copilot CLI's
@@ -47,7 +43,6 @@ func TestE2EBelowFloorHasNoJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
-	env := []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "TMPDIR=" + t.TempDir(), "LANG=C.UTF-8", "TERM=dumb"}
 	dir, _ := p.Dir()
 	cache := filepath.Join(dir, "pkg-cache")
 	if root, err := findUnpacked(cache, "linux-x64", p.Version); err == nil { // else it unpacks into home
@@ -55,30 +50,16 @@ func TestE2EBelowFloorHasNoJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var mu sync.Mutex
-	var calls []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		calls = append(calls, r.Method+" "+r.URL.Path)
-		mu.Unlock()
-		http.Error(w, "not here", http.StatusNotFound)
-	}))
-	defer srv.Close()
-	env = append(env, "COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false", "COPILOT_PROVIDER_TYPE=openai",
-		"COPILOT_PROVIDER_BASE_URL="+srv.URL+"/v1", "COPILOT_PROVIDER_API_KEY=dummy-key-for-a-stand-in", "COPILOT_MODEL=fake-model")
-	cmd := exec.CommandContext(ctx, bin, append([]string{"-p", "Reply with one word."}, flags(p.Version, filepath.Join(t.TempDir(), "logs"))...)...)
-	cmd.Env, cmd.Dir = env, t.TempDir()
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.WaitDelay = 5 * time.Second
-	err = cmd.Run()
-	mu.Lock()
-	defer mu.Unlock()
+	b := testutil.StartBackend(t)
+	env := []string{"COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false", "COPILOT_PROVIDER_TYPE=openai",
+		"COPILOT_PROVIDER_BASE_URL=" + b.URL + "/v1", "COPILOT_PROVIDER_API_KEY=dummy-key-for-a-stand-in", "COPILOT_MODEL=fake-model"}
+	out, err := testutil.RunBare(t, home, env, bin, append([]string{"-p", "Reply with one word."}, flags(p.Version, filepath.Join(t.TempDir(), "logs"))...)...)
+	calls := b.Calls()
 	if err == nil {
-		t.Fatalf("copilot@0.0.409 exited 0 with --output-format json: lower Floor and update docs/clients.md\n%s\ncalls: %q", out.String(), calls)
+		t.Fatalf("copilot@0.0.409 exited 0 with --output-format json: lower Floor and update docs/clients.md\n%s\ncalls: %q", out, calls)
 	}
-	if !strings.Contains(out.String(), "unknown option '--output-format'") {
-		t.Errorf("copilot@0.0.409 failed, but not on --output-format:\n%s", out.String())
+	if !strings.Contains(out, "unknown option '--output-format'") {
+		t.Errorf("copilot@0.0.409 failed, but not on --output-format:\n%s", out)
 	}
 	if len(calls) > 0 {
 		t.Errorf("copilot@0.0.409 called the provider: %q", calls)

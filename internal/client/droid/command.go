@@ -1,9 +1,9 @@
 package droid
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"maps"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -50,22 +50,9 @@ func Settings(r *client.Run, model string) ([]byte, error) {
 // the config's order, with the arm's per-server settings
 // (mcpServers.*.KEY) in each entry.
 func MCPConfig(servers []client.Server, arm client.Arm) ([]byte, error) {
-	entries, err := client.ServerObject(servers, func(s client.Server) (map[string]any, error) {
-		// {"type":"http","url":...}, the form of droid 0.225.2's own
-		// registry of remote servers.
-		e := map[string]any{"type": "http", "url": s.URL}
-		if s.URL == "" {
-			e = client.StdioEntry(map[string]any{"type": "stdio"}, s)
-		} else if len(s.Env) > 0 {
-			e["env"] = s.Env
-		}
-		maps.Copy(e, arm.ServerSettings("mcpServers"))
-		return e, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return encode(map[string]any{"mcpServers": entries}, MCPFile)
+	// {"type":"http","url":...}, the form of droid 0.225.2's own
+	// registry of remote servers.
+	return client.TypedServersConfig(servers, arm, "http", nil, "droid "+MCPFile)
 }
 
 func encode(v any, name string) ([]byte, error) { return client.EncodeConfig(v, "droid "+name) }
@@ -76,10 +63,7 @@ func (d *Droid) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if d.bin == "" {
 		return nil, fmt.Errorf("%s@%s is not provisioned", Name, d.Version)
 	}
-	model := r.Model
-	if model == "" {
-		model = DefaultModel
-	}
+	model := cmp.Or(r.Model, DefaultModel)
 	dir := filepath.Join(r.Home, ".factory")
 	settings, err := Settings(r, model)
 	if err != nil {

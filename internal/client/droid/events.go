@@ -1,7 +1,6 @@
 package droid
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/instrlab/instrlab/internal/jsonl"
@@ -38,12 +37,7 @@ type event struct {
 func ParseEvents(r io.Reader, name string) (Events, []string) {
 	var ev Events
 	var last string
-	w := jsonl.Lines(r, name, func(n int, line []byte) error {
-		var e event
-		if err := json.Unmarshal(line, &e); err != nil {
-			return err
-		}
-		ev.Count++
+	count, w := jsonl.Each(r, name, func(_ int, e event) {
 		switch {
 		case e.Type == "system" && e.Subtype == "init":
 			ev.Model = e.Model
@@ -54,8 +48,8 @@ func ParseEvents(r io.Reader, name string) (Events, []string) {
 		case e.Type == "error" && ev.Error == "":
 			ev.Error = e.Message
 		}
-		return nil
 	})
+	ev.Count = count
 	if ev.Answer == "" {
 		ev.Answer = last
 	}

@@ -41,12 +41,7 @@ type streamEvent struct {
 func ParseStream(r io.Reader, name string) (Stream, []string) {
 	var s Stream
 	lastWasAssistant := false
-	w := jsonl.Lines(r, name, func(n int, line []byte) error {
-		var e streamEvent
-		if err := json.Unmarshal(line, &e); err != nil {
-			return err
-		}
-		s.Events++
+	count, w := jsonl.Each(r, name, func(_ int, e streamEvent) {
 		assistant := e.Type == "message" && e.Role == "assistant"
 		switch {
 		case e.Type == "init":
@@ -74,7 +69,7 @@ func ParseStream(r io.Reader, name string) (Stream, []string) {
 		if e.Type == "message" || e.Type == "tool_use" || e.Type == "tool_result" {
 			lastWasAssistant = assistant
 		}
-		return nil
 	})
+	s.Events = count
 	return s, w
 }

@@ -1,6 +1,7 @@
 package grok
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -108,10 +109,7 @@ func (g *Grok) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if g.script == "" {
 		return nil, fmt.Errorf("%s@%s is not provisioned", Name, g.Version)
 	}
-	model := r.Model
-	if model == "" {
-		model = DefaultModel
-	}
+	model := cmp.Or(r.Model, DefaultModel)
 	settings, err := Settings(r, model)
 	if err != nil {
 		return nil, err

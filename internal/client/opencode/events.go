@@ -38,12 +38,7 @@ type event struct {
 func ParseEvents(r io.Reader, name string) (Events, []string) {
 	var ev Events
 	newStep := true
-	w := jsonl.Lines(r, name, func(n int, line []byte) error {
-		var e event
-		if err := json.Unmarshal(line, &e); err != nil {
-			return err
-		}
-		ev.Count++
+	count, w := jsonl.Each(r, name, func(_ int, e event) {
 		if ev.SessionID == "" {
 			ev.SessionID = e.SessionID
 		}
@@ -52,7 +47,7 @@ func ParseEvents(r io.Reader, name string) (Events, []string) {
 			newStep = true
 		case "text":
 			if e.Part == nil {
-				return nil
+				return
 			}
 			if newStep {
 				ev.Answer, newStep = "", false
@@ -69,8 +64,8 @@ func ParseEvents(r io.Reader, name string) (Events, []string) {
 		case "error":
 			ev.Error = errorText(e.Error)
 		}
-		return nil
 	})
+	ev.Count = count
 	return ev, w
 }
 

@@ -1,6 +1,7 @@
 package qwen
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os/exec"
@@ -51,10 +52,7 @@ func (q *Qwen) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if err := r.WriteConfig(filepath.Join(r.Home, ".qwen", "settings.json"), SettingsFile, cfg); err != nil {
 		return nil, err
 	}
-	model := r.Model
-	if model == "" {
-		model = DefaultModel
-	}
+	model := cmp.Or(r.Model, DefaultModel)
 	args := []string{q.script, "--output-format", "stream-json", "--debug"}
 	if r.Arm.Approval == client.ApprovalPlan {
 		args = append(args, "--approval-mode", "plan")

@@ -1,7 +1,6 @@
 package streamjson
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/instrlab/instrlab/internal/jsonl"
@@ -43,20 +42,14 @@ type streamEvent struct {
 // reported as "name:line: message" and skipped.
 func Parse(r io.Reader, name string) (Stream, []string) {
 	var s Stream
-	var warnings []string
-	warnings = append(warnings, jsonl.Lines(r, name, func(n int, line []byte) error {
-		var e streamEvent
-		if err := json.Unmarshal(line, &e); err != nil {
-			return err
-		}
-		s.Events++
+	count, w := jsonl.Each(r, name, func(_ int, e streamEvent) {
 		if e.SessionID != "" && s.SessionID == "" {
 			s.SessionID = e.SessionID
 		}
 		switch e.Type {
 		case "system":
 			if e.Subtype != "init" || s.Servers != nil {
-				return nil
+				return
 			}
 			s.Servers = map[string]string{}
 			for _, m := range e.MCPServers {
@@ -66,7 +59,7 @@ func Parse(r io.Reader, name string) (Stream, []string) {
 		case "result":
 			s.Result, s.IsError, s.Subtype, s.CostUSD = e.Result, e.IsError, e.Subtype, e.CostUSD
 		}
-		return nil
-	})...)
-	return s, warnings
+	})
+	s.Events = count
+	return s, w
 }

@@ -147,12 +147,12 @@ func lineIndent(before string) string {
 	return line
 }
 
-// indentedPrefix is commonPrefix where b may carry indent after each line
-// break of a (a blank line of a, the indent alone or nothing); used says
-// whether it did.
+// indentedPrefix is fakeapi.CommonPrefix where b may carry indent after
+// each line break of a (a blank line of a, the indent alone or nothing);
+// used says whether it did.
 func indentedPrefix(a, b, indent string) (n int, restB string, used bool) {
 	if indent == "" {
-		n, restB = commonPrefix(a, b)
+		n, restB = fakeapi.CommonPrefix(a, b)
 		return n, restB, false
 	}
 	for {
@@ -160,7 +160,7 @@ func indentedPrefix(a, b, indent string) (n int, restB string, used bool) {
 		if j := strings.IndexByte(a, '\n'); j >= 0 {
 			line, more = a[:j+1], true
 		}
-		k, rest := commonPrefix(line, b)
+		k, rest := fakeapi.CommonPrefix(line, b)
 		n += k
 		if k < utf8.RuneCountInString(line) || !more {
 			return n, rest, used
@@ -169,29 +169,13 @@ func indentedPrefix(a, b, indent string) (n int, restB string, used bool) {
 		// A line of the text that has the indent of its own, sent as it
 		// is: the longer match wins.
 		next, _, _ := strings.Cut(a, "\n")
-		if k1, _ := commonPrefix(next, b); k1 < utf8.RuneCountInString(next) {
-			if k2, _ := commonPrefix(next, rest); k2 > k1 {
+		if k1, _ := fakeapi.CommonPrefix(next, b); k1 < utf8.RuneCountInString(next) {
+			if k2, _ := fakeapi.CommonPrefix(next, rest); k2 > k1 {
 				b = rest
 			}
 		}
 		used = used || len(b) < len(rest)
 	}
-}
-
-// commonPrefix counts the runes a and b share at their start, and returns
-// the rest of b.
-func commonPrefix(a, b string) (int, string) {
-	n, i := 0, 0
-	for i < len(a) && i < len(b) {
-		ra, sa := utf8.DecodeRuneInString(a[i:])
-		rb, _ := utf8.DecodeRuneInString(b[i:])
-		if ra != rb {
-			break
-		}
-		i += sa
-		n++
-	}
-	return n, b[i:]
 }
 
 // wrapper names what precedes a text in its segment: the first line, and

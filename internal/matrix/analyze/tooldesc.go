@@ -151,9 +151,9 @@ func (f *ToolFacts) inListings(ctx fakeapi.Context, t NamedText) {
 		if s.Kind == fakeapi.KindToolDefinition {
 			continue
 		}
-		for _, form := range descriptionForms(body) {
+		for _, form := range fakeapi.Forms(body) {
 			core, formLead := strings.TrimRightFunc(body, unicode.IsSpace), lead
-			if form.text != form.raw {
+			if form.Escaped {
 				core, formLead = fakeapi.JSONEscape(core), fakeapi.JSONEscape(lead)
 			}
 			head := unit.CodePoint.Prefix(core, headRunes)
@@ -161,8 +161,8 @@ func (f *ToolFacts) inListings(ctx fakeapi.Context, t NamedText) {
 				if !namedBefore(s.Text, i, t.Name) {
 					continue
 				}
-				kept, rest := commonPrefix(form.text, s.Text[i:])
-				m := listed(t.Description, lead, form.runes(kept), rest)
+				kept, rest := fakeapi.CommonPrefix(form.Text, s.Text[i:])
+				m := listed(t.Description, lead, form.Runes(kept), rest)
 				if lead != "" && strings.HasSuffix(s.Text[:i], formLead) { // kept, not trimmed
 					m.kept, m.trimmed = m.kept+utf8.RuneCountInString(lead), m.trimmed-utf8.RuneCountInString(lead)
 				}
@@ -212,35 +212,6 @@ func namesLabTool(ctx fakeapi.Context, server string) bool {
 		}
 	}
 	return false
-}
-
-// A descForm is a description as a request may carry it inside a text:
-// as it is, or escaped as a JSON string (a listing that quotes it).
-type descForm struct{ text, raw string }
-
-// runes converts a count of the form's runes to the description's.
-func (f descForm) runes(n int) int {
-	if f.text == f.raw {
-		return n
-	}
-	kept, used := 0, 0
-	for _, r := range f.raw {
-		w := utf8.RuneCountInString(fakeapi.JSONEscape(string(r)))
-		if used+w > n {
-			break
-		}
-		used += w
-		kept++
-	}
-	return kept
-}
-
-func descriptionForms(d string) []descForm {
-	forms := []descForm{{d, d}}
-	if e := fakeapi.JSONEscape(d); e != d {
-		forms = append(forms, descForm{e, d})
-	}
-	return forms
 }
 
 // indexes yields the byte offsets of every occurrence of sub in s.

@@ -66,7 +66,7 @@ type Report struct {
 
 // A ProfileRef names a profile used and its evidence.
 type ProfileRef struct {
-	ID       string   `json:"id"`
+	ID       string   `json:"client"`
 	Title    string   `json:"title"`
 	Evidence []string `json:"evidence"`
 }
@@ -123,17 +123,20 @@ type Text struct {
 
 // A View is what one client profile does with one server's instructions.
 type View struct {
-	Profile string `json:"profile"`
-	Title   string `json:"title"`
-	// Client is the client version's name (the Title without the way);
-	// Way the way of running it this view is for, in a few words, ""
-	// for the profile's own when the client has no arms
-	// (profiles.Profile.Way).
-	Client string `json:"client"`
-	Way    string `json:"way,omitempty"`
-	// Arm is the client's arm the view holds in, when the client
-	// declares arms ("" for its default otherwise).
-	Arm string `json:"arm,omitempty"`
+	// Profile is the client version, name@version (JSON "client", as
+	// every output names one: docs/glossary.md); Title the line check
+	// prints for the view, the client's title and its arm (JSON "label").
+	Profile string `json:"client"`
+	Title   string `json:"label"`
+	// Client is the client version's title (the Title without the arm);
+	// Way the arm this view is for, in a few words (an approval mode, a
+	// model, a flag), "" for the profile's own when the client has no
+	// arms (profiles.Profile.Way).
+	Client string `json:"title"`
+	Way    string `json:"arm,omitempty"`
+	// Arm is the name of the arm the client declares the view holds in,
+	// when the client declares arms ("" for its default otherwise).
+	Arm string `json:"declared_arm,omitempty"`
 	// ProfileNote says why the profile stands for another version, when
 	// it does (profiles.Profile.ForNote).
 	ProfileNote string    `json:"profile_note,omitempty"`
@@ -171,8 +174,8 @@ type View struct {
 	AtLeast int `json:"at_least,omitempty"`
 	// CapMeasured is the profile's Instructions.Measured.
 	CapMeasured bool `json:"cap_measured"`
-	// SameAs is the title of an earlier view of the same client version
-	// (another arm or variant) that says all this view says; check then
+	// SameAs is the label of an earlier view of the same client version
+	// (another arm) that says all this view says; check then
 	// prints this one as a line naming it.
 	SameAs string `json:"same_as,omitempty"`
 	// NotMeasured is set for a server over Streamable HTTP when the
@@ -239,9 +242,9 @@ type View struct {
 
 // A ToolView is a tool description longer than a profile's cap.
 type ToolView struct {
-	Profile string    `json:"profile"`
-	Client  string    `json:"client"`
-	Way     string    `json:"way,omitempty"`
+	Profile string    `json:"client"`
+	Client  string    `json:"title"`
+	Way     string    `json:"arm,omitempty"`
 	Era     probe.Era `json:"era"`
 	Tool    string    `json:"tool"`
 	Chars   int       `json:"chars"`
@@ -289,7 +292,7 @@ type ToolFate struct {
 
 // Combined is one profile's block for all servers together.
 type Combined struct {
-	Profile string   `json:"profile"`
+	Profile string   `json:"client"`
 	Servers []string `json:"servers"`
 	Chars   int      `json:"chars"`
 	Tokens  int      `json:"tokens_estimate"`

@@ -26,8 +26,8 @@ type CallFate struct {
 	// bytes: the unit the client counts in decides, and is not measured)
 	// or "not measured"; Limit is the budget, the longest result the
 	// client was measured to give whole, in characters of ASCII text.
-	Size  string `json:"size"`
-	Limit int    `json:"limit,omitempty"`
+	Size  string `json:"kept"`
+	Limit int    `json:"cap,omitempty"`
 	// Counted is the part's length in what the client counts, when the
 	// budget's unit was measured and it is past it ("50,001 UTF-16
 	// units").

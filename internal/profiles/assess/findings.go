@@ -116,12 +116,12 @@ func (f *Finding) ranked(n int) *Finding {
 // A Holder is one client version a finding holds for, and the ways of
 // running it (View.Way) it holds in.
 type Holder struct {
-	Client  string   `json:"client"`
-	Profile string   `json:"profile"`
-	Ways    []string `json:"ways,omitempty"`
+	Client  string   `json:"title"`
+	Profile string   `json:"client"`
+	Ways    []string `json:"arms,omitempty"`
 	// Summary says the ways in words, as few as it can: "every arm but
 	// seed", "every way measured"; "" when the client has one way.
-	Summary string `json:"summary,omitempty"`
+	Summary string `json:"arms_summary,omitempty"`
 }
 
 // Failed reports whether any finding of any server makes check fail.

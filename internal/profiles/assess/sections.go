@@ -3,6 +3,8 @@ package assess
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/instrlab/instrlab/internal/unit"
 )
 
 // A Section is one part of an instructions text: under a Markdown heading,
@@ -79,12 +81,7 @@ func heading(line string) string {
 }
 
 func firstWords(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= titleLen {
-		return s
-	}
-	r := []rune(s)[:titleLen]
-	return string(r) + "…"
+	return unit.CodePoint.Clip(strings.Join(strings.Fields(s), " "), titleLen)
 }
 
 // Loss is what a cut at offset k loses of sections: the sections lost

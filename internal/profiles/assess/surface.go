@@ -11,6 +11,7 @@ import (
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
+	"github.com/instrlab/instrlab/internal/unit"
 )
 
 // A SurfaceFate is what a profile's surface (profiles.Surface, measured
@@ -203,11 +204,7 @@ func clip(s string) string {
 	if s == "" {
 		return "nothing"
 	}
-	const most = 80
-	if utf8.RuneCountInString(s) <= most {
-		return s
-	}
-	return string([]rune(s)[:most]) + "…"
+	return unit.CodePoint.Clip(s, 80)
 }
 
 // resultFate is what s measured of a result with content text and

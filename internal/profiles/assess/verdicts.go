@@ -15,13 +15,13 @@ import (
 // other ways (arms, models, flags) where the verdict or its facts
 // differ.
 type ClientVerdict struct {
-	Client  string `json:"client"`
-	Profile string `json:"profile"`
+	Client  string `json:"title"`
+	Profile string `json:"client"`
 	// Ways are the ways of running the client it holds for (View.Way);
 	// Summary says them in words for a line after the client's own (""
 	// for the client's own line).
-	Ways    []string     `json:"ways"`
-	Summary string       `json:"ways_summary,omitempty"`
+	Ways    []string     `json:"arms"`
+	Summary string       `json:"arms_summary,omitempty"`
 	Verdict loss.Verdict `json:"verdict"`
 	// Because are the one or two worst losses that decide the verdict,
 	// each in a few words ("keeps 2,048 of 6,000 characters of

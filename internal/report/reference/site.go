@@ -16,8 +16,9 @@ import (
 // HTML (the pages Pages writes as Markdown, written as HTML in the
 // report's page shell), from the built-in profiles and every dir's atlas (so that
 // "atlas atlas/surface" gives the reference both histories), the atlas's
-// index linking it. link is as for atlas.SiteOptions and Generate.
-func Site(out string, dirs []string, link string) error {
+// index linking it. link is as for atlas.SiteOptions and Generate, and
+// display as atlas.SiteOptions.Display.
+func Site(out string, dirs []string, link string, display func(client string) string) error {
 	var same []string
 	matrix := ""
 	for _, d := range dirs {
@@ -36,7 +37,7 @@ func Site(out string, dirs []string, link string) error {
 	if err != nil {
 		return err
 	}
-	if err := a.Site(out, atlas.SiteOptions{Link: link, Reference: "reference/index.html"}); err != nil {
+	if err := a.Site(out, atlas.SiteOptions{Link: link, Reference: "reference/index.html", Display: display}); err != nil {
 		return err
 	}
 	src, err := load(filepath.Join(out, "reference"), dirs, link)
