@@ -10,6 +10,7 @@ import (
 	"log"
 	"net/http/httptest"
 	"strings"
+	"time"
 
 	"github.com/instrlab/instrlab/lab"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -143,13 +144,18 @@ func ExampleLab_Server() {
 // A lab in a Go test, served over stdio to a go-sdk client through two
 // pipes: what a client builder runs to see what their client makes of the
 // instructions. The lab's default era is legacy: it speaks the 2025
-// protocol versions, so the client asks for one of them.
+// protocol versions, so the client asks for one of them. The message log
+// (Config.Log) records every message in both directions, one Entry a JSON
+// line, as the lab read or wrote it: the ground truth of what the client
+// sent. The texts a server sends, tool calls and what a server asks are
+// kept whole in Body.
 func ExampleLab_ServeStdio() {
 	in, err := lab.ParseInstructions("ascii:200")
 	if err != nil {
 		log.Fatal(err)
 	}
-	l, err := lab.New(lab.Config{Instructions: in})
+	var logged bytes.Buffer
+	l, err := lab.New(lab.Config{Instructions: in, Log: lab.NewMessageLog(&logged)})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -180,12 +186,26 @@ func ExampleLab_ServeStdio() {
 	}
 	cs.Close() // closes the lab's stdin: ServeStdio returns
 	fmt.Println(<-served)
+
+	lines := bufio.NewScanner(&logged)
+	for lines.Scan() {
+		var e lab.Entry
+		if err := json.Unmarshal(lines.Bytes(), &e); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(e.Dir, e.Kind, e.Method, string(e.ID), "kept whole:", e.Body != nil)
+	}
 	// Output:
 	// true ANHINGA-3047 JACKDAW-4467
 	// lab_ping
 	// list_bins
 	// lookup_part
 	// <nil>
+	// recv request initialize 1 kept whole: true
+	// send response initialize 1 kept whole: true
+	// recv notification notifications/initialized  kept whole: false
+	// recv request tools/list 2 kept whole: false
+	// send response tools/list 2 kept whole: true
 }
 
 // The lab over Streamable HTTP (Handler), here in an httptest server: a
@@ -219,52 +239,31 @@ func ExampleLab_Handler() {
 	// true unknown part "XX-0000": no such part number in the inventory
 }
 
-// The message log (Config.Log) records every message in both directions,
-// one Entry a JSON line, as the lab read or wrote it: the ground truth of
-// what a client sent, read back here after one stdio session. The texts a
-// server sends, tool calls and what a server asks are kept whole in Body.
+// Two lines of a message log (lab.jsonl, as -log or Config.Log writes it),
+// read back: a client sent a batch, which the lab logged with its raw text
+// and why it is invalid, and answered with the JSON-RPC error the
+// specification prescribes. The analysis of a run reads its evidence this
+// way.
 func ExampleEntry() {
-	var buf bytes.Buffer
-	l, err := lab.New(lab.Config{Log: lab.NewMessageLog(&buf)})
-	if err != nil {
-		log.Fatal(err)
-	}
-	ctx := context.Background()
-	clientR, serverW := io.Pipe()
-	serverR, clientW := io.Pipe()
-	served := make(chan error, 1)
-	go func() {
-		served <- l.ServeStdio(ctx, serverR, serverW)
-		serverW.Close()
-	}()
-	client := mcp.NewClient(&mcp.Implementation{Name: "example", Version: "v1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: clientR, Writer: clientW},
-		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		log.Fatal(err)
-	}
-	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "lab_ping"}); err != nil {
-		log.Fatal(err)
-	}
-	cs.Close()
-	if err := <-served; err != nil {
-		log.Fatal(err)
-	}
-
-	lines := bufio.NewScanner(&buf)
-	for lines.Scan() {
+	logged := `{"time":"2026-12-06T16:02:52.703374613Z","dir":"recv","transport":"stdio","kind":"invalid","note":"batch arrays are not supported (removed in protocol 2025-06-18)","raw":"[{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}]","bytes":42}
+{"time":"2026-12-06T16:02:52.703949875Z","dir":"send","transport":"stdio","kind":"error","id":null,"error":-32600,"bytes":127}
+`
+	for line := range strings.Lines(logged) {
 		var e lab.Entry
-		if err := json.Unmarshal(lines.Bytes(), &e); err != nil {
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
 			log.Fatal(err)
 		}
-		fmt.Println(e.Dir, e.Transport, e.Kind, e.Method, string(e.ID), "kept whole:", e.Body != nil)
+		switch e.Kind {
+		case lab.KindInvalid:
+			fmt.Printf("%s %s %d bytes: %s\n%s\n", e.Time.Format(time.TimeOnly), e.Dir, e.Bytes, e.Note, e.Raw)
+		case lab.KindError:
+			fmt.Printf("%s %s error %d\n", e.Time.Format(time.TimeOnly), e.Dir, *e.Error)
+		}
 	}
 	// Output:
-	// recv stdio request initialize 1 kept whole: true
-	// send stdio response initialize 1 kept whole: true
-	// recv stdio notification notifications/initialized  kept whole: false
-	// recv stdio request tools/call 2 kept whole: true
-	// send stdio response tools/call 2 kept whole: true
+	// 16:02:52 recv 42 bytes: batch arrays are not supported (removed in protocol 2025-06-18)
+	// [{"jsonrpc":"2.0","id":7,"method":"ping"}]
+	// 16:02:52 send error -32600
 }
 
 // The flags a client's MCP config passes to "instrlab serve lab", read
