@@ -31,7 +31,20 @@ func (p *Protocol) Fact(feature string) (ProtocolFact, bool) {
 	if p == nil {
 		return ProtocolFact{}, false
 	}
-	for _, f := range p.Facts {
+	return factOf(p.Facts, feature)
+}
+
+// FactIn is the fact of feature over the 2026-07-28 protocol when modern
+// (none when the client was not measured speaking it), else Fact's.
+func (p *Protocol) FactIn(modern bool, feature string) (ProtocolFact, bool) {
+	if p != nil && modern {
+		return factOf(p.Modern, feature)
+	}
+	return p.Fact(feature)
+}
+
+func factOf(facts []ProtocolFact, feature string) (ProtocolFact, bool) {
+	for _, f := range facts {
 		if f.Feature == feature {
 			return f, true
 		}

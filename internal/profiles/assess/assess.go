@@ -238,6 +238,9 @@ type View struct {
 	// way that did not measure what decides another way's loss cannot
 	// say it works (verdicts).
 	measured map[fact]bool
+	// added is what the client does with a tool the server adds later
+	// (addedToolsFate).
+	added addedTools
 }
 
 // A ToolView is a tool description longer than a profile's cap.
@@ -468,6 +471,7 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 	e, why, fv, late := clientEra(p, r, getenv)
 	v.Facts = append(v.Facts, approvalFact(p, e.Tools))
 	v.Facts = append(v.Facts, protocolFact(p, e, r.Legacy.Calls)...)
+	v.added = addedToolsFate(p, e, r.Legacy.Calls)
 	if overHTTP {
 		why += fmt.Sprintf("; over HTTP as measured (%d runs)", p.HTTP.Runs)
 	}

@@ -60,6 +60,7 @@ const (
 	ResultCut       Code = "result-cut"
 	ResultRejected  Code = "result-rejected"
 	CallFailed      Code = "call-failed"
+	ToolsAdded      Code = "tools-added"
 )
 
 // A Doc says what one code means, the way a go vet analyzer carries its
@@ -210,6 +211,11 @@ var Docs = []Doc{
 		Why:   "the model no longer sees a constraint of the input it needs; a keyword no model reads ($schema, $id, title, examples, default) is info",
 		Help:  "A client profile measured that the client drops keywords of an input schema (Codex CLI 0.171.0: pattern, format, bounds, default) or rewrites them (const as enum) before the model sees the tool: a constraint the model never sees, it may not keep. The finding names the keywords and the measured example. Say what matters in the description too, and check the input on the server.",
 		Fix:   "say the constraint in the description too"},
+	{Code: ToolsAdded, Severity: loss.Degraded,
+		Short: "a client never gives the model a tool the server adds later",
+		Why:   "the model never has the tools the server adds; info when the server only declares that it may",
+		Help:  "The server declares tools.listChanged, or sent notifications/tools/list_changed during check's -call, and a client profile measured what the client does then: it never lists the tools again (Codex CLI 0.171.0, Cline CLI 3.0.65, Qwen Code 0.24.4), starts the server anew for each call (ADK for TypeScript 2.0.0), lists them again without offering the new tool, or over 2026-07-28 opens no subscriptions/listen stream to hear it (the AI SDK 7.0.185, Mastra 2.0.0, the OpenAI Agents SDK 0.20.0). A tool added after the start never reaches the model there: degraded when the server announced a change during -call, info when it only declares the capability (many SDKs declare it by default). A client that lists the tools again but gives the model the new tool only after the announcing call's result (Claude Code 2.1.332, Droid 0.225.2) is info too. Offer every tool from the first tools/list where it matters.",
+		Fix:   "offer every tool in the first tools/list; do not rely on tools/list_changed in these clients"},
 	{Code: ResultForm, Severity: loss.Degraded,
 		Short: "a client gives the model one form of a structured result",
 		Why:   "the model gets one part of the result and loses the other",

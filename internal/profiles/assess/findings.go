@@ -198,6 +198,7 @@ func findings(s Server, o Options) []Finding {
 		surfaceFindings(&l, v, o.Rules.MaxName)
 		callFindings(&l, v)
 		textsFindings(&l, v)
+		addedToolsFindings(&l, v)
 	}
 	for _, c := range r.Legacy.Calls {
 		if c.Outcome != probe.OutcomeOK {

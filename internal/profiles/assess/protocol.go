@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/labvocab"
+	"github.com/instrlab/instrlab/internal/loss"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
@@ -124,4 +125,59 @@ func bindsHeader(t probe.Tool) bool {
 		}
 	}
 	return false
+}
+
+// addedTools is what a client does with a tool a server adds after the
+// start, for a server that declares tools.listChanged or announced a
+// change during a -call: the profile's measured fate (a labvocab.Does*,
+// or NotMeasured), "" when the server does neither; and the tools whose
+// call sent tools/list_changed.
+type addedTools struct {
+	does   string
+	during []string
+}
+
+func addedToolsFate(p profiles.Profile, e probe.EraResult, calls []probe.CallResult) addedTools {
+	var a addedTools
+	for _, c := range calls {
+		if slices.Contains(c.Heard, "notifications/tools/list_changed") && !slices.Contains(a.during, c.Tool) {
+			a.during = append(a.during, c.Tool)
+		}
+	}
+	if !e.ToolsListChanged && len(a.during) == 0 {
+		return addedTools{}
+	}
+	a.does = NotMeasured
+	if f, ok := p.Protocol.FactIn(e.Era == probe.Modern, labvocab.FeatureListChanged); ok {
+		a.does = f.Does
+	}
+	return a
+}
+
+// addedToolsLost are the fates in which the model never has a tool the
+// server adds after the start, each in the words of a finding.
+var addedToolsLost = map[string]string{
+	labvocab.DoesNoRelist:     "the client never lists the tools again",
+	labvocab.DoesRestarts:     "the client never lists the tools again: it starts the server anew for each call",
+	labvocab.DoesRelistsNever: "the client lists the tools again but never offers the model the new tool",
+	labvocab.DoesNotListening: "over 2026-07-28 the client opens no subscriptions/listen stream, so no tools/list_changed reaches it",
+}
+
+// addedToolsFindings reports, for view v, a client that never gives the
+// model a tool the server adds: degraded when the server announced one
+// during check's -call, info when it only declares that it may.
+func addedToolsFindings(l *findingList, v View) {
+	a := v.added
+	lost, ok := addedToolsLost[a.does]
+	switch {
+	case ok && len(a.during) > 0:
+		l.of(v, ToolsAdded, "", "the server announced a change of its tools (tools/list_changed, during %s), and %s (measured): a tool the server adds never reaches the model", nameList(a.during), lost).
+			lose("tools the server adds never reach the model")
+	case ok:
+		l.of(v, ToolsAdded, "", "the server declares tools.listChanged, and %s (measured): a tool the server adds later would never reach the model", lost).
+			at(loss.Info).lose("a tool added later would never reach the model")
+	case a.does == labvocab.DoesRelistsLater:
+		l.of(v, ToolsAdded, "", "the client lists the tools again after tools/list_changed, and the model has a new tool only after the result of the call that announced it (measured)").
+			at(loss.Info).lose("a tool added during a call reaches the model after its result")
+	}
 }

@@ -55,3 +55,45 @@ func TestProtocolFact(t *testing.T) {
 		t.Errorf("facts of what the server sent during calls: %+v", fs)
 	}
 }
+
+// TestToolsAdded: a client measured never to give the model a tool a
+// server adds is degraded for a server that announced a change during
+// -call, info for one that only declares tools.listChanged, and no
+// finding where the model gets the new tool with the call's result, for a
+// server that declares nothing, or in the modern era where the client was
+// not measured speaking it.
+func TestToolsAdded(t *testing.T) {
+	fact := func(does string) profiles.Profile {
+		return profiles.Profile{Client: "c", Version: "1", Protocol: &profiles.Protocol{Runs: 1, Facts: []profiles.ProtocolFact{{Feature: labvocab.FeatureListChanged, Does: does}}}}
+	}
+	declares := probe.EraResult{Era: probe.Legacy, ToolsListChanged: true}
+	announced := []probe.CallResult{{Tool: "add_tool", Heard: []string{"notifications/tools/list_changed"}}}
+	for _, tc := range []struct {
+		name  string
+		p     profiles.Profile
+		e     probe.EraResult
+		calls []probe.CallResult
+		want  string // the severity, "" for no finding
+		text  string
+	}{
+		{"never relists, announced", fact(labvocab.DoesNoRelist), probe.EraResult{Era: probe.Legacy}, announced, "degraded", `during ["add_tool"]`},
+		{"never relists, declared", fact(labvocab.DoesNoRelist), declares, nil, "info", "would never reach the model"},
+		{"restarts", fact(labvocab.DoesRestarts), declares, announced, "degraded", "starts the server anew"},
+		{"relists, never offers", fact(labvocab.DoesRelistsNever), declares, announced, "degraded", "never offers the model the new tool"},
+		{"relists, after the result", fact(labvocab.DoesRelistsLater), declares, announced, "info", "only after the result"},
+		{"relists with the result", fact(labvocab.DoesRelistsWith), declares, announced, "", ""},
+		{"declares nothing", fact(labvocab.DoesNoRelist), probe.EraResult{Era: probe.Legacy}, nil, "", ""},
+		{"not measured", profiles.Profile{Client: "c", Version: "1"}, declares, announced, "", ""},
+		{"modern, not measured there", fact(labvocab.DoesNoRelist), probe.EraResult{Era: probe.Modern, ToolsListChanged: true}, announced, "", ""},
+	} {
+		var l findingList
+		addedToolsFindings(&l, View{Profile: "c@1", added: addedToolsFate(tc.p, tc.e, tc.calls)})
+		switch {
+		case tc.want == "" && len(l) > 0:
+			t.Errorf("%s: %+v, want no finding", tc.name, l)
+		case tc.want == "":
+		case len(l) != 1 || string(l[0].Severity) != tc.want || l[0].Code != ToolsAdded || !strings.Contains(l[0].Message, tc.text):
+			t.Errorf("%s: %+v, want one %s tools-added saying %q", tc.name, l, tc.want, tc.text)
+		}
+	}
+}

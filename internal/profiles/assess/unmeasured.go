@@ -19,6 +19,7 @@ const (
 	factWait       fact = "how long it waits for a server"
 	factToolLines  fact = "what it keeps of a tool description of several lines"
 	factInstrLines fact = "what it keeps of instructions of several lines"
+	factProtocol   fact = "what it does with a server's tools/list_changed"
 )
 
 // measuredFacts are the facts profile p measured.
@@ -33,6 +34,7 @@ func measuredFacts(p profiles.Profile) map[fact]bool {
 		factWait:       w.budget != nil || w.d > 0,
 		factToolLines:  p.ToolDescriptions.Lines != "",
 		factInstrLines: p.Instructions.Lines != "",
+		factProtocol:   p.Protocol != nil,
 	}
 }
 
@@ -51,6 +53,8 @@ func factOf(v View, code Code) fact {
 		}
 	case StartupSlow:
 		return factWait
+	case ToolsAdded:
+		return factProtocol
 	case ToolTruncated:
 		if slices.ContainsFunc(v.Tools, func(t ToolFate) bool { return t.FirstLine }) {
 			return factToolLines
