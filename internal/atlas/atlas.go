@@ -11,6 +11,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/evidence"
+	"github.com/instrlab/instrlab/internal/table"
 )
 
 // ErrMismatch reports evidence that cannot be merged: sweeps of different
@@ -80,7 +81,7 @@ func NewTimeline(client, selector string, versions []string, points []Point) Tim
 			t.Changes[i].Note = "a second probe of a neighbour gave other values: " + flakyNote(first, second, c)
 		}
 		if !c.Exact {
-			n := "the change lies in the " + plural(c.Between, "version") + " between, "
+			n := "the change lies in the " + table.Plural(c.Between, "version") + " between, "
 			if t.Changes[i].Note != "" {
 				n += "; "
 			}
@@ -122,14 +123,7 @@ func skippedNote(versions []string, first map[string]Point, c Change) string {
 	if cnr > 0 {
 		return fmt.Sprintf("%d of which could not run", cnr)
 	}
-	return "not probed"
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return "not run"
 }
 
 // An Atlas is the result of a sweep: a timeline per client.

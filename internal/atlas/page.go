@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/report"
+	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
@@ -27,7 +28,7 @@ func (a *Atlas) HTML(w io.Writer) error {
 	}
 	p := report.Page{
 		Title: "Atlas",
-		Lead: fmt.Sprintf("%s the probe matrix %s. Every value is read from the recorded evidence of an offline run; versions between two probed versions with the same values are taken to share them.",
+		Lead: fmt.Sprintf("%s the matrix %s. Every value is read from the recorded evidence of an offline run; versions between two versions run with the same values are taken to share them.",
 			made, show(a.Matrix)),
 		Style: atlasStyle,
 	}
@@ -136,7 +137,7 @@ func newClientView(props []string, t Timeline) clientView {
 	v := clientView{
 		Client: show(t.Client), Width: laneLeft + plotWidth + 10, PlotTop: plotTop,
 		Summary: fmt.Sprintf("%s selected (%s: %s to %s); %s run, %d of them could not run; %s.",
-			plural(n, "version"), show(t.Selector), show(first(t.Versions)), show(last(t.Versions)), plural(t.Ran, "version"), t.CouldNotRun, plural(len(t.Changes), "change point")),
+			table.Plural(n, "version"), show(t.Selector), show(first(t.Versions)), show(last(t.Versions)), table.Plural(t.Ran, "version"), t.CouldNotRun, table.Plural(len(t.Changes), "change point")),
 	}
 	for li, name := range props {
 		l := lane{Name: show(name), Y: plotTop + float64(li)*laneH}
@@ -164,7 +165,7 @@ func newClientView(props []string, t Timeline) clientView {
 			}
 			l.Bands = append(l.Bands, band{X: x0, W: x1 - x0, Class: fmt.Sprintf("v%d", values[val]%6),
 				Text: fit(show(val), x1-x0), Href: href(ev),
-				Title: fmt.Sprintf("%s: %s, versions %s (%s probed); evidence %s", show(name), show(val), span, fmt.Sprint(probed), show(orNone(ev)))})
+				Title: fmt.Sprintf("%s: %s, versions %s (%s run); evidence %s", show(name), show(val), span, fmt.Sprint(probed), show(orNone(ev)))})
 		}
 		v.Lanes = append(v.Lanes, l)
 	}
@@ -176,7 +177,7 @@ func newClientView(props []string, t Timeline) clientView {
 			continue
 		}
 		w := min(max(step/2, 2), 6)
-		tk := tick{X: x(i) + (step-w)/2, W: w, GlyphX: x(i) + step/2, Href: href(p.Dir), Title: show(p.Version) + " probed"}
+		tk := tick{X: x(i) + (step-w)/2, W: w, GlyphX: x(i) + step/2, Href: href(p.Dir), Title: show(p.Version) + " run"}
 		if !p.Ran() {
 			tk.CouldNot, tk.W = true, max(step, 4)
 			tk.X = x(i) + (step-tk.W)/2
@@ -223,7 +224,7 @@ func status(c Change) string {
 	s := "not confirmed"
 	switch {
 	case c.Confirmed:
-		s = "confirmed: both neighbours probed twice"
+		s = "confirmed: both neighbours run twice"
 	case c.Flaky:
 		return "flaky: " + show(c.Note)
 	}

@@ -54,11 +54,11 @@ func (a *Atlas) Markdown(w io.Writer, links string) error {
 	} else {
 		b.WriteString("Merged from the sweeps named under each client, all with")
 	}
-	fmt.Fprintf(&b, " the probe matrix %s. Properties: %s.\n", cell(a.Matrix), cells(a.Properties, ", "))
+	fmt.Fprintf(&b, " the matrix %s. Properties: %s.\n", cell(a.Matrix), cells(a.Properties, ", "))
 	if a.Partial {
-		b.WriteString("\n**Partial:** the sweep was stopped before it finished. A change between two probed versions that are not neighbours is not narrowed yet (shown as \"between\"); run the same command again to resume.\n\n")
+		b.WriteString("\n**Partial:** the sweep was stopped before it finished. A change between two versions run that are not neighbours is not narrowed yet (shown as \"between\"); run the same command again to resume.\n\n")
 	}
-	b.WriteString("Every value is read from the recorded evidence of an offline run (the model API is instrlab's fake); versions between two probed versions with the same values are taken to share them.\n")
+	b.WriteString("Every value is read from the recorded evidence of an offline run (the model API is instrlab's fake); versions between two versions run with the same values are taken to share them.\n")
 	for _, t := range a.Timelines {
 		fmt.Fprintf(&b, "\n## %s\n\n", cell(t.Client))
 		if a.Command == "" {
@@ -69,7 +69,7 @@ func (a *Atlas) Markdown(w io.Writer, links string) error {
 			b.WriteString(".\n\n")
 		}
 		fmt.Fprintf(&b, "%s selected (`%s`: %s to %s); %s run, %d of them could not run; %s.\n",
-			plural(len(t.Versions), "version"), t.Selector, first(t.Versions), last(t.Versions), plural(t.Ran, "version"), t.CouldNotRun, plural(len(t.Changes), "change point"))
+			table.Plural(len(t.Versions), "version"), t.Selector, first(t.Versions), last(t.Versions), table.Plural(t.Ran, "version"), t.CouldNotRun, table.Plural(len(t.Changes), "change point"))
 		if len(t.Changes) > 0 {
 			b.WriteString("\n### Changes\n\n| first version | before | what changed | confirmed |\n|---|---|---|---|\n")
 			for _, c := range t.Changes {
@@ -84,7 +84,7 @@ func (a *Atlas) Markdown(w io.Writer, links string) error {
 				conf := "not confirmed"
 				switch {
 				case c.Confirmed:
-					conf = "yes, both neighbours probed twice"
+					conf = "yes, both neighbours run twice"
 				case c.Flaky:
 					conf = "no: " + cell(c.Note)
 				}
@@ -101,7 +101,7 @@ func (a *Atlas) Markdown(w io.Writer, links string) error {
 				if s.To != s.From {
 					span = cell(s.From) + " – " + cell(s.To)
 				}
-				row := []string{fmt.Sprintf("%s (%s probed)", span, fmt.Sprint(len(s.Probed)))}
+				row := []string{fmt.Sprintf("%s (%s run)", span, fmt.Sprint(len(s.Probed)))}
 				for _, name := range a.Properties {
 					v, ev := "not measured", ""
 					for _, p := range s.Props {

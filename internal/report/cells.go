@@ -240,7 +240,7 @@ func keptText(r *analyze.Result) string {
 		out += " (" + u + ")"
 	}
 	if b.Trimmed > 0 {
-		out += fmt.Sprintf(", %s of white space trimmed", plural(b.Trimmed, "character"))
+		out += fmt.Sprintf(", %s of white space trimmed", table.Plural(b.Trimmed, "character"))
 	}
 	if !b.Full {
 		if strings.HasPrefix(b.Suffix, analyze.TruncationSuffix) {

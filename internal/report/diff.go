@@ -140,7 +140,7 @@ func (d Diff) Verdict() error {
 		return fmt.Errorf("diff: nothing in common to compare between %s and %s", d.A, d.B)
 	}
 	if d.Changed() {
-		return fmt.Errorf("diff: %s, %d not compared, %d where every run of a side failed", plural(len(d.Changes), "change"), len(d.Incomparable), len(d.Failed))
+		return fmt.Errorf("diff: %s, %d not compared, %d where every run of a side failed", table.Plural(len(d.Changes), "change"), len(d.Incomparable), len(d.Failed))
 	}
 	return nil
 }
@@ -414,7 +414,7 @@ func (d Diff) Table() table.Table {
 		compared = append(compared, pairName(p))
 	}
 	t.Notes = append(t.Notes, fmt.Sprintf("%s in %s on %s; timings ignored, token estimates within %.0f%% (or %d tokens) taken as equal.",
-		plural(len(d.Changes), "change"), plural(len(d.Rows), "row"), strings.Join(compared, ", "), 100*d.Tolerance, minTokens))
+		table.Plural(len(d.Changes), "change"), table.Plural(len(d.Rows), "row"), strings.Join(compared, ", "), 100*d.Tolerance, minTokens))
 	for _, w := range d.Incomparable {
 		t.Notes = append(t.Notes, "not compared: "+w)
 	}
@@ -442,10 +442,10 @@ func (d Diff) Outcomes() table.Table {
 		case c.Failed:
 			outcome = "could not run (below); the result before stands"
 		case c.Changes > 0:
-			outcome = plural(c.Changes, "change")
+			outcome = table.Plural(c.Changes, "change")
 		}
 		if c.Races > 0 {
-			outcome += " (and " + plural(c.Races, "race") + ": timing-sensitive, below)"
+			outcome += " (and " + table.Plural(c.Races, "race") + ": timing-sensitive, below)"
 		}
 		_, before, _ := strings.Cut(c.Before, "@")
 		_, after, _ := strings.Cut(c.After, "@")

@@ -179,7 +179,7 @@ func (g *grid) cell(s *summary, col column) table.Cell {
 		c.Text = col.cell(s)
 	}
 	if bad > 0 {
-		c.Text += fmt.Sprintf(" (%s unreadable in %s)", plural(bad, "line"), path.Base(file))
+		c.Text += fmt.Sprintf(" (%s unreadable in %s)", table.Plural(bad, "line"), path.Base(file))
 	}
 	return c
 }
@@ -214,11 +214,4 @@ func (g *grid) link(r *analyze.Result, file string) string {
 		return ""
 	}
 	return path.Join(filepath.ToSlash(rel), file)
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
+	"github.com/instrlab/instrlab/internal/table"
 )
 
 // A requestMap is the first model request of one run, as the model reads
@@ -93,7 +94,7 @@ func partName(p part) string {
 	case fakeapi.KindToolResult:
 		return "tool result"
 	case fakeapi.KindToolDefinition:
-		return plural(p.Count, "tool definition")
+		return table.Plural(p.Count, "tool definition")
 	}
 	return string(p.Kind)
 }

@@ -90,7 +90,7 @@ func (s *summary) failedWhy() string {
 	for _, r := range s.results {
 		reasons = append(reasons, r.Reason)
 	}
-	return fmt.Sprintf("(%s): %s", plural(len(s.results), "run"), strings.Join(unique(reasons), "; "))
+	return fmt.Sprintf("(%s): %s", table.Plural(len(s.results), "run"), strings.Join(unique(reasons), "; "))
 }
 
 func arrivedText(r *analyze.Result) string {

@@ -15,3 +15,12 @@ func Num(n int) string {
 	}
 	return s
 }
+
+// Plural is a count of noun, the noun made plural by an s unless n is 1:
+// "1 change", "2 changes", "1,250 runs".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return Num(n) + " " + noun + "s"
+}

@@ -72,7 +72,7 @@ func (s *Sweep) Timeline(ctx context.Context, name, selector string, versions []
 		return atlas.Timeline{}, err
 	}
 	if len(known) > 0 {
-		fmt.Fprintf(s.progress(), "%s: resuming with %d versions already probed\n", name, len(known))
+		fmt.Fprintf(s.progress(), "%s: resuming with %d versions already run\n", name, len(known))
 	}
 	var saveErr error
 	pts := atlas.Bisect(ctx, versions, func(ctx context.Context, v string, attempt int) atlas.Point {
@@ -237,7 +237,7 @@ func (s *Sweep) readPoints(name string) ([]atlas.Point, error) {
 		}
 		var p atlas.Point
 		if err := json.Unmarshal(b, &p); err != nil || p.Version == "" {
-			return nil, fmt.Errorf("%s: not a point (%v): remove it to probe that version again", filepath.Join(dir, e.Name()), err)
+			return nil, fmt.Errorf("%s: not a point (%v): remove it to run that version again", filepath.Join(dir, e.Name()), err)
 		}
 		out = append(out, p)
 	}

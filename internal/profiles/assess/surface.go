@@ -482,9 +482,9 @@ func surfaceLines(fs []SurfaceFate, facts []Fact) []string {
 		}
 		out = append(out, fmt.Sprintf("  tool %s (%s): %s", line(f.Tool), line(name), line(strings.Join(parts, "; "))))
 	}
-	head := fmt.Sprintf("surface: %d of %s keep their name (behind the prefix) and input schema (measured)", same, plural(len(fs), "tool"))
+	head := fmt.Sprintf("surface: %d of %s keep their name (behind the prefix) and input schema (measured)", same, table.Plural(len(fs), "tool"))
 	if i := slices.IndexFunc(facts, func(f Fact) bool { return f.Name == surfaceFactName }); i >= 0 && !facts[i].Measured {
-		head = fmt.Sprintf("names: %d of %s keep their name whole (measured by instrlab budget); input schemas and results %s", same, plural(len(fs), "tool"), NotMeasured)
+		head = fmt.Sprintf("names: %d of %s keep their name whole (measured by instrlab budget); input schemas and results %s", same, table.Plural(len(fs), "tool"), NotMeasured)
 	}
 	return append([]string{head}, out...)
 }

@@ -180,7 +180,7 @@ func erasLine(s Server) string {
 	case e.OK() && e.ToolsError != "":
 		l += "; tools/list failed"
 	case e.OK():
-		l += "; " + plural(len(e.Tools), "tool")
+		l += "; " + table.Plural(len(e.Tools), "tool")
 	}
 	if s.SameEras != nil && *s.SameEras {
 		l += "; both send the same instructions"
@@ -271,7 +271,7 @@ func (p *printer) era(e probe.EraResult, texts []Text) {
 	if e.ToolsError != "" {
 		parts = append(parts, "tools/list failed")
 	} else {
-		parts = append(parts, fmt.Sprintf("%s (sha256 %s)", plural(len(e.Tools), "tool"), e.ToolsPrint().SHA256))
+		parts = append(parts, fmt.Sprintf("%s (sha256 %s)", table.Plural(len(e.Tools), "tool"), e.ToolsPrint().SHA256))
 	}
 	p.hang(head, fmt.Sprintf("%s → ok in %s: %s", e.Method, dur(e.FirstReply.D()), strings.Join(parts, ", ")))
 	for _, t := range texts {
@@ -301,7 +301,7 @@ func callLine(c probe.CallResult) string {
 	}
 	var parts []string
 	for _, typ := range slices.Sorted(maps.Keys(c.Blocks)) {
-		parts = append(parts, plural(c.Blocks[typ], typ+" block"))
+		parts = append(parts, table.Plural(c.Blocks[typ], typ+" block"))
 	}
 	if len(c.Blocks) == 0 {
 		parts = append(parts, "no content block")
@@ -431,14 +431,7 @@ func (p *printer) cutTexts(s Server) {
 	}
 }
 
-func sections(n int) string { return plural(n, "section") }
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
+func sections(n int) string { return table.Plural(n, "section") }
 
 // oneLine shows a piece of text on one line: line breaks as ⏎, and every
 // other control or invisible character escaped.
@@ -481,9 +474,9 @@ func toolLines(ts []ToolFate) []string {
 		}
 	}
 	if len(unsent) == len(ts) {
-		return []string{fmt.Sprintf("tools: no description of the %s reaches the model", plural(len(ts), "tool"))}
+		return []string{fmt.Sprintf("tools: no description of the %s reaches the model", table.Plural(len(ts), "tool"))}
 	}
-	head := fmt.Sprintf("tools: %d of %s kept whole", len(whole)+len(beyond), plural(len(ts), "description"))
+	head := fmt.Sprintf("tools: %d of %s kept whole", len(whole)+len(beyond), table.Plural(len(ts), "description"))
 	if len(beyond) > 0 {
 		head += fmt.Sprintf(" (%s longer than any measured: whole as far as measured)", strings.Join(beyond, ", "))
 	}

@@ -59,19 +59,12 @@ func history(c client) string {
 		if len(t.Versions) == 0 {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s: %d versions, %s to %s, %s", path.Base(t.dir), len(t.Versions), t.Versions[0], t.Versions[len(t.Versions)-1], plural(len(t.Changes), "change")))
+		out = append(out, fmt.Sprintf("%s: %s, %s to %s, %s", path.Base(t.dir), table.Plural(len(t.Versions), "version"), t.Versions[0], t.Versions[len(t.Versions)-1], table.Plural(len(t.Changes), "change")))
 	}
 	if len(out) == 0 {
 		return "not swept"
 	}
 	return strings.Join(out, "; ")
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return table.Num(n) + " " + word + "s"
 }
 
 // groupPage is one property group across clients: a row per client's
@@ -227,7 +220,7 @@ func since(p *page, c client) {
 	p.heading(2, "Since which version")
 	for _, t := range c.timelines {
 		p.heading(3, "Every version: "+strings.Join(t.properties, ", "))
-		p.para(fmt.Sprintf("%d published versions selected (%s), %d run (%d could not run); %s. Swept on %s by: %s", len(t.Versions), t.Selector, t.Ran, t.CouldNotRun, plural(len(t.Changes), "change point"), t.Sweep.Date, t.Sweep.Command))
+		p.para(fmt.Sprintf("%s selected (%s), %d run (%d could not run); %s. Swept on %s by: %s", table.Plural(len(t.Versions), "published version"), t.Selector, t.Ran, t.CouldNotRun, table.Plural(len(t.Changes), "change point"), t.Sweep.Date, t.Sweep.Command))
 		p.block(p.link("The atlas page", t.dir+"/atlas.md"))
 		if len(t.Changes) > 0 {
 			var rows [][]string
