@@ -121,7 +121,7 @@ func (s *Sweep) probe(ctx context.Context, name, version string, attempt int) at
 			return p
 		}
 	}
-	fmt.Fprintf(s.progress(), "%s: probing (attempt %d)\n", spec, attempt)
+	fmt.Fprintf(s.progress(), "%s: running (attempt %d)\n", spec, attempt)
 	r := &runner.Runner{Clients: []client.Client{c}, Matrix: s.Matrix, Out: out, Jobs: s.Jobs, Resume: true, RepeatSensitive: s.RepeatSensitive, Gate: s.Gate,
 		Timeout: s.Timeout, Lab: s.Lab, Netns: s.Netns, Progress: s.progress()}
 	results, _, err := r.Run(ctx)
