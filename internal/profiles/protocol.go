@@ -2,8 +2,9 @@ package profiles
 
 // A Protocol is what a client did with what a server asked and announced
 // while its tools ran, measured on the protocol matrix (docs/protocol.md):
-// per feature (lab.Feature*), in the order of labvocab.ProtocolFeatures, what
-// the client does, in the words of surface.ProtocolLines (lab.Does*).
+// per feature (labvocab.Feature*), in the order of labvocab.ProtocolFeatures,
+// what the client does, in the words of surface.ProtocolLines
+// (labvocab.Does*).
 type Protocol struct {
 	Runs int `json:"runs"`
 	// Failed counts the runs that ended in failure; Ended is how the

@@ -11,8 +11,8 @@ import (
 )
 
 // A ProtocolLine is one fact of ProtocolFacts in words: the feature
-// (lab.Feature*), what the client does with it, in words that hold
-// from run to run (lab.Does*, which a profile keeps), and Detail,
+// (labvocab.Feature*), what the client does with it, in words that hold
+// from run to run (labvocab.Does*, which a profile keeps), and Detail,
 // what this run adds (the requests, an accepted elicitation's content).
 type ProtocolLine struct {
 	Feature string `json:"feature"`

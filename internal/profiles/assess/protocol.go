@@ -51,21 +51,7 @@ func protocolFact(p profiles.Profile, e probe.EraResult, calls []probe.CallResul
 		say(fmt.Sprintf("tools with %s (%s)", labvocab.KeywordHeader, table.Num(n)), labvocab.FeatureHeader)
 	}
 	// What the server sent while check's calls ran (-call).
-	var heard []string
-	during := map[string][]string{}
-	for _, c := range calls {
-		for _, m := range c.Heard {
-			if _, ok := heardFeature[m]; !ok {
-				continue
-			}
-			if !slices.Contains(heard, m) {
-				heard = append(heard, m)
-			}
-			if !slices.Contains(during[m], c.Tool) {
-				during[m] = append(during[m], c.Tool)
-			}
-		}
-	}
+	heard, during := heardDuring(calls)
 	for _, m := range heard {
 		say(fmt.Sprintf("%s (sent during %s)", m, nameList(during[m])), heardFeature[m])
 	}
@@ -82,12 +68,36 @@ func protocolFact(p profiles.Profile, e probe.EraResult, calls []probe.CallResul
 // during a call (probe.CallResult.Heard); an elicitation's mode is not
 // told by its method: form, the mode every client that elicits declares.
 var heardFeature = map[string]string{
-	"elicitation/create":               labvocab.FeatureElicitForm,
-	"sampling/createMessage":           labvocab.FeatureSampling,
-	"roots/list":                       labvocab.FeatureRoots,
-	"notifications/message":            labvocab.FeatureLog,
-	"notifications/progress":           labvocab.FeatureProgress,
-	"notifications/tools/list_changed": labvocab.FeatureListChanged,
+	"elicitation/create":     labvocab.FeatureElicitForm,
+	"sampling/createMessage": labvocab.FeatureSampling,
+	"roots/list":             labvocab.FeatureRoots,
+	"notifications/message":  labvocab.FeatureLog,
+	"notifications/progress": labvocab.FeatureProgress,
+	listChanged:              labvocab.FeatureListChanged,
+}
+
+// listChanged is the notification a server sends when its tools change.
+const listChanged = "notifications/tools/list_changed"
+
+// heardDuring is what the server sent during check's calls of the
+// features heardFeature knows, in the order first heard, and per method
+// the tools whose call it was sent during.
+func heardDuring(calls []probe.CallResult) (heard []string, during map[string][]string) {
+	during = map[string][]string{}
+	for _, c := range calls {
+		for _, m := range c.Heard {
+			if _, ok := heardFeature[m]; !ok {
+				continue
+			}
+			if !slices.Contains(heard, m) {
+				heard = append(heard, m)
+			}
+			if !slices.Contains(during[m], c.Tool) {
+				during[m] = append(during[m], c.Tool)
+			}
+		}
+	}
+	return heard, during
 }
 
 func countTools(tools []probe.Tool, is func(probe.Tool) bool) int {
@@ -138,12 +148,8 @@ type addedTools struct {
 }
 
 func addedToolsFate(p profiles.Profile, e probe.EraResult, calls []probe.CallResult) addedTools {
-	var a addedTools
-	for _, c := range calls {
-		if slices.Contains(c.Heard, "notifications/tools/list_changed") && !slices.Contains(a.during, c.Tool) {
-			a.during = append(a.during, c.Tool)
-		}
-	}
+	_, during := heardDuring(calls)
+	a := addedTools{during: during[listChanged]}
 	if !e.ToolsListChanged && len(a.during) == 0 {
 		return addedTools{}
 	}
