@@ -32,7 +32,7 @@ type Args struct {
 	ResultSize     string        // -result-size: KIND:N, the text of the size group's results
 	Tools          int           // -tools: this many tools in all, the lab's own three first
 	NameLength     int           // -tool-name-length: also a tool whose name is this many characters
-	Era            Mode          // -era: ModeLegacy, ModeDual or ModeModern
+	Eras           Mode          // -eras: ModeLegacy, ModeBoth or ModeModern
 	InitDelay      time.Duration // -init-delay
 	DiscoverDelay  time.Duration // -discover-delay
 	ReadyAfter     time.Duration // -ready-after
@@ -71,14 +71,14 @@ func (a *Args) flags() []argFlag {
 		{"result-size", &a.ResultSize, DefaultResultSize, "the text of the size group's results: KIND:N code points of generated text (as -instr)"},
 		{"tools", &a.Tools, 0, fmt.Sprintf("serve this many tools in all, %d to %d: the lab's own three, then generated ones (tool_0004, ...), each described in about 350 characters, for the count at which a client defers or drops tools (0: its own three)", len(labvocab.OwnTools), maxTools)},
 		{"tool-name-length", &a.NameLength, 0, fmt.Sprintf("also serve a tool whose name is this many characters, 1 to %d (lname, then the alphabet over and over), for the longest name a client accepts", maxToolNameLength)},
-		{"era", (*string)(&a.Era), string(ModeLegacy), "protocol era: legacy, dual or modern"},
+		{"eras", (*string)(&a.Eras), string(ModeLegacy), "the protocol eras the lab speaks, a `list`: legacy (initialize), modern (server/discover) or both, legacy,modern (each with a text and codewords of its own)"},
 		{"init-delay", &a.InitDelay, time.Duration(0), "hold the initialize reply this long"},
 		{"discover-delay", &a.DiscoverDelay, time.Duration(0), "hold the server/discover reply this long"},
 		{"ready-after", &a.ReadyAfter, time.Duration(0), "hold the reply that completes the handshake until this long after the process started (however long the start took, if less)"},
 		{"discover-ttl", &a.DiscoverTTL, time.Duration(0), "the DiscoverResult's ttlMs, how long a client may keep it (0: the SDK's, 0, stale at once); whole milliseconds"},
 		{"cache-scope", &a.CacheScope, "", "the DiscoverResult's cacheScope: public or private (default: the SDK's, public)"},
-		{"drop-session", &a.DropSession, 0, "over -http with -era legacy: answer 404 to the request after this many in a session, and every later one, as a server that lost the session mid-run"},
-		{"drop-after-calls", &a.DropAfterCalls, 0, "over -http with -era legacy: after the lab's N-th tools/call, answer 404 to every later request in that call's session, as a server that lost the session between two calls (between two turns of a conversation); a session the client opens then lives on"},
+		{"drop-session", &a.DropSession, 0, "over -http with -eras legacy: answer 404 to the request after this many in a session, and every later one, as a server that lost the session mid-run"},
+		{"drop-after-calls", &a.DropAfterCalls, 0, "over -http with -eras legacy: after the lab's N-th tools/call, answer 404 to every later request in that call's session, as a server that lost the session between two calls (between two turns of a conversation); a session the client opens then lives on"},
 		{"session-texts", &a.SessionTexts, false, "give each initialize after the lab's first a text of its own (its number mixed into the codewords), so that a client that opens a new session shows whether it takes the new text; generated texts only"},
 		{"on-unknown", &a.OnUnknown, UnknownError, "an unknown method before the handshake: error (-32601), crash or hang"},
 		{"fail", &a.Fail, "", "answer these methods with a JSON-RPC error (-32603), as a broken server does: tools/list, initialize or server/discover, separated by commas"},
@@ -214,9 +214,12 @@ func (a Args) Config() (Config, error) { return a.config(true) }
 
 func (a Args) config(readFile bool) (Config, error) {
 	a = a.withDefaults()
-	cfg := Config{Era: a.Era, InitDelay: a.InitDelay, DiscoverDelay: a.DiscoverDelay, ReadyAfter: a.ReadyAfter, OnUnknown: a.OnUnknown,
+	eras, err := ParseMode(string(a.Eras))
+	if err != nil {
+		return Config{}, err
+	}
+	cfg := Config{Eras: eras, InitDelay: a.InitDelay, DiscoverDelay: a.DiscoverDelay, ReadyAfter: a.ReadyAfter, OnUnknown: a.OnUnknown,
 		DiscoverTTL: a.DiscoverTTL, CacheScope: a.CacheScope, DropSession: a.DropSession, DropAfterCalls: a.DropAfterCalls, SessionTexts: a.SessionTexts, ToolOrder: a.ToolOrder}
-	var err error
 	if a.Fail != "" {
 		cfg.Fail = strings.Split(a.Fail, ",")
 	}

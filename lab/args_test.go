@@ -11,7 +11,7 @@ import (
 // TestArgsRoundTrip: what Args writes, ParseArgs reads back, for every
 // field set away from its default.
 func TestArgsRoundTrip(t *testing.T) {
-	a := Args{Instr: "japanese:1200", ToolDesc: "ascii:3000", Era: ModeDual, InitDelay: 1500 * time.Millisecond, DiscoverDelay: 2 * time.Second,
+	a := Args{Instr: "japanese:1200", ToolDesc: "ascii:3000", Eras: ModeBoth, InitDelay: 1500 * time.Millisecond, DiscoverDelay: 2 * time.Second,
 		ReadyAfter: 700 * time.Millisecond, OnUnknown: UnknownHang, Fail: "tools/list,server/discover", ToolMeta: `{"k":1}`, Log: "/x/lab.jsonl", HTTP: "127.0.0.1:0", AllowRemote: true, Seed: "b",
 		Surface: "results,names", ResultSize: "japanese:5000", ToolOrder: OrderRotate}
 	got, err := ParseArgs(a.Args())
@@ -21,8 +21,8 @@ func TestArgsRoundTrip(t *testing.T) {
 	if diff := cmp.Diff(a, got); diff != "" {
 		t.Errorf("round trip mismatch (-want +got):\n%s", diff)
 	}
-	want := []string{"-instr", "ascii:1000", "-era", "legacy", "-init-delay", "8s", "-log", "/x/lab.jsonl"}
-	if diff := cmp.Diff(want, Args{Instr: "ascii:1000", Era: ModeLegacy, InitDelay: 8 * time.Second, Log: "/x/lab.jsonl"}.Args()); diff != "" {
+	want := []string{"-instr", "ascii:1000", "-eras", "legacy", "-init-delay", "8s", "-log", "/x/lab.jsonl"}
+	if diff := cmp.Diff(want, Args{Instr: "ascii:1000", Eras: ModeLegacy, InitDelay: 8 * time.Second, Log: "/x/lab.jsonl"}.Args()); diff != "" {
 		t.Errorf("Args mismatch (-want +got):\n%s", diff)
 	}
 }
@@ -75,7 +75,7 @@ func TestArgsZeroIsDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Instructions != wantCfg.Instructions || got.Era != ModeLegacy || got.OnUnknown != UnknownError {
+	if got.Instructions != wantCfg.Instructions || got.Eras != ModeLegacy || got.OnUnknown != UnknownError {
 		t.Errorf("Args{}.Config() = %+v, want the flags' defaults %+v", got, wantCfg)
 	}
 }
@@ -89,7 +89,7 @@ func TestArgsValidate(t *testing.T) {
 	if _, err := (Args{InstrFile: "/no/such/file.md"}).Config(); err == nil {
 		t.Error("Config of a missing instructions file: no error")
 	}
-	for _, a := range []Args{{Instr: "ascii:x"}, {Era: "future"}, {OnUnknown: "explode"}, {InitDelay: -time.Second}} {
+	for _, a := range []Args{{Instr: "ascii:x"}, {Eras: "future"}, {OnUnknown: "explode"}, {InitDelay: -time.Second}} {
 		if err := a.Validate(); err == nil {
 			t.Errorf("Validate(%+v): no error", a)
 		}

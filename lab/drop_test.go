@@ -87,7 +87,7 @@ func TestDropAfterCalls(t *testing.T) {
 func TestDropConfigRefused(t *testing.T) {
 	for _, cfg := range []Config{
 		{DropSession: 1, DropAfterCalls: 1},
-		{DropAfterCalls: 1, Era: ModeDual},
+		{DropAfterCalls: 1, Eras: ModeBoth},
 		{DropAfterCalls: -1},
 	} {
 		if err := cfg.Validate(); err == nil {

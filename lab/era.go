@@ -1,5 +1,7 @@
 package lab
 
+import "fmt"
+
 // This file is the one vocabulary of protocol eras for all of instrlab:
 // the probe of check, the matrix and its evidence, the report and the
 // profiles say "era" in these words. The public live package keeps its own
@@ -50,21 +52,53 @@ const (
 // Replies lists both replies, the legacy era's first.
 func Replies() []Reply { return []Reply{ReplyInitialize, ReplyDiscover} }
 
-// A Mode is which eras a lab server speaks: its -era (Args.Era,
-// Config.Era, a matrix row's era). The zero Mode is ModeLegacy.
+// A Mode is which eras a lab server speaks: its -eras (Args.Eras,
+// Config.Eras, a matrix row's eras): one era, or both written
+// "legacy,modern". The zero Mode is ModeLegacy.
 type Mode string
 
 // The lab's modes.
 const (
-	ModeLegacy Mode = Mode(Legacy) // initialize only; server/discover is an unknown method
-	ModeDual   Mode = "dual"       // both, with a different text (and codewords) in each
-	ModeModern Mode = Mode(Modern) // server/discover only; initialize is refused
+	ModeLegacy Mode = Mode(Legacy)    // initialize only; server/discover is an unknown method
+	ModeBoth   Mode = "legacy,modern" // both, with a different text (and codewords) in each
+	ModeModern Mode = Mode(Modern)    // server/discover only; initialize is refused
 )
+
+// modeDual is ModeBoth's name before the glossary (docs/glossary.md):
+// "dual" is not an era. Evidence written before says it, and it is still
+// read as ModeBoth.
+const modeDual = "dual"
+
+// ParseMode reads a -eras value: legacy, modern, or both separated by a
+// comma in either order (and "dual", ModeBoth's old name); "" is
+// ModeLegacy.
+func ParseMode(s string) (Mode, error) {
+	switch s {
+	case "", string(Legacy):
+		return ModeLegacy, nil
+	case string(Modern):
+		return ModeModern, nil
+	case string(ModeBoth), string(Modern) + "," + string(Legacy), modeDual:
+		return ModeBoth, nil
+	}
+	return "", fmt.Errorf("unknown eras %q (want legacy, modern or legacy,modern)", s)
+}
+
+// UnmarshalText reads a Mode from JSON as ParseMode does, keeping a value
+// it does not know as it is, for Config.Validate to refuse with the
+// others.
+func (m *Mode) UnmarshalText(b []byte) error {
+	*m = Mode(b)
+	if p, err := ParseMode(string(b)); err == nil {
+		*m = p
+	}
+	return nil
+}
 
 // Speaks reports whether a lab in mode m answers e's first request.
 func (m Mode) Speaks(e Era) bool {
 	switch m {
-	case ModeDual:
+	case ModeBoth:
 		return true
 	case ModeModern:
 		return e == Modern

@@ -17,7 +17,7 @@ func TestEra(t *testing.T) {
 	for _, tt := range []struct {
 		mode           Mode
 		legacy, modern bool
-	}{{"", true, false}, {ModeLegacy, true, false}, {ModeDual, true, true}, {ModeModern, false, true}} {
+	}{{"", true, false}, {ModeLegacy, true, false}, {ModeBoth, true, true}, {ModeModern, false, true}} {
 		if tt.mode.Speaks(Legacy) != tt.legacy || tt.mode.Speaks(Modern) != tt.modern {
 			t.Errorf("-era %q: speaks legacy %v, modern %v; want %v, %v", tt.mode, tt.mode.Speaks(Legacy), tt.mode.Speaks(Modern), tt.legacy, tt.modern)
 		}

@@ -72,7 +72,7 @@ func ExampleParseInstructions_errors() {
 // The command line that starts the lab, as it goes into a client's MCP
 // config, and the same flags parsed back into a Config.
 func ExampleArgs() {
-	a := lab.Args{Instr: "japanese:2000", Era: lab.ModeDual, Log: "lab.jsonl"}
+	a := lab.Args{Instr: "japanese:2000", Eras: lab.ModeBoth, Log: "lab.jsonl"}
 	argv := append(append([]string{"instrlab"}, lab.Subcommand...), a.Args()...)
 	fmt.Println(strings.Join(argv, " "))
 
@@ -84,17 +84,17 @@ func ExampleArgs() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(cfg.Instructions, cfg.Era)
+	fmt.Println(cfg.Instructions, cfg.Eras)
 
 	_, err = lab.ParseArgs([]string{"-instr", "ascii:500", "-instr-file", "mine.md"})
 	fmt.Println(err)
-	_, err = lab.Args{Instr: "none", Era: "future"}.Config()
+	_, err = lab.Args{Instr: "none", Eras: "future"}.Config()
 	fmt.Println(err)
 	// Output:
-	// instrlab serve lab -instr japanese:2000 -era dual -log lab.jsonl
-	// japanese:2000 dual
+	// instrlab serve lab -instr japanese:2000 -eras legacy,modern -log lab.jsonl
+	// japanese:2000 legacy,modern
 	// -instr and -instr-file are exclusive
-	// unknown era "future" (want legacy, dual or modern)
+	// unknown eras "future" (want legacy, modern or legacy,modern)
 }
 
 // One session with a dual-era lab over the go-sdk's in-memory transports:
@@ -105,7 +105,7 @@ func ExampleLab_Server() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	l, err := lab.New(lab.Config{Instructions: in, Era: lab.ModeDual})
+	l, err := lab.New(lab.Config{Instructions: in, Eras: lab.ModeBoth})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func ExampleEntry() {
 // into a Config and a server: what a program that serves the lab under a
 // command line of its own does with them.
 func ExampleParseArgs() {
-	a, err := lab.ParseArgs([]string{"-instr", "emoji:400", "-era", "dual", "-surface", "names,twin"})
+	a, err := lab.ParseArgs([]string{"-instr", "emoji:400", "-eras", "legacy,modern", "-surface", "names,twin"})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func ExampleParseArgs() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(cfg.Instructions, cfg.Era, cfg.Surface.Groups)
+	fmt.Println(cfg.Instructions, cfg.Eras, cfg.Surface.Groups)
 	l, err := lab.New(cfg)
 	if err != nil {
 		log.Fatal(err)
@@ -286,6 +286,6 @@ func ExampleParseArgs() {
 	initialize, discover := l.Texts()
 	fmt.Println(initialize.Length(), discover.Length(), initialize.Begin != discover.Begin)
 	// Output:
-	// emoji:400 dual [names twin]
+	// emoji:400 legacy,modern [names twin]
 	// 400 400 true
 }

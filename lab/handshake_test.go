@@ -159,7 +159,7 @@ func TestHandshakeGolden(t *testing.T) {
 func configFromArgs(args []string) (Config, error) {
 	fs := flag.NewFlagSet("golden", flag.ContinueOnError)
 	instr := fs.String("instr", "ascii:100", "")
-	era := fs.String("era", string(ModeLegacy), "")
+	eras := fs.String("eras", string(ModeLegacy), "")
 	unknown := fs.String("on-unknown", UnknownError, "")
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
@@ -168,7 +168,11 @@ func configFromArgs(args []string) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	return Config{Instructions: in, Era: Mode(*era), OnUnknown: *unknown}, nil
+	m, err := ParseMode(*eras)
+	if err != nil {
+		return Config{}, err
+	}
+	return Config{Instructions: in, Eras: m, OnUnknown: *unknown}, nil
 }
 
 func TestMessageLogRecordsHandshake(t *testing.T) {
@@ -255,7 +259,7 @@ func TestFail(t *testing.T) {
 	}{
 		{"tools/list", Args{Fail: "tools/list"}, initialize + "\n!silent " + initialized + "\n" + toolsList, "tools/list"},
 		{"initialize", Args{Fail: "initialize"}, initialize, "initialize"},
-		{"server/discover", Args{Era: ModeDual, Fail: "server/discover"}, probe + "\n" + initialize, "server/discover"},
+		{"server/discover", Args{Eras: ModeBoth, Fail: "server/discover"}, probe + "\n" + initialize, "server/discover"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -282,7 +286,7 @@ func TestFail(t *testing.T) {
 			}
 		})
 	}
-	for _, a := range []Args{{Fail: "prompts/list"}, {Fail: "server/discover"}, {Era: ModeModern, Fail: "initialize"}} {
+	for _, a := range []Args{{Fail: "prompts/list"}, {Fail: "server/discover"}, {Eras: ModeModern, Fail: "initialize"}} {
 		if err := a.Validate(); err == nil {
 			t.Errorf("Validate(%+v): no error", a)
 		}

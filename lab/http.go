@@ -29,7 +29,7 @@ func (l *Lab) Handler() http.Handler {
 	// Mcp-Param headers of tools/call).
 	l.awaitTools()
 	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return l.server },
-		&mcp.StreamableHTTPOptions{Stateless: l.cfg.Era != ModeLegacy, SessionTimeout: l.cfg.SessionIdle})
+		&mcp.StreamableHTTPOptions{Stateless: l.cfg.Eras != ModeLegacy, SessionTimeout: l.cfg.SessionIdle})
 	return &httpHandler{lab: l, inner: inner, drops: dropper{n: l.cfg.DropSession, calls: l.cfg.DropAfterCalls}}
 }
 
@@ -170,7 +170,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				h.logSent(&track, session, data)
 				w.Header().Set("Content-Type", "application/json")
 				status := http.StatusOK
-				if h.lab.cfg.Era != ModeLegacy {
+				if h.lab.cfg.Eras != ModeLegacy {
 					status = http.StatusNotFound // 2026-07-28: unknown methods are 404 with -32601
 				}
 				w.WriteHeader(status)

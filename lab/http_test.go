@@ -17,7 +17,7 @@ import (
 // TestHTTPOriginChecked: a request whose Origin is not a loopback origin
 // gets 403; one from loopback, or without an Origin, is served.
 func TestHTTPOriginChecked(t *testing.T) {
-	srv := httptest.NewServer(labFromArgs(t, "", "-era", "legacy").Handler())
+	srv := httptest.NewServer(labFromArgs(t, "", "-eras", "legacy").Handler())
 	defer srv.Close()
 	for _, tc := range []struct {
 		origin string
@@ -44,7 +44,7 @@ func TestHTTPOriginChecked(t *testing.T) {
 // interleave or lose a log line.
 func TestHTTPConcurrentSessionsLog(t *testing.T) {
 	logPath := filepath.Join(t.TempDir(), "log.jsonl")
-	srv := httptest.NewServer(labFromArgs(t, logPath, "-era", "legacy", "-instr", "japanese:4000").Handler())
+	srv := httptest.NewServer(labFromArgs(t, logPath, "-eras", "legacy", "-instr", "japanese:4000").Handler())
 	defer srv.Close()
 	const sessions, calls = 16, 5
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -109,7 +109,7 @@ func postWithin(url, body string, timeout time.Duration) (*http.Response, string
 // on. (-on-unknown crash ends the process: internal/serve tests it.)
 func TestHTTPOnUnknown(t *testing.T) {
 	t.Run("error", func(t *testing.T) {
-		srv := httptest.NewServer(labFromArgs(t, "", "-era", "legacy").Handler())
+		srv := httptest.NewServer(labFromArgs(t, "", "-eras", "legacy").Handler())
 		defer srv.Close()
 		resp, body, err := postWithin(srv.URL, probe, 5*time.Second)
 		if err != nil {
@@ -120,7 +120,7 @@ func TestHTTPOnUnknown(t *testing.T) {
 		}
 	})
 	t.Run("hang", func(t *testing.T) {
-		srv := httptest.NewServer(labFromArgs(t, "", "-era", "legacy", "-on-unknown", "hang").Handler())
+		srv := httptest.NewServer(labFromArgs(t, "", "-eras", "legacy", "-on-unknown", "hang").Handler())
 		defer srv.Close()
 		_, _, err := postWithin(srv.URL, probe, 500*time.Millisecond)
 		if err == nil || !strings.Contains(err.Error(), "Timeout") {

@@ -195,7 +195,7 @@ func TestHTTPInvalidAnsweredAsStdio(t *testing.T) {
 // it would answer differently is refused with -32600 before it sees it,
 // and every answer carries exactly the id sent.
 func TestHTTPIDsExactOrRefused(t *testing.T) {
-	l, err := New(Config{Instructions: Instructions{Language: English, Length: 100}, Era: ModeDual})
+	l, err := New(Config{Instructions: Instructions{Language: English, Length: 100}, Eras: ModeBoth})
 	if err != nil {
 		t.Fatal(err)
 	}

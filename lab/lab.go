@@ -48,7 +48,7 @@ type Config struct {
 	// ToolDescription, when set, describes the tool lookup_part instead
 	// of its own description.
 	ToolDescription string
-	Era             Mode          // ModeLegacy (default), ModeDual or ModeModern
+	Eras            Mode          // ModeLegacy (default), ModeBoth or ModeModern
 	InitDelay       time.Duration // hold the initialize reply this long
 	DiscoverDelay   time.Duration // hold the server/discover reply this long
 	// ReadyAfter holds the reply that completes the handshake (initialize
@@ -137,8 +137,8 @@ type Lab struct {
 
 // Validate reports what is wrong with cfg, without building anything.
 func (cfg Config) Validate() error {
-	if cfg.Era != "" && !slices.Contains([]Mode{ModeLegacy, ModeDual, ModeModern}, cfg.Era) {
-		return fmt.Errorf("unknown era %q (want legacy, dual or modern)", cfg.Era)
+	if cfg.Eras != "" && !slices.Contains([]Mode{ModeLegacy, ModeBoth, ModeModern}, cfg.Eras) {
+		return fmt.Errorf("unknown eras %q (want legacy, modern or legacy,modern)", cfg.Eras)
 	}
 	if cfg.OnUnknown != "" && !slices.Contains([]string{UnknownError, UnknownCrash, UnknownHang}, cfg.OnUnknown) {
 		return fmt.Errorf("unknown -on-unknown %q (want error, crash or hang)", cfg.OnUnknown)
@@ -147,9 +147,9 @@ func (cfg Config) Validate() error {
 		switch {
 		case !slices.Contains(FailMethods, m):
 			return fmt.Errorf("-fail %q: want %s", m, strings.Join(FailMethods, ", "))
-		case m == "server/discover" && (cfg.Era == "" || cfg.Era == ModeLegacy):
-			return fmt.Errorf("-fail server/discover needs -era dual or modern: a legacy lab answers it -32601 already")
-		case m == "initialize" && cfg.Era == ModeModern:
+		case m == "server/discover" && (cfg.Eras == "" || cfg.Eras == ModeLegacy):
+			return fmt.Errorf("-fail server/discover needs -eras modern or legacy,modern: a legacy lab answers it -32601 already")
+		case m == "initialize" && cfg.Eras == ModeModern:
 			return fmt.Errorf("-fail initialize: a modern lab refuses initialize already (-32022)")
 		}
 	}
@@ -165,8 +165,8 @@ func (cfg Config) Validate() error {
 	if cfg.CacheScope != "" && cfg.CacheScope != "public" && cfg.CacheScope != "private" {
 		return fmt.Errorf("-cache-scope %q: want public or private", cfg.CacheScope)
 	}
-	if (cfg.DiscoverTTL != 0 || cfg.CacheScope != "") && (cfg.Era == "" || cfg.Era == ModeLegacy) {
-		return fmt.Errorf("-discover-ttl and -cache-scope set the DiscoverResult: they need -era dual or modern")
+	if (cfg.DiscoverTTL != 0 || cfg.CacheScope != "") && (cfg.Eras == "" || cfg.Eras == ModeLegacy) {
+		return fmt.Errorf("-discover-ttl and -cache-scope set the DiscoverResult: they need -eras modern or legacy,modern")
 	}
 	switch {
 	case cfg.DropSession < 0:
@@ -177,8 +177,8 @@ func (cfg Config) Validate() error {
 		return fmt.Errorf("-drop-session and -drop-after-calls are exclusive: a session is dropped after a count of requests or of calls")
 	case cfg.SessionTexts && cfg.Instructions.Language == "":
 		return fmt.Errorf("-session-texts needs a generated text (-instr KIND:N): a file's or no text cannot tell sessions apart")
-	case (cfg.DropSession > 0 || cfg.DropAfterCalls > 0) && cfg.Era != "" && cfg.Era != ModeLegacy:
-		return fmt.Errorf("-drop-session and -drop-after-calls need -era legacy: dual and modern labs serve HTTP without sessions")
+	case (cfg.DropSession > 0 || cfg.DropAfterCalls > 0) && cfg.Eras != "" && cfg.Eras != ModeLegacy:
+		return fmt.Errorf("-drop-session and -drop-after-calls need -eras legacy: labs that speak the modern era serve HTTP without sessions")
 	}
 	return cfg.Surface.checkCounts()
 }
@@ -188,8 +188,8 @@ func New(cfg Config) (*Lab, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if cfg.Era == "" {
-		cfg.Era = ModeLegacy
+	if cfg.Eras == "" {
+		cfg.Eras = ModeLegacy
 	}
 	if cfg.OnUnknown == "" {
 		cfg.OnUnknown = UnknownError
@@ -226,7 +226,7 @@ func New(cfg Config) (*Lab, error) {
 		l.surface[t.Tool.Name] = t
 	}
 	l.server = mcp.NewServer(&mcp.Implementation{Name: Name, Version: Version}, &mcp.ServerOptions{
-		SupportedProtocolVersions: versionsFor(cfg.Era),
+		SupportedProtocolVersions: versionsFor(cfg.Eras),
 		Capabilities:              l.capabilities(),
 		SetCacheable:              cacheable(cfg.DiscoverTTL, cfg.CacheScope),
 	})
@@ -316,14 +316,14 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		switch method {
 		case "initialize":
-			if l.cfg.Era == ModeModern {
+			if l.cfg.Eras == ModeModern {
 				return nil, l.refuseInitialize(req)
 			}
 			if err := l.hold(ctx, l.cfg.InitDelay); err != nil {
 				return nil, err
 			}
 			res, err := next(ctx, method, req)
-			if err != nil && l.cfg.Era == ModeDual {
+			if err != nil && l.cfg.Eras == ModeBoth {
 				// The SDK refuses initialize once server/discover has set up
 				// the session; a dual server answers it all the same, so
 				// that a client that sends both shows which text it keeps.
@@ -341,7 +341,7 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			return res, err
 		case "server/discover":
-			if l.cfg.Era == ModeLegacy {
+			if l.cfg.Eras == ModeLegacy {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: server/discover (this server is legacy)"}
 			}
 			if err := l.hold(ctx, l.cfg.DiscoverDelay); err != nil {
@@ -409,7 +409,7 @@ func (l *Lab) lateInitialize(req mcp.Request) (mcp.Result, error) {
 	}
 	version := "2025-11-25"
 	if p, ok := req.GetParams().(*mcp.InitializeParams); ok && p != nil &&
-		p.ProtocolVersion < ModernVersion && slices.Contains(versionsFor(l.cfg.Era), p.ProtocolVersion) {
+		p.ProtocolVersion < ModernVersion && slices.Contains(versionsFor(l.cfg.Eras), p.ProtocolVersion) {
 		version = p.ProtocolVersion
 	}
 	return &mcp.InitializeResult{
@@ -504,7 +504,7 @@ func (l *Lab) onUnknown(m message, handshaken bool) string {
 	if m.kind != KindRequest {
 		return ""
 	}
-	legacyProbe := m.method == "server/discover" && l.cfg.Era == ModeLegacy
+	legacyProbe := m.method == "server/discover" && l.cfg.Eras == ModeLegacy
 	if !legacyProbe && (handshaken || slices.Contains(knownMethods, m.method)) {
 		return ""
 	}

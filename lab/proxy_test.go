@@ -128,11 +128,11 @@ func TestProxyKeepsTextReplies(t *testing.T) {
 // lab's texts, and the proxy's log names the same messages, in the same
 // order, as the lab's own.
 func TestProxyHTTP(t *testing.T) {
-	for _, era := range []Mode{ModeLegacy, ModeDual} {
+	for _, era := range []Mode{ModeLegacy, ModeBoth} {
 		t.Run(string(era), func(t *testing.T) {
 			var labLog, proxyLog bytes.Buffer
 			instr, _ := ParseInstructions("ascii:600")
-			l, err := New(Config{Era: era, Instructions: instr, Log: NewMessageLog(&labLog)})
+			l, err := New(Config{Eras: era, Instructions: instr, Log: NewMessageLog(&labLog)})
 			if err != nil {
 				t.Fatal(err)
 			}

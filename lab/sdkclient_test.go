@@ -77,7 +77,7 @@ func texts(t *testing.T, instr string, era Mode) (initialize, discover Text) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := New(Config{Instructions: in, Era: era})
+	l, err := New(Config{Instructions: in, Eras: era})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,9 +119,9 @@ func TestGoSDKClientStdio(t *testing.T) {
 	}{
 		{era: ModeLegacy, instr: "ascii:1000", wantEra: ReplyInitialize,
 			wantMethods: []string{"server/discover", "initialize", "notifications/initialized", "tools/list"}},
-		{era: ModeDual, instr: "ascii:1000", wantEra: ReplyDiscover,
+		{era: ModeBoth, instr: "ascii:1000", wantEra: ReplyDiscover,
 			wantMethods: []string{"server/discover", "tools/list"}},
-		{era: ModeDual, instr: "japanese:3000", forceLegacy: true, wantEra: ReplyInitialize,
+		{era: ModeBoth, instr: "japanese:3000", forceLegacy: true, wantEra: ReplyInitialize,
 			wantMethods: []string{"initialize", "notifications/initialized", "tools/list"}},
 		{era: ModeModern, instr: "ascii:5000", wantEra: ReplyDiscover,
 			wantMethods: []string{"server/discover", "tools/list"}},
@@ -132,7 +132,7 @@ func TestGoSDKClientStdio(t *testing.T) {
 		name := fmt.Sprintf("%s/%s/legacyclient=%v", tc.era, tc.instr, tc.forceLegacy)
 		t.Run(name, func(t *testing.T) {
 			logPath := filepath.Join(t.TempDir(), "log.jsonl")
-			l := labFromArgs(t, logPath, "-era", string(tc.era), "-instr", tc.instr)
+			l := labFromArgs(t, logPath, "-eras", string(tc.era), "-instr", tc.instr)
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			opts := &mcp.ClientSessionOptions{}
@@ -189,12 +189,12 @@ func TestGoSDKClientHTTP(t *testing.T) {
 		wantEra Reply
 	}{
 		{ModeLegacy, ReplyInitialize},
-		{ModeDual, ReplyDiscover},
+		{ModeBoth, ReplyDiscover},
 		{ModeModern, ReplyDiscover},
 	} {
 		t.Run(string(tc.era), func(t *testing.T) {
 			logPath := filepath.Join(t.TempDir(), "log.jsonl")
-			srv := httptest.NewServer(labFromArgs(t, logPath, "-era", string(tc.era), "-instr", "ascii:2048").Handler())
+			srv := httptest.NewServer(labFromArgs(t, logPath, "-eras", string(tc.era), "-instr", "ascii:2048").Handler())
 			defer srv.Close()
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
@@ -247,8 +247,8 @@ func TestInstrFileUnchanged(t *testing.T) {
 	if err := os.WriteFile(path, []byte(own), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, era := range []Mode{ModeLegacy, ModeDual} {
-		cs, _, err := connectStdio(t, labFromArgs(t, "", "-era", string(era), "-instr-file", path), nil, nil)
+	for _, era := range []Mode{ModeLegacy, ModeBoth} {
+		cs, _, err := connectStdio(t, labFromArgs(t, "", "-eras", string(era), "-instr-file", path), nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,7 +30,7 @@ func protocolClient(t *testing.T, opts *mcp.ClientOptions) (*mcp.ClientSession, 
 // version.
 func protocolClientIn(t *testing.T, opts *mcp.ClientOptions, era Mode, version string) (*mcp.ClientSession, string) {
 	t.Helper()
-	cfg, err := Args{Instr: "none", Surface: string(SurfaceProtocol), Seed: "s1", Era: era}.Config()
+	cfg, err := Args{Instr: "none", Surface: string(SurfaceProtocol), Seed: "s1", Eras: era}.Config()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestProtocolAsks(t *testing.T) {
 	for _, era := range []struct {
 		lab     Mode
 		version string
-	}{{ModeLegacy, "2025-11-25"}, {ModeDual, ModernVersion}} {
+	}{{ModeLegacy, "2025-11-25"}, {ModeBoth, ModernVersion}} {
 		t.Run(era.version, func(t *testing.T) { protocolAsks(t, era.lab, era.version) })
 	}
 }
@@ -295,7 +295,7 @@ func TestKeepBodyAsks(t *testing.T) {
 // 2.1.332, never seeing its own, waited its 27 s budget before listing
 // the tools).
 func TestSubscriptionIDs(t *testing.T) {
-	cfg, err := Args{Instr: "none", Era: ModeDual, Surface: string(SurfaceProtocol)}.Config()
+	cfg, err := Args{Instr: "none", Eras: ModeBoth, Surface: string(SurfaceProtocol)}.Config()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,8 +21,8 @@ func TestToolsListFastPath(t *testing.T) {
 		client []string
 	}{
 		{ModeLegacy, []string{initialize, initialized, toolsList, strings.Replace(toolsList, `"id":2`, `"id":3`, 1)}},
-		{ModeDual, []string{probe, toolsListModern, toolsList2}},
-		{ModeDual, []string{initialize, initialized, toolsList}},
+		{ModeBoth, []string{probe, toolsListModern, toolsList2}},
+		{ModeBoth, []string{initialize, initialized, toolsList}},
 		{ModeModern, []string{probe, toolsListModern, toolsList2}},
 	}
 	for _, tt := range tests {
@@ -54,7 +54,7 @@ func TestToolsListFastPath(t *testing.T) {
 // requests concurrently, so their order may vary).
 func serveLines(t *testing.T, era Mode, input string, fast bool) ([]string, *Lab) {
 	t.Helper()
-	l, err := New(Config{Instructions: Instructions{Language: English, Length: 300}, Era: era})
+	l, err := New(Config{Instructions: Instructions{Language: English, Length: 300}, Eras: era})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,9 +18,12 @@ import (
 	"github.com/instrlab/instrlab/schema/schematest"
 )
 
-// checkV1 is check -json's first version, what check wrote before
-// 2026-12-06.
-var checkV1 = schema.Earlier[0]
+// checkV1 and resultsV1 are check -json's and results.json's first
+// versions, what they wrote before 2026-12-06.
+var (
+	checkV1   = schema.Earlier[0]
+	resultsV1 = schema.Earlier[1]
+)
 
 // fixtures are outputs of real runs, kept as they were written (how each
 // was made: testdata/README.md). A version's promise is that what it
@@ -37,8 +40,9 @@ var fixtures = []struct {
 	{"testdata/check-v2-config.json", schema.Check},
 	{"testdata/check-v2-unreachable.json", schema.Check},
 	{"testdata/check-v2-usage-error.json", schema.Check},
-	{"testdata/results.json", schema.Results},
-	{"testdata/results-server.json", schema.Results},
+	{"testdata/results.json", resultsV1},
+	{"testdata/results-server.json", resultsV1},
+	{"testdata/results-v2.json", schema.Results},
 	{"testdata/diff.json", schema.Diff},
 	{"../atlas/atlas.json", schema.Atlas},
 }
@@ -147,8 +151,10 @@ func TestSchemasReject(t *testing.T) {
 			func(m map[string]any) { m["$schema"] = schema.Results }, "$schema"},
 		{"a required member missing", "testdata/diff.json", schema.Diff,
 			func(m map[string]any) { delete(m, "changes") }, "changes"},
-		{"a member of the wrong type", "testdata/results.json", schema.Results,
+		{"a member of the wrong type", "testdata/results-v2.json", schema.Results,
 			func(m map[string]any) { m["results"].([]any)[0].(map[string]any)["repeat"] = "one" }, "repeat"},
+		{"results.json v1 named v2 (its era, not eras)", "testdata/results.json", schema.Results,
+			func(m map[string]any) { m["$schema"] = schema.Results }, "eras"},
 		{"an unknown error kind", "testdata/check-usage-error.json", schema.Check,
 			func(m map[string]any) { m["error"].(map[string]any)["kind"] = "oops" }, "kind"},
 		{"a change point without its version", "../atlas/atlas.json", schema.Atlas,

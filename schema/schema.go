@@ -23,7 +23,7 @@ const (
 	// object check prints instead of one.
 	Check = Base + "check.v2.json"
 	// Results is run's and report's results.json (and -format json).
-	Results = Base + "results.v1.json"
+	Results = Base + "results.v2.json"
 	// Diff is diff -json.
 	Diff = Base + "diff.v1.json"
 	// Atlas is a sweep's atlas.json (and report -format json on a sweep).
@@ -51,7 +51,7 @@ var All = []string{Check, Results, Diff, Atlas, Capabilities, Compat, Presets}
 // Earlier are the identifiers of the versions an output was written to
 // before its current one: their schemas stay, frozen, so that what a
 // version wrote still validates (docs/schema.md says what changed).
-var Earlier = []string{Base + "check.v1.json"}
+var Earlier = []string{Base + "check.v1.json", Base + "results.v1.json"}
 
 // File is the name under Files of the schema id names.
 func File(id string) string { return id[len(Base):] }

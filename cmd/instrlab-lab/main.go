@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	instrlab-lab [-instr SPEC] [-era legacy|modern|dual] [-log FILE] [-http ADDR] ...
+//	instrlab-lab [-instr SPEC] [-eras legacy|modern|dual] [-log FILE] [-http ADDR] ...
 //
 // Run "instrlab-lab -h" for the flags.
 package main

@@ -56,12 +56,12 @@ func TestBinary(t *testing.T) {
 	})
 	t.Run("wrong flag", func(t *testing.T) {
 		var stderr strings.Builder
-		cmd := exec.Command(bin, "-era", "future")
+		cmd := exec.Command(bin, "-eras", "future")
 		cmd.Stderr = &stderr
 		err := cmd.Run()
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "instrlab-lab: ") || !strings.Contains(stderr.String(), "future") {
-			t.Errorf("-era future: %v, stderr %q; want exit 2 and an error from instrlab-lab naming the value", err, stderr.String())
+			t.Errorf("-eras future: %v, stderr %q; want exit 2 and an error from instrlab-lab naming the value", err, stderr.String())
 		}
 		stderr.Reset()
 		cmd = exec.Command(bin, "-bogus")

@@ -132,7 +132,7 @@ func TestCheckE2EFilesystem(t *testing.T) {
 // tokens, JSON) of a local stdio Go server, the lab in the dual era: the
 // instrlab binary as a process, as a user or CI runs it.
 func BenchmarkCheck(b *testing.B) {
-	args := []string{"check", "-json", "--", binary, "serve", "lab", "-era", "dual"}
+	args := []string{"check", "-json", "--", binary, "serve", "lab", "-eras", "legacy,modern"}
 	for b.Loop() {
 		if out, err := exec.Command(binary, args...).CombinedOutput(); err != nil {
 			b.Fatalf("%v\n%s", err, out)
@@ -148,7 +148,7 @@ func BenchmarkCheck(b *testing.B) {
 func BenchmarkCheckVsInspector(b *testing.B) {
 	dir := npmDir(b)
 	inspector := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
-	server := []string{binary, "serve", "lab", "-era", "dual"}
+	server := []string{binary, "serve", "lab", "-eras", "legacy,modern"}
 	checkArgs := append([]string{"check", "-json", "--"}, server...)
 	inspArgs := append([]string{inspector, "--cli", "--method", "initialize", "--"}, server...)
 	c, i := interleaved(b, func() {

@@ -141,11 +141,11 @@ func TestCheckGolden(t *testing.T) {
 		json  bool
 		extra []string // flags before --
 	}{
-		{name: "dual-5000", args: []string{"-era", "dual", "-instr", "ascii:5000"}, json: true},
-		{name: "legacy-crash", args: []string{"-era", "legacy", "-on-unknown", "crash"}, code: 1},
-		{name: "modern", args: []string{"-era", "modern"}, json: true},
+		{name: "dual-5000", args: []string{"-eras", "legacy,modern", "-instr", "ascii:5000"}, json: true},
+		{name: "legacy-crash", args: []string{"-eras", "legacy", "-on-unknown", "crash"}, code: 1},
+		{name: "modern", args: []string{"-eras", "modern"}, json: true},
 		{name: "japanese-3000", args: []string{"-instr", "japanese:3000"}},
-		{name: "none", args: []string{"-era", "dual", "-instr", "none"}},
+		{name: "none", args: []string{"-eras", "legacy,modern", "-instr", "none"}},
 		{name: "sections", args: []string{"-instr-file", mdFile}, extra: []string{"-show"}},
 		// A version without a profile of its own, in the atlas's range of
 		// one that has one.
@@ -157,11 +157,11 @@ func TestCheckGolden(t *testing.T) {
 		// Findings in several arms and variants, each said once with the
 		// clients and arms it holds for: Claude Code's cut in each era,
 		// Qwen Code's cut tool description in three of its four arms.
-		{name: "arms", args: []string{"-era", "dual", "-instr", "ascii:5000", "-tool-desc", "ascii:400"}},
+		{name: "arms", args: []string{"-eras", "legacy,modern", "-instr", "ascii:5000", "-tool-desc", "ascii:400"}},
 		// A server whose tools/list order changes from one listing to the
 		// next (tool-order); the other servers here list theirs by name.
-		{name: "tool-order", args: []string{"-era", "dual", "-tool-order", "rotate"}, json: true},
-		{name: "rules", args: []string{"-era", "dual", "-instr", "ascii:3000"}, code: 1,
+		{name: "tool-order", args: []string{"-eras", "legacy,modern", "-tool-order", "rotate"}, json: true},
+		{name: "rules", args: []string{"-eras", "legacy,modern", "-instr", "ascii:3000"}, code: 1,
 			extra: []string{"-max-chars", "2500", "-max-tokens", "600", "-require", "END codeword", "-require-same-eras"}},
 		// The lab's surface tools against profiles with a measured
 		// surface: names cut, renamed or not offered, schema keywords
@@ -181,7 +181,7 @@ func TestCheckGolden(t *testing.T) {
 			golden(t, tt.name+".txt", out)
 			if tt.name == "dual-5000" { // the worked example of docs/check.md
 				docs, err := os.ReadFile(filepath.Join("..", "..", "docs", "check.md"))
-				if err != nil || !strings.Contains(string(docs), "```\n$ instrlab check -- instrlab serve lab -era dual -instr ascii:5000\n"+out+"```\n") {
+				if err != nil || !strings.Contains(string(docs), "```\n$ instrlab check -- instrlab serve lab -eras legacy,modern -instr ascii:5000\n"+out+"```\n") {
 					t.Errorf("docs/check.md's worked example is not this output (%v):\n%s", err, out)
 				}
 			}
@@ -226,7 +226,7 @@ func TestCheckBadInput(t *testing.T) {
 		{"http html", []string{html.URL}, 3, "HTML page"},
 		{"http redirect", []string{redirect.URL}, 3, `redirect to "http://127.0.0.1:1/login"`},
 		{"hang on probe", []string{"-timeout", "2s", "--", binary, "serve", "lab", "-on-unknown", "hang"}, 0, "no answer to server/discover within check's -timeout 2s"},
-		{"slower than the timeout", []string{"-timeout", "500ms", "--", binary, "serve", "lab", "-era", "dual", "-init-delay", "2s", "-discover-delay", "2s"}, 3, "no reply in either era within check's -timeout 500ms"},
+		{"slower than the timeout", []string{"-timeout", "500ms", "--", binary, "serve", "lab", "-eras", "legacy,modern", "-init-delay", "2s", "-discover-delay", "2s"}, 3, "no reply in either era within check's -timeout 500ms"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -369,7 +369,7 @@ func TestCheckSamples(t *testing.T) {
 // _meta a client sends.
 func TestCheckWire(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "log.jsonl")
-	_, stderr, code := runCheckTest(t, "--", binary, "serve", "lab", "-era", "dual", "-log", log)
+	_, stderr, code := runCheckTest(t, "--", binary, "serve", "lab", "-eras", "legacy,modern", "-log", log)
 	if code != 0 {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
@@ -428,7 +428,7 @@ func TestCheckConfig(t *testing.T) {
 	dir := t.TempDir()
 	cfg := fmt.Sprintf(`{"mcpServers": {
   "alpha": {"command": %q, "args": ["serve", "lab", "-instr", "ascii:1500"]},
-  "beta": {"command": %q, "args": ["serve", "lab", "-era", "dual", "-instr", "japanese:1200"]}
+  "beta": {"command": %q, "args": ["serve", "lab", "-eras", "legacy,modern", "-instr", "japanese:1200"]}
 }}`, binary, binary)
 	path := filepath.Join(dir, ".mcp.json")
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
@@ -447,7 +447,7 @@ func TestCheckConfig(t *testing.T) {
 
 	home := t.TempDir()
 	t.Setenv("HOME", home)
-	user := fmt.Sprintf(`{"mcpServers": {"gamma": {"command": %q, "args": ["serve", "lab", "-era", "modern"]}}}`, binary)
+	user := fmt.Sprintf(`{"mcpServers": {"gamma": {"command": %q, "args": ["serve", "lab", "-eras", "modern"]}}}`, binary)
 	if err := os.WriteFile(filepath.Join(home, ".claude.json"), []byte(user), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -484,7 +484,7 @@ func TestCheckSetting(t *testing.T) {
 // TestCheckHTTP checks the lab over Streamable HTTP in process.
 func TestCheckHTTP(t *testing.T) {
 	in, _ := lab.ParseInstructions("ascii:1000")
-	l, err := lab.New(lab.Config{Instructions: in, Era: lab.ModeDual})
+	l, err := lab.New(lab.Config{Instructions: in, Eras: lab.ModeBoth})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -558,7 +558,7 @@ func TestCheckProfiles(t *testing.T) {
 	}
 	for _, p := range builtin {
 		t.Run(p.ID(), func(t *testing.T) {
-			out, stderr, code := runCheckWide(t, "-v", "-profile", p.ID(), "-name", "lab", "--", binary, "serve", "lab", "-era", "dual", "-instr", "ascii:5000")
+			out, stderr, code := runCheckWide(t, "-v", "-profile", p.ID(), "-name", "lab", "--", binary, "serve", "lab", "-eras", "legacy,modern", "-instr", "ascii:5000")
 			if code != 0 {
 				t.Errorf("exit %d; stderr:\n%s", code, stderr)
 			}
@@ -606,7 +606,7 @@ func TestCheckProfiles(t *testing.T) {
 func TestCheckWidth(t *testing.T) {
 	hostile := writeFile(t, "hostile.txt", "Use the tools.\x1b[2J "+strings.Repeat("x", 200)+" \u202eevil\u202c\n\n"+strings.Repeat("word ", 300))
 	for _, server := range [][]string{
-		{"-era", "dual", "-instr", "ascii:5000", "-tool-desc", "ascii:400"},
+		{"-eras", "legacy,modern", "-instr", "ascii:5000", "-tool-desc", "ascii:400"},
 		{"-instr", "japanese:3000"},
 		{"-instr-file", hostile},
 	} {

@@ -21,7 +21,7 @@ func TestCheckEndsSetsidDaemons(t *testing.T) {
 		t.Skip("no setsid")
 	}
 	pidFile := filepath.Join(t.TempDir(), "pids")
-	script := `setsid sleep 300 >/dev/null 2>&1 </dev/null & echo $! >> "$0"; exec "$1" serve lab -era dual`
+	script := `setsid sleep 300 >/dev/null 2>&1 </dev/null & echo $! >> "$0"; exec "$1" serve lab -eras legacy,modern`
 	runCheckTest(t, "--", "sh", "-c", script, pidFile, binary)
 	data, err := os.ReadFile(pidFile)
 	if err != nil {
@@ -50,7 +50,7 @@ func TestProxySecondSignalEndsTree(t *testing.T) {
 		t.Skip("no setsid")
 	}
 	pidFile := filepath.Join(t.TempDir(), "pids")
-	script := `trap '' TERM INT; setsid sleep 300 >/dev/null 2>&1 </dev/null & echo $! >> "$0"; "$1" serve lab -era dual; exec sleep 300`
+	script := `trap '' TERM INT; setsid sleep 300 >/dev/null 2>&1 </dev/null & echo $! >> "$0"; "$1" serve lab -eras legacy,modern; exec sleep 300`
 	p := testutil.StartStdio(t, exec.Command(binary, "serve", "proxy", "--", "sh", "-c", script, pidFile, binary))
 	defer p.Stdin.Close()
 	p.Exchange(t, `{"jsonrpc":"2.0","id":1,"method":"ping"}`) // the server serves: its daemon is started

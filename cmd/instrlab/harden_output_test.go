@@ -31,7 +31,7 @@ func workflowCommand(out string) (string, bool) {
 func TestCheckShowNoWorkflowCommands(t *testing.T) {
 	text := "Use the tools.\n::add-mask::hunter2\n  ::stop-commands::pause\n\u3000::warning::forged\nsee ##[error]forged too"
 	file := writeFile(t, "ci.txt", text)
-	out, stderr, _ := runCheckTest(t, "-show", "--", binary, "serve", "lab", "-era", "dual", "-instr-file", file)
+	out, stderr, _ := runCheckTest(t, "-show", "--", binary, "serve", "lab", "-eras", "legacy,modern", "-instr-file", file)
 	if l, ok := workflowCommand(out + stderr); ok {
 		t.Errorf("a runner reads %q as a workflow command:\n%s", l, out)
 	}
@@ -66,7 +66,7 @@ printf '{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":"boom","data":
 func TestCheckVariationSelectors(t *testing.T) {
 	text := "Use the tools ❤️. Hidden:a\ufe01\ufe02\ufe03\U000e0100 end"
 	file := writeFile(t, "vs.txt", text)
-	out, _, _ := runCheckTest(t, "-show", "--", binary, "serve", "lab", "-era", "dual", "-instr-file", file)
+	out, _, _ := runCheckTest(t, "-show", "--", binary, "serve", "lab", "-eras", "legacy,modern", "-instr-file", file)
 	for _, want := range []string{"variation-selector", `a\ufe01\ufe02\ufe03\U000e0100 end`, "tools ❤️."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

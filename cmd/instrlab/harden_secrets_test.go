@@ -19,7 +19,7 @@ func TestCheckMeasuresBeforeRedacting(t *testing.T) {
 	text := "Authenticate with a token such as " + key + " or " + strings.Replace(key, "16C7", "99Zz", 1) + ". "
 	text += strings.Repeat("x", 2100-len([]rune(text)))
 	file := writeFile(t, "keys.txt", text)
-	out, stderr, code := runCheckTest(t, "-max-chars", "2048", "-show", "--", binary, "serve", "lab", "-era", "dual", "-instr-file", file)
+	out, stderr, code := runCheckTest(t, "-max-chars", "2048", "-show", "--", binary, "serve", "lab", "-eras", "legacy,modern", "-instr-file", file)
 	flat := strings.Join(strings.Fields(out), " ") // the text output is wrapped to a width
 	if code != exitFailure || !strings.Contains(flat, "instructions are 2,100 characters, more than -max-chars 2,048") {
 		t.Errorf("exit %d, want %d with the 2,100 characters sent measured:\n%s\n%s", code, exitFailure, out, stderr)
@@ -122,7 +122,7 @@ func TestCheckSecretEveryPath(t *testing.T) {
 	instrFile := writeFile(t, "instr.txt", instr)
 	descFile := writeFile(t, "desc.txt", "Looks up parts for "+secret+".")
 	cfg := writeFile(t, ".mcp.json", fmt.Sprintf(`{"mcpServers": {"parts": {"command": "sh",
-  "args": ["-c", "echo \"starting for $1\" >&2; exec %s serve lab -era dual -instr-file %s -tool-desc-file %s", "sh", "${TENANT}"]}}}`,
+  "args": ["-c", "echo \"starting for $1\" >&2; exec %s serve lab -eras legacy,modern -instr-file %s -tool-desc-file %s", "sh", "${TENANT}"]}}}`,
 		binary, instrFile, descFile))
 	for _, args := range [][]string{
 		{"-config", cfg}, {"-v", "-config", cfg}, {"-show", "-config", cfg}, {"-json", "-config", cfg},
@@ -148,7 +148,7 @@ func TestCheckSecretEveryPath(t *testing.T) {
 func TestCheckLearnsFromStderr(t *testing.T) {
 	const value = "pl41n-t0ken-value"
 	instr := writeFile(t, "instr.txt", "Connect with "+value+" when asked.")
-	script := `echo "starting with --token=` + value + `" >&2; exec "$0" serve lab -era dual -instr-file "$1"`
+	script := `echo "starting with --token=` + value + `" >&2; exec "$0" serve lab -eras legacy,modern -instr-file "$1"`
 	for _, args := range [][]string{{"-show"}, {"-json"}, {"-v"}} {
 		out, stderr, _ := runCheckTest(t, append(args, "--", "sh", "-c", script, binary, instr)...)
 		if strings.Contains(out+stderr, value) {

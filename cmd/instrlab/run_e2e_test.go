@@ -83,7 +83,7 @@ func TestE2EClaudeCode(t *testing.T) {
 			t.Errorf("%s #%d: the client printed %q, the reader says %q", r.Row, r.Repeat, r.ModelAnswer, r.Reader.Line())
 		}
 		// The server's log and the client's debug log agree on the era.
-		era := r.Observation.ProtocolEra
+		era := r.Observation.Era
 		if r.Handshake.InitializeSent != (era == "legacy") {
 			t.Errorf("%s #%d: initialize sent %v but the debug log says era %q", r.Row, r.Repeat, r.Handshake.InitializeSent, era)
 		}

@@ -24,11 +24,11 @@ import (
 // of serve lab gets the lab's texts, and the proxy's log names the same
 // messages in the same order as the lab's own log, with the same sizes.
 func TestProxyStdioSameLogAsLab(t *testing.T) {
-	for _, era := range []lab.Mode{lab.ModeLegacy, lab.ModeDual} {
+	for _, era := range []lab.Mode{lab.ModeLegacy, lab.ModeBoth} {
 		t.Run(string(era), func(t *testing.T) {
 			dir := t.TempDir()
 			labLog, proxyLog := filepath.Join(dir, "lab.jsonl"), filepath.Join(dir, "proxy.jsonl")
-			cmd := exec.Command(binary, "serve", "proxy", "-log", proxyLog, "--", binary, "serve", "lab", "-era", string(era), "-instr", "ascii:3000", "-log", labLog)
+			cmd := exec.Command(binary, "serve", "proxy", "-log", proxyLog, "--", binary, "serve", "lab", "-eras", string(era), "-instr", "ascii:3000", "-log", labLog)
 			ctx := context.Background()
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 			if err != nil {

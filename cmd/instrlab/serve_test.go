@@ -17,7 +17,7 @@ func texts(t *testing.T, instr, era string) (initialize, discover lab.Text) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := lab.New(lab.Config{Instructions: in, Era: lab.Mode(era)})
+	l, err := lab.New(lab.Config{Instructions: in, Eras: lab.Mode(era)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestServeLabUsageErrors(t *testing.T) {
 	}{
 		{[]string{"serve", "lab", "-instr", "ascii:10"}, "two codeword sentences"},
 		{[]string{"serve", "lab", "-instr", "klingon:100"}, "want none or KIND:N, KIND one of ascii, japanese, emoji, cjkb, combining or lines"},
-		{[]string{"serve", "lab", "-era", "future"}, "unknown era"},
+		{[]string{"serve", "lab", "-eras", "future"}, "unknown eras"},
 		{[]string{"serve", "lab", "-on-unknown", "explode"}, "unknown -on-unknown"},
 		{[]string{"serve", "lab", "-instr", "none", "-instr-file", "x"}, "exclusive"},
 		{[]string{"serve", "lab", "-nope"}, "flag provided but not defined"},

@@ -3,10 +3,12 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"strings"
 )
 
 // A rename is a flag of a command, or one value of a flag, that took a new
-// name so that one concept has one word (docs/glossary.md). The old name
+// name so that one concept has one word (docs/glossary.md); its command is
+// the FlagSet's name ("check", or "instrlab serve lab" as typed). The old name
 // still works until the next minor version, saying so on the command's
 // error output, and no usage text shows it.
 type rename struct {
@@ -17,6 +19,12 @@ type rename struct {
 }
 
 var renames = []rename{
+	// The lab's -era took eras that are not one era ("dual"); -eras is
+	// the set it speaks. The value first, so that -eras legacy,modern says both.
+	{command: "instrlab serve lab", flag: "eras", old: "dual", new: "legacy,modern"},
+	{command: "instrlab serve lab", old: "era", new: "eras"},
+	{command: "instrlab-lab", flag: "eras", old: "dual", new: "legacy,modern"},
+	{command: "instrlab-lab", old: "era", new: "eras"},
 	{command: "check", old: "repeat", new: "repeats"},
 	{command: "budget", old: "profile", new: "profile-out"},
 	{command: "run", flag: "format", old: "summary", new: "text"},
@@ -48,7 +56,11 @@ func (r rename) deprecated(fs *flag.FlagSet) {
 	if r.flag != "" {
 		old, new = "-"+r.flag+" "+r.old, "-"+r.flag+" "+r.new
 	}
-	fmt.Fprintf(fs.Output(), "instrlab %s: %s is deprecated and goes in the next minor version: use %s (docs/glossary.md)\n", r.command, old, new)
+	command := r.command
+	if !strings.HasPrefix(command, "instrlab") {
+		command = "instrlab " + command
+	}
+	fmt.Fprintf(fs.Output(), "%s: %s is deprecated and goes in the next minor version: use %s (docs/glossary.md)\n", command, old, new)
 }
 
 // A renamedFlag is a flag's old name: it sets the flag's value.

@@ -1,6 +1,10 @@
 package client
 
-import "github.com/instrlab/instrlab/internal/evidence"
+import (
+	"encoding/json"
+
+	"github.com/instrlab/instrlab/internal/evidence"
+)
 
 // Evidence is everything a client may read of a finished run to make its
 // Observation: the run's evidence directory, with the client's HOME,
@@ -49,9 +53,10 @@ type Observation struct {
 	CostUSD *float64 `json:"cost_usd,omitempty"`
 	// Truncations are the client's own reports of cutting instructions.
 	Truncations []Truncation `json:"truncations,omitempty"`
-	// ProtocolEra and NegotiatedVersion are what the client logged about
-	// the connection to the lab server.
-	ProtocolEra       string `json:"protocol_era,omitempty"`
+	// Era and NegotiatedVersion are what the client logged about the
+	// connection to the lab server: the protocol era, in its own words
+	// (its key was "protocol_era" before results.v2.json).
+	Era               string `json:"era,omitempty"`
 	NegotiatedVersion string `json:"negotiated_version,omitempty"`
 	// RuntimeArm and ArmSource are the arm the client says it is in and
 	// where it says that came from (Claude Code's "mcp runtime arm: v2
@@ -91,4 +96,22 @@ func (o Observation) ArmSaid() string {
 		return o.RuntimeArm
 	}
 	return o.RuntimeArm + " (source: " + o.ArmSource + ")"
+}
+
+// UnmarshalJSON reads an observation, and the era under its key before
+// results.v2.json, "protocol_era".
+func (o *Observation) UnmarshalJSON(b []byte) error {
+	type plain Observation
+	var v struct {
+		plain
+		ProtocolEra string `json:"protocol_era"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*o = Observation(v.plain)
+	if o.Era == "" {
+		o.Era = v.ProtocolEra
+	}
+	return nil
 }

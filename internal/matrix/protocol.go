@@ -35,7 +35,7 @@ func Protocol() *Matrix {
 		Repeats: 1, Prompt: surfacePrompt, MaxTurns: protocolTurns, Rows: []Row{
 			{Name: ProtocolRow, Label: "asks and announcements during calls", Instr: "none", Surface: string(lab.SurfaceProtocol), NoDelta: true, Script: script},
 			{Name: ProtocolModernRow, Label: "the same from a server of both eras: over 2026-07-28 the asks are input_required results", Instr: "none",
-				Surface: string(lab.SurfaceProtocol), Era: lab.ModeDual, NoDelta: true, Script: script},
+				Surface: string(lab.SurfaceProtocol), Eras: lab.ModeBoth, NoDelta: true, Script: script},
 		}}
 	if err := m.Validate(); err != nil {
 		panic("built-in matrix protocol: " + err.Error())

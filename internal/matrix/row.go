@@ -79,8 +79,10 @@ type Row struct {
 	// from the lab's log and located in the first request.
 	ToolDesc     string `json:"tool_description,omitempty"`
 	ToolDescFile string `json:"tool_description_file,omitempty"`
-	// Era is the lab's -era: legacy (default), dual or modern.
-	Era lab.Mode `json:"era,omitempty"`
+	// Eras is the lab's -eras: legacy (default), modern or
+	// legacy,modern. A matrix written before it had this name says "era"
+	// (Row.UnmarshalJSON).
+	Eras lab.Mode `json:"eras,omitempty"`
 	// InitDelay and DiscoverDelay hold the lab's replies, as in "8s";
 	// ReadyAfter holds the reply that completes the handshake until that
 	// long after the lab's process started (lab.Config.ReadyAfter), so
@@ -149,6 +151,25 @@ type Row struct {
 	// NoDelta says the row has no comparable baseline (it changes what
 	// the client sends besides the instructions).
 	NoDelta bool `json:"no_delta,omitempty"`
+}
+
+// UnmarshalJSON reads a row, and its lab's eras under their key before
+// the glossary, "era" (with "dual" for both, lab.Mode.UnmarshalText), so
+// that matrix files and the evidence of earlier runs still read.
+func (r *Row) UnmarshalJSON(b []byte) error {
+	type plain Row
+	var v struct {
+		plain
+		Era lab.Mode `json:"era"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*r = Row(v.plain)
+	if r.Eras == "" {
+		r.Eras = v.Era
+	}
+	return nil
 }
 
 var (
@@ -279,8 +300,8 @@ func (m *Matrix) Resolved(r Row) Row {
 	if r.Repeats == 0 {
 		r.Repeats = 1
 	}
-	if r.Era == "" {
-		r.Era = lab.ModeLegacy
+	if r.Eras == "" {
+		r.Eras = lab.ModeLegacy
 	}
 	return r
 }
@@ -373,7 +394,7 @@ func (r Row) Plain() bool {
 
 // Lab is the lab server's flags for the row, logging to logPath.
 func (r Row) Lab(logPath string) (lab.Args, error) {
-	a := lab.Args{Instr: r.Instr, ToolDesc: r.ToolDesc, ToolDescFile: r.ToolDescFile, Era: r.Era, OnUnknown: r.OnUnknown,
+	a := lab.Args{Instr: r.Instr, ToolDesc: r.ToolDesc, ToolDescFile: r.ToolDescFile, Eras: r.Eras, OnUnknown: r.OnUnknown,
 		Fail: r.Fail, ToolMeta: string(r.ToolMeta), Log: logPath, Surface: r.Surface, ResultSize: r.ResultSize,
 		Tools: r.Tools, NameLength: r.ToolNameLength, CacheScope: r.CacheScope, DropSession: r.DropSession, DropAfterCalls: r.DropAfterCalls, SessionTexts: r.SessionTexts,
 		ToolOrder: r.ToolOrder}

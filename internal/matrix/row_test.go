@@ -17,7 +17,7 @@ func TestSeed(t *testing.T) {
 	if late.MaxTurns != 3 || late.Model != "opus" || len(late.Script) != 1 || late.Script[0].Tool != "Bash" || !strings.Contains(late.Prompt, "sleep 10") {
 		t.Errorf("late row resolved to %+v", late)
 	}
-	want := []string{"serve", "lab", "-instr", "ascii:1000", "-era", "legacy", "-init-delay", "8s", "-log", "/x/lab.jsonl"}
+	want := []string{"serve", "lab", "-instr", "ascii:1000", "-eras", "legacy", "-init-delay", "8s", "-log", "/x/lab.jsonl"}
 	if diff := cmp.Diff(want, late.LabArgs("/x/lab.jsonl")); diff != "" {
 		t.Errorf("LabArgs mismatch (-want +got):\n%s", diff)
 	}
@@ -35,7 +35,9 @@ func TestValidate(t *testing.T) {
 		{`{` + prompt + `"rows": [{"name": "A", "instr": "none"}]}`, `name "A"`},
 		{`{` + prompt + `"rows": [{"name": "a", "instr": "none"}, {"name": "a", "instr": "none"}]}`, "duplicate"},
 		{`{` + prompt + `"rows": [{"name": "a", "instr": "ascii:x"}]}`, "not a number"},
-		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "era": "future"}]}`, `era "future"`},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "era": "future"}]}`, `eras "future"`},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "eras": "legacy,dual"}]}`, `eras "legacy,dual"`},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "ascii:1000", "transport": "http", "eras": "modern,legacy", "drop_after_calls": 1}]}`, "need -eras legacy"},
 		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "on_unknown": "explode"}]}`, `-on-unknown "explode"`},
 		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "init_delay": "-1s"}]}`, "must not be negative"},
 		{`{` + prompt + `"rows": [{"name": "a"}]}`, "no instr"},
@@ -51,7 +53,7 @@ func TestValidate(t *testing.T) {
 		{`{` + prompt + `"rows": [{"name": "a", "instr": "ascii:1000", "drop_after_calls": 1}]}`, "need transport http"},
 		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "transport": "http", "session_texts": true}]}`, "needs a generated text"},
 		{`{` + prompt + `"rows": [{"name": "a", "instr": "ascii:1000", "transport": "http", "drop_session": 2, "drop_after_calls": 1}]}`, "exclusive"},
-		{`{` + prompt + `"rows": [{"name": "a", "instr": "ascii:1000", "transport": "http", "era": "dual", "drop_after_calls": 1}]}`, "need -era legacy"},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "ascii:1000", "transport": "http", "era": "dual", "drop_after_calls": 1}]}`, "need -eras legacy"},
 		{`{` + prompt + `"rows": [{"name": "a", "instr": "ascii:1000", "transport": "http", "drop_after_calls": 1, "session_texts": true}]}`, ""},
 	}
 	for _, tt := range tests {

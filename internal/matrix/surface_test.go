@@ -67,7 +67,7 @@ func TestSurfaceMatrix(t *testing.T) {
 // then the tool the lab adds in the next.
 func TestProtocolMatrix(t *testing.T) {
 	m, ok := Builtin("protocol")
-	if !ok || len(m.Rows) != 2 || m.Rows[1].Name != ProtocolModernRow || m.Rows[1].Era != lab.ModeDual {
+	if !ok || len(m.Rows) != 2 || m.Rows[1].Name != ProtocolModernRow || m.Rows[1].Eras != lab.ModeBoth {
 		t.Fatalf("built-in protocol: %v, %+v", ok, m)
 	}
 	r := m.Rows[0]

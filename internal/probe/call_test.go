@@ -92,7 +92,7 @@ func TestProbeCalls(t *testing.T) {
 func TestProbeHTTPCalls(t *testing.T) {
 	in, _ := lab.ParseInstructions("ascii:1000")
 	size, _ := lab.ParseInstructions("ascii:2000")
-	l, err := lab.New(lab.Config{Instructions: in, Era: lab.ModeLegacy,
+	l, err := lab.New(lab.Config{Instructions: in, Eras: lab.ModeLegacy,
 		Surface: lab.SurfaceConfig{Groups: []lab.SurfaceGroup{lab.SurfaceResults, lab.SurfaceSize, lab.SurfaceBad}, ResultSize: size}})
 	if err != nil {
 		t.Fatal(err)

@@ -93,7 +93,7 @@ func serveForTest(args []string) int {
 	}
 	fs := flag.NewFlagSet("lab", flag.ExitOnError)
 	instr := fs.String("instr", "ascii:1000", "")
-	era := fs.String("era", string(lab.ModeLegacy), "")
+	eras := fs.String("eras", string(lab.ModeLegacy), "")
 	initDelay := fs.Duration("init-delay", 0, "")
 	discoverDelay := fs.Duration("discover-delay", 0, "")
 	onUnknown := fs.String("on-unknown", lab.UnknownError, "")
@@ -116,7 +116,7 @@ func serveForTest(args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	l, err := lab.New(lab.Config{Instructions: in, Era: lab.Mode(*era), InitDelay: *initDelay,
+	l, err := lab.New(lab.Config{Instructions: in, Eras: lab.Mode(*eras), InitDelay: *initDelay,
 		DiscoverDelay: *discoverDelay, OnUnknown: *onUnknown, ToolOrder: *toolOrder,
 		Surface: lab.SurfaceConfig{Groups: groups, ResultSize: size}})
 	if err != nil {

@@ -20,7 +20,7 @@ import (
 func labHTTP(t *testing.T, era lab.Mode) Target {
 	t.Helper()
 	in, _ := lab.ParseInstructions("ascii:1000")
-	l, err := lab.New(lab.Config{Instructions: in, Era: era})
+	l, err := lab.New(lab.Config{Instructions: in, Eras: era})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestProbeHTTPLab(t *testing.T) {
 	}{
 		{lab.ModeLegacy, shape{Legacy: OutcomeOK, Modern: OutcomeError, ModernCode: -32601, Survival: SurvivalMethodNotFound,
 			LegacyText: initText, ModernText: "none", LegacyTools: 3}},
-		{lab.ModeDual, shape{Legacy: OutcomeOK, Modern: OutcomeOK, Survival: SurvivalModern,
+		{lab.ModeBoth, shape{Legacy: OutcomeOK, Modern: OutcomeOK, Survival: SurvivalModern,
 			LegacyText: initText, ModernText: discText, LegacyTools: 3, ModernTools: 3}},
 		{lab.ModeModern, shape{Legacy: OutcomeError, LegacyCode: -32022, Modern: OutcomeOK, Survival: SurvivalModern,
 			LegacyText: "none", ModernText: discText, ModernTools: 3}},

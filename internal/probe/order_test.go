@@ -20,8 +20,8 @@ func TestProbeToolOrder(t *testing.T) {
 		args string
 		want orders
 	}{
-		{"-era dual -tool-order rotate", orders{first, second, first, second}},
-		{"-era dual", orders{byName, nil, byName, nil}},
+		{"-eras legacy,modern -tool-order rotate", orders{first, second, first, second}},
+		{"-eras legacy,modern", orders{byName, nil, byName, nil}},
 	} {
 		r := Probe(context.Background(), testServer(t, tt.args), quick)
 		got := orders{toolNames(r.Legacy.Tools), r.Legacy.Relisted, toolNames(r.Modern.Tools), r.Modern.Relisted}

@@ -62,25 +62,25 @@ func TestProbeStdioLab(t *testing.T) {
 		name, args string
 		want       shape
 	}{
-		{"legacy", "-era legacy",
+		{"legacy", "-eras legacy",
 			shape{Legacy: OutcomeOK, Modern: OutcomeError, ModernCode: -32601, Survival: SurvivalMethodNotFound, Fallback: OutcomeOK,
 				LegacyText: initText, ModernText: "none", LegacyTools: 3}},
-		{"dual", "-era dual",
+		{"dual", "-eras legacy,modern",
 			shape{Legacy: OutcomeOK, Modern: OutcomeOK, Survival: SurvivalModern,
 				LegacyText: initText, ModernText: discText, LegacyTools: 3, ModernTools: 3}},
-		{"modern", "-era modern",
+		{"modern", "-eras modern",
 			shape{Legacy: OutcomeError, LegacyCode: -32022, Modern: OutcomeOK, Survival: SurvivalModern,
 				LegacyText: "none", ModernText: discText, ModernTools: 3}},
-		{"crash", "-era legacy -on-unknown crash",
+		{"crash", "-eras legacy -on-unknown crash",
 			shape{Legacy: OutcomeOK, Modern: OutcomeExit, Survival: SurvivalExit,
 				LegacyText: initText, ModernText: "none", LegacyTools: 3}},
-		{"none", "-era dual -instr none",
+		{"none", "-eras legacy,modern -instr none",
 			shape{Legacy: OutcomeOK, Modern: OutcomeOK, Survival: SurvivalModern,
 				LegacyText: "none", ModernText: "none", LegacyTools: 3, ModernTools: 3}},
-		{"japanese", "-era legacy -instr japanese:3000",
+		{"japanese", "-eras legacy -instr japanese:3000",
 			shape{Legacy: OutcomeOK, Modern: OutcomeError, ModernCode: -32601, Survival: SurvivalMethodNotFound, Fallback: OutcomeOK,
 				LegacyText: labCodeword(lab.Japanese, 3000, lab.ReplyInitialize), ModernText: "none", LegacyTools: 3}},
-		{"short delays", "-era dual -init-delay 100ms -discover-delay 100ms",
+		{"short delays", "-eras legacy,modern -init-delay 100ms -discover-delay 100ms",
 			shape{Legacy: OutcomeOK, Modern: OutcomeOK, Survival: SurvivalModern,
 				LegacyText: initText, ModernText: discText, LegacyTools: 3, ModernTools: 3}},
 		{"exits at once", "exit",
@@ -159,7 +159,7 @@ func TestProbeToolsError(t *testing.T) {
 // eras start at once on a loaded machine (go test -race in CI).
 func TestProbeSilence(t *testing.T) {
 	o := Options{Timeout: 2 * time.Second}
-	r := Probe(context.Background(), testServer(t, "-era legacy -on-unknown hang"), o)
+	r := Probe(context.Background(), testServer(t, "-eras legacy -on-unknown hang"), o)
 	want := shape{Legacy: OutcomeOK, Modern: OutcomeSilent, Survival: SurvivalSilent, Fallback: OutcomeOK,
 		LegacyText: labCodeword(lab.English, 1000, lab.ReplyInitialize), ModernText: "none", LegacyTools: 3}
 	if diff := cmp.Diff(want, shapeOf(r)); diff != "" {
@@ -169,12 +169,12 @@ func TestProbeSilence(t *testing.T) {
 		t.Errorf("hang: wait %v, want at least the timeout %v", w, o.Timeout)
 	}
 
-	r = Probe(context.Background(), testServer(t, "-era dual -discover-delay 5s"), o)
+	r = Probe(context.Background(), testServer(t, "-eras legacy,modern -discover-delay 5s"), o)
 	if r.Modern.Outcome != OutcomeSilent || r.Survival.Fallback == nil || r.Survival.Fallback.Outcome != OutcomeOK {
 		t.Errorf("slow discover: modern %s, survival %+v: want silent, then initialize answered on the same process", r.Modern.Outcome, r.Survival)
 	}
 
-	r = Probe(context.Background(), testServer(t, "-era legacy -init-delay 5s"), o)
+	r = Probe(context.Background(), testServer(t, "-eras legacy -init-delay 5s"), o)
 	if r.Legacy.Outcome != OutcomeSilent {
 		t.Errorf("slow initialize: legacy outcome %s, want silent (%s)", r.Legacy.Outcome, r.Legacy.Detail)
 	}
@@ -184,7 +184,7 @@ func TestProbeSilence(t *testing.T) {
 }
 
 func TestProbeGarbage(t *testing.T) {
-	r := Probe(context.Background(), testServer(t, "garbage -era legacy"), quick)
+	r := Probe(context.Background(), testServer(t, "garbage -eras legacy"), quick)
 	if r.Legacy.Outcome != OutcomeOK {
 		t.Errorf("legacy outcome %s (%s), want ok after the stray line", r.Legacy.Outcome, r.Legacy.Detail)
 	}
@@ -230,7 +230,7 @@ func TestProbeNotFound(t *testing.T) {
 }
 
 func TestProbeRepeat(t *testing.T) {
-	r := Probe(context.Background(), testServer(t, "-era dual"), Options{Timeout: quick.Timeout, Repeat: 3, Samples: NoSamples})
+	r := Probe(context.Background(), testServer(t, "-eras legacy,modern"), Options{Timeout: quick.Timeout, Repeat: 3, Samples: NoSamples})
 	if r.Startup.Legacy.N != 3 || r.Startup.Modern.N != 3 {
 		t.Fatalf("startup samples %d and %d, want 3 each", r.Startup.Legacy.N, r.Startup.Modern.N)
 	}

@@ -27,7 +27,7 @@ func TestSamplesCount(t *testing.T) {
 		{2, 2, 4, 2}, // alongside the first run only
 	} {
 		o := Options{Timeout: quick.Timeout, Samples: tt.samples, Repeat: tt.repeat}
-		r := Probe(context.Background(), testServer(t, "-era dual"), o)
+		r := Probe(context.Background(), testServer(t, "-eras legacy,modern"), o)
 		got := []int{r.Startup.Legacy.N, r.Startup.Modern.N}
 		if diff := cmp.Diff([]int{tt.legacy, tt.modern}, got); diff != "" {
 			t.Errorf("samples %d, repeat %d: legacy and modern n mismatch (-want +got):\n%s", tt.samples, tt.repeat, diff)
@@ -46,7 +46,7 @@ func TestSampleAbove(t *testing.T) {
 	spareCPUs = func() int { return 0 }
 	// SampleAbove saying there is no wait to judge by: none.
 	o := Options{Timeout: quick.Timeout, SampleAbove: func() (time.Duration, bool) { return 0, false }}
-	if r := Probe(context.Background(), testServer(t, "-era dual -init-delay 100ms"), o); r.Startup.Legacy.N != 1 {
+	if r := Probe(context.Background(), testServer(t, "-eras legacy,modern -init-delay 100ms"), o); r.Startup.Legacy.N != 1 {
 		t.Errorf("no wait to judge by: legacy n %d, want 1", r.Startup.Legacy.N)
 	}
 	for _, tt := range []struct {
@@ -59,7 +59,7 @@ func TestSampleAbove(t *testing.T) {
 		{0, "", 1 + DefaultSamples},
 	} {
 		o := Options{Timeout: quick.Timeout, SampleAbove: func() (time.Duration, bool) { return tt.above, true }}
-		r := Probe(context.Background(), testServer(t, strings.TrimSpace("-era dual "+tt.delay)), o)
+		r := Probe(context.Background(), testServer(t, strings.TrimSpace("-eras legacy,modern "+tt.delay)), o)
 		if r.Startup.Legacy.N != tt.n {
 			t.Errorf("above %v, %q: legacy n %d, want %d", tt.above, tt.delay, r.Startup.Legacy.N, tt.n)
 		}
@@ -73,7 +73,7 @@ func TestSampleAbove(t *testing.T) {
 func TestSamplesEnded(t *testing.T) {
 	dir := t.TempDir()
 	o := Options{Timeout: quick.Timeout, Samples: runtime.NumCPU() + 2}
-	r := Probe(context.Background(), testServer(t, "count "+dir+" -era dual -init-delay 200ms"), o)
+	r := Probe(context.Background(), testServer(t, "count "+dir+" -eras legacy,modern -init-delay 200ms"), o)
 	if want := 1 + o.Samples; r.Startup.Legacy.N != want {
 		t.Errorf("legacy n %d, want %d", r.Startup.Legacy.N, want)
 	}
@@ -146,7 +146,7 @@ func TestSamplesAfterEras(t *testing.T) {
 		spareCPUs = func() int { return spare }
 		dir := t.TempDir()
 		o := Options{Timeout: quick.Timeout, Samples: 2}
-		Probe(context.Background(), testServer(t, "count "+dir+" -era dual -init-delay "+delay.String()+" -discover-delay "+delay.String()), o)
+		Probe(context.Background(), testServer(t, "count "+dir+" -eras legacy,modern -init-delay "+delay.String()+" -discover-delay "+delay.String()), o)
 		spareCPUs = old
 		seen, _ := filepath.Glob(filepath.Join(dir, "seen-*"))
 		var starts []time.Time

@@ -208,10 +208,28 @@ type Failure struct {
 	Tools        bool `json:"tools"`
 	// Reply is the reply whose instructions reached the model,
 	// "initialize" or "discover" (server/discover failed: "initialize"
-	// when the client fell back); its JSON name is "era", as in run's
-	// placements.
-	Reply string `json:"era,omitempty"`
+	// when the client fell back), as in run's placements; its key was
+	// "era" in profiles written before 2026-12-06 (UnmarshalJSON).
+	Reply string `json:"reply,omitempty"`
 	Note  string `json:"note"`
+}
+
+// UnmarshalJSON reads a failure, and its reply under its key before
+// 2026-12-06, "era", so that a profile written then still reads.
+func (f *Failure) UnmarshalJSON(b []byte) error {
+	type plain Failure
+	var v struct {
+		plain
+		Era string `json:"era"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*f = Failure(v.plain)
+	if f.Reply == "" {
+		f.Reply = v.Era
+	}
+	return nil
 }
 
 // Failure is what p measured of a failure of method, nil when it did not.

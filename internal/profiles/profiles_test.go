@@ -1,6 +1,7 @@
 package profiles
 
 import (
+	"encoding/json"
 	"slices"
 
 	"github.com/instrlab/instrlab/internal/unit"
@@ -467,6 +468,23 @@ func TestSecondLimit(t *testing.T) {
 		q.Budgets[i].Second = &s
 		if err := q.Validate(); err == nil || !strings.Contains(err.Error(), "second limit") {
 			t.Errorf("second limit %+v: %v, want refused", s, err)
+		}
+	}
+}
+
+// TestFailureReplyBefore: a profile written before 2026-12-06 keeps a
+// failure's reply under "era"; it reads as one that says "reply".
+func TestFailureReplyBefore(t *testing.T) {
+	for _, doc := range []string{
+		`{"method": "server/discover", "tries": 1, "instructions": true, "tools": true, "era": "initialize", "note": "n"}`,
+		`{"method": "server/discover", "tries": 1, "instructions": true, "tools": true, "reply": "initialize", "note": "n"}`,
+	} {
+		var f Failure
+		if err := json.Unmarshal([]byte(doc), &f); err != nil {
+			t.Fatal(err)
+		}
+		if f.Reply != "initialize" || f.Method != "server/discover" || f.Tries != 1 || !f.Tools || f.Note != "n" {
+			t.Errorf("%s read as %+v", doc, f)
 		}
 	}
 }

@@ -439,8 +439,8 @@ func debugText(r *analyze.Result) string {
 	for _, t := range o.Truncations {
 		parts = append(parts, fmt.Sprintf("truncated %s → %s", table.Num(t.From), table.Num(t.To)))
 	}
-	if o.ProtocolEra != "" || o.NegotiatedVersion != "" {
-		parts = append(parts, strings.TrimSpace(o.ProtocolEra+" "+o.NegotiatedVersion))
+	if o.Era != "" || o.NegotiatedVersion != "" {
+		parts = append(parts, strings.TrimSpace(o.Era+" "+o.NegotiatedVersion))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -129,7 +129,7 @@ func withText(r *analyze.Result, method string) string {
 	if r.Sent == 0 {
 		return ""
 	}
-	if method == lab.Modern.Method() && !r.Era.Speaks(lab.Modern) {
+	if method == lab.Modern.Method() && !r.Eras.Speaks(lab.Modern) {
 		return ""
 	}
 	return ", with the text"

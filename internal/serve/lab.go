@@ -100,7 +100,7 @@ func tuneStdioGC() (restore func()) {
 func printTexts(w io.Writer, l *lab.Lab, cfg lab.Config) error {
 	initText, discoverText := l.Texts()
 	show := func(label string, t lab.Text) {
-		fmt.Fprintf(w, "# %s (%s, era %s): %d characters, %d bytes\n", label, cfg.Instructions, cfg.Era, t.Length(), len(t.Text))
+		fmt.Fprintf(w, "# %s (%s, eras %s): %d characters, %d bytes\n", label, cfg.Instructions, cfg.Eras, t.Length(), len(t.Text))
 		if t.Begin != "" {
 			markers := "no markers"
 			if n := len(t.Markers); n > 0 {
@@ -114,7 +114,7 @@ func printTexts(w io.Writer, l *lab.Lab, cfg lab.Config) error {
 		fmt.Fprintf(w, "# no instructions field\n")
 		return nil
 	}
-	switch cfg.Era {
+	switch cfg.Eras {
 	case lab.ModeLegacy:
 		show("initialize", initText)
 	case lab.ModeModern:

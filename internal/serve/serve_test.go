@@ -143,14 +143,14 @@ func TestServeLabStdioGC(t *testing.T) {
 // codewords and lengths.
 func TestServeLabPrint(t *testing.T) {
 	var stdout bytes.Buffer
-	if err := Main(context.Background(), []string{"lab", "-instr", "ascii:5000", "-era", "dual", "-print"}, strings.NewReader(""), &stdout, io.Discard); err != nil {
+	if err := Main(context.Background(), []string{"lab", "-instr", "ascii:5000", "-eras", "legacy,modern", "-print"}, strings.NewReader(""), &stdout, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	in, err := lab.ParseInstructions("ascii:5000")
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := lab.New(lab.Config{Instructions: in, Era: lab.ModeDual})
+	l, err := lab.New(lab.Config{Instructions: in, Eras: lab.ModeBoth})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,5 +160,39 @@ func TestServeLabPrint(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("-print output lacks %.60q", want)
 		}
+	}
+}
+
+// TestServeLabOldEra: the lab's flag before the glossary, -era, and its
+// value dual still serve both eras, each saying what replaced it, in
+// instrlab serve lab as in instrlab-lab; "modern,legacy" is the same set.
+func TestServeLabOldEra(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		lines []string
+	}{
+		{[]string{"lab", "-era", "dual", "-print"}, []string{"instrlab serve lab: -era is deprecated and goes in the next minor version: use -eras", "instrlab serve lab: -eras dual is deprecated", "use -eras legacy,modern"}},
+		{[]string{"lab", "-eras", "dual", "-print"}, []string{"instrlab serve lab: -eras dual is deprecated"}},
+		{[]string{"lab", "-eras", "modern,legacy", "-print"}, nil},
+	} {
+		var stdout, stderr bytes.Buffer
+		if err := Main(context.Background(), tc.args, strings.NewReader(""), &stdout, &stderr); err != nil {
+			t.Fatalf("%q: %v", tc.args, err)
+		}
+		if !strings.Contains(stdout.String(), "eras legacy,modern") || !strings.Contains(stdout.String(), "# server/discover") {
+			t.Errorf("%q printed %q, want both eras' texts", tc.args, stdout.String())
+		}
+		for _, want := range tc.lines {
+			if !strings.Contains(stderr.String(), want) {
+				t.Errorf("%q: stderr %q lacks %q", tc.args, stderr.String(), want)
+			}
+		}
+		if tc.lines == nil && stderr.Len() > 0 {
+			t.Errorf("%q: stderr %q, want nothing", tc.args, stderr.String())
+		}
+	}
+	var stderr bytes.Buffer
+	if err := Lab(context.Background(), []string{"-era", "modern", "-print"}, strings.NewReader(""), io.Discard, &stderr); err != nil || !strings.Contains(stderr.String(), "instrlab-lab: -era is deprecated") {
+		t.Errorf("instrlab-lab -era modern: %v, stderr %q", err, stderr.String())
 	}
 }

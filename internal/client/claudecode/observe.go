@@ -28,7 +28,7 @@ func Observe(dir, server string) client.Observation {
 				o.Truncations = append(o.Truncations, t)
 			}
 		}
-		o.ProtocolEra, o.NegotiatedVersion = d.ProtocolEra[server], d.NegotiatedVersion[server]
+		o.Era, o.NegotiatedVersion = d.ProtocolEra[server], d.NegotiatedVersion[server]
 		o.RuntimeArm, o.ArmSource = d.RuntimeArm, d.ArmSource
 		return w
 	})

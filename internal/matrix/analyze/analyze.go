@@ -74,7 +74,7 @@ type analysis struct {
 // resultOf is the Result's part that the run record says as it is.
 func resultOf(rec Record, dir string) Result {
 	return Result{Client: rec.Client.String(), Arm: ArmFactsOf(rec.Arm), Row: rec.Row.Name, Label: rec.Row.Label, Repeat: rec.Repeat, Dir: dir,
-		Status: rec.Status, Reason: rec.Reason, Live: rec.Live, Instr: rec.Row.Instr, Era: rec.Row.Era, Model: rec.Model, ModelWhy: rec.ModelWhy,
+		Status: rec.Status, Reason: rec.Reason, Live: rec.Live, Instr: rec.Row.Instr, Eras: rec.Row.Eras, Model: rec.Model, ModelWhy: rec.ModelWhy,
 		NoDelta: rec.Row.NoDelta, Plain: rec.Row.Plain(), ClientMS: rec.ClientMS, ClientCPUMS: rec.ClientCPUMS, Requests: []RequestFacts{}}
 }
 

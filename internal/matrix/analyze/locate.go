@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"encoding/json"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -19,8 +20,9 @@ type Placement struct {
 	// Kind is the segment's kind; Path its place in the body.
 	Kind fakeapi.Kind `json:"kind"`
 	Path string       `json:"path"`
-	// Reply is the reply whose text was found (initialize or discover).
-	Reply lab.Reply `json:"era"`
+	// Reply is the reply whose text was found (initialize or discover);
+	// its key was "era" before results.v2.json (UnmarshalJSON).
+	Reply lab.Reply `json:"reply"`
 	// Kept is how many characters of the server's text arrived, from its
 	// start; Full when all of them did.
 	Kept int  `json:"kept"`
@@ -41,6 +43,24 @@ type Placement struct {
 	// or end the client removed: not a cut (the text is Full when
 	// nothing else is missing), and not in Kept.
 	Trimmed int `json:"trimmed,omitempty"`
+}
+
+// UnmarshalJSON reads a placement, and its reply under its key before
+// results.v2.json, "era".
+func (p *Placement) UnmarshalJSON(b []byte) error {
+	type plain Placement
+	var v struct {
+		plain
+		Era lab.Reply `json:"era"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*p = Placement(v.plain)
+	if p.Reply == "" {
+		p.Reply = v.Era
+	}
+	return nil
 }
 
 // locate finds text, served in reply (with its begin codeword), in ctx. It

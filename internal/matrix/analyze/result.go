@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"encoding/json"
 	"strings"
 	"time"
 	"unicode"
@@ -24,16 +25,18 @@ type Result struct {
 	Label string   `json:"label"`
 	// Model and ModelWhy are the model the runner had the client name
 	// for its row's calls, and why (Record.Model).
-	Model    string   `json:"model,omitempty"`
-	ModelWhy string   `json:"model_why,omitempty"`
-	Repeat   int      `json:"repeat"`
-	Dir      string   `json:"dir"`
-	Status   string   `json:"status"` // ok or failed
-	Reason   string   `json:"reason,omitempty"`
-	Live     bool     `json:"live,omitempty"`
-	Instr    string   `json:"instr"`
-	Era      lab.Mode `json:"era"` // the lab's -era
-	Sent     int      `json:"sent"`
+	Model    string `json:"model,omitempty"`
+	ModelWhy string `json:"model_why,omitempty"`
+	Repeat   int    `json:"repeat"`
+	Dir      string `json:"dir"`
+	Status   string `json:"status"` // ok or failed
+	Reason   string `json:"reason,omitempty"`
+	Live     bool   `json:"live,omitempty"`
+	Instr    string `json:"instr"`
+	// Eras is the lab's -eras; its key was "era" before results.v2.json
+	// (UnmarshalJSON).
+	Eras lab.Mode `json:"eras"`
+	Sent int      `json:"sent"`
 	// Transport is how the client reached the server (Record.Transport:
 	// "stdio" or "http"; "" in evidence from before it was recorded), and
 	// HTTP what the message log shows of a run over HTTP.
@@ -97,6 +100,25 @@ type Result struct {
 	ClientMS    float64            `json:"client_ms"`
 	ClientCPUMS float64            `json:"client_cpu_ms,omitempty"` // Record.ClientCPUMS
 	Warnings    []string           `json:"warnings,omitempty"`
+}
+
+// UnmarshalJSON reads a result, and the lab's eras under their key before
+// results.v2.json, "era" (with "dual" for both), so that the evidence of
+// earlier runs and sweeps reads as a new run's.
+func (r *Result) UnmarshalJSON(b []byte) error {
+	type plain Result
+	var v struct {
+		plain
+		Era lab.Mode `json:"era"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*r = Result(v.plain)
+	if r.Eras == "" {
+		r.Eras = v.Era
+	}
+	return nil
 }
 
 // ArmFacts name the arm a run was in and how it was set.

@@ -200,7 +200,7 @@ func recordRunnerFailure(j job, reason string) analyze.Result {
 	rec := analyze.Record{Client: j.client.Spec(), Arm: j.arm, Row: j.row, Repeat: j.repeat, Start: time.Now(), ExitCode: -1,
 		Status: analyze.StatusFailed, Reason: reason}
 	res := analyze.Result{Client: rec.Client.String(), Arm: analyze.ArmFactsOf(j.arm), Row: j.row.Name, Label: j.row.Label, Repeat: j.repeat, Dir: j.dir,
-		Status: rec.Status, Reason: rec.Reason, Instr: j.row.Instr, Era: j.row.Era, Requests: []analyze.RequestFacts{},
+		Status: rec.Status, Reason: rec.Reason, Instr: j.row.Instr, Eras: j.row.Eras, Requests: []analyze.RequestFacts{},
 		Reader: fakeapi.Answer{Last: -1}}
 	if err := os.MkdirAll(j.dir, 0o755); err == nil && writeJSON(evidence.RunDir(j.dir).Record(), rec) == nil {
 		if r, err := analyze.Run(j.dir, j.clients); err == nil {

@@ -26,9 +26,9 @@ func TestHTTPRowsFakeClient(t *testing.T) {
 	refetch["FAKE_REFETCH"] = "1"
 	m := testMatrix(
 		matrix.Row{Name: "http-legacy", Label: "legacy", Instr: "ascii:1000", Transport: matrix.TransportHTTP},
-		matrix.Row{Name: "http-ttl", Label: "ttl", Instr: "ascii:1000", Era: lab.ModeDual, Transport: matrix.TransportHTTP,
+		matrix.Row{Name: "http-ttl", Label: "ttl", Instr: "ascii:1000", Eras: lab.ModeBoth, Transport: matrix.TransportHTTP,
 			DiscoverTTL: "10ms", CacheScope: "private", Env: probe},
-		matrix.Row{Name: "http-ttl-refetch", Label: "ttl, fetched again", Instr: "ascii:1000", Era: lab.ModeDual, Transport: matrix.TransportHTTP,
+		matrix.Row{Name: "http-ttl-refetch", Label: "ttl, fetched again", Instr: "ascii:1000", Eras: lab.ModeBoth, Transport: matrix.TransportHTTP,
 			DiscoverTTL: "10ms", CacheScope: "private", Env: refetch},
 	)
 	m.Repeats = 1

@@ -23,7 +23,7 @@ func deriveHandshake(runs []run) (profiles.Handshake, []string) {
 		if first {
 			probed++
 		}
-		if r.Row.Era == lab.ModeDual && r.Row.Fail == "" { // a failed probe is deriveFailures'
+		if r.Row.Eras == lab.ModeBoth && r.Row.Fail == "" { // a failed probe is deriveFailures'
 			dual++
 			if first && h.DiscoverAnswer == "result" && !h.InitializeSent {
 				discoverOnly++

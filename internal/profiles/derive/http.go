@@ -124,7 +124,7 @@ func sessionWords(runs []run) string {
 		if r.HTTP.Lost != "" {
 			lost++
 		}
-		if r.Row.Era != lab.ModeLegacy {
+		if r.Row.Eras != lab.ModeLegacy {
 			continue
 		}
 		s := r.HTTP.Sessions
@@ -142,7 +142,7 @@ func sessionWords(runs []run) string {
 	if lost > 0 {
 		w += fmt.Sprintf(", %d sessions lost", lost)
 	}
-	return w + ". The dual and modern labs serve HTTP without sessions (the SDK's stateless handler)."
+	return w + ". The labs that speak the modern era serve HTTP without sessions (the SDK's stateless handler)."
 }
 
 func span(lo, hi int) string {

@@ -132,7 +132,7 @@ func deriveRender(runs []run, ev Evidence) (profiles.Render, []string, error) {
 func refRun(runs []run, whole bool) *run {
 	var ref *run
 	for i, r := range runs {
-		if b := r.First.Best(); r.plain() && b != nil && b.Full == whole && (ref == nil || r.Sent < ref.Sent || r.Sent == ref.Sent && ref.Row.Era == lab.ModeDual && r.Row.Era != lab.ModeDual) {
+		if b := r.First.Best(); r.plain() && b != nil && b.Full == whole && (ref == nil || r.Sent < ref.Sent || r.Sent == ref.Sent && ref.Row.Eras == lab.ModeBoth && r.Row.Eras != lab.ModeBoth) {
 			ref = &runs[i]
 		}
 	}
