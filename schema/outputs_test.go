@@ -18,11 +18,13 @@ import (
 	"github.com/instrlab/instrlab/schema/schematest"
 )
 
-// checkV1 and resultsV1 are check -json's and results.json's first
-// versions, what they wrote before 2026-12-06.
+// The first versions of check -json, results.json, diff -json and the
+// atlas: what they wrote before 2026-12-06.
 var (
 	checkV1   = schema.Earlier[0]
 	resultsV1 = schema.Earlier[1]
+	diffV1    = schema.Earlier[2]
+	atlasV1   = schema.Earlier[3]
 )
 
 // fixtures are outputs of real runs, kept as they were written (how each
@@ -43,8 +45,11 @@ var fixtures = []struct {
 	{"testdata/results.json", resultsV1},
 	{"testdata/results-server.json", resultsV1},
 	{"testdata/results-v2.json", schema.Results},
-	{"testdata/diff.json", schema.Diff},
+	{"testdata/diff.json", diffV1},
+	{"testdata/diff-v2.json", schema.Diff},
+	{"testdata/atlas-v1.json", atlasV1},
 	{"../atlas/atlas.json", schema.Atlas},
+	{"../atlas/surface/atlas.json", schema.Atlas},
 }
 
 func TestFixturesFollowSchemas(t *testing.T) {
@@ -147,9 +152,9 @@ func TestSchemasReject(t *testing.T) {
 		edit           func(m map[string]any)
 		want           string
 	}{
-		{"another schema named", "testdata/diff.json", schema.Diff,
+		{"another schema named", "testdata/diff-v2.json", schema.Diff,
 			func(m map[string]any) { m["$schema"] = schema.Results }, "$schema"},
-		{"a required member missing", "testdata/diff.json", schema.Diff,
+		{"a required member missing", "testdata/diff-v2.json", schema.Diff,
 			func(m map[string]any) { delete(m, "changes") }, "changes"},
 		{"a member of the wrong type", "testdata/results-v2.json", schema.Results,
 			func(m map[string]any) { m["results"].([]any)[0].(map[string]any)["repeat"] = "one" }, "repeat"},

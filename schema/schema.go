@@ -25,18 +25,18 @@ const (
 	// Results is run's and report's results.json (and -format json).
 	Results = Base + "results.v2.json"
 	// Diff is diff -json.
-	Diff = Base + "diff.v1.json"
+	Diff = Base + "diff.v2.json"
 	// Atlas is a sweep's atlas.json (and report -format json on a sweep).
-	Atlas = Base + "atlas.v1.json"
+	Atlas = Base + "atlas.v2.json"
 	// Capabilities is the atlas site's capabilities.json: the atlas in
 	// the community client-capabilities list's shape.
-	Capabilities = Base + "capabilities.v1.json"
+	Capabilities = Base + "capabilities.v2.json"
 	// Compat is the client reference's compat.json: its facts in
 	// browser-compat-data's shape.
 	Compat = Base + "compat.v1.json"
 	// Presets is the client reference's presets.json: per client version,
 	// the flags a generated server adapts its schemas and names to.
-	Presets = Base + "presets.v1.json"
+	Presets = Base + "presets.v2.json"
 )
 
 // Files holds the schemas, named as their identifiers end.
@@ -51,7 +51,10 @@ var All = []string{Check, Results, Diff, Atlas, Capabilities, Compat, Presets}
 // Earlier are the identifiers of the versions an output was written to
 // before its current one: their schemas stay, frozen, so that what a
 // version wrote still validates (docs/schema.md says what changed).
-var Earlier = []string{Base + "check.v1.json", Base + "results.v1.json"}
+var Earlier = []string{
+	Base + "check.v1.json", Base + "results.v1.json", Base + "diff.v1.json",
+	Base + "atlas.v1.json", Base + "capabilities.v1.json", Base + "presets.v1.json",
+}
 
 // File is the name under Files of the schema id names.
 func File(id string) string { return id[len(Base):] }

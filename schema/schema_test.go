@@ -59,7 +59,7 @@ func documents() (map[string]map[string]any, error) {
 				return g.named(schema.Results, reflect.TypeFor[report.ResultsFile]())
 			}),
 		add(schema.Diff, "instrlab diff -json",
-			"What diff -json prints: per configuration and client, what changed between two runs.",
+			"What diff -json prints: per row and client (each client compared as its two versions, name@version), what changed between two runs.",
 			func(g *generator) (map[string]any, error) {
 				return g.named(schema.Diff, reflect.TypeFor[report.Diff]())
 			}),

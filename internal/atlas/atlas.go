@@ -19,8 +19,12 @@ import (
 var ErrMismatch = errors.New("sweeps cannot be merged")
 
 // A Timeline is one client's version history as a sweep saw it.
+//
+// Client is the client's name (-client codex), which spans the versions:
+// its key is "name", and was "client" before atlas.v2.json
+// (UnmarshalJSON), the key that always holds name@version now.
 type Timeline struct {
-	Client   string `json:"client"`
+	Client   string `json:"name"`
 	Selector string `json:"selector"`
 	// Versions are the published versions selected, oldest first.
 	Versions []string `json:"versions"`
@@ -142,6 +146,24 @@ type Atlas struct {
 	// yet narrowed (its Exact is false), and later clients are missing.
 	Partial   bool       `json:"partial,omitempty"`
 	Timelines []Timeline `json:"timelines"`
+}
+
+// UnmarshalJSON reads a timeline, and its client's name under its key
+// before atlas.v2.json, "client", so that an older sweep still reads.
+func (t *Timeline) UnmarshalJSON(b []byte) error {
+	type plain Timeline
+	var v struct {
+		plain
+		Client string `json:"client"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*t = Timeline(v.plain)
+	if t.Client == "" {
+		t.Client = v.Client
+	}
+	return nil
 }
 
 // Read reads an atlas file.

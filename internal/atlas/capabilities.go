@@ -78,8 +78,9 @@ type Empty struct{}
 
 // RangeFacts are instrlab's measured facts of a version range.
 type RangeFacts struct {
-	// Client is instrlab's name of the client (-client).
-	Client string `json:"client"`
+	// Client is instrlab's name of the client (-client), which spans the
+	// range's versions: its key is "name" (the glossary's).
+	Client string `json:"name"`
 	// First and Last are the range's first and last versions probed;
 	// Next is the first version of the next range ("" for the newest).
 	// Versions after Last and before Next were not all probed: the
@@ -93,12 +94,13 @@ type RangeFacts struct {
 	// Instructions is what the client does with a server's instructions.
 	Instructions InstructionFacts `json:"instructions"`
 	// Probe is the first method the server received ("server/discover
-	// first"); Era which era's text a dual-era server's client used, and
-	// whether it sent initialize; Wait whether it waits for a server 3 s
-	// slow before its first model request.
-	Probe string `json:"probe,omitempty"`
-	Era   string `json:"era,omitempty"`
-	Wait  string `json:"wait,omitempty"`
+	// first"); DualEra (the property dual-era; "era" before
+	// capabilities.v2.json) which era's text a server of both eras had
+	// its client use, and whether it sent initialize; Wait whether it
+	// waits for a server 3 s slow before its first model request.
+	Probe   string `json:"probe,omitempty"`
+	DualEra string `json:"dual_era,omitempty"`
+	Wait    string `json:"wait,omitempty"`
 	// Budgets are the budgets measured as numbers (instrlab sweep
 	// -budget), as the wait budget with its span in seconds.
 	Budgets Props `json:"budgets,omitempty"`
@@ -308,7 +310,7 @@ func capabilityRecord(base string, t Timeline, i int, first map[string]Point, di
 	f.Instructions = InstructionFacts{Used: s.Props.Get("uses"), Placement: s.Props.Get("placement"),
 		Wrapper: s.Props.Get("wrapper"), Cap: s.Props.Get("cap"), Marker: s.Props.Get("marker")}
 	f.Instructions.Limit, f.Instructions.Unit, f.Instructions.UpTo = readCapValue(f.Instructions.Cap)
-	f.Probe, f.Era, f.Wait = s.Props.Get("probe"), s.Props.Get("dual-era"), s.Props.Get("slow-server")
+	f.Probe, f.DualEra, f.Wait = s.Props.Get("probe"), s.Props.Get("dual-era"), s.Props.Get("slow-server")
 	for _, p := range s.Props {
 		if strings.HasSuffix(p.Name, BudgetProperty("")) {
 			f.Budgets = append(f.Budgets, p)

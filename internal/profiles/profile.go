@@ -14,10 +14,15 @@ import (
 )
 
 // A Profile is what one client version does with a server's text.
+//
+// A profile file names its client as check -json does (MarshalJSON):
+// "client" is ID(), "title" the display name with the version; a file
+// written before 2026-12-06 says "client" (the name), "name" and
+// "version", and still reads.
 type Profile struct {
-	Client  string `json:"client"`  // machine name, e.g. "claude-code"
-	Name    string `json:"name"`    // display name, e.g. "Claude Code"
-	Version string `json:"version"` // the client version the evidence is for
+	Client  string `json:"-"` // machine name, e.g. "claude-code"
+	Name    string `json:"-"` // display name, e.g. "Claude Code"
+	Version string `json:"-"` // the client version the evidence is for
 	// Model is the model the measured requests named (the client's
 	// default unless the runs chose one); "" when not recorded.
 	Model string `json:"model,omitempty"`
@@ -222,7 +227,7 @@ func (f *Failure) UnmarshalJSON(b []byte) error {
 		plain
 		Era string `json:"era"`
 	}
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := decodeStrict(b, &v); err != nil {
 		return err
 	}
 	*f = Failure(v.plain)
@@ -598,6 +603,70 @@ func (p Profile) Title() string {
 		t += " in arm " + p.Arm
 	}
 	return t
+}
+
+// fileKeys are how a profile file names its client: Client and Title
+// since 2026-12-06; Client (the name alone), Name and Version before.
+type fileKeys struct {
+	Client  string `json:"client"`
+	Title   string `json:"title,omitempty"`
+	Name    string `json:"name,omitempty"`
+	Version string `json:"version,omitempty"`
+}
+
+// MarshalJSON writes p with "client" as ID() and "title" as the display
+// name with the version, before its other members.
+func (p Profile) MarshalJSON() ([]byte, error) {
+	type plain Profile
+	v := struct {
+		fileKeys
+		plain
+	}{fileKeys{Client: p.ID(), Title: p.Name + " " + p.Version}, plain(p)}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // keep <system-reminder> readable
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// UnmarshalJSON reads a profile as either version writes it, refusing
+// unknown members as Parse does.
+func (p *Profile) UnmarshalJSON(b []byte) error {
+	type plain Profile
+	var v struct {
+		fileKeys
+		*plain
+	}
+	v.plain = (*plain)(p)
+	if err := decodeStrict(b, &v); err != nil {
+		return err
+	}
+	k := v.fileKeys
+	if k.Title == "" { // written before 2026-12-06
+		p.Client, p.Name, p.Version = k.Client, k.Name, k.Version
+		return nil
+	}
+	name, version, ok := strings.Cut(k.Client, "@")
+	switch {
+	case !ok || name == "" || version == "":
+		return fmt.Errorf("profile client %q beside a title: want name@version", k.Client)
+	case k.Name != "" || k.Version != "":
+		return fmt.Errorf("profile %s: name and version are the keys before title: give client and title alone", k.Client)
+	case !strings.HasSuffix(k.Title, " "+version) || len(k.Title) == len(version)+1:
+		return fmt.Errorf("profile %s: title %q: want the client's name, then its version", k.Client, k.Title)
+	}
+	p.Client, p.Version, p.Name = name, version, strings.TrimSuffix(k.Title, " "+version)
+	return nil
+}
+
+// decodeStrict decodes b into v, refusing unknown members: a custom
+// UnmarshalJSON does not inherit its decoder's DisallowUnknownFields.
+func decodeStrict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
 }
 
 // Parse decodes and validates one profile; unknown fields are errors, so a

@@ -181,7 +181,7 @@ func TestSelect(t *testing.T) {
 	dir := t.TempDir()
 	b, _ := os.ReadFile("data/claude-code@2.1.285.json")
 	f := filepath.Join(dir, "mine.json")
-	os.WriteFile(f, []byte(strings.Replace(string(b), `"2.1.285"`, `"9.9.9"`, 1)), 0o644)
+	os.WriteFile(f, []byte(strings.Replace(string(b), `2.1.285"`, `9.9.9"`, 2)), 0o644) // client and title
 	got, err := Select(ps, []string{f})
 	if err != nil || got[0].Version != "9.9.9" {
 		t.Errorf("Select(file) = %v, %v", got, err)
@@ -195,13 +195,16 @@ func TestParseRejects(t *testing.T) {
 	}
 	good := string(b)
 	tests := map[string]string{
-		"unknown field": strings.Replace(good, `"cap": 2048,`, `"cap": 2048, "capp": 1,`, 1),
-		"no evidence":   good[:strings.Index(good, `"evidence"`)] + `"evidence": []}`,
-		"bad unit":      strings.Replace(good, `"unit": "utf16"`, `"unit": "octet"`, 1),
-		"bad syntax":    strings.Replace(good, `"plain-digits"`, `"anything"`, 1),
-		"bad lines":     strings.Replace(good, `"cap": 2048,`, `"cap": 2048, "lines": "second",`, 1),
-		"trailing data": good + "{}",
-		"no text":       strings.Replace(good, `{text}`, `{txt}`, 1),
+		"unknown field":             strings.Replace(good, `"cap": 2048,`, `"cap": 2048, "capp": 1,`, 1),
+		"no evidence":               good[:strings.Index(good, `"evidence"`)] + `"evidence": []}`,
+		"bad unit":                  strings.Replace(good, `"unit": "utf16"`, `"unit": "octet"`, 1),
+		"bad syntax":                strings.Replace(good, `"plain-digits"`, `"anything"`, 1),
+		"bad lines":                 strings.Replace(good, `"cap": 2048,`, `"cap": 2048, "lines": "second",`, 1),
+		"trailing data":             good + "{}",
+		"no text":                   strings.Replace(good, `{text}`, `{txt}`, 1),
+		"no version":                strings.Replace(good, `"claude-code@2.1.285"`, `"claude-code"`, 1),
+		"title without the version": strings.Replace(good, `"Claude Code 2.1.285"`, `"Claude Code"`, 1),
+		"both keys":                 strings.Replace(good, `"title":`, `"version": "2.1.285", "title":`, 1),
 	}
 	for name, data := range tests {
 		if _, err := Parse([]byte(data)); err == nil {
@@ -486,5 +489,32 @@ func TestFailureReplyBefore(t *testing.T) {
 		if f.Reply != "initialize" || f.Method != "server/discover" || f.Tries != 1 || !f.Tools || f.Note != "n" {
 			t.Errorf("%s read as %+v", doc, f)
 		}
+	}
+}
+
+// TestParseBefore: a profile file as written before 2026-12-06 (client
+// the name alone, name and version beside it) reads as the same profile.
+func TestParseBefore(t *testing.T) {
+	b, err := os.ReadFile("data/claude-code@2.1.285.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now, err := Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Replace(string(b), `"client": "claude-code@2.1.285",
+  "title": "Claude Code 2.1.285",`, `"client": "claude-code",
+  "name": "Claude Code",
+  "version": "2.1.285",`, 1)
+	if old == string(b) {
+		t.Fatal("the profile file does not begin with client and title")
+	}
+	before, err := Parse([]byte(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(now, before); diff != "" || before.ID() != "claude-code@2.1.285" || before.Name != "Claude Code" {
+		t.Errorf("the file before 2026-12-06 reads otherwise (-now +before):\n%s", diff)
 	}
 }

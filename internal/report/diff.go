@@ -53,12 +53,16 @@ type Diff struct {
 }
 
 // A Change is one fact of one row on one client that differs.
+//
+// Clients are the client compared, A's and B's, each name@version
+// (diff.v2.json; v1's "client" wrote the pair as one label, "codex@0.169.0
+// → 0.171.0", which the table still shows).
 type Change struct {
-	Row    string `json:"row"`
-	Client string `json:"client"`
-	Fact   string `json:"fact"`
-	Before string `json:"before"`
-	After  string `json:"after"`
+	Row     string    `json:"row"`
+	Clients [2]string `json:"clients"`
+	Fact    string    `json:"fact"`
+	Before  string    `json:"before"`
+	After   string    `json:"after"`
 	// Follows names the change this one follows from (kept and tokens
 	// follow a changed cap), "" for a change of its own.
 	Follows string `json:"follows,omitempty"`
@@ -189,7 +193,7 @@ func Compare(a, b *Report, o DiffOptions) Diff {
 				c.Failed = true
 				continue
 			}
-			changes := compareSummaries(row, pairName(p), sa, sb, tolerance)
+			changes := compareSummaries(row, p, sa, sb, tolerance)
 			if why := raced(sa, sb); why != "" && len(changes) > 0 {
 				var facts []string
 				for _, c := range changes {
@@ -272,7 +276,7 @@ func worstVerdict(results []analyze.Result, who string) loss.Verdict {
 	return worst
 }
 
-func compareSummaries(row, client string, a, b *summary, tolerance float64) []Change {
+func compareSummaries(row string, clients [2]string, a, b *summary, tolerance float64) []Change {
 	var out []Change
 	for _, col := range columns {
 		if col.fact == "" {
@@ -282,7 +286,7 @@ func compareSummaries(row, client string, a, b *summary, tolerance float64) []Ch
 			x, okA := col.num(a)
 			y, okB := col.num(b)
 			if okA != okB || okA && math.Abs(x-y) > max(tolerance*max(math.Abs(x), math.Abs(y)), minTokens) {
-				out = append(out, Change{row, client, col.fact, col.cell(a), col.cell(b), ""})
+				out = append(out, Change{row, clients, col.fact, col.cell(a), col.cell(b), ""})
 			}
 			continue
 		}
@@ -291,7 +295,7 @@ func compareSummaries(row, client string, a, b *summary, tolerance float64) []Ch
 			key = col.key
 		}
 		if key(a) != key(b) {
-			out = append(out, Change{row, client, col.fact, col.cell(a), col.cell(b), ""})
+			out = append(out, Change{row, clients, col.fact, col.cell(a), col.cell(b), ""})
 		}
 	}
 	if slices.ContainsFunc(out, func(c Change) bool { return c.Fact == factCap }) {
@@ -403,7 +407,7 @@ func (d Diff) Table() table.Table {
 		if c.Follows != "" {
 			fact += " (follows " + c.Follows + ")"
 		}
-		row := []table.Cell{{Text: c.Row}, {Text: c.Client}, {Text: fact}, {Text: c.Before}, {Text: c.After}}
+		row := []table.Cell{{Text: c.Row}, {Text: pairName(c.Clients)}, {Text: fact}, {Text: c.Before}, {Text: c.After}}
 		if one {
 			row = slices.Delete(row, 1, 2)
 		}

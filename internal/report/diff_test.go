@@ -46,8 +46,8 @@ func TestDiffTwoVersions(t *testing.T) {
 	type key struct{ Row, Fact, Follows string }
 	var got []key
 	for _, c := range d.Changes {
-		if c.Client != "claude-code@2.1.285 → 2.1.328" {
-			t.Errorf("change on client %q", c.Client)
+		if c.Clients != [2]string{"claude-code@2.1.285", "claude-code@2.1.328"} {
+			t.Errorf("change on clients %q", c.Clients)
 		}
 		got = append(got, key{c.Row, c.Fact, c.Follows})
 	}

@@ -16,11 +16,12 @@ type PresetsFile struct {
 	Clients map[string]Preset `json:"clients"`
 }
 
-// A Preset is one client version's flags.
+// A Preset is one client version's flags. Client is the version as
+// name@version, Title as people write it (presets.v2.json; v1 had the
+// name alone in client, beside name and version).
 type Preset struct {
-	Client  string `json:"client"`
-	Name    string `json:"name"`
-	Version string `json:"version"`
+	Client string `json:"client"`
+	Title  string `json:"title"`
 	// TopLevelUnions: an input schema whose top level is anyOf or oneOf
 	// reaches the model as it is.
 	TopLevelUnions Flag `json:"top_level_unions"`
@@ -56,7 +57,7 @@ func PresetsOf(src Source) PresetsFile {
 	out := PresetsFile{Meta: CompatMeta{Command: src.Command, EvidenceBase: evidenceBase(src)}, Clients: map[string]Preset{}}
 	for _, p := range src.Profiles {
 		out.Clients[p.ID()] = Preset{
-			Client: p.Client, Name: p.Name, Version: p.Version,
+			Client: p.ID(), Title: p.Named(),
 			TopLevelUnions: keywordFlag(p, true, "anyOf", "oneOf"),
 			Refs:           keywordFlag(p, false, "$ref"),
 			Unions:         keywordFlag(p, false, "anyOf", "oneOf"),
