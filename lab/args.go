@@ -141,6 +141,117 @@ func (a Args) Args() []string {
 	return args
 }
 
+// rowKeys are the JSON keys of the flags a matrix row sets
+// (docs/matrix.md), by flag name: the lab's settings as JSONMembers
+// writes and SetFromJSON reads them. Flags not listed (-log, -http, -seed,
+// ...) are the runner's, never a row's.
+var rowKeys = map[string]string{
+	"instr": "instr", "instr-file": "instr_file", "tool-desc": "tool_description", "tool-desc-file": "tool_description_file",
+	"surface": "surface", "result-size": "result_size", "tools": "tools", "tool-name-length": "tool_name_length", "eras": "eras",
+	"init-delay": "init_delay", "discover-delay": "discover_delay", "ready-after": "ready_after", "discover-ttl": "discover_ttl",
+	"cache-scope": "cache_scope", "drop-session": "drop_session", "drop-after-calls": "drop_after_calls",
+	"session-texts": "session_texts", "on-unknown": "on_unknown", "fail": "fail", "tool-meta": "tool_meta", "tool-order": "tool_order",
+}
+
+// rowKeysBefore are keys rows used before the glossary, by the key now.
+var rowKeysBefore = map[string]string{"eras": "era"}
+
+// JSONMembers writes a's settings that a matrix row holds, the non-zero
+// ones, as the members of a JSON object without its braces, in the order
+// of the flags: durations as "8s", -tool-meta as its JSON object.
+func (a Args) JSONMembers() ([]byte, error) {
+	var b []byte
+	for _, f := range a.flags() {
+		key := rowKeys[f.name]
+		if key == "" {
+			continue
+		}
+		var v any
+		switch p := f.field.(type) {
+		case *string:
+			if *p == "" {
+				continue
+			}
+			v = *p
+			if f.name == "tool-meta" {
+				v = json.RawMessage(*p)
+			}
+		case *int:
+			if *p == 0 {
+				continue
+			}
+			v = *p
+		case *time.Duration:
+			if *p == 0 {
+				continue
+			}
+			v = p.String()
+		case *bool:
+			if !*p {
+				continue
+			}
+			v = true
+		}
+		value, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", key, err)
+		}
+		if len(b) > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, key)
+		b = append(append(b, ':'), value...)
+	}
+	return b, nil
+}
+
+// SetFromJSON sets a's settings from the members of the JSON object obj
+// that a matrix row holds (JSONMembers' keys, and "era", -eras' key
+// before the glossary), leaving the others alone.
+func (a *Args) SetFromJSON(obj []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(obj, &m); err != nil {
+		return err
+	}
+	for _, f := range a.flags() {
+		key := rowKeys[f.name]
+		if key == "" {
+			continue
+		}
+		raw, ok := m[key]
+		if !ok {
+			raw, ok = m[rowKeysBefore[key]]
+		}
+		if !ok || string(raw) == "null" {
+			continue
+		}
+		var err error
+		switch p := f.field.(type) {
+		case *string:
+			if f.name == "tool-meta" {
+				*p = string(raw)
+				continue
+			}
+			if err = json.Unmarshal(raw, p); err == nil && f.name == "eras" {
+				(*Mode)(p).UnmarshalText([]byte(*p)) // "dual" as legacy,modern
+			}
+		case *int:
+			err = json.Unmarshal(raw, p)
+		case *bool:
+			err = json.Unmarshal(raw, p)
+		case *time.Duration:
+			var d string
+			if err = json.Unmarshal(raw, &d); err == nil {
+				*p, err = time.ParseDuration(d)
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+	}
+	return nil
+}
+
 // ParseArgs reads the flags of "instrlab serve lab", as a client's MCP
 // config passes them, and checks those that exclude each other.
 func ParseArgs(args []string) (Args, error) {

@@ -95,3 +95,40 @@ func TestArgsValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestArgsJSON: what JSONMembers writes, SetFromJSON reads back, for every
+// flag a matrix row sets; the runner's flags are not a row's; a row
+// written before the glossary ("era": "dual") reads as legacy,modern; a
+// bad duration is an error naming its key.
+func TestArgsJSON(t *testing.T) {
+	a := Args{Instr: "japanese:1200", InstrFile: "/x/t.txt", ToolDesc: "ascii:3000", ToolDescFile: "/x/d.txt", Eras: ModeBoth,
+		InitDelay: 1500 * time.Millisecond, DiscoverDelay: 2 * time.Second, ReadyAfter: 700 * time.Millisecond, DiscoverTTL: 50 * time.Millisecond,
+		CacheScope: "private", DropSession: 3, DropAfterCalls: 1, SessionTexts: true, OnUnknown: UnknownHang, Fail: "tools/list",
+		ToolMeta: `{"k":1}`, Surface: "results,names", ResultSize: "japanese:5000", Tools: 40, NameLength: 64, ToolOrder: OrderRotate}
+	members, err := a.JSONMembers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := "{" + string(members) + "}"
+	if !strings.Contains(obj, `"init_delay":"1.5s"`) || !strings.Contains(obj, `"tool_meta":{"k":1}`) || !strings.Contains(obj, `"tool_name_length":64`) {
+		t.Errorf("JSONMembers: %s", obj)
+	}
+	var got Args
+	if err := got.SetFromJSON([]byte(obj)); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(a, got); diff != "" {
+		t.Errorf("round trip mismatch (-want +got):\n%s", diff)
+	}
+	runner := Args{Log: "/x/lab.jsonl", HTTP: "127.0.0.1:0", Seed: "b", Print: true, AllowRemote: true}
+	if m, err := runner.JSONMembers(); err != nil || len(m) != 0 {
+		t.Errorf("the runner's flags as a row's: %s, %v", m, err)
+	}
+	var old Args
+	if err := old.SetFromJSON([]byte(`{"name": "r", "instr": "ascii:1000", "era": "dual", "init_delay": "8s"}`)); err != nil || old.Eras != ModeBoth || old.InitDelay != 8*time.Second {
+		t.Errorf("a row before the glossary: %+v, %v", old, err)
+	}
+	if err := new(Args).SetFromJSON([]byte(`{"ready_after": "soon"}`)); err == nil || !strings.Contains(err.Error(), "ready_after") {
+		t.Errorf("a bad duration: %v, want an error naming ready_after", err)
+	}
+}

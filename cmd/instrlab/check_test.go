@@ -426,10 +426,13 @@ func TestCheckWire(t *testing.T) {
 // HOME and project directory.
 func TestCheckConfig(t *testing.T) {
 	dir := t.TempDir()
-	cfg := fmt.Sprintf(`{"mcpServers": {
-  "alpha": {"command": %q, "args": ["serve", "lab", "-instr", "ascii:1500"]},
-  "beta": {"command": %q, "args": ["serve", "lab", "-eras", "legacy,modern", "-instr", "japanese:1200"]}
-}}`, binary, binary)
+	// The servers' command is the binary's name, found on the PATH
+	// runCheckIn sets, so that the width of its temporary directory does
+	// not move where the server lines wrap.
+	cfg := `{"mcpServers": {
+  "alpha": {"command": "instrlab", "args": ["serve", "lab", "-instr", "ascii:1500"]},
+  "beta": {"command": "instrlab", "args": ["serve", "lab", "-eras", "legacy,modern", "-instr", "japanese:1200"]}
+}}`
 	path := filepath.Join(dir, ".mcp.json")
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)

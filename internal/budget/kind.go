@@ -93,7 +93,7 @@ func waitKind() kind {
 		vary: func(row *matrix.Row, v float64) {
 			hold := time.Duration(v * float64(time.Second)).Round(time.Millisecond)
 			if hold > 0 {
-				row.ReadyAfter = hold.String()
+				row.ReadyAfter = hold
 			}
 			row.Label += fmt.Sprintf(", the server ready %s after its start", hold)
 		},
@@ -282,7 +282,7 @@ func NameSearch() Search {
 func nameKind() kind {
 	return kind{name: NameLength, unit: "characters", search: NameSearch(),
 		vary: func(row *matrix.Row, v float64) {
-			row.ToolNameLength = int(v)
+			row.NameLength = int(v)
 			row.Label += fmt.Sprintf(", a tool named with %d characters", int(v))
 		},
 		outcome:  nameOutcome,

@@ -5,13 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/instrlab/instrlab/internal/unit"
 	"io"
 	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/instrlab/instrlab/internal/unit"
 
 	"github.com/instrlab/instrlab/internal/atlas"
 	"github.com/instrlab/instrlab/internal/atlas/sweep"
@@ -234,7 +235,7 @@ func (o Options) measure(ctx context.Context, m *matrix.Matrix, tmpl matrix.Row,
 		step++
 		row := tmpl
 		row.Name, row.Repeats = k.name, 1
-		row.InitDelay, row.DiscoverDelay, row.ReadyAfter = "", "", ""
+		row.InitDelay, row.DiscoverDelay, row.ReadyAfter = 0, 0, 0
 		vary(&row, v)
 		row.Env = maps.Clone(tmpl.Env)
 		if len(o.Env) > 0 && row.Env == nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/surface"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // TestResultRealRuns: the real runs of Cline CLI 3.0.65 at the edge of
@@ -114,7 +115,7 @@ func TestResultVary(t *testing.T) {
 	if !ok {
 		t.Fatal("no result budget")
 	}
-	row := matrix.Row{Name: "en-1000", Instr: "en:1000"}
+	row := matrix.Row{Name: "en-1000", Args: lab.Args{Instr: "en:1000"}}
 	k.vary(&row, 12345)
 	if row.Surface != "size" || row.ResultSize != "ascii:12345" || len(row.Script) != 1 || len(row.Script[0].Calls) != 1 || row.Script[0].Calls[0].Tool != "result_size" || row.MaxTurns < 2 {
 		t.Errorf("row = %+v", row)

@@ -14,6 +14,7 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // TestMeasureRecordsTheWay: a budget measured on a row that sets its own
@@ -25,8 +26,8 @@ import (
 func TestMeasureRecordsTheWay(t *testing.T) {
 	exe, _ := os.Executable()
 	m := &matrix.Matrix{Name: "ways", Prompt: "P", Model: "matrix-default", Rows: []matrix.Row{
-		{Name: "plain", Instr: "ascii:1000"},
-		{Name: "local", Instr: "ascii:1000", Model: "local-model"},
+		{Name: "plain", Args: lab.Args{Instr: "ascii:1000"}},
+		{Name: "local", Args: lab.Args{Instr: "ascii:1000"}, Model: "local-model"},
 	}}
 	c := &fakeclient.Client{Exe: exe, Version: "1", Env: map[string]string{"FAKE_DEFER_AT": "3"}}
 	var ms []Measurement

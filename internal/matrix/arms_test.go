@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/fakeclient"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // fakeClient is a fake client at version, enough to pick arms for.
@@ -81,7 +82,7 @@ func TestMatrixArmsValidate(t *testing.T) {
 		{map[string][]string{"claude-code": {}}, `arms of "claude-code": empty list`},
 		{map[string][]string{"claude-code": {"V1"}}, `arms of "claude-code": "V1": want lower case`},
 	} {
-		m := &Matrix{Name: "test", Repeats: 1, Prompt: "p", Rows: []Row{{Name: "a", Instr: "none"}}}
+		m := &Matrix{Name: "test", Repeats: 1, Prompt: "p", Rows: []Row{{Name: "a", Args: lab.Args{Instr: "none"}}}}
 		m.Arms = tc.arms
 		if err := m.Validate(); err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("arms %v: error %v, want %q", tc.arms, err, tc.err)

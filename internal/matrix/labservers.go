@@ -45,13 +45,13 @@ func (r Row) ConfigNames() []string {
 
 // LabFor is the flags of the row's lab server s, logging to logPath: the
 // row's flags with s's instructions and s's name as the seed.
-func (r Row) LabFor(s LabServer, logPath string) (lab.Args, error) {
-	a, err := r.Lab(logPath)
+func (r Row) LabFor(s LabServer, logPath string) lab.Args {
+	a := r.Lab(logPath)
 	if s.Instr != "" {
 		a.Instr = s.Instr
 	}
 	a.Seed = s.Name
-	return a, err
+	return a
 }
 
 // validateServers checks a row of lab servers: two at least, or one named
@@ -76,11 +76,7 @@ func (r Row) validateServers() error {
 			return fmt.Errorf("row %q: two servers named %q", r.Name, s.Name)
 		}
 		seen[s.Name] = true
-		a, err := r.LabFor(s, "")
-		if err == nil {
-			err = a.Validate()
-		}
-		if err != nil {
+		if err := r.LabFor(s, "").Validate(); err != nil {
 			return fmt.Errorf("row %q: server %q: %w", r.Name, s.Name, err)
 		}
 	}

@@ -3,9 +3,11 @@ package matrix
 import (
 	"strings"
 	"testing"
+
+	"github.com/instrlab/instrlab/lab"
 )
 
-var twoLabs = Row{Name: "servers", Label: "two", Instr: "ascii:1000", Servers: []LabServer{{Name: "beta"}, {Name: "alpha", Instr: "ascii:2000"}, {Name: "gamma"}}}
+var twoLabs = Row{Name: "servers", Label: "two", Args: lab.Args{Instr: "ascii:1000"}, Servers: []LabServer{{Name: "beta"}, {Name: "alpha", Instr: "ascii:2000"}, {Name: "gamma"}}}
 
 func TestValidateServers(t *testing.T) {
 	for _, tc := range []struct {
@@ -21,7 +23,7 @@ func TestValidateServers(t *testing.T) {
 		{[]LabServer{{Name: "a"}, {Name: "b", Instr: "ascii:x"}}, "", `server "b"`},
 		{[]LabServer{{Name: "a"}, {Name: "b"}}, "mine", "drop server"},
 	} {
-		row := Row{Name: "r", Instr: "ascii:1000", Servers: tc.servers}
+		row := Row{Name: "r", Args: lab.Args{Instr: "ascii:1000"}, Servers: tc.servers}
 		if tc.server != "" {
 			row.Instr, row.Server = "none", tc.server
 		}
@@ -35,7 +37,7 @@ func TestValidateServers(t *testing.T) {
 	if err := ok.Validate(); err != nil {
 		t.Errorf("three servers: %v", err)
 	}
-	renamed := &Matrix{Name: "m", Prompt: "p", Rows: []Row{{Name: "r", Instr: "none", Servers: []LabServer{{Name: ServerNameHyphen}}}}}
+	renamed := &Matrix{Name: "m", Prompt: "p", Rows: []Row{{Name: "r", Args: lab.Args{Instr: "none"}, Servers: []LabServer{{Name: ServerNameHyphen}}}}}
 	if err := renamed.Validate(); err != nil {
 		t.Errorf("the lab under another name: %v", err)
 	}

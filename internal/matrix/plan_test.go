@@ -9,6 +9,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/clients"
+	"github.com/instrlab/instrlab/lab"
 )
 
 func newClients(t *testing.T, specs ...string) []client.Client {
@@ -81,9 +82,9 @@ func TestSelect(t *testing.T) {
 
 func TestPlannedRequests(t *testing.T) {
 	m := &Matrix{Name: "t", Prompt: "p", Repeats: 2, MaxTurns: 3, Rows: []Row{
-		{Name: "a", Instr: "none"},                             // 2 × 3 per client
-		{Name: "b", Instr: "none", Repeats: 1, MaxTurns: -1},   // 1 × 1 per client
-		{Name: "c", Instr: "none", Clients: []string{"codex"}}, // codex only: 2 × 3
+		{Name: "a", Args: lab.Args{Instr: "none"}},                             // 2 × 3 per client
+		{Name: "b", Args: lab.Args{Instr: "none"}, Repeats: 1, MaxTurns: -1},   // 1 × 1 per client
+		{Name: "c", Args: lab.Args{Instr: "none"}, Clients: []string{"codex"}}, // codex only: 2 × 3
 	}}
 	cs := newClients(t, "claude-code", "codex")
 	if got, want := m.PlannedRequests(cs), (6+1)*2+6; got != want {

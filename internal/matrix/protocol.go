@@ -33,9 +33,9 @@ func Protocol() *Matrix {
 	script = append(script, fakeapi.Turn{Tool: labvocab.ProtocolAddedTool, Key: lab.SurfaceCodeword("", labvocab.ProtocolAddedTool, "description")})
 	m := &Matrix{Name: "protocol", Description: "what a client does with what a server asks and announces while a tool runs",
 		Repeats: 1, Prompt: surfacePrompt, MaxTurns: protocolTurns, Rows: []Row{
-			{Name: ProtocolRow, Label: "asks and announcements during calls", Instr: "none", Surface: string(lab.SurfaceProtocol), NoDelta: true, Script: script},
-			{Name: ProtocolModernRow, Label: "the same from a server of both eras: over 2026-07-28 the asks are input_required results", Instr: "none",
-				Surface: string(lab.SurfaceProtocol), Eras: lab.ModeBoth, NoDelta: true, Script: script},
+			{Name: ProtocolRow, Label: "asks and announcements during calls", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol)}, NoDelta: true, Script: script},
+			{Name: ProtocolModernRow, Label: "the same from a server of both eras: over 2026-07-28 the asks are input_required results", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol), Eras: lab.ModeBoth},
+				NoDelta: true, Script: script},
 		}}
 	if err := m.Validate(); err != nil {
 		panic("built-in matrix protocol: " + err.Error())

@@ -63,53 +63,26 @@ func (m *Matrix) Within(wider *Matrix) error {
 	return nil
 }
 
-// A Row is one configuration.
+// A Row is one configuration: the lab's settings (lab.Args, embedded:
+// the flags a row may set, as docs/matrix.md lists them under their JSON
+// keys) and how the client is run. A row of a user's server (Server) sets
+// only InitDelay of them: how long the proxy holds the server's first
+// reply.
 type Row struct {
 	Name  string `json:"name"`
 	Label string `json:"label"`
-	// Instr is the lab's -instr value: none or KIND:N (lab.ParseInstructions).
-	Instr string `json:"instr"`
-	// InstrFile, instead of Instr, is a file whose text the lab serves
-	// unchanged in both eras (-instr-file); a relative path is relative to
-	// the matrix file. Its text is read back from the lab's log.
-	InstrFile string `json:"instr_file,omitempty"`
-	// ToolDesc and ToolDescFile describe the lab's tool lookup_part:
-	// KIND:N characters of generated text (as instr), or a file's text
-	// (relative to the matrix file). Every tool's description is read back
-	// from the lab's log and located in the first request.
-	ToolDesc     string `json:"tool_description,omitempty"`
-	ToolDescFile string `json:"tool_description_file,omitempty"`
-	// Eras is the lab's -eras: legacy (default), modern or
-	// legacy,modern. A matrix written before it had this name says "era"
-	// (Row.UnmarshalJSON).
-	Eras lab.Mode `json:"eras,omitempty"`
-	// InitDelay and DiscoverDelay hold the lab's replies, as in "8s";
-	// ReadyAfter holds the reply that completes the handshake until that
-	// long after the lab's process started (lab.Config.ReadyAfter), so
-	// that the client meets the same delay however long the start took.
-	InitDelay     string `json:"init_delay,omitempty"`
-	DiscoverDelay string `json:"discover_delay,omitempty"`
-	ReadyAfter    string `json:"ready_after,omitempty"`
-	// OnUnknown is the lab's -on-unknown: error, crash or hang.
-	OnUnknown string `json:"on_unknown,omitempty"`
-	// Fail is the lab's -fail: methods it answers with a JSON-RPC error
-	// (tools/list, initialize, server/discover), separated by commas.
-	Fail string `json:"fail,omitempty"`
-	// ToolMeta is the lab's -tool-meta: lookup_part's _meta, a JSON object.
-	ToolMeta json.RawMessage `json:"tool_meta,omitempty"`
-	// Surface and ResultSize are the lab's -surface and -result-size: the
-	// tools, prompts and resources of the surface groups (docs/surface.md).
-	Surface    string `json:"surface,omitempty"`
-	ResultSize string `json:"result_size,omitempty"`
-	// Tools and ToolNameLength are the lab's -tools and
-	// -tool-name-length: how many tools it serves in all, and a tool
-	// whose name is that many characters (the budgets of instrlab budget:
-	// where a client defers tools, the longest name it accepts).
-	Tools          int `json:"tools,omitempty"`
-	ToolNameLength int `json:"tool_name_length,omitempty"`
-	// ToolOrder is the lab's -tool-order: name (default) or rotate, a
-	// new order on every tools/list (lab.OrderRotate).
-	ToolOrder string `json:"tool_order,omitempty"`
+	// Args are the lab's flags, in the matrix file beside the row's own
+	// keys (lab.Args.JSONMembers): instr, or instr_file (a file whose
+	// text the lab serves unchanged in both eras; relative to the matrix
+	// file, its text read back from the lab's log), tool_description
+	// (_file), eras, the delays (init_delay, discover_delay, ready_after:
+	// the reply that completes the handshake held until that long after
+	// the lab's process started, so that the client meets the same delay
+	// however long the start took), on_unknown, fail, tool_meta, surface,
+	// result_size, tools, tool_name_length, tool_order, discover_ttl,
+	// cache_scope, drop_session, drop_after_calls, session_texts. The
+	// runner sets Log.
+	lab.Args `json:"-"`
 	// Env and Flags are given to the client process.
 	Env   map[string]string `json:"env,omitempty"`
 	Flags []string          `json:"flags,omitempty"`
@@ -136,38 +109,37 @@ type Row struct {
 	// Transport is how the client reaches the lab: "stdio" (the default:
 	// the client starts it) or "http" (the runner serves it over
 	// Streamable HTTP on 127.0.0.1 and gives the client its URL).
-	// DiscoverTTL and CacheScope are the lab's -discover-ttl and
-	// -cache-scope (the DiscoverResult's ttlMs and cacheScope);
-	// DropSession its -drop-session (HTTP: a session lost mid-run),
-	// DropAfterCalls its -drop-after-calls (a session lost between two
-	// tools/call, so between two turns), SessionTexts its -session-texts
-	// (each new session's initialize a text of its own).
-	Transport      string `json:"transport,omitempty"`
-	DiscoverTTL    string `json:"discover_ttl,omitempty"`
-	CacheScope     string `json:"cache_scope,omitempty"`
-	DropSession    int    `json:"drop_session,omitempty"`
-	DropAfterCalls int    `json:"drop_after_calls,omitempty"`
-	SessionTexts   bool   `json:"session_texts,omitempty"`
+	Transport string `json:"transport,omitempty"`
 	// NoDelta says the row has no comparable baseline (it changes what
 	// the client sends besides the instructions).
 	NoDelta bool `json:"no_delta,omitempty"`
 }
 
-// UnmarshalJSON reads a row, and its lab's eras under their key before
-// the glossary, "era" (with "dual" for both, lab.Mode.UnmarshalText), so
-// that matrix files and the evidence of earlier runs still read.
+// MarshalJSON writes the row's own keys, then the lab's settings.
+func (r Row) MarshalJSON() ([]byte, error) {
+	type plain Row
+	b, err := json.Marshal(plain(r))
+	if err != nil {
+		return nil, err
+	}
+	members, err := r.Args.JSONMembers()
+	if err != nil || len(members) == 0 {
+		return b, err
+	}
+	return append(append(append(b[:len(b)-1:len(b)-1], ','), members...), '}'), nil
+}
+
+// UnmarshalJSON reads a row: its own keys, then the lab's settings
+// (lab.Args.SetFromJSON, which reads -eras' key before the glossary, "era",
+// with "dual" for both), so that matrix files and the evidence of earlier
+// runs still read.
 func (r *Row) UnmarshalJSON(b []byte) error {
 	type plain Row
-	var v struct {
-		plain
-		Era lab.Mode `json:"era"`
-	}
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := json.Unmarshal(b, (*plain)(r)); err != nil {
 		return err
 	}
-	*r = Row(v.plain)
-	if r.Eras == "" {
-		r.Eras = v.Era
+	if err := r.Args.SetFromJSON(b); err != nil {
+		return fmt.Errorf("row %q: %w", r.Name, err)
 	}
 	return nil
 }
@@ -244,20 +216,16 @@ func (m *Matrix) Validate() error {
 			return fmt.Errorf("row %q: no instr: want none, KIND:N or an instr_file", r.Name)
 		}
 		// The lab's own checks: the instructions, era, on_unknown and delays.
-		a, err := r.Lab("")
-		if err != nil {
-			return err
-		}
-		if err := a.Validate(); err != nil {
+		if err := r.Lab("").Validate(); err != nil {
 			return fmt.Errorf("row %q: %w", r.Name, err)
 		}
 		if err := r.validateServers(); err != nil {
 			return err
 		}
-		if r.Server != "" && (r.DiscoverDelay != "" || r.ReadyAfter != "") {
+		if r.Server != "" && (r.DiscoverDelay != 0 || r.ReadyAfter != 0) {
 			return fmt.Errorf("row %q: a server row holds the server's first reply with init_delay; discover_delay and ready_after are the lab's", r.Name)
 		}
-		if r.Server != "" && (r.ToolDesc != "" || r.ToolDescFile != "" || r.Fail != "" || len(r.ToolMeta) > 0 || r.Tools != 0 || r.ToolNameLength != 0 || r.ToolOrder != "") {
+		if r.Server != "" && (r.ToolDesc != "" || r.ToolDescFile != "" || r.Fail != "" || len(r.ToolMeta) > 0 || r.Tools != 0 || r.NameLength != 0 || r.ToolOrder != "") {
 			return fmt.Errorf("row %q: a server row serves the server's own tools and replies, not tool_description, tool_meta, fail, tools, tool_name_length or tool_order", r.Name)
 		}
 		if err := r.validateTransport(); err != nil {
@@ -332,13 +300,7 @@ func (r Row) validateTransport() error {
 // Held is the longest time the row's lab holds a reply on purpose
 // (init_delay, discover_delay or ready_after); 0 when it holds none.
 func (r Row) Held() time.Duration {
-	var d time.Duration
-	for _, s := range []string{r.InitDelay, r.DiscoverDelay, r.ReadyAfter} {
-		if v, err := time.ParseDuration(s); err == nil && v > d {
-			d = v
-		}
-	}
-	return d
+	return max(r.InitDelay, r.DiscoverDelay, r.ReadyAfter)
 }
 
 // For reports whether the row runs for the client named name.
@@ -379,8 +341,8 @@ var configNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // row's init_delay holds the server's first reply (-hold).
 func (r Row) ProxyArgs(logPath, commandFile string) []string {
 	args := []string{"serve", "proxy", "-log", logPath, "-command-file", commandFile}
-	if r.InitDelay != "" {
-		args = append(args, "-hold", r.InitDelay)
+	if r.InitDelay != 0 {
+		args = append(args, "-hold", r.InitDelay.String())
 	}
 	return args
 }
@@ -393,33 +355,17 @@ func (r Row) Plain() bool {
 }
 
 // Lab is the lab server's flags for the row, logging to logPath.
-func (r Row) Lab(logPath string) (lab.Args, error) {
-	a := lab.Args{Instr: r.Instr, ToolDesc: r.ToolDesc, ToolDescFile: r.ToolDescFile, Eras: r.Eras, OnUnknown: r.OnUnknown,
-		Fail: r.Fail, ToolMeta: string(r.ToolMeta), Log: logPath, Surface: r.Surface, ResultSize: r.ResultSize,
-		Tools: r.Tools, NameLength: r.ToolNameLength, CacheScope: r.CacheScope, DropSession: r.DropSession, DropAfterCalls: r.DropAfterCalls, SessionTexts: r.SessionTexts,
-		ToolOrder: r.ToolOrder}
-	if r.InstrFile != "" {
-		a.Instr, a.InstrFile = "", r.InstrFile
+func (r Row) Lab(logPath string) lab.Args {
+	a := r.Args
+	a.Log = logPath
+	if a.InstrFile != "" {
+		a.Instr = ""
 	}
-	for _, d := range []struct {
-		s string
-		d *time.Duration
-	}{{r.InitDelay, &a.InitDelay}, {r.DiscoverDelay, &a.DiscoverDelay}, {r.ReadyAfter, &a.ReadyAfter}, {r.DiscoverTTL, &a.DiscoverTTL}} {
-		if d.s == "" {
-			continue
-		}
-		v, err := time.ParseDuration(d.s)
-		if err != nil {
-			return lab.Args{}, fmt.Errorf("row %q: %w", r.Name, err)
-		}
-		*d.d = v
-	}
-	return a, nil
+	return a
 }
 
 // LabArgs is the command line of "instrlab serve lab" for a validated
 // row, logging to logPath.
 func (r Row) LabArgs(logPath string) []string {
-	a, _ := r.Lab(logPath)
-	return append(slices.Clone(lab.Subcommand), a.Args()...)
+	return append(slices.Clone(lab.Subcommand), r.Lab(logPath).Args()...)
 }

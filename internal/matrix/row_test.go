@@ -1,11 +1,14 @@
 package matrix
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/lab"
 )
 
 func TestSeed(t *testing.T) {
@@ -88,11 +91,7 @@ func TestSessionsReconnectLab(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := m.Rows[0]
-	a, err := r.Lab("lab.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	args := strings.Join(a.Args(), " ")
+	args := strings.Join(r.Lab("lab.jsonl").Args(), " ")
 	for _, want := range []string{"-drop-after-calls 1", "-session-texts", "-tool-order rotate", "-tools 6"} {
 		if !strings.Contains(args, want) {
 			t.Errorf("lab args %q: want %q", args, want)
@@ -100,5 +99,37 @@ func TestSessionsReconnectLab(t *testing.T) {
 	}
 	if !r.HTTP() || r.Plain() {
 		t.Errorf("transport %q, plain %v: want http, not plain", r.Transport, r.Plain())
+	}
+}
+
+// TestRowJSONRoundTrip: every built-in row, written as matrix.json holds
+// it (its own keys, then the lab's), reads back the same; its lab
+// settings sit beside its own keys, as a matrix file writes them.
+func TestRowJSONRoundTrip(t *testing.T) {
+	for _, m := range []*Matrix{Seed(), Cross(), Atlas(), Surface(), Protocol(), Sessions()} {
+		b, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Parse(b, m.Name)
+		if err != nil {
+			t.Fatalf("%s: %v", m.Name, err)
+		}
+		again, err := json.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(b), string(again)); diff != "" {
+			t.Errorf("%s: round trip mismatch (-want +got):\n%s", m.Name, diff)
+		}
+		for i := range m.Rows {
+			if diff := cmp.Diff(m.Rows[i].Args, got.Rows[i].Args); diff != "" {
+				t.Errorf("%s: row %s: lab settings mismatch (-want +got):\n%s", m.Name, m.Rows[i].Name, diff)
+			}
+		}
+	}
+	b, err := json.Marshal(Row{Name: "r", Label: "l", Args: lab.Args{Instr: "ascii:10", InitDelay: 8 * time.Second}, NoDelta: true})
+	if err != nil || string(b) != `{"name":"r","label":"l","no_delta":true,"instr":"ascii:10","init_delay":"8s"}` {
+		t.Errorf("a row as JSON: %s, %v", b, err)
 	}
 }

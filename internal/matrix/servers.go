@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/instrlab/instrlab/lab"
 )
 
 // serverPrompt asks for nothing a server's text could not answer; the fake
@@ -26,7 +28,7 @@ func ForServers(names []string) *Matrix {
 		if row == "" || !nameRE().MatchString(row) {
 			row = fmt.Sprintf("server-%d", len(m.Rows)+1)
 		}
-		m.Rows = append(m.Rows, Row{Name: row, Label: n + ", as it is", Instr: "none", Server: n, NoDelta: true})
+		m.Rows = append(m.Rows, Row{Name: row, Label: n + ", as it is", Args: lab.Args{Instr: "none"}, Server: n, NoDelta: true})
 	}
 	return m
 }
@@ -39,10 +41,10 @@ func ForServers(names []string) *Matrix {
 func (m *Matrix) Hold(names []string, hold time.Duration) {
 	for _, n := range names {
 		for _, r := range m.Rows {
-			if r.Server == n && r.InitDelay == "" {
+			if r.Server == n && r.InitDelay == 0 {
 				r.Name += "-held" + hold.String()
 				r.Label = fmt.Sprintf("%s, its first reply held %s by the proxy", n, hold)
-				r.InitDelay = hold.String()
+				r.InitDelay = hold
 				m.Rows = append(m.Rows, r)
 				break
 			}

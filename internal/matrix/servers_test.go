@@ -26,7 +26,7 @@ func TestHold(t *testing.T) {
 		t.Fatalf("%d rows, want both servers as they are and everything held", len(m.Rows))
 	}
 	r := m.Rows[2]
-	if r.Name != "everything-held8s" || r.Server != "everything" || r.InitDelay != "8s" || r.Instr != "none" {
+	if r.Name != "everything-held8s" || r.Server != "everything" || r.InitDelay != 8*time.Second || r.Instr != "none" {
 		t.Errorf("held row %+v", r)
 	}
 	args := strings.Join(r.ProxyArgs("/run/lab.jsonl", "/tmp/cmd.json"), " ")
@@ -36,7 +36,7 @@ func TestHold(t *testing.T) {
 	if err := m.Validate(); err != nil {
 		t.Errorf("held rows: %v", err)
 	}
-	m.Rows[2].DiscoverDelay = "8s"
+	m.Rows[2].DiscoverDelay = 8 * time.Second
 	if err := m.Validate(); err == nil || !strings.Contains(err.Error(), "discover_delay") {
 		t.Errorf("a server row with discover_delay: %v, want an error naming it", err)
 	}

@@ -37,11 +37,11 @@ func Sessions() *Matrix {
 	m := &Matrix{Name: "sessions", Description: "what a client keeps, moves or changes of a server's text and tools from turn to turn",
 		Repeats: 1, Prompt: sessionsPrompt, MaxTurns: sessionsTurns, Rows: []Row{
 			{Name: "turns3", Label: "three model turns: lookup_part, list_bins, the answer; 1,000 characters of instructions",
-				Instr: "ascii:1000", Script: script, NoDelta: true},
+				Args: lab.Args{Instr: "ascii:1000"}, Script: script, NoDelta: true},
 			{Name: "turns3-rotate", Label: "the same, six tools listed in a new order on every tools/list (-tool-order rotate)",
-				Instr: "ascii:1000", Script: script, Tools: 6, ToolOrder: lab.OrderRotate, NoDelta: true},
+				Args: lab.Args{Instr: "ascii:1000", Tools: 6, ToolOrder: lab.OrderRotate}, Script: script, NoDelta: true},
 			{Name: "turns3-reconnect", Label: "the rotate row over Streamable HTTP, the session lost after the first tools/call (-drop-after-calls 1): the client must initialize again, and gets another text (-session-texts)",
-				Instr: "ascii:1000", Script: script, Tools: 6, ToolOrder: lab.OrderRotate, Transport: TransportHTTP, DropAfterCalls: 1, SessionTexts: true, NoDelta: true},
+				Args: lab.Args{Instr: "ascii:1000", Tools: 6, ToolOrder: lab.OrderRotate, DropAfterCalls: 1, SessionTexts: true}, Script: script, Transport: TransportHTTP, NoDelta: true},
 		}}
 	if err := m.Validate(); err != nil {
 		panic("built-in matrix sessions: " + err.Error())

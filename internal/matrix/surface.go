@@ -47,14 +47,14 @@ func Surface() *Matrix {
 		{lab.SurfacePrompts, "prompts and resources", false},
 		{lab.SurfaceBad, "results a client must survive", true},
 	} {
-		row := Row{Name: "surface-" + string(g.group), Label: g.label, Instr: "none", Surface: string(g.group), NoDelta: true}
+		row := Row{Name: "surface-" + string(g.group), Label: g.label, Args: lab.Args{Instr: "none", Surface: string(g.group)}, NoDelta: true}
 		if g.call {
 			row.Script = surfaceScript(lab.SurfaceConfig{Groups: []lab.SurfaceGroup{g.group}}, "")
 		}
 		m.Rows = append(m.Rows, row)
 	}
 	m.Rows = append(m.Rows, resourcesRow())
-	twin := Row{Name: "surface-twin", Label: "two servers, one tool name", Instr: "none", Surface: string(lab.SurfaceTwin), NoDelta: true,
+	twin := Row{Name: "surface-twin", Label: "two servers, one tool name", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceTwin)}, NoDelta: true,
 		Servers: []LabServer{{Name: ServerName}, {Name: ServerName + "2"}}}
 	for _, s := range twin.Servers {
 		twin.Script = append(twin.Script, surfaceScript(lab.SurfaceConfig{Groups: []lab.SurfaceGroup{lab.SurfaceTwin}}, s.Name)...)
@@ -64,7 +64,7 @@ func Surface() *Matrix {
 	// The names again from a lab named with a hyphen, as most servers
 	// are (server-filesystem): what the client makes of a server's name
 	// in the prefix it puts before a tool's.
-	hyphen := Row{Name: "surface-names-server", Label: "tool names, from a server named with a hyphen", Instr: "none", Surface: string(lab.SurfaceNames), NoDelta: true,
+	hyphen := Row{Name: "surface-names-server", Label: "tool names, from a server named with a hyphen", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceNames)}, NoDelta: true,
 		Servers: []LabServer{{Name: ServerNameHyphen}}}
 	hyphen.Script = surfaceScript(lab.SurfaceConfig{Groups: []lab.SurfaceGroup{lab.SurfaceNames}}, ServerNameHyphen)
 	m.Rows = append(m.Rows, hyphen)
@@ -72,7 +72,7 @@ func Surface() *Matrix {
 	// call of a read-only, a destructive and an unannotated tool in its
 	// arm's approval mode (run, refused and what the model is told, or
 	// no result).
-	m.Rows = append(m.Rows, Row{Name: ApprovalRow, Label: "tools called in the arm's approval mode", Instr: "none", Surface: string(lab.SurfaceMeta), NoDelta: true,
+	m.Rows = append(m.Rows, Row{Name: ApprovalRow, Label: "tools called in the arm's approval mode", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceMeta)}, NoDelta: true,
 		Script: surfaceScript(lab.SurfaceConfig{Groups: []lab.SurfaceGroup{lab.SurfaceMeta}}, "")})
 	if err := m.Validate(); err != nil {
 		panic("built-in matrix surface: " + err.Error())
@@ -99,8 +99,8 @@ func resourcesRow() Row {
 	} {
 		calls = append(calls, fakeapi.Call{Tool: names[0], Input: json.RawMessage(`{}`), Fit: true}, fakeapi.Call{Tool: names[1], Input: read, Fit: true})
 	}
-	return Row{Name: "surface-resources", Label: "resources through the client's own tools", Instr: "none",
-		Surface: string(lab.SurfacePrompts), NoDelta: true, Script: []fakeapi.Turn{{Calls: calls}}}
+	return Row{Name: "surface-resources", Label: "resources through the client's own tools", Args: lab.Args{Instr: "none", Surface: string(lab.SurfacePrompts)},
+		NoDelta: true, Script: []fakeapi.Turn{{Calls: calls}}}
 }
 
 // surfaceScript is one turn calling every tool of c, whose lab is seeded

@@ -127,7 +127,7 @@ func (a *analysis) readLabLog() {
 // tools or long name (instrlab budget).
 func textsInLog(row matrix.Row) bool {
 	return row.Server != "" || row.InstrFile != "" || row.ToolDesc != "" || row.ToolDescFile != "" || len(row.ToolMeta) > 0 ||
-		row.Fail != "" || row.Tools > 0 || row.ToolNameLength > 0
+		row.Fail != "" || row.Tools > 0 || row.NameLength > 0
 }
 
 // loggedTexts takes the texts from what the replies carried (both the
@@ -260,7 +260,7 @@ func (a *analysis) judgeServer() {
 	if why != "" && heldUnanswered(a.rec.Row, a.msgs) {
 		// The proxy was holding the reply on purpose: a client that did
 		// not wait for it is what the row measures.
-		warning, why = why+"; the proxy was holding its first reply (init_delay "+a.rec.Row.InitDelay+"), so not counted as a failure", ""
+		warning, why = why+"; the proxy was holding its first reply (init_delay "+a.rec.Row.InitDelay.String()+"), so not counted as a failure", ""
 	}
 	switch {
 	case why != "" && a.res.Status == StatusOK:

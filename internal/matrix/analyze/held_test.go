@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"testing"
+	"time"
 
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/lab"
@@ -13,7 +14,7 @@ import (
 func TestHeldUnanswered(t *testing.T) {
 	asked := []LabMessage{{Dir: lab.Recv, Kind: lab.KindRequest, Method: "initialize"}}
 	answered := append(asked, LabMessage{Dir: lab.Send, Kind: lab.KindResponse, Method: "initialize"})
-	held := matrix.Row{Name: "s-held8s", Instr: "none", Server: "s", InitDelay: "8s"}
+	held := matrix.Row{Name: "s-held8s", Args: lab.Args{Instr: "none", InitDelay: 8 * time.Second}, Server: "s"}
 	for _, tc := range []struct {
 		row  matrix.Row
 		msgs []LabMessage
@@ -21,8 +22,8 @@ func TestHeldUnanswered(t *testing.T) {
 	}{
 		{held, asked, true},
 		{held, answered, false},
-		{matrix.Row{Name: "s", Instr: "none", Server: "s"}, asked, false},
-		{matrix.Row{Name: "lab", Instr: "ascii:10", InitDelay: "8s"}, asked, false},
+		{matrix.Row{Name: "s", Args: lab.Args{Instr: "none"}, Server: "s"}, asked, false},
+		{matrix.Row{Name: "lab", Args: lab.Args{Instr: "ascii:10", InitDelay: 8 * time.Second}}, asked, false},
 	} {
 		if got := heldUnanswered(tc.row, tc.msgs); got != tc.want {
 			t.Errorf("row %s, %d messages: %v, want %v", tc.row.Name, len(tc.msgs), got, tc.want)

@@ -10,7 +10,7 @@ import (
 	"github.com/instrlab/instrlab/lab"
 )
 
-var twoLabs = matrix.Row{Name: "servers", Label: "two", Instr: "ascii:1000", Servers: []matrix.LabServer{{Name: "beta"}, {Name: "alpha", Instr: "ascii:2000"}, {Name: "gamma"}}}
+var twoLabs = matrix.Row{Name: "servers", Label: "two", Args: lab.Args{Instr: "ascii:1000"}, Servers: []matrix.LabServer{{Name: "beta"}, {Name: "alpha", Instr: "ascii:2000"}, {Name: "gamma"}}}
 
 // TestLocateServers: a synthetic request holding the second server's text
 // whole, then the first's cut at 300 characters, and nothing of the third:

@@ -228,7 +228,7 @@ func dedupe(list []string) []string {
 // (init_delay on a server row) and the log shows no reply that completes
 // the handshake passed on: the session ended during the hold.
 func heldUnanswered(row matrix.Row, msgs []LabMessage) bool {
-	if row.Server == "" || row.InitDelay == "" {
+	if row.Server == "" || row.InitDelay == 0 {
 		return false
 	}
 	for _, m := range msgs {

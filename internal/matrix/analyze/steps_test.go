@@ -222,16 +222,16 @@ func TestJudgeServer(t *testing.T) {
 		name          string
 		logged        bool
 		status        string
-		initDelay     string
+		initDelay     time.Duration
 		request       bool
 		status2       string
 		reason, warns string // what each holds
 	}{
-		{"no request", true, StatusOK, "", false, StatusFailed, never, ""},
-		{"failed already", true, StatusFailed, "", false, StatusFailed, "timed out; server: the server " + never, ""},
-		{"late", true, StatusOK, "", true, StatusOK, "", "a late server, not a failure"},
-		{"held", true, StatusOK, "8s", false, StatusOK, "", "the proxy was holding its first reply (init_delay 8s), so not counted as a failure"},
-		{"not logged", false, StatusOK, "", false, StatusOK, "", ""},
+		{"no request", true, StatusOK, 0, false, StatusFailed, never, ""},
+		{"failed already", true, StatusFailed, 0, false, StatusFailed, "timed out; server: the server " + never, ""},
+		{"late", true, StatusOK, 0, true, StatusOK, "", "a late server, not a failure"},
+		{"held", true, StatusOK, 8 * time.Second, false, StatusOK, "", "the proxy was holding its first reply (init_delay 8s), so not counted as a failure"},
+		{"not logged", false, StatusOK, 0, false, StatusOK, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := &analysis{msgs: msgs, res: Result{Status: tc.status}}

@@ -104,7 +104,7 @@ func timing(rec Record, msgs []LabMessage, res *Result) Timing {
 		// to its reply, less the hold; with no reply, to the client's
 		// first message (less a hold counted from the start, ready_after).
 		d := until.Sub(*t.ServerStart)
-		switch ra, _ := time.ParseDuration(rec.Row.ReadyAfter); {
+		switch ra := rec.Row.ReadyAfter; {
 		case !ready.IsZero():
 			d -= rec.Row.Held()
 		case ra > 0:

@@ -11,6 +11,7 @@ import (
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
+	"github.com/instrlab/instrlab/lab"
 )
 
 func armedClient(version string) client.Client {
@@ -23,7 +24,7 @@ func armedClient(version string) client.Client {
 }
 
 func TestRunnerRunsEachArm(t *testing.T) {
-	m := testMatrix(matrix.Row{Name: "en-5000", Label: "5,000", Instr: "ascii:5000"})
+	m := testMatrix(matrix.Row{Name: "en-5000", Label: "5,000", Args: lab.Args{Instr: "ascii:5000"}})
 	m.Repeats = 1
 	c := armedClient("1")
 	r := newRunner(t, m, c)

@@ -10,6 +10,7 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/netjail"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // TestRunnerCountsDescendantsCPU: a run's client CPU time covers the lab
@@ -25,7 +26,7 @@ func TestRunnerCountsDescendantsCPU(t *testing.T) {
 			t.Logf("no jail here: %v", netjail.Supported())
 			continue
 		}
-		m := testMatrix(matrix.Row{Name: "en-1000", Label: "1,000", Instr: "ascii:1000", Env: map[string]string{fakeclient.LabCPUEnv: burn.String()}})
+		m := testMatrix(matrix.Row{Name: "en-1000", Label: "1,000", Args: lab.Args{Instr: "ascii:1000"}, Env: map[string]string{fakeclient.LabCPUEnv: burn.String()}})
 		m.Repeats = 1
 		r := newRunner(t, m, fakeClient("1", nil))
 		r.Netns = netns

@@ -17,13 +17,14 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/netjail"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // directRun runs the row en-1000 once in the direct arm of a fake client
 // that trusts the run's CA through trust (nil: it does not), with env.
 func directRun(t *testing.T, trust []string, env map[string]string) (*Runner, error) {
 	t.Helper()
-	m := testMatrix(matrix.Row{Name: "en-1000", Label: "1,000", Instr: "ascii:1000", Env: env})
+	m := testMatrix(matrix.Row{Name: "en-1000", Label: "1,000", Args: lab.Args{Instr: "ascii:1000"}, Env: env})
 	m.Repeats = 1
 	c := fakeclient.Direct{Client: fakeClient("1", nil), Trust: trust}
 	r := newRunner(t, m, c)
@@ -129,7 +130,7 @@ func TestRunnerDirectFails(t *testing.T) {
 // and run says so; with nothing else to run, the run fails with
 // ErrDirectNotRun.
 func TestRunnerDirectNotJailed(t *testing.T) {
-	m := testMatrix(matrix.Row{Name: "en-1000", Label: "1,000", Instr: "ascii:1000"})
+	m := testMatrix(matrix.Row{Name: "en-1000", Label: "1,000", Args: lab.Args{Instr: "ascii:1000"}})
 	m.Repeats = 1
 	c := fakeclient.Direct{Client: fakeClient("1", nil), Trust: []string{"SSL_CERT_FILE"}}
 	for _, sel := range [][]string{{client.DirectArmName}, {"all"}} {

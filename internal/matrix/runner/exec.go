@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -23,7 +22,6 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/redact"
 	"github.com/instrlab/instrlab/internal/stderr"
-	"github.com/instrlab/instrlab/lab"
 )
 
 // statusAbort is the status execute gives a run stopped by cancellation,
@@ -72,16 +70,11 @@ func (r *Runner) runOne(ctx context.Context, j job) (analyze.Result, analyze.Rec
 		rec.Live, rec.Upstream = true, r.Upstream.URL
 	}
 	run.APIURL = fake.URL
-	labArgs, err := j.row.Lab(files.LabLog())
-	if err != nil {
-		fake.Close()
-		return analyze.Result{}, rec, err
-	}
-	server := client.Server{Name: j.row.ServerName(), Command: r.Lab, Args: append(slices.Clone(lab.Subcommand), labArgs.Args()...)}
+	server := client.Server{Name: j.row.ServerName(), Command: r.Lab, Args: j.row.LabArgs(files.LabLog())}
 	stopHTTP := func() {}
 	defer func() { stopHTTP() }() // on the early returns below; once
 	if hs, ok := r.HTTPServers[j.row.Server]; ok && j.row.Server != "" {
-		if j.row.InitDelay != "" {
+		if j.row.InitDelay != 0 {
 			fake.Close()
 			return analyze.Result{}, rec, fmt.Errorf("row %q: holding the first reply (init_delay) is for stdio servers, not %s's HTTP", j.row.Name, j.row.Server)
 		}
@@ -93,7 +86,7 @@ func (r *Runner) runOne(ctx context.Context, j job) (analyze.Result, analyze.Rec
 		stopHTTP = stop
 		server = client.Server{Name: j.row.ServerName(), URL: url}
 	} else if j.row.HTTP() {
-		url, stop, err := startHTTPLab(labArgs)
+		url, stop, err := startHTTPLab(j.row.Lab(files.LabLog()))
 		if err != nil {
 			fake.Close()
 			return analyze.Result{}, rec, fmt.Errorf("row %q: %w", j.row.Name, err)
@@ -113,10 +106,7 @@ func (r *Runner) runOne(ctx context.Context, j job) (analyze.Result, analyze.Rec
 	}
 	run.Servers = []client.Server{server}
 	if len(j.row.Servers) > 0 {
-		if run.Servers, err = labServers(r.Lab, j.row, files); err != nil {
-			fake.Close()
-			return analyze.Result{}, rec, err
-		}
+		run.Servers = labServers(r.Lab, j.row, files)
 	}
 
 	rec.Transport = matrix.TransportStdio

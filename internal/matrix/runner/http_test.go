@@ -25,11 +25,11 @@ func TestHTTPRowsFakeClient(t *testing.T) {
 	refetch := maps.Clone(probe)
 	refetch["FAKE_REFETCH"] = "1"
 	m := testMatrix(
-		matrix.Row{Name: "http-legacy", Label: "legacy", Instr: "ascii:1000", Transport: matrix.TransportHTTP},
-		matrix.Row{Name: "http-ttl", Label: "ttl", Instr: "ascii:1000", Eras: lab.ModeBoth, Transport: matrix.TransportHTTP,
-			DiscoverTTL: "10ms", CacheScope: "private", Env: probe},
-		matrix.Row{Name: "http-ttl-refetch", Label: "ttl, fetched again", Instr: "ascii:1000", Eras: lab.ModeBoth, Transport: matrix.TransportHTTP,
-			DiscoverTTL: "10ms", CacheScope: "private", Env: refetch},
+		matrix.Row{Name: "http-legacy", Label: "legacy", Args: lab.Args{Instr: "ascii:1000"}, Transport: matrix.TransportHTTP},
+		matrix.Row{Name: "http-ttl", Label: "ttl", Args: lab.Args{Instr: "ascii:1000", Eras: lab.ModeBoth, DiscoverTTL: 10 * time.Millisecond, CacheScope: "private"}, Transport: matrix.TransportHTTP,
+			Env: probe},
+		matrix.Row{Name: "http-ttl-refetch", Label: "ttl, fetched again", Args: lab.Args{Instr: "ascii:1000", Eras: lab.ModeBoth, DiscoverTTL: 10 * time.Millisecond, CacheScope: "private"}, Transport: matrix.TransportHTTP,
+			Env: refetch},
 	)
 	m.Repeats = 1
 	r := newRunner(t, m, fakeClient("1", nil))
@@ -79,7 +79,7 @@ func TestHTTPRowsFakeClient(t *testing.T) {
 // none), with the reason in the result, though the client itself exited
 // 0; and the run's command counts it failed.
 func TestHTTPSessionDropped(t *testing.T) {
-	m := testMatrix(matrix.Row{Name: "http-drop", Label: "drop", Instr: "ascii:1000", Transport: matrix.TransportHTTP, DropSession: 1})
+	m := testMatrix(matrix.Row{Name: "http-drop", Label: "drop", Args: lab.Args{Instr: "ascii:1000", DropSession: 1}, Transport: matrix.TransportHTTP})
 	m.Repeats = 1
 	r := newRunner(t, m, fakeClient("1", nil))
 	results, st, err := r.Run(context.Background())
@@ -113,7 +113,7 @@ func TestGateLeavesHTTPRunsOut(t *testing.T) {
 		transport string
 		allowed   int
 	}{{matrix.TransportHTTP, 2}, {"", 1}} {
-		m := testMatrix(matrix.Row{Name: "r", Label: "r", Instr: "ascii:100", Transport: tt.transport})
+		m := testMatrix(matrix.Row{Name: "r", Label: "r", Args: lab.Args{Instr: "ascii:100"}, Transport: tt.transport})
 		m.Repeats = 1
 		r := newRunner(t, m, fakeClient("1", nil))
 		var said strings.Builder

@@ -11,14 +11,11 @@ import (
 
 // labServers is the client's config of the row's lab servers, each
 // logging to its own file of files.
-func labServers(exe string, row matrix.Row, files evidence.RunDir) ([]client.Server, error) {
+func labServers(exe string, row matrix.Row, files evidence.RunDir) []client.Server {
 	var out []client.Server
 	for i, s := range row.LabServers() {
-		a, err := row.LabFor(s, files.ServerLog(i, s.Name))
-		if err != nil {
-			return nil, err
-		}
+		a := row.LabFor(s, files.ServerLog(i, s.Name))
 		out = append(out, client.Server{Name: s.Name, Command: exe, Args: append(slices.Clone(lab.Subcommand), a.Args()...)})
 	}
-	return out, nil
+	return out
 }

@@ -10,14 +10,11 @@ import (
 	"github.com/instrlab/instrlab/lab"
 )
 
-var twoLabs = matrix.Row{Name: "servers", Label: "two", Instr: "ascii:1000", Servers: []matrix.LabServer{{Name: "beta"}, {Name: "alpha", Instr: "ascii:2000"}, {Name: "gamma"}}}
+var twoLabs = matrix.Row{Name: "servers", Label: "two", Args: lab.Args{Instr: "ascii:1000"}, Servers: []matrix.LabServer{{Name: "beta"}, {Name: "alpha", Instr: "ascii:2000"}, {Name: "gamma"}}}
 
 func TestLabServersConfig(t *testing.T) {
 	files := evidence.RunDir(t.TempDir())
-	got, err := labServers("/bin/instrlab", twoLabs, files)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := labServers("/bin/instrlab", twoLabs, files)
 	var names []string
 	logs := map[string]bool{}
 	for _, s := range got {
@@ -43,7 +40,7 @@ func TestLabServersConfig(t *testing.T) {
 	if diff := cmp.Diff(names, twoLabs.ConfigNames()); diff != "" {
 		t.Errorf("the servers a client's observation is given mismatch (-want +got):\n%s", diff)
 	}
-	if got := (matrix.Row{Name: "one", Instr: "ascii:10"}).ConfigNames(); len(got) != 1 || got[0] != matrix.ServerName {
+	if got := (matrix.Row{Name: "one", Args: lab.Args{Instr: "ascii:10"}}).ConfigNames(); len(got) != 1 || got[0] != matrix.ServerName {
 		t.Errorf("a row of one lab: observation given %+v, want the lab alone", got)
 	}
 	if twoLabs.ServerName() != "beta" {

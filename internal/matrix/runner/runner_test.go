@@ -19,6 +19,7 @@ import (
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/netjail"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // TestMain lets this test binary act as the fake client and as the lab
@@ -66,9 +67,9 @@ func newRunner(t *testing.T, m *matrix.Matrix, c client.Client) *Runner {
 
 func TestRunnerWithFakeClient(t *testing.T) {
 	m := testMatrix(
-		matrix.Row{Name: "none", Label: "none", Instr: "none"},
-		matrix.Row{Name: "en-1000", Label: "1,000", Instr: "ascii:1000"},
-		matrix.Row{Name: "en-5000", Label: "5,000", Instr: "ascii:5000"},
+		matrix.Row{Name: "none", Label: "none", Args: lab.Args{Instr: "none"}},
+		matrix.Row{Name: "en-1000", Label: "1,000", Args: lab.Args{Instr: "ascii:1000"}},
+		matrix.Row{Name: "en-5000", Label: "5,000", Args: lab.Args{Instr: "ascii:5000"}},
 	)
 	r := newRunner(t, m, fakeClient("1", nil))
 	results, st, err := r.Run(context.Background())
@@ -153,7 +154,7 @@ func TestRunnerRecordsFailures(t *testing.T) {
 		{"no-model", reasonNoModelRequest, "connected"},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {
-			m := testMatrix(matrix.Row{Name: "en-1000", Label: "1,000", Instr: "ascii:1000", Repeats: 1})
+			m := testMatrix(matrix.Row{Name: "en-1000", Label: "1,000", Args: lab.Args{Instr: "ascii:1000"}, Repeats: 1})
 			r := newRunner(t, m, fakeClient("1", map[string]string{"FAKE_MODE": tt.mode}))
 			// Only the hanging client is meant to meet the timeout; the
 			// others get room to finish on a loaded machine under -race.
@@ -181,12 +182,12 @@ func TestRunnerRecordsFailures(t *testing.T) {
 }
 
 func TestRunnerInterruptKeepsFinishedRuns(t *testing.T) {
-	m := testMatrix(matrix.Row{Name: "en-1000", Label: "1,000", Instr: "ascii:1000", Repeats: 1})
+	m := testMatrix(matrix.Row{Name: "en-1000", Label: "1,000", Args: lab.Args{Instr: "ascii:1000"}, Repeats: 1})
 	r := newRunner(t, m, fakeClient("1", nil))
 	if _, _, err := r.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	m.Rows = append(m.Rows, matrix.Row{Name: "hang", Label: "hang", Instr: "ascii:1000", Repeats: 1, Env: map[string]string{"FAKE_MODE": "hang"}})
+	m.Rows = append(m.Rows, matrix.Row{Name: "hang", Label: "hang", Args: lab.Args{Instr: "ascii:1000"}, Repeats: 1, Env: map[string]string{"FAKE_MODE": "hang"}})
 	r.Resume = true
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
@@ -203,7 +204,7 @@ func TestRunnerInterruptKeepsFinishedRuns(t *testing.T) {
 }
 
 func TestRunnerRecordsItsOwnFailures(t *testing.T) {
-	m := testMatrix(matrix.Row{Name: "en-1000", Label: "1,000", Instr: "ascii:1000", Repeats: 1})
+	m := testMatrix(matrix.Row{Name: "en-1000", Label: "1,000", Args: lab.Args{Instr: "ascii:1000"}, Repeats: 1})
 	r := newRunner(t, m, fakeClient("1", nil))
 	// A file where the row's directory should be: the run cannot start.
 	if err := os.MkdirAll(filepath.Join(r.Out, "fake@1"), 0o755); err != nil {
@@ -226,7 +227,7 @@ func TestRunnerRecordsItsOwnFailures(t *testing.T) {
 // otherwise, even when run.json itself can no longer be written.
 func TestRunnerWriteFailureAgrees(t *testing.T) {
 	for _, alsoRecord := range []bool{false, true} {
-		m := testMatrix(matrix.Row{Name: "en-1000", Label: "1,000", Instr: "ascii:1000", Repeats: 1})
+		m := testMatrix(matrix.Row{Name: "en-1000", Label: "1,000", Args: lab.Args{Instr: "ascii:1000"}, Repeats: 1})
 		r := newRunner(t, m, fakeClient("1", nil))
 		full := false // the disk fills when result.json is written
 		failWrite = func(p string) error {
@@ -288,7 +289,7 @@ func (uninstallable) Provision(ctx context.Context, progress io.Writer) error {
 // others run, and progress says so. When no client installs, the run
 // fails before any run, naming each.
 func TestRunnerClientThatDoesNotInstall(t *testing.T) {
-	m := testMatrix(matrix.Row{Name: "en-1000", Label: "1,000", Instr: "ascii:1000"})
+	m := testMatrix(matrix.Row{Name: "en-1000", Label: "1,000", Args: lab.Args{Instr: "ascii:1000"}})
 	bad := uninstallable{fakeClient("9.9.9", nil)}
 	r := newRunner(t, m, fakeClient("1", nil))
 	r.Clients = append(r.Clients, bad)

@@ -9,6 +9,7 @@ import (
 	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // TestPrepare: a fresh directory gets the matrix; a second run into it is
@@ -17,7 +18,7 @@ import (
 // removes.
 func TestPrepare(t *testing.T) {
 	out := t.TempDir()
-	two := testMatrix(matrix.Row{Name: "a", Instr: "none"}, matrix.Row{Name: "b", Instr: "ascii:1000"})
+	two := testMatrix(matrix.Row{Name: "a", Args: lab.Args{Instr: "none"}}, matrix.Row{Name: "b", Args: lab.Args{Instr: "ascii:1000"}})
 	r := &Runner{Matrix: two, Out: out}
 	earlier, cleanup, err := r.Prepare(t.Context())
 	cleanup()
@@ -36,7 +37,7 @@ func TestPrepare(t *testing.T) {
 		{true, []string{"b"}, ""},
 		{true, []string{"c"}, `rows "c" are not in the earlier run's matrix`},
 	} {
-		m := testMatrix(matrix.Row{Name: "b", Instr: "ascii:1000"}, matrix.Row{Name: "c", Instr: "none"})
+		m := testMatrix(matrix.Row{Name: "b", Args: lab.Args{Instr: "ascii:1000"}}, matrix.Row{Name: "c", Args: lab.Args{Instr: "none"}})
 		if err := m.Select(tc.rows, 0); err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +71,7 @@ func TestPrepare(t *testing.T) {
 // -out ran the same runs and reported each other's as failed.
 func TestPrepareLocked(t *testing.T) {
 	out := t.TempDir()
-	m := testMatrix(matrix.Row{Name: "a", Instr: "none"})
+	m := testMatrix(matrix.Row{Name: "a", Args: lab.Args{Instr: "none"}})
 	first := &Runner{Matrix: m, Out: out}
 	_, cleanup, err := first.Prepare(t.Context())
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/instrlab/instrlab/internal/load"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // TestRunTimesTheServer: every run records the server's start (the lab's
@@ -33,14 +34,14 @@ func TestRunTimesTheServer(t *testing.T) {
 		return env
 	}
 	m := testMatrix(
-		matrix.Row{Name: "quick", Label: "not held", Instr: "ascii:1000", Env: withEnv(nil)},
+		matrix.Row{Name: "quick", Label: "not held", Args: lab.Args{Instr: "ascii:1000"}, Env: withEnv(nil)},
 		// Held well past the budget: the hold decides, not the start-up,
 		// unless the machine made the start-up itself long.
-		matrix.Row{Name: "held", Label: "held 2.5 s", Instr: "ascii:1000", InitDelay: "2500ms", Env: withEnv(map[string]string{"FAKE_GAP": "6s"})},
+		matrix.Row{Name: "held", Label: "held 2.5 s", Args: lab.Args{Instr: "ascii:1000", InitDelay: 2500 * time.Millisecond}, Env: withEnv(map[string]string{"FAKE_GAP": "6s"})},
 		// A lab that burns 1.5 s of CPU before it serves starts later than
 		// the budget with no hold at all: the race the atlas must not
 		// take for a release.
-		matrix.Row{Name: "slow-start", Label: "slow start", Instr: "ascii:1000", Env: withEnv(map[string]string{fakeclient.LabCPUEnv: "1500ms"})},
+		matrix.Row{Name: "slow-start", Label: "slow start", Args: lab.Args{Instr: "ascii:1000"}, Env: withEnv(map[string]string{fakeclient.LabCPUEnv: "1500ms"})},
 	)
 	m.Repeats = 1
 	r := newRunner(t, m, fakeClient("1", nil))
@@ -100,9 +101,9 @@ func TestRunTimesTheServer(t *testing.T) {
 func TestRepeatSensitive(t *testing.T) {
 	env := map[string]string{"FAKE_WAIT": "300ms"}
 	m := testMatrix(
-		matrix.Row{Name: "quick", Label: "not held", Instr: "ascii:1000"},
+		matrix.Row{Name: "quick", Label: "not held", Args: lab.Args{Instr: "ascii:1000"}},
 		// A lab slow to start, unheld, past the budget: sensitive.
-		matrix.Row{Name: "slow-start", Label: "slow start", Instr: "ascii:1000", Env: map[string]string{fakeclient.LabCPUEnv: "600ms"}},
+		matrix.Row{Name: "slow-start", Label: "slow start", Args: lab.Args{Instr: "ascii:1000"}, Env: map[string]string{fakeclient.LabCPUEnv: "600ms"}},
 	)
 	m.Repeats = 1
 	r := newRunner(t, m, fakeClient("1", env))
@@ -136,7 +137,7 @@ func TestGateLowersParallelism(t *testing.T) {
 	slow := map[string]string{fakeclient.LabCPUEnv: "400ms"} // a start-up of 400 ms at least
 	var rows []matrix.Row
 	for _, n := range []string{"a", "b", "c", "d", "e"} {
-		rows = append(rows, matrix.Row{Name: n, Label: n, Instr: "ascii:100", Env: slow})
+		rows = append(rows, matrix.Row{Name: n, Label: n, Args: lab.Args{Instr: "ascii:100"}, Env: slow})
 	}
 	m := testMatrix(rows...)
 	m.Repeats = 1

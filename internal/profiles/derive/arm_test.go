@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
+	"github.com/instrlab/instrlab/lab"
 )
 
 // TestSplitByArm: runs in a non-default arm form their own group, never
@@ -14,7 +15,7 @@ import (
 // stay with the profile.
 func TestSplitByArm(t *testing.T) {
 	mk := func(arm string, isDefault bool, row string) run {
-		return run{Result: analyze.Result{Row: row, Arm: analyze.ArmFacts{Name: arm, Default: isDefault, How: "env X=1"}}, Row: matrix.Row{Name: row, Instr: "ascii:1000"}}
+		return run{Result: analyze.Result{Row: row, Arm: analyze.ArmFacts{Name: arm, Default: isDefault, How: "env X=1"}}, Row: matrix.Row{Name: row, Args: lab.Args{Instr: "ascii:1000"}}}
 	}
 	base, groups := split([]run{mk("v2", true, "a"), mk("v1", false, "a"), mk("v1", false, "b"), mk("default", true, "b")})
 	var baseRows []string

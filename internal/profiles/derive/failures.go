@@ -19,7 +19,7 @@ import (
 func failureRuns(runs []run, method string) []run {
 	var out []run
 	for _, r := range runs {
-		if r.Row.Fail == method && len(r.Row.Env) == 0 && len(r.Row.Flags) == 0 && r.Row.InitDelay == "" && r.Row.DiscoverDelay == "" {
+		if r.Row.Fail == method && len(r.Row.Env) == 0 && len(r.Row.Flags) == 0 && r.Row.InitDelay == 0 && r.Row.DiscoverDelay == 0 {
 			out = append(out, r)
 		}
 	}
@@ -144,8 +144,8 @@ func deriveToolMeta(runs []run) []profiles.MetaLimit {
 	var out []*keyed
 	for _, r := range runs {
 		var meta map[string]json.RawMessage
-		if len(r.Row.ToolMeta) == 0 || json.Unmarshal(r.Row.ToolMeta, &meta) != nil || len(meta) != 1 ||
-			r.Row.Fail != "" || len(r.Row.Env) > 0 || len(r.Row.Flags) > 0 || r.Row.InitDelay != "" || r.Row.DiscoverDelay != "" || r.First == nil {
+		if len(r.Row.ToolMeta) == 0 || json.Unmarshal([]byte(r.Row.ToolMeta), &meta) != nil || len(meta) != 1 ||
+			r.Row.Fail != "" || len(r.Row.Env) > 0 || len(r.Row.Flags) > 0 || r.Row.InitDelay != 0 || r.Row.DiscoverDelay != 0 || r.First == nil {
 			continue
 		}
 		for k, v := range meta {

@@ -16,7 +16,7 @@ import (
 // methods, ended with status, and the first request held kept characters
 // of the initialize text and the tools named in tools.
 func failRun(method, status string, methods []string, kept int, tools ...analyze.ToolFacts) run {
-	r := run{Row: matrix.Row{Name: "fail", Instr: "ascii:1000", Fail: method}}
+	r := run{Row: matrix.Row{Name: "fail", Args: lab.Args{Instr: "ascii:1000", Fail: method}}}
 	r.Status = status
 	r.Handshake.Methods = methods
 	r.Tools = tools
@@ -81,7 +81,7 @@ func TestDeriveFailures(t *testing.T) {
 // either.
 func TestDeriveToolMeta(t *testing.T) {
 	meta := func(m string, via string) run {
-		r := run{Row: matrix.Row{Name: "meta", Instr: "none", ToolDesc: "ascii:1000", ToolMeta: json.RawMessage(m)}}
+		r := run{Row: matrix.Row{Name: "meta", Args: lab.Args{Instr: "none", ToolDesc: "ascii:1000", ToolMeta: m}}}
 		r.Status = "ok"
 		r.First = &analyze.RequestFacts{}
 		r.Tools = []analyze.ToolFacts{{Name: "lookup_part", Sent: 1000, Via: via, Found: via == analyze.ViaDefinition, Kept: 1000, Full: via == analyze.ViaDefinition},

@@ -66,15 +66,15 @@ func deriveStartup(runs []run) (profiles.Startup, []string) {
 	rows := map[string]*late{}
 	for _, r := range runs {
 		d := r.Row.InitDelay
-		if d == "" {
+		if d == 0 {
 			d = r.Row.DiscoverDelay
 		}
-		if d == "" {
+		if d == 0 {
 			continue
 		}
 		l := rows[r.Row.Name]
 		if l == nil {
-			l = &late{status: map[string]bool{}, delay: d}
+			l = &late{status: map[string]bool{}, delay: d.String()}
 			for k, v := range r.Row.Env {
 				l.env = append(l.env, k+"="+v)
 			}

@@ -204,7 +204,7 @@ func deriveSetting(runs []run, cap int) (*profiles.Setting, string) {
 	vars := map[string]*seen{}
 	for _, r := range runs {
 		b := r.First.Best()
-		if len(r.Row.Env) != 1 || b == nil || r.Sent <= cap || r.Row.InitDelay != "" || r.Row.DiscoverDelay != "" {
+		if len(r.Row.Env) != 1 || b == nil || r.Sent <= cap || r.Row.InitDelay != 0 || r.Row.DiscoverDelay != 0 {
 			continue
 		}
 		for k, v := range r.Row.Env {

@@ -26,7 +26,7 @@ func TestDeriveLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := utf8.RuneCountInString(strings.SplitN(txt.Text, "\n", 2)[0])
-	row := matrix.Row{Name: "lines-1000", Instr: "lines:1000"}
+	row := matrix.Row{Name: "lines-1000", Args: lab.Args{Instr: "lines:1000"}}
 	kept := func(k int, full bool) run {
 		return run{Row: row, Result: analyze.Result{First: &analyze.RequestFacts{Placements: []analyze.Placement{{Reply: lab.ReplyInitialize, Kept: k, Full: full}}}}}
 	}
@@ -50,7 +50,7 @@ func TestDeriveLines(t *testing.T) {
 		}
 	}
 	tool := func(k int, found, full bool) run {
-		return run{Row: matrix.Row{Name: "tooldesc-lines-1000", Instr: "none", ToolDesc: "lines:1000"}, Result: analyze.Result{
+		return run{Row: matrix.Row{Name: "tooldesc-lines-1000", Args: lab.Args{Instr: "none", ToolDesc: "lines:1000"}}, Result: analyze.Result{
 			ServerTexts: &analyze.ServerTexts{Tools: []analyze.NamedText{{Name: "lookup_part", Description: txt.Text}, {Name: "list_bins", Description: "One line."}}},
 			Tools:       []analyze.ToolFacts{{Name: "lookup_part", Found: found, Kept: k, Full: full}, {Name: "list_bins", Found: true, Kept: 9, Full: true}},
 		}}
@@ -69,7 +69,7 @@ func TestDeriveLines(t *testing.T) {
 			t.Errorf("tools, %s: %q (break %v), want %q", tc.name, got, lb, tc.want)
 		}
 	}
-	others, lines := apartLines([]run{kept(first, false), tool(first, true, false), {Row: matrix.Row{Instr: "ascii:1000"}}})
+	others, lines := apartLines([]run{kept(first, false), tool(first, true, false), {Row: matrix.Row{Args: lab.Args{Instr: "ascii:1000"}}}})
 	if len(lines) != 2 || len(others) != 1 {
 		t.Errorf("apartLines: %d lines runs, %d others", len(lines), len(others))
 	}

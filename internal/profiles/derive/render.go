@@ -191,7 +191,7 @@ func transcriptPrefix(r analyze.Result, text string) string {
 // when that is not the first request.
 func lateNote(runs []run) string {
 	for _, r := range runs {
-		if (r.Row.InitDelay == "" && r.Row.DiscoverDelay == "") || r.First.Best() != nil {
+		if (r.Row.InitDelay == 0 && r.Row.DiscoverDelay == 0) || r.First.Best() != nil {
 			continue
 		}
 		for _, q := range r.Requests {

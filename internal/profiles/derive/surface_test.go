@@ -66,7 +66,7 @@ func TestDeriveSurface(t *testing.T) {
 		{Tool: labvocab.NameDotted, Name: "name_dotted_case", Namespace: "mcp__lab", Via: surface.ViaFirst},
 		{Tool: labvocab.NameUpper, Name: labvocab.NameUpper, Namespace: "mcp__lab", Via: surface.ViaFirst},
 	}}}
-	rows := func(group lab.SurfaceGroup) matrix.Row { return matrix.Row{Surface: string(group)} }
+	rows := func(group lab.SurfaceGroup) matrix.Row { return matrix.Row{Args: lab.Args{Surface: string(group)}} }
 	got := deriveSurface([]run{
 		{Result: results, Row: rows(lab.SurfaceResults)}, {Result: results, Row: rows(lab.SurfaceResults)},
 		{Result: schemas, Row: rows(lab.SurfaceSchemas)}, {Result: codex, Row: rows(lab.SurfaceNames)},
@@ -117,7 +117,7 @@ func TestDeriveSurface(t *testing.T) {
 	// plain lab's prefix whatever the order: Codex's namespace, the
 	// hyphen rewritten; Claude Code's prefix, kept; a client whose
 	// prefix holds no server name measures nothing of it.
-	hyphen := matrix.Row{Surface: string(lab.SurfaceNames), Servers: []matrix.LabServer{{Name: matrix.ServerNameHyphen}}}
+	hyphen := matrix.Row{Args: lab.Args{Surface: string(lab.SurfaceNames)}, Servers: []matrix.LabServer{{Name: matrix.ServerNameHyphen}}}
 	codexHyphen := analyze.Result{Surface: &analyze.SurfaceFacts{Tools: []surface.ToolDef{
 		{Tool: labvocab.NameLong, Name: labvocab.NameLong, Namespace: "mcp__lab_hyphen", Via: surface.ViaFirst},
 		{Tool: labvocab.NameDotted, Name: "name_dotted_case", Namespace: "mcp__lab_hyphen", Via: surface.ViaFirst},
@@ -150,7 +150,7 @@ func TestDeriveSurface(t *testing.T) {
 // of every run it read) must not pass for the profile's own model, as it
 // did for Codex 0.171.0, whose surface runs ask local-model.
 func TestSurfaceModelNotRecorded(t *testing.T) {
-	r := run{Row: matrix.Row{Surface: string(lab.SurfaceResults)}, Result: analyze.Result{
+	r := run{Row: matrix.Row{Args: lab.Args{Surface: string(lab.SurfaceResults)}}, Result: analyze.Result{
 		Dir: "codex@0.171.0/surface-results/1", First: &analyze.RequestFacts{Seq: 1},
 		Surface: &analyze.SurfaceFacts{Calls: []surface.CallFacts{{Tool: "result_text", Reached: true, Following: 2,
 			Parts: []surface.Found{{Part: "content[0] text", Reached: true}}}}}}}
@@ -176,17 +176,17 @@ func TestSurfaceModelNotRecorded(t *testing.T) {
 // disagree make it vary.
 func TestDeriveTexts(t *testing.T) {
 	prompts := func(unasked []string, reached bool) run {
-		return run{Row: matrix.Row{Surface: string(lab.SurfacePrompts)}, Result: analyze.Result{Surface: &analyze.SurfaceFacts{
+		return run{Row: matrix.Row{Args: lab.Args{Surface: string(lab.SurfacePrompts)}}, Result: analyze.Result{Surface: &analyze.SurfaceFacts{
 			Unasked: unasked, Texts: []surface.TextFact{
 				{List: surface.ListPrompts, Item: "lab_prompt", Found: surface.Found{Part: "title", Reached: reached}},
 				{List: surface.ListResources, Item: "lab_readme", Found: surface.Found{Part: "title"}}}}}}
 	}
 	meta := func(undefined bool) run {
-		return run{Row: matrix.Row{Surface: string(lab.SurfaceMeta)}, Result: analyze.Result{Surface: &analyze.SurfaceFacts{
+		return run{Row: matrix.Row{Args: lab.Args{Surface: string(lab.SurfaceMeta)}}, Result: analyze.Result{Surface: &analyze.SurfaceFacts{
 			Texts: []surface.TextFact{{List: surface.ListTools, Item: "meta_title", Found: surface.Found{Part: "title"}, Undefined: undefined}}}}}
 	}
 	resources := func(own []string, reads ...surface.ReadFact) run {
-		return run{Row: matrix.Row{Surface: string(lab.SurfacePrompts), Script: []fakeapi.Turn{{Tool: "read_mcp_resource"}}},
+		return run{Row: matrix.Row{Args: lab.Args{Surface: string(lab.SurfacePrompts)}, Script: []fakeapi.Turn{{Tool: "read_mcp_resource"}}},
 			Result: analyze.Result{Surface: &analyze.SurfaceFacts{OwnCalls: own, Reads: reads}}}
 	}
 	whole := surface.ReadFact{URI: labvocab.SurfaceResourceURI, Found: surface.Found{Reached: true, Full: true}}

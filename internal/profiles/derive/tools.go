@@ -59,7 +59,7 @@ func deriveTools(runs []run) (profiles.Limit, []string) {
 // isSetting reports whether the run sets environment variables and
 // nothing else beyond the server's text (no flags or delays).
 func (r run) isSetting() bool {
-	return len(r.Row.Env) > 0 && len(r.Row.Flags) == 0 && r.Row.InitDelay == "" && r.Row.DiscoverDelay == ""
+	return len(r.Row.Env) > 0 && len(r.Row.Flags) == 0 && r.Row.InitDelay == 0 && r.Row.DiscoverDelay == 0
 }
 
 // settingString is the run's environment as NAME=VALUE, sorted.

@@ -81,7 +81,7 @@ func split(all []run) ([]run, []group) {
 			byKey[k] = g
 			keys = append(keys, k)
 		}
-		r.isPlain = len(r.Row.Env) == 0 && r.Row.InitDelay == "" && r.Row.DiscoverDelay == "" && r.Row.Fail == "" && len(r.Row.ToolMeta) == 0
+		r.isPlain = len(r.Row.Env) == 0 && r.Row.InitDelay == 0 && r.Row.DiscoverDelay == 0 && r.Row.Fail == "" && len(r.Row.ToolMeta) == 0
 		g.runs = append(g.runs, r)
 	}
 	var groups []group
