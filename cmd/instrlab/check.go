@@ -120,7 +120,7 @@ func (o *checkOptions) validate(ctx context.Context) error {
 	if o.targets, o.skipped, err = o.spec.Targets(ctx, os.LookupEnv, exec.LookPath); err != nil {
 		return usageError{Msg: "check: " + err.Error()}
 	}
-	if o.profiles, err = profiles.Pick(o.profile); err == nil {
+	if o.profiles, err = profiles.Pick(ctx, o.profile); err == nil {
 		o.profiles, err = profiles.WithModel(o.profiles, o.model)
 	}
 	if err != nil {

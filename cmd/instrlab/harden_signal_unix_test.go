@@ -80,6 +80,37 @@ func TestCheckConfigEndless(t *testing.T) {
 	}
 }
 
+// TestCheckProfileFIFO: check -profile on a FIFO nobody writes (named as
+// a profile file is, .json) ends at the first SIGINT; before 2026-12-06
+// the profile was read unbounded and uncancellable (os.ReadFile).
+func TestCheckProfileFIFO(t *testing.T) {
+	fifo := mkfifo(t)
+	path := fifo + ".json"
+	if err := os.Rename(fifo, path); err != nil {
+		t.Fatal(err)
+	}
+	st, stderr := startSignalled(t, []string{"check", "-profile", path, "--", binary, "serve", "lab"}, syscall.SIGINT)
+	if ws := st.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGINT {
+		t.Errorf("ended with %v, want killed by SIGINT; stderr:\n%s", st, stderr)
+	}
+}
+
+// TestCheckProfileEndless: check -profile on an endless file stops at
+// profiles.MaxFile and says so, a usage error.
+func TestCheckProfileEndless(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	path := filepath.Join(t.TempDir(), "zero.json")
+	if err := os.Symlink("/dev/zero", path); err != nil {
+		t.Skip("no symlink:", err)
+	}
+	_, stderr, code := runCheckTest(t, "-profile", path, "--", binary, "serve", "lab")
+	if code != exitUsage || !strings.Contains(stderr, "longer than 16777216 bytes") {
+		t.Errorf("exit %d, stderr %q; want %d naming the limit", code, stderr, exitUsage)
+	}
+}
+
 // TestReportRunFIFO: report of a directory whose run record is a FIFO
 // nobody writes ends at once, saying the record is not a regular file
 // (a warning, and the table's cells, not "empty");

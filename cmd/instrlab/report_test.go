@@ -28,7 +28,7 @@ func TestReportProfileOut(t *testing.T) {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 	for _, id := range []string{"claude-code@2.1.285", "claude-code@2.1.328"} {
-		p, err := profiles.ReadFile(filepath.Join(dir, id+".json"))
+		p, err := profiles.ReadFile(t.Context(), filepath.Join(dir, id+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -73,7 +73,7 @@ func TestE2ESurfaceEveryClient(t *testing.T) {
 			// refuses result_link's URL file block, and Grok CLI 0.0.34,
 			// whose first request never defines the server's tools
 			// (docs/findings.md, 2026-12-06). Any other such run fails.
-			if ps, err := profiles.Select(builtin, []string{r.Client}); err == nil && len(ps) > 0 && ps[0].Surface != nil && ps[0].Surface.Result(profiles.ResultBoth) == nil {
+			if ps, err := profiles.Select(t.Context(), builtin, []string{r.Client}); err == nil && len(ps) > 0 && ps[0].Surface != nil && ps[0].Surface.Result(profiles.ResultBoth) == nil {
 				t.Logf("%s: no result reached the model, as its profile measured: %s %s", r.Client, r.Status, r.Reason)
 				continue
 			}
@@ -102,7 +102,7 @@ func TestE2ESurfaceEveryClient(t *testing.T) {
 				text = text || p.Reached && strings.HasPrefix(p.Part, "content[")
 				structured = structured || p.Reached && p.Part == "structuredContent"
 			}
-			ps, err := profiles.Select(builtin, []string{r.Client})
+			ps, err := profiles.Select(t.Context(), builtin, []string{r.Client})
 			if err != nil || len(ps) == 0 {
 				t.Errorf("%s: no profile: %v", r.Client, err)
 				continue

@@ -117,7 +117,7 @@ func TestLateServerMatrix(t *testing.T) {
 		}
 		held[c] = true
 		hold := r.ReadyAfter
-		ps, err := profiles.Select(builtin, []string{c})
+		ps, err := profiles.Select(t.Context(), builtin, []string{c})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"os"
@@ -19,8 +20,8 @@ func (m Measurement) Profile(date, command string) profiles.Budget {
 // into the profile file at path, each in place of one of the same budget,
 // way and settings: a measurement that failed or of another client version
 // is refused, and the file is left as it was.
-func UpdateProfile(path string, ms []Measurement, date, command string) error {
-	p, err := readProfile(path)
+func UpdateProfile(ctx context.Context, path string, ms []Measurement, date, command string) error {
+	p, err := profiles.ReadFile(ctx, path)
 	if err != nil {
 		return err
 	}
@@ -58,16 +59,4 @@ func UpdateProfile(path string, ms []Measurement, date, command string) error {
 		return fmt.Errorf("writing profile: %w", err)
 	}
 	return os.Rename(tmp, path)
-}
-
-func readProfile(path string) (profiles.Profile, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return profiles.Profile{}, fmt.Errorf("reading profile: %w", err)
-	}
-	p, err := profiles.Parse(data)
-	if err != nil {
-		return profiles.Profile{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return p, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/client/clients"
+	"github.com/instrlab/instrlab/internal/profiles"
 )
 
 // TestProfileDirectory: -profile naming a directory writes each client's
@@ -33,7 +34,7 @@ func TestProfileDirectory(t *testing.T) {
 		cs = append(cs, c)
 	}
 	c := Command{Clients: cs, Budgets: []string{Wait, NameLength}, Format: "text", Profile: dir, Line: "instrlab budget -client all"}
-	if err := c.check(); err != nil {
+	if err := c.check(t.Context()); err != nil {
 		t.Fatalf("check: %v", err)
 	}
 	per := [][]Measurement{
@@ -42,7 +43,7 @@ func TestProfileDirectory(t *testing.T) {
 		{{Client: specs[1], Budget: Wait, Unit: "s", Within: 57.1, Past: 60, Runs: 3, PastBudget: PastExits, MaxLoad: 0.4}},
 	}
 	var stderr strings.Builder
-	if err := c.writeProfiles(per, &stderr); err != nil {
+	if err := c.writeProfiles(t.Context(), per, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	if got := stderr.String(); !strings.Contains(got, "codex@0.171.0 name budget not written into its profile: cannot tell") ||
@@ -50,7 +51,7 @@ func TestProfileDirectory(t *testing.T) {
 		t.Errorf("stderr %q: want the failed budget named, on one escaped line", got)
 	}
 	for spec, want := range map[string][]string{specs[0]: {Defer}, specs[1]: {Wait}} {
-		p, err := readProfile(filepath.Join(dir, spec+".json"))
+		p, err := profiles.ReadFile(t.Context(), filepath.Join(dir, spec+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +68,7 @@ func TestProfileDirectory(t *testing.T) {
 		}
 	}
 	os.Remove(filepath.Join(dir, specs[1]+".json"))
-	if err := c.check(); err == nil || !strings.Contains(err.Error(), "continue@1.5.47") {
+	if err := c.check(t.Context()); err == nil || !strings.Contains(err.Error(), "continue@1.5.47") {
 		t.Errorf("a directory without continue's profile: %v", err)
 	}
 }
@@ -87,10 +88,10 @@ func TestUpdateProfileKeepsSecondLimit(t *testing.T) {
 	}
 	m := Measurement{Client: "claude-code@2.1.332", Budget: ResultSize, Unit: "characters", Within: 50000, Past: 50001, Runs: 30,
 		PastBudget: "cuts it", Late: "not measured", Counts: "utf16", CountsNote: "ASCII whole at 50,000 characters; astral text …"}
-	if err := UpdateProfile(path, []Measurement{m}, "2026-12-05", "instrlab budget -budget result"); err != nil {
+	if err := UpdateProfile(t.Context(), path, []Measurement{m}, "2026-12-05", "instrlab budget -budget result"); err != nil {
 		t.Fatal(err)
 	}
-	p, err := readProfile(path)
+	p, err := profiles.ReadFile(t.Context(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/load"
 	"github.com/instrlab/instrlab/internal/matrix"
+	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/untrusted"
 )
 
@@ -72,7 +73,7 @@ func (c *Command) Validate(ctx context.Context) error {
 	if c.Clients, err = c.NewClients(ctx, c.Specs, c.progress()); err != nil {
 		return fmt.Errorf("-client: %w", err)
 	}
-	if err := c.check(); err != nil {
+	if err := c.check(ctx); err != nil {
 		return err
 	}
 	if c.Matrix, err = matrix.Named(ctx, c.MatrixName, matrix.Atlas()); err != nil {
@@ -83,7 +84,7 @@ func (c *Command) Validate(ctx context.Context) error {
 
 // check: the budgets are known, a profile to write is the one client's,
 // and readable, the format is one of Formats.
-func (c Command) check() error {
+func (c Command) check(ctx context.Context) error {
 	if err := CheckNames(c.Budgets); err != nil {
 		return err
 	}
@@ -93,7 +94,7 @@ func (c Command) check() error {
 		}
 		for _, cl := range c.Clients {
 			path := c.profileOf(cl.Spec().String())
-			p, err := readProfile(path)
+			p, err := profiles.ReadFile(ctx, path)
 			if err != nil {
 				return fmt.Errorf("-profile: %w", err)
 			}
@@ -124,7 +125,7 @@ func (c Command) profileOf(spec string) string {
 // one profile file, a failed measurement refuses them all (UpdateProfile);
 // into a directory, a client's failed measurements are left out and
 // named, and the rest written.
-func (c Command) writeProfiles(per [][]Measurement, stderr io.Writer) error {
+func (c Command) writeProfiles(ctx context.Context, per [][]Measurement, stderr io.Writer) error {
 	date := time.Now().UTC().Format("2006-01-02")
 	many := c.profileDir()
 	for i, cl := range c.Clients {
@@ -143,7 +144,7 @@ func (c Command) writeProfiles(per [][]Measurement, stderr io.Writer) error {
 			}
 		}
 		path := c.profileOf(cl.Spec().String())
-		if err := UpdateProfile(path, ms, date, c.Line); err != nil {
+		if err := UpdateProfile(ctx, path, ms, date, c.Line); err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "budgets written into %s\n", path)
@@ -170,7 +171,7 @@ func (c Command) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		return err
 	}
 	if c.Profile != "" {
-		if err := c.writeProfiles(per, stderr); err != nil {
+		if err := c.writeProfiles(ctx, per, stderr); err != nil {
 			return err
 		}
 	}

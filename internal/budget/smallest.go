@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -30,7 +31,7 @@ func Smallest(cs []client.Client) (time.Duration, string) {
 	best, why := time.Duration(0), ""
 	var racing []string
 	for _, c := range cs {
-		ps, err := profiles.Select(builtin, []string{c.Spec().String()})
+		ps, err := profiles.Select(context.Background(), builtin, []string{c.Spec().String()})
 		if err != nil || len(ps) == 0 {
 			continue
 		}

@@ -56,11 +56,11 @@ func TestMeasureRecordsTheWay(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 0; i < 2; i++ { // the second time over the first
-		if err := UpdateProfile(path, ms, "2026-12-03", "instrlab budget"); err != nil {
+		if err := UpdateProfile(t.Context(), path, ms, "2026-12-03", "instrlab budget"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got, err := readProfile(path)
+	got, err := profiles.ReadFile(t.Context(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,14 +2,16 @@ package profiles
 
 import (
 	"cmp"
+	"context"
 	"embed"
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/instrlab/instrlab/internal/cli"
 )
 
 //go:embed data/atlas/ranges.json
@@ -43,9 +45,15 @@ func ParseFiles(fsys fs.FS) ([]Profile, error) {
 	return ps, nil
 }
 
-// ReadFile reads a profile from a file, such as one "instrlab run" wrote.
-func ReadFile(name string) (Profile, error) {
-	b, err := os.ReadFile(name)
+// MaxFile is the most ReadFile reads of a profile file: the largest
+// built-in one is under 100 KB.
+const MaxFile = 16 << 20
+
+// ReadFile reads a profile from a file, such as one "instrlab report
+// -profile-out" wrote: at most MaxFile bytes of it, giving up when ctx is
+// done (a FIFO nobody writes).
+func ReadFile(ctx context.Context, name string) (Profile, error) {
+	b, err := cli.ReadFile(ctx, name, MaxFile)
 	if err != nil {
 		return Profile{}, fmt.Errorf("reading profile: %w", err)
 	}
@@ -61,7 +69,7 @@ func ReadFile(name string) (Profile, error) {
 // profile file. A version without a profile of its own takes the profile
 // of a version the atlas saw behave alike (BuiltinRanges). No names
 // selects every built-in profile.
-func Select(builtin []Profile, names []string) ([]Profile, error) {
+func Select(ctx context.Context, builtin []Profile, names []string) ([]Profile, error) {
 	var ranges []Ranges
 	if needsRanges(builtin, names) {
 		var err error
@@ -69,7 +77,7 @@ func Select(builtin []Profile, names []string) ([]Profile, error) {
 			return nil, err
 		}
 	}
-	return selectIn(builtin, ranges, names)
+	return selectIn(ctx, builtin, ranges, names)
 }
 
 // needsRanges reports whether a name asks for a version of a built-in
@@ -89,14 +97,14 @@ func needsRanges(builtin []Profile, names []string) bool {
 	return false
 }
 
-func selectIn(builtin []Profile, ranges []Ranges, names []string) ([]Profile, error) {
+func selectIn(ctx context.Context, builtin []Profile, ranges []Ranges, names []string) ([]Profile, error) {
 	if len(names) == 0 {
 		return builtin, nil
 	}
 	var out []Profile
 	for _, n := range names {
 		if strings.HasSuffix(n, ".json") {
-			p, err := ReadFile(n)
+			p, err := ReadFile(ctx, n)
 			if err != nil {
 				return nil, err
 			}
@@ -224,7 +232,7 @@ func isDigits(s string) bool {
 // Pick is the built-in profiles a comma-separated list names (Select; all
 // of them when list is ""), each followed by its variants (Expand): the
 // views check shows, as -profile asks for them.
-func Pick(list string) ([]Profile, error) {
+func Pick(ctx context.Context, list string) ([]Profile, error) {
 	var names []string
 	if list != "" {
 		names = strings.Split(list, ",")
@@ -233,7 +241,7 @@ func Pick(list string) ([]Profile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading profiles: %w", err)
 	}
-	ps, err := Select(builtin, names)
+	ps, err := Select(ctx, builtin, names)
 	if err != nil {
 		return nil, fmt.Errorf("-profile: %w", err)
 	}

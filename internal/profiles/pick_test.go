@@ -25,21 +25,21 @@ func TestPick(t *testing.T) {
 		"claude-code@2.1.293", "claude-code@9.9.9", "nosuch", "claude-code,nosuch@1", "claude", "qwen," + file, file,
 		"claude-code,", "kilo@7.7.8,claude-code@2.1.84",
 	} {
-		got, gotErr := Pick(list)
+		got, gotErr := Pick(t.Context(), list)
 		var names []string
 		if list != "" {
 			names = strings.Split(list, ",")
 		}
-		want, wantErr := Select(builtin, names)
+		want, wantErr := Select(t.Context(), builtin, names)
 		if wantErr != nil {
 			wantErr = fmt.Errorf("-profile: %w", wantErr)
 		}
 		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
-			t.Errorf("Pick(%q): error %v, want %v", list, gotErr, wantErr)
+			t.Errorf("Pick(t.Context(), %q): error %v, want %v", list, gotErr, wantErr)
 			continue
 		}
 		if diff := cmp.Diff(Expand(want), got); wantErr == nil && diff != "" {
-			t.Errorf("Pick(%q) mismatch (-want +got):\n%s", list, diff)
+			t.Errorf("Pick(t.Context(), %q) mismatch (-want +got):\n%s", list, diff)
 		}
 	}
 }
@@ -49,7 +49,7 @@ func TestPick(t *testing.T) {
 // nothing else; a model no profile was measured with is an error naming
 // those that were.
 func TestWithModel(t *testing.T) {
-	views, err := Pick("")
+	views, err := Pick(t.Context(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

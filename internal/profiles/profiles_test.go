@@ -21,7 +21,7 @@ func claudeCode(t *testing.T) Profile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Select(ps, []string{"claude-code@2.1.285"})
+	p, err := Select(t.Context(), ps, []string{"claude-code@2.1.285"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,19 +170,19 @@ func TestSelect(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"claude-code", "claude-code@2.1.285"} {
-		got, err := Select(ps, []string{name})
+		got, err := Select(t.Context(), ps, []string{name})
 		if err != nil || len(got) != 1 || got[0].Client != "claude-code" {
 			t.Errorf("Select(%q) = %v, %v", name, got, err)
 		}
 	}
-	if _, err := Select(ps, []string{"claude-code@0.0.1"}); err == nil {
+	if _, err := Select(t.Context(), ps, []string{"claude-code@0.0.1"}); err == nil {
 		t.Error("Select of an unknown version succeeded")
 	}
 	dir := t.TempDir()
 	b, _ := os.ReadFile("data/claude-code@2.1.285.json")
 	f := filepath.Join(dir, "mine.json")
 	os.WriteFile(f, []byte(strings.Replace(string(b), `2.1.285"`, `9.9.9"`, 2)), 0o644) // client and title
-	got, err := Select(ps, []string{f})
+	got, err := Select(t.Context(), ps, []string{f})
 	if err != nil || got[0].Version != "9.9.9" {
 		t.Errorf("Select(file) = %v, %v", got, err)
 	}
@@ -414,7 +414,7 @@ func TestWay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := Select(builtin, []string{"claude-code@2.1.285", "codex@0.169.0", "copilot@1.0.102"})
+	ps, err := Select(t.Context(), builtin, []string{"claude-code@2.1.285", "codex@0.169.0", "copilot@1.0.102"})
 	if err != nil {
 		t.Fatal(err)
 	}

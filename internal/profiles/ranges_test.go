@@ -127,7 +127,7 @@ func TestSelectVersions(t *testing.T) {
 		{name: "missing.json", wantErr: "reading profile"},
 	}
 	for _, tt := range tests {
-		ps, err := Select(builtin, []string{tt.name})
+		ps, err := Select(t.Context(), builtin, []string{tt.name})
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("Select(%s) = %v, want an error with %q", tt.name, err, tt.wantErr)
@@ -153,11 +153,11 @@ func TestSelectBetweenRanges(t *testing.T) {
 	builtin := []Profile{{Client: "x", Name: "X", Version: "1.0"}, {Client: "x", Name: "X", Version: "4.0"}}
 	ranges := []Ranges{{Client: "x", Source: "test", Versions: []string{"1.0", "2.0", "3.0", "4.0"},
 		Ranges: []Range{{From: "1.0", To: "1.0", Props: map[string]string{"cap": "1"}}, {From: "4.0", To: "4.0", Props: map[string]string{"cap": "2"}}}}}
-	_, err := selectIn(builtin, ranges, []string{"x@2.0"})
+	_, err := selectIn(t.Context(), builtin, ranges, []string{"x@2.0"})
 	if err == nil || !strings.Contains(err.Error(), "it lies between 1.0 and 4.0") {
 		t.Errorf("x@2.0: %v, want the gap named", err)
 	}
-	ps, err := selectIn(builtin, ranges, []string{"x@4.0", "x"})
+	ps, err := selectIn(t.Context(), builtin, ranges, []string{"x@4.0", "x"})
 	if err != nil || ps[0].Version != "4.0" || ps[1].Version != "4.0" {
 		t.Errorf("x@4.0, x = %v, %v", ps, err)
 	}

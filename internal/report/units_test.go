@@ -27,7 +27,7 @@ func TestSingleCutNamesItsUnit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sel, err := profiles.Select(ps, []string{"claude-code@2.1.328"})
+	sel, err := profiles.Select(t.Context(), ps, []string{"claude-code@2.1.328"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ func TestApprovalFact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := profiles.Select(all, []string{"claude-code@2.1.332", "cline@3.0.65"})
+	ps, err := profiles.Select(t.Context(), all, []string{"claude-code@2.1.332", "cline@3.0.65"})
 	if err != nil {
 		t.Fatal(err)
 	}

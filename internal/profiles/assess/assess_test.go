@@ -18,7 +18,7 @@ func builtin(t *testing.T) []profiles.Profile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err = profiles.Select(ps, []string{"claude-code@2.1.285"})
+	ps, err = profiles.Select(t.Context(), ps, []string{"claude-code@2.1.285"})
 	if err != nil {
 		t.Fatal(err)
 	}

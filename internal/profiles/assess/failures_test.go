@@ -184,7 +184,7 @@ func TestToolsListFailureEveryProfile(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tools/list failure per profile mismatch (-want +got):\n%s", diff)
 	}
-	ps, _ = profiles.Select(ps, []string{"codex@0.169.0"})
+	ps, _ = profiles.Select(t.Context(), ps, []string{"codex@0.169.0"})
 	clean := result(ok(probe.Legacy, &text), notFound(), probe.Survival{Verdict: probe.SurvivalMethodNotFound}, 0)
 	if v := Assess([]probe.Result{clean}, Options{Profiles: ps}).Servers[0].Views[0]; v.KeptChars != 247 || v.Failure != nil {
 		t.Errorf("Codex CLI with tools listed: kept %d, failure %+v; want 247, none", v.KeptChars, v.Failure)

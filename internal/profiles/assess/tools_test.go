@@ -136,7 +136,7 @@ func TestMetaKeepsTheLinesRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err = profiles.Select(ps, []string{"qwen@0.24.4"})
+	ps, err = profiles.Select(t.Context(), ps, []string{"qwen@0.24.4"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,7 +69,7 @@ func TestMeasuredWaitInTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := profiles.Select(all, []string{"gemini@0.61.0", "opencode@1.18.33", "cline@3.0.65", "qwen@0.24.4"})
+	ps, err := profiles.Select(t.Context(), all, []string{"gemini@0.61.0", "opencode@1.18.33", "cline@3.0.65", "qwen@0.24.4"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestLateServerInNoEra(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := profiles.Select(all, []string{"gemini@0.61.0", "cline@3.0.65", "qwen@0.24.4"})
+	ps, err := profiles.Select(t.Context(), all, []string{"gemini@0.61.0", "cline@3.0.65", "qwen@0.24.4"})
 	if err != nil {
 		t.Fatal(err)
 	}
