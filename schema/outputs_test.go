@@ -110,7 +110,7 @@ func TestOutputsFollowSchemas(t *testing.T) {
 	if len(d.Changes) == 0 {
 		t.Error("the diff fixture changed nothing: the test would not see a change's shape")
 	}
-	a, err := atlas.Read("../atlas/atlas.json")
+	a, err := atlas.Read(t.Context(), "../atlas/atlas.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,10 +46,10 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{Msg: "report: want an evidence directory (or several: the shards of one run or sweep)"}
 	}
 	if o.format == "reference" {
-		return reference.Generate(o.out, o.dirs, o.link)
+		return reference.Generate(ctx, o.out, o.dirs, o.link)
 	}
 	if atlas.IsSweep(o.dirs) {
-		return o.atlas(stdout)
+		return o.atlas(ctx, stdout)
 	}
 	if err := o.validate(); err != nil {
 		return err
@@ -91,14 +91,14 @@ func (o *reportOptions) run(ctx context.Context, stdout, stderr io.Writer) error
 
 // atlas prints the merged atlas of sweep directories, or writes it as a
 // site into -out.
-func (o *reportOptions) atlas(stdout io.Writer) error {
+func (o *reportOptions) atlas(ctx context.Context, stdout io.Writer) error {
 	if site := o.format == "site"; site != (o.out != "") {
 		return usageError{Msg: "report: -format site and -out go together (the site is a directory)"}
 	}
 	if o.out != "" {
-		return reference.Site(o.out, o.dirs, o.link, clients.Display)
+		return reference.Site(ctx, o.out, o.dirs, o.link, clients.Display)
 	}
-	a, err := atlas.ReadSweeps(o.dirs, "")
+	a, err := atlas.ReadSweeps(ctx, o.dirs, "")
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package atlas
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -166,9 +167,14 @@ func (t *Timeline) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Read reads an atlas file.
-func Read(path string) (*Atlas, error) {
-	b, err := os.ReadFile(path)
+// MaxFile is the most Read reads of an atlas file: the committed atlas's
+// is 400 KB.
+const MaxFile = 256 << 20
+
+// Read reads an atlas file, at most MaxFile bytes of it, giving up when
+// ctx is done (a FIFO nobody writes).
+func Read(ctx context.Context, path string) (*Atlas, error) {
+	b, err := cli.ReadFile(ctx, path, MaxFile)
 	if err != nil {
 		return nil, fmt.Errorf("reading atlas: %w", err)
 	}
@@ -184,10 +190,10 @@ func Read(path string) (*Atlas, error) {
 // directory a site is written to), or, without linkFrom and with several
 // directories, from the working directory. Sweeps that cannot be merged
 // are the user's mistake: a cli.UsageError that says why (ErrMismatch's).
-func ReadSweeps(dirs []string, linkFrom string) (*Atlas, error) {
+func ReadSweeps(ctx context.Context, dirs []string, linkFrom string) (*Atlas, error) {
 	var as []*Atlas
 	for _, d := range dirs {
-		a, err := Read(evidence.SweepDir(d).Atlas())
+		a, err := Read(ctx, evidence.SweepDir(d).Atlas())
 		if err != nil {
 			return nil, err
 		}

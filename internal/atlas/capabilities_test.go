@@ -19,7 +19,7 @@ import (
 // handshakes read from the committed evidence.
 func committedCapabilities(t *testing.T) *CapabilitiesFile {
 	t.Helper()
-	a, err := Read(filepath.Join(committed, "atlas.json"))
+	a, err := Read(t.Context(), filepath.Join(committed, "atlas.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func findRecord(t *testing.T, c *CapabilitiesFile, client, first string) (string
 // start, and its properties; a record's key is under Clients exactly
 // when it has one.
 func TestCapabilitiesEveryRange(t *testing.T) {
-	a, err := Read(filepath.Join(committed, "atlas.json"))
+	a, err := Read(t.Context(), filepath.Join(committed, "atlas.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

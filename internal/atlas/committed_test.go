@@ -22,7 +22,7 @@ func TestCommittedAtlas(t *testing.T) {
 }
 
 func testCommittedAtlas(t *testing.T, committed string) {
-	a, err := Read(filepath.Join(committed, "atlas.json"))
+	a, err := Read(t.Context(), filepath.Join(committed, "atlas.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

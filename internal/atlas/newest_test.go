@@ -26,7 +26,7 @@ func TestNewestRun(t *testing.T) {
 // TestCommittedAtlasNewestRun: the committed atlas's newest run of each
 // client it holds is a version its timeline lists.
 func TestCommittedAtlasNewestRun(t *testing.T) {
-	a, err := Read("../../atlas/atlas.json")
+	a, err := Read(t.Context(), "../../atlas/atlas.json")
 	if err != nil {
 		t.Fatal(err)
 	}

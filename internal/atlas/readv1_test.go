@@ -10,11 +10,11 @@ import (
 // as the same atlas written in v2: every timeline's client, in the same
 // order, with the same points and changes.
 func TestReadAtlasV1(t *testing.T) {
-	v1, err := Read("../../schema/testdata/atlas-v1.json")
+	v1, err := Read(t.Context(), "../../schema/testdata/atlas-v1.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	v2, err := Read(filepath.Join(committed, "surface", "atlas.json"))
+	v2, err := Read(t.Context(), filepath.Join(committed, "surface", "atlas.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

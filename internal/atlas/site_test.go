@@ -96,7 +96,7 @@ func TestSite(t *testing.T) {
 	if diff := cmp.Diff([]string{"fake 1.0.5", "cap not measured"}, svg.Texts); diff != "" || svg.XMLName.Space != "http://www.w3.org/2000/svg" {
 		t.Errorf("badge %s, texts mismatch (-want +got):\n%s", svg.XMLName.Space, diff)
 	}
-	back, err := Read(filepath.Join(site, "atlas.json"))
+	back, err := Read(t.Context(), filepath.Join(site, "atlas.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestSiteBadge(t *testing.T) {
 // Claude Code's page (the longest history) open in headless Chromium with
 // no error (two Chromium starts, 10-30 s at load 25).
 func TestSiteCommitted(t *testing.T) {
-	a, err := Read(filepath.Join(committed, "atlas.json"))
+	a, err := Read(t.Context(), filepath.Join(committed, "atlas.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestSiteLinked(t *testing.T) {
 	t.Chdir("../..") // the repository's root, which holds atlas/
 	const link = "https://github.com/instrlab/instrlab/tree/main/"
 	site := filepath.Join(t.TempDir(), "site")
-	a, err := ReadSweeps([]string{"atlas"}, site)
+	a, err := ReadSweeps(t.Context(), []string{"atlas"}, site)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +249,7 @@ func TestSiteLinked(t *testing.T) {
 	}
 
 	outside := t.TempDir()
-	b, err := ReadSweeps([]string{"atlas"}, outside)
+	b, err := ReadSweeps(t.Context(), []string{"atlas"}, outside)
 	if err != nil {
 		t.Fatal(err)
 	}

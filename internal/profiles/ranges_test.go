@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite the embedded data from its sour
 // data/ranges.json was made.
 func atlasRanges(t *testing.T) []byte {
 	t.Helper()
-	a, err := atlas.Read("../../atlas/atlas.json")
+	a, err := atlas.Read(t.Context(), "../../atlas/atlas.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -195,7 +195,7 @@ func TestStoppedSweepWritesAPartialAtlas(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "resume") {
 		t.Fatalf("stopped sweep: %v", err)
 	}
-	a, rerr := atlas.Read(evidence.SweepDir(out).Atlas())
+	a, rerr := atlas.Read(t.Context(), evidence.SweepDir(out).Atlas())
 	if rerr != nil {
 		t.Fatal(rerr)
 	}

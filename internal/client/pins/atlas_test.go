@@ -21,7 +21,7 @@ var (
 //
 //	go test ./internal/client/pins -run TestPinsFollowTheAtlas -atlas PATH -update -v
 func TestPinsFollowTheAtlas(t *testing.T) {
-	a, err := atlas.Read(*atlasFile)
+	a, err := atlas.Read(t.Context(), *atlasFile)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ package reference
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -165,11 +166,11 @@ func Command(out string, dirs []string) string {
 // directory: the repository's root). link, when set, is the
 // https URL the repository's files are published under: evidence is
 // linked there instead of relatively.
-func Generate(out string, dirs []string, link string) error {
+func Generate(ctx context.Context, out string, dirs []string, link string) error {
 	if out == "" {
 		return cli.UsageError{Msg: "report: -format reference needs -out (the reference is a directory)"}
 	}
-	src, err := load(out, dirs, link)
+	src, err := load(ctx, out, dirs, link)
 	if err != nil {
 		return err
 	}
@@ -179,7 +180,7 @@ func Generate(out string, dirs []string, link string) error {
 // load is the source of a reference written into out: the built-in
 // profiles, the atlases of dirs, and where the working directory's files
 // (which the pages link) are from out.
-func load(out string, dirs []string, link string) (Source, error) {
+func load(ctx context.Context, out string, dirs []string, link string) (Source, error) {
 	ps, err := profiles.Builtin()
 	if err != nil {
 		return Source{}, err
@@ -204,7 +205,7 @@ func load(out string, dirs []string, link string) (Source, error) {
 		if err != nil {
 			return Source{}, err
 		}
-		a, err := atlas.Read(evidence.SweepDir(d).Atlas())
+		a, err := atlas.Read(ctx, evidence.SweepDir(d).Atlas())
 		if err != nil {
 			return Source{}, err
 		}

@@ -42,7 +42,7 @@ func builtinSource(t *testing.T) Source {
 	}
 	src := Source{Profiles: ps, Base: "../..", Command: Command(committed, atlasDirs)}
 	for _, d := range atlasDirs {
-		a, err := atlas.Read(evidence.SweepDir(filepath.Join(root, d)).Atlas())
+		a, err := atlas.Read(t.Context(), evidence.SweepDir(filepath.Join(root, d)).Atlas())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -244,10 +244,10 @@ func tableHeadOf(page, line string) string {
 
 func TestGenerateNeedsOut(t *testing.T) {
 	var u cli.UsageError
-	if err := Generate("", nil, ""); !errors.As(err, &u) {
+	if err := Generate(t.Context(), "", nil, ""); !errors.As(err, &u) {
 		t.Fatalf("Generate without -out: %v, want a usage error", err)
 	}
-	if err := Generate(t.TempDir(), []string{t.TempDir()}, "https://example.org/repo/"); err == nil || !strings.Contains(err.Error(), "not under the working directory") {
+	if err := Generate(t.Context(), t.TempDir(), []string{t.TempDir()}, "https://example.org/repo/"); err == nil || !strings.Contains(err.Error(), "not under the working directory") {
 		t.Fatalf("Generate from an atlas outside the working directory it publishes: %v", err)
 	}
 }

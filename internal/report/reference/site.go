@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,11 +19,11 @@ import (
 // "atlas atlas/surface" gives the reference both histories), the atlas's
 // index linking it. link is as for atlas.SiteOptions and Generate, and
 // display as atlas.SiteOptions.Display.
-func Site(out string, dirs []string, link string, display func(client string) string) error {
+func Site(ctx context.Context, out string, dirs []string, link string, display func(client string) string) error {
 	var same []string
 	matrix := ""
 	for _, d := range dirs {
-		a, err := atlas.Read(evidence.SweepDir(d).Atlas())
+		a, err := atlas.Read(ctx, evidence.SweepDir(d).Atlas())
 		if err != nil {
 			return err
 		}
@@ -33,14 +34,14 @@ func Site(out string, dirs []string, link string, display func(client string) st
 			same = append(same, d)
 		}
 	}
-	a, err := atlas.ReadSweeps(same, out)
+	a, err := atlas.ReadSweeps(ctx, same, out)
 	if err != nil {
 		return err
 	}
 	if err := a.Site(out, atlas.SiteOptions{Link: link, Reference: "reference/index.html", Display: display}); err != nil {
 		return err
 	}
-	src, err := load(filepath.Join(out, "reference"), dirs, link)
+	src, err := load(ctx, filepath.Join(out, "reference"), dirs, link)
 	if err != nil {
 		return err
 	}

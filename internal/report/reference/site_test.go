@@ -24,7 +24,7 @@ func TestSite(t *testing.T) {
 	src := builtinSource(t)
 	t.Chdir(root)
 	site := t.TempDir()
-	if err := Site(site, atlasDirs, "", nil); err != nil {
+	if err := Site(t.Context(), site, atlasDirs, "", nil); err != nil {
 		t.Fatal(err)
 	}
 	index, err := os.ReadFile(filepath.Join(site, "index.html"))
@@ -82,7 +82,7 @@ func TestSite(t *testing.T) {
 func BenchmarkSite(b *testing.B) {
 	b.Chdir(root)
 	for b.Loop() {
-		if err := Site(b.TempDir(), atlasDirs, "", nil); err != nil {
+		if err := Site(b.Context(), b.TempDir(), atlasDirs, "", nil); err != nil {
 			b.Fatal(err)
 		}
 	}
