@@ -66,8 +66,12 @@ func Version() (main, sdk string) {
 	return
 }
 
-// Glossary is where each word of the flags and outputs is defined, once.
-const Glossary = "https://github.com/instrlab/instrlab/blob/main/docs/glossary.md"
+// Glossary is where each word of the flags and outputs is defined, once;
+// GlossaryLine the line every usage text and the program's help end with.
+const (
+	Glossary     = "https://github.com/instrlab/instrlab/blob/main/docs/glossary.md"
+	GlossaryLine = "The words, one per concept: " + Glossary + "\n"
+)
 
 // Usage is a FlagSet's Usage: text, then the flags with their defaults,
 // then, after a blank line, what each of more writes, and last where the
@@ -80,7 +84,7 @@ func Usage(fs *flag.FlagSet, text string, more ...func(io.Writer)) func() {
 			fmt.Fprintln(fs.Output())
 			m(fs.Output())
 		}
-		fmt.Fprintf(fs.Output(), "\nThe words, one per concept: %s\n", Glossary)
+		fmt.Fprint(fs.Output(), "\n"+GlossaryLine)
 	}
 }
 

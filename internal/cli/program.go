@@ -69,7 +69,7 @@ func (p Program) usage(w io.Writer) {
 	for _, t := range p.Topics {
 		fmt.Fprintf(w, "Run \"%s help %s\" for %s.\n", p.Name, t.Name, t.Summary)
 	}
-	fmt.Fprintf(w, "The words, one per concept: %s\n", Glossary)
+	fmt.Fprint(w, GlossaryLine)
 }
 
 // help prints the usage, or runs a command with -h.

@@ -22,13 +22,14 @@ const protocolFactName = "protocol"
 // alone (_meta.ui.visibility without "model") and arguments bound to an
 // HTTP header (x-mcp-header), and what the server sent while check's
 // calls ran (-call: elicitation, sampling, roots, log messages, progress,
-// a list change); a feature p did not measure is not measured. No fact
-// when the server declares and sends none of them.
+// a list change); a feature p did not measure in e's era is not measured
+// (the modern era's facts are the runs over 2026-07-28, Protocol.FactIn).
+// No fact when the server declares and sends none of them.
 func protocolFact(p profiles.Profile, e probe.EraResult, calls []probe.CallResult) []Fact {
 	var uses, parts []string
 	say := func(what, feature string) {
 		uses = append(uses, what)
-		f, ok := p.Protocol.Fact(feature)
+		f, ok := p.Protocol.FactIn(e.Era == probe.Modern, feature)
 		switch {
 		case !ok:
 			parts = append(parts, what+": "+NotMeasured)

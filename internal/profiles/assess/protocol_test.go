@@ -46,6 +46,19 @@ func TestProtocolFact(t *testing.T) {
 	if fs := protocolFact(p, plain, []probe.CallResult{{Tool: "plain", Heard: []string{"notifications/cancelled"}}}); fs != nil {
 		t.Errorf("a server that declares and sends nothing of it: %+v", fs)
 	}
+	// The modern era takes the facts measured over 2026-07-28: the
+	// modern list's, or not measured where the client was not measured
+	// speaking it.
+	modern := e
+	modern.Era = probe.Modern
+	if fs := protocolFact(p, modern, nil); len(fs) != 1 || !strings.Contains(fs[0].Value, "tools/list_changed: "+NotMeasured) || strings.Contains(fs[0].Value, labvocab.DoesNoRelist) {
+		t.Errorf("the modern era of a client measured in the legacy one alone: %+v", fs)
+	}
+	p.Protocol.Modern = []profiles.ProtocolFact{{Feature: labvocab.FeatureListChanged, Does: labvocab.DoesReaches}}
+	if fs := protocolFact(p, modern, nil); len(fs) != 1 || !strings.Contains(fs[0].Value, "tools/list_changed: "+labvocab.DoesReaches) {
+		t.Errorf("the modern era's own fact: %+v", fs)
+	}
+	p.Protocol.Modern = nil
 	// What a server sent during check's calls.
 	calls := []probe.CallResult{{Tool: "a", Heard: []string{"roots/list", "notifications/message"}}, {Tool: "b", Heard: []string{"roots/list"}}}
 	p.Protocol.Facts = append(p.Protocol.Facts, profiles.ProtocolFact{Feature: labvocab.FeatureRoots, Does: "result: 1 roots"})
