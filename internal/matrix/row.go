@@ -63,7 +63,7 @@ func (m *Matrix) Within(wider *Matrix) error {
 	return nil
 }
 
-// A Row is one configuration: the lab's settings (lab.Args, embedded:
+// A Row is one row of a matrix: the lab's settings (lab.Args, embedded:
 // the flags a row may set, as docs/matrix.md lists them under their JSON
 // keys) and how the client is run. A row of a user's server (Server) sets
 // only InitDelay of them: how long the proxy holds the server's first
