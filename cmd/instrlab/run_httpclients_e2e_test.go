@@ -68,6 +68,10 @@ var httpClients = map[string]httpClientFacts{
 	// lab answers 404) and its "streamable_http" one throws before
 	// sending (2026-12-06).
 	"grok": {NoHTTP: true},
+	// mcp-use 1.34.6 initializes (its @modelcontextprotocol/sdk is
+	// 1.26.0), and a modern-only server ends the run: the README's app
+	// connects every server before the agent runs (2026-12-06).
+	"mcp-use": {ModernLost: true, ModernFail: true},
 }
 
 // TestHTTPClientsArePinned: httpClients holds the facts of every client

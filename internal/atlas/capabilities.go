@@ -214,11 +214,14 @@ type communityClient struct{ key, url string }
 //   - mastra: none. Mastra's MCPClient (@mastra/mcp 2.0.0) sends as its
 //     clientInfo name the server's name in the app's config (measured:
 //     "lab", version 1.0.0): no key of its own.
+//   - mcp-use: none. mcp-use 1.34.6 sends "mcp-use" (measured), which the
+//     list lacks.
 var communityKeys = map[string]communityClient{
 	"ai-sdk":           {"", npmPage("ai")},
 	"openai-agents":    {"", npmPage("@openai/agents")},
 	"langchain":        {"", npmPage("@langchain/mcp-adapters")},
 	"mastra":           {"", npmPage("@mastra/mcp")},
+	"mcp-use":          {"", npmPage("mcp-use")},
 	"adk":              {"", npmPage("@google/adk")},
 	"grok":             {"", npmPage("@vibe-kit/grok-cli")},
 	"claude-agent-sdk": {"claude-code", npmPage("@anthropic-ai/claude-agent-sdk")},

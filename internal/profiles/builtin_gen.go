@@ -396,6 +396,10 @@ func builtinProfiles() ([]Profile, error) {
 						Nested:  "kept",
 					},
 					SchemaKeyword{
+						Keyword: "type=integer",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
 						Keyword: "type[]",
 						Nested:  "dropped",
 						Tool:    "schema_union_items",
@@ -928,6 +932,10 @@ func builtinProfiles() ([]Profile, error) {
 					SchemaKeyword{
 						Keyword: "type",
 						Top:     "kept",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "type=integer",
 						Nested:  "kept",
 					},
 					SchemaKeyword{
@@ -1583,6 +1591,10 @@ func builtinProfiles() ([]Profile, error) {
 					SchemaKeyword{
 						Keyword: "type",
 						Top:     "kept",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "type=integer",
 						Nested:  "kept",
 					},
 					SchemaKeyword{
@@ -2881,6 +2893,10 @@ func builtinProfiles() ([]Profile, error) {
 						Nested:  "kept",
 					},
 					SchemaKeyword{
+						Keyword: "type=integer",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
 						Keyword: "type[]",
 						Nested:  "kept",
 					},
@@ -3604,6 +3620,10 @@ func builtinProfiles() ([]Profile, error) {
 								Nested:  "kept",
 							},
 							SchemaKeyword{
+								Keyword: "type=integer",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
 								Keyword: "type[]",
 								Nested:  "kept",
 							},
@@ -4124,6 +4144,10 @@ func builtinProfiles() ([]Profile, error) {
 							SchemaKeyword{
 								Keyword: "type",
 								Top:     "kept",
+								Nested:  "kept",
+							},
+							SchemaKeyword{
+								Keyword: "type=integer",
 								Nested:  "kept",
 							},
 							SchemaKeyword{
@@ -4766,6 +4790,10 @@ func builtinProfiles() ([]Profile, error) {
 					SchemaKeyword{
 						Keyword: "type",
 						Top:     "kept",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "type=integer",
 						Nested:  "kept",
 					},
 					SchemaKeyword{
@@ -6475,6 +6503,10 @@ func builtinProfiles() ([]Profile, error) {
 						Nested:  "kept",
 					},
 					SchemaKeyword{
+						Keyword: "type=integer",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
 						Keyword: "type[]",
 						Nested:  "kept",
 					},
@@ -7160,6 +7192,10 @@ func builtinProfiles() ([]Profile, error) {
 					SchemaKeyword{
 						Keyword: "type",
 						Top:     "kept",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "type=integer",
 						Nested:  "kept",
 					},
 					SchemaKeyword{
@@ -7885,6 +7921,10 @@ func builtinProfiles() ([]Profile, error) {
 						Nested:  "kept",
 					},
 					SchemaKeyword{
+						Keyword: "type=integer",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
 						Keyword: "type[]",
 						Nested:  "kept",
 					},
@@ -8555,6 +8595,10 @@ func builtinProfiles() ([]Profile, error) {
 					SchemaKeyword{
 						Keyword: "type",
 						Top:     "kept",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "type=integer",
 						Nested:  "kept",
 					},
 					SchemaKeyword{
@@ -9260,6 +9304,10 @@ func builtinProfiles() ([]Profile, error) {
 					SchemaKeyword{
 						Keyword: "type",
 						Top:     "kept",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "type=integer",
 						Nested:  "kept",
 					},
 					SchemaKeyword{
@@ -10169,6 +10217,10 @@ func builtinProfiles() ([]Profile, error) {
 						Nested:  "kept",
 					},
 					SchemaKeyword{
+						Keyword: "type=integer",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
 						Keyword: "type[]",
 						Nested:  "kept",
 					},
@@ -10613,6 +10665,10 @@ func builtinProfiles() ([]Profile, error) {
 					SchemaKeyword{
 						Keyword: "type",
 						Top:     "kept",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "type=integer",
 						Nested:  "kept",
 					},
 					SchemaKeyword{
@@ -11265,6 +11321,10 @@ func builtinProfiles() ([]Profile, error) {
 						Nested:  "kept",
 					},
 					SchemaKeyword{
+						Keyword: "type=integer",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
 						Keyword: "type[]",
 						Nested:  "kept",
 					},
@@ -11841,6 +11901,10 @@ func builtinProfiles() ([]Profile, error) {
 						Nested:  "kept",
 					},
 					SchemaKeyword{
+						Keyword: "type=integer",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
 						Keyword: "type[]",
 						Nested:  "kept",
 					},
@@ -12191,6 +12255,648 @@ func builtinProfiles() ([]Profile, error) {
 			},
 		},
 		Profile{
+			Client:  "mcp-use",
+			Name:    "mcp-use",
+			Version: "1.34.6",
+			Model:   "gpt-4o",
+			Instructions: Limit{
+				Unit:     "codepoint",
+				UnitNote: "not measured: no text reached the model",
+				Note:     "None of the text reached the model, so no cap applies to what it sees.",
+			},
+			Render: Render{
+				Placement: "nowhere: no model request held the text",
+				Server:    "{text}",
+				Unused:    true,
+				Note:      "In 8 runs whose server sent instructions (up to 20,000 characters) and whose client made model requests, no request held any of the text.",
+			},
+			ToolDescriptions: Limit{
+				AtLeast:  6000,
+				Unit:     "codepoint",
+				UnitNote: "not measured: no description was cut",
+				Lines:    "all",
+				Trim:     "none",
+				Note:     "No tool description was cut: 12 arrived whole (12 in tool definitions), the longest 6,000 characters. The cap, if any, is above that.",
+				Via:      "definition",
+				Meta: []MetaLimit{
+					MetaLimit{
+						Key:   "anthropic/alwaysLoad",
+						Value: json.RawMessage("true"),
+						Runs:  2,
+						Limit: Limit{
+							AtLeast:  1000,
+							Unit:     "codepoint",
+							UnitNote: "not measured: no description was cut",
+							Note:     "The tool lookup_part with _meta \"anthropic/alwaysLoad\": true: No tool description was cut: 2 arrived whole (2 in tool definitions), the longest 1,000 characters. The cap, if any, is above that.",
+							Via:      "definition",
+						},
+					},
+				},
+			},
+			Handshake: Handshake{
+				Note: "0 of 24 runs against a stdio server sent server/discover first; all sent initialize at once; against a server that answers both, 0 of 2 runs took the DiscoverResult and never sent initialize, 2 sent initialize without a probe.",
+			},
+			Startup: Startup{
+				Waited: ptr[bool](true),
+				Held:   "8s",
+				Note:   "Row en-1000-held8, the server's reply held 8s with nothing else set (2 runs): server status connected at start, the first model request went out after the server was ready: it waited.",
+			},
+			Budgets: []Budget{
+				Budget{
+					Name:       "wait",
+					Unit:       "s",
+					Within:     58.469688000000005,
+					Past:       60,
+					PastBudget: "exits with an error before any model request (exit status 1; its stderr: 21:14:05 [mcp-use] error: Failed to connect to MCP implementation: McpError: MCP error -32001: Request timed out ⏎ MCP error -32001: Request timed out)",
+					Late:       "not measured: no run past the budget made a request after its server was ready (give a probe row whose script makes one, as -matrix and -row)",
+					Runs:       3,
+					MaxLoad:    1.91,
+					Date:       "2026-12-06",
+					Command:    "instrlab budget -client mcp-use -budget wait -budget defer -budget name -budget result -out /tmp/lead/mu-b -profile-out internal/profiles/data/mcp-use@1.34.6.json",
+				},
+				Budget{
+					Name:       "defer",
+					Unit:       "tools",
+					Within:     512,
+					Above:      true,
+					PastBudget: "not measured",
+					Late:       "not measured",
+					Runs:       2,
+					MaxLoad:    0.32,
+					Date:       "2026-12-06",
+					Command:    "instrlab budget -client mcp-use -budget wait -budget defer -budget name -budget result -out /tmp/lead/mu-b -profile-out internal/profiles/data/mcp-use@1.34.6.json",
+				},
+				Budget{
+					Name:       "name",
+					Unit:       "characters",
+					Within:     256,
+					Above:      true,
+					PastBudget: "not measured",
+					Late:       "not measured",
+					Names: &Names{
+						Server: "lab",
+						Lengths: []NameLength{
+							NameLength{
+								Tool:  "lnameabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopq",
+								Chars: 256,
+								Full:  256,
+								Fate:  "kept",
+								Got:   256,
+								Name:  "lnameabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopq",
+								Runs:  1,
+							},
+						},
+					},
+					Runs:    2,
+					MaxLoad: 0.47,
+					Date:    "2026-12-06",
+					Command: "instrlab budget -client mcp-use -budget wait -budget defer -budget name -budget result -out /tmp/lead/mu-b -profile-out internal/profiles/data/mcp-use@1.34.6.json",
+				},
+				Budget{
+					Name:       "result",
+					Unit:       "characters",
+					Within:     1e+06,
+					Above:      true,
+					PastBudget: "not measured",
+					Late:       "not measured",
+					Runs:       2,
+					MaxLoad:    0.75,
+					Date:       "2026-12-06",
+					Command:    "instrlab budget -client mcp-use -budget wait -budget defer -budget name -budget result -out /tmp/lead/mu-b -profile-out internal/profiles/data/mcp-use@1.34.6.json",
+				},
+			},
+			Failures: []Failure{
+				Failure{
+					Method: "initialize",
+					Runs:   2,
+					Sent:   2,
+					Tries:  1,
+					Exits:  true,
+					Note:   "2 of 2 runs sent initialize and every one ended the session: exit status 1; its stderr: 21:12:35 [mcp-use] error: Failed to connect to MCP implementation: McpError: MCP error -32603: lab: initialize fails on purpose (-fail initialize) ⏎ MCP error -32603: lab: initialize fails on purpose (-fail initialize).",
+				},
+				Failure{
+					Method: "server/discover",
+					Runs:   2,
+					Note:   "None of 2 runs sent server/discover: the failure never reached the client.",
+				},
+				Failure{
+					Method: "tools/list",
+					Runs:   2,
+					Sent:   2,
+					Tries:  4,
+					Note:   "2 of 2 runs sent tools/list (at most 4 times in one); the session went on; its instructions did not reach the model; its tools did not reach the model.",
+				},
+			},
+			Surface: &Surface{
+				Runs: 16,
+				Results: []ResultForm{
+					ResultForm{
+						Case:    "content",
+						Tool:    "result_text",
+						Runs:    2,
+						Content: "kept",
+					},
+					ResultForm{
+						Case:       "structured",
+						Tool:       "result_structured",
+						Runs:       2,
+						Structured: "kept",
+					},
+					ResultForm{
+						Case:       "both",
+						Tool:       "result_both",
+						Runs:       2,
+						Content:    "kept",
+						Structured: "kept",
+					},
+					ResultForm{
+						Case:       "output-both",
+						Tool:       "result_outschema",
+						Runs:       2,
+						Content:    "kept",
+						Structured: "kept",
+					},
+					ResultForm{
+						Case:    "structured-null",
+						Tool:    "bad_null_structured",
+						Runs:    2,
+						Content: "dropped",
+					},
+					ResultForm{
+						Case:       "structured-string",
+						Tool:       "bad_string_structured",
+						Runs:       2,
+						Content:    "dropped",
+						Structured: "dropped",
+					},
+					ResultForm{
+						Case:       "structured-array",
+						Tool:       "bad_array_structured",
+						Runs:       2,
+						Content:    "dropped",
+						Structured: "dropped",
+					},
+				},
+				Schema: []SchemaKeyword{
+					SchemaKeyword{
+						Keyword: "$defs",
+						Top:     "dropped",
+						Tool:    "schema_ref",
+						Sent:    "{\"part\":{\"properties\":{\"number\":{\"type\":\"string\"}},\"type\":\"object\"}}",
+						Became:  "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"additionalProperties\":false,\"properties\":{\"value\":{}},\"type\":\"object\"}",
+					},
+					SchemaKeyword{
+						Keyword: "$id",
+						Top:     "dropped",
+						Tool:    "schema_dialect",
+						Sent:    "\"lab://surface/schema\"",
+						Became:  "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"additionalProperties\":false,\"properties\":{\"value\":{\"type\":\"string\"}},\"type\":\"object\"}",
+					},
+					SchemaKeyword{
+						Keyword: "$ref",
+						Nested:  "dropped",
+						Tool:    "schema_ref",
+						Sent:    "\"#/$defs/part\"",
+						Became:  "{}",
+					},
+					SchemaKeyword{
+						Keyword: "$schema",
+						Top:     "kept",
+					},
+					SchemaKeyword{
+						Keyword: "additionalProperties",
+						Top:     "kept",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "allOf",
+						Nested:  "dropped",
+						Tool:    "schema_allof",
+						Sent:    "[{\"type\":\"string\"},{\"minLength\":1}]",
+						Became:  "{\"type\":\"string\"}",
+					},
+					SchemaKeyword{
+						Keyword: "anyOf",
+						Nested:  "dropped",
+						Tool:    "schema_anyof",
+						Sent:    "[{\"type\":\"string\"},{\"type\":\"number\"}]",
+						Became:  "{\"type\":[\"string\",\"number\"]}",
+					},
+					SchemaKeyword{
+						Keyword: "const",
+						Nested:  "dropped",
+						Tool:    "schema_const",
+						Sent:    "\"fixed\"",
+						Became:  "{\"type\":\"string\"}",
+					},
+					SchemaKeyword{
+						Keyword: "default",
+						Nested:  "dropped",
+						Tool:    "schema_default",
+						Sent:    "\"fallback\"",
+						Became:  "{\"type\":\"string\"}",
+					},
+					SchemaKeyword{
+						Keyword: "description",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "enum",
+						Nested:  "dropped",
+						Tool:    "schema_enum",
+						Sent:    "[\"red\",\"green\",\"blue\"]",
+						Became:  "{\"type\":\"string\"}",
+					},
+					SchemaKeyword{
+						Keyword: "examples",
+						Nested:  "dropped",
+						Tool:    "schema_examples",
+						Sent:    "[\"M3-0412\"]",
+						Became:  "{\"type\":\"string\"}",
+					},
+					SchemaKeyword{
+						Keyword: "exclusiveMaximum",
+						Nested:  "dropped",
+						Tool:    "schema_bounds",
+						Sent:    "11",
+						Became:  "{\"type\":\"number\"}",
+					},
+					SchemaKeyword{
+						Keyword: "format",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "items",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "items=bool",
+						Nested:  "rewritten",
+						Tool:    "schema_prefixitems",
+						Sent:    "false",
+						Became:  "{}",
+					},
+					SchemaKeyword{
+						Keyword: "maxItems",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "maxLength",
+						Nested:  "dropped",
+						Tool:    "schema_bounds",
+						Sent:    "8",
+						Became:  "{\"type\":\"string\"}",
+					},
+					SchemaKeyword{
+						Keyword: "maximum",
+						Nested:  "dropped",
+						Tool:    "schema_bounds",
+						Sent:    "10",
+						Became:  "{\"type\":\"number\"}",
+					},
+					SchemaKeyword{
+						Keyword: "minItems",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "minLength",
+						Nested:  "dropped",
+						Tool:    "schema_bounds",
+						Sent:    "2",
+						Became:  "{\"type\":\"string\"}",
+					},
+					SchemaKeyword{
+						Keyword: "minimum",
+						Nested:  "dropped",
+						Tool:    "schema_bounds",
+						Sent:    "1",
+						Became:  "{\"type\":\"number\"}",
+					},
+					SchemaKeyword{
+						Keyword: "multipleOf",
+						Nested:  "dropped",
+						Tool:    "schema_bounds",
+						Sent:    "1",
+						Became:  "{\"type\":\"number\"}",
+					},
+					SchemaKeyword{
+						Keyword: "not",
+						Nested:  "dropped",
+						Tool:    "schema_not",
+						Sent:    "{\"type\":\"null\"}",
+						Became:  "{}",
+					},
+					SchemaKeyword{
+						Keyword: "oneOf",
+						Nested:  "dropped",
+						Tool:    "schema_oneof",
+						Sent:    "[{\"maxLength\":3,\"type\":\"string\"},{\"type\":\"integer\"}]",
+						Became:  "{\"type\":[\"string\",\"number\"]}",
+					},
+					SchemaKeyword{
+						Keyword: "pattern",
+						Nested:  "dropped",
+						Tool:    "schema_pattern",
+						Sent:    "\"^[A-Z]{2}-[0-9]{4}$\"",
+						Became:  "{\"type\":\"string\"}",
+					},
+					SchemaKeyword{
+						Keyword: "prefixItems",
+						Nested:  "dropped",
+						Tool:    "schema_prefixitems",
+						Sent:    "[{\"type\":\"string\"},{\"type\":\"integer\"}]",
+						Became:  "{\"items\":{},\"type\":\"array\"}",
+					},
+					SchemaKeyword{
+						Keyword: "properties",
+						Top:     "kept",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "required",
+						Top:     "kept",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "title",
+						Top:     "dropped",
+						Nested:  "dropped",
+						Tool:    "schema_title",
+						Sent:    "\"Value\"",
+						Became:  "{\"type\":\"string\"}",
+					},
+					SchemaKeyword{
+						Keyword: "type",
+						Top:     "kept",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "type=integer",
+						Nested:  "rewritten",
+						Tool:    "schema_bounds",
+						Sent:    "\"integer\"",
+						Became:  "\"number\"",
+					},
+					SchemaKeyword{
+						Keyword: "type[]",
+						Nested:  "rewritten",
+						Tool:    "schema_union_items",
+						Sent:    "[\"string\",\"integer\"]",
+						Became:  "[\"string\",\"number\"]",
+					},
+					SchemaKeyword{
+						Keyword: "type[]+null",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "uniqueItems",
+						Nested:  "dropped",
+						Tool:    "schema_bounds",
+						Sent:    "true",
+						Became:  "{\"items\":{\"type\":\"string\"},\"maxItems\":3,\"minItems\":1,\"type\":\"array\"}",
+					},
+				},
+				Names: &Names{
+					Server: "lab",
+					Lengths: []NameLength{
+						NameLength{
+							Tool:  "name_long_abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwx",
+							Chars: 60,
+							Full:  60,
+							Fate:  "kept",
+							Got:   60,
+							Name:  "name_long_abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwx",
+							Runs:  2,
+						},
+						NameLength{
+							Tool:  "name_max_abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmno",
+							Chars: 128,
+							Full:  128,
+							Fate:  "kept",
+							Got:   128,
+							Name:  "name_max_abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmno",
+							Runs:  2,
+						},
+					},
+					Chars: []NameChars{
+						NameChars{
+							Kind: "upper",
+							Tool: "NAME_Upper_Case",
+							Fate: "kept",
+							Name: "NAME_Upper_Case",
+							Runs: 2,
+						},
+						NameChars{
+							Kind: "hyphen",
+							Tool: "name-hyphen-case",
+							Fate: "kept",
+							Name: "name-hyphen-case",
+							Runs: 2,
+						},
+						NameChars{
+							Kind: "dot",
+							Tool: "name.dotted.case",
+							Fate: "kept",
+							Name: "name.dotted.case",
+							Runs: 2,
+						},
+						NameChars{
+							Kind: "prefix",
+							Tool: "name_prefix",
+							Fate: "kept",
+							Name: "name_prefix",
+							Runs: 2,
+						},
+						NameChars{
+							Kind: "prefixed",
+							Tool: "name_prefix_with_more",
+							Fate: "kept",
+							Name: "name_prefix_with_more",
+							Runs: 2,
+						},
+						NameChars{
+							Kind: "non-ascii",
+							Tool: "name_ünïcødé_名前",
+							Fate: "kept",
+							Name: "name_ünïcødé_名前",
+							Runs: 2,
+						},
+					},
+				},
+				Texts: &Texts{
+					Runs:      6,
+					Prompts:   "in a request",
+					Resources: "in a request",
+					ToolMeta:  "none in a request",
+					Read:      "no resource tool",
+				},
+				Reserved: &Reserved{
+					Measured: []string{
+						"Agent",
+						"Bash",
+						"Create",
+						"Edit",
+						"Execute",
+						"Fetch",
+						"Glob",
+						"Grep",
+						"LS",
+						"List",
+						"Read",
+						"Skill",
+						"Skills",
+						"Task",
+						"TodoWrite",
+						"ToolSearch",
+						"WebFetch",
+						"WebSearch",
+						"Write",
+						"bash",
+						"create",
+						"edit",
+						"editor",
+						"exec_command",
+						"execute_command",
+						"glob",
+						"google_web_search",
+						"grep",
+						"grep_search",
+						"list_directory",
+						"list_mcp_resources",
+						"read",
+						"read_file",
+						"read_files",
+						"read_many_files",
+						"read_mcp_resource",
+						"replace",
+						"run_commands",
+						"run_shell_command",
+						"save_memory",
+						"skill",
+						"task",
+						"todowrite",
+						"tool_call",
+						"tool_search",
+						"update_plan",
+						"view",
+						"view_image",
+						"web_fetch",
+						"webfetch",
+						"write",
+						"write_file",
+						"write_stdin",
+						"write_todos",
+					},
+					Runs: 2,
+				},
+			},
+			Approvals: []Approval{
+				Approval{
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+			},
+			Protocol: &Protocol{
+				Runs: 4,
+				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "roots.listChanged",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "result: 0 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model never has the new tool",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "dropped in the schema the model gets",
+					},
+				},
+			},
+			Evidence: []Evidence{
+				Evidence{
+					Kind: "instrlab-run",
+					Ref:  "internal/profiles/data/evidence/mcp-use@1.34.6.json",
+					Date: "2026-12-06",
+					Runs: 56,
+					Says: "instrlab run, offline against the fake API: 56 runs of 28 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+				},
+			},
+			Unmeasured: []string{
+				"the cap on tool descriptions (only a lower bound: none was cut)",
+				"what the tool description cap counts",
+				"the marker on a cut tool description",
+				"the handshake over Streamable HTTP (probe_http is false only because it was not measured)",
+				"how long it waits for a slow server by default, and the setting that changes it (timeout_ms is 0: unknown)",
+				"several servers in one session: separator, order, shared budget",
+				"interactive sessions",
+			},
+		},
+		Profile{
 			Client:  "openai-agents",
 			Name:    "OpenAI Agents SDK",
 			Version: "0.20.0",
@@ -12484,6 +13190,10 @@ func builtinProfiles() ([]Profile, error) {
 					SchemaKeyword{
 						Keyword: "type",
 						Top:     "kept",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "type=integer",
 						Nested:  "kept",
 					},
 					SchemaKeyword{
@@ -13056,6 +13766,10 @@ func builtinProfiles() ([]Profile, error) {
 					SchemaKeyword{
 						Keyword: "type",
 						Top:     "kept",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "type=integer",
 						Nested:  "kept",
 					},
 					SchemaKeyword{
@@ -13968,6 +14682,10 @@ func builtinProfiles() ([]Profile, error) {
 					SchemaKeyword{
 						Keyword: "type",
 						Top:     "kept",
+						Nested:  "kept",
+					},
+					SchemaKeyword{
+						Keyword: "type=integer",
 						Nested:  "kept",
 					},
 					SchemaKeyword{

@@ -330,11 +330,13 @@ type KeywordAt struct{ Path, Keyword, Key string }
 // The Keys of keywords whose fate depends on the form of their value:
 // Gemini CLI 0.61.0 sends a list of types with "null" as its other type
 // and keeps one without; Codex CLI 0.171.0 and Copilot CLI 1.0.102
-// rewrite an items schema of false and keep an items object.
+// rewrite an items schema of false and keep an items object; mcp-use
+// 1.34.6 sends the type "integer" as "number" and keeps "string".
 const (
-	TypeList     = "type[]"      // a list of types without "null"
-	TypeNullable = "type[]+null" // a list of types with "null"
-	ItemsBool    = "items=bool"  // items as a boolean schema
+	TypeList     = "type[]"       // a list of types without "null"
+	TypeNullable = "type[]+null"  // a list of types with "null"
+	TypeInteger  = "type=integer" // the one type "integer"
+	ItemsBool    = "items=bool"   // items as a boolean schema
 )
 
 // KeywordKey is the Key of keyword k with value v (KeywordAt.Key).
@@ -344,6 +346,8 @@ func KeywordKey(k string, v any) string {
 		return TypeNullable
 	case k == "type" && list != nil:
 		return TypeList
+	case k == "type" && v == "integer":
+		return TypeInteger
 	}
 	if _, ok := v.(bool); ok && k == "items" {
 		return ItemsBool
@@ -358,6 +362,8 @@ func KeywordWords(key string) string {
 		return "`type` (a list of types)"
 	case TypeNullable:
 		return "`type` (a list of types with null)"
+	case TypeInteger:
+		return "`type` (integer)"
 	case ItemsBool:
 		return "`items` (a boolean schema)"
 	}

@@ -145,3 +145,28 @@ func TestLoadNoDirs(t *testing.T) {
 		t.Errorf("Load(t.Context(), clients.New) = %v, want errNoRuns", err)
 	}
 }
+
+// TestUnreadableLine: only a warning about a numbered line of the file
+// counts as an unreadable line; a warning that quotes what the file says
+// (a framework host's failed server) does not.
+func TestUnreadableLine(t *testing.T) {
+	for _, tt := range []struct {
+		w    string
+		want bool
+	}{
+		{"requests.jsonl:2: invalid character 'n'", true},
+		{"api/requests.jsonl:12: unexpected end of JSON input", true},
+		{"client/stdout.txt: server lab: Could not connect to server", false},
+		{"stdout.txt:: nothing", false},
+		{"stdout.txt:7", false},
+		{"other.jsonl:2: bad", false},
+	} {
+		base := "requests.jsonl"
+		if strings.Contains(tt.w, "stdout") {
+			base = "stdout.txt"
+		}
+		if got := unreadableLine(tt.w, base); got != tt.want {
+			t.Errorf("unreadableLine(%q, %q) = %v, want %v", tt.w, base, got, tt.want)
+		}
+	}
+}

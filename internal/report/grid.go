@@ -159,7 +159,7 @@ func (g *grid) cell(s *summary, col column) table.Cell {
 			continue
 		}
 		for _, w := range r.Warnings {
-			if strings.Contains(w, path.Base(file)+":") {
+			if unreadableLine(w, path.Base(file)) {
 				bad++
 			}
 		}
@@ -182,6 +182,23 @@ func (g *grid) cell(s *summary, col column) table.Cell {
 		c.Text += fmt.Sprintf(" (%s unreadable in %s)", table.Plural(bad, "line"), path.Base(file))
 	}
 	return c
+}
+
+// unreadableLine reports whether warning w is about a line of the file
+// named base that could not be read: "base:N: why", as package jsonl
+// writes it. A warning about the file's content ("stdout.txt: server lab:
+// …", a host's failed server) is not one.
+func unreadableLine(w, base string) bool {
+	i := strings.Index(w, base+":")
+	if i < 0 {
+		return false
+	}
+	rest := w[i+len(base)+1:]
+	n := 0
+	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	return n > 0 && n < len(rest) && rest[n] == ':'
 }
 
 // evidenceFile resolves a column's file for one run: the client's own

@@ -22,6 +22,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client/kilo"
 	"github.com/instrlab/instrlab/internal/client/langchain"
 	"github.com/instrlab/instrlab/internal/client/mastra"
+	"github.com/instrlab/instrlab/internal/client/mcpuse"
 	"github.com/instrlab/instrlab/internal/client/openaiagents"
 	"github.com/instrlab/instrlab/internal/client/opencode"
 	"github.com/instrlab/instrlab/internal/client/qwen"
@@ -52,6 +53,7 @@ var known = map[string]adapter{
 	gemini.Name:         {gemini.Info, gemini.New},
 	langchain.Name:      {langchain.Info, langchain.New},
 	mastra.Name:         {mastra.Info, mastra.New},
+	mcpuse.Name:         {mcpuse.Info, mcpuse.New},
 	grok.Name:           {grok.Info, grok.New},
 	kilo.Name:           {kilo.Info, kilo.New},
 	openaiagents.Name:   {openaiagents.Info, openaiagents.New},

@@ -12,20 +12,23 @@ import (
 // documentation's app uses: the model (or the framework's own default,
 // ""), the bound on turns (0: the framework's own), the package whose
 // releases are its versions, its arms; and each points its provider's
-// client at the run's fake with the dummy key (OpenAI's under /v1).
+// client at the run's fake with the dummy key (OpenAI's under /v1), with
+// its own telemetry off where the framework has some (extra).
 func TestFrameworks(t *testing.T) {
 	for _, tt := range []struct {
 		name, model string
 		steps       int
 		pkg         string
 		arms        []string
+		extra       map[string]string
 	}{
-		{"ai-sdk", "gpt-4o", 5, "ai", []string{"default nothing set", "instructions settings instructions=true"}},
-		{"openai-agents", "", 10, "@openai/agents", []string{"default nothing set", "structured-content settings useStructuredContent=true"}},
-		{"langchain", "gpt-4o-mini", 12, "@langchain/mcp-adapters", []string{"default nothing set", "standard-content-blocks settings useStandardContentBlocks=true"}},
-		{"claude-agent-sdk", "", 0, "@anthropic-ai/claude-agent-sdk", []string{"default nothing set"}},
-		{"adk", "gemini-flash-latest", 0, "@google/adk", []string{"default nothing set"}},
-		{"mastra", "gpt-4o-mini", 5, "@mastra/mcp", []string{"default nothing set", "forward-instructions settings forwardInstructions=true"}},
+		{"ai-sdk", "gpt-4o", 5, "ai", []string{"default nothing set", "instructions settings instructions=true"}, nil},
+		{"openai-agents", "", 10, "@openai/agents", []string{"default nothing set", "structured-content settings useStructuredContent=true"}, nil},
+		{"langchain", "gpt-4o-mini", 12, "@langchain/mcp-adapters", []string{"default nothing set", "standard-content-blocks settings useStandardContentBlocks=true"}, nil},
+		{"claude-agent-sdk", "", 0, "@anthropic-ai/claude-agent-sdk", []string{"default nothing set"}, nil},
+		{"adk", "gemini-flash-latest", 0, "@google/adk", []string{"default nothing set"}, nil},
+		{"mastra", "gpt-4o-mini", 5, "@mastra/mcp", []string{"default nothing set", "forward-instructions settings forwardInstructions=true"}, nil},
+		{"mcp-use", "gpt-4o", 5, "mcp-use", []string{"default nothing set"}, map[string]string{"MCP_USE_ANONYMIZED_TELEMETRY": "false"}},
 	} {
 		c, err := New(tt.name)
 		if err != nil {
@@ -46,8 +49,13 @@ func TestFrameworks(t *testing.T) {
 				t.Errorf("%s: env %v", tt.name, env)
 			}
 		default:
-			if env["OPENAI_BASE_URL"] != "http://127.0.0.1:9/v1" || env["OPENAI_API_KEY"] != "k" || len(env) != 2 {
+			if env["OPENAI_BASE_URL"] != "http://127.0.0.1:9/v1" || env["OPENAI_API_KEY"] != "k" || len(env) != 2+len(tt.extra) {
 				t.Errorf("%s: env %v", tt.name, env)
+			}
+		}
+		for k, v := range tt.extra {
+			if env[k] != v {
+				t.Errorf("%s: env %s=%q, want %q", tt.name, k, env[k], v)
 			}
 		}
 		if f.Model != tt.model || f.Steps != tt.steps || f.Package() != tt.pkg {

@@ -48,7 +48,7 @@ func TestNewListPinned(t *testing.T) {
 		{[]string{"claude-code@2.1.285", "claude-code"}, []string{"claude-code@2.1.285", "claude-code@2.1.332"}},
 		{[]string{"codex"}, []string{"codex@0.171.0"}},
 		{[]string{"codex@pinned"}, []string{"codex@0.171.0"}},
-		{[]string{"all"}, []string{"adk@2.0.0", "ai-sdk@7.0.185", "claude-agent-sdk@0.3.337", "claude-code@2.1.332", "cline@3.0.65", "codex@0.171.0", "continue@1.5.47", "copilot@1.0.102", "droid@0.225.2", "gemini@0.61.0", "grok@0.0.34", "kilo@7.7.9", "langchain@1.1.4", "mastra@2.0.0", "openai-agents@0.20.0", "opencode@1.18.33", "qwen@0.24.4"}},
+		{[]string{"all"}, []string{"adk@2.0.0", "ai-sdk@7.0.185", "claude-agent-sdk@0.3.337", "claude-code@2.1.332", "cline@3.0.65", "codex@0.171.0", "continue@1.5.47", "copilot@1.0.102", "droid@0.225.2", "gemini@0.61.0", "grok@0.0.34", "kilo@7.7.9", "langchain@1.1.4", "mastra@2.0.0", "mcp-use@1.34.6", "openai-agents@0.20.0", "opencode@1.18.33", "qwen@0.24.4"}},
 	}
 	for _, tt := range tests {
 		cs, err := NewList(context.Background(), tt.specs, io.Discard)

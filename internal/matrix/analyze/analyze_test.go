@@ -93,6 +93,10 @@ func TestAnalyzeFacts(t *testing.T) {
 		// cut at the documented instructionsMaxLength of 512.
 		{"frameworkruns/mastra@2.0.0~forward-instructions/en-1000", facts{"system-message", 512, false, "", "initialize",
 			"server/discover initialize notifications/initialized tools/list", true, "connected", "BEGIN=PINTAIL-8601 END=NONE LAST=295", "", 0}},
+		// mcp-use's host (its README's MCPAgent): it initializes, lists
+		// the tools, and passes no server's instructions.
+		{"frameworkruns/mcp-use@1.34.6/en-1000", facts{"", 0, false, "", "",
+			"initialize notifications/initialized tools/list", true, "connected", "BEGIN=NONE END=NONE LAST=NONE", "", 0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {

@@ -167,6 +167,7 @@ func TestToolsListFailureEveryProfile(t *testing.T) {
 		"openai-agents@0.20.0": {0, EffectExits},
 		"langchain@1.1.4":      {0, EffectExits},
 		"mastra@2.0.0":         {0, EffectDrops},
+		"mcp-use@1.34.6":       {0, EffectDrops},
 		"adk@2.0.0":            {0, EffectExits},
 		"grok@0.0.34":          {0, EffectDrops},
 		// Its own Claude Code keeps the instructions, as Claude Code does.

@@ -85,30 +85,44 @@ func problems(fs []Finding, views []View) []Problem {
 			d := w.Code.Doc()
 			out[j].Loss, out[j].Fix = d.Short, d.Fix
 		}
+	}
+	out = mergeKinds(fs, out)
+	for j := range out {
 		summarize(out[j].For, views)
 	}
-	return mergeKinds(out)
+	return out
 }
 
 // mergeKinds makes one problem of those of one code, severity and rule
-// that hold for the same tools and clients, with their kinds together
-// (a tool that loses `minimum` and `maximum` in the same clients).
-func mergeKinds(ps []Problem) []Problem {
+// whose fix is the same words, with their kinds, tools and clients
+// together: one line per kind of loss (`enum` dropped by one client and
+// `minimum` by three, both "say the constraint in the description too"),
+// the findings apart under -v.
+func mergeKinds(fs []Finding, ps []Problem) []Problem {
 	var out []Problem
 	for _, p := range ps {
 		i := slices.IndexFunc(out, func(q Problem) bool {
-			return len(q.Kinds) > 0 && len(p.Kinds) > 0 && q.Code == p.Code && q.Severity == p.Severity && q.Fails == p.Fails &&
-				slices.Equal(q.Tools, p.Tools) && slices.EqualFunc(q.For, p.For, func(a, b Holder) bool {
-				return a.Profile == b.Profile && a.Client == b.Client && slices.Equal(a.Ways, b.Ways)
-			})
+			return len(q.Kinds) > 0 && len(p.Kinds) > 0 && q.Code == p.Code && q.Severity == p.Severity && q.Fails == p.Fails && q.Fix == p.Fix
 		})
 		if i < 0 {
 			out = append(out, p)
 			continue
 		}
 		q := &out[i]
-		q.Kinds = append(q.Kinds, p.Kinds...)
+		for _, k := range p.Kinds {
+			if !slices.Contains(q.Kinds, k) {
+				q.Kinds = append(q.Kinds, k)
+			}
+		}
 		q.Findings = append(q.Findings, p.Findings...)
+		slices.Sort(q.Findings)
+		q.Tools = q.Tools[:0]
+		for _, j := range q.Findings {
+			if t := fs[j].Tool; t != "" && !slices.Contains(q.Tools, t) {
+				q.Tools = append(q.Tools, t)
+			}
+		}
+		q.For = mergeHolders(q.For, p.For)
 		q.Losses += p.Losses
 	}
 	return out

@@ -132,21 +132,23 @@ func sorted(ss []string) []string {
 // single type and a list without null is predicted to rewrite only that;
 // before, check told every Gemini user that each tool's `type` was
 // rewritten. Likewise an items schema of false (Codex CLI 0.171.0) apart
-// from an items object. A profile that never met a form says it is not
-// measured.
+// from an items object, and the type "integer" sent as "number" (mcp-use
+// 1.34.6) apart from "string". A profile that never met a form says it is
+// not measured.
 func TestKeywordFormsApart(t *testing.T) {
 	p := surfaceProfile()
 	p.Surface.Schema = append(p.Surface.Schema,
 		profiles.SchemaKeyword{Keyword: profiles.TypeNullable, Nested: "rewritten", Tool: "schema_nullable", Sent: `["string","null"]`, Became: `"string"`},
 		profiles.SchemaKeyword{Keyword: profiles.TypeList, Nested: "kept"},
 		profiles.SchemaKeyword{Keyword: "items", Nested: "kept"},
-		profiles.SchemaKeyword{Keyword: profiles.ItemsBool, Nested: "rewritten", Tool: "schema_prefixitems", Sent: `false`, Became: `{"type":"string"}`})
+		profiles.SchemaKeyword{Keyword: profiles.ItemsBool, Nested: "rewritten", Tool: "schema_prefixitems", Sent: `false`, Became: `{"type":"string"}`},
+		profiles.SchemaKeyword{Keyword: profiles.TypeInteger, Nested: "rewritten", Tool: "schema_bounds", Sent: `"integer"`, Became: `"number"`})
 	tool := func(name, prop string) probe.Tool {
 		return probe.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object","properties":{"a":` + prop + `}}`)}
 	}
 	tools := []probe.Tool{tool("single", `{"type":"string"}`), tool("nullable", `{"type":["string","null"]}`),
 		tool("union", `{"type":["string","number"]}`), tool("list", `{"type":"array","items":{"type":"string"}}`),
-		tool("closed", `{"type":"array","prefixItems":[{"type":"string"}],"items":false}`)}
+		tool("closed", `{"type":"array","prefixItems":[{"type":"string"}],"items":false}`), tool("integer", `{"type":"integer"}`)}
 	r := result(ok(probe.Legacy, nil, tools...), notFound(), probe.Survival{}, 0)
 	older := surfaceProfile()
 	older.Version = "0"
@@ -159,12 +161,14 @@ func TestKeywordFormsApart(t *testing.T) {
 		return out
 	}
 	want := map[string][2][]string{"single": {nil, nil}, "nullable": {{"`type` (a list of types with null)"}, nil},
-		"union": {nil, nil}, "list": {nil, nil}, "closed": {{"`items` (a boolean schema)"}, {"`prefixItems`"}}}
+		"union": {nil, nil}, "list": {nil, nil}, "closed": {{"`items` (a boolean schema)"}, {"`prefixItems`"}},
+		"integer": {{"`type` (integer)"}, nil}}
 	if diff := cmp.Diff(want, fates(rep.Servers[0].Views[0])); diff != "" {
 		t.Errorf("with each form measured, fates mismatch (-want +got):\n%s", diff)
 	}
 	got := fates(rep.Servers[0].Views[1])
-	if !slices.Contains(got["nullable"][1], "`type` (a list of types with null)") || !slices.Contains(got["closed"][1], "`items` (a boolean schema)") || len(got["single"][1]) != 0 {
+	if !slices.Contains(got["nullable"][1], "`type` (a list of types with null)") || !slices.Contains(got["closed"][1], "`items` (a boolean schema)") ||
+		!slices.Contains(got["integer"][1], "`type` (integer)") || len(got["single"][1]) != 0 {
 		t.Errorf("without the forms measured, fates %v: want each form not measured, a single type measured", got)
 	}
 }

@@ -85,6 +85,7 @@ func TestDeriveSurface(t *testing.T) {
 			{Keyword: "pattern", Nested: "dropped", Tool: "schema_pattern", Sent: `"^[A-Z]{2}-[0-9]{4}$"`, Became: `{"type":"string"}`},
 			{Keyword: "properties", Top: "kept"},
 			{Keyword: "type", Top: "kept", Nested: "kept"},
+			{Keyword: profiles.TypeInteger, Nested: "kept"},
 		},
 		Names: &profiles.Names{Namespace: "mcp__{server}", Server: "lab",
 			Lengths: []profiles.NameLength{
