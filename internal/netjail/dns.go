@@ -64,6 +64,12 @@ func readName(msg []byte, off int) (string, int, error) {
 				end = off + 2
 			}
 			next := int(binary.BigEndian.Uint16(msg[off:]) & 0x3fff)
+			if next >= off {
+				// A pointer names an earlier occurrence (RFC 1035 4.1.4):
+				// one forward reads past the question, which the answer
+				// does not repeat.
+				return "", 0, errors.New("dns name: compression pointer forward")
+			}
 			if next < 12 {
 				// A name lives after the header: a pointer into it reads
 				// the id and counts as a name, which the answer changes.

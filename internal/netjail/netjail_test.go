@@ -60,6 +60,13 @@ func TestParseQueryAndNXDomain(t *testing.T) {
 	if _, _, err := ParseQuery(header); err == nil {
 		t.Error("ParseQuery read a name in the header")
 	}
+	// A pointer forward, to a name after the question, reads bytes the
+	// answer does not repeat (found by FuzzParseQuery, 2026-12-06):
+	// refused.
+	forward := append(query(1, "a", 1)[:12], 0xc0, 18, 0, 1, 0, 1, 1, 'b', 0)
+	if _, _, err := ParseQuery(forward); err == nil {
+		t.Error("ParseQuery followed a pointer forward")
+	}
 	for _, bad := range [][]byte{nil, q[:11], q[:14], append(q[:4:4], 0, 0)} {
 		if _, _, err := ParseQuery(bad); err == nil {
 			t.Errorf("ParseQuery(% x) accepted a broken message", bad)
