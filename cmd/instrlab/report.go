@@ -68,7 +68,6 @@ func (o *reportOptions) validate() error {
 	if o.derive.Ref == "" {
 		o.derive.Ref = o.dirs[0]
 	}
-	o.derive.Earlier = derive.EarlierIn(o.earlier)
 	return nil
 }
 
@@ -80,6 +79,7 @@ func (o *reportOptions) run(ctx context.Context, stdout, stderr io.Writer) error
 	}
 	warn(stderr, warnings)
 	if o.profileOut != "" {
+		o.derive.Earlier = derive.EarlierIn(ctx, o.earlier)
 		if err := derive.Write(o.profileOut, results, o.derive, stderr); err != nil {
 			return err
 		}

@@ -36,7 +36,7 @@ func TestReportProfileOut(t *testing.T) {
 			t.Errorf("%s: got %s with evidence %+v", id, p.ID(), p.Evidence)
 		}
 		// The excerpt beside it derives the same profile again.
-		x, err := derive.ReadExcerpt(filepath.Join(dir, "evidence", id+".json"))
+		x, err := derive.ReadExcerpt(t.Context(), filepath.Join(dir, "evidence", id+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}

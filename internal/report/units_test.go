@@ -59,7 +59,7 @@ func TestSingleCutNamesItsUnit(t *testing.T) {
 // the unit the client's plain runs decide: "4,096 UTF-16 units", where the
 // summary once said "4,096 chars" for the row that set something.
 func TestCapUnitOfASettingRow(t *testing.T) {
-	x, err := derive.ReadExcerpt(filepath.Join("..", "profiles", "data", "evidence", "claude-code@2.1.332.json"))
+	x, err := derive.ReadExcerpt(t.Context(), filepath.Join("..", "profiles", "data", "evidence", "claude-code@2.1.332.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/atlas"
+	"github.com/instrlab/instrlab/internal/cli"
 
 	"github.com/instrlab/instrlab/internal/client"
 	"github.com/instrlab/instrlab/internal/evidence"
@@ -67,7 +68,7 @@ func (s *Sweep) Timeline(ctx context.Context, name, selector string, versions []
 	if s.Matrix == nil {
 		s.Matrix = defaultMatrix()
 	}
-	known, err := s.readPoints(name)
+	known, err := s.readPoints(ctx, name)
 	if err != nil {
 		return atlas.Timeline{}, err
 	}
@@ -216,8 +217,9 @@ func (s *Sweep) writePoint(name string, p atlas.Point) error {
 
 // readPoints loads the points an earlier sweep into Out saved for name. A
 // point that cannot be read is an error naming the file: nothing measured
-// is silently dropped or redone.
-func (s *Sweep) readPoints(name string) ([]atlas.Point, error) {
+// is silently dropped or redone. A point file is read bounded
+// (maxPoint), giving up when ctx is done.
+func (s *Sweep) readPoints(ctx context.Context, name string) ([]atlas.Point, error) {
 	dir := evidence.SweepDir(s.Out).Points(name)
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -231,7 +233,7 @@ func (s *Sweep) readPoints(name string) ([]atlas.Point, error) {
 		if !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		b, err := cli.ReadFile(ctx, filepath.Join(dir, e.Name()), maxPoint)
 		if err != nil {
 			return nil, fmt.Errorf("reading earlier points: %w", err)
 		}
@@ -243,5 +245,9 @@ func (s *Sweep) readPoints(name string) ([]atlas.Point, error) {
 	}
 	return out, nil
 }
+
+// maxPoint is the most read of one earlier point's file: a point holds a
+// version's properties and their evidence paths, a few KB.
+const maxPoint = 1 << 20
 
 func defaultMatrix() *matrix.Matrix { return matrix.Atlas() }

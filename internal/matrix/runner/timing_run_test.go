@@ -66,8 +66,12 @@ func TestRunTimesTheServer(t *testing.T) {
 			t.Errorf("%s: load not recorded: %+v", res.Row, tm.Load)
 		}
 	}
+	// A lab up well within the budget is had, and that is no race; on a
+	// loaded machine (CI's -race run) the client's own start can still
+	// miss it, and then the run must say it raced, never report the miss
+	// as what the client does.
 	quick := byRow["quick"].Timing
-	if startup := ms(*quick.StartupMS); startup < time.Second && (!quick.HadServer || quick.Sensitive) {
+	if startup := ms(*quick.StartupMS); startup < time.Second && quick.HadServer == quick.Sensitive {
 		t.Errorf("quick: a lab up in %s of a 1 s budget: had it %v, sensitive %v (%s)", startup, quick.HadServer, quick.Sensitive, quick.Why)
 	}
 

@@ -2,12 +2,13 @@ package derive
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/profiles"
 )
 
@@ -29,8 +30,8 @@ type Annex struct {
 }
 
 // ReadAnnex reads an annex file.
-func ReadAnnex(name string) (*Annex, error) {
-	b, err := os.ReadFile(name)
+func ReadAnnex(ctx context.Context, name string) (*Annex, error) {
+	b, err := cli.ReadFile(ctx, name, MaxExcerpt)
 	if err != nil {
 		return nil, fmt.Errorf("reading annex: %w", err)
 	}

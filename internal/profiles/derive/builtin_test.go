@@ -44,7 +44,7 @@ func TestBuiltinFromEvidence(t *testing.T) {
 			if p.Evidence[0].Kind != "instrlab-run" || !strings.HasPrefix(ref, excerptPrefix) {
 				t.Fatalf("evidence[0] is %s %s: a built-in profile comes from a run's excerpt under %s", p.Evidence[0].Kind, ref, excerptPrefix)
 			}
-			x, err := ReadExcerpt(filepath.Join("..", "..", "..", filepath.FromSlash(ref)))
+			x, err := ReadExcerpt(t.Context(), filepath.Join("..", "..", "..", filepath.FromSlash(ref)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,7 +57,7 @@ func TestBuiltinFromEvidence(t *testing.T) {
 			}
 			annex := filepath.Join("..", "..", "..", filepath.FromSlash(strings.TrimSuffix(ref, ".json")+".annex.json"))
 			if _, err := os.Stat(annex); err == nil {
-				a, err := ReadAnnex(annex)
+				a, err := ReadAnnex(t.Context(), annex)
 				if err != nil {
 					t.Fatal(err)
 				}

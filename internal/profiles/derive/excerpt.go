@@ -2,13 +2,14 @@ package derive
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/matrix"
@@ -81,9 +82,14 @@ type Excerpt struct {
 	Models   map[string]string     `json:"models"`
 }
 
-// ReadExcerpt reads an excerpt file.
-func ReadExcerpt(name string) (*Excerpt, error) {
-	b, err := os.ReadFile(name)
+// MaxExcerpt is the most ReadExcerpt and ReadAnnex read of a file: the
+// largest committed excerpt (Claude Code 2.1.332's) is 4.7 MB.
+const MaxExcerpt = 64 << 20
+
+// ReadExcerpt reads an excerpt file: at most MaxExcerpt bytes of it,
+// giving up when ctx is done (a FIFO nobody writes).
+func ReadExcerpt(ctx context.Context, name string) (*Excerpt, error) {
+	b, err := cli.ReadFile(ctx, name, MaxExcerpt)
 	if err != nil {
 		return nil, fmt.Errorf("reading evidence excerpt: %w", err)
 	}

@@ -126,7 +126,7 @@ func TestFailuresFromExcerpts(t *testing.T) {
 		{"droid@0.225.2", drops, drops, none},
 	}
 	for _, tt := range tests {
-		x, err := ReadExcerpt("../data/evidence/" + tt.id + ".json")
+		x, err := ReadExcerpt(t.Context(), "../data/evidence/"+tt.id+".json")
 		if err != nil {
 			t.Fatal(err)
 		}

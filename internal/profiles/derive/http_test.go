@@ -16,7 +16,7 @@ import (
 // over HTTP make the HTTP view, and only it; without them there is no
 // view and the stdio values are the same.
 func TestHTTPViewFromRun(t *testing.T) {
-	x, err := ReadExcerpt("../data/evidence/claude-code@2.1.332.json")
+	x, err := ReadExcerpt(t.Context(), "../data/evidence/claude-code@2.1.332.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -97,7 +97,7 @@ func TestToolDescriptionsFromExcerpts(t *testing.T) {
 		{"cline@3.0.65", profiles.Limit{AtLeast: 6000, Unit: "codepoint", Lines: profiles.LinesAll, Trim: profiles.TrimBoth, Via: analyze.ViaDefinition}},
 	}
 	for _, tt := range tests {
-		x, err := ReadExcerpt("../data/evidence/" + tt.id + ".json")
+		x, err := ReadExcerpt(t.Context(), "../data/evidence/"+tt.id+".json")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +117,7 @@ func TestToolDescriptionsFromExcerpts(t *testing.T) {
 // excerpt of the others (-profile-earlier) give the profile all the runs
 // together give, and a run made again replaces its earlier one.
 func TestEarlierExcerpt(t *testing.T) {
-	x, err := ReadExcerpt("../data/evidence/qwen@0.24.4.json")
+	x, err := ReadExcerpt(t.Context(), "../data/evidence/qwen@0.24.4.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestToolMetaFromExcerpts(t *testing.T) {
 		{"qwen@0.24.4", analyze.ViaListing, false, 157},
 	}
 	for _, tt := range tests {
-		x, err := ReadExcerpt("../data/evidence/" + tt.id + ".json")
+		x, err := ReadExcerpt(t.Context(), "../data/evidence/"+tt.id+".json")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,7 @@ import (
 // fromExcerpt derives the profile of id from its committed excerpt.
 func fromExcerpt(t *testing.T, id string) profiles.Profile {
 	t.Helper()
-	x, err := ReadExcerpt(filepath.Join("..", "data", "evidence", id+".json"))
+	x, err := ReadExcerpt(t.Context(), filepath.Join("..", "data", "evidence", id+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestVariants(t *testing.T) {
 // TestExcerptBadInput: an excerpt that lacks what derive reads, or is not
 // JSON, and an annex that would state a measured value, are errors.
 func TestExcerptBadInput(t *testing.T) {
-	x, err := ReadExcerpt(filepath.Join("..", "data", "evidence", "gemini@0.61.0.json"))
+	x, err := ReadExcerpt(t.Context(), filepath.Join("..", "data", "evidence", "gemini@0.61.0.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,14 +80,14 @@ func TestExcerptBadInput(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte(`{"results": [`), 0o644)
-	if _, err := ReadExcerpt(bad); err == nil || !strings.Contains(err.Error(), bad) {
+	if _, err := ReadExcerpt(t.Context(), bad); err == nil || !strings.Contains(err.Error(), bad) {
 		t.Errorf("malformed excerpt: %v", err)
 	}
-	if _, err := ReadExcerpt(filepath.Join(dir, "missing.json")); err == nil {
+	if _, err := ReadExcerpt(t.Context(), filepath.Join(dir, "missing.json")); err == nil {
 		t.Error("a missing excerpt read without error")
 	}
 	os.WriteFile(bad, []byte(`{"evidence": [{"kind": "docs", "ref": "x", "says": "y"}], "bogus": 1}`), 0o644)
-	if _, err := ReadAnnex(bad); err == nil || !strings.Contains(err.Error(), "bogus") {
+	if _, err := ReadAnnex(t.Context(), bad); err == nil || !strings.Contains(err.Error(), "bogus") {
 		t.Errorf("annex with an unknown field: %v", err)
 	}
 	a := &Annex{Evidence: []profiles.Evidence{{Kind: "docs", Ref: "x", Says: "y"}}, ToolDescriptions: &profiles.Limit{Cap: 10, Unit: "codepoint", Measured: true}}

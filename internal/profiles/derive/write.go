@@ -1,6 +1,7 @@
 package derive
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -53,7 +54,7 @@ func Write(dir string, results []analyze.Result, o Options, progress io.Writer) 
 // EarlierIn is Options.Earlier for the excerpts named by pattern, {id}
 // standing for the client@version; a missing file is no excerpt, and no
 // pattern ("") none at all (nil).
-func EarlierIn(pattern string) func(id string) (*Excerpt, error) {
+func EarlierIn(ctx context.Context, pattern string) func(id string) (*Excerpt, error) {
 	if pattern == "" {
 		return nil
 	}
@@ -62,6 +63,6 @@ func EarlierIn(pattern string) func(id string) (*Excerpt, error) {
 		if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
-		return ReadExcerpt(name)
+		return ReadExcerpt(ctx, name)
 	}
 }
