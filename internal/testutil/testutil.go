@@ -1,7 +1,8 @@
 // Package testutil holds what the tests of several packages share: golden
 // files refreshed by each package's -update flag, run dirs made from
-// trimmed evidence of real runs, and the seeds and the "file:line: message"
-// check of the parsers' fuzz tests. Only tests import it.
+// trimmed evidence of real runs, the seeds and the "file:line: message"
+// check of the parsers' fuzz tests, and the check that a reader of user
+// data is bounded and cancellable (ReadsBounded). Only tests import it.
 package testutil
 
 import (
