@@ -56,7 +56,9 @@ type Arm struct {
 // pre-approval of every tool. Each client maps them onto its own flags.
 const (
 	// ApprovalDefault is the client's default mode in a headless run:
-	// no tool approved beforehand, none of its approve-all flags.
+	// no tool approved beforehand, none of its approve-all flags (and
+	// its auto-approval switched off where it is on by default, as in
+	// Cline CLI 3.x).
 	ApprovalDefault = "default"
 	// ApprovalPlan is the client's documented read-only or plan mode.
 	ApprovalPlan = "plan"

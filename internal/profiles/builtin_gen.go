@@ -552,6 +552,48 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 2,
 				},
 			},
+			Approvals: []Approval{
+				Approval{
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+			},
 			Protocol: &Protocol{
 				Runs: 2,
 				Facts: []ProtocolFact{
@@ -602,8 +644,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/adk@2.0.0.json",
 					Date: "2026-12-06",
-					Runs: 50,
-					Says: "instrlab run, offline against the fake API: 50 runs of 25 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 52,
+					Says: "instrlab run, offline against the fake API: 52 runs of 26 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -1085,6 +1127,48 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 2,
 				},
 			},
+			Approvals: []Approval{
+				Approval{
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+			},
 			Protocol: &Protocol{
 				Runs: 4,
 				Facts: []ProtocolFact{
@@ -1177,8 +1261,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/ai-sdk@7.0.185.json",
 					Date: "2026-12-06",
-					Runs: 82,
-					Says: "instrlab run, offline against the fake API: 82 runs of 27 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 84,
+					Says: "instrlab run, offline against the fake API: 84 runs of 28 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -1756,6 +1840,148 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 2,
 				},
 			},
+			Approvals: []Approval{
+				Approval{
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+				Approval{
+					Arm:  "approval-default",
+					Mode: "default",
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Claude requested permissions to use {tool}, but you haven't granted it yet.",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Claude requested permissions to use {tool}, but you haven't granted it yet.",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Claude requested permissions to use {tool}, but you haven't granted it yet.",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "refused",
+							Told:  "Claude requested permissions to use {tool}, but you haven't granted it yet.",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "refused",
+							Told:  "Claude requested permissions to use {tool}, but you haven't granted it yet.",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Claude requested permissions to use {tool}, but you haven't granted it yet.",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Claude requested permissions to use {tool}, but you haven't granted it yet.",
+						},
+					},
+				},
+				Approval{
+					Arm:    "approval-plan",
+					Mode:   "plan",
+					Runs:   2,
+					Failed: 2,
+					Ended:  "Claude Code returned an error result: Auto mode could not check some actions Claude tried, so they did not run: mcp__lab__meta_annotations. To run them, use another permission mode. [auto_mode_unchecked]",
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Cannot call {tool} while in plan mode.",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Cannot call {tool} while in plan mode.",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Cannot call {tool} while in plan mode.",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "refused",
+							Told:  "Auto mode is unavailable: its safety check does not run for this session, so {tool} was not run. Other actions that need the check will be denied too, and retrying won't help. Fini",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "refused",
+							Told:  "Cannot call {tool} while in plan mode.",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Cannot call {tool} while in plan mode.",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "Cannot call {tool} while in plan mode.",
+						},
+					},
+				},
+			},
 			Protocol: &Protocol{
 				Runs: 4,
 				Facts: []ProtocolFact{
@@ -1848,8 +2074,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/claude-agent-sdk@0.3.337.json",
 					Date: "2026-12-06",
-					Runs: 54,
-					Says: "instrlab run, offline against the fake API: 54 runs of 27 rows; cut at 4,096 characters, then \"… [truncated]\"; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 60,
+					Says: "instrlab run, offline against the fake API: 60 runs of 28 rows; cut at 4,096 characters, then \"… [truncated]\"; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -4955,6 +5181,139 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 1,
 				},
 			},
+			Approvals: []Approval{
+				Approval{
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+				Approval{
+					Arm:  "approval-default",
+					Mode: "default",
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "{\"error\":\"Tool \\\"{tool}\\\" requires approval in a TTY session -- NOT a tool or system failure. Clarify with user before proceeding.\"}",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "{\"error\":\"Tool \\\"{tool}\\\" requires approval in a TTY session -- NOT a tool or system failure. Clarify with user before proceeding.\"}",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "{\"error\":\"Tool \\\"{tool}\\\" requires approval in a TTY session -- NOT a tool or system failure. Clarify with user before proceeding.\"}",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "refused",
+							Told:  "{\"error\":\"Tool \\\"{tool}\\\" requires approval in a TTY session -- NOT a tool or system failure. Clarify with user before proceeding.\"}",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "refused",
+							Told:  "{\"error\":\"Tool \\\"{tool}\\\" requires approval in a TTY session -- NOT a tool or system failure. Clarify with user before proceeding.\"}",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "{\"error\":\"Tool \\\"{tool}\\\" requires approval in a TTY session -- NOT a tool or system failure. Clarify with user before proceeding.\"}",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "refused",
+							Told:  "{\"error\":\"Tool \\\"{tool}\\\" requires approval in a TTY session -- NOT a tool or system failure. Clarify with user before proceeding.\"}",
+						},
+					},
+				},
+				Approval{
+					Arm:  "approval-plan",
+					Mode: "plan",
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+			},
 			Protocol: &Protocol{
 				Runs: 2,
 				Facts: []ProtocolFact{
@@ -5005,8 +5364,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/cline@3.0.65.json",
 					Date: "2026-12-01",
-					Runs: 59,
-					Says: "instrlab run, offline against the fake API: 59 runs of 31 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 65,
+					Says: "instrlab run, offline against the fake API: 65 runs of 32 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -9911,6 +10270,48 @@ func builtinProfiles() ([]Profile, error) {
 					Read:      "no resource tool",
 				},
 			},
+			Approvals: []Approval{
+				Approval{
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+					},
+				},
+			},
 			Protocol: &Protocol{
 				Runs: 2,
 				Facts: []ProtocolFact{
@@ -9925,8 +10326,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/grok@0.0.34.json",
 					Date: "2026-12-06",
-					Runs: 52,
-					Says: "instrlab run, offline against the fake API: 52 runs of 26 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 54,
+					Says: "instrlab run, offline against the fake API: 54 runs of 27 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -11471,6 +11872,48 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 2,
 				},
 			},
+			Approvals: []Approval{
+				Approval{
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+			},
 			Protocol: &Protocol{
 				Runs: 2,
 				Facts: []ProtocolFact{
@@ -11521,8 +11964,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/langchain@1.1.4.json",
 					Date: "2026-12-06",
-					Runs: 50,
-					Says: "instrlab run, offline against the fake API: 50 runs of 25 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 52,
+					Says: "instrlab run, offline against the fake API: 52 runs of 26 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -12061,6 +12504,48 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 2,
 				},
 			},
+			Approvals: []Approval{
+				Approval{
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+			},
 			Protocol: &Protocol{
 				Runs: 4,
 				Facts: []ProtocolFact{
@@ -12153,8 +12638,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/mastra@2.0.0.json",
 					Date: "2026-12-06",
-					Runs: 104,
-					Says: "instrlab run, offline against the fake API: 104 runs of 27 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 106,
+					Says: "instrlab run, offline against the fake API: 106 runs of 28 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -13343,6 +13828,48 @@ func builtinProfiles() ([]Profile, error) {
 					Runs: 2,
 				},
 			},
+			Approvals: []Approval{
+				Approval{
+					Runs: 2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "ran",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "ran",
+						},
+					},
+				},
+			},
 			Protocol: &Protocol{
 				Runs: 4,
 				Facts: []ProtocolFact{
@@ -13435,8 +13962,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/openai-agents@0.20.0.json",
 					Date: "2026-12-06",
-					Runs: 48,
-					Says: "instrlab run, offline against the fake API: 48 runs of 24 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 50,
+					Says: "instrlab run, offline against the fake API: 50 runs of 25 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{

@@ -35,6 +35,10 @@ var Host = npm.Host{Client: Name, Package: Package, Files: host.Sub(files, "host
 // (claudecode.Env).
 func New(version string) client.Client {
 	return &host.Framework{Base: Info.At(version), Host: Host,
-		ArmList: []client.Arm{{Name: "default", Default: true, Says: "the guide: query with mcpServers and their tools allowed"}},
-		Env:     claudecode.Env}
+		ArmList: []client.Arm{{Name: "default", Default: true, Says: "the guide: query with mcpServers and their tools allowed"},
+			{Name: "approval-default", Approval: client.ApprovalDefault,
+				Says: "no allowedTools, the SDK's default permission mode and no canUseTool: an app that approves nothing beforehand"},
+			{Name: "approval-plan", Approval: client.ApprovalPlan,
+				Says: "no allowedTools, permissionMode 'plan'"}},
+		Env: claudecode.Env}
 }

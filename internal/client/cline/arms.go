@@ -12,6 +12,10 @@ var arms = map[string][]client.Arm{
 			Says: "a stdio server gets 3 s for initialize (then one retry with framed messages); server instructions are read by no code"},
 		{Name: "timeout-20s", Settings: map[string]any{"mcpServers.*.timeout": 20},
 			Says: "per-server key timeout (seconds, 1-3600): the time of every request to the server, initialize among them"},
+		{Name: "approval-default", Approval: client.ApprovalDefault,
+			Says: "--auto-approve false: no tool approved beforehand (with no flag, act mode approves every tool, as the matrix runs it)"},
+		{Name: "approval-plan", Approval: client.ApprovalPlan,
+			Says: "--plan: plan mode, tool auto-approval at its default"},
 	},
 }
 

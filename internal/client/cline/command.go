@@ -81,6 +81,18 @@ func MCPSettings(servers []client.Server, arm client.Arm) ([]byte, error) {
 
 func encode(v any, name string) ([]byte, error) { return client.EncodeConfig(v, "cline "+name) }
 
+// approvalFlags are 3.x's flags for each approval mode
+// (client.Arm.Approval), read in 3.0.65's bundle. With none, a headless
+// run is in act mode with tool auto-approval on (its help: "Default to
+// start in act mode with auto-approve enabled"): every tool approved, the
+// lab's convention. Its default mode approves every tool, so the mode that
+// approves none beforehand is its switch --auto-approve false; --plan is
+// its plan mode, as a user starts it.
+var approvalFlags = map[string][]string{
+	client.ApprovalDefault: {"--auto-approve", "false"},
+	client.ApprovalPlan:    {"--plan"},
+}
+
 // Command implements client.Client: the MCP settings beside the line's
 // provider settings, and the line's headless command (coreCommand for
 // 2.x).
@@ -114,7 +126,7 @@ func (c *Cline) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) {
 	if err := r.WriteConfig(filepath.Join(settings, GlobalFile), GlobalFile, []byte(`{"telemetryOptOut": true, "autoUpdateEnabled": false}`+"\n")); err != nil {
 		return nil, err
 	}
-	args := []string{"--json", "--verbose"}
+	args := append([]string{"--json", "--verbose"}, approvalFlags[r.Arm.Approval]...)
 	args = append(args, r.Flags...)
 	args = append(args, r.Prompt)
 	cmd := exec.CommandContext(ctx, c.bin, args...)

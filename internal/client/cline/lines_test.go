@@ -64,20 +64,25 @@ func TestSupports(t *testing.T) {
 // line (read in its shipped code, run in docs/clients.md): 3.x providers.json
 // and its executable with E2E_TEST; 2.x the core's state files and node on
 // its script with CLINE_NO_AUTO_UPDATE (E2E_TEST makes 2.18.0 exit at
-// start). Every line gets the MCP settings.
+// start). Every line gets the MCP settings; 3.x's approval arms their
+// flags.
 func TestCommandPerLine(t *testing.T) {
 	for _, tc := range []struct {
 		version, bin, node string
+		approval           string
 		files              []string
 		args               []string
 		env, noEnv         string
 	}{
-		{"3.0.65", "/c/cline", "", []string{ProvidersFile, GlobalFile}, []string{"/c/cline", "--json", "--verbose", "P"}, "E2E_TEST=true", "CLINE_NO_AUTO_UPDATE"},
-		{"2.18.0", "/c/cli.mjs", "/n/bin/node", []string{GlobalStateFile, SecretsFile}, []string{"/n/bin/node", "/c/cli.mjs", "--yolo", "--json", "P"}, "CLINE_NO_AUTO_UPDATE=1", "E2E_TEST"},
+		{"3.0.65", "/c/cline", "", "", []string{ProvidersFile, GlobalFile}, []string{"/c/cline", "--json", "--verbose", "P"}, "E2E_TEST=true", "CLINE_NO_AUTO_UPDATE"},
+		// 3.x's approval modes: auto-approval off, and plan mode.
+		{"3.0.65", "/c/cline", "", client.ApprovalDefault, []string{ProvidersFile, GlobalFile}, []string{"/c/cline", "--json", "--verbose", "--auto-approve", "false", "P"}, "E2E_TEST=true", "CLINE_NO_AUTO_UPDATE"},
+		{"3.0.65", "/c/cline", "", client.ApprovalPlan, []string{ProvidersFile, GlobalFile}, []string{"/c/cline", "--json", "--verbose", "--plan", "P"}, "E2E_TEST=true", "CLINE_NO_AUTO_UPDATE"},
+		{"2.18.0", "/c/cli.mjs", "/n/bin/node", "", []string{GlobalStateFile, SecretsFile}, []string{"/n/bin/node", "/c/cli.mjs", "--yolo", "--json", "P"}, "CLINE_NO_AUTO_UPDATE=1", "E2E_TEST"},
 	} {
 		dir := t.TempDir()
 		r := &client.Run{Dir: dir, Home: filepath.Join(dir, "home"), Work: dir, APIURL: "http://127.0.0.1:1/", APIKey: "k", Prompt: "P",
-			Servers: []client.Server{{Name: "lab", Command: "/bin/lab"}}}
+			Servers: []client.Server{{Name: "lab", Command: "/bin/lab"}}, Arm: client.Arm{Approval: tc.approval}}
 		if err := os.MkdirAll(r.ClientDir(), 0o755); err != nil {
 			t.Fatal(err)
 		}

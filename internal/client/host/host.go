@@ -23,7 +23,10 @@ const ConfigFile = "host.json"
 // Config writes the run's config for a host: its servers in order, the
 // prompt, the model (model when the row names none) and the most steps
 // (steps when the row names no turns), with the arm's settings set at
-// their keys (as "instructions": true). It returns the file's path.
+// their keys (as "instructions": true) and its approval mode as
+// "approval" (client.Arm.Approval; absent where the app allows every tool
+// of its servers, as the documentation's app does). It returns the file's
+// path.
 func Config(r *client.Run, model string, steps int) (string, error) {
 	if err := client.CheckServers(r.Servers); err != nil {
 		return "", err
@@ -35,6 +38,9 @@ func Config(r *client.Run, model string, steps int) (string, error) {
 		steps = r.MaxTurns
 	}
 	cfg := map[string]any{"servers": r.Servers, "prompt": r.Prompt, "model": model, "maxSteps": steps}
+	if r.Arm.Approval != "" {
+		cfg["approval"] = r.Arm.Approval
+	}
 	if err := r.Arm.SetIn(cfg); err != nil {
 		return "", err
 	}

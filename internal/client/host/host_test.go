@@ -84,12 +84,12 @@ func FuzzRead(f *testing.F) {
 }
 
 // TestConfig: the host's config holds the servers in order, the row's
-// model and turns over the defaults, and the arm's settings at their keys;
-// a copy is kept in the client dir.
+// model and turns over the defaults, the arm's settings at their keys and
+// its approval mode; a copy is kept in the client dir.
 func TestConfig(t *testing.T) {
 	dir := t.TempDir()
 	r := &client.Run{Dir: dir, Servers: testutil.TwoServers(), Prompt: "p",
-		Arm: client.Arm{Name: "instructions", Settings: map[string]any{"instructions": true}}}
+		Arm: client.Arm{Name: "instructions", Settings: map[string]any{"instructions": true}, Approval: client.ApprovalPlan}}
 	if err := os.MkdirAll(r.ClientDir(), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -106,12 +106,13 @@ func TestConfig(t *testing.T) {
 		Prompt, Model string
 		MaxSteps      int
 		Instructions  bool
+		Approval      string
 		Servers       []client.Server
 	}
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.Prompt != "p" || got.Model != "gpt-4o" || got.MaxSteps != 5 || !got.Instructions || len(got.Servers) != 2 {
+	if got.Prompt != "p" || got.Model != "gpt-4o" || got.MaxSteps != 5 || !got.Instructions || got.Approval != client.ApprovalPlan || len(got.Servers) != 2 {
 		t.Errorf("config %s", b)
 	}
 	r.Model, r.MaxTurns, r.Arm = "small", 2, client.Arm{}
@@ -119,7 +120,7 @@ func TestConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ = os.ReadFile(path)
-	if !strings.Contains(string(b), `"model": "small"`) || !strings.Contains(string(b), `"maxSteps": 2`) || strings.Contains(string(b), "instructions") {
+	if !strings.Contains(string(b), `"model": "small"`) || !strings.Contains(string(b), `"maxSteps": 2`) || strings.Contains(string(b), "instructions") || strings.Contains(string(b), "approval") {
 		t.Errorf("the row's model and turns, no arm: %s", b)
 	}
 	r.Servers = []client.Server{{Command: "x"}}

@@ -135,6 +135,15 @@ func TestApprovalOtherClients(t *testing.T) {
 		{"kilo@7.7.9/surface-approval/approval-plan", func(string) string { return surface.FateNoResult }, "", true},
 		// Continue CLI's plan mode (--readonly) runs every MCP tool.
 		{"continue@1.5.47/surface-approval/approval-plan", func(string) string { return surface.FateRan }, "", true},
+		// Cline CLI with auto-approval off refuses every call and the run
+		// goes on; its plan mode runs every MCP tool.
+		{"cline@3.0.65/surface-approval/approval-default", func(string) string { return surface.FateRefused },
+			`requires approval in a TTY session`, true},
+		{"cline@3.0.65/surface-approval/approval-plan", func(string) string { return surface.FateRan }, "", true},
+		// The Claude Agent SDK with no allowedTools refuses as its Claude
+		// Code does.
+		{"claude-agent-sdk@0.3.337/surface-approval/approval-default", func(string) string { return surface.FateRefused },
+			"Claude requested permissions to use", true},
 	} {
 		res, err := Run(filepath.Join(dir, tc.run), clients.New)
 		if err != nil {

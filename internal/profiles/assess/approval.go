@@ -37,7 +37,7 @@ func approvalFact(p profiles.Profile, tools []probe.Tool) Fact {
 // approvalPhrase says a fate (profiles.Approval*) after "every tool" or
 // "N of M tools".
 var approvalPhrase = map[string]string{
-	profiles.ApprovalRan:        "runs",
+	profiles.ApprovalRan:        "allowed",
 	profiles.ApprovalRefused:    "refused",
 	profiles.ApprovalNoResult:   "gets no result: the run ended first",
 	profiles.ApprovalNotOffered: "not offered to the model",

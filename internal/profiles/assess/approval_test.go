@@ -20,7 +20,7 @@ func TestApprovalFact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := profiles.Select(t.Context(), all, []string{"claude-code@2.1.332", "cline@3.0.65"})
+	ps, err := profiles.Select(t.Context(), all, []string{"claude-code@2.1.332", "codex@0.169.0"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,6 +51,6 @@ func TestApprovalFact(t *testing.T) {
 		}
 	}
 	if got := fact(ps[1]); got.Measured || got.Value != NotMeasured {
-		t.Errorf("Cline CLI 3.0.65, no approval runs: %+v, want not measured", got)
+		t.Errorf("Codex CLI 0.169.0, no approval runs: %+v, want not measured", got)
 	}
 }

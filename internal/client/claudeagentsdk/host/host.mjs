@@ -1,9 +1,9 @@
 // The Claude Agent SDK as an app embeds it, written as its MCP guide shows
 // (platform.claude.com, "MCP in the SDK"): query() with the prompt and
 // options.mcpServers (each {command, args, env}, or {type: 'http', url}),
-// the servers' tools allowed (allowedTools: mcp__NAME__*), the messages
-// read until the result. The model is the SDK's default unless the row
-// names one. instrlab gives it the servers, the prompt and the model in the
+// the servers' tools allowed (allowedTools: mcp__NAME__*; none in an
+// approval arm), the messages read until the result. The model is the
+// SDK's default unless the row names one. instrlab gives it the servers, the prompt and the model in the
 // JSON file named by its first argument, and reads the JSON lines it
 // prints.
 import { readFileSync } from 'node:fs';
@@ -16,9 +16,12 @@ const mcpServers = {};
 for (const s of config.servers) {
   mcpServers[s.name] = s.url ? { type: 'http', url: s.url } : { command: s.command, args: s.args, env: s.env };
 }
+// An approval arm (config.approval) allows no tool beforehand: "default"
+// leaves the SDK's default permission mode, "plan" sets its plan mode.
 const options = {
   mcpServers,
-  allowedTools: config.servers.map((s) => `mcp__${s.name}__*`),
+  allowedTools: config.approval ? [] : config.servers.map((s) => `mcp__${s.name}__*`),
+  ...(config.approval === 'plan' ? { permissionMode: 'plan' } : {}),
   ...(config.model ? { model: config.model } : {}),
   ...(config.maxSteps ? { maxTurns: config.maxSteps } : {}),
 };
