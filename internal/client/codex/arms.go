@@ -21,8 +21,21 @@ var arms = map[string][]client.Arm{
 	// 0.171.0: the same features at the same stages and defaults (`codex
 	// features list`; it adds features under development and turns
 	// incremental_tools_legacy on), and the same per-server keys.
-	"0.171.0": append(slices.Clone(featureArms), client.Arm{Name: "approval-default", Approval: client.ApprovalDefault,
-		Says: "no default_tools_approval_mode for the server, under the run's approval_policy never: a call of a tool that asks is refused"}),
+	"0.171.0": append(slices.Clone(featureArms), append([]client.Arm{{Name: "approval-default", Approval: client.ApprovalDefault,
+		Says: "no default_tools_approval_mode for the server, under the run's approval_policy never: a call of a tool that asks is refused"}},
+		models171...)...),
+}
+
+// models171 are 0.171.0's model arms: models of the catalogue its binary
+// ships (slug, tool_mode, visibility and priority read there) besides its
+// default, gpt-6.2-sol (priority 1, tool_mode code_mode_only).
+var models171 = []client.Arm{
+	{Name: "model-gpt-5-5", Model: "gpt-5.5",
+		Says: "GPT-5.5, listed, priority 13: the one model of the catalogue without a tool_mode (every other is code_mode_only)"},
+	{Name: "model-gpt-6-luna", Model: "gpt-6-luna",
+		Says: "GPT-6-Luna, listed, priority 7, tool_mode code_mode_only"},
+	{Name: "model-gpt-5-6-sol", Model: "gpt-5.6-sol",
+		Says: "GPT-5.6-Sol, listed, priority 8, tool_mode code_mode_only: the previous family"},
 }
 
 // featureArms are the arms of 0.169.0 and 0.171.0.
