@@ -167,6 +167,11 @@ func TestCheckGolden(t *testing.T) {
 		// surface: names cut, renamed or not offered, schema keywords
 		// dropped and rewritten, structured results in one form;
 		// -max-name fails on the names a client's prefix takes past it.
+		// Names past a limit a provider documents, as the clients send
+		// them: Continue CLI (OpenAI Chat Completions) and ADK (Gemini)
+		// send some whole; Claude Code's API documents none.
+		{name: "documented", args: []string{"-surface", "names"}, json: true,
+			extra: []string{"-profile", "continue@1.5.47,adk@2.0.0,claude-code@2.1.332"}},
 		{name: "surface", args: []string{"-surface", "results,schemas,names"}, code: 1,
 			extra: []string{"-profile", "codex@0.171.0,claude-code@2.1.332,droid@0.225.2,qwen@0.24.4", "-max-name", "64", "-v"}},
 	}

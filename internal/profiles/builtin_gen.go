@@ -14,6 +14,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "ADK for TypeScript",
 			Version: "2.0.0",
 			Model:   "gemini-flash-latest",
+			API:     "gemini",
 			Instructions: Limit{
 				Unit:     "codepoint",
 				UnitNote: "not measured: no text reached the model",
@@ -663,6 +664,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "Vercel AI SDK",
 			Version: "7.0.185",
 			Model:   "gpt-4o",
+			API:     "openai-responses",
 			Instructions: Limit{
 				Unit:     "codepoint",
 				UnitNote: "not measured: no text reached the model",
@@ -1370,6 +1372,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "Claude Agent SDK",
 			Version: "0.3.337",
 			Model:   "claude-opus-5-5",
+			API:     "anthropic-messages",
 			Instructions: Limit{
 				Cap:      4096,
 				Unit:     "codepoint",
@@ -2093,6 +2096,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "Claude Code",
 			Version: "2.1.285",
 			Model:   "claude-opus-5-5",
+			API:     "anthropic-messages",
 			Instructions: Limit{
 				Cap:      2048,
 				Unit:     "utf16",
@@ -2517,6 +2521,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "Claude Code",
 			Version: "2.1.328",
 			Model:   "claude-opus-5-5",
+			API:     "anthropic-messages",
 			Instructions: Limit{
 				Cap:      4096,
 				Unit:     "utf16",
@@ -2781,6 +2786,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "Claude Code",
 			Version: "2.1.332",
 			Model:   "claude-opus-5-5",
+			API:     "anthropic-messages",
 			Instructions: Limit{
 				Cap:      4096,
 				Unit:     "utf16",
@@ -4695,6 +4701,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "Cline CLI",
 			Version: "3.0.65",
 			Model:   "fake-model",
+			API:     "openai-chat",
 			Instructions: Limit{
 				Unit:     "codepoint",
 				UnitNote: "not measured: no text reached the model",
@@ -5461,6 +5468,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "Codex CLI",
 			Version: "0.169.0",
 			Model:   "gpt-6.1-sol",
+			API:     "openai-responses",
 			Instructions: Limit{
 				Cap:      247,
 				Unit:     "codepoint",
@@ -6454,6 +6462,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "Codex CLI",
 			Version: "0.171.0",
 			Model:   "gpt-6.2-sol",
+			API:     "openai-responses",
 			Instructions: Limit{
 				Cap:       247,
 				Unit:      "codepoint",
@@ -7484,6 +7493,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "Continue CLI",
 			Version: "1.5.47",
 			Model:   "fake-model",
+			API:     "openai-chat",
 			Instructions: Limit{
 				Unit:     "codepoint",
 				UnitNote: "not measured: no text reached the model",
@@ -8158,6 +8168,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "GitHub Copilot CLI",
 			Version: "1.0.102",
 			Model:   "fake-model",
+			API:     "openai-chat",
 			Instructions: Limit{
 				Unit:     "codepoint",
 				UnitNote: "not measured: no text reached the model",
@@ -8901,6 +8912,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "Droid",
 			Version: "0.225.2",
 			Model:   "fake-model",
+			API:     "openai-chat",
 			Instructions: Limit{
 				Unit:     "codepoint",
 				UnitNote: "not measured: no text reached the model",
@@ -9574,6 +9586,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "Gemini CLI",
 			Version: "0.61.0",
 			Model:   "gemini-3.8-flash",
+			API:     "gemini",
 			Instructions: Limit{
 				AtLeast:  20000,
 				Unit:     "codepoint",
@@ -10436,6 +10449,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "Grok CLI",
 			Version: "0.0.34",
 			Model:   "grok-code-fast-1",
+			API:     "openai-chat",
 			Instructions: Limit{
 				Unit:     "codepoint",
 				UnitNote: "not measured: no text reached the model",
@@ -10577,6 +10591,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "Kilo Code CLI",
 			Version: "7.7.7",
 			Model:   "fake-model",
+			API:     "openai-chat",
 			Instructions: Limit{
 				AtLeast:  20000,
 				Unit:     "codepoint",
@@ -10988,6 +11003,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "Kilo Code CLI",
 			Version: "7.7.9",
 			Model:   "fake-model",
+			API:     "openai-chat",
 			Instructions: Limit{
 				AtLeast:  20000,
 				Unit:     "codepoint",
@@ -11651,6 +11667,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "LangChain.js",
 			Version: "1.1.4",
 			Model:   "gpt-4o-mini",
+			API:     "openai-chat",
 			Instructions: Limit{
 				Unit:     "codepoint",
 				UnitNote: "not measured: no text reached the model",
@@ -12217,6 +12234,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "Mastra",
 			Version: "2.0.0",
 			Model:   "gpt-4o-mini",
+			API:     "openai-responses",
 			Instructions: Limit{
 				Unit:     "codepoint",
 				UnitNote: "not measured: no text reached the model",
@@ -12978,6 +12996,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "mcp-use",
 			Version: "1.34.6",
 			Model:   "gpt-4o",
+			API:     "openai-chat",
 			Instructions: Limit{
 				Unit:     "codepoint",
 				UnitNote: "not measured: no text reached the model",
@@ -13620,6 +13639,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "OpenAI Agents SDK",
 			Version: "0.20.0",
 			Model:   "gpt-5.6-luna",
+			API:     "openai-responses",
 			Instructions: Limit{
 				Unit:     "codepoint",
 				UnitNote: "not measured: no text reached the model",
@@ -14215,6 +14235,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "opencode",
 			Version: "1.18.33",
 			Model:   "fake-model",
+			API:     "openai-chat",
 			Instructions: Limit{
 				AtLeast:  20000,
 				Unit:     "codepoint",
@@ -15140,6 +15161,7 @@ func builtinProfiles() ([]Profile, error) {
 			Name:    "Qwen Code",
 			Version: "0.24.4",
 			Model:   "fake-model",
+			API:     "openai-chat",
 			Instructions: Limit{
 				AtLeast:  20000,
 				Unit:     "codepoint",

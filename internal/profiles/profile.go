@@ -26,6 +26,11 @@ type Profile struct {
 	// Model is the model the measured requests named (the client's
 	// default unless the runs chose one); "" when not recorded.
 	Model string `json:"model,omitempty"`
+	// API is the model API its measured requests used, by the fake
+	// API's name for it (anthropic-messages, openai-chat,
+	// openai-responses, gemini): what DocumentedFor looks up. "" when
+	// none was recorded.
+	API string `json:"api,omitempty"`
 
 	Instructions Limit `json:"instructions"`
 	// Render is how the kept instructions are put into the model's context.

@@ -374,6 +374,9 @@ func WriteMarkdown(w io.Writer, rep Report) error {
 		if l := foldedLine(folded); l != "" {
 			b.WriteString("Notes: " + untrusted.Markdown(l) + ".\n\n")
 		}
+		for _, c := range s.Documented {
+			b.WriteString(untrusted.Markdown("Documented by "+c.Provider+", not measured: "+c.Limit+" ("+c.Source+"); past it as the clients send them: "+documentedTools(c)) + ".\n\n")
+		}
 	}
 	b.WriteString("`instrlab help finding CODE` says what a finding means and how it was measured; `instrlab check -v` prints every client's details.\n")
 	_, err := io.WriteString(w, b.String())

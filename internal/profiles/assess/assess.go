@@ -92,6 +92,10 @@ type Server struct {
 	Problems []Problem       `json:"problems,omitempty"`
 	Findings []Finding       `json:"findings"`
 	Tools    []ToolView      `json:"tools_over_cap,omitempty"`
+	// Documented are the limits the providers of the clients' model APIs
+	// document that the server's names break as the clients send them:
+	// documented, not measured, apart from the findings.
+	Documented []Documented `json:"documented,omitempty"`
 	// shown is, once the report is redacted, each era's instructions cut
 	// where the views cut them, each piece redacted on its own.
 	shown map[probe.Era]shownText
@@ -202,6 +206,9 @@ type View struct {
 	// Surface is what the profile's surface predicts of each tool (its
 	// name, input schema, structured results), when it measured one.
 	Surface []SurfaceFate `json:"surface,omitempty"`
+	// documented are the view's tools past a limit documented for its
+	// profile's model API (documentedHits).
+	documented []documentedHit
 	// Calls is what the profile predicts of the result of each tool
 	// check called (-call): which of its parts reaches the model, and
 	// whether whole.
@@ -372,6 +379,7 @@ func assessServer(r probe.Result, o Options) Server {
 	s.Findings = merge(raw, s.Views)
 	s.Problems = problems(s.Findings, s.Views)
 	s.Verdicts = verdicts(s, raw)
+	s.Documented = documentedConflicts(s.Views)
 	return s
 }
 
@@ -491,6 +499,7 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 	v.Tools = toolFates(p, e, getenv)
 	if r.Target.Transport != probe.TransportHTTP {
 		v.Surface = surfaceFates(p, e, r.Target.Name) // measured over stdio only
+		v.documented = documentedHits(p, v)
 		v.Calls = callFates(p, r.Legacy.Calls)
 		v.Texts = textsFate(p, e)
 	}

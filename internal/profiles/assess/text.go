@@ -99,6 +99,7 @@ func (p *printer) server(s Server, o TextOptions) {
 	if !o.Verbose && !o.Show {
 		p.summary(s)
 		p.writeAnswer(s, false)
+		p.documented(s)
 		return
 	}
 	for _, e := range []probe.EraResult{s.Legacy, s.Modern} {
@@ -123,6 +124,7 @@ func (p *printer) server(s Server, o TextOptions) {
 		}
 	}
 	p.writeAnswer(s, true)
+	p.documented(s)
 	p.clients(s)
 	p.b.WriteString("\n")
 	for _, v := range s.Views {

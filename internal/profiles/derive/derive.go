@@ -209,6 +209,7 @@ func derive(id string, all []run, o Options, ev Evidence) (profiles.Profile, err
 	base, groups := split(stdio)
 	p := profiles.Profile{Client: spec.Name, Name: o.display(spec.Name), Version: spec.Version}
 	p.Model = model(base, ev)
+	p.API = apiOf(base)
 	if len(base) > 0 && base[0].Arm.Name != "" && base[0].Arm.Name != client.DefaultArmName {
 		p.Arm = base[0].Arm.Name
 	}
@@ -338,6 +339,23 @@ func modelOf(runs []run, ev Evidence) (string, error) {
 		last = err
 	}
 	return "", last
+}
+
+// apiOf is the model API of the most runs' first requests, the first
+// met among equals; "" when no run made a request.
+func apiOf(runs []run) string {
+	count := map[string]int{}
+	best := ""
+	for _, r := range runs {
+		if r.First == nil || r.First.API == "" {
+			continue
+		}
+		count[r.First.API]++
+		if count[r.First.API] > count[best] {
+			best = r.First.API
+		}
+	}
+	return best
 }
 
 // runDate is the UTC day of the earliest first request.
