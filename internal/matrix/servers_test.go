@@ -1,6 +1,7 @@
 package matrix
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -69,6 +70,25 @@ func TestServers24000Matrix(t *testing.T) {
 		}
 		if total != 24000 {
 			t.Errorf("%s: %d characters together, want 24,000", r.Name, total)
+		}
+	}
+}
+
+// TestExampleMatricesLoad: every matrix in docs/examples, which the docs'
+// commands name, loads as run and budget read it, with rows.
+func TestExampleMatricesLoad(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "docs", "examples", "*.matrix.json"))
+	if err != nil || len(files) < 4 {
+		t.Fatalf("examples: %v, %v", files, err)
+	}
+	for _, f := range files {
+		m, err := Load(t.Context(), f)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if len(m.Rows) == 0 {
+			t.Errorf("%s: no rows", f)
 		}
 	}
 }
