@@ -21,9 +21,9 @@ var arms = map[string][]client.Arm{
 	// 0.171.0: the same features at the same stages and defaults (`codex
 	// features list`; it adds features under development and turns
 	// incremental_tools_legacy on), and the same per-server keys.
-	"0.171.0": append(slices.Clone(featureArms), append([]client.Arm{{Name: "approval-default", Approval: client.ApprovalDefault,
+	"0.171.0": slices.Concat(featureArms, []client.Arm{{Name: "approval-default", Approval: client.ApprovalDefault,
 		Says: "no default_tools_approval_mode for the server, under the run's approval_policy never: a call of a tool that asks is refused"}},
-		models171...)...),
+		models171),
 }
 
 // models171 are 0.171.0's model arms: models of the catalogue its binary

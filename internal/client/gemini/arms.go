@@ -18,6 +18,15 @@ var arms = map[string][]client.Arm{
 			Says: "the server not trusted (trust false), no --approval-mode: approval mode default, a call of its tools needs a confirmation"},
 		{Name: "approval-plan", Approval: client.ApprovalPlan,
 			Says: "the server not trusted, --approval-mode plan (choices default, auto_edit, yolo, plan)"},
+		// Models of its models.ts besides its default, gemini-3.8-flash
+		// (LATEST_GEMINI_FLASH_MODEL), each of a family its code tells
+		// apart (isGemini3Model, isGemini2Model, isCustomModel).
+		{Name: "model-gemini-2-5-pro", Model: "gemini-2.5-pro",
+			Says: "DEFAULT_GEMINI_MODEL, of the gemini-2 family (isGemini2Model)"},
+		{Name: "model-gemini-3-1-pro", Model: "gemini-3.1-pro-preview",
+			Says: "PREVIEW_GEMINI_3_1_MODEL, of the gemini-3 family, a pro model"},
+		{Name: "model-gemma-4", Model: "gemma-4-31b-it",
+			Says: "GEMMA_4_31B_IT_MODEL: not a gemini- model, so a custom one to its code (isCustomModel)"},
 	},
 }
 

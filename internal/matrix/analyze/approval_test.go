@@ -3,6 +3,7 @@ package analyze
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -212,6 +213,39 @@ func TestModelDecides(t *testing.T) {
 		}
 		if (len(defined) == 3) != tc.defined {
 			t.Errorf("%s: the first request defines %v of the server's tools, want all 3: %v", tc.arm, defined, tc.defined)
+		}
+	}
+}
+
+// TestModelDecidesNames: Gemini CLI 0.61.0 offers the server's tool
+// write_todos (as mcp_lab_write_todos) under its default model, and the
+// call runs; under gemini-2.5-pro it never offers it, with its own tools
+// the same in both: the analysis reads each run under the model its arm
+// names.
+func TestModelDecidesNames(t *testing.T) {
+	dir := filepath.Join("testdata", "modelruns", "gemini@0.61.0")
+	for _, tc := range []struct {
+		arm, model string
+		offered    bool
+	}{
+		{"default", "gemini-3.8-flash", true},
+		{"model-gemini-2-5-pro", "gemini-2.5-pro", false},
+	} {
+		res, err := Run(filepath.Join(dir, tc.arm, "surface-reserved", "1"), clients.New)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Observation.Model, tc.model) || res.Surface == nil {
+			t.Fatalf("%s: the client says model %q; want %s, and a surface", tc.arm, res.Observation.Model, tc.model)
+		}
+		called := slices.ContainsFunc(res.Surface.Calls, func(c surface.CallFacts) bool {
+			return c.Tool == "write_todos" && c.Name == "mcp_lab_write_todos" && c.Fate() == surface.FateRan
+		})
+		missed := slices.ContainsFunc(res.Surface.NotCalled, func(m surface.Missed) bool {
+			return m.Tool == "write_todos" && m.Why == surface.MissedNotOffered
+		})
+		if called != tc.offered || missed == tc.offered {
+			t.Errorf("%s: write_todos called %v, not offered %v; want offered %v", tc.arm, called, missed, tc.offered)
 		}
 	}
 }

@@ -3,9 +3,9 @@
 // options.mcpServers (each {command, args, env}, or {type: 'http', url}),
 // the servers' tools allowed (allowedTools: mcp__NAME__*; none in an
 // approval arm), the messages read until the result. The model is the
-// SDK's default unless the row names one. instrlab gives it the servers, the prompt and the model in the
-// JSON file named by its first argument, and reads the JSON lines it
-// prints.
+// SDK's default unless the row names one. instrlab gives it the servers,
+// the prompt and the model in the JSON file named by its first argument,
+// and reads the JSON lines it prints.
 import { readFileSync } from 'node:fs';
 import { query } from '@anthropic-ai/claude-agent-sdk';
 
