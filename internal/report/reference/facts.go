@@ -125,6 +125,18 @@ func numbers(u string, vs ...float64) string {
 	return strings.Join(parts, "–") + " " + u
 }
 
+// variantBudget is the budget named name measured in the variant w's way
+// (its row's model or its arm: Budget.Way), or for its model, nil when
+// none was.
+func variantBudget(p profiles.Profile, w profiles.Variant, name string) *profiles.Budget {
+	for i, b := range p.Budgets {
+		if b.Name == name && (b.Way == w.When || b.Way == "" && b.Model != "" && b.Model == w.Model) {
+			return &p.Budgets[i]
+		}
+	}
+	return nil
+}
+
 // budgetOf is the default way's budget named name, nil when none was
 // measured.
 func budgetOf(p profiles.Profile, name string) *profiles.Budget {

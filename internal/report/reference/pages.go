@@ -203,10 +203,14 @@ func ways(p *page, c client) {
 			if w.Surface != nil {
 				res = result(profiles.Profile{Surface: w.Surface}, profiles.ResultBoth)
 			}
-			rows = append(rows, []string{p.cell(w.When), p.cell(table.Num(w.Runs)), p.cell(instructions(w.Instructions, w.Render)), p.cell(orNot(w.Render.Where())), p.cell(td), p.cell(res)})
+			deferred := notMeasured
+			if b := variantBudget(v, w, profiles.BudgetDefer); b != nil {
+				deferred = budget(*b)
+			}
+			rows = append(rows, []string{p.cell(w.When), p.cell(table.Num(w.Runs)), p.cell(instructions(w.Instructions, w.Render)), p.cell(orNot(w.Render.Where())), p.cell(td), p.cell(res), p.cell(deferred)})
 		}
 		p.heading(3, v.Version)
-		p.table([]string{"way", "runs", "instructions", "where", "tool descriptions", "a result with text and structuredContent"}, rows)
+		p.table([]string{"way", "runs", "instructions", "where", "tool descriptions", "a result with text and structuredContent", "defer"}, rows)
 	}
 }
 

@@ -110,6 +110,10 @@ func TestKnownFacts(t *testing.T) {
 		{"tool-results.md", "| [Gemini CLI 0.61.0](clients/gemini.md) | text kept | structured dropped | text kept, structured dropped |"},
 		{"budgets.md", "| [Codex CLI 0.171.0](clients/codex.md) | no: initialize first | did not wait for a server held 8s | 1.2–1.3 s; past it, drops the server"},
 		{"instructions.md", "| [Cline CLI 3.0.65](clients/cline.md) | none reach the model |"},
+		// A budget measured under a model, in that model's way: Claude
+		// Code 2.1.332 defers no tool under a claude-3 model.
+		{"clients/claude-code.md", "| text dropped, structured kept | at least 512 tools |"},
+		{"approvals.md", "| [Cline CLI 3.0.65](clients/cline.md) | hints none: ran; hints read-only: ran; hints destructive: ran | hints none: refused;"},
 	} {
 		if !strings.Contains(string(pages[c.page]), c.want) {
 			t.Errorf("%s lacks %q", c.page, c.want)
