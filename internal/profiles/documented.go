@@ -33,9 +33,9 @@ type Documented struct {
 // What a Documented limit limits.
 const DocumentedToolName = "tool name"
 
-func asciiAlnum(r rune) bool {
-	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
-}
+func asciiLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
+
+func asciiAlnum(r rune) bool { return asciiLetter(r) || r >= '0' && r <= '9' }
 
 // DocumentedLimits are the limits the providers of the model APIs the
 // pinned clients use document, read in their SDKs' types (2026-12-06).
@@ -50,7 +50,7 @@ var DocumentedLimits = []Documented{
 	{API: "gemini", Provider: "Google", What: DocumentedToolName, Max: 128,
 		Allowed: "a-z, A-Z, 0-9, _, ., : and -", First: "a letter or _",
 		allowed: func(r rune) bool { return asciiAlnum(r) || strings.ContainsRune("_.:-", r) },
-		first:   func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_' },
+		first:   func(r rune) bool { return asciiLetter(r) || r == '_' },
 		Source:  "npm @google/genai 2.32.0, dist/genai.d.ts, FunctionDeclaration.name"},
 }
 

@@ -49,7 +49,7 @@ func documentedHits(p profiles.Profile, v View) []documentedHit {
 	var hits []documentedHit
 	for _, d := range profiles.DocumentedFor(p.API, profiles.DocumentedToolName) {
 		for _, f := range v.Surface {
-			if f.Name == "" || f.NameFate != "kept" {
+			if f.Name == "" || f.NameFate != profiles.FateKept {
 				continue
 			}
 			if why := d.Breaks(f.Name); why != "" {
