@@ -27,6 +27,7 @@ type chatBody struct {
 		Content    json.RawMessage `json:"content"`
 		ToolCallID string          `json:"tool_call_id"`
 		ToolCalls  []struct {
+			ID       string `json:"id"`
 			Function struct {
 				Name      string `json:"name"`
 				Arguments string `json:"arguments"`
@@ -64,7 +65,7 @@ func (OpenAIChat) Context(body []byte) (Context, error) {
 		ctx = appendParts(ctx, kind, i, p+".content", m.Content)
 		for j, c := range m.ToolCalls {
 			ctx = append(ctx, Segment{Kind: KindAssistantTurn, Message: i, Path: fmt.Sprintf("%s.tool_calls[%d].function.arguments", p, j),
-				Name: c.Function.Name, Text: c.Function.Arguments})
+				Name: c.Function.Name, Call: c.ID, Text: c.Function.Arguments})
 		}
 		if len(ctx) == n && (kind == KindAssistantTurn || kind == KindToolResult) {
 			ctx = append(ctx, Segment{Kind: kind, Message: i, Path: p})

@@ -88,7 +88,7 @@ func TestOpenAIChatContext(t *testing.T) {
 		{Kind: KindSystem, Path: "messages[0].content", Text: "system one"},
 		{Kind: KindSystem, Message: 1, Path: "messages[1].content[0].text", Text: "system two"},
 		{Kind: KindUserTurn, Message: 2, Path: "messages[2].content", Text: "prompt"},
-		{Kind: KindAssistantTurn, Message: 3, Path: "messages[3].tool_calls[0].function.arguments", Name: "bash", Text: `{"command":"sleep 10"}`},
+		{Kind: KindAssistantTurn, Message: 3, Path: "messages[3].tool_calls[0].function.arguments", Name: "bash", Call: "c", Text: `{"command":"sleep 10"}`},
 		{Kind: KindToolResult, Message: 4, Path: "messages[4].content", Text: "done", Call: "c"},
 		{Kind: KindSystemMessage, Message: 5, Path: "messages[5].content", Text: "a late system message"},
 		{Kind: KindDeveloperMessage, Message: 6, Path: "messages[6].content", Text: "dev"},

@@ -35,7 +35,10 @@ type Segment struct {
 	Namespace string `json:"namespace,omitempty"`
 	Text      string `json:"text"`
 	// Call is the id of the tool call a tool result answers (or, where
-	// the API has no ids, the tool's name), for tool results.
+	// the API has no ids, the tool's name), for tool results; for a tool
+	// call of an assistant message in OpenAI Chat Completions, the call's
+	// id as the client sent it back (Droid under a Gemini model gives its
+	// own).
 	Call string `json:"call,omitempty"`
 	// Error marks a tool result the request flags as an error
 	// (Anthropic's is_error).

@@ -3,6 +3,7 @@ package profiles
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,7 +46,8 @@ func TestPick(t *testing.T) {
 }
 
 // TestWithModel: -model keeps each client version's view of that model
-// (Claude Code 2.1.332 measured with Haiku 5.5 in arm model-haiku) and
+// (Claude Code 2.1.332 and the Claude Agent SDK measured with Haiku 5.5
+// in their arm model-haiku) and
 // nothing else; a model no profile was measured with is an error naming
 // those that were.
 func TestWithModel(t *testing.T) {
@@ -57,8 +59,15 @@ func TestWithModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].ID() != "claude-code@2.1.332" || got[0].Model != "claude-haiku-5-5" {
-		t.Errorf("WithModel(claude-haiku-5-5) = %d views, first %s model %s arm %q; want Claude Code 2.1.332's view of that model", len(got), got[0].ID(), got[0].Model, got[0].Arm)
+	var ids []string
+	for _, v := range got {
+		if v.Model != "claude-haiku-5-5" {
+			t.Errorf("WithModel(claude-haiku-5-5) kept %s's view of model %s", v.ID(), v.Model)
+		}
+		ids = append(ids, v.ID())
+	}
+	if !slices.Equal(ids, []string{"claude-agent-sdk@0.3.337", "claude-code@2.1.332"}) {
+		t.Errorf("WithModel(claude-haiku-5-5) = %v; want the views of that model of the Claude Agent SDK 0.3.337 and Claude Code 2.1.332", ids)
 	}
 	if all, _ := WithModel(views, ""); len(all) != len(views) {
 		t.Errorf("WithModel(\"\") kept %d of %d views", len(all), len(views))

@@ -94,6 +94,7 @@ const (
 	ResultStructured = "structured"  // structuredContent, empty content (result_structured)
 	ResultBoth       = "both"        // content text and structuredContent (result_both)
 	ResultOutSchema  = "output-both" // both, from a tool with an outputSchema (result_outschema)
+	ResultImage      = "image"       // an image content part only (result_image)
 	// A content text beside a structuredContent that is not an object,
 	// as the specification requires it to be (the lab's bad row): what
 	// a client passes on, or whether it rejects the result (neither part
@@ -114,14 +115,17 @@ const (
 )
 
 // A ResultForm is what reached the model of a result of one case: the
-// fate of its content text and of its structuredContent ("" when the
-// case has none), over the calls (Runs) whose result a request carried.
+// fate of its content text, of its structuredContent and of its image
+// ("" when the case has none), over the calls (Runs) whose result a
+// request carried. An image is kept when its data reached the model as
+// an image, in the tool result or in a message of its own.
 type ResultForm struct {
 	Case       string `json:"case"`
 	Tool       string `json:"tool"`
 	Runs       int    `json:"runs"`
 	Content    string `json:"content,omitempty"`
 	Structured string `json:"structured,omitempty"`
+	Image      string `json:"image,omitempty"`
 }
 
 // Result is the form measured for case c, nil when none was.

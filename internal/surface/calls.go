@@ -162,6 +162,14 @@ func Calls(reqs []Request, log []lab.Entry) []CallFacts {
 			}
 			next := following(reqs[i+1:], c)
 			if next == nil {
+				// The client sent the call back under an id of its
+				// own: answered by that id.
+				if id := echoedID(reqs[i+1:], r.Calls, c); id != "" {
+					c.ID = id
+					next = following(reqs[i+1:], c)
+				}
+			}
+			if next == nil {
 				out = append(out, f)
 				continue
 			}
@@ -213,6 +221,39 @@ func following(reqs []Request, c fakeapi.ToolCall) *Request {
 		}
 	}
 	return nil
+}
+
+// echoedID is the id under which a client sent call c of calls (one
+// reply's) back to the model with ids of its own: in the first of reqs
+// that holds tool calls of c's name, the id of the one at c's place among
+// the calls of that name; "" when none has an id, or when the client kept
+// the fake's ids (then c went unanswered).
+func echoedID(reqs []Request, calls []fakeapi.ToolCall, c fakeapi.ToolCall) string {
+	k := 0
+	for _, o := range calls {
+		if o.ID == c.ID {
+			break
+		}
+		if o.Name == c.Name {
+			k++
+		}
+	}
+	for _, r := range reqs {
+		var ids []string
+		for _, s := range r.Context {
+			if s.Kind == fakeapi.KindAssistantTurn && s.Name == c.Name && s.Call != "" {
+				ids = append(ids, s.Call)
+			}
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		if k >= len(ids) || slices.ContainsFunc(calls, func(o fakeapi.ToolCall) bool { return o.Answers(ids[k]) }) {
+			return ""
+		}
+		return ids[k]
+	}
+	return ""
 }
 
 func resultOf(s fakeapi.Segment, c fakeapi.ToolCall) bool {

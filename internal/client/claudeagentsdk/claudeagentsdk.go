@@ -39,6 +39,13 @@ func New(version string) client.Client {
 			{Name: "approval-default", Approval: client.ApprovalDefault,
 				Says: "no allowedTools, the SDK's default permission mode and no canUseTool: an app that approves nothing beforehand"},
 			{Name: "approval-plan", Approval: client.ApprovalPlan,
-				Says: "no allowedTools, permissionMode 'plan'"}},
+				Says: "no allowedTools, permissionMode 'plan'"},
+			// The host's model option: models of the Claude Code its
+			// package bundles (2.1.337, the list and the tool search rule
+			// read in its strings), besides the SDK's own default.
+			{Name: "model-haiku", Model: "claude-haiku-5-5",
+				Says: "Haiku 5.5, in its Claude Code's model list"},
+			{Name: "model-claude-3-7", Model: "claude-3-7-sonnet-20250219",
+				Says: "a claude-3 model, which its Claude Code lists as without tool search (the default of flag tengu_tool_search_unsupported_models)"}},
 		Env: claudecode.Env}
 }

@@ -16,6 +16,15 @@ var arms = map[string][]client.Arm{
 			Says: "--auto-approve false: no tool approved beforehand (with no flag, act mode approves every tool, as the matrix runs it)"},
 		{Name: "approval-plan", Approval: client.ApprovalPlan,
 			Says: "--plan: plan mode, tool auto-approval at its default"},
+		// Model ids its bundled code tells apart, besides fake-model
+		// (docs/clients.md, "Models and approval modes"): at an
+		// openai-compatible provider they are read from the id alone.
+		{Name: "model-gpt-4o", Model: "gpt-4o",
+			Says: "the openai-compatible provider's default id, the one with model info (tools, 128,000 tokens); an id with \"gpt\": in act mode apply_patch replaces the editor tool"},
+		{Name: "model-claude-sonnet-4-5", Model: "claude-sonnet-4-5",
+			Says: "an id with \"claude\": the anthropic-compatible reasoning options"},
+		{Name: "model-qwen3-coder-plus", Model: "qwen3-coder-plus",
+			Says: "a qwen id, in its model catalogue: the qwen detector, which shapes reasoning options only"},
 	},
 }
 

@@ -14,6 +14,16 @@ var arms = map[string][]client.Arm{
 		{Name: "default", Default: true, Says: AllowAllTools + ": every tool runs without a confirmation"},
 		{Name: "approval-default", Approval: client.ApprovalDefault,
 			Says: "no " + AllowAllTools + " (its help: \"required for non-interactive mode\")"},
+		// Model ids of the list in its native runtime, COPILOT_MODEL
+		// (its help: the id "used internally for agent configuration
+		// and token limits" and the wire model), besides fake-model.
+		// Read in the runtime's strings and code (docs/clients.md).
+		{Name: "model-gemini-3-8-flash", Model: "gemini-3.8-flash",
+			Says: "an id starting gemini-: schemas through its Gemini sanitizer (type arrays, enum on an array, anyOf), tool_choice \"validated\", a result with no text or image replaced by a placeholder"},
+		{Name: "model-gpt-5-5", Model: "gpt-5.5",
+			Says: "the gpt5 family: apply-patch editing and rg among its own tools, its own system message profile"},
+		{Name: "model-claude-sonnet-5-5", Model: "claude-sonnet-5.5",
+			Says: "the claude family: its own system message profile"},
 	},
 }
 

@@ -19,6 +19,15 @@ var arms = map[string][]client.Arm{
 			Says: "how long Droid waits for a server's tools/list (default 15,000 ms)"},
 		{Name: "approval-default", Approval: client.ApprovalDefault,
 			Says: "droid exec without --auto: its default autonomy, read-only"},
+		// Custom model ids, which Droid matches to a model of its own
+		// (an id contained in the string, then its patterns) for that
+		// model's settings, besides fake-model (docs/clients.md).
+		{Name: "model-gemini-3-1-pro", Model: "gemini-3.1-pro-preview",
+			Says: "matched to its Gemini 3.1 Pro: the gemini prompt additions, provider google (thought signatures)"},
+		{Name: "model-claude-sonnet-4-5", Model: "claude-sonnet-4-5-20250929",
+			Says: "matched to its Sonnet 4.5: the claude prompt additions; a result's images forwarded in a user message"},
+		{Name: "model-deepseek-v4-pro", Model: "deepseek-v4-pro",
+			Says: "matched to its DeepSeek V4 Pro, without images: a result's image replaced by a placeholder"},
 	},
 }
 

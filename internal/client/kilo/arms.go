@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/instrlab/instrlab/internal/client"
+	"github.com/instrlab/instrlab/internal/client/opencode"
 )
 
 // arms are the arms of the versions whose bundled code was read: Kilo keeps
@@ -14,9 +15,14 @@ import (
 // 7.7.9's executable has the same switches (KILO_* names read in its
 // strings: 7.7.7's and KILO_EXPERIMENTAL_CONTEXT_TOOLS, off by default and
 // not about servers), and the same <mcp_instructions> code.
-var arms = map[string][]client.Arm{"7.7.7": arms777, "7.7.9": append(slices.Clone(arms777), client.Arm{
+//
+// 7.7.9's model arms are opencode's (opencode.ModelArms): its executable
+// keeps the same branches on the model id, the schema rewrites word for
+// word (read in its strings).
+var arms = map[string][]client.Arm{"7.7.7": arms777, "7.7.9": slices.Concat(arms777, []client.Arm{{
 	Name: "approval-plan", Approval: client.ApprovalPlan,
-	Says: "kilo run --agent plan, as opencode's run (opencode.RunCommand): the plan agent, where Kilo kept opencode's"})}
+	Says: "kilo run --agent plan, as opencode's run (opencode.RunCommand): the plan agent, where Kilo kept opencode's"}},
+	opencode.ModelArms)}
 
 var arms777 = []client.Arm{
 	{Name: "default", Default: true,

@@ -20,6 +20,14 @@ var arms = map[string][]client.Arm{
 			Says: "the server not trusted (trust false), no --approval-mode: approval mode default"},
 		{Name: "approval-plan", Approval: client.ApprovalPlan,
 			Says: "the server not trusted, --approval-mode plan (choices plan, default, auto-edit, yolo)"},
+		// Model ids its bundled code tells apart (OPENAI_MODEL), besides
+		// fake-model, which matches none (docs/clients.md).
+		{Name: "model-qwen3-coder-plus", Model: "qwen3-coder-plus",
+			Says: "its own family (defaultModalities /^qwen3-coder-/: text only); coder-style tool call examples in its prompt"},
+		{Name: "model-gemini-2-5-pro", Model: "gemini-2.5-pro",
+			Says: "defaultModalities /^gemini-/: every modality, so a result's image reaches the model (in a user message after the tool result)"},
+		{Name: "model-deepseek-v4-pro", Model: "deepseek-v4-pro",
+			Says: "an id with \"deepseek\": its DeepSeek provider, which joins a tool result's parts into one string"},
 	},
 }
 

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/instrlab/instrlab/internal/client/clients"
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/surface"
 )
@@ -246,6 +248,74 @@ func TestModelDecidesNames(t *testing.T) {
 		})
 		if called != tc.offered || missed == tc.offered {
 			t.Errorf("%s: write_todos called %v, not offered %v; want offered %v", tc.arm, called, missed, tc.offered)
+		}
+	}
+}
+
+// TestModelDecidesSchemas reads opencode 1.18.33 under its default
+// fake-model and under gemini-2.5-pro, whose id its code rewrites every
+// tool schema for: the property typed ["string", "null"] reaches the
+// model as sent in one, and with its type list dropped for anyOf and
+// nullable in the other.
+func TestModelDecidesSchemas(t *testing.T) {
+	dir := filepath.Join("testdata", "modelruns", "opencode@1.18.33")
+	for _, tc := range []struct {
+		arm, model          string
+		path, keyword, fate string
+	}{
+		{"default", "fake-model", "", "properties", surface.Kept},
+		{"model-gemini-2-5-pro", "gemini-2.5-pro", "/properties/value", "type", surface.Dropped},
+	} {
+		run := filepath.Join(dir, tc.arm, "surface-schemas", "1")
+		res, err := Run(run, clients.New)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs, _, err := fakeapi.ReadRequests(evidence.RunDir(run).Requests())
+		if err != nil || len(reqs) == 0 {
+			t.Fatalf("%s: reading its requests: %v (%d)", tc.arm, err, len(reqs))
+		}
+		var body struct {
+			Model string `json:"model"`
+		}
+		json.Unmarshal(reqs[0].Body, &body)
+		if body.Model != tc.model || res.Surface == nil {
+			t.Fatalf("%s: the first request names model %q; want %s, and a surface", tc.arm, body.Model, tc.model)
+		}
+		i := slices.IndexFunc(res.Surface.Tools, func(d surface.ToolDef) bool { return d.Tool == "schema_nullable" })
+		if i < 0 {
+			t.Fatalf("%s: no definition of schema_nullable", tc.arm)
+		}
+		kw := res.Surface.Tools[i].Keywords
+		j := slices.IndexFunc(kw, func(k surface.KeywordFact) bool { return k.Path == tc.path && k.Keyword == tc.keyword })
+		if j < 0 || kw[j].Fate != tc.fate {
+			t.Fatalf("%s: want %s at %q %s in %+v", tc.arm, tc.keyword, tc.path, tc.fate, kw)
+		}
+		nullable := slices.ContainsFunc(kw, func(k surface.KeywordFact) bool { return k.Keyword == "nullable" && k.Fate == surface.Added })
+		if nullable != (tc.fate == surface.Dropped) || tc.fate == surface.Dropped && !strings.Contains(kw[j].Became, "anyOf") {
+			t.Errorf("%s: nullable added %v, became %s", tc.arm, nullable, kw[j].Became)
+		}
+	}
+}
+
+// TestCallsUnderIDsOfTheClient reads Droid 0.225.2 under
+// gemini-3.1-pro-preview, which sends the fake's tool calls back under
+// ids of its own (call_tc-…): each call is still followed to the request
+// that answers it, and what reached the model of its result is read.
+func TestCallsUnderIDsOfTheClient(t *testing.T) {
+	res, err := Run(filepath.Join("testdata", "modelruns", "droid@0.225.2", "model-gemini-3-1-pro", "surface-results", "1"), clients.New)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Surface == nil || len(res.Surface.Calls) != 10 {
+		t.Fatalf("want the 10 calls of the row, got %+v", res.Surface)
+	}
+	for _, c := range res.Surface.Calls {
+		if c.Following == 0 || !c.Reached {
+			t.Errorf("%s: reached %v, answered in request %d; want reached and answered", c.Tool, c.Reached, c.Following)
+		}
+		if c.Tool == "result_text" && (len(c.Parts) != 1 || !c.Parts[0].Reached) {
+			t.Errorf("result_text: parts %+v; want its text reached", c.Parts)
 		}
 	}
 }

@@ -92,8 +92,8 @@ func waysOf(views []View, profile, client string) []way {
 // named hold: "" when the client has one way; "every way measured" when
 // all; else, per rest (a model, a flag), the arms it holds in ("every
 // arm", "every arm but" the few others, or a list), rests with the same
-// arms said together ("every arm but seed, with the default or model
-// gpt-5.5").
+// arms said together ("every arm but seed, with the default model or
+// model gpt-5.5").
 func waysSummary(names []string, u []way) string {
 	if len(u) <= 1 {
 		return ""
@@ -113,6 +113,7 @@ func waysSummary(names []string, u []way) string {
 			rests = append(rests, w.rest)
 		}
 	}
+	models := !slices.ContainsFunc(rests, func(r string) bool { return r != "" && !strings.HasPrefix(r, "model ") })
 	var phrases, withs []string
 	for _, r := range rests {
 		var in, all []string
@@ -130,10 +131,10 @@ func waysSummary(names []string, u []way) string {
 		}
 		ph := armsPhrase(in, all, len(arms) > 1)
 		if i := slices.Index(phrases, ph); i >= 0 {
-			withs[i] += " or " + restName(r)
+			withs[i] += " or " + restName(r, models)
 			continue
 		}
-		phrases, withs = append(phrases, ph), append(withs, restName(r))
+		phrases, withs = append(phrases, ph), append(withs, restName(r, models))
 	}
 	var parts []string
 	for i, ph := range phrases {
@@ -142,6 +143,8 @@ func waysSummary(names []string, u []way) string {
 			parts = append(parts, ph)
 		case ph == "":
 			parts = append(parts, strings.TrimPrefix(withs[i], "the "))
+		case ph == armName(""):
+			parts = append(parts, "the default arm, with "+withs[i])
 		default:
 			parts = append(parts, ph+", with "+withs[i])
 		}
@@ -180,11 +183,16 @@ func armName(a string) string {
 	return a
 }
 
-func restName(r string) string {
-	if r == "" {
-		return "the default"
+// restName names a rest of a way (a model, a flag), "" its default: the
+// default model when every other rest names a model.
+func restName(r string, models bool) string {
+	switch {
+	case r != "":
+		return r
+	case models:
+		return "the default model"
 	}
-	return r
+	return "the default"
 }
 
 // Text is the finding's message with the clients it holds for first, as

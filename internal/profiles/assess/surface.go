@@ -400,6 +400,9 @@ func surfaceFact(p profiles.Profile) Fact {
 	if s.Result(profiles.ResultBoth) != nil || s.Result(profiles.ResultOutSchema) != nil {
 		parts = append(parts, "of content text and structuredContent, the model gets "+resultFate(s))
 	}
+	if r := s.Result(profiles.ResultImage); r != nil && r.Image != "" {
+		parts = append(parts, "an image in a result: "+r.Image)
+	}
 	var dropped, rewritten []string
 	for _, k := range s.Schema {
 		name := strings.ReplaceAll(profiles.KeywordWords(k.Keyword), "`", "")

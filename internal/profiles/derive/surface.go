@@ -111,6 +111,7 @@ var resultCases = map[string]string{
 	"result_structured": profiles.ResultStructured,
 	"result_both":       profiles.ResultBoth,
 	"result_outschema":  profiles.ResultOutSchema,
+	"result_image":      profiles.ResultImage,
 	// The bad row's results whose structuredContent is not an object.
 	"bad_null_structured":   profiles.ResultNullStructured,
 	"bad_string_structured": profiles.ResultStringStructured,
@@ -128,7 +129,7 @@ func resultForms(s *profiles.Surface, calls []surface.CallFacts) bool {
 			continue
 		}
 		added = true
-		var content, structured string
+		var content, structured, image string
 		for _, p := range c.Parts {
 			fate := profiles.FateDropped
 			if p.Reached {
@@ -139,18 +140,20 @@ func resultForms(s *profiles.Surface, calls []surface.CallFacts) bool {
 				structured = fate
 			case strings.HasPrefix(p.Part, "content[") && p.SentForm == surface.FormText:
 				content = fate
+			case strings.HasPrefix(p.Part, "content[") && p.SentForm == surface.FormImage:
+				image = fate
 			}
 		}
 		f := s.Result(kase)
 		if f == nil {
 			s.Results = append(s.Results, profiles.ResultForm{Case: kase, Tool: c.Tool})
 			f = &s.Results[len(s.Results)-1]
-			f.Content, f.Structured = content, structured
+			f.Content, f.Structured, f.Image = content, structured, image
 		}
 		f.Runs++
-		f.Content, f.Structured = agree(f.Content, content), agree(f.Structured, structured)
+		f.Content, f.Structured, f.Image = agree(f.Content, content), agree(f.Structured, structured), agree(f.Image, image)
 	}
-	order := []string{profiles.ResultContent, profiles.ResultStructured, profiles.ResultBoth, profiles.ResultOutSchema,
+	order := []string{profiles.ResultContent, profiles.ResultStructured, profiles.ResultBoth, profiles.ResultOutSchema, profiles.ResultImage,
 		profiles.ResultNullStructured, profiles.ResultStringStructured, profiles.ResultArrayStructured}
 	slices.SortFunc(s.Results, func(a, b profiles.ResultForm) int {
 		return slices.Index(order, a.Case) - slices.Index(order, b.Case)

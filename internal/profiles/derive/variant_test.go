@@ -3,6 +3,7 @@ package derive
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,10 +31,11 @@ func TestVariants(t *testing.T) {
 	if !cp.Render.Unused || cp.Render.Placement != "nowhere: no model request held the text" {
 		t.Errorf("Copilot CLI by default: render %+v, want unused", cp.Render)
 	}
-	if len(cp.Variants) != 1 {
-		t.Fatalf("Copilot CLI variants %+v, want the flag's", cp.Variants)
+	i := slices.IndexFunc(cp.Variants, func(v profiles.Variant) bool { return len(v.Flags) > 0 })
+	if i < 0 || slices.ContainsFunc(cp.Variants, func(v profiles.Variant) bool { return len(v.Flags) == 0 && !v.ByModel }) {
+		t.Fatalf("Copilot CLI variants %+v, want the flag's and models'", cp.Variants)
 	}
-	v := cp.Variants[0]
+	v := cp.Variants[i]
 	if v.When != "--allow-all-mcp-server-instructions" || v.Render.Unused || v.Instructions.AtLeast != 20000 ||
 		v.Render.Server != "<{name}-*>\n{text}\n</{name}-*>" || v.Startup.Waited == nil || !*v.Startup.Waited {
 		t.Errorf("Copilot CLI with the flag: %+v", v)

@@ -163,6 +163,7 @@ var resultCases = []struct{ id, words string }{
 	{profiles.ResultStructured, "structuredContent only"},
 	{profiles.ResultBoth, "content text and structuredContent"},
 	{profiles.ResultOutSchema, "both, from a tool with an outputSchema"},
+	{profiles.ResultImage, "an image"},
 	{profiles.ResultNullStructured, "structuredContent null (invalid)"},
 	{profiles.ResultStringStructured, "structuredContent a string (invalid)"},
 	{profiles.ResultArrayStructured, "structuredContent an array (invalid)"},
@@ -180,6 +181,9 @@ func result(p profiles.Profile, c string) string {
 	}
 	if r.Structured != "" {
 		parts = append(parts, "structured "+r.Structured)
+	}
+	if r.Image != "" {
+		parts = append(parts, "image "+r.Image)
 	}
 	if len(parts) == 0 {
 		return "no part measured"
@@ -209,6 +213,15 @@ func keywords(p profiles.Profile, fate string) string {
 		return "none"
 	}
 	return strings.Join(out, ", ")
+}
+
+// schemaFates is the input-schema keywords dropped and rewritten, in one
+// cell.
+func schemaFates(p profiles.Profile) string {
+	if p.Surface == nil || len(p.Surface.Schema) == 0 {
+		return notMeasured
+	}
+	return "dropped: " + keywords(p, profiles.FateDropped) + "; rewritten: " + keywords(p, profiles.FateRewritten)
 }
 
 func keywordsMeasured(p profiles.Profile) string {

@@ -199,18 +199,19 @@ func ways(p *page, c client) {
 			if w.ToolDescriptions != nil {
 				td = kept(*w.ToolDescriptions)
 			}
-			res := "not measured"
+			res, image, schema := notMeasured, notMeasured, notMeasured
 			if w.Surface != nil {
-				res = result(profiles.Profile{Surface: w.Surface}, profiles.ResultBoth)
+				s := profiles.Profile{Surface: w.Surface}
+				res, image, schema = result(s, profiles.ResultBoth), result(s, profiles.ResultImage), schemaFates(s)
 			}
 			deferred := notMeasured
 			if b := variantBudget(v, w, profiles.BudgetDefer); b != nil {
 				deferred = budget(*b)
 			}
-			rows = append(rows, []string{p.cell(w.When), p.cell(table.Num(w.Runs)), p.cell(instructions(w.Instructions, w.Render)), p.cell(orNot(w.Render.Where())), p.cell(td), p.cell(res), p.cell(deferred)})
+			rows = append(rows, []string{p.cell(w.When), p.cell(table.Num(w.Runs)), p.cell(instructions(w.Instructions, w.Render)), p.cell(orNot(w.Render.Where())), p.cell(td), p.cell(res), p.cell(image), p.cell(schema), p.cell(deferred)})
 		}
 		p.heading(3, v.Version)
-		p.table([]string{"way", "runs", "instructions", "where", "tool descriptions", "a result with text and structuredContent", "defer"}, rows)
+		p.table([]string{"way", "runs", "instructions", "where", "tool descriptions", "a result with text and structuredContent", "an image", "schema keywords", "defer"}, rows)
 	}
 }
 

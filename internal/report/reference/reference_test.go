@@ -112,7 +112,11 @@ func TestKnownFacts(t *testing.T) {
 		{"instructions.md", "| [Cline CLI 3.0.65](clients/cline.md) | none reach the model |"},
 		// A budget measured under a model, in that model's way: Claude
 		// Code 2.1.332 defers no tool under a claude-3 model.
-		{"clients/claude-code.md", "| text dropped, structured kept | at least 512 tools |"},
+		{"clients/claude-code.md", "| text dropped, structured kept | image kept | dropped: none; rewritten: none | at least 512 tools |"},
+		// An image a result holds reaches Qwen Code 0.24.4's model only under
+		// a model of a family its code gives images.
+		{"clients/qwen.md", "| model gemini-2.5-pro | 6 | whole, up to 20,000 characters (the longest sent) | user turn | cut at 157 characters | text kept, structured kept | image kept |"},
+		{"clients/qwen.md", "| model qwen3-coder-plus | 6 | whole, up to 20,000 characters (the longest sent) | user turn | cut at 157 characters | text kept, structured kept | image dropped |"},
 		{"approvals.md", "| [Cline CLI 3.0.65](clients/cline.md) | hints none: ran; hints read-only: ran; hints destructive: ran | hints none: refused;"},
 	} {
 		if !strings.Contains(string(pages[c.page]), c.want) {
