@@ -164,7 +164,7 @@ func Calls(reqs []Request, log []lab.Entry) []CallFacts {
 			if next == nil {
 				// The client sent the call back under an id of its
 				// own: answered by that id.
-				if id := echoedID(reqs[i+1:], r.Calls, c); id != "" {
+				if id := echoedID(r, reqs[i+1:], c); id != "" {
 					c.ID = id
 					next = following(reqs[i+1:], c)
 				}
@@ -223,14 +223,16 @@ func following(reqs []Request, c fakeapi.ToolCall) *Request {
 	return nil
 }
 
-// echoedID is the id under which a client sent call c of calls (one
-// reply's) back to the model with ids of its own: in the first of reqs
-// that holds tool calls of c's name, the id of the one at c's place among
-// the calls of that name; "" when none has an id, or when the client kept
-// the fake's ids (then c went unanswered).
-func echoedID(reqs []Request, calls []fakeapi.ToolCall, c fakeapi.ToolCall) string {
-	k := 0
-	for _, o := range calls {
+// echoedID is the id under which a client sent call c, of r's reply,
+// back to the model with ids of its own: in the first of later that holds
+// more tool calls of c's name than r did (r's are the history, which
+// later repeats first), the id of the one at c's place among the reply's
+// calls of that name; "" when none has an id, or when the client kept the
+// fake's ids (then c went unanswered).
+func echoedID(r Request, later []Request, c fakeapi.ToolCall) string {
+	before := len(echoedCalls(r.Context, c.Name))
+	k := before
+	for _, o := range r.Calls {
 		if o.ID == c.ID {
 			break
 		}
@@ -238,22 +240,29 @@ func echoedID(reqs []Request, calls []fakeapi.ToolCall, c fakeapi.ToolCall) stri
 			k++
 		}
 	}
-	for _, r := range reqs {
-		var ids []string
-		for _, s := range r.Context {
-			if s.Kind == fakeapi.KindAssistantTurn && s.Name == c.Name && s.Call != "" {
-				ids = append(ids, s.Call)
-			}
-		}
-		if len(ids) == 0 {
+	for _, q := range later {
+		ids := echoedCalls(q.Context, c.Name)
+		if len(ids) <= before {
 			continue
 		}
-		if k >= len(ids) || slices.ContainsFunc(calls, func(o fakeapi.ToolCall) bool { return o.Answers(ids[k]) }) {
+		if k >= len(ids) || slices.ContainsFunc(r.Calls, func(o fakeapi.ToolCall) bool { return o.Answers(ids[k]) }) {
 			return ""
 		}
 		return ids[k]
 	}
 	return ""
+}
+
+// echoedCalls are the ids of ctx's tool calls of the tool named name, in
+// order.
+func echoedCalls(ctx fakeapi.Context, name string) []string {
+	var ids []string
+	for _, s := range ctx {
+		if s.Kind == fakeapi.KindAssistantTurn && s.Name == name && s.Call != "" {
+			ids = append(ids, s.Call)
+		}
+	}
+	return ids
 }
 
 func resultOf(s fakeapi.Segment, c fakeapi.ToolCall) bool {
