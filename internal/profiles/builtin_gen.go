@@ -18185,6 +18185,132 @@ func builtinProfiles() ([]Profile, error) {
 						},
 					},
 				},
+				Approval{
+					Arm:   "model-gemini-2-5-pro",
+					Model: "gemini-2.5-pro",
+					Runs:  2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+					},
+				},
+				Approval{
+					Arm:   "model-grok-3-mini-fast",
+					Model: "grok-3-mini-fast",
+					Runs:  2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+					},
+				},
+				Approval{
+					Arm:   "model-grok-4-latest",
+					Model: "grok-4-latest",
+					Runs:  2,
+					Tools: []ToolApproval{
+						ToolApproval{
+							Tool:  "meta_always_load",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_search_hint",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_lab_key",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_annotations",
+							Hints: "read-only",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_destructive",
+							Hints: "destructive",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_title",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+						ToolApproval{
+							Tool:  "meta_icon",
+							Hints: "none",
+							Fate:  "not offered",
+						},
+					},
+				},
 			},
 			Protocol: &Protocol{
 				Runs: 2,
@@ -18200,8 +18326,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/grok@0.0.34.json",
 					Date: "2026-12-06",
-					Runs: 54,
-					Says: "instrlab run, offline against the fake API: 54 runs of 27 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 114,
+					Says: "instrlab run, offline against the fake API: 114 runs of 27 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -18210,6 +18336,116 @@ func builtinProfiles() ([]Profile, error) {
 				"how long it waits for a slow server by default, and the setting that changes it (timeout_ms is 0: unknown)",
 				"several servers in one session: separator, order, shared budget",
 				"interactive sessions",
+			},
+			Variants: []Variant{
+				Variant{
+					When:    "model gemini-2.5-pro",
+					Model:   "gemini-2.5-pro",
+					Arm:     "model-gemini-2-5-pro",
+					ByModel: true,
+					Handshake: &Handshake{
+						Note: "0 of 6 runs against a stdio server sent server/discover first; all sent initialize at once.",
+					},
+					Runs: 6,
+					Instructions: Limit{
+						Unit:     "codepoint",
+						UnitNote: "not measured: no text reached the model",
+						Note:     "None of the text reached the model, so no cap applies to what it sees.",
+					},
+					Render: Render{
+						Placement: "nowhere: no model request held the text",
+						Server:    "{text}",
+						Unused:    true,
+						Note:      "In 2 runs whose server sent instructions (up to 20,000 characters) and whose client made model requests, no request held any of the text.",
+					},
+					Startup: Startup{
+						Waited: ptr[bool](false),
+						Held:   "8s",
+						Note:   "Row en-1000-held8, the server's reply held 8s with nothing else set (1 runs): server status not reported, the first model request went out without the text, so the wait was not taken.",
+					},
+					ToolDescriptions: &Limit{
+						Unit:     "codepoint",
+						Measured: true,
+						Note:     "Not sent: none of 6 tool descriptions (in 2 runs) reached the first request; 6 not named in it.",
+						Unsent:   true,
+					},
+					Unmeasured: []string{
+						"how long it waits for a slow server by default, and the setting that changes it (timeout_ms is 0: unknown)",
+						"the cap on tool descriptions (none was sent)",
+					},
+				},
+				Variant{
+					When:    "model grok-3-mini-fast",
+					Model:   "grok-3-mini-fast",
+					Arm:     "model-grok-3-mini-fast",
+					ByModel: true,
+					Handshake: &Handshake{
+						Note: "0 of 6 runs against a stdio server sent server/discover first; all sent initialize at once.",
+					},
+					Runs: 6,
+					Instructions: Limit{
+						Unit:     "codepoint",
+						UnitNote: "not measured: no text reached the model",
+						Note:     "None of the text reached the model, so no cap applies to what it sees.",
+					},
+					Render: Render{
+						Placement: "nowhere: no model request held the text",
+						Server:    "{text}",
+						Unused:    true,
+						Note:      "In 2 runs whose server sent instructions (up to 20,000 characters) and whose client made model requests, no request held any of the text.",
+					},
+					Startup: Startup{
+						Waited: ptr[bool](false),
+						Held:   "8s",
+						Note:   "Row en-1000-held8, the server's reply held 8s with nothing else set (1 runs): server status not reported, the first model request went out without the text, so the wait was not taken.",
+					},
+					ToolDescriptions: &Limit{
+						Unit:     "codepoint",
+						Measured: true,
+						Note:     "Not sent: none of 6 tool descriptions (in 2 runs) reached the first request; 6 not named in it.",
+						Unsent:   true,
+					},
+					Unmeasured: []string{
+						"how long it waits for a slow server by default, and the setting that changes it (timeout_ms is 0: unknown)",
+						"the cap on tool descriptions (none was sent)",
+					},
+				},
+				Variant{
+					When:    "model grok-4-latest",
+					Model:   "grok-4-latest",
+					Arm:     "model-grok-4-latest",
+					ByModel: true,
+					Handshake: &Handshake{
+						Note: "0 of 6 runs against a stdio server sent server/discover first; all sent initialize at once.",
+					},
+					Runs: 6,
+					Instructions: Limit{
+						Unit:     "codepoint",
+						UnitNote: "not measured: no text reached the model",
+						Note:     "None of the text reached the model, so no cap applies to what it sees.",
+					},
+					Render: Render{
+						Placement: "nowhere: no model request held the text",
+						Server:    "{text}",
+						Unused:    true,
+						Note:      "In 2 runs whose server sent instructions (up to 20,000 characters) and whose client made model requests, no request held any of the text.",
+					},
+					Startup: Startup{
+						Waited: ptr[bool](false),
+						Held:   "8s",
+						Note:   "Row en-1000-held8, the server's reply held 8s with nothing else set (1 runs): server status not reported, the first model request went out without the text, so the wait was not taken.",
+					},
+					ToolDescriptions: &Limit{
+						Unit:     "codepoint",
+						Measured: true,
+						Note:     "Not sent: none of 6 tool descriptions (in 2 runs) reached the first request; 6 not named in it.",
+						Unsent:   true,
+					},
+					Unmeasured: []string{
+						"how long it waits for a slow server by default, and the setting that changes it (timeout_ms is 0: unknown)",
+						"the cap on tool descriptions (none was sent)",
+					},
+				},
 			},
 		},
 		Profile{
