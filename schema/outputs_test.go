@@ -25,6 +25,7 @@ var (
 	resultsV1 = schema.Earlier[1]
 	diffV1    = schema.Earlier[2]
 	atlasV1   = schema.Earlier[3]
+	compatV1  = schema.Earlier[6]
 )
 
 // fixtures are outputs of real runs, kept as they were written (how each
@@ -48,6 +49,8 @@ var fixtures = []struct {
 	{"testdata/diff.json", diffV1},
 	{"testdata/diff-v2.json", schema.Diff},
 	{"testdata/atlas-v1.json", atlasV1},
+	{"testdata/compat-v1.json", compatV1},
+	{"../docs/reference/compat.json", schema.Compat},
 	{"../atlas/atlas.json", schema.Atlas},
 	{"../atlas/surface/atlas.json", schema.Atlas},
 }

@@ -33,7 +33,7 @@ const (
 	Capabilities = Base + "capabilities.v2.json"
 	// Compat is the client reference's compat.json: its facts in
 	// browser-compat-data's shape.
-	Compat = Base + "compat.v1.json"
+	Compat = Base + "compat.v2.json"
 	// Presets is the client reference's presets.json: per client version,
 	// the flags a generated server adapts its schemas and names to.
 	Presets = Base + "presets.v2.json"
@@ -54,6 +54,7 @@ var All = []string{Check, Results, Diff, Atlas, Capabilities, Compat, Presets}
 var Earlier = []string{
 	Base + "check.v1.json", Base + "results.v1.json", Base + "diff.v1.json",
 	Base + "atlas.v1.json", Base + "capabilities.v1.json", Base + "presets.v1.json",
+	Base + "compat.v1.json",
 }
 
 // File is the name under Files of the schema id names.

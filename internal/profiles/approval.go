@@ -23,6 +23,13 @@ type Approval struct {
 	Tools  []ToolApproval `json:"tools"`
 }
 
+// The approval modes an Approval may be in besides "" (Mode), as the
+// clients' arms name them (client.ApprovalDefault, client.ApprovalPlan).
+const (
+	ModeDefault = "default"
+	ModePlan    = "plan"
+)
+
 // A ToolApproval is what became of the calls of one tool.
 type ToolApproval struct {
 	Tool string `json:"tool"`

@@ -3,10 +3,12 @@ package reference
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/atlas"
 	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/table"
 )
 
 // CompatFile is the reference in browser-compat-data's shape, which
@@ -56,13 +58,37 @@ type Compat struct {
 	Support     map[string][]SupportStep `json:"support"`
 }
 
-// A SupportStep is one of BCD's simple support statements.
+// A SupportStep is one of BCD's simple support statements. One with
+// Flags holds only when they are set (BCD's flagged statement); with
+// version_added false it says the feature is not supported so.
 type SupportStep struct {
-	VersionAdded          Added    `json:"version_added"`
-	VersionRemoved        string   `json:"version_removed,omitempty"`
-	PartialImplementation bool     `json:"partial_implementation,omitempty"`
-	Notes                 []string `json:"notes,omitempty"`
+	VersionAdded          Added        `json:"version_added"`
+	VersionRemoved        string       `json:"version_removed,omitempty"`
+	PartialImplementation bool         `json:"partial_implementation,omitempty"`
+	Flags                 []CompatFlag `json:"flags,omitempty"`
+	Notes                 []string     `json:"notes,omitempty"`
 }
+
+// A CompatFlag is one of BCD's flags: a runtime flag (Type "runtime_flag") of
+// the client, Name FlagModel (the model it runs, as its --model or its
+// config names it) or FlagApproval (its approval mode), set to
+// ValueToSet.
+type CompatFlag struct {
+	Type       string `json:"type"`
+	Name       string `json:"name"`
+	ValueToSet string `json:"value_to_set"`
+}
+
+// The flags a statement may carry (CompatFlag.Name).
+const (
+	FlagModel    = "model"
+	FlagApproval = "approval mode"
+)
+
+// preApproved is the approval mode of the matrix's way (CompatFlag.ValueToSet):
+// every tool of the run's servers approved beforehand, as the client's
+// own approve-all flag or settings do.
+const preApproved = "every tool approved beforehand"
 
 // Added is a version_added: a version, or "" for BCD's false (not
 // supported in any version measured).
@@ -93,6 +119,15 @@ type compatFeature struct {
 	// known, when set, says whether a segment's value measured the
 	// feature at all ("did not call result_both" did not).
 	known func(v string) bool
+	// modes, when set, are the feature's statements in approval modes
+	// other than the one fromProfile reads, each flagged.
+	modes func(p profiles.Profile) []flagged
+}
+
+// flagged is what a client version does with a feature with a flag set.
+type flagged struct {
+	flag CompatFlag
+	s    support
 }
 
 // resultMeasured is whether a result-form value measured what reached the
@@ -145,7 +180,10 @@ var compatFeatures = []compatFeature{
 			}
 			return support{yes: *p.Startup.Waited}, true
 		},
-		fromSegment: func(v string) support { return support{yes: strings.HasPrefix(v, "waits")} }},
+		fromSegment: func(v string) support { return support{yes: strings.HasPrefix(v, "waits")} },
+		// A client that never sends the text does not show whether it
+		// waited; its profile's runs timed the first request instead.
+		known: func(v string) bool { return v != "does not wait (text never arrives)" }},
 	{group: "tool_results", name: "content_text_beside_structured", description: "Of a result with content text and structuredContent, the content text reaches the model.",
 		prop:        "result-form",
 		fromProfile: resultPart(func(r *profiles.ResultForm) string { return r.Content }),
@@ -156,11 +194,18 @@ var compatFeatures = []compatFeature{
 		fromProfile: resultPart(func(r *profiles.ResultForm) string { return r.Structured }),
 		fromSegment: func(v string) support { return support{yes: v == "both" || v == "structuredContent only"} },
 		known:       resultMeasured},
+	{group: "tool_results", name: "image", description: "An image content part of a tool's result reaches the model as an image.",
+		fromProfile: resultPartOf(profiles.ResultImage, func(r *profiles.ResultForm) string { return r.Image })},
 }
 
 func resultPart(part func(*profiles.ResultForm) string) func(profiles.Profile) (support, bool) {
+	return resultPartOf(profiles.ResultBoth, part)
+}
+
+// resultPartOf reads one part of the result of case c.
+func resultPartOf(c string, part func(*profiles.ResultForm) string) func(profiles.Profile) (support, bool) {
 	return func(p profiles.Profile) (support, bool) {
-		r := p.Surface.Result(profiles.ResultBoth)
+		r := p.Surface.Result(c)
 		if r == nil || part(r) == "" {
 			return support{}, false
 		}
@@ -209,6 +254,82 @@ func keywordFeatures(ps []profiles.Profile) []compatFeature {
 	return fs
 }
 
+// approvalFeatures are a feature per class of a tool's annotations: a
+// call of such a tool runs (the server gets it, the model its result) in
+// the client's default approval mode, with no tool approved beforehand;
+// its other modes, and the matrix's way, as flagged statements.
+var approvalFeatures = func() []compatFeature {
+	var fs []compatFeature
+	for _, c := range []struct{ hints, name, words string }{
+		{profiles.HintsNone, "unannotated", "with neither readOnlyHint nor destructiveHint"},
+		{profiles.HintsReadOnly, "read_only", "annotated readOnlyHint"},
+		{profiles.HintsDestructive, "destructive", "annotated destructiveHint"},
+	} {
+		fs = append(fs, compatFeature{group: "approval", name: c.name,
+			description: "A call of a tool " + c.words + " runs (the server gets it, the model its result) in the client's default headless approval mode, no tool approved beforehand; flagged: in its other approval modes. Not supported: refused, or no result, or the tool not offered, as the note says.",
+			fromProfile: func(p profiles.Profile) (support, bool) {
+				for _, a := range p.Approvals {
+					if a.Mode == profiles.ModeDefault {
+						return approvalSupport(a, c.hints)
+					}
+				}
+				return support{}, false
+			},
+			modes: func(p profiles.Profile) []flagged {
+				var out []flagged
+				for _, a := range p.Approvals {
+					mode := a.Mode
+					switch {
+					case mode == profiles.ModeDefault, mode == "" && a.Arm != "":
+						continue // the main statement; a model's or an arm's runs
+					case mode == "":
+						mode = preApproved
+					}
+					if s, ok := approvalSupport(a, c.hints); ok {
+						out = append(out, flagged{CompatFlag{"runtime_flag", FlagApproval, mode}, s})
+					}
+				}
+				return out
+			}})
+	}
+	return fs
+}()
+
+// approvalSupport is what became of the calls of the tools of one class
+// of annotations in one approval mode: supported when every call ran,
+// partly when some did; not measured when no call was made.
+func approvalSupport(a profiles.Approval, hints string) (support, bool) {
+	var ran, not []string
+	for _, t := range a.Tools {
+		if t.Hints != hints {
+			continue
+		}
+		switch {
+		case t.Fate == profiles.ApprovalRan:
+			ran = append(ran, t.Tool)
+		case t.Fate == profiles.FateVaries && t.Ran > 0:
+			return support{yes: true, partial: true, note: t.Tool + " ran in " + table.Num(t.Ran) + " of " + table.Num(a.Runs) + " runs"}, true
+		case t.Fate == profiles.ApprovalRefused && t.Told != "":
+			not = append(not, t.Tool+" refused: the model is told "+strconv.Quote(t.Told))
+		case t.Fate == profiles.ApprovalRefused, t.Fate == profiles.ApprovalNoResult, t.Fate == profiles.ApprovalNotOffered:
+			not = append(not, t.Tool+" "+t.Fate)
+		}
+	}
+	var note string
+	if a.Model != "" {
+		note = "with model " + a.Model + "; "
+	}
+	switch {
+	case len(ran) > 0 && len(not) == 0:
+		return support{yes: true, note: strings.TrimSuffix(note, "; ")}, true
+	case len(ran) > 0:
+		return support{yes: true, partial: true, note: note + strings.Join(not, "; ")}, true
+	case len(not) > 0:
+		return support{note: note + strings.Join(not, "; ")}, true
+	}
+	return support{}, false
+}
+
 // nameFeatures are a feature per kind of character in a tool name.
 var nameFeatures = func() []compatFeature {
 	var fs []compatFeature
@@ -246,7 +367,7 @@ func CompatOf(src Source) CompatFile {
 	for _, c := range cs {
 		out.Clients[c.id] = compatClient(c)
 	}
-	features := slices.Concat(compatFeatures, keywordFeatures(src.Profiles), nameFeatures)
+	features := slices.Concat(compatFeatures, keywordFeatures(src.Profiles), nameFeatures, approvalFeatures)
 	for _, f := range features {
 		leaf := CompatFeature{Compat{Description: f.description, Support: map[string][]SupportStep{}}}
 		for _, c := range cs {
@@ -293,31 +414,110 @@ func compatClient(c client) CompatClient {
 
 // supportOf is a client's support statements for f: from the atlas's
 // segments when a swept property holds f, newest first as BCD orders
-// them; else from its profiled versions, each "≤V".
+// them; else from its profiled versions, each "≤V"; then, flagged, the
+// newest version's other ways (flaggedSteps).
 func supportOf(f compatFeature, c client) []SupportStep {
+	return append(mainSteps(f, c), flaggedSteps(f, c)...)
+}
+
+func mainSteps(f compatFeature, c client) []SupportStep {
 	if f.prop != "" {
 		for _, t := range c.timelines {
-			if slices.Contains(t.properties, f.prop) {
-				return segmentSteps(f, t)
+			if !slices.Contains(t.properties, f.prop) {
+				continue
+			}
+			if steps := segmentSteps(f, t); len(steps) > 0 {
+				return steps
 			}
 		}
 	}
+	// No swept span measured it: the profiled versions.
 	for _, p := range c.versions {
-		s, ok := f.fromProfile(p)
+		// The profile's own way: a surface its runs measured under
+		// another model is that model's (profiles.Expand).
+		s, ok := f.fromProfile(profiles.Expand([]profiles.Profile{p})[0])
 		if !ok {
 			continue
 		}
-		step := SupportStep{VersionAdded: Added("≤" + p.Version), PartialImplementation: s.partial}
+		return []SupportStep{profileStep(p, s, nil)}
+	}
+	return nil
+}
+
+// profileStep is the statement of support s, measured at p's version
+// with flags set (none: its default way).
+func profileStep(p profiles.Profile, s support, flags []CompatFlag) SupportStep {
+	with := ""
+	for _, f := range flags {
+		with += " with " + f.Name + " " + f.ValueToSet
+	}
+	step := SupportStep{VersionAdded: Added("≤" + p.Version), PartialImplementation: s.partial, Flags: flags}
+	if s.note != "" {
+		step.Notes = append(step.Notes, s.note)
+	}
+	if !s.yes {
+		step = SupportStep{Flags: flags, Notes: []string{"not at " + p.Version + " (the newest version measured)" + with}}
 		if s.note != "" {
 			step.Notes = append(step.Notes, s.note)
 		}
-		if !s.yes {
-			step = SupportStep{Notes: []string{"not at " + p.Version + ", the newest version measured"}}
-		}
-		step.Notes = append(step.Notes, "measured at "+p.Version+": "+evidenceOf(p))
-		return []SupportStep{step}
 	}
-	return nil
+	step.Notes = append(step.Notes, "measured at "+p.Version+with+": "+evidenceOf(p))
+	return step
+}
+
+// defaultSupport is what f is at the client's newest version in its
+// default way (base), to set a model's runs against: the profile's runs,
+// made as the model's were (a slow server held as long); else the swept
+// span that holds the version, where a swept property holds f.
+func defaultSupport(f compatFeature, c client, base profiles.Profile) (support, bool) {
+	if s, ok := f.fromProfile(base); ok {
+		return s, true
+	}
+	if f.prop != "" {
+		for _, t := range c.timelines {
+			if !slices.Contains(t.properties, f.prop) {
+				continue
+			}
+			for _, seg := range t.Segments {
+				if seg.To != base.Version && !slices.Contains(seg.Probed, base.Version) {
+					continue
+				}
+				v := seg.Props.Get(f.prop)
+				if f.known != nil && !f.known(v) {
+					break
+				}
+				return f.fromSegment(v), true
+			}
+		}
+	}
+	return support{}, false
+}
+
+// flaggedSteps are the newest version's statements for f in the other ways its runs
+// measured: each model it was measured with besides its own, where the
+// model changes whether the feature is supported, or only partly (a model
+// that changes neither adds none: the wording of a note may differ
+// between a swept span and a profile), and the feature's approval modes.
+func flaggedSteps(f compatFeature, c client) []SupportStep {
+	p := c.newest()
+	views := profiles.Expand([]profiles.Profile{p})
+	base, measured := defaultSupport(f, c, views[0])
+	var steps []SupportStep
+	for i, v := range p.Variants {
+		q := views[i+1]
+		if v.Model == "" || v.Model == p.Model || q.Way != profiles.Way("", v.Model, p.Model, nil, nil) {
+			continue // not a way that changes the model alone
+		}
+		if s, ok := f.fromProfile(q); ok && (!measured || s.yes != base.yes || s.partial != base.partial) {
+			steps = append(steps, profileStep(p, s, []CompatFlag{{"runtime_flag", FlagModel, v.Model}}))
+		}
+	}
+	if f.modes != nil {
+		for _, m := range f.modes(p) {
+			steps = append(steps, profileStep(p, m.s, []CompatFlag{m.flag}))
+		}
+	}
+	return steps
 }
 
 func evidenceOf(p profiles.Profile) string {

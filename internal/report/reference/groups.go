@@ -119,8 +119,8 @@ var groups = []group{
 		intro: "What became of a call the model made, by the class of the tool's annotations: ran, refused by the client, or no result; in the way the matrix runs the client and in its approval modes.",
 		facts: []fact{
 			{"as run by the matrix", approvalIn("")},
-			{"default mode", approvalIn("default")},
-			{"plan mode", approvalIn("plan")},
+			{"default mode", approvalIn(profiles.ModeDefault)},
+			{"plan mode", approvalIn(profiles.ModePlan)},
 		},
 	},
 	{

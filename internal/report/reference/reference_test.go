@@ -424,3 +424,66 @@ var agreeing = []struct {
 		return fmt.Sprint(v == "both" || v == "content text only", v == "both" || v == "structuredContent only")
 	}},
 }
+
+// TestCompatOtherWays: compat.json carries what the runs measured under
+// other models and approval modes as BCD's flagged statements, and only
+// where the way changes the statement: Qwen Code 0.24.4 gives the model a
+// result's image under gemini-2.5-pro alone; Claude Code 2.1.332's cap is
+// the same under every model, so no model flags it; a read-only tool runs
+// in Copilot CLI's default mode and a destructive one is refused there;
+// every Claude Code call is refused in its default and plan modes and runs
+// pre-approved; Continue CLI, which never sends the text, waits for a slow
+// server by its profile's runs, not by the atlas's "text never arrives".
+func TestCompatOtherWays(t *testing.T) {
+	file := CompatOf(builtinSource(t))
+	support := func(group, feature, client string) []SupportStep {
+		t.Helper()
+		s, ok := file.MCP[group][feature].Compat.Support[client]
+		if !ok {
+			t.Fatalf("%s.%s has no statement for %s", group, feature, client)
+		}
+		return s
+	}
+	flagged := func(steps []SupportStep, name, value string) (SupportStep, bool) {
+		for _, s := range steps {
+			if len(s.Flags) == 1 && s.Flags[0] == (CompatFlag{"runtime_flag", name, value}) {
+				return s, true
+			}
+		}
+		return SupportStep{}, false
+	}
+	image := support("tool_results", "image", "qwen")
+	if image[0].Flags != nil || image[0].VersionAdded != "" {
+		t.Errorf("qwen's image, default: %+v, want not supported", image[0])
+	}
+	if s, ok := flagged(image, FlagModel, "gemini-2.5-pro"); !ok || s.VersionAdded != "≤0.24.4" {
+		t.Errorf("qwen's image with model gemini-2.5-pro: %+v (found %v), want ≤0.24.4", s, ok)
+	}
+	if _, ok := flagged(image, FlagModel, "qwen3-coder-plus"); ok {
+		t.Errorf("qwen's image has a statement for qwen3-coder-plus, which changes nothing: %+v", image)
+	}
+	for _, s := range support("instructions", "whole", "claude-code") {
+		if len(s.Flags) > 0 {
+			t.Errorf("claude-code's instructions.whole has a flagged statement, though no model changes its cap: %+v", s)
+		}
+	}
+	if s := support("approval", "read_only", "copilot"); s[0].Flags != nil || s[0].VersionAdded != "≤1.0.102" {
+		t.Errorf("copilot's read-only tool in its default mode: %+v, want it runs", s[0])
+	}
+	if s := support("approval", "destructive", "copilot"); s[0].Flags != nil || s[0].VersionAdded != "" {
+		t.Errorf("copilot's destructive tool in its default mode: %+v, want refused", s[0])
+	}
+	cc := support("approval", "destructive", "claude-code")
+	if cc[0].VersionAdded != "" || !strings.Contains(strings.Join(cc[0].Notes, " "), "refused: the model is told") {
+		t.Errorf("claude-code's destructive tool in its default mode: %+v, want refused, with what the model is told", cc[0])
+	}
+	if s, ok := flagged(cc, FlagApproval, profiles.ModePlan); !ok || s.VersionAdded != "" {
+		t.Errorf("claude-code's destructive tool in plan mode: %+v (found %v), want refused", s, ok)
+	}
+	if s, ok := flagged(cc, FlagApproval, preApproved); !ok || s.VersionAdded != "≤2.1.332" {
+		t.Errorf("claude-code's destructive tool pre-approved: %+v (found %v), want it runs", s, ok)
+	}
+	if s := support("startup", "waits_for_slow_server", "continue"); len(s) != 1 || s[0].VersionAdded != "≤1.5.47" {
+		t.Errorf("continue's wait for a slow server: %+v, want its profile's: it waited", s)
+	}
+}
