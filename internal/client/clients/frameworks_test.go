@@ -27,7 +27,7 @@ func TestFrameworks(t *testing.T) {
 		{"langchain", "gpt-4o-mini", 12, "@langchain/mcp-adapters", []string{"default nothing set", "standard-content-blocks settings useStandardContentBlocks=true"}, nil},
 		{"claude-agent-sdk", "", 0, "@anthropic-ai/claude-agent-sdk", []string{"default nothing set", "approval-default approval default", "approval-plan approval plan", "model-haiku model claude-haiku-5-5", "model-claude-3-7 model claude-3-7-sonnet-20250219"}, nil},
 		{"adk", "gemini-flash-latest", 0, "@google/adk", []string{"default nothing set"}, nil},
-		{"mastra", "gpt-4o-mini", 5, "@mastra/mcp", []string{"default nothing set", "forward-instructions settings forwardInstructions=true"}, nil},
+		{"mastra", "gpt-4o-mini", 5, "@mastra/mcp", []string{"default nothing set", "forward-instructions settings forwardInstructions=true", "model-gpt-4-1 model gpt-4.1", "model-o4-mini model o4-mini", "model-gpt-5-5 model gpt-5.5"}, nil},
 		{"mcp-use", "gpt-4o", 5, "mcp-use", []string{"default nothing set"}, map[string]string{"MCP_USE_ANONYMIZED_TELEMETRY": "false"}},
 	} {
 		c, err := New(tt.name)

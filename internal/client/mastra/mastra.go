@@ -45,6 +45,16 @@ var arms = []client.Arm{
 	{Name: "default", Default: true, Says: "the guide's MCPClient: forwardInstructions left off, so no server's instructions are passed"},
 	{Name: "forward-instructions", Settings: map[string]any{"forwardInstructions": true},
 		Says: "forwardInstructions: true on every server: its instructions appended to the agent's system prompt"},
+	// Models of the router's openai list that its schema compatibility
+	// layers (@mastra/schema-compat, chosen by the model's id) tell
+	// apart from the default gpt-4o-mini in their Zod path: docs/clients.md.
+	// A server's tools, JSON Schema, were measured the same under each.
+	{Name: "model-gpt-4-1", Model: "gpt-4.1",
+		Says: "OpenAISchemaCompatLayer without gpt-4o-mini's exception, which in its Zod path moves a string's regex check into the description"},
+	{Name: "model-o4-mini", Model: "o4-mini",
+		Says: "an id with o1, o3 or o4: OpenAIReasoningSchemaCompatLayer (a default value moved into the description, number and string checks by its own handlers)"},
+	{Name: "model-gpt-5-5", Model: "gpt-5.5",
+		Says: "the newest gpt id in its router's list; OpenAISchemaCompatLayer, as gpt-4.1"},
 }
 
 // New returns Mastra at version of @mastra/mcp, or DefaultVersion when
