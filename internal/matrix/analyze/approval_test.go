@@ -319,3 +319,80 @@ func TestCallsUnderIDsOfTheClient(t *testing.T) {
 		}
 	}
 }
+
+// TestModelDecidesImages reads Qwen Code 0.24.4 under its default model
+// and under gemini-2.5-pro, which its code counts as taking images: the
+// image part of result_image reaches the model, as an image, only under
+// the second; its text part reaches it under both.
+func TestModelDecidesImages(t *testing.T) {
+	dir := filepath.Join("testdata", "modelruns", "qwen@0.24.4")
+	for _, tc := range []struct {
+		arm   string
+		image bool
+	}{
+		{"default", false},
+		{"model-gemini-2-5-pro", true},
+	} {
+		res, err := Run(filepath.Join(dir, tc.arm, "surface-results", "1"), clients.New)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Surface == nil {
+			t.Fatalf("%s: no surface", tc.arm)
+		}
+		i := slices.IndexFunc(res.Surface.Calls, func(c surface.CallFacts) bool { return c.Tool == "result_image" })
+		if i < 0 {
+			t.Fatalf("%s: no call of result_image in %+v", tc.arm, res.Surface.Calls)
+		}
+		var image, text *surface.Found
+		for j, p := range res.Surface.Calls[i].Parts {
+			switch p.SentForm {
+			case surface.FormImage:
+				image = &res.Surface.Calls[i].Parts[j]
+			case surface.FormText:
+				text = &res.Surface.Calls[i].Parts[j]
+			}
+		}
+		if image == nil || image.Reached != tc.image || tc.image && image.Form != surface.FormImage {
+			t.Errorf("%s: the image part %+v; want reached %v, as an image", tc.arm, image, tc.image)
+		}
+		if text != nil && !text.Reached {
+			t.Errorf("%s: the text part did not reach the model: %+v", tc.arm, text)
+		}
+	}
+}
+
+// TestModelDecidesSchemasCopilot reads GitHub Copilot CLI 1.0.102 under
+// its default model and under gemini-3.8-flash, whose id sends every
+// schema through its Gemini sanitizer: the property typed ["string",
+// "null"] reaches the model as sent in one, as "string" with the list
+// moved into its description in the other.
+func TestModelDecidesSchemasCopilot(t *testing.T) {
+	dir := filepath.Join("testdata", "modelruns", "copilot@1.0.102")
+	for _, tc := range []struct {
+		arm, fate, became string
+	}{
+		{"default", surface.Kept, ""},
+		{"model-gemini-3-8-flash", surface.Rewritten, `"string"`},
+	} {
+		res, err := Run(filepath.Join(dir, tc.arm, "surface-schemas", "1"), clients.New)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Surface == nil {
+			t.Fatalf("%s: no surface", tc.arm)
+		}
+		i := slices.IndexFunc(res.Surface.Tools, func(d surface.ToolDef) bool { return d.Tool == "schema_nullable" })
+		if i < 0 {
+			t.Fatalf("%s: no definition of schema_nullable", tc.arm)
+		}
+		kw := res.Surface.Tools[i].Keywords
+		j := slices.IndexFunc(kw, func(k surface.KeywordFact) bool { return k.Path == "/properties/value" && k.Keyword == "type" })
+		switch {
+		case tc.fate == surface.Kept && j >= 0: // a keyword inside is listed when it changed
+			t.Errorf("%s: want type at /properties/value as sent, got %+v", tc.arm, kw[j])
+		case tc.fate != surface.Kept && (j < 0 || kw[j].Fate != tc.fate || kw[j].Became != tc.became):
+			t.Errorf("%s: want type at /properties/value %s (became %s) in %+v", tc.arm, tc.fate, tc.became, kw)
+		}
+	}
+}
