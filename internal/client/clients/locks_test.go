@@ -14,7 +14,7 @@ import (
 	"github.com/instrlab/instrlab/internal/client/pins"
 )
 
-var updateLocks = flag.Bool("update", false, "write the lockfile of every pinned client (internal/client/npm/locks) with npm, and remove those no pin uses")
+var update = flag.Bool("update", false, "write the lockfile of every pinned client (internal/client/npm/locks) with npm, and remove those no pin uses (-run Locks); write docs/arms.md (-run ArmsPage)")
 
 // TestPinnedLocks: every pinned client's npm package (on this platform)
 // has a committed lockfile that locks exactly that version with an
@@ -44,7 +44,7 @@ func TestPinnedLocks(t *testing.T) {
 		pkg := pub.Package()
 		file := npm.LockName(pkg, version)
 		want = append(want, file)
-		if *updateLocks {
+		if *update {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			lock, err := npm.MakeLock(ctx, pkg, version)
 			cancel()
@@ -70,7 +70,7 @@ func TestPinnedLocks(t *testing.T) {
 		if slices.Contains(want, filepath.Base(f)) {
 			continue
 		}
-		if *updateLocks {
+		if *update {
 			os.Remove(f)
 			continue
 		}
@@ -86,7 +86,7 @@ func checkHost(t *testing.T, h npm.Host, version string) {
 		t.Errorf("%s: the host's package.json names %s@%s (%v), the pin is %s", h.Client, h.Package, pin, err, version)
 		return
 	}
-	if *updateLocks {
+	if *update {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
 		lock, err := h.MakeLock(ctx)
