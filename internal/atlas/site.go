@@ -198,7 +198,7 @@ type siteValue struct{ Text, Href string }
 // every property's value there.
 func newSiteRow(props []string, t Timeline) siteRow {
 	r := siteRow{Client: t.Client, Versions: "none ran"}
-	b := badgeText{Left: t.Client, Right: "cap not measured"}
+	b := badgeText{Left: t.Client, Right: capSentence("")}
 	if n := len(t.Segments); n > 0 {
 		s := t.Segments[n-1]
 		r.Versions = show(s.From)
@@ -207,7 +207,7 @@ func newSiteRow(props []string, t Timeline) siteRow {
 		}
 		b.Left = t.Client + " " + s.To
 		if p := s.Props.find("cap"); p.Name != "" {
-			b.Right = "cap " + p.Value
+			b.Right = capSentence(p.Value)
 		}
 		for _, name := range props {
 			v := siteValue{Text: "not measured"}
@@ -226,12 +226,29 @@ type badgeText struct{ Left, Right string }
 // badge draws a two-part badge, left the client and its newest version,
 // right its cap. standalone adds the SVG namespace a file needs (inline in
 // HTML it needs none). The texts are escaped and cut to 40 characters.
+// capSentence is a badge's right side, the cap property's value as the
+// end of a sentence that begins with the client and version: "claude-code
+// 2.1.332: instructions cut at 4096 characters".
+func capSentence(v string) string {
+	switch {
+	case v == "" || v == "not measured":
+		return "instructions not measured"
+	case v == "text not used":
+		return "instructions not used"
+	case strings.HasPrefix(v, "none up to "):
+		return "instructions whole up to " + strings.TrimPrefix(v, "none up to ")
+	case v[0] >= '0' && v[0] <= '9':
+		return "instructions cut at " + v
+	}
+	return "instructions: " + v
+}
+
 func badge(b badgeText, standalone bool) string {
 	const charW, pad = 6.8, 6.0
 	cut := func(s string) string {
 		s = show(s)
-		if utf8.RuneCountInString(s) > 40 {
-			s = string([]rune(s)[:39]) + "…"
+		if utf8.RuneCountInString(s) > 48 {
+			s = string([]rune(s)[:47]) + "…"
 		}
 		return s
 	}

@@ -65,7 +65,7 @@ func TestSite(t *testing.T) {
 		`<a href="fake.html">fake</a>`,
 		// the newest segment is 1.0.5 alone, its wrapper linked to its run
 		`<td>1.0.5</td><td><a href="../sweep/fake@1.0.5/en-1000/1">yes</a></td><td><a href="../sweep/fake@1.0.5/en-1000/1">## {name}</a></td>`,
-		`aria-label="fake 1.0.5: cap not measured"`, `<code>badges/fake.svg</code>`,
+		`aria-label="fake 1.0.5: instructions not measured"`, `<code>badges/fake.svg</code>`,
 	} {
 		if !strings.Contains(index, want) {
 			t.Errorf("index.html lacks %q", want)
@@ -93,7 +93,7 @@ func TestSite(t *testing.T) {
 	if err := xml.Unmarshal([]byte(readFile(t, filepath.Join(site, "badges", "fake.svg"))), &svg); err != nil {
 		t.Fatalf("badge: %v", err)
 	}
-	if diff := cmp.Diff([]string{"fake 1.0.5", "cap not measured"}, svg.Texts); diff != "" || svg.XMLName.Space != "http://www.w3.org/2000/svg" {
+	if diff := cmp.Diff([]string{"fake 1.0.5", "instructions not measured"}, svg.Texts); diff != "" || svg.XMLName.Space != "http://www.w3.org/2000/svg" {
 		t.Errorf("badge %s, texts mismatch (-want +got):\n%s", svg.XMLName.Space, diff)
 	}
 	back, err := Read(t.Context(), filepath.Join(site, "atlas.json"))
@@ -259,5 +259,22 @@ func TestSiteLinked(t *testing.T) {
 	}
 	if err := b.Site(outside, SiteOptions{Link: "http://example.org/"}); err == nil || !strings.Contains(err.Error(), "not an https URL") {
 		t.Errorf("an http link: %v", err)
+	}
+}
+
+// TestCapSentence: a badge reads as a sentence after the client and its
+// version, for every cap value the committed atlas holds.
+func TestCapSentence(t *testing.T) {
+	for v, want := range map[string]string{
+		"4096 characters":            "instructions cut at 4096 characters",
+		"247 characters":             "instructions cut at 247 characters",
+		"none up to 6000 characters": "instructions whole up to 6000 characters",
+		"text not used":              "instructions not used",
+		"":                           "instructions not measured",
+		"something new":              "instructions: something new",
+	} {
+		if got := capSentence(v); got != want {
+			t.Errorf("capSentence(%q) = %q, want %q", v, got, want)
+		}
 	}
 }
