@@ -68,6 +68,9 @@ const (
 	DoesRelistsNever  = "lists the tools again; the model never has the new tool"
 	DoesNoRelist      = "never lists the tools again"
 	DoesRestarts      = "never lists the tools again: it starts the server anew for each call"
+	// DoesInSchema follows the fate (surface.Kept, Dropped, Rewritten) of
+	// x-mcp-header in a tool's input schema.
+	DoesInSchema = " in the schema the model gets"
 	// DoesNotListening: the server sent no tools/list_changed, having no
 	// session listening for it (over 2026-07-28 a client listens on a
 	// subscriptions/listen stream).

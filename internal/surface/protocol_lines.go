@@ -137,7 +137,7 @@ func ProtocolLines(p *ProtocolFacts, calls []CallFacts, tools []ToolDef, missed 
 					fate = k.Fate
 				}
 			}
-			out = append(out, ProtocolLine{Feature: labvocab.FeatureHeader, Does: fate + " in the schema the model gets"})
+			out = append(out, ProtocolLine{Feature: labvocab.FeatureHeader, Does: fate + labvocab.DoesInSchema})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b ProtocolLine) int { // the lab's order, whatever order a client ran its tools in

@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/atlas"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/profiles"
+	"github.com/instrlab/instrlab/internal/surface"
 	"github.com/instrlab/instrlab/internal/table"
 )
 
@@ -330,6 +332,107 @@ func approvalSupport(a profiles.Approval, hints string) (support, bool) {
 	return support{}, false
 }
 
+// protocolFeatures are what a client does with what a server asks and
+// announces while its tools run (profiles.Protocol), a group per protocol
+// era: "protocol" over 2025-11-25 (initialize), "protocol_2026_07_28"
+// over 2026-07-28, where a client's answer to an ask comes in its retry
+// of an input_required call.
+var protocolFeatures = func() []compatFeature {
+	// unanswered is an ask the client did not answer with what it asked
+	// for: not declared, an error, no answer, a result of another shape.
+	unanswered := func(does string) bool {
+		return does == labvocab.DoesNotDeclared || does == surface.AskNoAnswer || does == surface.AskMalformed || strings.HasPrefix(does, "error ")
+	}
+	answered := func(does string) (support, bool) {
+		switch {
+		case does == "accept":
+			return support{yes: true}, true
+		case does == "decline" || does == "cancel":
+			return support{yes: true, partial: true, note: "answers " + does + ": the server gets no input"}, true
+		case unanswered(does):
+			return support{note: does}, true
+		}
+		return support{}, false
+	}
+	result := func(does string) (support, bool) {
+		switch {
+		case strings.HasPrefix(does, surface.AskResult): // "result", "result: 1 roots"
+			return support{yes: true, note: ifNot(does == surface.AskResult, does)}, true
+		case unanswered(does):
+			return support{note: does}, true
+		}
+		return support{}, false
+	}
+	reaches := func(does string) (support, bool) {
+		switch {
+		case strings.HasPrefix(does, labvocab.DoesReaches):
+			return support{yes: true}, true
+		case strings.HasPrefix(does, labvocab.DoesNeverReaches):
+			return support{note: does}, true
+		}
+		return support{}, false
+	}
+	features := []struct {
+		feature, name, description string
+		read                       func(does string) (support, bool)
+	}{
+		{labvocab.FeatureElicitForm, "elicitation_form", "The client answers a server's elicitation/create in form mode during a tool call; partial: it declines or cancels (a headless run cannot accept), said in the note.", answered},
+		{labvocab.FeatureElicitURL, "elicitation_url", "The client answers a server's elicitation/create in URL mode during a tool call; partial: it declines or cancels, said in the note.", answered},
+		{labvocab.FeatureSampling, "sampling", "The client answers a server's sampling/createMessage with a result.", result},
+		{labvocab.FeatureRoots, "roots", "The client answers a server's roots/list with a result (the number of roots in the note).", result},
+		{labvocab.FeatureLog, "log_message", "A notifications/message the server sends during a call reaches the model.", reaches},
+		{labvocab.FeatureProgress, "progress", "A notifications/progress the server sends during a call reaches the model.", reaches},
+		{labvocab.FeatureListChanged, "tools_list_changed", "After notifications/tools/list_changed, the model has the server's new tool with the call's result; partial: only in a later request.", func(does string) (support, bool) {
+			switch does {
+			case labvocab.DoesRelistsWith:
+				return support{yes: true}, true
+			case labvocab.DoesRelistsLater:
+				return support{yes: true, partial: true, note: does}, true
+			case labvocab.DoesRelistsNever, labvocab.DoesNoRelist, labvocab.DoesRestarts:
+				return support{note: does}, true
+			}
+			return support{}, false
+		}},
+		{labvocab.FeatureAppOnly, "app_only_tool_hidden", "A tool whose _meta.ui.visibility is [\"app\"] (MCP Apps) is kept from the model.", func(does string) (support, bool) {
+			switch does {
+			case labvocab.DoesHidden:
+				return support{yes: true}, true
+			case labvocab.DoesOffered:
+				return support{note: does}, true
+			}
+			return support{}, false
+		}},
+		{labvocab.FeatureHeader, "x_mcp_header", "The x-mcp-header keyword of a property of a tool's input schema reaches the model; partial: rewritten.", func(does string) (support, bool) {
+			switch strings.TrimSuffix(does, labvocab.DoesInSchema) {
+			case surface.Kept:
+				return support{yes: true}, true
+			case surface.Rewritten:
+				return support{yes: true, partial: true, note: does}, true
+			case surface.Dropped:
+				return support{note: does}, true
+			}
+			return support{}, false
+		}},
+	}
+	var fs []compatFeature
+	for _, era := range []struct {
+		group  string
+		modern bool
+	}{{"protocol", false}, {"protocol_2026_07_28", true}} {
+		for _, f := range features {
+			fs = append(fs, compatFeature{group: era.group, name: f.name, description: f.description,
+				fromProfile: func(p profiles.Profile) (support, bool) {
+					fact, ok := p.Protocol.FactIn(era.modern, f.feature)
+					if !ok || fact.Does == profiles.FateVaries {
+						return support{}, false
+					}
+					return f.read(strings.TrimPrefix(fact.Does, labvocab.DoesInputRequired))
+				}})
+		}
+	}
+	return fs
+}()
+
 // nameFeatures are a feature per kind of character in a tool name.
 var nameFeatures = func() []compatFeature {
 	var fs []compatFeature
@@ -367,7 +470,7 @@ func CompatOf(src Source) CompatFile {
 	for _, c := range cs {
 		out.Clients[c.id] = compatClient(c)
 	}
-	features := slices.Concat(compatFeatures, keywordFeatures(src.Profiles), nameFeatures, approvalFeatures)
+	features := slices.Concat(compatFeatures, keywordFeatures(src.Profiles), nameFeatures, approvalFeatures, protocolFeatures)
 	for _, f := range features {
 		leaf := CompatFeature{Compat{Description: f.description, Support: map[string][]SupportStep{}}}
 		for _, c := range cs {

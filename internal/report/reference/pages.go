@@ -39,7 +39,7 @@ func index(src Source, cs []client) []byte {
 	p.list(items)
 	p.heading(2, "As data")
 	p.list([]string{
-		p.local("compat.json", "compat.json") + p.text(": the instructions, handshake, start-up, tool-result, input-schema, tool-name and approval facts per client in browser-compat-data's shape (a feature tree whose leaves' __compat.support is keyed by client, version_added and version_removed from the atlas's swept spans, \"≤V\" where only version V was profiled; flagged statements for the models and approval modes the newest version was measured in, where they change the statement), with its clients and their releases; schema "+schema.File(schema.Compat)+"."),
+		p.local("compat.json", "compat.json") + p.text(": the instructions, handshake, start-up, tool-result, input-schema, tool-name, approval and protocol facts per client in browser-compat-data's shape (a feature tree whose leaves' __compat.support is keyed by client, version_added and version_removed from the atlas's swept spans, \"≤V\" where only version V was profiled; flagged statements for the models and approval modes the newest version was measured in, where they change the statement), with its clients and their releases; schema "+schema.File(schema.Compat)+"."),
 		p.local("presets.json", "presets.json") + p.text(": per client version, the flags a generated server adapts its tools to (top-level unions, $ref, unions, formats, the tool-name length), each measured or null, with what showed it; schema "+schema.File(schema.Presets)+"."),
 	})
 	p.para("Written by: " + src.Command + " (or go test ./internal/report/reference -update); a test fails when a page differs from what it writes.")

@@ -487,3 +487,47 @@ func TestCompatOtherWays(t *testing.T) {
 		t.Errorf("continue's wait for a slow server: %+v, want its profile's: it waited", s)
 	}
 }
+
+// TestCompatProtocol: what a client does with what a server asks and
+// announces is in compat.json, a group per protocol era: Claude Code
+// 2.1.332 cancels an elicitation (partial: the server gets no input),
+// over 2026-07-28 too, in its retry of the input_required call; it answers
+// roots/list with one root; Cline CLI never lists the tools again;
+// Copilot CLI's model has the new tool with the call's result; ADK drops
+// x-mcp-header; Grok CLI, which offered no tool, measured none.
+func TestCompatProtocol(t *testing.T) {
+	file := CompatOf(builtinSource(t))
+	first := func(group, feature, client string) (SupportStep, bool) {
+		s := file.MCP[group][feature].Compat.Support[client]
+		if len(s) == 0 {
+			return SupportStep{}, false
+		}
+		return s[0], true
+	}
+	for _, tc := range []struct {
+		group, feature, client string
+		added                  Added
+		partial                bool
+		note                   string
+	}{
+		{"protocol", "elicitation_form", "claude-code", "≤2.1.332", true, "answers cancel"},
+		{"protocol_2026_07_28", "elicitation_form", "claude-code", "≤2.1.332", true, "answers cancel"},
+		{"protocol", "roots", "claude-code", "≤2.1.332", false, "result: 1 roots"},
+		{"protocol", "tools_list_changed", "cline", "", false, "never lists the tools again"},
+		{"protocol", "tools_list_changed", "copilot", "≤1.0.102", false, ""},
+		{"protocol", "x_mcp_header", "adk", "", false, "dropped"},
+		{"protocol", "sampling", "gemini", "", false, "error -32601"},
+	} {
+		s, ok := first(tc.group, tc.feature, tc.client)
+		if !ok || s.VersionAdded != tc.added || s.PartialImplementation != tc.partial || !strings.Contains(strings.Join(s.Notes, " "), tc.note) {
+			t.Errorf("%s.%s for %s: %+v (found %v); want added %q, partial %v, a note with %q", tc.group, tc.feature, tc.client, s, ok, tc.added, tc.partial, tc.note)
+		}
+	}
+	for _, g := range []string{"protocol", "protocol_2026_07_28"} {
+		for f, leaf := range file.MCP[g] {
+			if _, ok := leaf.Compat.Support["grok"]; ok {
+				t.Errorf("%s.%s has a statement for grok, which measured none", g, f)
+			}
+		}
+	}
+}
