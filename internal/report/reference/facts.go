@@ -224,6 +224,24 @@ func schemaFates(p profiles.Profile) string {
 	return "dropped: " + keywords(p, profiles.FateDropped) + "; rewritten: " + keywords(p, profiles.FateRewritten)
 }
 
+// keywordCounts is how many of the keywords measured a client dropped
+// and rewrote, at either level: "3 of 30 dropped, 2 rewritten".
+func keywordCounts(p profiles.Profile) string {
+	if p.Surface == nil || len(p.Surface.Schema) == 0 {
+		return notMeasured
+	}
+	dropped, rewritten := 0, 0
+	for _, k := range p.Surface.Schema {
+		switch {
+		case k.Top == profiles.FateDropped || k.Nested == profiles.FateDropped:
+			dropped++
+		case k.Top == profiles.FateRewritten || k.Nested == profiles.FateRewritten:
+			rewritten++
+		}
+	}
+	return fmt.Sprintf("%d of %d dropped, %d rewritten", dropped, len(p.Surface.Schema), rewritten)
+}
+
 func keywordsMeasured(p profiles.Profile) string {
 	if p.Surface == nil || len(p.Surface.Schema) == 0 {
 		return notMeasured

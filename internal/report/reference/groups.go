@@ -3,6 +3,7 @@ package reference
 import (
 	"slices"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/profiles"
 )
 
@@ -20,6 +21,9 @@ type group struct {
 	// notes are the newest version's notes shown under its section on a
 	// client's page.
 	notes func(p profiles.Profile) []string
+	// headline is the group's column in the index of clients: the fact
+	// that says the most in a few words.
+	headline fact
 }
 
 type fact struct {
@@ -39,7 +43,8 @@ func (g group) factsFor(cs []client) []fact {
 var groups = []group{
 	{
 		file: "instructions.md", title: "Instructions",
-		intro: "What each client keeps of a server's instructions (the initialize result's, or the DiscoverResult's), and where in the model's request it puts them.",
+		headline: fact{"instructions", func(p profiles.Profile) string { return instructions(p.Instructions, p.Render) }},
+		intro:    "What each client keeps of a server's instructions (the initialize result's, or the DiscoverResult's), and where in the model's request it puts them.",
 		facts: []fact{
 			{"kept", func(p profiles.Profile) string { return instructions(p.Instructions, p.Render) }},
 			{"after a cut", func(p profiles.Profile) string { return marker(p.Instructions) }},
@@ -53,7 +58,8 @@ var groups = []group{
 	},
 	{
 		file: "tool-descriptions.md", title: "Tool descriptions",
-		intro: "What each client keeps of a tool's description, and how the description reaches the model.",
+		headline: fact{"tool descriptions", func(p profiles.Profile) string { return kept(p.ToolDescriptions) }},
+		intro:    "What each client keeps of a tool's description, and how the description reaches the model.",
 		facts: []fact{
 			{"kept", func(p profiles.Profile) string { return kept(p.ToolDescriptions) }},
 			{"after a cut", func(p profiles.Profile) string { return marker(p.ToolDescriptions) }},
@@ -65,12 +71,14 @@ var groups = []group{
 	},
 	{
 		file: "tool-results.md", title: "Tool results",
-		intro: "Who gives the model what of a tool's result: of a result with content text and structuredContent, which part reached the model's next request, kept whole, cut or dropped.",
-		facts: resultFacts(),
+		headline: fact{"a result with text and structuredContent", func(p profiles.Profile) string { return result(p, profiles.ResultBoth) }},
+		intro:    "Who gives the model what of a tool's result: of a result with content text and structuredContent, which part reached the model's next request, kept whole, cut or dropped.",
+		facts:    resultFacts(),
 	},
 	{
 		file: "schemas.md", title: "Input schemas",
-		intro: "What each client does with the JSON Schema keywords of a tool's input schema, at its top level and inside it (a property, a $defs entry, an items schema).",
+		headline: fact{"schema keywords", keywordCounts},
+		intro:    "What each client does with the JSON Schema keywords of a tool's input schema, at its top level and inside it (a property, a $defs entry, an items schema).",
 		facts: []fact{
 			{"dropped", func(p profiles.Profile) string { return keywords(p, profiles.FateDropped) }},
 			{"rewritten", func(p profiles.Profile) string { return keywords(p, profiles.FateRewritten) }},
@@ -79,7 +87,8 @@ var groups = []group{
 	},
 	{
 		file: "names.md", title: "Tool names",
-		intro: "What the model sees of a tool's name: the prefix a client puts before it, long names, and names with characters a client may refuse.",
+		headline: fact{"before a tool's name", prefix},
+		intro:    "What the model sees of a tool's name: the prefix a client puts before it, long names, and names with characters a client may refuse.",
 		facts: []fact{
 			{"before the name", prefix},
 			{"longest name named whole", func(p profiles.Profile) string { return nameBudget(p) }},
@@ -94,7 +103,8 @@ var groups = []group{
 	},
 	{
 		file: "texts.md", title: "Prompts, resources and other texts",
-		intro: "Whether the texts of a server's prompts, resources and tool metadata reach the model, and what of a resource reaches it when the model reads one.",
+		headline: fact{"prompts", texts(func(t *profiles.Texts) string { return t.Prompts })},
+		intro:    "Whether the texts of a server's prompts, resources and tool metadata reach the model, and what of a resource reaches it when the model reads one.",
 		facts: []fact{
 			{"prompts", texts(func(t *profiles.Texts) string { return t.Prompts })},
 			{"resources", texts(func(t *profiles.Texts) string { return t.Resources })},
@@ -104,7 +114,8 @@ var groups = []group{
 	},
 	{
 		file: "budgets.md", title: "Start-up and budgets",
-		intro: "How a client opens a connection, how long it waits for a server, and the budgets measured as numbers by bisection (instrlab budget): past a budget, what the client does.",
+		headline: fact{"wait for a server", budgetCell(profiles.BudgetWait)},
+		intro:    "How a client opens a connection, how long it waits for a server, and the budgets measured as numbers by bisection (instrlab budget): past a budget, what the client does.",
 		facts: []fact{
 			{"first request", probe},
 			{"a slow server", slowServer},
@@ -116,7 +127,8 @@ var groups = []group{
 	},
 	{
 		file: "approvals.md", title: "Approvals",
-		intro: "What became of a call the model made, by the class of the tool's annotations: ran, refused by the client, or no result; in the way the matrix runs the client and in its approval modes.",
+		headline: fact{"default approval mode", approvalIn(profiles.ModeDefault)},
+		intro:    "What became of a call the model made, by the class of the tool's annotations: ran, refused by the client, or no result; in the way the matrix runs the client and in its approval modes.",
 		facts: []fact{
 			{"as run by the matrix", approvalIn("")},
 			{"default mode", approvalIn(profiles.ModeDefault)},
@@ -125,8 +137,9 @@ var groups = []group{
 	},
 	{
 		file: "protocol.md", title: "Protocol",
-		intro:   "What a client does with what a server asks and announces while its tools run (elicitation, sampling, roots, logs, progress, tools/list_changed) and what it declares.",
-		factsOf: protocolFacts,
+		headline: fact{"after tools/list_changed", protocolFact(labvocab.FeatureListChanged, false)},
+		intro:    "What a client does with what a server asks and announces while its tools run (elicitation, sampling, roots, logs, progress, tools/list_changed) and what it declares.",
+		factsOf:  protocolFacts,
 	},
 }
 

@@ -17,20 +17,23 @@ import (
 func index(src Source, cs []client) []byte {
 	p := newPage(&src, "README.md", "Client reference: what each client does with what your server sends")
 	p.para("Every value here was measured: read from the recorded requests of offline runs of the real client against instrlab's fake model API (the built-in profiles, internal/profiles/data) and from the atlases of the versions swept (atlas/, atlas/surface/). Where no run measured a fact it says \"" + notMeasured + "\". A client's page has a column per profiled version and, where the atlas swept its history, since which version each value holds.")
+	head := []string{"client", "versions profiled"}
+	for _, g := range groups {
+		head = append(head, g.headline.name)
+	}
+	head = append(head, "history swept")
 	var rows [][]string
 	for _, c := range cs {
 		n := c.newest()
-		rows = append(rows, []string{
-			p.local(c.name, clientFile(c.id)),
-			p.cell(versions(c)),
-			p.cell(instructions(n.Instructions, n.Render)),
-			p.cell(result(n, profiles.ResultBoth)),
-			p.cell(budgetCell(profiles.BudgetWait)(n)),
-			p.cell(history(c)),
-		})
+		row := []string{p.local(c.name, clientFile(c.id)), p.cell(versions(c))}
+		for _, g := range groups {
+			row = append(row, p.cell(g.headline.of(n)))
+		}
+		rows = append(rows, append(row, p.cell(history(c))))
 	}
 	p.heading(2, "Clients")
-	p.table([]string{"client", "versions profiled", "instructions", "a result with text and structuredContent", "wait for a server", "history swept"}, rows)
+	p.para("A column per property group, its newest profiled version's headline fact; each group's page has the rest.")
+	p.table(head, rows)
 	p.heading(2, "By property, across clients")
 	var items []string
 	for _, g := range groups {

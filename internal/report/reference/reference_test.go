@@ -531,3 +531,32 @@ func TestCompatProtocol(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexColumnPerGroup: the index of clients has a column per property
+// group, its headline fact, in the groups' order.
+func TestIndexColumnPerGroup(t *testing.T) {
+	src := builtinSource(t)
+	page := string(index(src, clients(src)))
+	var head string
+	for _, l := range strings.Split(page, "\n") {
+		if strings.HasPrefix(l, "| client |") {
+			head = l
+			break
+		}
+	}
+	want := []string{"client", "versions profiled"}
+	for _, g := range groups {
+		if g.headline.name == "" || g.headline.of == nil {
+			t.Fatalf("group %s has no headline fact", g.title)
+		}
+		want = append(want, g.headline.name)
+	}
+	want = append(want, "history swept")
+	var got []string
+	for _, c := range strings.Split(strings.Trim(head, "| "), " | ") {
+		got = append(got, strings.ReplaceAll(c, `\`, ""))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the index's columns %q, want %q", got, want)
+	}
+}
