@@ -30,6 +30,18 @@ const (
 	ModePlan    = "plan"
 )
 
+// Approval is what p measured in approval mode mode ("" for the matrix's
+// way, every tool approved beforehand, in the client's default arm), nil
+// when it did not.
+func (p Profile) Approval(mode string) *Approval {
+	for i, a := range p.Approvals {
+		if a.Mode == mode && (mode != "" || a.Arm == "") {
+			return &p.Approvals[i]
+		}
+	}
+	return nil
+}
+
 // A ToolApproval is what became of the calls of one tool.
 type ToolApproval struct {
 	Tool string `json:"tool"`

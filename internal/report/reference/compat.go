@@ -270,10 +270,8 @@ var approvalFeatures = func() []compatFeature {
 		fs = append(fs, compatFeature{group: "approval", name: c.name,
 			description: "A call of a tool " + c.words + " runs (the server gets it, the model its result) in the client's default headless approval mode, no tool approved beforehand; flagged: in its other approval modes. Not supported: refused, or no result, or the tool not offered, as the note says.",
 			fromProfile: func(p profiles.Profile) (support, bool) {
-				for _, a := range p.Approvals {
-					if a.Mode == profiles.ModeDefault {
-						return approvalSupport(a, c.hints)
-					}
+				if a := p.Approval(profiles.ModeDefault); a != nil {
+					return approvalSupport(*a, c.hints)
 				}
 				return support{}, false
 			},
@@ -470,11 +468,17 @@ func CompatOf(src Source) CompatFile {
 	for _, c := range cs {
 		out.Clients[c.id] = compatClient(c)
 	}
+	// Each profile's ways (profiles.Expand), once: every feature reads
+	// them.
+	ways := map[string][]profiles.Profile{}
+	for _, p := range src.Profiles {
+		ways[p.ID()] = profiles.Expand([]profiles.Profile{p})
+	}
 	features := slices.Concat(compatFeatures, keywordFeatures(src.Profiles), nameFeatures, approvalFeatures, protocolFeatures)
 	for _, f := range features {
 		leaf := CompatFeature{Compat{Description: f.description, Support: map[string][]SupportStep{}}}
 		for _, c := range cs {
-			if steps := supportOf(f, c); len(steps) > 0 {
+			if steps := supportOf(f, c, ways); len(steps) > 0 {
 				leaf.Compat.Support[c.id] = steps
 			}
 		}
@@ -518,12 +522,14 @@ func compatClient(c client) CompatClient {
 // supportOf is a client's support statements for f: from the atlas's
 // segments when a swept property holds f, newest first as BCD orders
 // them; else from its profiled versions, each "≤V"; then, flagged, the
-// newest version's other ways (flaggedSteps).
-func supportOf(f compatFeature, c client) []SupportStep {
-	return append(mainSteps(f, c), flaggedSteps(f, c)...)
+// newest version's other ways (flaggedSteps). ways are each profile's
+// ways of running its client, by its ID: the profile's own first, then
+// one per variant (profiles.Expand).
+func supportOf(f compatFeature, c client, ways map[string][]profiles.Profile) []SupportStep {
+	return append(mainSteps(f, c, ways), flaggedSteps(f, c, ways)...)
 }
 
-func mainSteps(f compatFeature, c client) []SupportStep {
+func mainSteps(f compatFeature, c client, ways map[string][]profiles.Profile) []SupportStep {
 	if f.prop != "" {
 		for _, t := range c.timelines {
 			if !slices.Contains(t.properties, f.prop) {
@@ -538,7 +544,7 @@ func mainSteps(f compatFeature, c client) []SupportStep {
 	for _, p := range c.versions {
 		// The profile's own way: a surface its runs measured under
 		// another model is that model's (profiles.Expand).
-		s, ok := f.fromProfile(profiles.Expand([]profiles.Profile{p})[0])
+		s, ok := f.fromProfile(ways[p.ID()][0])
 		if !ok {
 			continue
 		}
@@ -601,9 +607,9 @@ func defaultSupport(f compatFeature, c client, base profiles.Profile) (support, 
 // model changes whether the feature is supported, or only partly (a model
 // that changes neither adds none: the wording of a note may differ
 // between a swept span and a profile), and the feature's approval modes.
-func flaggedSteps(f compatFeature, c client) []SupportStep {
+func flaggedSteps(f compatFeature, c client, ways map[string][]profiles.Profile) []SupportStep {
 	p := c.newest()
-	views := profiles.Expand([]profiles.Profile{p})
+	views := ways[p.ID()]
 	base, measured := defaultSupport(f, c, views[0])
 	var steps []SupportStep
 	for i, v := range p.Variants {

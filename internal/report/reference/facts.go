@@ -401,10 +401,8 @@ func approval(a profiles.Approval) string {
 // approvalIn is the approval entry of mode ("" for the matrix's way).
 func approvalIn(mode string) func(profiles.Profile) string {
 	return func(p profiles.Profile) string {
-		for _, a := range p.Approvals {
-			if a.Mode == mode && (mode != "" || a.Arm == "") {
-				return approval(a)
-			}
+		if a := p.Approval(mode); a != nil {
+			return approval(*a)
 		}
 		return notMeasured
 	}
