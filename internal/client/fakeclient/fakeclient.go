@@ -94,6 +94,12 @@ func (c *Client) Command(ctx context.Context, r *client.Run) (*exec.Cmd, error) 
 		"FAKE_SERVER":        string(server),
 		"FAKE_PROMPT":        r.Prompt,
 	}
+	// A race-built test binary sleeps GORACE's atexit_sleep_ms (a second
+	// by default) as it exits; CI sets it to 0, and the fake client (the
+	// test binary itself) and the lab it starts inherit that.
+	if v, ok := os.LookupEnv("GORACE"); ok {
+		env["GORACE"] = v
+	}
 	for k, v := range c.Env {
 		env[k] = v
 	}
