@@ -76,7 +76,10 @@ func serveForTest(args []string) int {
 		// Ignores SIGTERM and the end of its input.
 		signal.Ignore(syscall.SIGTERM)
 		fmt.Println("{}")
-		select {}
+		for { // a sleep, not select{}: without cgo the runtime ends a
+			// program whose goroutines all block for good (exit 2)
+			time.Sleep(time.Hour)
+		}
 	case "garbage":
 		fmt.Println("Server listening on stdio, version 1.2.3")
 		args = args[1:]
