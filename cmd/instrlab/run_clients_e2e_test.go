@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/instrlab/instrlab/internal/client/clients"
@@ -11,16 +12,18 @@ import (
 	"github.com/instrlab/instrlab/internal/netjail"
 )
 
-// TestE2EEveryClient runs every pinned client (-client all: Claude Code,
-// Cline, Codex CLI, Continue CLI, Copilot CLI, Droid, Gemini CLI, Kilo Code
-// CLI, opencode, Qwen Code) on the 6,000-character row and two unit rows
-// (emoji, combining accents) of the cross-client matrix, which decide a
-// cut's unit; with INSTRLAB_E2E_ROWS=all also on the no-instructions and
-// 1,000-character rows. CI runs the three (a row of every client costs
-// about 60 s of CPU, Kilo Code's 22 of them: cross matrix, quiet machine,
-// 2026-12-02): the atlas workflow's sweeps run the 1,000-character row
-// (the atlas matrix) on every version of every client they probe, and
-// TestE2EToolDescription runs every client with no instructions in CI.
+// TestE2EEveryClient runs every pinned client (-client all) on the
+// 6,000-character row of the cross-client matrix, then the two unit rows
+// (emoji, combining accents), which decide a cut's unit, on each client
+// that put that text in a model request: a client that placed none of it
+// (11 of the 18 pinned, 2026-12-07) has no cut whose unit they could
+// tell, and each of its runs of them cost CPU for nothing (a row of every
+// client is about 55 s of CPU, quiet, 2026-12-07). With
+// INSTRLAB_E2E_ROWS=all every client runs all three, and the
+// no-instructions and 1,000-character rows: the atlas workflow's sweeps
+// run the 1,000-character row (the atlas matrix) on every version of
+// every client they probe, and TestE2EToolDescription runs every client
+// with no instructions in CI.
 // It runs offline against the
 // fakes, each client in a loopback-only network namespace when this
 // machine allows it (root). It installs the pinned versions with npm on
@@ -33,11 +36,30 @@ func TestE2EEveryClient(t *testing.T) {
 	if os.Getenv("INSTRLAB_E2E") != "1" {
 		t.Skip("set INSTRLAB_E2E=1 to run every client end to end (npm installs on first use)")
 	}
-	rows := []string{"-row", "en-6000", "-row", "emoji-6000", "-row", "combining-6000"}
-	if os.Getenv("INSTRLAB_E2E_ROWS") == "all" {
-		rows = append(rows, "-row", "none", "-row", "en-1000")
+	all := os.Getenv("INSTRLAB_E2E_ROWS") == "all"
+	common := []string{"-matrix", "cross", "-lab", binary, "-j", "2", "-timeout", "240s"}
+	first := []string{"-client", "all", "-row", "en-6000"}
+	units := []string{"-row", "emoji-6000", "-row", "combining-6000"}
+	if all {
+		first = append(append(first, units...), "-row", "none", "-row", "en-1000")
 	}
-	results := runE2E(t, append([]string{"-client", "all", "-matrix", "cross", "-lab", binary, "-j", "2", "-timeout", "240s"}, rows...)...)
+	results := runE2E(t, slices.Concat(common, first)...)
+	if !all {
+		var placed []string
+		for _, r := range results {
+			if r.Status == "ok" && bestPlacement(r) != nil {
+				placed = append(placed, "-client", r.Client)
+			}
+		}
+		t.Logf("the unit rows on the %d clients that placed the text: %q", len(placed)/2, placed)
+		if len(placed) > 0 {
+			more := runE2E(t, slices.Concat(common, placed, units)...)
+			if len(more) != len(placed) {
+				t.Errorf("%d runs of the unit rows, want 2 on each of the %d clients that placed the text", len(more), len(placed)/2)
+			}
+			results = append(results, more...)
+		}
+	}
 	isolated := netjail.Supported() == nil
 	kept := map[string]map[string]int{} // client → row → chars kept
 	ran := map[string]bool{}
