@@ -325,3 +325,30 @@ func narrower(n, o []string) bool {
 	}
 	return true
 }
+
+// TestNamed: Named puts "$schema" first in v's object, v's members after
+// it as json.Marshal writes them; v that is not an object, or does not
+// encode, is an error.
+func TestNamed(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{struct{}{}, `{"$schema":"id"}`},
+		{map[string]any{}, `{"$schema":"id"}`},
+		{map[string]any{"a": 1, "b": "<&>"}, `{"$schema":"id","a":1,"b":"\u003c\u0026\u003e"}`},
+		{struct {
+			X []int `json:"x"`
+		}{[]int{1}}, `{"$schema":"id","x":[1]}`},
+	} {
+		got, err := schema.Named("id", c.v).MarshalJSON()
+		if err != nil || string(got) != c.want {
+			t.Errorf("Named(%v) = %s, %v; want %s", c.v, got, err, c.want)
+		}
+	}
+	for _, v := range []any{[]int{1}, "x", nil, map[string]any{"c": make(chan int)}} {
+		if got, err := schema.Named("id", v).MarshalJSON(); err == nil {
+			t.Errorf("Named(%v) = %s, want an error", v, got)
+		}
+	}
+}

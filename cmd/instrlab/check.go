@@ -36,8 +36,8 @@ type checkOptions struct {
 	// error object: a report printed is not followed by one.
 	parsed, reported bool
 	targets          []probe.Target
-	skipped          []string           // what a server.json describes that cannot start here
-	profiles         []profiles.Profile // -profile's
+	skipped          []string                           // what a server.json describes that cannot start here
+	pick             func() ([]profiles.Profile, error) // the views of -profile and -model (profiles.PickLater)
 }
 
 func (o *checkOptions) flags(fs *flag.FlagSet) {
@@ -120,13 +120,10 @@ func (o *checkOptions) validate(ctx context.Context) error {
 	if o.targets, o.skipped, err = o.spec.Targets(ctx, os.LookupEnv, exec.LookPath); err != nil {
 		return usageError{Msg: "check: " + err.Error()}
 	}
-	if o.profiles, err = profiles.Pick(ctx, o.profile); err == nil {
-		o.profiles, err = profiles.WithModel(o.profiles, o.model)
-	}
-	if err != nil {
+	if o.pick, err = profiles.PickLater(ctx, o.profile, o.model); err != nil {
 		return usageError{Msg: "check: " + err.Error()}
 	}
-	o.probe.SampleAbove = assess.SampleAboveOf(o.profiles, os.LookupEnv)
+	o.probe.SampleAbove = assess.SampleAboveOf(o.pick, os.LookupEnv)
 	return nil
 }
 
@@ -140,10 +137,14 @@ func (o *checkOptions) run(ctx context.Context, stdout, stderr io.Writer) error 
 	v, _ := cli.Version()
 	o.probe.ClientName, o.probe.ClientVersion = "instrlab-check", v
 	results := probe.All(ctx, o.targets, o.probe, stderr, probeServer)
-	if ctx.Err() != nil {
-		return fmt.Errorf("check: %w", ctx.Err())
+	views, err := o.pick()
+	if err == nil {
+		err = ctx.Err()
 	}
-	rep := assess.Assess(results, assess.Options{Profiles: o.profiles, Getenv: os.LookupEnv, Timeout: o.probe.Timeout, Rules: o.rules, Selection: o.profile})
+	if err != nil {
+		return fmt.Errorf("check: %w", err)
+	}
+	rep := assess.Assess(results, assess.Options{Profiles: views, Getenv: os.LookupEnv, Timeout: o.probe.Timeout, Rules: o.rules, Selection: o.profile})
 	rep = rep.Redacted() // measured above on what the servers sent; printed redacted
 	o.reported = true
 	text := assess.TextOptions{Verbose: o.verbose, Show: o.show, Width: table.Width(stdout)}

@@ -248,6 +248,31 @@ func Pick(ctx context.Context, list string) ([]Profile, error) {
 	return Expand(ps), nil
 }
 
+// PickLater is Pick, then WithModel, for a command that starts work
+// before it needs the views: a list that names profiles, or a model, is
+// read at once, so that a wrong name is an error before anything starts;
+// the default, every built-in profile's views (which fails only in a
+// broken build), is made meanwhile, its first run a few milliseconds of
+// building the profiles the binary holds. The function returned waits for
+// the views; it may be called any number of times, from any goroutine.
+func PickLater(ctx context.Context, list, model string) (func() ([]Profile, error), error) {
+	if list != "" || model != "" {
+		views, err := Pick(ctx, list)
+		if err == nil {
+			views, err = WithModel(views, model)
+		}
+		return func() ([]Profile, error) { return views, err }, err
+	}
+	done := make(chan struct{})
+	var views []Profile
+	var err error
+	go func() {
+		defer close(done)
+		views, err = Pick(ctx, "")
+	}()
+	return func() ([]Profile, error) { <-done; return views, err }, nil
+}
+
 // WithModel keeps of views (Pick's) those measured with model: each
 // client version's view of that model, its arms' too; a client version
 // measured with no such model is left out. "" keeps every view. A model

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -74,5 +75,46 @@ func TestWithModel(t *testing.T) {
 	}
 	if _, err := WithModel(views, "no-such-model"); err == nil || !strings.Contains(err.Error(), `no profile was measured with model "no-such-model"`) || !strings.Contains(err.Error(), "claude-opus-5-5") {
 		t.Errorf("WithModel(no-such-model): %v, want an error naming the models measured", err)
+	}
+}
+
+// TestPickLater: a named list or a model is read at once, a wrong one an
+// error before the function is returned; the default gives Pick's views,
+// the same to every call, from any goroutine.
+func TestPickLater(t *testing.T) {
+	for _, c := range []struct{ list, model, err string }{
+		{"nosuch", "", "nosuch"},
+		{"", "no-such-model", "no-such-model"},
+		{"claude-code", "no-such-model", "no-such-model"},
+	} {
+		if _, err := PickLater(t.Context(), c.list, c.model); err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("PickLater(%q, %q): %v, want an error naming %s at once", c.list, c.model, err, c.err)
+		}
+	}
+	want, err := Pick(t.Context(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pick, err := PickLater(t.Context(), "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([][]Profile, 4)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() { got[i], _ = pick() })
+	}
+	wg.Wait()
+	for i, g := range got {
+		if diff := cmp.Diff(want, g); diff != "" {
+			t.Errorf("PickLater's views, call %d, differ from Pick's (-want +got):\n%s", i, diff)
+		}
+	}
+	named, err := PickLater(t.Context(), "claude-code", "claude-haiku-5-5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vs, err := named(); err != nil || len(vs) != 1 || vs[0].ID() != "claude-code@2.1.332" {
+		t.Errorf("PickLater(claude-code, claude-haiku-5-5) gave %d views, %v; want Claude Code 2.1.332's", len(vs), err)
 	}
 }

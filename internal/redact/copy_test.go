@@ -2,6 +2,7 @@ package redact
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -108,5 +109,26 @@ func TestKeyStarts(t *testing.T) {
 		if hideKeys("a "+k+" b") != "a "+Mask+" b" {
 			t.Errorf("%q: hideKeys lets it through", k)
 		}
+	}
+}
+
+// TestCopyShares: what hide changes nothing in is shared with the input,
+// not copied; a slice it changes one element of is copied whole, the
+// input left as it was.
+func TestCopyShares(t *testing.T) {
+	const s = "s3cret-value"
+	in := outer{Name: "plain", Items: []inner{{Title: "a"}, {Title: "b"}}, ByKey: map[string]*inner{"k": {Title: "t"}}}
+	hide := func(v string) string { return strings.ReplaceAll(v, s, Mask) }
+	got := Copy(in, hide)
+	if &got.Items[0] != &in.Items[0] || reflect.ValueOf(got.ByKey).Pointer() != reflect.ValueOf(in.ByKey).Pointer() {
+		t.Error("Copy copied a slice or map in which nothing was hidden")
+	}
+	in.Items[1].Title = s
+	got = Copy(in, hide)
+	if &got.Items[0] == &in.Items[0] || got.Items[0].Title != "a" || got.Items[1].Title != Mask || in.Items[1].Title != s {
+		t.Errorf("Copy of a slice with a value to hide: %+v (input %+v), want a copy with it hidden", got.Items, in.Items)
+	}
+	if reflect.ValueOf(got.ByKey).Pointer() != reflect.ValueOf(in.ByKey).Pointer() {
+		t.Error("Copy copied the map in which nothing was hidden")
 	}
 }

@@ -22,20 +22,35 @@ func JSON(w io.Writer, v any) error {
 // Marshal is json.MarshalIndent (two spaces) made safe by SafeJSON. It
 // indents on its own (appendIndent): encoding/json's Indent, a scanner
 // that checks every byte again, took half of a check's -json output
-// (BenchmarkMarshal).
+// (BenchmarkMarshal). A v that writes itself as compact JSON (a
+// CompactJSON method, as schema.Named has) is asked directly.
 func Marshal(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
+	var b []byte
+	var err error
+	if c, ok := v.(compactJSON); ok {
+		b, err = c.CompactJSON()
+	} else {
+		b, err = json.Marshal(v)
+	}
 	if err != nil {
 		return nil, err
 	}
-	b = SafeJSON(b)
-	return appendIndent(make([]byte, 0, len(b)+len(b)/2), b), nil
+	return appendIndent(make([]byte, 0, len(b)+len(b)/2+1), b), nil // +1: JSON's newline
+}
+
+// A compactJSON writes itself as valid, compact JSON, as json.Marshal
+// writes a value (schema.Named, the top of every output). json.Marshal
+// would scan the text a json.Marshaler returns again, to check and compact
+// it: a fifth of a check's -json output.
+type compactJSON interface {
+	CompactJSON() ([]byte, error)
 }
 
 // appendIndent appends src, compact JSON as json.Marshal writes it (no
 // space outside strings), indented as json.MarshalIndent(v, "", "  ")
 // would: a member or element a line, an empty object or array kept as
-// {} or [].
+// {} or []; and made safe as SafeJSON makes it, string by string, in the
+// same pass.
 func appendIndent(dst, src []byte) []byte {
 	depth := 0
 	newline := func() {
@@ -56,7 +71,11 @@ func appendIndent(dst, src []byte) []byte {
 				j++
 			}
 			j = min(j, len(src)-1)
-			dst = append(dst, src[i:j+1]...)
+			if str := src[i : j+1]; safeJSON(str) {
+				dst = append(dst, str...)
+			} else {
+				dst = appendSafe(dst, string(str))
+			}
 			i = j
 		case '{', '[':
 			dst = append(dst, c)
@@ -111,14 +130,22 @@ func SafeJSON(b []byte) []byte {
 	if safeJSON(b) {
 		return b
 	}
-	out := make([]byte, 0, len(b)+16)
-	s := string(b)
+	return appendSafe(make([]byte, 0, len(b)+16), string(b))
+}
+
+// appendSafe appends s, JSON text, as SafeJSON returns it.
+func appendSafe(out []byte, s string) []byte {
 	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf && c != 0x7f && c != '#' {
+		if plainASCII(s[i]) {
 			// ASCII other than DEL and #: neither a control nor an
-			// invisible character; copied as it is, the most of any output.
-			out = append(out, c)
-			i++
+			// invisible character; copied as it is, a run at a time, the
+			// most of any output.
+			j := i + 1
+			for j < len(s) && plainASCII(s[j]) {
+				j++
+			}
+			out = append(out, s[i:j]...)
+			i = j
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -136,6 +163,10 @@ func SafeJSON(b []byte) []byte {
 	}
 	return out
 }
+
+// plainASCII reports an ASCII byte SafeJSON copies as it is wherever it
+// is: not DEL, not #.
+func plainASCII(c byte) bool { return c < utf8.RuneSelf && c != 0x7f && c != '#' }
 
 // safeJSON reports JSON text that SafeJSON leaves as it is.
 func safeJSON(b []byte) bool {

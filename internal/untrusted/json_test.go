@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/instrlab/instrlab/schema"
 )
 
 func TestRawJSON(t *testing.T) {
@@ -108,7 +110,7 @@ func TestSafeJSONASCII(t *testing.T) {
 }
 
 // FuzzIndent: appendIndent indents any compact JSON as encoding/json's
-// Indent does.
+// Indent does, and makes it safe as SafeJSON does.
 func FuzzIndent(f *testing.F) {
 	for _, s := range []string{`{}`, `[]`, `{"a":[1,{},[],{"b":"c\\\"d,:{["}],"e":null}`, `"x"`, `[[[]],[{}]]`, `{"":""}`} {
 		f.Add(s)
@@ -123,8 +125,8 @@ func FuzzIndent(f *testing.F) {
 		if err := json.Indent(&want, compact.Bytes(), "", "  "); err != nil {
 			t.Fatal(err)
 		}
-		if got := appendIndent(nil, compact.Bytes()); string(got) != want.String() {
-			t.Fatalf("appendIndent(%q) = %q, want %q", compact.Bytes(), got, want.Bytes())
+		if got, want := appendIndent(nil, compact.Bytes()), SafeJSON(want.Bytes()); string(got) != string(want) {
+			t.Fatalf("appendIndent(%q) = %q, want %q", compact.Bytes(), got, want)
 		}
 	})
 }
@@ -158,4 +160,25 @@ func BenchmarkMarshal(b *testing.B) {
 			SafeJSON(out)
 		}
 	})
+}
+
+// TestMarshalCompactJSON: a value Marshal asks for its compact JSON
+// (schema.Named's) gives what json.MarshalIndent of it gives, made safe;
+// its error is Marshal's.
+func TestMarshalCompactJSON(t *testing.T) {
+	v := schema.Named(schema.Check, map[string]any{"text": "<a> & é\u2028 ##[x", "n": []int{1, 2}, "empty": map[string]any{}, "none": []int{}})
+	got, err := Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	std, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := SafeJSON(std); string(got) != string(want) {
+		t.Errorf("Marshal(schema.Named(...)):\n got %s\nwant %s", got, want)
+	}
+	if _, err := Marshal(schema.Named(schema.Check, []int{1})); err == nil || !strings.Contains(err.Error(), "not a JSON object") {
+		t.Errorf("Marshal of a named array: err = %v, want Named's", err)
+	}
 }

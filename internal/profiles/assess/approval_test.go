@@ -32,7 +32,7 @@ func TestApprovalFact(t *testing.T) {
 		probe.Tool{Name: "append", Annotations: map[string]any{"destructiveHint": no}},
 	), notFound(), probe.Survival{}, 5*time.Millisecond)
 	fact := func(p profiles.Profile) Fact {
-		for _, f := range view(p, r, func(string) (string, bool) { return "", false }).Facts {
+		for _, f := range view(p, r, func(string) (string, bool) { return "", false }, nil).Facts {
 			if f.Name == approvalFactName {
 				return f
 			}

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -367,13 +370,7 @@ func assessServer(r probe.Result, o Options) Server {
 			s.EraDiff = diff(text(r.Legacy), text(r.Modern))
 		}
 	}
-	for _, p := range o.Profiles {
-		v := view(p, r, o.Getenv)
-		s.Views = append(s.Views, v)
-		if !v.NotMeasured {
-			s.Tools = append(s.Tools, toolsOver(p, r, o.Getenv)...)
-		}
-	}
+	s.Views, s.Tools = views(r, o)
 	markSame(s.Views)
 	raw := findings(s, o)
 	s.Findings = merge(raw, s.Views)
@@ -381,6 +378,32 @@ func assessServer(r probe.Result, o Options) Server {
 	s.Verdicts = verdicts(s, raw)
 	s.Documented = documentedConflicts(s.Views)
 	return s
+}
+
+// views is r seen by each of o's profiles, in their order, with the tools
+// whose descriptions each cuts. The views are made on every CPU at once:
+// each reads r and its profile only, and check waits for them.
+func views(r probe.Result, o Options) ([]View, []ToolView) {
+	n := len(o.Profiles)
+	if n == 0 {
+		return nil, nil
+	}
+	ps := schemasOf(r)
+	vs, cut := make([]View, n), make([][]ToolView, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				p := o.Profiles[i]
+				if vs[i] = view(p, r, o.Getenv, ps); !vs[i].NotMeasured {
+					cut[i] = toolsOver(p, r, o.Getenv)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return vs, slices.Concat(cut...)
 }
 
 func text(e probe.EraResult) string {
@@ -463,7 +486,7 @@ func tooLate(p profiles.Profile, r probe.Result, era probe.Era, getenv func(stri
 	return fmt.Sprintf("its first reply came after %v (median of %d), later than the client waits, %s: past it the client %s", ms(st.Median.D()), st.N, w, past), past, true
 }
 
-func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)) View {
+func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool), ps parsedSchemas) View {
 	overHTTP := r.Target.Transport == probe.TransportHTTP
 	if overHTTP {
 		q, ok := p.OverHTTP()
@@ -478,7 +501,7 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 		Unused:  p.Render.Unused, AtLeast: p.Instructions.AtLeast, CapMeasured: p.Instructions.Measured, Facts: Facts(p), measured: measuredFacts(p)}
 	e, why, fv, late := clientEra(p, r, getenv)
 	v.Facts = append(v.Facts, approvalFact(p, e.Tools))
-	v.Facts = append(v.Facts, protocolFact(p, e, r.Legacy.Calls)...)
+	v.Facts = append(v.Facts, protocolFact(p, e, r.Legacy.Calls, ps)...)
 	v.added = addedToolsFate(p, e, r.Legacy.Calls)
 	if overHTTP {
 		why += fmt.Sprintf("; over HTTP as measured (%d runs)", p.HTTP.Runs)
@@ -498,7 +521,7 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 	v.Cap, v.CapSource = p.Instructions.EffectiveCap(value, set)
 	v.Tools = toolFates(p, e, getenv)
 	if r.Target.Transport != probe.TransportHTTP {
-		v.Surface = surfaceFates(p, e, r.Target.Name) // measured over stdio only
+		v.Surface = surfaceFates(p, e, r.Target.Name, ps) // measured over stdio only
 		v.documented = documentedHits(p, v)
 		v.Calls = callFates(p, r.Legacy.Calls)
 		v.Texts = textsFate(p, e)
@@ -533,24 +556,22 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 
 // markSame sets SameAs on each view that says all an earlier view of the
 // same client version says, the first such, so that arms and variants
-// that change nothing for this server are not repeated.
+// that change nothing for this server are not repeated. Two views say the
+// same when they differ in nothing but their title, way and arm, and in
+// which of their facts were measured (what a view prints, not what decides
+// its verdict).
 func markSame(vs []View) {
+	bare := make([]View, len(vs)) // each view without those, copied once: a View is large
 	for i := range vs {
-		for _, w := range vs[:i] {
-			if w.SameAs == "" && w.Profile == vs[i].Profile && sameView(w, vs[i]) {
-				vs[i].SameAs = w.Title
+		bare[i] = vs[i]
+		bare[i].Title, bare[i].Way, bare[i].Arm, bare[i].measured = "", "", "", nil
+		for j := range i {
+			if vs[j].SameAs == "" && vs[j].Profile == vs[i].Profile && reflect.DeepEqual(&bare[j], &bare[i]) {
+				vs[i].SameAs = vs[j].Title
 				break
 			}
 		}
 	}
-}
-
-// sameView reports whether two views differ in nothing but their title,
-// way and arm.
-func sameView(a, b View) bool {
-	a.Title, b.Title, a.Way, b.Way, a.Arm, b.Arm = "", "", "", "", "", ""
-	a.measured, b.measured = nil, nil // what the view prints, not what decides its verdict
-	return reflect.DeepEqual(a, b)
 }
 
 func toolsOver(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)) []ToolView {

@@ -67,16 +67,17 @@ func sameLength(vs []View) (n int, same bool) {
 }
 
 // viewGroups are the views of each client version (profile and client),
-// in the order of their first view.
-func viewGroups(vs []View) [][]View {
-	var groups [][]View
-	for _, v := range vs {
-		i := slices.IndexFunc(groups, func(g []View) bool { return g[0].Profile == v.Profile && g[0].Client == v.Client })
-		if i < 0 {
+// in the order of their first view: pointers into vs, as a View is large.
+func viewGroups(vs []View) [][]*View {
+	var groups [][]*View
+	for i := range vs {
+		v := &vs[i]
+		j := slices.IndexFunc(groups, func(g []*View) bool { return g[0].Profile == v.Profile && g[0].Client == v.Client })
+		if j < 0 {
 			groups = append(groups, nil)
-			i = len(groups) - 1
+			j = len(groups) - 1
 		}
-		groups[i] = append(groups[i], v)
+		groups[j] = append(groups[j], v)
 	}
 	return groups
 }
@@ -84,12 +85,12 @@ func viewGroups(vs []View) [][]View {
 func clientLines(s Server, same bool) []clientLine {
 	var out []clientLine
 	for _, g := range viewGroups(s.Views) {
-		head := cellsOf(s, g[0], same)
+		head := cellsOf(s, *g[0], same)
 		head.client = g[0].Client
 		var others []clientLine
 		var ways [][]string
 		for _, v := range g[1:] {
-			c := cellsOf(s, v, same)
+			c := cellsOf(s, *v, same)
 			if c == head.cells() {
 				head.folded++
 				continue

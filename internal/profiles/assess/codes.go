@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/loss"
@@ -323,6 +324,16 @@ func (c Code) Doc() Doc {
 	}
 	return Doc{Code: c, Severity: loss.Degraded, Short: string(c), Help: "No documentation for the finding " + string(c) + "."}
 }
+
+// docOrder is each code's place in Docs, the order its losses are listed
+// in: made once, as verdicts ask for it for every view.
+var docOrder = sync.OnceValue(func() map[string]int {
+	order := make(map[string]int, len(Docs))
+	for i, d := range Docs {
+		order[string(d.Code)] = i
+	}
+	return order
+})
 
 // Levels is how the doc's severity reads with when it fails: "broken",
 // "degraded (fails with -require-same-eras)", "info (fails always)".

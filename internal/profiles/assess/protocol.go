@@ -25,7 +25,7 @@ const protocolFactName = "protocol"
 // a list change); a feature p did not measure in e's era is not measured
 // (the modern era's facts are the runs over 2026-07-28, Protocol.FactIn).
 // No fact when the server declares and sends none of them.
-func protocolFact(p profiles.Profile, e probe.EraResult, calls []probe.CallResult) []Fact {
+func protocolFact(p profiles.Profile, e probe.EraResult, calls []probe.CallResult, ps parsedSchemas) []Fact {
 	var uses, parts []string
 	say := func(what, feature string) {
 		uses = append(uses, what)
@@ -48,7 +48,7 @@ func protocolFact(p profiles.Profile, e probe.EraResult, calls []probe.CallResul
 	if n := countTools(e.Tools, appOnly); n > 0 {
 		say(fmt.Sprintf("app-only tools (%s)", table.Num(n)), labvocab.FeatureAppOnly)
 	}
-	if n := countTools(e.Tools, bindsHeader); n > 0 {
+	if n := countTools(e.Tools, func(t probe.Tool) bool { return ps.of(t.InputSchema).header }); n > 0 {
 		say(fmt.Sprintf("tools with %s (%s)", labvocab.KeywordHeader, table.Num(n)), labvocab.FeatureHeader)
 	}
 	// What the server sent while check's calls ran (-call).
@@ -119,23 +119,6 @@ func appOnly(t probe.Tool) bool {
 	}
 	raw, ok := t.Meta[labvocab.MetaUI]
 	return ok && json.Unmarshal(raw, &ui) == nil && len(ui.Visibility) > 0 && !slices.Contains(ui.Visibility, "model")
-}
-
-// bindsHeader reports whether a property of t's input schema has
-// x-mcp-header.
-func bindsHeader(t probe.Tool) bool {
-	var s struct {
-		Properties map[string]map[string]json.RawMessage `json:"properties"`
-	}
-	if json.Unmarshal(t.InputSchema, &s) != nil {
-		return false
-	}
-	for _, p := range s.Properties {
-		if _, ok := p[labvocab.KeywordHeader]; ok {
-			return true
-		}
-	}
-	return false
 }
 
 // addedTools is what a client does with a tool a server adds after the

@@ -25,7 +25,7 @@ func TestProtocolFact(t *testing.T) {
 		{Name: "both", Meta: map[string]json.RawMessage{labvocab.MetaUI: json.RawMessage(`{"visibility":["app","model"]}`)}},
 		{Name: "region", InputSchema: json.RawMessage(`{"type":"object","properties":{"r":{"type":"string","x-mcp-header":"R"}}}`)},
 	}}
-	fs := protocolFact(p, e, nil)
+	fs := protocolFact(p, e, nil, nil)
 	if len(fs) != 1 || !fs[0].Measured {
 		t.Fatalf("facts %+v", fs)
 	}
@@ -39,11 +39,11 @@ func TestProtocolFact(t *testing.T) {
 			t.Errorf("fact %q lacks %q", fs[0].Value, want)
 		}
 	}
-	if fs := protocolFact(profiles.Profile{}, e, nil); len(fs) != 1 || fs[0].Measured || !strings.HasPrefix(fs[0].Value, NotMeasured+" (the server has tools/list_changed, log messages") {
+	if fs := protocolFact(profiles.Profile{}, e, nil, nil); len(fs) != 1 || fs[0].Measured || !strings.HasPrefix(fs[0].Value, NotMeasured+" (the server has tools/list_changed, log messages") {
 		t.Errorf("a profile without the protocol: %+v", fs)
 	}
 	plain := probe.EraResult{Capabilities: []string{"tools"}, Tools: []probe.Tool{{Name: "plain"}}}
-	if fs := protocolFact(p, plain, []probe.CallResult{{Tool: "plain", Heard: []string{"notifications/cancelled"}}}); fs != nil {
+	if fs := protocolFact(p, plain, []probe.CallResult{{Tool: "plain", Heard: []string{"notifications/cancelled"}}}, nil); fs != nil {
 		t.Errorf("a server that declares and sends nothing of it: %+v", fs)
 	}
 	// The modern era takes the facts measured over 2026-07-28: the
@@ -51,18 +51,18 @@ func TestProtocolFact(t *testing.T) {
 	// speaking it.
 	modern := e
 	modern.Era = probe.Modern
-	if fs := protocolFact(p, modern, nil); len(fs) != 1 || !strings.Contains(fs[0].Value, "tools/list_changed: "+NotMeasured) || strings.Contains(fs[0].Value, labvocab.DoesNoRelist) {
+	if fs := protocolFact(p, modern, nil, nil); len(fs) != 1 || !strings.Contains(fs[0].Value, "tools/list_changed: "+NotMeasured) || strings.Contains(fs[0].Value, labvocab.DoesNoRelist) {
 		t.Errorf("the modern era of a client measured in the legacy one alone: %+v", fs)
 	}
 	p.Protocol.Modern = []profiles.ProtocolFact{{Feature: labvocab.FeatureListChanged, Does: labvocab.DoesReaches}}
-	if fs := protocolFact(p, modern, nil); len(fs) != 1 || !strings.Contains(fs[0].Value, "tools/list_changed: "+labvocab.DoesReaches) {
+	if fs := protocolFact(p, modern, nil, nil); len(fs) != 1 || !strings.Contains(fs[0].Value, "tools/list_changed: "+labvocab.DoesReaches) {
 		t.Errorf("the modern era's own fact: %+v", fs)
 	}
 	p.Protocol.Modern = nil
 	// What a server sent during check's calls.
 	calls := []probe.CallResult{{Tool: "a", Heard: []string{"roots/list", "notifications/message"}}, {Tool: "b", Heard: []string{"roots/list"}}}
 	p.Protocol.Facts = append(p.Protocol.Facts, profiles.ProtocolFact{Feature: labvocab.FeatureRoots, Does: "result: 1 roots"})
-	fs = protocolFact(p, plain, calls)
+	fs = protocolFact(p, plain, calls, nil)
 	if len(fs) != 1 || !strings.Contains(fs[0].Value, `roots/list (sent during ["a", "b"]): result: 1 roots`) ||
 		!strings.Contains(fs[0].Value, `notifications/message (sent during ["a"]): varies`) {
 		t.Errorf("facts of what the server sent during calls: %+v", fs)

@@ -31,9 +31,10 @@ func (rep Report) Redacted() Report {
 		rs[i] = r
 		s.Result = s.Result.RedactedBy(r)
 		s.Views = append([]View(nil), s.Views...)
+		why := once(r.String) // the views of a server share a few reasons
 		for j := range s.Views {
 			v := &s.Views[j]
-			v.Why = r.String(v.Why)
+			v.Why = why(v.Why)
 			if v.Truncated {
 				v.Before, v.After = aroundCut(v.text, v.KeptChars, contextChars, r.ProsePieces)
 			}

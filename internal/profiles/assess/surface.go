@@ -66,7 +66,7 @@ type KeywordFate struct {
 // surfaceFates predicts what becomes of each tool of era e, named by
 // server, under p; nil when p measured no surface and no tool-name
 // budget. With the budget alone, it predicts the tools' names only.
-func surfaceFates(p profiles.Profile, e probe.EraResult, server string) []SurfaceFate {
+func surfaceFates(p profiles.Profile, e probe.EraResult, server string, ps parsedSchemas) []SurfaceFate {
 	s, b := p.Surface, nameBudget(p)
 	if s == nil && b == nil {
 		return nil
@@ -94,7 +94,7 @@ func surfaceFates(p profiles.Profile, e probe.EraResult, server string) []Surfac
 			f.NameNote = fmt.Sprintf("the client offers it, but a call of %s runs the client's own tool of that name, never the server's (measured: surface-reserved, %d names served)", t.Name, len(s.Reserved.Measured))
 		}
 		if s != nil {
-			schemaFate(&f, s, t.InputSchema)
+			schemaFate(&f, s, ps.of(t.InputSchema))
 			if len(t.OutputSchema) > 0 {
 				f.Result = resultFate(s)
 			}
@@ -124,15 +124,11 @@ func kindWords(kind string) string {
 // its keywords, at the top level or inside, as s measured that keyword
 // there; a keyword inside the value of one s drops goes with it, and is
 // not a loss of its own (as profiles are derived, and run measures).
-func schemaFate(f *SurfaceFate, s *profiles.Surface, schema json.RawMessage) {
-	if len(s.Schema) == 0 || len(schema) == 0 {
+func schemaFate(f *SurfaceFate, s *profiles.Surface, schema *parsedSchema) {
+	if len(s.Schema) == 0 || !schema.ok {
 		return
 	}
-	var v any
-	if json.Unmarshal(schema, &v) != nil {
-		return
-	}
-	keywords := profiles.SchemaKeywords(v)
+	v, keywords := schema.v, schema.keywords
 	var dropped []string // where the values of dropped keywords are
 	for _, at := range keywords {
 		if k := s.Keyword(at.Key); k != nil && k.Fate(at.Top()) == profiles.FateDropped {

@@ -43,11 +43,12 @@ func verdicts(s Server, raw []Finding) []ClientVerdict {
 	var out []ClientVerdict
 	for _, group := range viewGroups(s.Views) {
 		u := waysOf(s.Views, group[0].Profile, group[0].Client)
-		head := viewVerdict(s, group[0], raw)
+		first := *group[0]
+		head := viewVerdict(s, first, raw)
 		head.Ways = []string{group[0].Way}
 		var others []ClientVerdict
 		for _, w := range group[1:] {
-			c := notMeasuredIn(s, group[0], w, raw, viewVerdict(s, w, raw))
+			c := notMeasuredIn(s, first, *w, raw, viewVerdict(s, *w, raw))
 			if c.same(head) {
 				head.Ways = append(head.Ways, w.Way)
 				continue
@@ -120,10 +121,7 @@ func viewLosses(s Server, v View, raw []Finding) []loss.Loss {
 			out = append(out, l)
 		}
 	}
-	order := map[string]int{}
-	for i, d := range Docs {
-		order[string(d.Code)] = i
-	}
+	order := docOrder()
 	slices.SortStableFunc(out, func(a, b loss.Loss) int { return order[a.Kind] - order[b.Kind] })
 	return out
 }

@@ -192,7 +192,15 @@ func SampleAbove(ps []profiles.Profile, getenv func(string) (string, bool)) (d t
 	return d, ok
 }
 
-// SampleAboveOf is SampleAbove of ps, as probe.Options.SampleAbove asks.
-func SampleAboveOf(ps []profiles.Profile, getenv func(string) (string, bool)) func() (time.Duration, bool) {
-	return func() (time.Duration, bool) { return SampleAbove(ps, getenv) }
+// SampleAboveOf is SampleAbove of the views pick gives once it gives them
+// (profiles.PickLater), as probe.Options.SampleAbove asks: none when they
+// could not be made.
+func SampleAboveOf(pick func() ([]profiles.Profile, error), getenv func(string) (string, bool)) func() (time.Duration, bool) {
+	return func() (time.Duration, bool) {
+		ps, err := pick()
+		if err != nil {
+			return 0, false
+		}
+		return SampleAbove(ps, getenv)
+	}
 }
