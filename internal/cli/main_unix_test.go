@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -23,14 +24,21 @@ const stuckEnv = "INSTRLAB_CLI_TEST_STUCK"
 // error once a signal cancels it, for TestSignalEndsQuietly.
 const waitEnv = "INSTRLAB_CLI_TEST_WAIT"
 
+// Each command says "ready" once Main runs it, its signals caught: the
+// test signals it then, not after a guess at how long a start takes (a
+// race-built binary on a loaded machine took over 500 ms).
 func TestMain(m *testing.M) {
 	if os.Getenv(stuckEnv) != "" {
 		Main("stuck", func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-			select {}
+			fmt.Fprintln(stdout, "ready")
+			for {
+				time.Sleep(time.Hour) // not select {}: a build without cgo calls that a deadlock
+			}
 		})
 	}
 	if os.Getenv(waitEnv) != "" {
 		Main("waiting", func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+			fmt.Fprintln(stdout, "ready")
 			<-ctx.Done()
 			return fmt.Errorf("serving: %w", ctx.Err())
 		})
@@ -38,23 +46,53 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestSignalEndsQuietly: a command that a SIGTERM cancels ends by the
-// signal and writes nothing: its stderr may be its parent's (the lab's is
-// the MCP client's), where "context canceled" would read as the parent's
-// last word.
-func TestSignalEndsQuietly(t *testing.T) {
+// startReady starts the test binary as the command env names and returns
+// once it said it is ready, or fails the test after 10 s.
+func startReady(t *testing.T, env string, stderr io.Writer) *exec.Cmd {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), waitEnv+"=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	cmd.Env = append(os.Environ(), env+"=1")
+	cmd.Stderr = stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond)
+	ready := make(chan error, 1)
+	go func() {
+		line, err := bufio.NewReader(out).ReadString('\n')
+		if err == nil && line != "ready\n" {
+			err = fmt.Errorf("said %q", line)
+		}
+		ready <- err
+		io.Copy(io.Discard, out)
+	}()
+	select {
+	case err := <-ready:
+		if err != nil {
+			cmd.Process.Kill()
+			t.Fatalf("the command did not start: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the command did not say it was ready within 10 s")
+	}
+	return cmd
+}
+
+// TestSignalEndsQuietly: a command that a SIGTERM cancels ends by the
+// signal and writes nothing: its stderr may be its parent's (the lab's is
+// the MCP client's), where "context canceled" would read as the parent's
+// last word.
+func TestSignalEndsQuietly(t *testing.T) {
+	var stderr bytes.Buffer
+	cmd := startReady(t, waitEnv, &stderr)
 	cmd.Process.Signal(syscall.SIGTERM)
 	cmd.Wait()
 	if ws := cmd.ProcessState.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
@@ -70,18 +108,9 @@ func TestSignalEndsQuietly(t *testing.T) {
 // by SIGINT, UrgentGrace later. (A run's record that is a FIFO was such a
 // place; evidence readers now refuse one.)
 func TestSecondSignalEndsAStuckCommand(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), stuckEnv+"=1")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd := startReady(t, stuckEnv, nil)
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }()
-	time.Sleep(500 * time.Millisecond)
 	cmd.Process.Signal(syscall.SIGINT)
 	select {
 	case <-done:
