@@ -209,7 +209,7 @@ func New(cfg Config) (*Lab, error) {
 	if cfg.BodyTimeout == 0 {
 		cfg.BodyTimeout = DefaultBodyTimeout
 	}
-	l := &Lab{cfg: cfg, log: cfg.Log, tools: newToolsCache()}
+	l := &Lab{cfg: cfg, log: cfg.Log}
 	var err error
 	if l.init, err = cfg.Instructions.For(ReplyInitialize); err != nil {
 		return nil, err
@@ -222,9 +222,14 @@ func New(cfg Config) (*Lab, error) {
 		return nil, fmt.Errorf("-surface: %w", err)
 	}
 	l.surface = make(map[string]SurfaceTool, len(surface))
+	members := map[string]map[string]json.RawMessage{}
 	for _, t := range surface {
 		l.surface[t.Tool.Name] = t
+		if t.Members != nil {
+			members[t.Tool.Name] = t.Members
+		}
 	}
+	l.tools = newToolsCache(members)
 	l.server = mcp.NewServer(&mcp.Implementation{Name: Name, Version: Version}, &mcp.ServerOptions{
 		SupportedProtocolVersions: versionsFor(cfg.Eras),
 		Capabilities:              l.capabilities(),
@@ -337,6 +342,9 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 						return nil, err
 					}
 					r.Instructions = t.Text
+				}
+				if l.cfg.Surface.Has(SurfaceProtocol) {
+					res = tasksDeclared{r}
 				}
 			}
 			return res, err

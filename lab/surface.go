@@ -152,6 +152,10 @@ type SurfaceTool struct {
 	// notifications/tools/list_changed before the call's result.
 	ask  func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error)
 	adds *SurfaceTool
+	// Members are members of its definition that the SDK's Tool has no
+	// field for (the 2025-11-25 execution), added to it as they are in
+	// tools/list.
+	Members map[string]json.RawMessage
 }
 
 // describe is a surface tool's description: what it is for and its key.

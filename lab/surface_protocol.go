@@ -115,6 +115,11 @@ func protocolTools(seed string) []SurfaceTool {
 	header.call = func() (*mcp.CallToolResult, error) {
 		return textResult(surfaceText(seed, labvocab.ProtocolHeader, "content text"))
 	}
+	task := tool(labvocab.ProtocolTask, "Must be called as a task (execution.taskSupport required).", "taskSupport required", nil)
+	task.Members = map[string]json.RawMessage{"execution": json.RawMessage(`{"taskSupport":"required"}`)}
+	task.call = func() (*mcp.CallToolResult, error) {
+		return textResult(surfaceText(seed, labvocab.ProtocolTask, "content text") + " The lab answered the call as any call, with no task.")
+	}
 	return []SurfaceTool{
 		askTool("protocol_elicit_form", "Asks the user for an answer (elicitation, form mode) while it runs.", "elicitation form", "elicitation", elicit("form")),
 		askTool("protocol_elicit_url", "Asks the user to open a URL (elicitation, URL mode) while it runs.", "elicitation url", "elicitation", elicit("url")),
@@ -122,8 +127,38 @@ func protocolTools(seed string) []SurfaceTool {
 		askTool("protocol_roots", "Asks the client for its roots while it runs.", "roots", "roots request", &mcp.ListRootsParams{}),
 		tool(protocolLog, "Sends a log message and, given a progress token, a progress notification while it runs.", "log and progress", announce),
 		listChanged,
-		appOnly, header,
+		appOnly, header, task,
 	}
+}
+
+// A tasksDeclared is an initialize result that also declares
+// task-augmented tools/call (capabilities.tasks, the 2025-11-25 protocol's
+// experimental tasks), which the SDK's ServerCapabilities has no field
+// for: the group's protocol_task must be called as a task (its
+// execution.taskSupport). The lab runs no tasks: it answers such a call
+// as any call, and the message log shows how the client called.
+type tasksDeclared struct{ *mcp.InitializeResult }
+
+// tasksCapability is what tasksDeclared declares.
+var tasksCapability = json.RawMessage(`{"requests":{"tools":{"call":{}}}}`)
+
+func (r tasksDeclared) MarshalJSON() ([]byte, error) {
+	b, err := rawJSON(r.InitializeResult)
+	if err != nil {
+		return nil, err
+	}
+	var res, caps map[string]json.RawMessage
+	if err := json.Unmarshal(b, &res); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(res["capabilities"], &caps); err != nil {
+		return nil, err
+	}
+	caps["tasks"] = tasksCapability
+	if res["capabilities"], err = rawJSON(caps); err != nil {
+		return nil, err
+	}
+	return rawJSON(res)
 }
 
 // protocolAdded is the tool protocol_list_changed adds.

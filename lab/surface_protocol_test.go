@@ -3,6 +3,7 @@
 package lab
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -309,5 +310,87 @@ func TestSubscriptionIDs(t *testing.T) {
 	got := p.next(5 * time.Second)
 	if !strings.Contains(got, "notifications/subscriptions/acknowledged") || !strings.Contains(got, `"io.modelcontextprotocol/subscriptionId":"listen:0"`) {
 		t.Errorf("acknowledgement %s, want the stream named listen:0", got)
+	}
+}
+
+// TestProtocolTask: a lab of the protocol group declares task-augmented
+// tools/call in its initialize result, beside the SDK's capabilities,
+// and lists protocol_task with execution.taskSupport "required"; a call
+// of it, with a task or without, is answered as any call. A lab without
+// the group declares no tasks.
+func TestProtocolTask(t *testing.T) {
+	call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"protocol_task","arguments":{},"task":{"ttl":60000}}}`
+	serve := func(surface string) map[string]json.RawMessage {
+		cfg, err := Args{Instr: "none", Surface: surface, Seed: "s1", Eras: ModeLegacy}.Config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := l.ServeStdio(context.Background(), strings.NewReader(initialize+"\n"+initialized+"\n"+toolsList+"\n"+call+"\n"), &out); err != nil {
+			t.Fatal(err)
+		}
+		replies := map[string]json.RawMessage{}
+		for line := range strings.Lines(out.String()) {
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Result json.RawMessage `json:"result"`
+			}
+			if json.Unmarshal([]byte(line), &m) == nil && m.ID != nil {
+				replies[string(m.ID)] = m.Result
+			}
+		}
+		return replies
+	}
+	type caps struct {
+		Capabilities struct {
+			Tasks *struct {
+				Requests struct {
+					Tools struct {
+						Call *struct{} `json:"call"`
+					} `json:"tools"`
+				} `json:"requests"`
+			} `json:"tasks"`
+			Tools   *struct{ ListChanged bool } `json:"tools"`
+			Logging *struct{}                   `json:"logging"`
+		} `json:"capabilities"`
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	replies := serve(string(SurfaceProtocol))
+	var init caps
+	if err := json.Unmarshal(replies["1"], &init); err != nil {
+		t.Fatalf("initialize: %v: %s", err, replies["1"])
+	}
+	if c := init.Capabilities; c.Tasks == nil || c.Tasks.Requests.Tools.Call == nil || c.Tools == nil || !c.Tools.ListChanged || c.Logging == nil || init.ProtocolVersion == "" {
+		t.Errorf("initialize of the protocol group: %s; want tasks.requests.tools.call beside the SDK's tools.listChanged and logging", replies["1"])
+	}
+	var list struct {
+		Tools []struct {
+			Name      string `json:"name"`
+			Execution *struct {
+				TaskSupport string `json:"taskSupport"`
+			} `json:"execution"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(replies["2"], &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range list.Tools {
+		switch {
+		case tool.Name == labvocab.ProtocolTask && (tool.Execution == nil || tool.Execution.TaskSupport != "required"):
+			t.Errorf("%s: execution %+v, want taskSupport required", tool.Name, tool.Execution)
+		case tool.Name != labvocab.ProtocolTask && tool.Execution != nil:
+			t.Errorf("%s: execution %+v, want none", tool.Name, tool.Execution)
+		}
+	}
+	if !strings.Contains(string(replies["3"]), surfaceText("s1", labvocab.ProtocolTask, "content text")) {
+		t.Errorf("a task-augmented call of protocol_task: %s, want its text", replies["3"])
+	}
+	var plain caps
+	if err := json.Unmarshal(serve(string(SurfaceResults))["1"], &plain); err != nil || plain.Capabilities.Tasks != nil || plain.Capabilities.Tools == nil {
+		t.Errorf("initialize of a lab without the protocol group: tasks %+v, tools %+v, %v; want no tasks", plain.Capabilities.Tasks, plain.Capabilities.Tools, err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 
@@ -24,15 +25,20 @@ import (
 // TestToolsListFastPath compares them with the SDK's in every era. The
 // rest of the result (_meta, the cursor, what the SDK adds after the
 // middleware in the 2026-07-28 protocol) is marshalled for each reply.
+//
+// A tool's definition may have members the SDK's Tool has no field for
+// (SurfaceTool.Members): the cache adds them to its object, after the
+// SDK's own.
 type toolsCache struct {
-	mu    sync.Mutex
-	tools map[*mcp.Tool]*mcp.Tool // the SDK's tool → a copy with raw schemas
-	of    []*mcp.Tool             // the SDK's tools that array lists, in order
-	array json.RawMessage         // the JSON array of their copies
+	mu      sync.Mutex
+	tools   map[*mcp.Tool]*mcp.Tool               // the SDK's tool → a copy with raw schemas
+	members map[string]map[string]json.RawMessage // by tool name, fixed at New
+	of      []*mcp.Tool                           // the SDK's tools that array lists, in order
+	array   json.RawMessage                       // the JSON array of their copies
 }
 
-func newToolsCache() *toolsCache {
-	return &toolsCache{tools: make(map[*mcp.Tool]*mcp.Tool)}
+func newToolsCache(members map[string]map[string]json.RawMessage) *toolsCache {
+	return &toolsCache{tools: make(map[*mcp.Tool]*mcp.Tool), members: members}
 }
 
 // list returns res as a result that marshals its tools from the cache. If a
@@ -56,7 +62,7 @@ func (c *toolsCache) arrayOf(tools []*mcp.Tool) (json.RawMessage, bool) {
 	if c.array != nil && slices.Equal(c.of, tools) {
 		return c.array, true
 	}
-	copies := make([]*mcp.Tool, len(tools))
+	array := []byte{'['}
 	for i, t := range tools {
 		ct, ok := c.tools[t]
 		if !ok {
@@ -66,14 +72,44 @@ func (c *toolsCache) arrayOf(tools []*mcp.Tool) (json.RawMessage, bool) {
 			}
 			c.tools[t] = ct
 		}
-		copies[i] = ct
+		b, err := rawJSON(ct)
+		if err == nil {
+			b, err = withMembers(b, c.members[t.Name])
+		}
+		if err != nil {
+			return nil, false
+		}
+		if i > 0 {
+			array = append(array, ',')
+		}
+		array = append(array, b...)
 	}
-	array, err := rawJSON(copies)
-	if err != nil {
-		return nil, false
-	}
+	array = append(array, ']')
 	c.of, c.array = slices.Clone(tools), array
 	return array, true
+}
+
+// withMembers is obj, a JSON object, with members after its own, in the
+// order of their names.
+func withMembers(obj json.RawMessage, members map[string]json.RawMessage) (json.RawMessage, error) {
+	if len(members) == 0 {
+		return obj, nil
+	}
+	out, ok := bytes.CutSuffix(bytes.Clone(obj), []byte("}"))
+	if !ok {
+		return nil, fmt.Errorf("a tool's definition %.40q is not an object", obj)
+	}
+	for _, k := range slices.Sorted(maps.Keys(members)) {
+		name, err := rawJSON(k)
+		if err != nil {
+			return nil, err
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, name...), ':'), members[k]...)
+	}
+	return append(out, '}'), nil
 }
 
 // A cachedToolsList is a tools/list result whose tools are marshalled

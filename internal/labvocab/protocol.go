@@ -17,6 +17,12 @@ const ProtocolAppOnly = "protocol_app_only"
 // KeywordHeader.
 const ProtocolHeader = "protocol_header"
 
+// ProtocolTask is the tool of lab.SurfaceProtocol whose definition says
+// it must be called as a task (execution.taskSupport "required", the
+// 2025-11-25 protocol's tasks), on a server that declares task-augmented
+// tools/call.
+const ProtocolTask = "protocol_task"
+
 // KeywordHeader is the keyword of an input schema's property that binds
 // it to an HTTP header of the call (SEP-2243).
 const KeywordHeader = "x-mcp-header"
@@ -38,6 +44,7 @@ const (
 	FeatureListChanged = "tools/list_changed"
 	FeatureAppOnly     = "app-only tool" // _meta.ui.visibility ["app"] (MCP Apps)
 	FeatureHeader      = KeywordHeader
+	FeatureTask        = "task-required tool" // execution.taskSupport "required" (2025-11-25 tasks)
 	// FeatureCalls is the one fact of a run that called none of the
 	// protocol tools.
 	FeatureCalls = "tool calls"
@@ -45,7 +52,7 @@ const (
 
 // ProtocolFeatures lists the features in their order.
 var ProtocolFeatures = []string{FeatureDeclared, FeatureElicitForm, FeatureElicitURL, FeatureSampling, FeatureRoots,
-	FeatureLog, FeatureProgress, FeatureListChanged, FeatureAppOnly, FeatureHeader, FeatureCalls}
+	FeatureLog, FeatureProgress, FeatureListChanged, FeatureAppOnly, FeatureHeader, FeatureTask, FeatureCalls}
 
 // What a client does with a feature (profiles.ProtocolFact.Does), in words
 // shared by several features; an answer to a request is the client's own
@@ -71,6 +78,13 @@ const (
 	// DoesInSchema follows the fate (surface.Kept, Dropped, Rewritten) of
 	// x-mcp-header in a tool's input schema.
 	DoesInSchema = " in the schema the model gets"
+	// What a client does with a tool that must be called as a task: it
+	// calls it as one (a task in the call's params), calls it as any
+	// tool, or never calls it though the model did (its call ends in the
+	// client); DoesHidden when it does not offer it.
+	DoesCallsAsTask = "offered; called as a task"
+	DoesCallsPlain  = "offered; called without a task"
+	DoesNeverCalls  = "offered; the model's call never reaches the server"
 	// DoesNotListening: the server sent no tools/list_changed, having no
 	// session listening for it (over 2026-07-28 a client listens on a
 	// subscriptions/listen stream).

@@ -109,6 +109,7 @@ func parseTools(result json.RawMessage, modern bool) (tools []Tool, next string,
 			Input       json.RawMessage `json:"inputSchema"`
 			Output      json.RawMessage `json:"outputSchema"`
 			Annotations json.RawMessage `json:"annotations"`
+			Execution   json.RawMessage `json:"execution"`
 		}
 		if json.Unmarshal(raw, &t) != nil {
 			problems = append(problems, fmt.Sprintf("tools[%d] is not an object", i))
@@ -119,6 +120,12 @@ func parseTools(result json.RawMessage, modern bool) (tools []Tool, next string,
 		tool := Tool{Name: name, InputSchema: object(t.Input), OutputSchema: object(t.Output)}
 		if object(t.Annotations) != nil {
 			json.Unmarshal(t.Annotations, &tool.Annotations) // an object: cannot fail
+		}
+		var execution struct {
+			TaskSupport string `json:"taskSupport"`
+		}
+		if object(t.Execution) != nil && json.Unmarshal(t.Execution, &execution) == nil {
+			tool.TaskSupport = execution.TaskSupport
 		}
 		if t.Meta != nil && string(t.Meta) != "null" && json.Unmarshal(t.Meta, &tool.Meta) != nil {
 			problems = append(problems, fmt.Sprintf("tools[%d]._meta is not an object", i))

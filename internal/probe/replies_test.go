@@ -60,11 +60,11 @@ func TestParseInitialize(t *testing.T) {
 }
 
 func TestParseTools(t *testing.T) {
-	tools, next, problems, err := parseTools([]byte(`{"tools":[{"name":"a","description":"d","_meta":{"anthropic/alwaysLoad":true}},{"name":"b","_meta":5},7],"nextCursor":"p2"}`), true)
+	tools, next, problems, err := parseTools([]byte(`{"tools":[{"name":"a","description":"d","_meta":{"anthropic/alwaysLoad":true},"execution":{"taskSupport":"required"}},{"name":"b","_meta":5,"execution":{"taskSupport":7}},7],"nextCursor":"p2"}`), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Tool{{Name: "a", Description: "d", Meta: map[string]json.RawMessage{"anthropic/alwaysLoad": json.RawMessage("true")}}, {Name: "b"}}
+	want := []Tool{{Name: "a", Description: "d", Meta: map[string]json.RawMessage{"anthropic/alwaysLoad": json.RawMessage("true")}, TaskSupport: "required"}, {Name: "b"}}
 	if diff := cmp.Diff(want, tools); diff != "" {
 		t.Errorf("tools mismatch (-want +got):\n%s", diff)
 	}

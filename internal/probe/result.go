@@ -110,6 +110,10 @@ type Tool struct {
 	// predicts a client's approval mode does with a call); not in check's
 	// JSON.
 	Annotations map[string]any `json:"-"`
+	// TaskSupport is the tool's execution.taskSupport when a string
+	// ("required", "optional", "forbidden": whether a client is to call
+	// it as a task, the 2025-11-25 protocol's tasks); not in check's JSON.
+	TaskSupport string `json:"-"`
 }
 
 // ToolsPrint is the fingerprint of the era's tool list (none when

@@ -35,6 +35,10 @@ type ProtocolFacts struct {
 	Asks     []AskFact `json:"asks,omitempty"`
 	Notices  []Notice  `json:"notices,omitempty"`
 	Changed  *ListFact `json:"list_changed,omitempty"`
+	// Tasked are the tools the client called as tasks (a task in the
+	// tools/call params, the 2025-11-25 protocol's tasks), in the order
+	// of their first such call.
+	Tasked []string `json:"tasked,omitempty"`
 }
 
 // How a client answered a request of the server (AskFact.Answer), besides
@@ -203,9 +207,13 @@ func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
 				Params struct {
 					Name           string                     `json:"name"`
 					InputResponses map[string]json.RawMessage `json:"inputResponses"`
+					Task           json.RawMessage            `json:"task"`
 				} `json:"params"`
 			}
 			json.Unmarshal(e.Body, &req)
+			if t := bytes.TrimSpace(req.Params.Task); len(t) > 0 && string(t) != "null" && !slices.Contains(p.Tasked, req.Params.Name) {
+				p.Tasked = append(p.Tasked, req.Params.Name)
+			}
 			calls = append(calls, open{id: id})
 			callTool[id] = req.Params.Name
 			for _, k := range slices.Sorted(maps.Keys(req.Params.InputResponses)) {

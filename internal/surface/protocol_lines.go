@@ -138,12 +138,39 @@ func ProtocolLines(p *ProtocolFacts, calls []CallFacts, tools []ToolDef, missed 
 				}
 			}
 			out = append(out, ProtocolLine{Feature: labvocab.FeatureHeader, Does: fate + labvocab.DoesInSchema})
+		case d.Tool == labvocab.ProtocolTask:
+			out = append(out, taskLine(p, calls, d))
 		}
 	}
 	slices.SortStableFunc(out, func(a, b ProtocolLine) int { // the lab's order, whatever order a client ran its tools in
 		return cmp.Compare(slices.Index(labvocab.ProtocolFeatures, a.Feature), slices.Index(labvocab.ProtocolFeatures, b.Feature))
 	})
 	return out
+}
+
+// taskLine says what the client did with the tool that must be called as
+// a task (labvocab.ProtocolTask), d its definition: not offered; called
+// as a task; called as any tool; or the model's call of it never reached
+// the server, the model getting what the client said instead.
+func taskLine(p *ProtocolFacts, calls []CallFacts, d ToolDef) ProtocolLine {
+	l := ProtocolLine{Feature: labvocab.FeatureTask, Does: labvocab.DoesOffered}
+	k := slices.IndexFunc(calls, func(c CallFacts) bool { return c.Tool == labvocab.ProtocolTask })
+	switch {
+	case d.Via == ViaNone:
+		l.Does = labvocab.DoesHidden
+	case slices.Contains(p.Tasked, labvocab.ProtocolTask):
+		l.Does = labvocab.DoesCallsAsTask
+	case k < 0:
+		l.Detail = "the model did not call it"
+	case calls[k].Reached:
+		l.Does = labvocab.DoesCallsPlain
+	default:
+		l.Does = labvocab.DoesNeverCalls
+		if c := calls[k]; c.Following != 0 {
+			l.Detail = fmt.Sprintf("request %d: %q", c.Following, c.Instead)
+		}
+	}
+	return l
 }
 
 // askFeature is the ask's feature: labvocab.FeatureElicitForm,

@@ -503,3 +503,43 @@ func TestProtocolClaudeCodeModern(t *testing.T) {
 		}
 	}
 }
+
+// TestProtocolTask: a tools/call whose params carry a task is the client
+// calling that tool as a task; the task-required tool's line says so, or
+// that it was called as any tool, never reached the server, or was not
+// offered.
+func TestProtocolTask(t *testing.T) {
+	at := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	call := func(id, params string) lab.Entry {
+		return lab.Entry{Time: at, Dir: lab.Recv, Kind: lab.KindRequest, Method: "tools/call", ID: json.RawMessage(id),
+			Body: json.RawMessage(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":` + params + `}`)}
+	}
+	notice := lab.Entry{Time: at, Dir: lab.Send, Kind: lab.KindNotification, Method: "notifications/message", Body: json.RawMessage(`{"params":{"data":"x"}}`)}
+	p := Protocol(nil, []lab.Entry{notice,
+		call("1", `{"name":"protocol_task","arguments":{},"task":{"ttl":60000}}`),
+		call("2", `{"name":"protocol_log","task":null}`),
+		call("3", `{"name":"protocol_task","task":{}}`),
+	}, "lab")
+	if !slices.Equal(p.Tasked, []string{labvocab.ProtocolTask}) {
+		t.Errorf("tasked %q, want protocol_task once (a null task is none)", p.Tasked)
+	}
+	offered := ToolDef{Tool: labvocab.ProtocolTask, Via: "tools"}
+	for _, c := range []struct {
+		p     *ProtocolFacts
+		calls []CallFacts
+		def   ToolDef
+		does  string
+	}{
+		{p, []CallFacts{{Tool: labvocab.ProtocolTask, Reached: true}}, offered, labvocab.DoesCallsAsTask},
+		{&ProtocolFacts{}, []CallFacts{{Tool: labvocab.ProtocolTask, Reached: true}}, offered, labvocab.DoesCallsPlain},
+		{&ProtocolFacts{}, []CallFacts{{Tool: labvocab.ProtocolTask, Following: 3, Instead: "requires task-based execution"}}, offered, labvocab.DoesNeverCalls},
+		{&ProtocolFacts{}, nil, ToolDef{Tool: labvocab.ProtocolTask, Via: ViaNone}, labvocab.DoesHidden},
+		{&ProtocolFacts{}, nil, offered, labvocab.DoesOffered},
+	} {
+		lines := ProtocolLines(c.p, c.calls, []ToolDef{c.def}, nil)
+		k := slices.IndexFunc(lines, func(l ProtocolLine) bool { return l.Feature == labvocab.FeatureTask })
+		if k < 0 || lines[k].Does != c.does {
+			t.Errorf("calls %+v, definition via %q: lines %+v, want %q", c.calls, c.def.Via, lines, c.does)
+		}
+	}
+}

@@ -20,7 +20,8 @@ const protocolFactName = "protocol"
 // declares that the protocol matrix measured: tools/list_changed (the
 // capability), log messages (the logging capability), tools for an app
 // alone (_meta.ui.visibility without "model") and arguments bound to an
-// HTTP header (x-mcp-header), and what the server sent while check's
+// HTTP header (x-mcp-header), tools to be called as tasks
+// (execution.taskSupport "required"), and what the server sent while check's
 // calls ran (-call: elicitation, sampling, roots, log messages, progress,
 // a list change); a feature p did not measure in e's era is not measured
 // (the modern era's facts are the runs over 2026-07-28, Protocol.FactIn).
@@ -50,6 +51,9 @@ func protocolFact(p profiles.Profile, e probe.EraResult, calls []probe.CallResul
 	}
 	if n := countTools(e.Tools, func(t probe.Tool) bool { return ps.of(t.InputSchema).header }); n > 0 {
 		say(fmt.Sprintf("tools with %s (%s)", labvocab.KeywordHeader, table.Num(n)), labvocab.FeatureHeader)
+	}
+	if n := countTools(e.Tools, func(t probe.Tool) bool { return t.TaskSupport == "required" }); n > 0 {
+		say(fmt.Sprintf("tools to be called as tasks (%s)", table.Num(n)), labvocab.FeatureTask)
 	}
 	// What the server sent while check's calls ran (-call).
 	heard, during := heardDuring(calls)
