@@ -19,8 +19,8 @@ import (
 // TestE2EProtocolAgreement holds check's protocol fact to run's
 // measurement: the lab's protocol group, check calling protocol_roots
 // (so that it hears roots/list), against a run of the protocol row; for
-// tools/list_changed, log messages, the app-only tool, x-mcp-header and
-// roots/list, what check predicts from the client's profile is what the
+// tools/list_changed, log messages, the app-only tool, x-mcp-header, the
+// tool to be called as a task and roots/list, what check predicts from the client's profile is what the
 // run shows it doing, where the profile's runs agreed (a fact that varies
 // is logged, not compared).
 //
@@ -64,6 +64,7 @@ func TestE2EProtocolAgreement(t *testing.T) {
 				labvocab.FeatureLog:         "log messages: ",
 				labvocab.FeatureAppOnly:     "app-only tools (1): ",
 				labvocab.FeatureHeader:      "tools with x-mcp-header (1): ",
+				labvocab.FeatureTask:        "tools to be called as tasks (1): ",
 				labvocab.FeatureRoots:       `roots/list (sent during ["protocol_roots"]): `,
 			}
 			compared := 0

@@ -602,7 +602,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -644,6 +644,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "x-mcp-header",
 						Does:    "dropped in the schema the model gets",
 					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
 				},
 			},
 			Evidence: []Evidence{
@@ -651,8 +655,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/adk@2.0.0.json",
 					Date: "2026-12-06",
-					Runs: 52,
-					Says: "instrlab run, offline against the fake API: 52 runs of 26 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 54,
+					Says: "instrlab run, offline against the fake API: 54 runs of 27 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -1226,6 +1230,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "x-mcp-header",
 						Does:    "kept in the schema the model gets",
 					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
 				},
 				Modern: []ProtocolFact{
 					ProtocolFact{
@@ -1267,6 +1275,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "x-mcp-header",
 						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
 					},
 				},
 			},
@@ -2158,6 +2170,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "x-mcp-header",
 						Does:    "kept in the schema the model gets",
 					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
 				},
 				Modern: []ProtocolFact{
 					ProtocolFact{
@@ -2199,6 +2215,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "x-mcp-header",
 						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
 					},
 				},
 			},
@@ -4499,6 +4519,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "x-mcp-header",
 						Does:    "kept in the schema the model gets",
 					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
 				},
 				Modern: []ProtocolFact{
 					ProtocolFact{
@@ -4540,6 +4564,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "x-mcp-header",
 						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
 					},
 				},
 			},
@@ -6412,7 +6440,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -6454,6 +6482,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "x-mcp-header",
 						Does:    "kept in the schema the model gets",
 					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
 				},
 			},
 			Evidence: []Evidence{
@@ -6461,8 +6493,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/cline@3.0.65.json",
 					Date: "2026-12-01",
-					Runs: 125,
-					Says: "instrlab run, offline against the fake API: 125 runs of 32 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 127,
+					Says: "instrlab run, offline against the fake API: 127 runs of 33 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -9355,7 +9387,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -9397,6 +9429,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "x-mcp-header",
 						Does:    "dropped in the schema the model gets",
 					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
 				},
 			},
 			Evidence: []Evidence{
@@ -9404,8 +9440,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/codex@0.171.0.json",
 					Date: "2026-12-02",
-					Runs: 182,
-					Says: "instrlab run, offline against the fake API: 182 runs of 42 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 184,
+					Says: "instrlab run, offline against the fake API: 184 runs of 43 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -10440,7 +10476,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -10482,6 +10518,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "x-mcp-header",
 						Does:    "kept in the schema the model gets",
 					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; the model's call never reaches the server",
+					},
 				},
 			},
 			Evidence: []Evidence{
@@ -10489,8 +10529,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/continue@1.5.47.json",
 					Date: "2026-12-01",
-					Runs: 107,
-					Says: "instrlab run, offline against the fake API: 107 runs of 32 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 109,
+					Says: "instrlab run, offline against the fake API: 109 runs of 33 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -12472,6 +12512,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "x-mcp-header",
 						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
 					},
 				},
 			},
@@ -14466,7 +14510,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -14508,6 +14552,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "x-mcp-header",
 						Does:    "kept in the schema the model gets",
 					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; the model's call never reaches the server",
+					},
 				},
 			},
 			Evidence: []Evidence{
@@ -14515,8 +14563,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/droid@0.225.2.json",
 					Date: "2026-12-02",
-					Runs: 123,
-					Says: "instrlab run, offline against the fake API: 123 runs of 33 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 125,
+					Says: "instrlab run, offline against the fake API: 125 runs of 34 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -16513,7 +16561,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -16555,6 +16603,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "x-mcp-header",
 						Does:    "kept in the schema the model gets",
 					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
 				},
 			},
 			Evidence: []Evidence{
@@ -16562,8 +16614,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/gemini@0.61.0.json",
 					Date: "2026-12-01",
-					Runs: 245,
-					Says: "instrlab run, offline against the fake API: 245 runs of 34 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 247,
+					Says: "instrlab run, offline against the fake API: 247 runs of 35 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -18313,7 +18365,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "tool calls",
@@ -18326,8 +18378,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/grok@0.0.34.json",
 					Date: "2026-12-06",
-					Runs: 114,
-					Says: "instrlab run, offline against the fake API: 114 runs of 27 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 116,
+					Says: "instrlab run, offline against the fake API: 116 runs of 28 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -19570,7 +19622,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -19612,6 +19664,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "x-mcp-header",
 						Does:    "kept in the schema the model gets",
 					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; the model's call never reaches the server",
+					},
 				},
 			},
 			Evidence: []Evidence{
@@ -19619,8 +19675,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/kilo@7.7.9.json",
 					Date: "2026-12-02",
-					Runs: 188,
-					Says: "instrlab run, offline against the fake API: 188 runs of 34 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 190,
+					Says: "instrlab run, offline against the fake API: 190 runs of 35 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -21416,7 +21472,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -21458,6 +21514,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "x-mcp-header",
 						Does:    "kept in the schema the model gets",
 					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; the model's call never reaches the server",
+					},
 				},
 			},
 			Evidence: []Evidence{
@@ -21465,8 +21525,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/langchain@1.1.4.json",
 					Date: "2026-12-06",
-					Runs: 52,
-					Says: "instrlab run, offline against the fake API: 52 runs of 26 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 54,
+					Says: "instrlab run, offline against the fake API: 54 runs of 27 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -22223,6 +22283,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "x-mcp-header",
 						Does:    "kept in the schema the model gets",
 					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
 				},
 				Modern: []ProtocolFact{
 					ProtocolFact{
@@ -22264,6 +22328,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "x-mcp-header",
 						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
 					},
 				},
 			},
@@ -24234,6 +24302,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "x-mcp-header",
 						Does:    "dropped in the schema the model gets",
 					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; the model's call never reaches the server",
+					},
 				},
 			},
 			Evidence: []Evidence{
@@ -24794,6 +24866,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "x-mcp-header",
 						Does:    "kept in the schema the model gets",
 					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; the model's call never reaches the server",
+					},
 				},
 				Modern: []ProtocolFact{
 					ProtocolFact{
@@ -24835,6 +24911,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "x-mcp-header",
 						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
 					},
 				},
 			},
@@ -25559,7 +25639,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -25601,6 +25681,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "x-mcp-header",
 						Does:    "kept in the schema the model gets",
 					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; the model's call never reaches the server",
+					},
 				},
 			},
 			Evidence: []Evidence{
@@ -25608,8 +25692,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/opencode@1.18.33.json",
 					Date: "2026-12-01",
-					Runs: 278,
-					Says: "instrlab run, offline against the fake API: 278 runs of 36 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 280,
+					Says: "instrlab run, offline against the fake API: 280 runs of 37 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -27972,7 +28056,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -28014,6 +28098,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "x-mcp-header",
 						Does:    "kept in the schema the model gets",
 					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
 				},
 			},
 			Evidence: []Evidence{
@@ -28021,8 +28109,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/qwen@0.24.4.json",
 					Date: "2026-12-01",
-					Runs: 159,
-					Says: "instrlab run, offline against the fake API: 159 runs of 35 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 161,
+					Says: "instrlab run, offline against the fake API: 161 runs of 36 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{

@@ -249,8 +249,10 @@ type View struct {
 	// say it works (verdicts).
 	measured map[fact]bool
 	// added is what the client does with a tool the server adds later
-	// (addedToolsFate).
+	// (addedToolsFate); tasks, with the server's tools to be called as
+	// tasks (taskFate).
 	added addedTools
+	tasks taskTools
 }
 
 // A ToolView is a tool description longer than a profile's cap.
@@ -503,6 +505,7 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 	v.Facts = append(v.Facts, approvalFact(p, e.Tools))
 	v.Facts = append(v.Facts, protocolFact(p, e, r.Legacy.Calls, ps)...)
 	v.added = addedToolsFate(p, e, r.Legacy.Calls)
+	v.tasks = taskFate(p, e)
 	if overHTTP {
 		why += fmt.Sprintf("; over HTTP as measured (%d runs)", p.HTTP.Runs)
 	}

@@ -62,6 +62,7 @@ const (
 	ResultRejected  Code = "result-rejected"
 	CallFailed      Code = "call-failed"
 	ToolsAdded      Code = "tools-added"
+	TaskRequired    Code = "task-required"
 )
 
 // A Doc says what one code means, the way a go vet analyzer carries its
@@ -217,6 +218,11 @@ var Docs = []Doc{
 		Why:   "the model never has the tools the server adds; info when the server only declares that it may",
 		Help:  "The server declares tools.listChanged, or sent notifications/tools/list_changed during check's -call, and a client profile measured what the client does then: it never lists the tools again (Codex CLI 0.171.0, Cline CLI 3.0.65, Qwen Code 0.24.4), starts the server anew for each call (ADK for TypeScript 2.0.0), lists them again without offering the new tool, or over 2026-07-28 opens no subscriptions/listen stream to hear it (the AI SDK 7.0.185, Mastra 2.0.0, the OpenAI Agents SDK 0.20.0). A tool added after the start never reaches the model there: degraded when the server announced a change during -call, info when it only declares the capability (many SDKs declare it by default). A client that lists the tools again but gives the model the new tool only after the announcing call's result (Claude Code 2.1.332, Droid 0.225.2) is info too. Offer every tool from the first tools/list where it matters.",
 		Fix:   "offer every tool in the first tools/list; do not rely on tools/list_changed in these clients"},
+	{Code: TaskRequired, Severity: loss.Broken,
+		Short: "a client cannot call a tool that must be called as a task",
+		Why:   "the model calls the tool, and the client ends the call itself: the tool is lost; info where the client calls it as any tool, without a task",
+		Help:  "The tool's execution.taskSupport is \"required\" (the 2025-11-25 protocol's tasks), and a client profile measured what the client does with such a tool (the protocol matrix's protocol_task): in seven (Continue CLI 1.5.47, Droid 0.225.2, Kilo Code CLI 7.7.9, opencode 1.18.33, LangChain.js 1.1.4, mcp-use 1.34.6, the OpenAI Agents SDK 0.20.0 over 2025-11-25) the TypeScript SDK's client ends the model's call itself, -32600 \"requires task-based execution\", so the tool is lost to the model (broken); the others call it as any tool, without a task (info: the server gets a plain call and the client waits for its result). No pinned client was seen to call a tool as a task. Make taskSupport \"optional\" unless a task is the only way the tool can work.",
+		Fix:   "make execution.taskSupport \"optional\", not \"required\""},
 	{Code: ResultForm, Severity: loss.Degraded,
 		Short: "a client gives the model one form of a structured result",
 		Why:   "the model gets one part of the result and loses the other",

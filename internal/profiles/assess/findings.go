@@ -199,6 +199,7 @@ func findings(s Server, o Options) []Finding {
 		callFindings(&l, v)
 		textsFindings(&l, v)
 		addedToolsFindings(&l, v)
+		taskFindings(&l, v)
 	}
 	for _, c := range r.Legacy.Calls {
 		if c.Outcome != probe.OutcomeOK {

@@ -175,3 +175,51 @@ func addedToolsFindings(l *findingList, v View) {
 			at(loss.Info).lose("a tool added during a call reaches the model after its result")
 	}
 }
+
+// taskTools are the tools of an era to be called as tasks
+// (execution.taskSupport "required") and what a client does with such a
+// tool, as its profile measured (a labvocab.Does*, or NotMeasured); does
+// is "" when the era has none.
+type taskTools struct {
+	tools []string
+	does  string
+}
+
+func taskFate(p profiles.Profile, e probe.EraResult) taskTools {
+	var t taskTools
+	for _, tool := range e.Tools {
+		if tool.TaskSupport == "required" {
+			t.tools = append(t.tools, tool.Name)
+		}
+	}
+	if len(t.tools) == 0 {
+		return taskTools{}
+	}
+	t.does = NotMeasured
+	if f, ok := p.Protocol.FactIn(e.Era == probe.Modern, labvocab.FeatureTask); ok && f.Does != profiles.FateVaries {
+		t.does = f.Does
+	}
+	return t
+}
+
+// taskFindings: a client measured never to let a call of a tool that must
+// be called as a task reach the server (the TypeScript SDK's client ends
+// the call: opencode 1.18.33 and six more), or never to offer one, loses
+// each such tool; one that calls
+// it as any tool, without a task, keeps it, and the server gets no task
+// (info).
+func taskFindings(l *findingList, v View) {
+	for _, tool := range v.tasks.tools {
+		switch v.tasks.does {
+		case labvocab.DoesNeverCalls:
+			l.of(v, TaskRequired, tool, "the tool must be called as a task (execution.taskSupport \"required\"), and the client ends the model's call of it before it reaches the server (measured): the tool is lost to the model").
+				tool(tool).lose("the model cannot use it: the client ends its calls")
+		case labvocab.DoesHidden:
+			l.of(v, TaskRequired, tool, "the tool must be called as a task (execution.taskSupport \"required\"), and the client does not offer it to the model (measured)").
+				tool(tool).lose("the model cannot use it: the client does not offer it")
+		case labvocab.DoesCallsPlain:
+			l.of(v, TaskRequired, tool, "the tool must be called as a task (execution.taskSupport \"required\"), and the client calls it as any tool, without a task (measured)").
+				tool(tool).at(loss.Info).lose("called without a task: the call waits for the result")
+		}
+	}
+}

@@ -110,3 +110,38 @@ func TestToolsAdded(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskFindings: a tool to be called as a task is lost (broken) in a
+// client measured to end the model's call of it or not to offer it, info
+// in one that calls it without a task, and no finding where the client
+// calls it as a task, where nothing was measured, or for a server without
+// such a tool.
+func TestTaskFindings(t *testing.T) {
+	fact := func(does string) profiles.Profile {
+		return profiles.Profile{Client: "c", Version: "1", Protocol: &profiles.Protocol{Runs: 2, Facts: []profiles.ProtocolFact{{Feature: labvocab.FeatureTask, Does: does}}}}
+	}
+	tasks := probe.EraResult{Era: probe.Legacy, Tools: []probe.Tool{{Name: "plain"}, {Name: "long_job", TaskSupport: "required"}, {Name: "maybe", TaskSupport: "optional"}}}
+	for _, tc := range []struct {
+		name string
+		p    profiles.Profile
+		e    probe.EraResult
+		want string // the severity, "" for no finding
+	}{
+		{"ends the call", fact(labvocab.DoesNeverCalls), tasks, "broken"},
+		{"not offered", fact(labvocab.DoesHidden), tasks, "broken"},
+		{"calls without a task", fact(labvocab.DoesCallsPlain), tasks, "info"},
+		{"calls as a task", fact(labvocab.DoesCallsAsTask), tasks, ""},
+		{"not measured", profiles.Profile{Client: "c", Version: "1"}, tasks, ""},
+		{"no such tool", fact(labvocab.DoesNeverCalls), probe.EraResult{Era: probe.Legacy, Tools: []probe.Tool{{Name: "maybe", TaskSupport: "optional"}}}, ""},
+	} {
+		var l findingList
+		taskFindings(&l, View{Profile: "c@1", tasks: taskFate(tc.p, tc.e)})
+		switch {
+		case tc.want == "" && len(l) > 0:
+			t.Errorf("%s: %+v, want no finding", tc.name, l)
+		case tc.want == "":
+		case len(l) != 1 || string(l[0].Severity) != tc.want || l[0].Code != TaskRequired || l[0].Tool != "long_job":
+			t.Errorf("%s: %+v, want one %s task-required about long_job", tc.name, l, tc.want)
+		}
+	}
+}

@@ -411,6 +411,17 @@ var protocolFeatures = func() []compatFeature {
 			}
 			return support{}, false
 		}},
+		{labvocab.FeatureTask, "task_required_tool", "A tool whose execution.taskSupport is \"required\" (2025-11-25 tasks) is called as a task; partial: called as any tool, without a task.", func(does string) (support, bool) {
+			switch does {
+			case labvocab.DoesCallsAsTask:
+				return support{yes: true}, true
+			case labvocab.DoesCallsPlain:
+				return support{yes: true, partial: true, note: does}, true
+			case labvocab.DoesNeverCalls, labvocab.DoesHidden:
+				return support{note: does}, true
+			}
+			return support{}, false
+		}},
 	}
 	var fs []compatFeature
 	for _, era := range []struct {

@@ -517,6 +517,9 @@ func TestCompatProtocol(t *testing.T) {
 		{"protocol", "tools_list_changed", "copilot", "≤1.0.102", false, ""},
 		{"protocol", "x_mcp_header", "adk", "", false, "dropped"},
 		{"protocol", "sampling", "gemini", "", false, "error -32601"},
+		{"protocol", "task_required_tool", "claude-code", "≤2.1.332", true, "called without a task"},
+		{"protocol", "task_required_tool", "opencode", "", false, "the model's call never reaches the server"},
+		{"protocol_2026_07_28", "task_required_tool", "openai-agents", "≤0.20.0", true, "called without a task"},
 	} {
 		s, ok := first(tc.group, tc.feature, tc.client)
 		if !ok || s.VersionAdded != tc.added || s.PartialImplementation != tc.partial || !strings.Contains(strings.Join(s.Notes, " "), tc.note) {
