@@ -7,6 +7,10 @@ import "github.com/instrlab/instrlab/internal/client"
 // mode; every run passes it but in an approval arm.
 const AllowAllTools = "--allow-all-tools"
 
+// FeatureFlagsEnv names the feature flags of its native runtime to turn
+// on (read in its strings).
+const FeatureFlagsEnv = "COPILOT_CLI_ENABLED_FEATURE_FLAGS"
+
 // arms are the arms of the versions whose help was read: its default,
 // with every tool allowed, and its own without the flag.
 var arms = map[string][]client.Arm{
@@ -24,6 +28,13 @@ var arms = map[string][]client.Arm{
 			Says: "the gpt5 family: apply-patch editing and rg among its own tools, its own system message profile"},
 		{Name: "model-claude-sonnet-5-5", Model: "claude-sonnet-5.5",
 			Says: "the claude family: its own system message profile"},
+		// A feature flag of its native runtime, off by default: "Enable
+		// MCP Tasks support (spec 2025-11-25): tools the server marks
+		// taskSupport: \"required\" run as background subagents via
+		// callToolAsTask" (its strings); flags are named in
+		// COPILOT_CLI_ENABLED_FEATURE_FLAGS.
+		{Name: "mcp-tasks", Env: map[string]string{FeatureFlagsEnv: "MCP_TASKS"},
+			Says: "its MCP Tasks feature flag on: a tool the server marks taskSupport \"required\" is to run as a background subagent, called as a task"},
 	},
 }
 
