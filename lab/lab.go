@@ -126,6 +126,8 @@ type Lab struct {
 	// toolsAdded is closed once the tools are added to server (addTools
 	// runs beside the start of serving: see New).
 	toolsAdded chan struct{}
+	// tasks are those made of calls (taskCall), served by tasks/get.
+	tasks labTasks
 	// listings counts the tools/list replies, for OrderRotate.
 	listings atomic.Int64
 	// inits counts the initialize replies, for SessionTexts.
@@ -344,7 +346,7 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 					r.Instructions = t.Text
 				}
 				if l.cfg.Surface.Has(SurfaceProtocol) {
-					res = tasksDeclared{r}
+					res = tasksDeclared{InitializeResult: r, extension: initDeclaresTasks(req)}
 				}
 			}
 			return res, err
@@ -366,6 +368,9 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			l.awaitTools()
 			if res, ok, err := l.rawCall(ctx, req); ok {
 				return res, err
+			}
+			if res, ok := l.taskCall(req); ok {
+				return res, nil
 			}
 			l.logLevel(ctx, next, req)
 		case "tools/list":
@@ -509,7 +514,7 @@ var knownMethods = []string{
 // it with -32022, as a dual server that lacks the version; a legacy server
 // does not know the method at all).
 func (l *Lab) onUnknown(m message, handshaken bool) string {
-	if m.kind != KindRequest {
+	if m.kind != KindRequest || m.method == "tasks/get" && l.servesTasks() {
 		return ""
 	}
 	legacyProbe := m.method == "server/discover" && l.cfg.Eras == ModeLegacy

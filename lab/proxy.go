@@ -203,7 +203,7 @@ func keepBody(e *Entry, data []byte) {
 	text := e.Kind == KindResponse && slices.Contains(labvocab.TextMethods, e.Method) ||
 		e.Kind == KindRequest && (e.Method == Legacy.Method() || e.Method == Modern.Method()) // the handshake's shape
 	exchange := e.Kind == KindRequest || e.Kind == KindResponse || e.Kind == KindError
-	call := exchange && (slices.Contains(labvocab.CallMethods, e.Method) || slices.Contains(labvocab.AskMethods, e.Method))
+	call := exchange && (slices.Contains(labvocab.CallMethods, e.Method) || slices.Contains(labvocab.AskMethods, e.Method) || e.Method == "tasks/get")
 	answer := e.Dir == Recv && (e.Kind == KindResponse || e.Kind == KindError) && e.Method == ""
 	notice := e.Kind == KindNotification && slices.Contains(labvocab.NoticeMethods, e.Method)
 	if text || call || answer || notice {

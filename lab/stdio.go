@@ -174,9 +174,10 @@ const maxInBatch = maxInFlight
 // plain adds the line m to b, and reports true, when it is a request or
 // notification that the lab hands the SDK as it is: one the SDK's decoder
 // reads as classify did (sdkRequest), that onUnknown leaves alone and that
-// is not a cancellation, which the lab rewrites.
+// is not a cancellation, which the lab rewrites, nor a tasks/get of a lab
+// that made a task, which it answers itself.
 func (c *stdioConn) plain(b *inBatch, line []byte, size int, m message) bool {
-	if size > maxLineLength || m.method == "notifications/cancelled" {
+	if size > maxLineLength || m.method == "notifications/cancelled" || m.method == "tasks/get" && c.lab.servesTasks() {
 		return false
 	}
 	req, ok := sdkRequest(line, m)
@@ -336,6 +337,17 @@ func (c *stdioConn) accept(line []byte, size int, m message) jsonrpc.Message {
 		return nil
 	case m.kind == KindInvalid:
 		c.reply(m.replyID, m.code, m.note)
+		return nil
+	case m.kind == KindRequest && m.method == "tasks/get" && c.lab.servesTasks():
+		c.track.received(m)
+		res, err := c.lab.getTask(m.params)
+		if err != nil {
+			c.reply(m.id, -32602, err.Error())
+			return nil
+		}
+		if err := c.writeLine(resultResponse(m.id, res)); err != nil {
+			c.Close()
+		}
 		return nil
 	case act != "":
 		c.track.received(m)

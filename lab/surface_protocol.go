@@ -135,9 +135,30 @@ func protocolTools(seed string) []SurfaceTool {
 // task-augmented tools/call (capabilities.tasks, the 2025-11-25 protocol's
 // experimental tasks), which the SDK's ServerCapabilities has no field
 // for: the group's protocol_task must be called as a task (its
-// execution.taskSupport). The lab runs no tasks: it answers such a call
-// as any call, and the message log shows how the client called.
-type tasksDeclared struct{ *mcp.InitializeResult }
+// execution.taskSupport). The lab runs no 2025-11-25 tasks: it answers a
+// call with a task in its params as any call, and the message log shows
+// how the client called.
+//
+// To a client that declared the tasks extension in its initialize
+// (TasksExtension: Copilot CLI with its MCP_TASKS flag does, in the
+// 2025-11-25 protocol) it declares the extension too, in
+// capabilities.extensions, and answers a call of protocol_task with a
+// task (taskCall).
+type tasksDeclared struct {
+	*mcp.InitializeResult
+	extension bool
+}
+
+// initDeclaresTasks reports whether the initialize request req declares
+// TasksExtension.
+func initDeclaresTasks(req mcp.Request) bool {
+	p, ok := req.GetParams().(*mcp.InitializeParams)
+	if !ok || p == nil || p.Capabilities == nil {
+		return false
+	}
+	_, ok = p.Capabilities.Extensions[TasksExtension]
+	return ok
+}
 
 // tasksCapability is what tasksDeclared declares.
 var tasksCapability = json.RawMessage(`{"requests":{"tools":{"call":{}}}}`)
@@ -155,6 +176,17 @@ func (r tasksDeclared) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	caps["tasks"] = tasksCapability
+	if r.extension {
+		var ext map[string]json.RawMessage
+		json.Unmarshal(caps["extensions"], &ext) // none: a new object
+		if ext == nil {
+			ext = map[string]json.RawMessage{}
+		}
+		ext[TasksExtension] = json.RawMessage(`{}`)
+		if caps["extensions"], err = rawJSON(ext); err != nil {
+			return nil, err
+		}
+	}
 	if res["capabilities"], err = rawJSON(caps); err != nil {
 		return nil, err
 	}

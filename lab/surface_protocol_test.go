@@ -394,3 +394,58 @@ func TestProtocolTask(t *testing.T) {
 		t.Errorf("initialize of a lab without the protocol group: tasks %+v, tools %+v, %v; want no tasks", plain.Capabilities.Tasks, plain.Capabilities.Tools, err)
 	}
 }
+
+// TestProtocolTaskExtension: to a client that declares the tasks
+// extension in its initialize, the lab declares it too and answers a call
+// of protocol_task with a task (resultType "task", its id, working, the
+// poll interval); tasks/get says working until TaskDuration has passed,
+// then completed with the call's result; an unknown task is an error.
+func TestProtocolTaskExtension(t *testing.T) {
+	cfg, err := Args{Instr: "none", Surface: string(SurfaceProtocol), Seed: "s1", Eras: ModeLegacy}.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startPipeServer(t, cfg)
+	io.WriteString(p.in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"extensions":{"`+TasksExtension+`":{}}},"clientInfo":{"name":"test","version":"1"}}}`+"\n"+initialized+"\n")
+	var init struct {
+		Result struct {
+			Capabilities struct {
+				Extensions map[string]json.RawMessage `json:"extensions"`
+			} `json:"capabilities"`
+		} `json:"result"`
+	}
+	if line := p.next(5 * time.Second); json.Unmarshal([]byte(line), &init) != nil || init.Result.Capabilities.Extensions[TasksExtension] == nil {
+		t.Fatalf("initialize: %s; want the tasks extension declared", line)
+	}
+	start := time.Now()
+	io.WriteString(p.in, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"protocol_task","arguments":{}}}`+"\n")
+	var task struct {
+		Result struct {
+			ResultType     string          `json:"resultType"`
+			TaskID         string          `json:"taskId"`
+			Status         string          `json:"status"`
+			PollIntervalMs int             `json:"pollIntervalMs"`
+			Result         json.RawMessage `json:"result"`
+		} `json:"result"`
+	}
+	line := p.next(5 * time.Second)
+	if json.Unmarshal([]byte(line), &task) != nil || task.Result.ResultType != "task" || task.Result.TaskID == "" || task.Result.Status != "working" || task.Result.PollIntervalMs != TaskPollMs {
+		t.Fatalf("tools/call: %s; want a task, working, polled every %d ms", line, TaskPollMs)
+	}
+	get := func(id, taskID string) string {
+		io.WriteString(p.in, `{"jsonrpc":"2.0","id":`+id+`,"method":"tasks/get","params":{"taskId":"`+taskID+`"}}`+"\n")
+		return p.next(5 * time.Second)
+	}
+	if line := get("3", task.Result.TaskID); time.Since(start) < TaskDuration && !strings.Contains(line, `"status":"working"`) {
+		t.Errorf("tasks/get at once: %s; want working", line)
+	}
+	time.Sleep(TaskDuration)
+	line = get("4", task.Result.TaskID)
+	text := surfaceText("s1", labvocab.ProtocolTask, "content text")
+	if !strings.Contains(line, `"status":"completed"`) || !strings.Contains(line, text) || !strings.Contains(line, `"resultType":"complete"`) {
+		t.Errorf("tasks/get after %v: %s; want completed with the call's result", TaskDuration, line)
+	}
+	if line := get("5", "no-such-task"); !strings.Contains(line, `"error"`) {
+		t.Errorf("tasks/get of an unknown task: %s; want an error", line)
+	}
+}

@@ -213,6 +213,16 @@ func hex4(s []byte, at int) (rune, bool) {
 }
 
 // errorResponse is the line answering an invalid message or an unknown method.
+// resultResponse is a JSON-RPC response to id with result.
+func resultResponse(id, result json.RawMessage) []byte {
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  json.RawMessage `json:"result"`
+	}{"2.0", id, result})
+	return b
+}
+
 func errorResponse(id json.RawMessage, code int, msg string) []byte {
 	if id == nil {
 		id = jsonNull

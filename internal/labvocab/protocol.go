@@ -85,6 +85,13 @@ const (
 	DoesCallsAsTask = "offered; called as a task"
 	DoesCallsPlain  = "offered; called without a task"
 	DoesNeverCalls  = "offered; the model's call never reaches the server"
+	// What a client does with the task a server answers its call with
+	// (the tasks extension, a client that declared it): asks for the
+	// task's state (tasks/get) until it completes, asks but stops before,
+	// or never asks.
+	DoesTaskPolled = "given a task, polls tasks/get until it completes"
+	DoesTaskPolls  = "given a task, polls tasks/get but stops before it completes"
+	DoesTaskNoPoll = "given a task, never polls tasks/get"
 	// DoesNotListening: the server sent no tools/list_changed, having no
 	// session listening for it (over 2026-07-28 a client listens on a
 	// subscriptions/listen stream).

@@ -39,6 +39,22 @@ type ProtocolFacts struct {
 	// tools/call params, the 2025-11-25 protocol's tasks), in the order
 	// of their first such call.
 	Tasked []string `json:"tasked,omitempty"`
+	// Task is what the client did with the task the server answered a
+	// call with (the tasks extension, resultType "task"); nil when the
+	// server made none.
+	Task *TaskFact `json:"task,omitempty"`
+}
+
+// A TaskFact is what a client did with a task the server made in place of
+// a call's result: how often it asked for the task's state (tasks/get),
+// the gaps between its asks in milliseconds, whether one answer said it
+// completed, and the first model request holding that result's text (0
+// for none).
+type TaskFact struct {
+	Polls     int       `json:"polls"`
+	GapsMS    []float64 `json:"gaps_ms,omitempty"`
+	Completed bool      `json:"completed,omitempty"`
+	Model     int       `json:"model,omitempty"`
 }
 
 // How a client answered a request of the server (AskFact.Answer), besides
@@ -133,7 +149,7 @@ func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
 	inputs := map[string]open{} // the asks of input_required results, by key
 	var calls []open            // the tools/call requests under way, oldest first
 	callTool := map[string]string{}
-	var changed time.Time
+	var changed, lastPoll time.Time
 	var firstList, lastList []listedTool
 	for _, e := range log {
 		id := string(bytes.TrimSpace(e.ID))
@@ -225,7 +241,26 @@ func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
 				body, _ := json.Marshal(map[string]json.RawMessage{"result": req.Params.InputResponses[k]})
 				p.answered(o.fact, e.Time.Sub(o.at), lab.Entry{Kind: lab.KindResponse, Body: body})
 			}
+		case e.Method == "tasks/get" && e.Dir == lab.Recv && e.Kind == lab.KindRequest && p.Task != nil:
+			if !lastPoll.IsZero() {
+				p.Task.GapsMS = append(p.Task.GapsMS, float64(e.Time.Sub(lastPoll).Microseconds())/1000)
+			}
+			p.Task.Polls, lastPoll = p.Task.Polls+1, e.Time
+		case e.Method == "tasks/get" && e.Dir == lab.Send && e.Kind == lab.KindResponse && p.Task != nil && !p.Task.Completed:
+			var res struct {
+				Result struct {
+					Status string          `json:"status"`
+					Result json.RawMessage `json:"result"`
+				} `json:"result"`
+			}
+			if json.Unmarshal(e.Body, &res) == nil && res.Result.Status == "completed" {
+				p.Task.Completed = true
+				p.Task.Model = firstHolding(reqs, resultTexts(res.Result.Result))
+			}
 		case e.Method == "tools/call" && e.Dir == lab.Send:
+			if bytes.Contains(e.Body, []byte(`"resultType":"task"`)) && p.Task == nil {
+				p.Task = &TaskFact{}
+			}
 			calls = slices.DeleteFunc(calls, func(o open) bool { return o.id == id })
 			first := len(p.Asks)
 			for i, k := range p.inputRequired(e, reqs) {
@@ -260,7 +295,7 @@ func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
 			}
 		}
 	}
-	if len(p.Asks) == 0 && len(p.Notices) == 0 && p.Changed == nil {
+	if len(p.Asks) == 0 && len(p.Notices) == 0 && p.Changed == nil && p.Task == nil {
 		return nil
 	}
 	return p
@@ -422,6 +457,21 @@ func noticeTexts(body json.RawMessage) []string {
 	var s string
 	if json.Unmarshal(n.Params.Data, &s) == nil {
 		out = append(out, s)
+	}
+	return out
+}
+
+// resultTexts are the texts of a tool result's content.
+func resultTexts(result json.RawMessage) []string {
+	var r struct {
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	json.Unmarshal(result, &r)
+	var out []string
+	for _, c := range r.Content {
+		out = append(out, c.Text)
 	}
 	return out
 }

@@ -158,6 +158,8 @@ func taskLine(p *ProtocolFacts, calls []CallFacts, d ToolDef) ProtocolLine {
 	switch {
 	case d.Via == ViaNone:
 		l.Does = labvocab.DoesHidden
+	case p.Task != nil:
+		return givenTask(p.Task)
 	case slices.Contains(p.Tasked, labvocab.ProtocolTask):
 		l.Does = labvocab.DoesCallsAsTask
 	case k < 0:
@@ -169,6 +171,34 @@ func taskLine(p *ProtocolFacts, calls []CallFacts, d ToolDef) ProtocolLine {
 		if c := calls[k]; c.Following != 0 {
 			l.Detail = fmt.Sprintf("request %d: %q", c.Following, c.Instead)
 		}
+	}
+	return l
+}
+
+// givenTask says what a client did with the task the server answered its
+// call with (the tasks extension): whether it asked for the task's state
+// until it completed, and whether the result then reached the model; the
+// polls and the gaps between them in the detail (timing, not a fact the
+// runs keep).
+func givenTask(t *TaskFact) ProtocolLine {
+	l := ProtocolLine{Feature: labvocab.FeatureTask, Does: labvocab.DoesTaskNoPoll}
+	switch {
+	case t.Completed && t.Model != 0:
+		l.Does = labvocab.DoesTaskPolled + "; its result " + labvocab.DoesReaches
+	case t.Completed:
+		l.Does = labvocab.DoesTaskPolled + "; its result " + labvocab.DoesNeverReaches
+	case t.Polls > 0:
+		l.Does = labvocab.DoesTaskPolls
+	}
+	if t.Polls > 0 {
+		l.Detail = fmt.Sprintf("%d polls of tasks/get", t.Polls)
+		if len(t.GapsMS) > 0 {
+			gaps := slices.Sorted(slices.Values(t.GapsMS))
+			l.Detail += fmt.Sprintf(", %.0f-%.0f ms apart (median %.0f; the lab asked for %d)", gaps[0], gaps[len(gaps)-1], gaps[len(gaps)/2], lab.TaskPollMs)
+		}
+	}
+	if t.Model != 0 {
+		l.Detail = strings.TrimPrefix(l.Detail+fmt.Sprintf("; request %d", t.Model), "; ")
 	}
 	return l
 }

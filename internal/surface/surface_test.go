@@ -543,3 +543,44 @@ func TestProtocolTask(t *testing.T) {
 		}
 	}
 }
+
+// TestProtocolTaskGiven: a call the server answered with a task (the
+// tasks extension) and the client's polls of tasks/get until an answer
+// said completed: the line says it polled until it completed and whether
+// the result's text then reached the model; a client that never polled,
+// or stopped first, says so.
+func TestProtocolTaskGiven(t *testing.T) {
+	at := time.Date(2026, 12, 7, 13, 0, 0, 0, time.UTC)
+	text := "protocol_task content text codeword: SPARROW-7811."
+	entry := func(ms int, dir, kind, method, id, body string) lab.Entry {
+		return lab.Entry{Time: at.Add(time.Duration(ms) * time.Millisecond), Dir: dir, Kind: kind, Method: method, ID: json.RawMessage(id), Body: json.RawMessage(body)}
+	}
+	made := entry(0, lab.Send, lab.KindResponse, "tools/call", "2", `{"jsonrpc":"2.0","id":2,"result":{"resultType":"task","taskId":"task-1","status":"working"}}`)
+	poll := func(ms int, id string) lab.Entry { return entry(ms, lab.Recv, lab.KindRequest, "tasks/get", id, "") }
+	working := entry(1, lab.Send, lab.KindResponse, "tasks/get", "3", `{"jsonrpc":"2.0","id":3,"result":{"status":"working"}}`)
+	done := entry(1001, lab.Send, lab.KindResponse, "tasks/get", "4", `{"jsonrpc":"2.0","id":4,"result":{"status":"completed","result":{"content":[{"type":"text","text":"`+text+`"}]}}}`)
+	reqs := []Request{{Request: fakeapi.Request{Seq: 1, Body: json.RawMessage("{}")}}, {Request: fakeapi.Request{Seq: 2, Body: json.RawMessage(`{"messages":[{"content":"` + text + `"}]}`)}}}
+	offered := []ToolDef{{Tool: labvocab.ProtocolTask, Via: "tools"}}
+	for _, c := range []struct {
+		name string
+		log  []lab.Entry
+		does string
+	}{
+		{"polled, the result reaches the model", []lab.Entry{made, poll(0, "3"), working, poll(1000, "4"), done}, labvocab.DoesTaskPolled + "; its result " + labvocab.DoesReaches},
+		{"stopped before", []lab.Entry{made, poll(0, "3"), working}, labvocab.DoesTaskPolls},
+		{"never polled", []lab.Entry{made}, labvocab.DoesTaskNoPoll},
+	} {
+		p := Protocol(reqs, c.log, "lab")
+		if p == nil || p.Task == nil {
+			t.Fatalf("%s: no task in %+v", c.name, p)
+		}
+		lines := ProtocolLines(p, nil, offered, nil)
+		k := slices.IndexFunc(lines, func(l ProtocolLine) bool { return l.Feature == labvocab.FeatureTask })
+		if k < 0 || lines[k].Does != c.does {
+			t.Errorf("%s: lines %+v, want %q", c.name, lines, c.does)
+		}
+	}
+	if p := Protocol(reqs, []lab.Entry{made, poll(0, "3"), working, poll(1000, "4"), done}, "lab"); p.Task.Polls != 2 || len(p.Task.GapsMS) != 1 || p.Task.GapsMS[0] != 1000 || p.Task.Model != 2 {
+		t.Errorf("task %+v, want 2 polls 1000 ms apart, the result in request 2", p.Task)
+	}
+}

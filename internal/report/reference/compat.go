@@ -411,7 +411,15 @@ var protocolFeatures = func() []compatFeature {
 			}
 			return support{}, false
 		}},
-		{labvocab.FeatureTask, "task_required_tool", "A tool whose execution.taskSupport is \"required\" (2025-11-25 tasks) is called as a task; partial: called as any tool, without a task.", func(does string) (support, bool) {
+		{labvocab.FeatureTask, "task_required_tool", "A tool whose execution.taskSupport is \"required\" (2025-11-25 tasks) is called as a task, or, given a task, the client polls it until it completes and the model gets its result; partial: called as any tool, without a task.", func(does string) (support, bool) {
+			switch {
+			case does == labvocab.DoesTaskPolled+"; its result "+labvocab.DoesReaches:
+				return support{yes: true}, true
+			case strings.HasPrefix(does, labvocab.DoesTaskPolled):
+				return support{yes: true, partial: true, note: does}, true
+			case does == labvocab.DoesTaskPolls || does == labvocab.DoesTaskNoPoll:
+				return support{note: does}, true
+			}
 			switch does {
 			case labvocab.DoesCallsAsTask:
 				return support{yes: true}, true
