@@ -32,6 +32,7 @@ type Args struct {
 	ResultSize     string        // -result-size: KIND:N, the text of the size group's results
 	Tools          int           // -tools: this many tools in all, the lab's own three first
 	NameLength     int           // -tool-name-length: also a tool whose name is this many characters
+	HangFor        time.Duration // -hang-for: the hang group's bad_hang answers after this long (0: never)
 	Eras           Mode          // -eras: ModeLegacy, ModeBoth or ModeModern
 	InitDelay      time.Duration // -init-delay
 	DiscoverDelay  time.Duration // -discover-delay
@@ -71,6 +72,7 @@ func (a *Args) flags() []argFlag {
 		{"result-size", &a.ResultSize, DefaultResultSize, "the text of the size group's results: KIND:N code points of generated text (as -instr)"},
 		{"tools", &a.Tools, 0, fmt.Sprintf("serve this many tools in all, %d to %d: the lab's own three, then generated ones (tool_0004, ...), each described in about 350 characters, for the count at which a client defers or drops tools (0: its own three)", len(labvocab.OwnTools), maxTools)},
 		{"tool-name-length", &a.NameLength, 0, fmt.Sprintf("also serve a tool whose name is this many characters, 1 to %d (lname, then the alphabet over and over), for the longest name a client accepts", maxToolNameLength)},
+		{"hang-for", &a.HangFor, time.Duration(0), "the hang group's bad_hang answers after this long, with a text of its own, unless the call was cancelled first (0: it never answers), for how long a client waits for a tool's result"},
 		{"eras", (*string)(&a.Eras), string(ModeLegacy), "the protocol eras the lab speaks, a `list`: legacy (initialize), modern (server/discover) or both, legacy,modern (each with a text and codewords of its own)"},
 		{"init-delay", &a.InitDelay, time.Duration(0), "hold the initialize reply this long"},
 		{"discover-delay", &a.DiscoverDelay, time.Duration(0), "hold the server/discover reply this long"},
@@ -147,7 +149,7 @@ func (a Args) Args() []string {
 // ...) are the runner's, never a row's.
 var rowKeys = map[string]string{
 	"instr": "instr", "instr-file": "instr_file", "tool-desc": "tool_description", "tool-desc-file": "tool_description_file",
-	"surface": "surface", "result-size": "result_size", "tools": "tools", "tool-name-length": "tool_name_length", "eras": "eras",
+	"surface": "surface", "result-size": "result_size", "tools": "tools", "tool-name-length": "tool_name_length", "hang-for": "hang_for", "eras": "eras",
 	"init-delay": "init_delay", "discover-delay": "discover_delay", "ready-after": "ready_after", "discover-ttl": "discover_ttl",
 	"cache-scope": "cache_scope", "drop-session": "drop_session", "drop-after-calls": "drop_after_calls",
 	"session-texts": "session_texts", "on-unknown": "on_unknown", "fail": "fail", "tool-meta": "tool_meta", "tool-order": "tool_order",
@@ -375,7 +377,7 @@ func (a Args) config(readFile bool) (Config, error) {
 	if cfg.Surface.Groups, err = ParseSurface(a.Surface); err != nil {
 		return Config{}, fmt.Errorf("-surface: %w", err)
 	}
-	cfg.Surface.Seed, cfg.Surface.Count, cfg.Surface.NameLength = a.Seed, a.Tools, a.NameLength
+	cfg.Surface.Seed, cfg.Surface.Count, cfg.Surface.NameLength, cfg.Surface.HangFor = a.Seed, a.Tools, a.NameLength, a.HangFor
 	if cfg.Surface.ResultSize, err = ParseInstructions(a.ResultSize); err != nil || !cfg.Surface.ResultSize.Present() {
 		return Config{}, fmt.Errorf("-result-size: want KIND:N, as in %s", DefaultResultSize)
 	}

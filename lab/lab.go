@@ -158,7 +158,7 @@ func (cfg Config) Validate() error {
 	if cfg.ToolOrder != "" && !slices.Contains(toolOrders, cfg.ToolOrder) {
 		return fmt.Errorf("-tool-order %q: want %s", cfg.ToolOrder, strings.Join(toolOrders, " or "))
 	}
-	if cfg.InitDelay < 0 || cfg.DiscoverDelay < 0 || cfg.ReadyAfter < 0 || cfg.SessionIdle < 0 || cfg.BodyTimeout < 0 || cfg.DiscoverTTL < 0 {
+	if cfg.InitDelay < 0 || cfg.DiscoverDelay < 0 || cfg.ReadyAfter < 0 || cfg.SessionIdle < 0 || cfg.BodyTimeout < 0 || cfg.DiscoverTTL < 0 || cfg.Surface.HangFor < 0 {
 		return fmt.Errorf("delays and timeouts must not be negative")
 	}
 	if cfg.DiscoverTTL%time.Millisecond != 0 {

@@ -48,7 +48,8 @@ type Entry struct {
 	// prompts and resources), tool calls, resource reads and prompts got,
 	// what a server asks a client (elicitation, sampling, roots) with its
 	// answers, and the notifications a client may show the model
-	// (labvocab's TextMethods, CallMethods, AskMethods, NoticeMethods).
+	// (labvocab's TextMethods, CallMethods, AskMethods, NoticeMethods),
+	// and a notifications/cancelled (labvocab.Cancelled).
 	Body json.RawMessage `json:"body,omitempty"`
 	// Count is, for a KindDropped entry, how many notifications it
 	// stands for.

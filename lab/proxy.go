@@ -194,7 +194,7 @@ func (t *trackers) entry(e Entry, line []byte) Entry {
 // reply carrying a server's texts (labvocab.TextMethods), a client's
 // initialize or server/discover request (what it asked with: its shape), a
 // request or reply of labvocab.CallMethods or labvocab.AskMethods, or a
-// notification of labvocab.NoticeMethods, and at most maxKeptBody bytes
+// notification of labvocab.NoticeMethods or labvocab.Cancelled, and at most maxKeptBody bytes
 // (e.Bytes says how many a longer one had).
 func keepBody(e *Entry, data []byte) {
 	if len(data) > maxKeptBody {
@@ -205,7 +205,7 @@ func keepBody(e *Entry, data []byte) {
 	exchange := e.Kind == KindRequest || e.Kind == KindResponse || e.Kind == KindError
 	call := exchange && (slices.Contains(labvocab.CallMethods, e.Method) || slices.Contains(labvocab.AskMethods, e.Method) || e.Method == "tasks/get")
 	answer := e.Dir == Recv && (e.Kind == KindResponse || e.Kind == KindError) && e.Method == ""
-	notice := e.Kind == KindNotification && slices.Contains(labvocab.NoticeMethods, e.Method)
+	notice := e.Kind == KindNotification && (slices.Contains(labvocab.NoticeMethods, e.Method) || e.Method == labvocab.Cancelled)
 	if text || call || answer || notice {
 		e.Body = json.RawMessage(slices.Clone(data))
 	}

@@ -179,6 +179,9 @@ type SurfaceConfig struct {
 	// NameLength, when set, adds a tool whose name is that many
 	// characters (-tool-name-length, labvocab.LongToolName).
 	Count, NameLength int
+	// HangFor, when set, is how long SurfaceHang's tool takes to answer
+	// (-hang-for); it never answers otherwise.
+	HangFor time.Duration
 }
 
 // Has reports whether the group g is selected.
@@ -208,7 +211,7 @@ func (c SurfaceConfig) Tools() ([]SurfaceTool, error) {
 		case SurfaceBad:
 			ts = badTools(c.Seed)
 		case SurfaceHang:
-			ts = []SurfaceTool{hangTool(c.Seed)}
+			ts = []SurfaceTool{hangTool(c.Seed, c.HangFor)}
 		case SurfaceProtocol:
 			ts = protocolTools(c.Seed)
 		}

@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -71,10 +72,26 @@ func badTools(seed string) []SurfaceTool {
 	return []SurfaceTool{noContent, wrongType, mismatch, nullStructured, stringStructured, arrayStructured, huge, protocol}
 }
 
-// hangTool is SurfaceHang's tool, which never answers.
-func hangTool(seed string) SurfaceTool {
-	desc, key := describe(seed, "bad_hang", "Never answers.")
-	return SurfaceTool{Case: "never answers", Key: key, Hang: true, Tool: &mcp.Tool{Name: "bad_hang", Description: desc, InputSchema: emptyInput}}
+// HangTool is the name of SurfaceHang's tool.
+const HangTool = "bad_hang"
+
+// hangTool is SurfaceHang's tool, which never answers, or answers after
+// a time (after, -hang-for) with a text of its own, unless the client
+// cancelled the call first (notifications/cancelled ends its context).
+func hangTool(seed string, after time.Duration) SurfaceTool {
+	if after <= 0 {
+		desc, key := describe(seed, HangTool, "Never answers.")
+		return SurfaceTool{Case: "never answers", Key: key, Hang: true, Tool: &mcp.Tool{Name: HangTool, Description: desc, InputSchema: emptyInput}}
+	}
+	desc, key := describe(seed, HangTool, "Answers after "+after.String()+".")
+	t := SurfaceTool{Case: "answers after " + after.String(), Key: key, Tool: &mcp.Tool{Name: HangTool, Description: desc, InputSchema: emptyInput}}
+	t.ask = func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if err := sleep(ctx, after); err != nil {
+			return nil, err
+		}
+		return textResult(surfaceText(seed, HangTool, "result"))
+	}
+	return t
 }
 
 // rawCall answers a call of a Raw or Hang tool in the middleware, before

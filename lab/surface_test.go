@@ -57,7 +57,17 @@ func TestParseSurface(t *testing.T) {
 // result size, handshaken, logging to a file it returns the path of.
 func surfaceLab(t *testing.T) (*pipeServer, string) {
 	t.Helper()
-	a := Args{Instr: "none", Surface: "all,hang,reserved,protocol", ResultSize: "ascii:2000", Seed: "s1"}
+	p, path, got := loggedLab(t, Args{Instr: "none", Surface: "all,hang,reserved,protocol", ResultSize: "ascii:2000", Seed: "s1"})
+	if !strings.Contains(got, `"prompts":{}`) || !strings.Contains(got, `"resources":{}`) {
+		t.Fatalf("initialize of a lab with prompts: %s", got)
+	}
+	return p, path
+}
+
+// loggedLab starts the lab of a over a pipe, logging to a file (its
+// path), and initializes it: the initialize result is its third value.
+func loggedLab(t *testing.T, a Args) (*pipeServer, string, string) {
+	t.Helper()
 	cfg, err := a.Config()
 	if err != nil {
 		t.Fatal(err)
@@ -68,10 +78,7 @@ func surfaceLab(t *testing.T) (*pipeServer, string) {
 	}
 	p := startPipeServer(t, cfg)
 	io.WriteString(p.in, initialize+"\n"+initialized+"\n")
-	if got := p.next(5 * time.Second); !strings.Contains(got, `"prompts":{}`) || !strings.Contains(got, `"resources":{}`) {
-		t.Fatalf("initialize of a lab with prompts: %s", got)
-	}
-	return p, path
+	return p, path, p.next(5 * time.Second)
 }
 
 // TestSurfaceToolsList: tools/list of every group is the snapshot in
@@ -239,5 +246,38 @@ func TestSurfacePrompts(t *testing.T) {
 	plain.next(5 * time.Second)
 	if got := plain.next(5 * time.Second); !strings.Contains(got, `"code":-32601`) {
 		t.Errorf("prompts/list of a lab without prompts: %s", got)
+	}
+}
+
+// TestHangFor: with -hang-for, bad_hang answers after that long with its
+// own codeword; a call the client cancels first gets no answer, and the
+// log keeps the cancel whole (its requestId and reason).
+func TestHangFor(t *testing.T) {
+	p, path, _ := loggedLab(t, Args{Instr: "none", Surface: "hang", Seed: "s1", HangFor: 300 * time.Millisecond})
+	start := time.Now()
+	io.WriteString(p.in, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"bad_hang","arguments":{}}}`+"\n")
+	got := p.next(5 * time.Second)
+	if took := time.Since(start); !strings.Contains(got, `"id":7`) || !strings.Contains(got, SurfaceCodeword("s1", HangTool, "result")) || took < 300*time.Millisecond {
+		t.Errorf("bad_hang with -hang-for 300ms: after %s got %.300s, want its result with its codeword after 300ms", took, got)
+	}
+	io.WriteString(p.in, `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"bad_hang","arguments":{}}}`+"\n"+
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":8,"reason":"timed out"}}`+"\n")
+	// The go-sdk answers a cancelled call with an error (code 0,
+	// "context canceled"), never with the tool's result.
+	if got := p.next(time.Second); strings.Contains(got, `"result"`) {
+		t.Errorf("a cancelled bad_hang answered with a result: %.300s", got)
+	}
+	p.in.Close()
+	p.cancel()
+	p.done <- <-p.done
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"body":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":8,"reason":"timed out"}}`) {
+		t.Errorf("the log keeps no cancel whole:\n%s", data)
+	}
+	if _, err := (Args{Surface: "hang", HangFor: -time.Second}).Config(); err == nil {
+		t.Error("a negative -hang-for: no error")
 	}
 }

@@ -42,6 +42,10 @@ type kind struct {
 	// annotate, when set, adds to the number what the runs show beside
 	// it (the descriptions' size at the edge; the client's whole name).
 	annotate func(f Found, runs []analyze.Result) string
+	// late, when set, says whether what the server sent after the
+	// budget still reached the model, from the runs past it (the wait
+	// budget's late server); "not measured" otherwise.
+	late func(past []analyze.Result) string
 	// names, when set, is what the runs at the edge show of the names
 	// the client gives the tools, for the profile (the tool-name limit's
 	// nameRecord); ok are the runs that did not fail, past those past
@@ -67,7 +71,7 @@ const (
 )
 
 // kinds are the budgets, in the order of Names.
-var kinds = []kind{waitKind(), deferKind(), nameKind(), resultKind()}
+var kinds = []kind{waitKind(), deferKind(), nameKind(), resultKind(), callKind()}
 
 // Names lists the budgets Measure knows, for -budget's help and errors.
 var Names = func() []string {
@@ -99,6 +103,7 @@ func waitKind() kind {
 		},
 		outcome: waitOutcome,
 		past:    pastBudget,
+		late:    lateServer,
 		format:  seconds,
 		say: func(m Measurement) string {
 			switch {

@@ -283,8 +283,8 @@ func (o Options) measure(ctx context.Context, m *matrix.Matrix, tmpl matrix.Row,
 		ms.PastBudget = "not measured"
 	}
 	ms.Late = "not measured"
-	if k.timed {
-		ms.Late = lateServer(past)
+	if k.late != nil {
+		ms.Late = k.late(past)
 	}
 	if k.annotate != nil && f.Failed == "" {
 		ms.Note = k.annotate(f, ok)

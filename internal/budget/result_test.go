@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/surface"
@@ -19,15 +18,7 @@ import (
 // characters then Cline's marker. The past run says so with the marker,
 // and what the tool result in the request began with.
 func TestResultRealRuns(t *testing.T) {
-	read := func(dir string) analyze.Result {
-		t.Helper()
-		r, err := analyze.Run(filepath.Join("testdata", dir), clients.New)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	within, past := read("result-cline-7961"), read("result-cline-7962")
+	within, past := readRun(t, "result-cline-7961"), readRun(t, "result-cline-7962")
 	if o := resultOutcome(7961, within); o.Failed != "" || !o.Within {
 		t.Errorf("7,961 characters: %+v, want within", o)
 	}

@@ -23,3 +23,9 @@ var AskMethods = []string{"elicitation/create", "sampling/createMessage", "roots
 // NoticeMethods are the notifications whose texts a client may show the
 // model, kept whole in the log's Body.
 var NoticeMethods = []string{"notifications/message", "notifications/progress"}
+
+// Cancelled is the notification by which either side ends a request it
+// made (its params: the requestId and a reason): the lab and the proxy
+// keep it whole, so that an analysis tells which call a client gave up
+// on and why.
+const Cancelled = "notifications/cancelled"

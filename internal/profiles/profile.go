@@ -468,12 +468,14 @@ type Startup struct {
 // Above when within at its high end; then one side alone is known.
 // The names of the budgets instrlab budget measures (Budget.Name): how
 // long a client waits for a server to start, how long it defers its first
-// request for one, the longest tool name it keeps, the longest tool result.
+// request for one, the longest tool name it keeps, the longest tool result,
+// how long it waits for a tool's result.
 const (
 	BudgetWait   = "wait"
 	BudgetDefer  = "defer"
 	BudgetName   = "name"
 	BudgetResult = "result"
+	BudgetCall   = "call"
 )
 
 type Budget struct {

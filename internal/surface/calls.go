@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/instrlab/instrlab/internal/fakeapi"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/unit"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -52,13 +54,49 @@ type CallFacts struct {
 	Flagged bool `json:"flagged,omitempty"`
 	// Parts are the result's parts and where each arrived.
 	Parts []Found `json:"parts,omitempty"`
-	// Instead, when a part did not arrive whole or the call never reached
-	// the server, is how the call's tool result in the following request
-	// begins (its first InsteadRunes characters), and ResultChars that
+	// Instead, when a part did not arrive whole, the call never reached
+	// the server or the client gave up on it, is how the call's tool
+	// result in the following request begins (its first InsteadRunes
+	// characters), and ResultChars that
 	// result's length: what the model got in its place (a client's error
 	// or refusal, a file's path, the part cut).
 	Instead     string `json:"instead,omitempty"`
 	ResultChars int    `json:"result_chars,omitempty"`
+	// GaveUp, for a call the client gave up on before the server
+	// answered it, says when and how; nil for any other.
+	GaveUp *GaveUp `json:"gave_up,omitempty"`
+}
+
+// GaveUp is how a client gave up on a call the server had not answered,
+// in milliseconds from the server's receipt of the call (the server's log
+// and the fake API's record, both on the machine's clock).
+type GaveUp struct {
+	// CancelMS is when the client cancelled the call
+	// (notifications/cancelled naming its id), Reason the reason it gave;
+	// nil when it sent none.
+	CancelMS *float64 `json:"cancel_ms,omitempty"`
+	Reason   string   `json:"reason,omitempty"`
+	// ResultMS is when the request that carries a result for the call
+	// reached the model API, when it came before the server's answer (or
+	// with none at all), or after a cancel; nil for none.
+	ResultMS *float64 `json:"result_ms,omitempty"`
+	// AnswerMS is when the server answered after all, into a call the
+	// client had given up on; nil when it never did.
+	AnswerMS *float64 `json:"answer_ms,omitempty"`
+}
+
+// AfterMS is when the client gave up: the first of its cancel and the
+// request that carried a result.
+func (g GaveUp) AfterMS() float64 {
+	switch {
+	case g.CancelMS != nil && g.ResultMS != nil:
+		return min(*g.CancelMS, *g.ResultMS)
+	case g.CancelMS != nil:
+		return *g.CancelMS
+	case g.ResultMS != nil:
+		return *g.ResultMS
+	}
+	return 0
 }
 
 // What became of a call the model made (CallFacts.Fate).
@@ -154,12 +192,6 @@ func Calls(reqs []Request, log []lab.Entry) []CallFacts {
 				}
 			}
 			var parts []Part
-			if reply != nil {
-				f.Answer, f.Bytes = reply.answer, reply.bytes
-				if len(reply.body) > 0 {
-					parts, f.IsError, _ = Parts(reply.body)
-				}
-			}
 			next := following(reqs[i+1:], c)
 			if next == nil {
 				// The client sent the call back under an id of its
@@ -167,6 +199,13 @@ func Calls(reqs []Request, log []lab.Entry) []CallFacts {
 				if id := echoedID(r, reqs[i+1:], c); id != "" {
 					c.ID = id
 					next = following(reqs[i+1:], c)
+				}
+			}
+			if reply != nil {
+				f.GaveUp = reply.gaveUp(next)
+				f.Answer, f.Bytes = reply.answer, reply.bytes
+				if len(reply.body) > 0 {
+					parts, f.IsError, _ = Parts(reply.body)
 				}
 			}
 			if next == nil {
@@ -184,7 +223,7 @@ func Calls(reqs []Request, log []lab.Entry) []CallFacts {
 				f.Parts = append(f.Parts, Locate(next.Context, call, p))
 			}
 			markSame(f.Parts, parts)
-			if !f.Reached || slices.ContainsFunc(f.Parts, func(p Found) bool { return !p.Full }) {
+			if !f.Reached || f.GaveUp != nil || slices.ContainsFunc(f.Parts, func(p Found) bool { return !p.Full }) {
 				f.Instead, f.ResultChars = instead(next.Context, c)
 			}
 			out = append(out, f)
@@ -287,6 +326,36 @@ type serverCall struct {
 	answer string
 	bytes  int
 	body   json.RawMessage
+	// got is when the server got the call, answered when it answered
+	// (zero for never), cancelled when the client cancelled it, and
+	// reason the reason it gave.
+	got, answered, cancelled time.Time
+	reason                   string
+}
+
+// gaveUp says how the client gave up on the call, given next, the request
+// that carries its result (nil for none): nil when it did not (the server
+// answered before both, or nothing ended the call).
+func (c serverCall) gaveUp(next *Request) *GaveUp {
+	ms := func(t time.Time) *float64 {
+		v := float64(t.Sub(c.got).Microseconds()) / 1000
+		return &v
+	}
+	before := func(t time.Time) bool { return !t.IsZero() && (c.answered.IsZero() || t.Before(c.answered)) }
+	var g GaveUp
+	if before(c.cancelled) {
+		g.CancelMS, g.Reason = ms(c.cancelled), c.reason
+	}
+	if next != nil && (g.CancelMS != nil || before(next.Time)) {
+		g.ResultMS = ms(next.Time)
+	}
+	if g.CancelMS == nil && g.ResultMS == nil || c.got.IsZero() {
+		return nil
+	}
+	if !c.answered.IsZero() {
+		g.AnswerMS = ms(c.answered)
+	}
+	return &g
 }
 
 // serverCalls reads the tools/call requests of a message log, in order,
@@ -295,6 +364,21 @@ func serverCalls(log []lab.Entry) []serverCall {
 	var out []serverCall
 	byID := map[string]int{}
 	for _, e := range log {
+		if e.Dir == lab.Recv && e.Kind == lab.KindNotification && e.Method == labvocab.Cancelled {
+			var n struct {
+				Params struct {
+					RequestID json.RawMessage `json:"requestId"`
+					Reason    string          `json:"reason"`
+				} `json:"params"`
+			}
+			if json.Unmarshal(e.Body, &n) != nil {
+				continue // a cancel the log kept no body of (evidence from before it did)
+			}
+			if k, ok := byID[string(bytes.TrimSpace(n.Params.RequestID))]; ok && out[k].cancelled.IsZero() {
+				out[k].cancelled, out[k].reason = e.Time, unit.CodePoint.Clip(n.Params.Reason, InsteadRunes)
+			}
+			continue
+		}
 		if e.Method != "tools/call" {
 			continue
 		}
@@ -307,14 +391,14 @@ func serverCalls(log []lab.Entry) []serverCall {
 			}
 			json.Unmarshal(e.Body, &req)
 			byID[string(bytes.TrimSpace(e.ID))] = len(out)
-			out = append(out, serverCall{name: req.Params.Name, answer: AnswerNone})
+			out = append(out, serverCall{name: req.Params.Name, answer: AnswerNone, got: e.Time})
 		case e.Dir == lab.Send && (e.Kind == lab.KindResponse || e.Kind == lab.KindError):
 			k, ok := byID[string(bytes.TrimSpace(e.ID))]
 			if !ok {
 				continue
 			}
 			c := &out[k]
-			c.bytes, c.body, c.answer = e.Bytes, e.Body, AnswerResult
+			c.bytes, c.body, c.answer, c.answered = e.Bytes, e.Body, AnswerResult, e.Time
 			switch {
 			case e.Kind == lab.KindError:
 				c.answer = AnswerError

@@ -49,6 +49,15 @@ type CallFate struct {
 	// object (probe.CallResult.StructuredType): Form is then what the
 	// profile measured of a result of that shape.
 	Shape string `json:"shape,omitempty"`
+	// Time is what the client does with how long the call took in
+	// check, by its call budget (TimeGivesUp, TimeRace, TimeBeyond); ""
+	// when it is well within it or none was measured. Took is the call's
+	// time, Waits the budget in words, GivesUp what the client does past
+	// it.
+	Time    string `json:"time,omitempty"`
+	Took    string `json:"took,omitempty"`
+	Waits   string `json:"waits,omitempty"`
+	GivesUp string `json:"gives_up,omitempty"`
 }
 
 // The sizes of a CallFate.
@@ -79,6 +88,7 @@ func callFates(p profiles.Profile, calls []probe.CallResult) []CallFate {
 			f.Chars = part.Chars
 			callSize(&f, p, *part)
 		}
+		callTime(&f, p, c)
 		out = append(out, f)
 	}
 	return out
@@ -253,6 +263,7 @@ func callLines(fs []CallFate) []string {
 		if f.Shape != "" {
 			s += "; its structuredContent is " + article(f.Shape) + ", not an object"
 		}
+		s += timeLine(f)
 		if len(f.Other) > 0 {
 			s += fmt.Sprintf("; its %s blocks: %s here", strings.Join(f.Other, " and "), NotMeasured)
 		}

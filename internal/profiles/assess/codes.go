@@ -61,6 +61,7 @@ const (
 	ResultCut       Code = "result-cut"
 	ResultRejected  Code = "result-rejected"
 	CallFailed      Code = "call-failed"
+	CallSlow        Code = "call-slow"
 	ToolsAdded      Code = "tools-added"
 	TaskRequired    Code = "task-required"
 )
@@ -243,6 +244,11 @@ var Docs = []Doc{
 		Why:   "the tool returned no result, so nothing of it was predicted",
 		Help:  "The tool answered -call with a JSON-RPC error, no reply within -timeout, a result that is not a CallToolResult, or the server exited: nothing of it can be predicted; or the server's tools/list does not name it, and it was not called (with -config, name the server with -server). The finding says which.",
 		Fix:   "make the tool answer the call"},
+	{Code: CallSlow, Severity: loss.Broken,
+		Short: "a client gives up on a tool check -call called before it answers",
+		Why:   "the model gets the client's error, not the result",
+		Help:  "check -call called the tool, and it took at least as long as a client profile measured the client to wait for a tool's result (instrlab budget -budget call, docs/budgets.md: a tool answering after a set time, bisected to a second): the client gives up first, and the finding says what it does then (its notifications/cancelled, what the model gets instead). Between the longest delay the client waited for and the shortest it gave up on is a race (degraded); longer than the longest measured, of a client that waited for it, is not measured (info). A call check gave up on (no reply within -timeout) is call-failed's: raise -timeout to time it. Answer sooner: return what is ready and let the model call again for the rest.",
+		Fix:   "answer within the client's wait: return what is ready, and let the model call again"},
 	{Code: TextsUnseen, Severity: loss.Info,
 		Short: "what a client does with the server's prompts and resources",
 		Why:   "what the client does with prompts and resources, for the record",

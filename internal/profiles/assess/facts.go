@@ -31,7 +31,7 @@ func Facts(p profiles.Profile) []Fact {
 		out = append(out, Fact{Name: "measured with", Value: "model " + NotMeasured})
 	}
 	out = append(out, toolFact(p.ToolDescriptions))
-	out = append(out, slowFact(p), surfaceFact(p), resultFact(p))
+	out = append(out, slowFact(p), surfaceFact(p), resultFact(p), callTimeFact(p))
 	if p.Render.Placement == NotMeasured {
 		out = append(out, Fact{Name: "placement", Value: NotMeasured})
 	}

@@ -197,6 +197,7 @@ func findings(s Server, o Options) []Finding {
 		cuts(&l, v)
 		surfaceFindings(&l, v, o.Rules.MaxName)
 		callFindings(&l, v)
+		callTimeFindings(&l, v)
 		textsFindings(&l, v)
 		addedToolsFindings(&l, v)
 		taskFindings(&l, v)

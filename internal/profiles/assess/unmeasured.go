@@ -20,6 +20,7 @@ const (
 	factToolLines  fact = "what it keeps of a tool description of several lines"
 	factInstrLines fact = "what it keeps of instructions of several lines"
 	factProtocol   fact = "what it does with a server's tools/list_changed"
+	factCallTime   fact = "how long it waits for a tool's result"
 )
 
 // measuredFacts are the facts profile p measured.
@@ -35,6 +36,7 @@ func measuredFacts(p profiles.Profile) map[fact]bool {
 		factToolLines:  p.ToolDescriptions.Lines != "",
 		factInstrLines: p.Instructions.Lines != "",
 		factProtocol:   p.Protocol != nil,
+		factCallTime:   callBudget(p) != nil,
 	}
 }
 
@@ -55,6 +57,8 @@ func factOf(v View, code Code) fact {
 		return factWait
 	case ToolsAdded:
 		return factProtocol
+	case CallSlow:
+		return factCallTime
 	case ToolTruncated:
 		if slices.ContainsFunc(v.Tools, func(t ToolFate) bool { return t.FirstLine }) {
 			return factToolLines

@@ -2,6 +2,7 @@ package reference
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -107,13 +108,18 @@ func budget(b profiles.Budget) string {
 }
 
 // numbers writes one number, or a span of two, in unit u: seconds in
-// milliseconds when all are under one, to a tenth under ten.
+// milliseconds when all are under one, to a tenth under ten or when a
+// span's ends are in the same second.
 func numbers(u string, vs ...float64) string {
 	f := func(v float64) string { return table.Num(int(v)) }
 	switch {
 	case u == "s" && slices.Max(vs) < 1:
 		u, f = "ms", func(v float64) string { return fmt.Sprintf("%.0f", v*1000) }
 	case u == "s" && slices.Max(vs) < 10:
+		f = func(v float64) string { return fmt.Sprintf("%.1f", v) }
+	case u == "s" && len(vs) == 2 && math.Round(vs[0]) == math.Round(vs[1]):
+		// A span narrower than a second (the call budget's, to a
+		// quarter of one either side): whole seconds would not show it.
 		f = func(v float64) string { return fmt.Sprintf("%.1f", v) }
 	case u == "s":
 		f = func(v float64) string { return fmt.Sprintf("%.0f", v) }

@@ -122,6 +122,7 @@ var groups = []group{
 			{"wait", budgetCell(profiles.BudgetWait)},
 			{"defer", budgetCell(profiles.BudgetDefer)},
 			{"result", budgetCell(profiles.BudgetResult)},
+			{"tool call", budgetCell(profiles.BudgetCall)},
 		},
 		notes: func(p profiles.Profile) []string { return []string{p.Handshake.Note, p.Startup.Note} },
 	},
