@@ -44,7 +44,8 @@
 // answers an initialize that follows server/discover on the same connection
 // (the SDK refuses it), so a client that sends both shows which text it
 // keeps. prompts/*, resources/* and completion/complete get -32601, since
-// the lab declares tools only, unless -surface adds prompts.
+// the lab declares tools only, unless -surface adds prompts (or, for
+// resources/*, the protocol group's resource).
 //
 // The surface (-surface, SurfaceConfig) adds what a server sends besides
 // instructions and tool descriptions, each part with a codeword of its own

@@ -232,11 +232,18 @@ func New(cfg Config) (*Lab, error) {
 		}
 	}
 	l.tools = newToolsCache(members)
-	l.server = mcp.NewServer(&mcp.Implementation{Name: Name, Version: Version}, &mcp.ServerOptions{
+	opts := &mcp.ServerOptions{
 		SupportedProtocolVersions: versionsFor(cfg.Eras),
 		Capabilities:              l.capabilities(),
 		SetCacheable:              cacheable(cfg.DiscoverTTL, cfg.CacheScope),
-	})
+	}
+	if cfg.Surface.Has(SurfaceProtocol) {
+		// A client may subscribe to the group's resource, which one of its
+		// tools changes (resources/updated): every subscription is taken.
+		opts.SubscribeHandler = func(context.Context, *mcp.SubscribeRequest) error { return nil }
+		opts.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
+	}
+	l.server = mcp.NewServer(&mcp.Implementation{Name: Name, Version: Version}, opts)
 	// Adding the tools infers and resolves their JSON Schemas by reflection:
 	// most of the time New takes, and, in a fresh process, a few ms of
 	// CPU that the initialize reply does not need (the tools capability is
@@ -477,16 +484,21 @@ func sleep(ctx context.Context, d time.Duration) error {
 }
 
 // servesMethod reports whether the lab serves method: it has tools, and no
-// completions; prompts and resources with SurfacePrompts only.
+// completions; prompts and resources with SurfacePrompts only, but the
+// resources of SurfaceProtocol (its resource a client may subscribe to).
 func (l *Lab) servesMethod(method string) bool {
-	if strings.HasPrefix(method, "prompts/") || strings.HasPrefix(method, "resources/") {
+	switch {
+	case strings.HasPrefix(method, "prompts/"):
 		return l.cfg.Surface.Has(SurfacePrompts)
+	case strings.HasPrefix(method, "resources/"):
+		return l.cfg.Surface.Has(SurfacePrompts) || l.cfg.Surface.Has(SurfaceProtocol)
 	}
 	return method != "completion/complete"
 }
 
 // capabilities are the lab's: tools, prompts and resources with
-// SurfacePrompts, and tools/list_changed and logging with SurfaceProtocol.
+// SurfacePrompts, and tools/list_changed, logging and resources with
+// subscriptions with SurfaceProtocol.
 func (l *Lab) capabilities() *mcp.ServerCapabilities {
 	c := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
 	if l.cfg.Surface.Has(SurfacePrompts) {
@@ -495,6 +507,10 @@ func (l *Lab) capabilities() *mcp.ServerCapabilities {
 	if l.cfg.Surface.Has(SurfaceProtocol) {
 		//lint:ignore SA1019 logging is deprecated in 2026-07-28; servers still log in the 2025 era
 		c.Tools.ListChanged, c.Logging = true, &mcp.LoggingCapabilities{}
+		if c.Resources == nil {
+			c.Resources = &mcp.ResourceCapabilities{}
+		}
+		c.Resources.Subscribe = true
 	}
 	return c
 }

@@ -152,6 +152,10 @@ type SurfaceTool struct {
 	// notifications/tools/list_changed before the call's result.
 	ask  func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error)
 	adds *SurfaceTool
+	// updates is a resource the tool changes when called, announced by
+	// notifications/resources/updated to the sessions subscribed to it
+	// before the call's result.
+	updates *resourceState
 	// Members are members of its definition that the SDK's Tool has no
 	// field for (the 2025-11-25 execution), added to it as they are in
 	// tools/list.
@@ -237,6 +241,9 @@ func (c SurfaceConfig) Tools() ([]SurfaceTool, error) {
 func addSurface(s *mcp.Server, tools []SurfaceTool, c SurfaceConfig) {
 	for _, t := range tools {
 		s.AddTool(t.Tool, t.handlerOn(s))
+		if t.updates != nil {
+			t.updates.add(s)
+		}
 	}
 	if c.Has(SurfacePrompts) {
 		addPromptsAndResources(s, c.Seed)
@@ -253,6 +260,11 @@ func (t SurfaceTool) handlerOn(s *mcp.Server) mcp.ToolHandler {
 			// The SDK notifies sessions 10 ms after a change; the
 			// notification goes before the result.
 			if err := sleep(ctx, listChangedWait); err != nil {
+				return nil, err
+			}
+		}
+		if t.updates != nil {
+			if err := t.updates.update(ctx, s); err != nil {
 				return nil, err
 			}
 		}

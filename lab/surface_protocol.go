@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/labvocab"
@@ -120,15 +121,53 @@ func protocolTools(seed string) []SurfaceTool {
 	task.call = func() (*mcp.CallToolResult, error) {
 		return textResult(surfaceText(seed, labvocab.ProtocolTask, "content text") + " The lab answered the call as any call, with no task.")
 	}
+	status := &resourceState{uri: labvocab.ProtocolResourceURI, seed: seed}
+	updated := tool(labvocab.ProtocolResourceUpdated, "Changes the resource "+labvocab.ProtocolResourceURI+" and announces it (notifications/resources/updated) to a client that subscribed to it.", "resources/updated", nil)
+	updated.updates = status
+	updated.call = func() (*mcp.CallToolResult, error) {
+		return textResult(surfaceText(seed, labvocab.ProtocolResourceUpdated, "content text") + " The lab changed " + labvocab.ProtocolResourceURI +
+			" and sent notifications/resources/updated to the sessions subscribed to it.")
+	}
 	return []SurfaceTool{
 		askTool("protocol_elicit_form", "Asks the user for an answer (elicitation, form mode) while it runs.", "elicitation form", "elicitation", elicit("form")),
 		askTool("protocol_elicit_url", "Asks the user to open a URL (elicitation, URL mode) while it runs.", "elicitation url", "elicitation", elicit("url")),
 		askTool("protocol_sample", "Asks the client's model for a text (sampling) while it runs.", "sampling", "sampling request", sample),
 		askTool("protocol_roots", "Asks the client for its roots while it runs.", "roots", "roots request", &mcp.ListRootsParams{}),
 		tool(protocolLog, "Sends a log message and, given a progress token, a progress notification while it runs.", "log and progress", announce),
-		listChanged,
+		listChanged, updated,
 		appOnly, header, task,
 	}
+}
+
+// A resourceState is the resource a SurfaceProtocol tool changes (its
+// updates): its text until the tool is called, another after.
+type resourceState struct {
+	uri, seed string
+	updated   atomic.Bool
+}
+
+// add adds the resource to s.
+func (r *resourceState) add(s *mcp.Server) {
+	s.AddResource(&mcp.Resource{URI: r.uri, Name: labvocab.ProtocolResource, MIMEType: "text/plain",
+		Description: surfaceText(r.seed, labvocab.ProtocolResource, "description")},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: r.text()}}}, nil
+		})
+}
+
+// text is the resource's text: the updated one once the tool has run.
+func (r *resourceState) text() string {
+	if r.updated.Load() {
+		return surfaceText(r.seed, labvocab.ProtocolResource, "updated text")
+	}
+	return surfaceText(r.seed, labvocab.ProtocolResource, "text")
+}
+
+// update changes the resource and announces it to the sessions that
+// subscribed to it.
+func (r *resourceState) update(ctx context.Context, s *mcp.Server) error {
+	r.updated.Store(true)
+	return s.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: r.uri})
 }
 
 // A tasksDeclared is an initialize result that also declares

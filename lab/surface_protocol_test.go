@@ -449,3 +449,62 @@ func TestProtocolTaskExtension(t *testing.T) {
 		t.Errorf("tasks/get of an unknown task: %s; want an error", line)
 	}
 }
+
+// TestProtocolResourceUpdated: the protocol group declares
+// resources.subscribe; protocol_resource_updated changes its resource and
+// announces it, before the call's result, to a client that subscribed,
+// and the resource reads with its new text after; a client that did not
+// subscribe is sent nothing.
+func TestProtocolResourceUpdated(t *testing.T) {
+	updated := make(chan string, 4)
+	cs, path := protocolClient(t, &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { updated <- r.Params.URI },
+	})
+	if c := cs.InitializeResult().Capabilities; c.Resources == nil || !c.Resources.Subscribe {
+		t.Fatalf("capabilities: %+v, want resources.subscribe", c)
+	}
+	read := func() string {
+		res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: labvocab.ProtocolResourceURI})
+		if err != nil || len(res.Contents) != 1 {
+			t.Fatalf("reading %s: %v %v", labvocab.ProtocolResourceURI, res, err)
+		}
+		return res.Contents[0].Text
+	}
+	if got := read(); !strings.Contains(got, SurfaceCodeword("s1", labvocab.ProtocolResource, "text")) {
+		t.Errorf("before: %q", got)
+	}
+	callText(t, cs, labvocab.ProtocolResourceUpdated, nil)
+	select {
+	case uri := <-updated:
+		t.Errorf("a client that did not subscribe was sent resources/updated of %s", uri)
+	default:
+	}
+	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: labvocab.ProtocolResourceURI}); err != nil {
+		t.Fatal(err)
+	}
+	callText(t, cs, labvocab.ProtocolResourceUpdated, nil)
+	select {
+	case uri := <-updated:
+		if uri != labvocab.ProtocolResourceURI {
+			t.Errorf("resources/updated of %s", uri)
+		}
+	default:
+		t.Error("no resources/updated before the call's result")
+	}
+	if got := read(); !strings.Contains(got, SurfaceCodeword("s1", labvocab.ProtocolResource, "updated text")) {
+		t.Errorf("after: %q, want the updated text", got)
+	}
+	cs.Close()
+	var subscribed, sent int
+	for _, e := range readEntries(t, path) {
+		switch {
+		case e.Method == "resources/subscribe" && e.Dir == Recv:
+			subscribed++
+		case e.Method == "notifications/resources/updated" && e.Dir == Send:
+			sent++
+		}
+	}
+	if subscribed != 1 || sent != 1 {
+		t.Errorf("the log has %d resources/subscribe and %d resources/updated, want 1 and 1", subscribed, sent)
+	}
+}

@@ -58,7 +58,7 @@ func TestParseSurface(t *testing.T) {
 func surfaceLab(t *testing.T) (*pipeServer, string) {
 	t.Helper()
 	p, path, got := loggedLab(t, Args{Instr: "none", Surface: "all,hang,reserved,protocol", ResultSize: "ascii:2000", Seed: "s1"})
-	if !strings.Contains(got, `"prompts":{}`) || !strings.Contains(got, `"resources":{}`) {
+	if !strings.Contains(got, `"prompts":{}`) || !strings.Contains(got, `"resources":{"subscribe":true}`) {
 		t.Fatalf("initialize of a lab with prompts: %s", got)
 	}
 	return p, path
@@ -233,7 +233,8 @@ func TestSurfacePrompts(t *testing.T) {
 	for _, w := range []string{
 		`"id":20,"result":{"ttlMs":0,"cacheScope":"public","prompts":[{"arguments":[{"name":"part","description":"lab_prompt argument description codeword: ` + SurfaceCodeword("s1", labvocab.SurfacePrompt, "argument description"),
 		SurfaceCodeword("s1", labvocab.SurfacePrompt, "description"),
-		`"id":21,"result":{"ttlMs":0,"cacheScope":"public","resources":[{"description":"lab_readme description codeword: ` + SurfaceCodeword("s1", "lab_readme", "description"),
+		`"id":21,"result":{"ttlMs":0,"cacheScope":"public","resources":[{"description":"protocol_status description codeword: ` + SurfaceCodeword("s1", labvocab.ProtocolResource, "description"),
+		`{"description":"lab_readme description codeword: ` + SurfaceCodeword("s1", "lab_readme", "description"),
 		`"id":22,"result":{"ttlMs":0,"cacheScope":"public","resourceTemplates":[{"description":"lab_part description codeword: ` + SurfaceCodeword("s1", "lab_part", "description"),
 		`"id":30,"result":{"ttlMs":0,"cacheScope":"public","contents":[{"uri":"lab://surface/readme","mimeType":"text/plain","text":"lab_readme text codeword: ` + SurfaceCodeword("s1", "lab_readme", "text"),
 	} {

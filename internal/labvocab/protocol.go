@@ -23,6 +23,19 @@ const ProtocolHeader = "protocol_header"
 // tools/call.
 const ProtocolTask = "protocol_task"
 
+// ProtocolResourceUpdated is the tool of lab.SurfaceProtocol that changes
+// the resource ProtocolResourceURI and announces it
+// (notifications/resources/updated) to a client that subscribed to it
+// (resources/subscribe).
+const ProtocolResourceUpdated = "protocol_resource_updated"
+
+// ProtocolResourceURI is the resource of lab.SurfaceProtocol that
+// ProtocolResourceUpdated changes; ProtocolResource its name.
+const (
+	ProtocolResourceURI = "lab://protocol/status"
+	ProtocolResource    = "protocol_status"
+)
+
 // KeywordHeader is the keyword of an input schema's property that binds
 // it to an HTTP header of the call (SEP-2243).
 const KeywordHeader = "x-mcp-header"
@@ -45,6 +58,9 @@ const (
 	FeatureAppOnly     = "app-only tool" // _meta.ui.visibility ["app"] (MCP Apps)
 	FeatureHeader      = KeywordHeader
 	FeatureTask        = "task-required tool" // execution.taskSupport "required" (2025-11-25 tasks)
+	// FeatureResourceUpdated: a resource the client may subscribe to
+	// (resources/subscribe), changed and announced while a tool runs.
+	FeatureResourceUpdated = "resources/updated"
 	// FeatureCalls is the one fact of a run that called none of the
 	// protocol tools.
 	FeatureCalls = "tool calls"
@@ -52,7 +68,7 @@ const (
 
 // ProtocolFeatures lists the features in their order.
 var ProtocolFeatures = []string{FeatureDeclared, FeatureElicitForm, FeatureElicitURL, FeatureSampling, FeatureRoots,
-	FeatureLog, FeatureProgress, FeatureListChanged, FeatureAppOnly, FeatureHeader, FeatureTask, FeatureCalls}
+	FeatureLog, FeatureProgress, FeatureListChanged, FeatureResourceUpdated, FeatureAppOnly, FeatureHeader, FeatureTask, FeatureCalls}
 
 // What a client does with a feature (profiles.ProtocolFact.Does), in words
 // shared by several features; an answer to a request is the client's own
@@ -96,4 +112,14 @@ const (
 	// session listening for it (over 2026-07-28 a client listens on a
 	// subscriptions/listen stream).
 	DoesNotListening = "not sent: the client was not listening (no subscriptions/listen stream open for it)"
+	// What a client does with a resource it may subscribe to, which the
+	// server changes and announces (notifications/resources/updated) to
+	// the sessions subscribed: it never subscribes (nothing is sent);
+	// subscribes and reads the resource again after the notification,
+	// its new text reaching the model or not; or subscribes and never
+	// reads it again.
+	DoesNoSubscribe        = "never subscribes"
+	DoesRereadsReaches     = "subscribes; reads it again; its new text reaches the model"
+	DoesRereadsNeverModel  = "subscribes; reads it again; its new text never reaches the model"
+	DoesSubscribesNoReread = "subscribes; never reads it again"
 )

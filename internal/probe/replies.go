@@ -8,13 +8,14 @@ import (
 
 // A handshake is what the first reply of an era says about the server.
 type handshake struct {
-	protocolVersion   string
-	supportedVersions []string
-	serverInfo        *Implementation
-	capabilities      []string
-	toolsListChanged  bool
-	instructions      *string
-	problems          []string
+	protocolVersion    string
+	supportedVersions  []string
+	serverInfo         *Implementation
+	capabilities       []string
+	toolsListChanged   bool
+	resourcesSubscribe bool
+	instructions       *string
+	problems           []string
 }
 
 // metaServerInfo is where a 2026-07-28 result carries the server's identity.
@@ -36,7 +37,7 @@ func parseInitialize(result json.RawMessage) (handshake, error) {
 	h.protocolVersion = stringField(r.ProtocolVersion, "protocolVersion", true, &h.problems)
 	h.serverInfo = implementation(r.ServerInfo, "serverInfo", &h.problems)
 	h.capabilities = objectKeys(r.Capabilities, "capabilities", &h.problems)
-	h.toolsListChanged = toolsListChanged(r.Capabilities)
+	h.toolsListChanged, h.resourcesSubscribe = toolsListChanged(r.Capabilities), resourcesSubscribe(r.Capabilities)
 	h.instructions = optionalString(r.Instructions, "instructions", &h.problems)
 	return h, nil
 }
@@ -50,6 +51,18 @@ func toolsListChanged(capabilities json.RawMessage) bool {
 		} `json:"tools"`
 	}
 	return json.Unmarshal(capabilities, &c) == nil && c.Tools.ListChanged
+}
+
+// resourcesSubscribe reports whether capabilities declare
+// resources.subscribe: a client may subscribe to a resource, and the
+// server announce its changes (notifications/resources/updated).
+func resourcesSubscribe(capabilities json.RawMessage) bool {
+	var c struct {
+		Resources struct {
+			Subscribe bool `json:"subscribe"`
+		} `json:"resources"`
+	}
+	return json.Unmarshal(capabilities, &c) == nil && c.Resources.Subscribe
 }
 
 // parseDiscover decodes a DiscoverResult.
@@ -76,7 +89,7 @@ func parseDiscover(result json.RawMessage) (handshake, error) {
 		h.problems = append(h.problems, "DiscoverResult supportedVersions does not list "+ModernVersion)
 	}
 	h.capabilities = objectKeys(r.Capabilities, "capabilities", &h.problems)
-	h.toolsListChanged = toolsListChanged(r.Capabilities)
+	h.toolsListChanged, h.resourcesSubscribe = toolsListChanged(r.Capabilities), resourcesSubscribe(r.Capabilities)
 	h.instructions = optionalString(r.Instructions, "instructions", &h.problems)
 	cacheFields("DiscoverResult", r.TTLMs, r.CacheScope, &h.problems)
 	if s := stringField(r.ResultType, "resultType", true, &h.problems); s != "" && s != "complete" {

@@ -57,6 +57,13 @@ func TestParseInitialize(t *testing.T) {
 			t.Errorf("capabilities %s: tools list changed %v, %v; want %v", caps, h.toolsListChanged, err, want)
 		}
 	}
+	// resources.subscribe: the server may announce a change of a resource.
+	for caps, want := range map[string]bool{`{"resources":{"subscribe":true}}`: true, `{"resources":{}}`: false, `{"resources":"x"}`: false} {
+		h, err := parseInitialize([]byte(`{"protocolVersion":"2025-11-25","capabilities":` + caps + `,"serverInfo":{"name":"s","version":"1.0"}}`))
+		if err != nil || h.resourcesSubscribe != want {
+			t.Errorf("capabilities %s: resources subscribe %v, %v; want %v", caps, h.resourcesSubscribe, err, want)
+		}
+	}
 }
 
 func TestParseTools(t *testing.T) {

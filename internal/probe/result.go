@@ -56,6 +56,10 @@ type EraResult struct {
 	// ToolsListChanged says the capabilities declare tools.listChanged:
 	// the server may announce a change of its tools.
 	ToolsListChanged bool `json:"tools_list_changed,omitempty"`
+	// ResourcesSubscribe says the capabilities declare
+	// resources.subscribe: the server may announce a change of a resource
+	// a client subscribed to.
+	ResourcesSubscribe bool `json:"resources_subscribe,omitempty"`
 	// Instructions is nil when the reply had no instructions field.
 	Instructions *string `json:"instructions,omitempty"`
 	Tools        []Tool  `json:"tools,omitempty"`

@@ -191,7 +191,7 @@ func (r *EraResult) accept(h handshake, err error) bool {
 	r.ProtocolVersion = h.protocolVersion
 	r.SupportedVersions = h.supportedVersions
 	r.ServerInfo = h.serverInfo
-	r.Capabilities, r.ToolsListChanged = h.capabilities, h.toolsListChanged
+	r.Capabilities, r.ToolsListChanged, r.ResourcesSubscribe = h.capabilities, h.toolsListChanged, h.resourcesSubscribe
 	r.Instructions = h.instructions
 	r.Problems = append(r.Problems, h.problems...)
 	return true

@@ -649,6 +649,10 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "never lists the tools again: it starts the server anew for each call",
 					},
 					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
 						Feature: "app-only tool",
 						Does:    "offered to the model",
 					},
@@ -1247,6 +1251,10 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "never lists the tools again",
 					},
 					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
 						Feature: "app-only tool",
 						Does:    "offered to the model",
 					},
@@ -1291,6 +1299,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "tools/list_changed",
 						Does:    "not sent: the client was not listening (no subscriptions/listen stream open for it)",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
 					},
 					ProtocolFact{
 						Feature: "app-only tool",
@@ -2199,6 +2211,10 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "lists the tools again; the model has the new tool only after the call's result",
 					},
 					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
 						Feature: "app-only tool",
 						Does:    "not offered to the model",
 					},
@@ -2243,6 +2259,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "tools/list_changed",
 						Does:    "lists the tools again; the model has the new tool only after the call's result",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
 					},
 					ProtocolFact{
 						Feature: "app-only tool",
@@ -4560,6 +4580,10 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "lists the tools again; the model has the new tool only after the call's result",
 					},
 					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
 						Feature: "app-only tool",
 						Does:    "not offered to the model",
 					},
@@ -4604,6 +4628,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "tools/list_changed",
 						Does:    "lists the tools again; the model has the new tool only after the call's result",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
 					},
 					ProtocolFact{
 						Feature: "app-only tool",
@@ -6533,6 +6561,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "tools/list_changed",
 						Does:    "never lists the tools again",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
 					},
 					ProtocolFact{
 						Feature: "app-only tool",
@@ -9495,6 +9527,10 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "never lists the tools again",
 					},
 					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
 						Feature: "app-only tool",
 						Does:    "not offered to the model",
 					},
@@ -10594,6 +10630,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "tools/list_changed",
 						Does:    "never lists the tools again",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
 					},
 					ProtocolFact{
 						Feature: "app-only tool",
@@ -12601,6 +12641,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "tools/list_changed",
 						Does:    "lists the tools again; the model has the new tool with the call's result",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
 					},
 					ProtocolFact{
 						Feature: "app-only tool",
@@ -14652,6 +14696,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "tools/list_changed",
 						Does:    "lists the tools again; the model has the new tool only after the call's result",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
 					},
 					ProtocolFact{
 						Feature: "app-only tool",
@@ -16715,6 +16763,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "tools/list_changed",
 						Does:    "lists the tools again; the model has the new tool with the call's result",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
 					},
 					ProtocolFact{
 						Feature: "app-only tool",
@@ -19790,6 +19842,10 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "lists the tools again; the model has the new tool with the call's result",
 					},
 					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
 						Feature: "app-only tool",
 						Does:    "offered to the model",
 					},
@@ -21652,6 +21708,10 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "never lists the tools again",
 					},
 					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
 						Feature: "app-only tool",
 						Does:    "offered to the model",
 					},
@@ -22433,6 +22493,10 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "never lists the tools again",
 					},
 					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
 						Feature: "app-only tool",
 						Does:    "offered to the model",
 					},
@@ -22477,6 +22541,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "tools/list_changed",
 						Does:    "not sent: the client was not listening (no subscriptions/listen stream open for it)",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
 					},
 					ProtocolFact{
 						Feature: "app-only tool",
@@ -24464,6 +24532,10 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "lists the tools again; the model never has the new tool",
 					},
 					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
 						Feature: "app-only tool",
 						Does:    "offered to the model",
 					},
@@ -25040,6 +25112,10 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "lists the tools again; the model has the new tool with the call's result",
 					},
 					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
 						Feature: "app-only tool",
 						Does:    "offered to the model",
 					},
@@ -25084,6 +25160,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "tools/list_changed",
 						Does:    "not sent: the client was not listening (no subscriptions/listen stream open for it)",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
 					},
 					ProtocolFact{
 						Feature: "app-only tool",
@@ -25865,6 +25945,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "tools/list_changed",
 						Does:    "lists the tools again; the model has the new tool with the call's result",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
 					},
 					ProtocolFact{
 						Feature: "app-only tool",
@@ -28294,6 +28378,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "tools/list_changed",
 						Does:    "never lists the tools again",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
 					},
 					ProtocolFact{
 						Feature: "app-only tool",

@@ -43,6 +43,23 @@ type ProtocolFacts struct {
 	// call with (the tasks extension, resultType "task"); nil when the
 	// server made none.
 	Task *TaskFact `json:"task,omitempty"`
+	// Resource is what the client did with the resource it may
+	// subscribe to, which the server changed while a tool ran; nil when
+	// it neither subscribed nor was sent notifications/resources/updated.
+	Resource *ResourceFact `json:"resource,omitempty"`
+}
+
+// A ResourceFact says what a client did with a resource it may subscribe
+// to: Subscribed, it subscribed (resources/subscribe, or the server sent
+// it notifications/resources/updated, which goes to subscribers alone);
+// Updated, the server sent it the notification; Reread, it read a
+// resource again after that (resources/read); Model, the first model
+// request holding what such a read returned (0 for none).
+type ResourceFact struct {
+	Subscribed bool `json:"subscribed"`
+	Updated    bool `json:"updated"`
+	Reread     bool `json:"reread,omitempty"`
+	Model      int  `json:"model,omitempty"`
 }
 
 // A TaskFact is what a client did with a task the server made in place of
@@ -149,7 +166,13 @@ func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
 	inputs := map[string]open{} // the asks of input_required results, by key
 	var calls []open            // the tools/call requests under way, oldest first
 	callTool := map[string]string{}
-	var changed, lastPoll time.Time
+	var changed, lastPoll, updated time.Time
+	resource := func() *ResourceFact {
+		if p.Resource == nil {
+			p.Resource = &ResourceFact{}
+		}
+		return p.Resource
+	}
 	var firstList, lastList []listedTool
 	for _, e := range log {
 		id := string(bytes.TrimSpace(e.ID))
@@ -266,6 +289,20 @@ func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
 			for i, k := range p.inputRequired(e, reqs) {
 				inputs[k] = open{at: e.Time, fact: first + i}
 			}
+		case e.Dir == lab.Recv && e.Kind == lab.KindRequest && e.Method == "resources/subscribe":
+			resource().Subscribed = true
+		case e.Dir == lab.Send && e.Kind == lab.KindNotification && e.Method == "notifications/resources/updated":
+			r := resource()
+			r.Subscribed, r.Updated = true, true
+			if updated.IsZero() {
+				updated = e.Time
+			}
+		case e.Method == "resources/read" && !updated.IsZero() && e.Dir == lab.Recv && e.Kind == lab.KindRequest:
+			p.Resource.Reread = true
+		case e.Method == "resources/read" && !updated.IsZero() && e.Dir == lab.Send && e.Kind == lab.KindResponse:
+			if m := firstHolding(reqs, readTexts(e.Body)); m != 0 && (p.Resource.Model == 0 || m < p.Resource.Model) {
+				p.Resource.Model = m
+			}
 		case e.Dir == lab.Send && e.Kind == lab.KindNotification && e.Method == "notifications/tools/list_changed" && changed.IsZero():
 			changed = e.Time
 			p.Changed = &ListFact{}
@@ -295,7 +332,7 @@ func Protocol(reqs []Request, log []lab.Entry, server string) *ProtocolFacts {
 			}
 		}
 	}
-	if len(p.Asks) == 0 && len(p.Notices) == 0 && p.Changed == nil && p.Task == nil {
+	if len(p.Asks) == 0 && len(p.Notices) == 0 && p.Changed == nil && p.Task == nil && p.Resource == nil {
 		return nil
 	}
 	return p
@@ -472,6 +509,25 @@ func resultTexts(result json.RawMessage) []string {
 	var out []string
 	for _, c := range r.Content {
 		out = append(out, c.Text)
+	}
+	return out
+}
+
+// readTexts are the texts of a resources/read reply.
+func readTexts(body json.RawMessage) []string {
+	var r struct {
+		Result struct {
+			Contents []struct {
+				Text string `json:"text"`
+			} `json:"contents"`
+		} `json:"result"`
+	}
+	json.Unmarshal(body, &r)
+	var out []string
+	for _, c := range r.Result.Contents {
+		if c.Text != "" {
+			out = append(out, c.Text)
+		}
 	}
 	return out
 }

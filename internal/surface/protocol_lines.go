@@ -123,6 +123,21 @@ func ProtocolLines(p *ProtocolFacts, calls []CallFacts, tools []ToolDef, missed 
 		// 2026-07-28, a subscriptions/listen stream open for it.
 		out = append(out, ProtocolLine{Feature: labvocab.FeatureListChanged, Does: labvocab.DoesNotListening})
 	}
+	switch r := p.Resource; {
+	case r != nil && r.Subscribed:
+		l := ProtocolLine{Feature: labvocab.FeatureResourceUpdated, Does: labvocab.DoesSubscribesNoReread}
+		switch {
+		case !r.Updated:
+			l.Does = "subscribes; not sent: no resources/updated"
+		case r.Reread && r.Model > 0:
+			l.Does, l.Detail = labvocab.DoesRereadsReaches, fmt.Sprintf("request %d", r.Model)
+		case r.Reread:
+			l.Does = labvocab.DoesRereadsNeverModel
+		}
+		out = append(out, l)
+	case slices.ContainsFunc(calls, func(c CallFacts) bool { return c.Tool == labvocab.ProtocolResourceUpdated && c.Reached }):
+		out = append(out, ProtocolLine{Feature: labvocab.FeatureResourceUpdated, Does: labvocab.DoesNoSubscribe})
+	}
 	for _, d := range tools {
 		switch {
 		case d.Tool == labvocab.ProtocolAppOnly && d.Via == ViaNone:

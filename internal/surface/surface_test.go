@@ -584,3 +584,50 @@ func TestProtocolTaskGiven(t *testing.T) {
 		t.Errorf("task %+v, want 2 polls 1000 ms apart, the result in request 2", p.Task)
 	}
 }
+
+// TestProtocolResourceUpdated: a client that subscribed to the protocol
+// group's resource, was sent notifications/resources/updated and read it
+// again: the line says whether the new text reached the model; one that
+// did not read it again, or never subscribed (the tool was called, no
+// subscription, no notification), says so; a notification without a
+// subscription in the log (over 2026-07-28 a client subscribes on its
+// subscriptions/listen stream) counts as subscribed.
+func TestProtocolResourceUpdated(t *testing.T) {
+	at := time.Date(2026, 12, 7, 15, 0, 0, 0, time.UTC)
+	text := "protocol_status updated text codeword: HERON-4242."
+	entry := func(ms int, dir, kind, method, id, body string) lab.Entry {
+		return lab.Entry{Time: at.Add(time.Duration(ms) * time.Millisecond), Dir: dir, Kind: kind, Method: method, ID: json.RawMessage(id), Body: json.RawMessage(body)}
+	}
+	subscribe := entry(0, lab.Recv, lab.KindRequest, "resources/subscribe", "2", "")
+	updated := entry(100, lab.Send, lab.KindNotification, "notifications/resources/updated", "", "")
+	read := entry(200, lab.Recv, lab.KindRequest, "resources/read", "5", `{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"lab://protocol/status"}}`)
+	readBefore := entry(50, lab.Recv, lab.KindRequest, "resources/read", "4", `{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"lab://protocol/status"}}`)
+	got := entry(201, lab.Send, lab.KindResponse, "resources/read", "5", `{"jsonrpc":"2.0","id":5,"result":{"contents":[{"uri":"lab://protocol/status","text":"`+text+`"}]}}`)
+	reqs := []Request{{Request: fakeapi.Request{Seq: 1, Body: json.RawMessage("{}")}}, {Request: fakeapi.Request{Seq: 2, Body: json.RawMessage(`{"messages":[{"content":"` + text + `"}]}`)}}}
+	called := []CallFacts{{Tool: labvocab.ProtocolResourceUpdated, Reached: true}}
+	for _, c := range []struct {
+		name string
+		log  []lab.Entry
+		reqs []Request
+		does string
+	}{
+		{"read again, the model has it", []lab.Entry{subscribe, updated, read, got}, reqs, labvocab.DoesRereadsReaches},
+		{"read again, the model does not", []lab.Entry{subscribe, updated, read, got}, reqs[:1], labvocab.DoesRereadsNeverModel},
+		{"never read again", []lab.Entry{subscribe, readBefore, updated}, reqs, labvocab.DoesSubscribesNoReread},
+		{"subscribed over a stream", []lab.Entry{updated, read, got}, reqs, labvocab.DoesRereadsReaches},
+		{"never subscribed", []lab.Entry{readBefore}, reqs, labvocab.DoesNoSubscribe},
+	} {
+		p := Protocol(c.reqs, c.log, "lab")
+		if p == nil {
+			p = &ProtocolFacts{} // nothing asked or announced: the tool was still called
+		}
+		lines := ProtocolLines(p, called, nil, nil)
+		k := slices.IndexFunc(lines, func(l ProtocolLine) bool { return l.Feature == labvocab.FeatureResourceUpdated })
+		if k < 0 || lines[k].Does != c.does {
+			t.Errorf("%s: lines %+v, want %q", c.name, lines, c.does)
+		}
+	}
+	if lines := ProtocolLines(&ProtocolFacts{}, nil, nil, nil); slices.ContainsFunc(lines, func(l ProtocolLine) bool { return l.Feature == labvocab.FeatureResourceUpdated }) {
+		t.Errorf("the tool never called: lines %+v, want no resources/updated", lines)
+	}
+}

@@ -18,7 +18,7 @@ const protocolFactName = "protocol"
 
 // protocolFact says what p's client does with what the server in era e
 // declares that the protocol matrix measured: tools/list_changed (the
-// capability), log messages (the logging capability), tools for an app
+// capability), resources/updated (resources.subscribe), log messages (the logging capability), tools for an app
 // alone (_meta.ui.visibility without "model") and arguments bound to an
 // HTTP header (x-mcp-header), tools to be called as tasks
 // (execution.taskSupport "required"), and what the server sent while check's
@@ -42,6 +42,9 @@ func protocolFact(p profiles.Profile, e probe.EraResult, calls []probe.CallResul
 	}
 	if e.ToolsListChanged {
 		say("tools/list_changed", labvocab.FeatureListChanged)
+	}
+	if e.ResourcesSubscribe {
+		say("resources/updated (resources.subscribe)", labvocab.FeatureResourceUpdated)
 	}
 	if slices.Contains(e.Capabilities, "logging") {
 		say("log messages", labvocab.FeatureLog)

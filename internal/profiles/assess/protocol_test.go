@@ -19,8 +19,9 @@ func TestProtocolFact(t *testing.T) {
 		{Feature: labvocab.FeatureListChanged, Does: labvocab.DoesNoRelist},
 		{Feature: labvocab.FeatureAppOnly, Does: labvocab.DoesHidden},
 		{Feature: labvocab.FeatureLog, Does: profiles.FateVaries, Held: []string{labvocab.DoesReaches, labvocab.DoesNeverReaches}},
+		{Feature: labvocab.FeatureResourceUpdated, Does: labvocab.DoesNoSubscribe},
 	}}}
-	e := probe.EraResult{ToolsListChanged: true, Capabilities: []string{"tools", "logging"}, Tools: []probe.Tool{
+	e := probe.EraResult{ToolsListChanged: true, ResourcesSubscribe: true, Capabilities: []string{"tools", "logging"}, Tools: []probe.Tool{
 		{Name: "app", Meta: map[string]json.RawMessage{labvocab.MetaUI: json.RawMessage(`{"visibility":["app"]}`)}},
 		{Name: "both", Meta: map[string]json.RawMessage{labvocab.MetaUI: json.RawMessage(`{"visibility":["app","model"]}`)}},
 		{Name: "region", InputSchema: json.RawMessage(`{"type":"object","properties":{"r":{"type":"string","x-mcp-header":"R"}}}`)},
@@ -34,12 +35,13 @@ func TestProtocolFact(t *testing.T) {
 		"log messages: varies from run to run (reaches the model; never reaches the model)",
 		"app-only tools (1): " + labvocab.DoesHidden,
 		"tools with x-mcp-header (1): " + NotMeasured,
+		"resources/updated (resources.subscribe): " + labvocab.DoesNoSubscribe,
 	} {
 		if !strings.Contains(fs[0].Value, want) {
 			t.Errorf("fact %q lacks %q", fs[0].Value, want)
 		}
 	}
-	if fs := protocolFact(profiles.Profile{}, e, nil, nil); len(fs) != 1 || fs[0].Measured || !strings.HasPrefix(fs[0].Value, NotMeasured+" (the server has tools/list_changed, log messages") {
+	if fs := protocolFact(profiles.Profile{}, e, nil, nil); len(fs) != 1 || fs[0].Measured || !strings.HasPrefix(fs[0].Value, NotMeasured+" (the server has tools/list_changed, resources/updated (resources.subscribe), log messages") {
 		t.Errorf("a profile without the protocol: %+v", fs)
 	}
 	plain := probe.EraResult{Capabilities: []string{"tools"}, Tools: []probe.Tool{{Name: "plain"}}}

@@ -391,6 +391,17 @@ var protocolFeatures = func() []compatFeature {
 			}
 			return support{}, false
 		}},
+		{labvocab.FeatureResourceUpdated, "resources_updated", "The client subscribes to a resource (resources/subscribe) and, after notifications/resources/updated, reads it again and the model has its new text; partial: it reads it again but the new text does not reach the model.", func(does string) (support, bool) {
+			switch does {
+			case labvocab.DoesRereadsReaches:
+				return support{yes: true}, true
+			case labvocab.DoesRereadsNeverModel:
+				return support{yes: true, partial: true, note: does}, true
+			case labvocab.DoesNoSubscribe, labvocab.DoesSubscribesNoReread:
+				return support{note: does}, true
+			}
+			return support{}, false
+		}},
 		{labvocab.FeatureAppOnly, "app_only_tool_hidden", "A tool whose _meta.ui.visibility is [\"app\"] (MCP Apps) is kept from the model.", func(does string) (support, bool) {
 			switch does {
 			case labvocab.DoesHidden:
