@@ -16,6 +16,7 @@ import (
 	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/untrusted"
+	"github.com/instrlab/instrlab/internal/version"
 	"github.com/instrlab/instrlab/schema"
 )
 
@@ -111,12 +112,61 @@ type RangeFacts struct {
 	// Handshakes are what each version probed sent to the server, read
 	// from its lab log.
 	Handshakes []HandshakeFacts `json:"handshakes"`
+	// Observed is what the client versions of the range that a client
+	// profile measured with the protocol matrix did with what a server
+	// asks and announces (a version from First to Last; SiteOptions.Observed),
+	// beside what the handshakes declared; empty when none was measured.
+	Observed []ObservedProtocol `json:"observed,omitempty"`
 	// NotMeasured names the community members this record leaves out
 	// because the evidence does not show them either way.
 	NotMeasured []string  `json:"not_measured"`
 	Sweep       SweepInfo `json:"sweep"`
 	// Page is the client's page of the site, beside capabilities.json.
 	Page string `json:"page"`
+}
+
+// An ObservedProtocol is what one client version was measured doing with
+// what a server asks and announces (the protocol matrix's runs, as the
+// client's profile keeps them): per feature, in the analysis's words
+// (surface.ProtocolLines), over 2025-11-25 (Facts) and, for a client that
+// spoke it, over 2026-07-28 (Modern); Evidence is the profile's evidence
+// excerpt, a path relative to capabilities.json or, with a link, a URL.
+type ObservedProtocol struct {
+	Version  string         `json:"version"`
+	Runs     int            `json:"runs"`
+	Facts    []ObservedFact `json:"facts"`
+	Modern   []ObservedFact `json:"modern,omitempty"`
+	Evidence string         `json:"evidence,omitempty"`
+}
+
+// An ObservedFact is what a client does with one feature ("elicitation
+// form": "cancel"); Held, where the runs disagreed, each run's words (Does
+// is then "varies").
+type ObservedFact struct {
+	Feature string   `json:"feature"`
+	Does    string   `json:"does"`
+	Held    []string `json:"held,omitempty"`
+}
+
+// observe adds to each record the observed protocol of its client's
+// versions from the range's first to its last, as observed gives them by
+// client; nil observes nothing.
+func (c *CapabilitiesFile) observe(observed func(client string) []ObservedProtocol) {
+	if observed == nil {
+		return
+	}
+	for _, byKey := range []map[string][]CapabilityRecord{c.Clients, c.Unkeyed} {
+		for _, rs := range byKey {
+			for i := range rs {
+				f := &rs[i].Facts
+				for _, o := range observed(f.Client) {
+					if version.Compare(f.First, o.Version) <= 0 && version.Compare(o.Version, f.Last) <= 0 {
+						f.Observed = append(f.Observed, o)
+					}
+				}
+			}
+		}
+	}
 }
 
 // KeyFacts say where a record's key comes from.
@@ -273,7 +323,7 @@ func (a *Atlas) Capabilities(base string, display func(client string) string) (*
 }
 
 // mapEvidence replaces every evidence path of the file (its records'
-// properties, budgets and handshakes) with to's.
+// properties, budgets, handshakes and observed protocols) with to's.
 func (c *CapabilitiesFile) mapEvidence(to func(string) string) {
 	for _, byKey := range []map[string][]CapabilityRecord{c.Clients, c.Unkeyed} {
 		for _, rs := range byKey {
@@ -283,6 +333,11 @@ func (c *CapabilitiesFile) mapEvidence(to func(string) string) {
 				for j := range f.Handshakes {
 					if f.Handshakes[j].Evidence != "" {
 						f.Handshakes[j].Evidence = to(f.Handshakes[j].Evidence)
+					}
+				}
+				for j := range f.Observed {
+					if f.Observed[j].Evidence != "" {
+						f.Observed[j].Evidence = to(f.Observed[j].Evidence)
 					}
 				}
 			}

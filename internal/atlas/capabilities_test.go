@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -389,5 +390,34 @@ func TestReadCapValue(t *testing.T) {
 		if got := [3]any{l, u, up}; got != want {
 			t.Errorf("readCapValue(%q) = %v, want %v", v, got, want)
 		}
+	}
+}
+
+// TestCapabilitiesObserved: a record holds the observed protocol of the
+// client versions within its range (from its first to its last), not of
+// a version outside it or of another client, and its evidence maps as
+// every other evidence path does.
+func TestCapabilitiesObserved(t *testing.T) {
+	c, err := capAtlas("fake@1.0.0/en-1000/1").Capabilities(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := ObservedProtocol{Version: "1.0.0", Runs: 2, Facts: []ObservedFact{{Feature: "resources/updated", Does: "never subscribes"}}, Evidence: "../profiles/fake@1.0.0.json"}
+	c.observe(func(client string) []ObservedProtocol {
+		if client != "fake" {
+			return []ObservedProtocol{{Version: "1.0.0"}}
+		}
+		return []ObservedProtocol{in, {Version: "2.0.0"}, {Version: "0.9.0"}}
+	})
+	if got := c.Unkeyed["fake"][0].Facts.Observed; len(got) != 1 || !reflect.DeepEqual(got[0], in) {
+		t.Fatalf("observed %+v, want version 1.0.0's alone", got)
+	}
+	c.mapEvidence(func(p string) string { return "https://example.com/" + p })
+	if got := c.Unkeyed["fake"][0].Facts.Observed[0].Evidence; got != "https://example.com/../profiles/fake@1.0.0.json" {
+		t.Errorf("evidence mapped to %q", got)
+	}
+	c.observe(nil) // observes nothing
+	if n := len(c.Unkeyed["fake"][0].Facts.Observed); n != 1 {
+		t.Errorf("a nil observed changed the record: %d", n)
 	}
 }

@@ -38,6 +38,7 @@ func (a *Atlas) Site(dir string, o SiteOptions) error {
 	if capsErr != nil {
 		return fmt.Errorf("atlas site: %w", capsErr)
 	}
+	caps.observe(o.Observed)
 	if o.Link != "" {
 		to, outside, err := publishedAt(dir, o.Link)
 		if err != nil {
@@ -139,6 +140,12 @@ type SiteOptions struct {
 	// (clients.Display), the title of its records in capabilities.json;
 	// nil leaves the client's name.
 	Display func(client string) string
+	// Observed gives, by client, what its versions were measured doing
+	// with what a server asks and announces (its profiles' protocol
+	// facts), each with its evidence as a path relative to dir, for
+	// capabilities.json's records of the ranges that hold them; nil for
+	// none.
+	Observed func(client string) []ObservedProtocol
 }
 
 // publishedAt maps an evidence path relative to dir to its URL under

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/instrlab/instrlab/internal/atlas"
 	"github.com/instrlab/instrlab/internal/evidence"
+	"github.com/instrlab/instrlab/internal/profiles"
 )
 
 // Site writes the atlas site into out (instrlab report -format site):
@@ -38,7 +40,11 @@ func Site(ctx context.Context, out string, dirs []string, link string, display f
 	if err != nil {
 		return err
 	}
-	if err := a.Site(out, atlas.SiteOptions{Link: link, Reference: "reference/index.html", Display: display}); err != nil {
+	observed, err := observedProtocols(out)
+	if err != nil {
+		return err
+	}
+	if err := a.Site(out, atlas.SiteOptions{Link: link, Reference: "reference/index.html", Display: display, Observed: observed}); err != nil {
 		return err
 	}
 	src, err := load(ctx, filepath.Join(out, "reference"), dirs, link)
@@ -72,4 +78,49 @@ func pageName(file string, html bool) string {
 		return "index.html"
 	}
 	return strings.TrimSuffix(file, ".md") + ".html"
+}
+
+// observedProtocols gives, by client, the protocol facts of its built-in
+// profiles (what each version was measured doing with what a server asks
+// and announces), each with the profile's evidence excerpt as a path
+// relative to out, for the site's capabilities.json.
+func observedProtocols(out string) (func(client string) []atlas.ObservedProtocol, error) {
+	ps, err := profiles.Builtin()
+	if err != nil {
+		return nil, err
+	}
+	wd, err := filepath.Abs(".")
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return nil, err
+	}
+	up, err := filepath.Rel(abs, wd)
+	if err != nil {
+		return nil, err
+	}
+	facts := func(fs []profiles.ProtocolFact) []atlas.ObservedFact {
+		var o []atlas.ObservedFact
+		for _, f := range fs {
+			o = append(o, atlas.ObservedFact{Feature: f.Feature, Does: f.Does, Held: f.Held})
+		}
+		return o
+	}
+	by := map[string][]atlas.ObservedProtocol{}
+	for _, p := range ps {
+		if p.Protocol == nil {
+			continue
+		}
+		o := atlas.ObservedProtocol{Version: p.Version, Runs: p.Protocol.Runs, Facts: facts(p.Protocol.Facts), Modern: facts(p.Protocol.Modern)}
+		for _, e := range p.Evidence {
+			if evidenceLink(e.Ref) != "" && !strings.Contains(e.Ref, "://") {
+				o.Evidence = path.Join(filepath.ToSlash(up), e.Ref)
+				break
+			}
+		}
+		by[p.Client] = append(by[p.Client], o)
+	}
+	return func(client string) []atlas.ObservedProtocol { return by[client] }, nil
 }

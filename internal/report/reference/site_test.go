@@ -1,12 +1,15 @@
 package reference
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/testutil"
 )
 
@@ -51,6 +54,42 @@ func TestSite(t *testing.T) {
 		if m := referenceMD.FindString(string(b)); m != "" {
 			t.Errorf("%s links a Markdown page of the reference, not the site's: %s", p, m)
 		}
+	}
+	// capabilities.json holds, in Claude Code's newest range, what its
+	// profile observed of the protocol, its evidence resolving from the
+	// site.
+	var caps struct {
+		Clients map[string][]struct {
+			Facts struct {
+				Newest   bool `json:"newest"`
+				Observed []struct {
+					Version  string `json:"version"`
+					Evidence string `json:"evidence"`
+					Facts    []struct{ Feature, Does string }
+				} `json:"observed"`
+			} `json:"io.github.instrlab/atlas"`
+		} `json:"clients"`
+	}
+	b, err := os.ReadFile(filepath.Join(site, "capabilities.json"))
+	if err != nil || json.Unmarshal(b, &caps) != nil {
+		t.Fatalf("capabilities.json: %v", err)
+	}
+	found := false
+	for _, r := range caps.Clients["claude-code"] {
+		for _, o := range r.Facts.Observed {
+			if o.Version != "2.1.332" || !r.Facts.Newest {
+				continue
+			}
+			found = slices.ContainsFunc(o.Facts, func(f struct{ Feature, Does string }) bool {
+				return f.Feature == labvocab.FeatureElicitForm && f.Does == "cancel"
+			})
+			if _, err := os.Stat(filepath.Join(site, filepath.FromSlash(o.Evidence))); err != nil {
+				t.Errorf("the observed protocol's evidence %q does not resolve from the site: %v", o.Evidence, err)
+			}
+		}
+	}
+	if !found {
+		t.Error("capabilities.json: Claude Code's newest range has no observed protocol of 2.1.332 that cancels a form elicitation")
 	}
 	results, _ := os.ReadFile(filepath.Join(site, "reference", "tool-results.html"))
 	if !strings.Contains(string(results), `<a href="clients/claude-code.html">Claude Code 2.1.332</a>`) {
