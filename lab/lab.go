@@ -367,6 +367,9 @@ func (l *Lab) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			res, err := next(ctx, method, req)
 			if r, ok := res.(*mcp.DiscoverResult); ok && err == nil {
 				r.Instructions = l.discover.Text
+				if l.cfg.Surface.Has(SurfaceProtocol) && metaDeclaresTasks(req.GetParams().GetMeta()) {
+					withTasksExtension(r)
+				}
 			}
 			return res, err
 		case "logging/setLevel":

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -506,5 +507,40 @@ func TestProtocolResourceUpdated(t *testing.T) {
 	}
 	if subscribed != 1 || sent != 1 {
 		t.Errorf("the log has %d resources/subscribe and %d resources/updated, want 1 and 1", subscribed, sent)
+	}
+}
+
+// TestDiscoverTasksExtension: over 2026-07-28 the protocol group's lab
+// declares the tasks extension in its DiscoverResult to a client whose
+// server/discover declared it in its _meta, and not to one that did not;
+// the lab's own capabilities are not changed for the next.
+func TestDiscoverTasksExtension(t *testing.T) {
+	cfg, err := Args{Instr: "none", Surface: string(SurfaceProtocol), Seed: "s1", Eras: ModeBoth}.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startPipeServer(t, cfg)
+	discover := func(id int, ext string) map[string]json.RawMessage {
+		t.Helper()
+		fmt.Fprintf(p.in, `{"jsonrpc":"2.0","id":%d,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",`+
+			`"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{%s}}}}`+"\n", id, ext)
+		line := p.next(5 * time.Second)
+		var r struct {
+			Result struct {
+				Capabilities struct {
+					Extensions map[string]json.RawMessage `json:"extensions"`
+				} `json:"capabilities"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil || !strings.Contains(line, `"result"`) {
+			t.Fatalf("server/discover: %s", line)
+		}
+		return r.Result.Capabilities.Extensions
+	}
+	if ext := discover(1, `"extensions":{"`+TasksExtension+`":{}}`); ext[TasksExtension] == nil {
+		t.Errorf("a client that declares the tasks extension: extensions %v, want it declared back", ext)
+	}
+	if ext := discover(2, ``); ext[TasksExtension] != nil {
+		t.Errorf("a client that does not: extensions %v, want no tasks extension", ext)
 	}
 }

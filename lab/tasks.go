@@ -3,6 +3,7 @@ package lab
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strconv"
 	"sync"
 	"time"
@@ -49,13 +50,32 @@ func declaresTasks(req *mcp.CallToolRequest) bool {
 			}
 		}
 	}
-	if req.Params == nil {
-		return false
-	}
-	caps, _ := req.Params.GetMeta()["io.modelcontextprotocol/clientCapabilities"].(map[string]any)
+	return req.Params != nil && metaDeclaresTasks(req.Params.GetMeta())
+}
+
+// metaDeclaresTasks reports whether a 2026-07-28 request's _meta declares
+// TasksExtension among the client's capabilities.
+func metaDeclaresTasks(meta map[string]any) bool {
+	caps, _ := meta["io.modelcontextprotocol/clientCapabilities"].(map[string]any)
 	ext, _ := caps["extensions"].(map[string]any)
 	_, ok := ext[TasksExtension]
 	return ok
+}
+
+// withTasksExtension is r declaring TasksExtension too, for a client
+// that declared it in its server/discover's _meta (the extension is
+// negotiated: each side declares it); r's capabilities are copied, not
+// changed in place.
+func withTasksExtension(r *mcp.DiscoverResult) {
+	c := mcp.ServerCapabilities{}
+	if r.Capabilities != nil {
+		c = *r.Capabilities
+	}
+	ext := make(map[string]any, len(c.Extensions)+1)
+	maps.Copy(ext, c.Extensions)
+	ext[TasksExtension] = map[string]any{}
+	c.Extensions = ext
+	r.Capabilities = &c
 }
 
 // taskCall answers a call of protocol_task from a client that declared
