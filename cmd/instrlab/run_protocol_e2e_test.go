@@ -19,13 +19,14 @@ import (
 // again at tools/list_changed and offers the added tool, which the model
 // then calls, and never offers the app-only tool; from a server of both
 // eras it speaks 2026-07-28 and answers the same asks in its retries of
-// input_required results, all but sampling. INSTRLAB_E2E=1 only.
+// input_required results, all but sampling; over Streamable HTTP it does
+// as over stdio (measured 2026-12-07). INSTRLAB_E2E=1 only.
 func TestE2EClaudeCodeProtocol(t *testing.T) {
 	if os.Getenv("INSTRLAB_E2E") != "1" {
 		t.Skip("set INSTRLAB_E2E=1 to run Claude Code end to end (npm install on first use)")
 	}
 	results := runE2E(t, "-client", "claude-code@2.1.332", "-matrix", "protocol", "-lab", binary, "-timeout", "3m")
-	if len(results) != 2 {
+	if len(results) != 3 {
 		t.Fatalf("%d results, want one per row", len(results))
 	}
 	for _, r := range results {

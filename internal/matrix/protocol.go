@@ -13,6 +13,7 @@ import (
 const (
 	ProtocolRow       = "protocol"
 	ProtocolModernRow = "protocol-dual"
+	ProtocolHTTPRow   = "protocol-http"
 )
 
 // protocolTurns bounds the protocol row's model turns: a loader of
@@ -27,7 +28,8 @@ const protocolTurns = 5
 // (an app-only tool, x-mcp-header). The fake calls every tool of the
 // group in one turn, then the added tool in the next: whether the client
 // listed the tools again and from which request the model has it. The
-// second row serves both eras.
+// second row serves both eras; the third serves the first's over
+// Streamable HTTP (the asks go out on the call's stream).
 func Protocol() *Matrix {
 	script := surfaceScript(lab.SurfaceConfig{Groups: []lab.SurfaceGroup{lab.SurfaceProtocol}}, "")
 	script = append(script, fakeapi.Turn{Tool: labvocab.ProtocolAddedTool, Key: lab.SurfaceCodeword("", labvocab.ProtocolAddedTool, "description")})
@@ -36,6 +38,8 @@ func Protocol() *Matrix {
 			{Name: ProtocolRow, Label: "asks and announcements during calls", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol)}, NoDelta: true, Script: script},
 			{Name: ProtocolModernRow, Label: "the same from a server of both eras: over 2026-07-28 the asks are input_required results", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol), Eras: lab.ModeBoth},
 				NoDelta: true, Script: script},
+			{Name: ProtocolHTTPRow, Label: "the first row's over Streamable HTTP", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol)},
+				Transport: TransportHTTP, NoDelta: true, Script: script},
 		}}
 	if err := m.Validate(); err != nil {
 		panic("built-in matrix protocol: " + err.Error())

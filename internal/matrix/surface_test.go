@@ -63,11 +63,13 @@ func TestSurfaceMatrix(t *testing.T) {
 }
 
 // TestProtocolMatrix: the protocol matrix's rows serve the protocol
-// group, the second in both eras, and the first and calls each of its tools in one turn, with the lab's keys,
-// then the tool the lab adds in the next.
+// group, the second in both eras, the third over Streamable HTTP, and the
+// first calls each of its tools in one turn, with the lab's keys, then
+// the tool the lab adds in the next.
 func TestProtocolMatrix(t *testing.T) {
 	m, ok := Builtin("protocol")
-	if !ok || len(m.Rows) != 2 || m.Rows[1].Name != ProtocolModernRow || m.Rows[1].Eras != lab.ModeBoth {
+	if !ok || len(m.Rows) != 3 || m.Rows[1].Name != ProtocolModernRow || m.Rows[1].Eras != lab.ModeBoth ||
+		m.Rows[2].Name != ProtocolHTTPRow || !m.Rows[2].HTTP() || m.Rows[2].Eras != "" || len(m.Rows[2].Script) != len(m.Rows[0].Script) {
 		t.Fatalf("built-in protocol: %v, %+v", ok, m)
 	}
 	r := m.Rows[0]

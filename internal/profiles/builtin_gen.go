@@ -614,7 +614,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 6,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -665,14 +665,64 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "offered; called without a task",
 					},
 				},
+				HTTP: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "no capability",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model has the new tool with the call's result",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "dropped in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/adk@2.0.0.json",
 					Date: "2026-12-06",
-					Runs: 54,
-					Says: "instrlab run, offline against the fake API: 54 runs of 27 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 56,
+					Says: "instrlab run, offline against the fake API: 56 runs of 28 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -1216,7 +1266,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 6,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -1317,14 +1367,64 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "offered; called without a task",
 					},
 				},
+				HTTP: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "no capability",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "never lists the tools again",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/ai-sdk@7.0.185.json",
 					Date: "2026-12-06",
-					Runs: 84,
-					Says: "instrlab run, offline against the fake API: 84 runs of 28 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 86,
+					Says: "instrlab run, offline against the fake API: 86 runs of 29 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -2176,7 +2276,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 6,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -2277,14 +2377,64 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "offered; called without a task",
 					},
 				},
+				HTTP: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "elicitation.form, elicitation.url, roots.listChanged",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "decline",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "decline",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "result: 1 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model has the new tool only after the call's result",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "not offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/claude-agent-sdk@0.3.337.json",
 					Date: "2026-12-06",
-					Runs: 100,
-					Says: "instrlab run, offline against the fake API: 100 runs of 28 rows; cut at 4,096 characters, then \"… [truncated]\"; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 102,
+					Says: "instrlab run, offline against the fake API: 102 runs of 29 rows; cut at 4,096 characters, then \"… [truncated]\"; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -4545,7 +4695,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 6,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -4646,14 +4796,64 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "offered; called without a task",
 					},
 				},
+				HTTP: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "elicitation.form, elicitation.url, roots.listChanged",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "cancel",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "cancel",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "result: 1 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model has the new tool only after the call's result",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "not offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/claude-code@2.1.332.json",
 					Date: "2026-12-02",
-					Runs: 312,
-					Says: "instrlab run, offline against the fake API: 312 runs of 44 rows; cut at 4,096 UTF-16 units, then \"… [truncated]\"; CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH in plain digits only; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only), cut at 4,096 UTF-16 units where sent; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 314,
+					Says: "instrlab run, offline against the fake API: 314 runs of 45 rows; cut at 4,096 UTF-16 units, then \"… [truncated]\"; CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH in plain digits only; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only), cut at 4,096 UTF-16 units where sent; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -6528,7 +6728,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 6,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -6579,14 +6779,64 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "offered; called without a task",
 					},
 				},
+				HTTP: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "no capability",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "never lists the tools again",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; the model's call never reaches the server",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/cline@3.0.65.json",
 					Date: "2026-12-01",
-					Runs: 127,
-					Says: "instrlab run, offline against the fake API: 127 runs of 33 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 129,
+					Says: "instrlab run, offline against the fake API: 129 runs of 34 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -9492,11 +9742,61 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 6,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
 						Does:    "elicitation.form, elicitation.url, experimental.codex/auth-change",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "decline",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "decline",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "result: 0 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "never lists the tools again",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "not offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "dropped in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
+				},
+				HTTP: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "elicitation.form, elicitation.url",
 					},
 					ProtocolFact{
 						Feature: "elicitation form",
@@ -9549,8 +9849,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/codex@0.171.0.json",
 					Date: "2026-12-02",
-					Runs: 184,
-					Says: "instrlab run, offline against the fake API: 184 runs of 43 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 186,
+					Says: "instrlab run, offline against the fake API: 186 runs of 44 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -10597,8 +10897,58 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 6,
 				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "no capability",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "never lists the tools again",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; the model's call never reaches the server",
+					},
+				},
+				HTTP: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
 						Does:    "no capability",
@@ -10654,8 +11004,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/continue@1.5.47.json",
 					Date: "2026-12-01",
-					Runs: 109,
-					Says: "instrlab run, offline against the fake API: 109 runs of 33 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 111,
+					Says: "instrlab run, offline against the fake API: 111 runs of 34 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -12608,7 +12958,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 2,
+				Runs: 4,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -12659,14 +13009,64 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "offered; called without a task",
 					},
 				},
+				HTTP: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "elicitation.form, elicitation.url, sampling",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "decline",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "decline",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32603",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "result: 0 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model has the new tool with the call's result",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/copilot@1.0.102.json",
 					Date: "2026-12-01",
-					Runs: 114,
-					Says: "instrlab run, offline against the fake API: 114 runs of 37 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 2 runs of the protocol matrix.",
+					Runs: 116,
+					Says: "instrlab run, offline against the fake API: 116 runs of 38 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -14663,8 +15063,58 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 6,
 				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "no capability",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model has the new tool only after the call's result",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; the model's call never reaches the server",
+					},
+				},
+				HTTP: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
 						Does:    "no capability",
@@ -14720,8 +15170,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/droid@0.225.2.json",
 					Date: "2026-12-02",
-					Runs: 125,
-					Says: "instrlab run, offline against the fake API: 125 runs of 34 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 127,
+					Says: "instrlab run, offline against the fake API: 127 runs of 35 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -16730,8 +17180,58 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 6,
 				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "roots.listChanged",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "result: 1 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model has the new tool with the call's result",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
+				},
+				HTTP: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
 						Does:    "roots.listChanged",
@@ -16787,8 +17287,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/gemini@0.61.0.json",
 					Date: "2026-12-01",
-					Runs: 247,
-					Says: "instrlab run, offline against the fake API: 247 runs of 35 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 249,
+					Says: "instrlab run, offline against the fake API: 249 runs of 36 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -18538,11 +19038,17 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 6,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "tool calls",
 						Does:    "no call made: the client never offered it to the model",
+					},
+				},
+				HTTP: []ProtocolFact{
+					ProtocolFact{
+						Feature: "tool calls",
+						Does:    "no call made",
 					},
 				},
 			},
@@ -18551,8 +19057,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/grok@0.0.34.json",
 					Date: "2026-12-06",
-					Runs: 116,
-					Says: "instrlab run, offline against the fake API: 116 runs of 28 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 118,
+					Says: "instrlab run, offline against the fake API: 118 runs of 29 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -19807,8 +20313,58 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 6,
 				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "roots",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "result: 1 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model has the new tool with the call's result",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; the model's call never reaches the server",
+					},
+				},
+				HTTP: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
 						Does:    "roots",
@@ -19864,8 +20420,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/kilo@7.7.9.json",
 					Date: "2026-12-02",
-					Runs: 190,
-					Says: "instrlab run, offline against the fake API: 190 runs of 35 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 192,
+					Says: "instrlab run, offline against the fake API: 192 runs of 36 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -21673,8 +22229,58 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 6,
 				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "no capability",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "never lists the tools again",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; the model's call never reaches the server",
+					},
+				},
+				HTTP: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
 						Does:    "no capability",
@@ -21730,8 +22336,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/langchain@1.1.4.json",
 					Date: "2026-12-06",
-					Runs: 54,
-					Says: "instrlab run, offline against the fake API: 54 runs of 27 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 56,
+					Says: "instrlab run, offline against the fake API: 56 runs of 28 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -22458,7 +23064,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 6,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -22559,14 +23165,64 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "offered; called without a task",
 					},
 				},
+				HTTP: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "extensions.io.modelcontextprotocol/ui",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "never lists the tools again",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/mastra@2.0.0.json",
 					Date: "2026-12-06",
-					Runs: 166,
-					Says: "instrlab run, offline against the fake API: 166 runs of 28 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 168,
+					Says: "instrlab run, offline against the fake API: 168 runs of 29 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -24497,8 +25153,58 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 6,
 				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "roots.listChanged",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "result: 0 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model never has the new tool",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "dropped in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; the model's call never reaches the server",
+					},
+				},
+				HTTP: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
 						Does:    "roots.listChanged",
@@ -24554,8 +25260,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/mcp-use@1.34.6.json",
 					Date: "2026-12-06",
-					Runs: 56,
-					Says: "instrlab run, offline against the fake API: 56 runs of 28 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 58,
+					Says: "instrlab run, offline against the fake API: 58 runs of 29 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -25077,7 +25783,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 6,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -25178,14 +25884,64 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "offered; called without a task",
 					},
 				},
+				HTTP: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "no capability",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model has the new tool with the call's result",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; the model's call never reaches the server",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/openai-agents@0.20.0.json",
 					Date: "2026-12-06",
-					Runs: 50,
-					Says: "instrlab run, offline against the fake API: 50 runs of 25 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 52,
+					Says: "instrlab run, offline against the fake API: 52 runs of 26 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -25912,8 +26668,58 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 6,
 				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "roots",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "result: 1 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model has the new tool with the call's result",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; the model's call never reaches the server",
+					},
+				},
+				HTTP: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
 						Does:    "roots",
@@ -25969,8 +26775,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/opencode@1.18.33.json",
 					Date: "2026-12-01",
-					Runs: 280,
-					Says: "instrlab run, offline against the fake API: 280 runs of 37 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 282,
+					Says: "instrlab run, offline against the fake API: 282 runs of 38 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -28345,8 +29151,58 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs: 6,
 				Facts: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "extensions.io.modelcontextprotocol/ui.mimeTypes, roots",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "not sent: not declared",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "error -32601",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "result: 1 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model; the client sets no log level",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "never lists the tools again",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "not offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
+				},
+				HTTP: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
 						Does:    "extensions.io.modelcontextprotocol/ui.mimeTypes, roots",
@@ -28402,8 +29258,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/qwen@0.24.4.json",
 					Date: "2026-12-01",
-					Runs: 161,
-					Says: "instrlab run, offline against the fake API: 161 runs of 36 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 163,
+					Says: "instrlab run, offline against the fake API: 163 runs of 37 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{

@@ -55,6 +55,12 @@ func (p Profile) OverHTTP() (q Profile, ok bool) {
 		return strings.Contains(u, "Streamable HTTP") || unmeasuredInVariant(u, false)
 	})
 	q.Unmeasured = append(q.Unmeasured, p.HTTP.Unmeasured...)
+	// What it does with asks and announcements over HTTP: the protocol
+	// row's over HTTP, or not measured; never the stdio runs'.
+	q.Protocol = nil
+	if p.Protocol != nil && len(p.Protocol.HTTP) > 0 {
+		q.Protocol = &Protocol{Runs: p.Protocol.Runs, Facts: p.Protocol.HTTP}
+	}
 	return q, true
 }
 

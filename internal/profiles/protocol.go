@@ -16,6 +16,10 @@ type Protocol struct {
 	// both eras, when the client spoke it (asks in input_required
 	// results); nil when it did not, or was not measured.
 	Modern []ProtocolFact `json:"modern,omitempty"`
+	// HTTP are the facts of the lab over Streamable HTTP in the 2025 era
+	// (the protocol-http row); nil when not measured. A server checked
+	// by URL is judged by them (Profile.OverHTTP).
+	HTTP []ProtocolFact `json:"http,omitempty"`
 }
 
 // A ProtocolFact is what a client does with one feature.

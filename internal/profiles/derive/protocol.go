@@ -15,14 +15,16 @@ import (
 // others: they measure what the client does with what a server asks and
 // announces, not the lab's surface.
 func protocolRuns(all []run) (others, protocol []run) {
-	return apartBy(all, func(r run) bool { return r.Row.Name == matrix.ProtocolRow || r.Row.Name == matrix.ProtocolModernRow })
+	return apartBy(all, func(r run) bool {
+		return r.Row.Name == matrix.ProtocolRow || r.Row.Name == matrix.ProtocolModernRow || r.Row.Name == matrix.ProtocolHTTPRow
+	})
 }
 
 // deriveProtocol is what the runs of the protocol rows show, in the
 // profile's own arm (base's): per feature, what the client does, in the
 // words of surface.ProtocolLines, over the 2025 era (the protocol row) and,
 // when the client spoke it to a server of both eras, over 2026-07-28
-// (Modern); FateVaries where the runs that ended ok disagree, or where some
+// (Modern), and over Streamable HTTP (HTTP); FateVaries where the runs that ended ok disagree, or where some
 // of them lack the feature. nil when none ran.
 func deriveProtocol(runs, base []run) *profiles.Protocol {
 	runs = surfaceOf(runs, base)
@@ -30,7 +32,7 @@ func deriveProtocol(runs, base []run) *profiles.Protocol {
 		return nil
 	}
 	p := &profiles.Protocol{Runs: len(runs)}
-	var legacy, modern []run
+	var legacy, modern, overHTTP []run
 	for _, r := range runs {
 		if r.Status != analyze.StatusOK || r.Surface == nil {
 			p.Failed++
@@ -45,11 +47,13 @@ func deriveProtocol(runs, base []run) *profiles.Protocol {
 		switch {
 		case r.Row.Name == matrix.ProtocolRow:
 			legacy = append(legacy, r)
+		case r.Row.Name == matrix.ProtocolHTTPRow:
+			overHTTP = append(overHTTP, r)
 		case r.Surface.Protocol != nil && r.Surface.Protocol.Modern:
 			modern = append(modern, r)
 		}
 	}
-	p.Facts, p.Modern = protocolFacts(legacy), protocolFacts(modern)
+	p.Facts, p.Modern, p.HTTP = protocolFacts(legacy), protocolFacts(modern), protocolFacts(overHTTP)
 	return p
 }
 

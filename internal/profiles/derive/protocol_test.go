@@ -62,6 +62,18 @@ func TestDeriveProtocol(t *testing.T) {
 	if f := get(labvocab.FeatureRoots); f.Does != surface.AskResult {
 		t.Errorf("the 2025 era's roots after a dual run: %+v", f)
 	}
+	// The HTTP row's runs make HTTP, and change neither era's facts.
+	overHTTP := run{Result: analyze.Result{Status: analyze.StatusOK, Surface: facts(false)}, Row: matrix.Row{Name: matrix.ProtocolHTTPRow}}
+	if _, proto := protocolRuns([]run{overHTTP}); len(proto) != 1 {
+		t.Fatal("protocolRuns: the HTTP row's run is not a protocol run")
+	}
+	p = deriveProtocol(append(runs, overHTTP), nil)
+	if len(p.HTTP) != 5 || p.HTTP[4].Feature != labvocab.FeatureListChanged || p.HTTP[4].Does != labvocab.DoesNoRelist {
+		t.Errorf("http facts %+v", p.HTTP)
+	}
+	if f := get(labvocab.FeatureListChanged); f.Does != profiles.FateVaries {
+		t.Errorf("stdio's tools/list_changed after an HTTP run: %+v", f)
+	}
 	if deriveProtocol(nil, nil) != nil {
 		t.Error("a protocol from no run")
 	}

@@ -416,15 +416,12 @@ func approvalIn(mode string) func(profiles.Profile) string {
 
 // protocolFact is what a client did with a protocol feature, in the 2025
 // era (or, modern, over 2026-07-28).
-func protocolFact(feature string, modern bool) func(profiles.Profile) string {
+func protocolFact(feature string, over func(*profiles.Protocol) []profiles.ProtocolFact) func(profiles.Profile) string {
 	return func(p profiles.Profile) string {
 		if p.Protocol == nil {
 			return notMeasured
 		}
-		facts := p.Protocol.Facts
-		if modern {
-			facts = p.Protocol.Modern
-		}
+		facts := over(p.Protocol)
 		for _, f := range facts {
 			if f.Feature == feature {
 				if len(f.Held) > 0 {

@@ -138,7 +138,7 @@ var groups = []group{
 	},
 	{
 		file: "protocol.md", title: "Protocol",
-		headline: fact{"after tools/list_changed", protocolFact(labvocab.FeatureListChanged, false)},
+		headline: fact{"after tools/list_changed", protocolFact(labvocab.FeatureListChanged, overStdio)},
 		intro:    "What a client does with what a server asks and announces while its tools run (elicitation, sampling, roots, logs, progress, tools/list_changed) and what it declares.",
 		factsOf:  protocolFacts,
 	},
@@ -182,30 +182,33 @@ func resultFacts() []fact {
 // protocolFacts are the features any version of the clients measured, in
 // the order first met; then the same over 2026-07-28.
 func protocolFacts(cs []client) []fact {
-	var legacy, modern []string
-	for _, c := range cs {
-		for _, p := range c.versions {
-			if p.Protocol == nil {
-				continue
-			}
-			for _, f := range p.Protocol.Facts {
-				if !slices.Contains(legacy, f.Feature) {
-					legacy = append(legacy, f.Feature)
+	var fs []fact
+	for _, o := range []struct {
+		suffix string
+		facts  func(*profiles.Protocol) []profiles.ProtocolFact
+	}{{"", overStdio}, {" (2026-07-28)", overModern}, {" (HTTP)", overHTTP}} {
+		var features []string
+		for _, c := range cs {
+			for _, p := range c.versions {
+				if p.Protocol == nil {
+					continue
 				}
-			}
-			for _, f := range p.Protocol.Modern {
-				if !slices.Contains(modern, f.Feature) {
-					modern = append(modern, f.Feature)
+				for _, f := range o.facts(p.Protocol) {
+					if !slices.Contains(features, f.Feature) {
+						features = append(features, f.Feature)
+					}
 				}
 			}
 		}
-	}
-	var fs []fact
-	for _, f := range legacy {
-		fs = append(fs, fact{f, protocolFact(f, false)})
-	}
-	for _, f := range modern {
-		fs = append(fs, fact{f + " (2026-07-28)", protocolFact(f, true)})
+		for _, f := range features {
+			fs = append(fs, fact{f + o.suffix, protocolFact(f, o.facts)})
+		}
 	}
 	return fs
 }
+
+// The protocol facts of a profile over stdio in the 2025 era, over
+// 2026-07-28, and over Streamable HTTP.
+func overStdio(p *profiles.Protocol) []profiles.ProtocolFact  { return p.Facts }
+func overModern(p *profiles.Protocol) []profiles.ProtocolFact { return p.Modern }
+func overHTTP(p *profiles.Protocol) []profiles.ProtocolFact   { return p.HTTP }
