@@ -484,29 +484,31 @@ func TestProtocolResourceUpdated(t *testing.T) {
 		t.Fatal(err)
 	}
 	callText(t, cs, labvocab.ProtocolResourceUpdated, nil)
-	select {
+	select { // the client's handler runs on its own: the log has the order on the wire
 	case uri := <-updated:
 		if uri != labvocab.ProtocolResourceURI {
 			t.Errorf("resources/updated of %s", uri)
 		}
-	default:
-		t.Error("no resources/updated before the call's result")
+	case <-time.After(5 * time.Second):
+		t.Error("no resources/updated")
 	}
 	if got := read(); !strings.Contains(got, SurfaceCodeword("s1", labvocab.ProtocolResource, "updated text")) {
 		t.Errorf("after: %q, want the updated text", got)
 	}
 	cs.Close()
-	var subscribed, sent int
+	var subscribed, sent, resultsAfter int
 	for _, e := range readEntries(t, path) {
 		switch {
 		case e.Method == "resources/subscribe" && e.Dir == Recv:
 			subscribed++
 		case e.Method == "notifications/resources/updated" && e.Dir == Send:
 			sent++
+		case e.Method == "tools/call" && e.Dir == Send && sent == 1:
+			resultsAfter++
 		}
 	}
-	if subscribed != 1 || sent != 1 {
-		t.Errorf("the log has %d resources/subscribe and %d resources/updated, want 1 and 1", subscribed, sent)
+	if subscribed != 1 || sent != 1 || resultsAfter != 1 {
+		t.Errorf("the log has %d resources/subscribe, %d resources/updated and %d call results after it, want 1, 1 and 1 (the notification before the second call's result)", subscribed, sent, resultsAfter)
 	}
 }
 
