@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -177,7 +178,7 @@ const maxInBatch = maxInFlight
 // is not a cancellation, which the lab rewrites, nor a tasks/get of a lab
 // that made a task, which it answers itself.
 func (c *stdioConn) plain(b *inBatch, line []byte, size int, m message) bool {
-	if size > maxLineLength || m.method == "notifications/cancelled" || m.method == "tasks/get" && c.lab.servesTasks() {
+	if size > maxLineLength || m.method == labvocab.Cancelled || m.method == "tasks/get" && c.lab.servesTasks() {
 		return false
 	}
 	req, ok := sdkRequest(line, m)
@@ -376,7 +377,7 @@ func (c *stdioConn) accept(line []byte, size int, m message) jsonrpc.Message {
 		}
 		req.ID, _ = jsonrpc.MakeID(float64(id)) // the SDK's own decoding of an integer id
 		c.track.receivedAs(key, m.method)
-	case req.Method == "notifications/cancelled":
+	case req.Method == labvocab.Cancelled:
 		c.renameCancelled(req)
 	}
 	return msg

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/instrlab/instrlab/internal/jsonl"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/lab"
 )
 
@@ -85,9 +86,10 @@ func handshake(msgs []LabMessage) Handshake {
 	var probe, init time.Time
 	var probeID string
 	// pending are the handshake requests not yet answered, by id;
-	// cancelled those the client cancelled before their reply. The log
-	// keeps no body of a cancel, so a cancel takes every pending one (the
-	// client sends nothing else before its handshake completes).
+	// cancelled those the client cancelled before their reply. Evidence
+	// from before the log kept a cancel's body has none, so a cancel takes
+	// every pending one (the client sends nothing else before its
+	// handshake completes).
 	pending, cancelled := map[string]bool{}, map[string]bool{}
 	// handshaking is set from a handshake request to the client's next
 	// message: a cancel then can only be of the handshake, even one the
@@ -101,7 +103,7 @@ func handshake(msgs []LabMessage) Handshake {
 			}
 			h.Methods = append(h.Methods, m.Method)
 			switch m.Method {
-			case "notifications/cancelled":
+			case labvocab.Cancelled:
 				if (len(pending) > 0 || handshaking) && h.GaveUp.IsZero() {
 					h.GaveUp = m.Time
 				}

@@ -26,12 +26,7 @@ const (
 // callBudget is p's call budget measured with nothing set, nil when none
 // was.
 func callBudget(p profiles.Profile) *profiles.Budget {
-	for i, b := range p.Budgets {
-		if b.Name == profiles.BudgetCall && len(b.Settings) == 0 && b.Unit == "s" {
-			return &p.Budgets[i]
-		}
-	}
-	return nil
+	return defaultBudget(p, profiles.BudgetCall, "s")
 }
 
 // callTimeFactName is the name of callTimeFact's fact.

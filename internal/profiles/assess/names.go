@@ -18,8 +18,14 @@ func nameBudget(p profiles.Profile) *profiles.Budget { return countBudget(p, pro
 // tool-name limit, the result size) and measured with nothing set, nil
 // when it has none.
 func countBudget(p profiles.Profile, name string) *profiles.Budget {
+	return defaultBudget(p, name, "characters")
+}
+
+// defaultBudget is p's budget of that name, in unit u, measured with
+// nothing set, nil when it has none.
+func defaultBudget(p profiles.Profile, name, u string) *profiles.Budget {
 	for i, b := range p.Budgets {
-		if b.Name == name && len(b.Settings) == 0 && b.Unit == "characters" {
+		if b.Name == name && len(b.Settings) == 0 && b.Unit == u {
 			return &p.Budgets[i]
 		}
 	}

@@ -40,11 +40,8 @@ func startupWait(p profiles.Profile, getenv func(string) (string, bool)) wait {
 			}
 		}
 	}
-	for i, b := range p.Budgets {
-		if b.Name != profiles.BudgetWait || len(b.Settings) > 0 || b.Unit != "s" {
-			continue
-		}
-		m := wait{budget: &p.Budgets[i], d: secs(b.Within), upto: secs(b.Past)}
+	if b := defaultBudget(p, profiles.BudgetWait, "s"); b != nil {
+		m := wait{budget: b, d: secs(b.Within), upto: secs(b.Past)}
 		m.why = fmt.Sprintf("measured: instrlab budget, %d runs, %s", b.Runs, b.Date)
 		if b.MaxLoad > 0 {
 			m.why += ", load up to " + strconv.FormatFloat(b.MaxLoad, 'f', 1, 64)

@@ -187,18 +187,9 @@ func load(ctx context.Context, out string, dirs []string, link string) (Source, 
 	}
 	src := Source{Profiles: ps, Base: link, Command: Command(out, dirs)}
 	if link == "" {
-		wd, err := filepath.Abs(".")
-		if err != nil {
+		if src.Base, err = workingDirFrom(out); err != nil {
 			return Source{}, err
 		}
-		abs, err := filepath.Abs(out)
-		if err != nil {
-			return Source{}, err
-		}
-		if src.Base, err = filepath.Rel(abs, wd); err != nil {
-			return Source{}, err
-		}
-		src.Base = filepath.ToSlash(src.Base)
 	}
 	for _, d := range dirs {
 		rel, err := fromWorkingDir(d, link)
@@ -214,15 +205,32 @@ func load(ctx context.Context, out string, dirs []string, link string) (Source, 
 	return src, nil
 }
 
+// workingDirFrom is the working directory (the repository's root) as a
+// path relative to dir, with slashes: where a page written in dir finds
+// the repository's files.
+func workingDirFrom(dir string) (string, error) {
+	wd, abs, err := absolute(dir)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(abs, wd)
+	return filepath.ToSlash(rel), err
+}
+
+// absolute is the working directory and p, both absolute.
+func absolute(p string) (wd, abs string, err error) {
+	if wd, err = filepath.Abs("."); err != nil {
+		return "", "", err
+	}
+	abs, err = filepath.Abs(p)
+	return wd, abs, err
+}
+
 // fromWorkingDir is path p relative to the working directory (the
 // repository's root), from which the pages link its files; with link
 // (the URL the working directory is published under) it must lie in it.
 func fromWorkingDir(p, link string) (string, error) {
-	wd, err := filepath.Abs(".")
-	if err != nil {
-		return "", err
-	}
-	abs, err := filepath.Abs(p)
+	wd, abs, err := absolute(p)
 	if err != nil {
 		return "", err
 	}

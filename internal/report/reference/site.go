@@ -40,15 +40,15 @@ func Site(ctx context.Context, out string, dirs []string, link string, display f
 	if err != nil {
 		return err
 	}
-	observed, err := observedProtocols(out)
+	src, err := load(ctx, filepath.Join(out, "reference"), dirs, link)
+	if err != nil {
+		return err
+	}
+	observed, err := observedProtocols(out, src.Profiles)
 	if err != nil {
 		return err
 	}
 	if err := a.Site(out, atlas.SiteOptions{Link: link, Reference: "reference/index.html", Display: display, Observed: observed}); err != nil {
-		return err
-	}
-	src, err := load(ctx, filepath.Join(out, "reference"), dirs, link)
-	if err != nil {
 		return err
 	}
 	src.html = true
@@ -80,24 +80,12 @@ func pageName(file string, html bool) string {
 	return strings.TrimSuffix(file, ".md") + ".html"
 }
 
-// observedProtocols gives, by client, the protocol facts of its built-in
-// profiles (what each version was measured doing with what a server asks
-// and announces), each with the profile's evidence excerpt as a path
-// relative to out, for the site's capabilities.json.
-func observedProtocols(out string) (func(client string) []atlas.ObservedProtocol, error) {
-	ps, err := profiles.Builtin()
-	if err != nil {
-		return nil, err
-	}
-	wd, err := filepath.Abs(".")
-	if err != nil {
-		return nil, err
-	}
-	abs, err := filepath.Abs(out)
-	if err != nil {
-		return nil, err
-	}
-	up, err := filepath.Rel(abs, wd)
+// observedProtocols gives, by client, the protocol facts of profiles ps
+// (what each version was measured doing with what a server asks and
+// announces), each with the profile's evidence excerpt as a path relative
+// to out, for the site's capabilities.json.
+func observedProtocols(out string, ps []profiles.Profile) (func(client string) []atlas.ObservedProtocol, error) {
+	up, err := workingDirFrom(out)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +104,7 @@ func observedProtocols(out string) (func(client string) []atlas.ObservedProtocol
 		o := atlas.ObservedProtocol{Version: p.Version, Runs: p.Protocol.Runs, Facts: facts(p.Protocol.Facts), Modern: facts(p.Protocol.Modern)}
 		for _, e := range p.Evidence {
 			if evidenceLink(e.Ref) != "" && !strings.Contains(e.Ref, "://") {
-				o.Evidence = path.Join(filepath.ToSlash(up), e.Ref)
+				o.Evidence = path.Join(up, e.Ref)
 				break
 			}
 		}
