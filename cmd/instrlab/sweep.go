@@ -112,7 +112,7 @@ func (o *sweepOptions) run(ctx context.Context, command string, stdout, stderr i
 	if err := os.MkdirAll(s.Out, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", s.Out, err)
 	}
-	s.Progress = stderr
+	s.Progress, s.Released = stderr, clients.Released
 	var err error
 	if s.Netns, err = o.mode.Use(false, stderr); err != nil {
 		return err

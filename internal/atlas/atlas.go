@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -29,6 +30,10 @@ type Timeline struct {
 	Selector string `json:"selector"`
 	// Versions are the published versions selected, oldest first.
 	Versions []string `json:"versions"`
+	// Released is the day each of Versions was published (YYYY-MM-DD,
+	// UTC), as npm's registry says when the sweep listed them; a version
+	// it gives no date for has none.
+	Released map[string]string `json:"released,omitempty"`
 	// Points are every probe, first attempts in version order, then
 	// confirmations.
 	Points  []Point  `json:"points"`
@@ -246,6 +251,7 @@ func Merge(as []*Atlas) (*Atlas, error) {
 		selector string
 		sweep    SweepInfo
 		versions map[string]bool
+		released map[string]string
 		points   map[string]Point
 	}
 	byClient := map[string]*acc{}
@@ -265,7 +271,7 @@ func Merge(as []*Atlas) (*Atlas, error) {
 				if sw.Command == "" { // an atlas written before timelines said
 					sw = SweepInfo{Date: a.Date, Command: a.Command}
 				}
-				c = &acc{selector: t.Selector, sweep: sw, versions: map[string]bool{}, points: map[string]Point{}}
+				c = &acc{selector: t.Selector, sweep: sw, versions: map[string]bool{}, released: map[string]string{}, points: map[string]Point{}}
 				byClient[t.Client] = c
 				order = append(order, t.Client)
 			}
@@ -275,6 +281,7 @@ func Merge(as []*Atlas) (*Atlas, error) {
 			for _, v := range t.Versions {
 				c.versions[v] = true
 			}
+			maps.Copy(c.released, t.Released)
 			for _, p := range t.Points {
 				c.points[fmt.Sprint(p.Attempt, " ", p.Version)] = p
 			}
@@ -295,6 +302,7 @@ func Merge(as []*Atlas) (*Atlas, error) {
 		ps = orderPoints(vs, ps)
 		t := NewTimeline(name, c.selector, vs, ps)
 		t.Sweep = c.sweep
+		t.Released = ReleasedOf(vs, c.released)
 		out.Timelines = append(out.Timelines, t)
 		if c.sweep.Command != out.Timelines[0].Sweep.Command {
 			// Several sweeps: each client's section names its own.
@@ -302,6 +310,41 @@ func Merge(as []*Atlas) (*Atlas, error) {
 		}
 	}
 	return out, nil
+}
+
+// ReleaseDate is the day version v was released, as npm said when it was
+// swept, or "not recorded".
+func (t Timeline) ReleaseDate(v string) string {
+	if d, ok := t.Released[v]; ok {
+		return d
+	}
+	return "not recorded"
+}
+
+// releasedSpan is ", released D1 to D2" for the first and last of t's
+// versions, or "" when either date is not recorded.
+func (t Timeline) releasedSpan() string {
+	d1, ok1 := t.Released[first(t.Versions)]
+	d2, ok2 := t.Released[last(t.Versions)]
+	if !ok1 || !ok2 {
+		return ""
+	}
+	return ", released " + d1 + " to " + d2
+}
+
+// ReleasedOf is the release dates of versions, from all; nil when none
+// has one.
+func ReleasedOf(versions []string, all map[string]string) map[string]string {
+	var out map[string]string
+	for _, v := range versions {
+		if d, ok := all[v]; ok {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[v] = d
+		}
+	}
+	return out
 }
 
 // orderPoints sorts first attempts in version order, then confirmations.
@@ -349,9 +392,9 @@ func (a *Atlas) mapEvidence(to func(string) string) {
 			}
 			p.Props = p.Props.mapped(to)
 		}
-		sw := t.Sweep
+		sw, released := t.Sweep, t.Released
 		*t = NewTimeline(t.Client, t.Selector, t.Versions, t.Points)
-		t.Sweep = sw
+		t.Sweep, t.Released = sw, released
 	}
 }
 

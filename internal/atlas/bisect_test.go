@@ -227,6 +227,7 @@ func TestShardMergeEqualsWhole(t *testing.T) {
 		}
 		hk := newHistory(473, "2048", map[int]string{150: "4096", 236: "8192", 400: "2048"})
 		tl := NewTimeline("fake", "all", vs, Bisect(context.Background(), vs, hk.probe, BisectOptions{}))
+		tl.Released = map[string]string{vs[0]: fmt.Sprintf("2026-0%d-01", k)}
 		parts = append(parts, &Atlas{Matrix: "atlas", Properties: []string{"cap"}, Timelines: []Timeline{tl}})
 	}
 	merged, err := Merge(parts)
@@ -238,6 +239,9 @@ func TestShardMergeEqualsWhole(t *testing.T) {
 	}
 	if len(merged.Timelines[0].Versions) != 473 {
 		t.Errorf("merged versions: %d", len(merged.Timelines[0].Versions))
+	}
+	if rs := merged.Timelines[0].Released; len(rs) != 3 || rs[h.versions[0]] != "2026-01-01" {
+		t.Errorf("merged release dates: %v, want each shard's first", rs)
 	}
 	if _, err := Shard(h.versions, 4, 3); err == nil {
 		t.Error("shard 4/3 accepted")

@@ -65,7 +65,10 @@ type clientView struct {
 	Marks           []mark
 	Axis            []axisLabel
 	Changes         []changeRow
-	CouldNotRun     []cnrRow
+	// Dated is whether the timeline has release dates: the changes
+	// table has their column only then.
+	Dated       bool
+	CouldNotRun []cnrRow
 }
 
 type lane struct {
@@ -109,7 +112,8 @@ type axisLabel struct {
 }
 
 type changeRow struct {
-	First, Before         string
+	First, Released       string
+	Before                string
 	FirstHref, BeforeHref string
 	Exact                 bool
 	What                  []string
@@ -135,9 +139,9 @@ func newClientView(props []string, t Timeline) clientView {
 	}
 	plotTop := labelRows*labelRowH + 6
 	v := clientView{
-		Client: show(t.Client), Width: laneLeft + plotWidth + 10, PlotTop: plotTop,
-		Summary: fmt.Sprintf("%s selected (%s: %s to %s); %s run, %d of them could not run; %s.",
-			table.Plural(n, "version"), show(t.Selector), show(first(t.Versions)), show(last(t.Versions)), table.Plural(t.Ran, "version"), t.CouldNotRun, table.Plural(len(t.Changes), "change point")),
+		Client: show(t.Client), Width: laneLeft + plotWidth + 10, PlotTop: plotTop, Dated: len(t.Released) > 0,
+		Summary: fmt.Sprintf("%s selected (%s: %s to %s%s); %s run, %d of them could not run; %s.",
+			table.Plural(n, "version"), show(t.Selector), show(first(t.Versions)), show(last(t.Versions)), t.releasedSpan(), table.Plural(t.Ran, "version"), t.CouldNotRun, table.Plural(len(t.Changes), "change point")),
 	}
 	for li, name := range props {
 		l := lane{Name: show(name), Y: plotTop + float64(li)*laneH}
@@ -203,7 +207,7 @@ func newClientView(props []string, t Timeline) clientView {
 		case m.X > laneLeft+plotWidth-40:
 			m.Anchor = "end"
 		}
-		row := changeRow{First: show(c.First), Before: show(c.Before), FirstHref: href(dirs[c.First]), BeforeHref: href(dirs[c.Before]), Exact: c.Exact, Status: status(c)}
+		row := changeRow{First: show(c.First), Released: t.ReleaseDate(c.First), Before: show(c.Before), FirstHref: href(dirs[c.First]), BeforeHref: href(dirs[c.Before]), Exact: c.Exact, Status: status(c)}
 		for _, pc := range c.Props {
 			row.What = append(row.What, show(pc.String()))
 			for li, name := range props {
@@ -212,7 +216,11 @@ func newClientView(props []string, t Timeline) clientView {
 				}
 			}
 		}
-		m.Title = fmt.Sprintf("first version %s (last before it: %s): %s; %s", row.First, row.Before, strings.Join(row.What, "; "), row.Status)
+		released := ""
+		if v.Dated {
+			released = "released " + row.Released + "; "
+		}
+		m.Title = fmt.Sprintf("first version %s (%slast before it: %s): %s; %s", row.First, released, row.Before, strings.Join(row.What, "; "), row.Status)
 		v.Marks = append(v.Marks, m)
 		v.Changes = append(v.Changes, row)
 	}

@@ -19,8 +19,8 @@ const clientSource = `<p class="lead">{{.Summary}}</p>
 {{end}}</svg></div>
 </figure>
 {{with .Changes}}<h3>Changes</h3>
-<table class="summary atlas"><thead><tr><th>first version</th><th>last version before</th><th>what changed</th><th>confirmed</th></tr></thead><tbody>
-{{range .}}<tr class="first"><th scope="row">{{if .Exact}}<a href="{{.FirstHref}}">{{.First}}</a>{{else}}between <a href="{{.BeforeHref}}">{{.Before}}</a> and <a href="{{.FirstHref}}">{{.First}}</a>{{end}}</th><td><a href="{{.BeforeHref}}">{{.Before}}</a></td><td>{{range .What}}{{.}}<br>{{end}}</td><td>{{.Status}}</td></tr>
+<table class="summary atlas"><thead><tr><th>first version</th>{{if $.Dated}}<th>released</th>{{end}}<th>last version before</th><th>what changed</th><th>confirmed</th></tr></thead><tbody>
+{{range .}}<tr class="first"><th scope="row">{{if .Exact}}<a href="{{.FirstHref}}">{{.First}}</a>{{else}}between <a href="{{.BeforeHref}}">{{.Before}}</a> and <a href="{{.FirstHref}}">{{.First}}</a>{{end}}</th>{{if $.Dated}}<td>{{.Released}}</td>{{end}}<td><a href="{{.BeforeHref}}">{{.Before}}</a></td><td>{{range .What}}{{.}}<br>{{end}}</td><td>{{.Status}}</td></tr>
 {{end}}</tbody></table>
 {{end}}{{with .CouldNotRun}}<h3>Could not run</h3>
 <ul class="cnr">{{range .}}<li><span class="cnr">✕</span> {{if .Href}}<a{{with .Href}} href="{{.}}"{{end}}>{{.Version}}</a>{{else}}{{.Version}}{{end}}: {{.Reason}}</li>

@@ -248,3 +248,33 @@ func pageAtlasOutput(t *testing.T, name string) string {
 	goldmark.New(goldmark.WithExtensions(extension.Table)).Convert(b.Bytes(), &r)
 	return r.String()
 }
+
+// TestPageDated: a timeline with release dates gets them on its summary
+// line, in a column of the changes table (a version without one "not
+// recorded") and in each change mark's title, in the page and in
+// atlas.md; one without has no such column (TestPageGolden).
+func TestPageDated(t *testing.T) {
+	a := pageAtlas("w")
+	a.Timelines[0].Released = map[string]string{"1.0.0": "2026-01-01", "1.0.3": "2026-01-04", "1.0.5": "2026-01-06"}
+	page := pageHTML(t, a)
+	var md strings.Builder
+	if err := a.Markdown(&md, ""); err != nil {
+		t.Fatal(err)
+	}
+	for out, wants := range map[string][]string{
+		page: {"1.0.0 to 1.0.5, released 2026-01-01 to 2026-01-06);", "<th>first version</th><th>released</th>",
+			`1.0.3</a></th><td>2026-01-04</td>`, "first version 1.0.3 (released 2026-01-04; last before it: 1.0.2)"},
+		md.String(): {"1.0.0 to 1.0.5, released 2026-01-01 to 2026-01-06);", "| first version | released | before |",
+			"| **1.0.3** | 2026-01-04 | 1.0.2 |"},
+	} {
+		for _, w := range wants {
+			if !strings.Contains(out, w) {
+				t.Errorf("lacks %q", w)
+			}
+		}
+	}
+	delete(a.Timelines[0].Released, "1.0.5")
+	if page := pageHTML(t, a); !strings.Contains(page, "1.0.0 to 1.0.5);") || !strings.Contains(page, "released not recorded; last before it: 1.0.3") {
+		t.Error("a last version without a date: the summary still dates the span, or the mark does not say not recorded")
+	}
+}

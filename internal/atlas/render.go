@@ -3,10 +3,13 @@ package atlas
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/instrlab/instrlab/schema"
 
+	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/table"
 	"github.com/instrlab/instrlab/internal/untrusted"
 )
@@ -31,6 +34,31 @@ func (a *Atlas) Write(w io.Writer, format string) error {
 		return a.Markdown(w, "")
 	}
 	return Formats.Check(format)
+}
+
+// Save writes the atlas into the sweep directory dir in every one of
+// Formats (atlas.json, atlas.md, atlas.html), each written whole then
+// renamed into place, so a reader never sees half a file.
+func (a *Atlas) Save(dir string) error {
+	d := evidence.SweepDir(dir)
+	for _, f := range []struct{ format, path string }{{"json", d.Atlas()}, {"md", d.AtlasMD()}, {"html", d.AtlasHTML()}} {
+		tmp, err := os.CreateTemp(dir, filepath.Base(f.path)+".tmp*")
+		if err != nil {
+			return fmt.Errorf("writing the atlas: %w", err)
+		}
+		err = a.Write(tmp, f.format)
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp.Name(), f.path)
+		}
+		if err != nil {
+			os.Remove(tmp.Name())
+			return fmt.Errorf("writing the atlas %s: %w", f.path, err)
+		}
+	}
+	return nil
 }
 
 // JSON writes the atlas as indented JSON, named as schema.Atlas.
@@ -68,10 +96,14 @@ func (a *Atlas) Markdown(w io.Writer, links string) error {
 			}
 			b.WriteString(".\n\n")
 		}
-		fmt.Fprintf(&b, "%s selected (`%s`: %s to %s); %s run, %d of them could not run; %s.\n",
-			table.Plural(len(t.Versions), "version"), t.Selector, first(t.Versions), last(t.Versions), table.Plural(t.Ran, "version"), t.CouldNotRun, table.Plural(len(t.Changes), "change point"))
+		fmt.Fprintf(&b, "%s selected (`%s`: %s to %s%s); %s run, %d of them could not run; %s.\n",
+			table.Plural(len(t.Versions), "version"), t.Selector, first(t.Versions), last(t.Versions), t.releasedSpan(), table.Plural(t.Ran, "version"), t.CouldNotRun, table.Plural(len(t.Changes), "change point"))
 		if len(t.Changes) > 0 {
-			b.WriteString("\n### Changes\n\n| first version | before | what changed | confirmed |\n|---|---|---|---|\n")
+			released, releasedSep := "", ""
+			if len(t.Released) > 0 {
+				released, releasedSep = " released |", "---|"
+			}
+			b.WriteString("\n### Changes\n\n| first version |" + released + " before | what changed | confirmed |\n|---|" + releasedSep + "---|---|---|\n")
 			for _, c := range t.Changes {
 				first := "**" + cell(c.First) + "**"
 				if !c.Exact {
@@ -90,6 +122,9 @@ func (a *Atlas) Markdown(w io.Writer, links string) error {
 				}
 				if !c.Exact && c.Note != "" && !c.Flaky {
 					conf += "; " + cell(c.Note)
+				}
+				if len(t.Released) > 0 {
+					first += " | " + t.ReleaseDate(c.First)
 				}
 				fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", first, cell(c.Before), strings.Join(what, "<br>"), conf)
 			}

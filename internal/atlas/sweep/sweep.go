@@ -59,7 +59,11 @@ type Sweep struct {
 	Matrix *matrix.Matrix
 	// NewClient makes the adapter for name@version.
 	NewClient func(spec string) (client.Client, error)
-	Progress  io.Writer
+	// Released gives the day each published version of a client was
+	// released (npm.Released), kept in its timeline; nil keeps none, and
+	// an error is said on Progress and keeps none.
+	Released func(ctx context.Context, client string) (map[string]string, error)
+	Progress io.Writer
 }
 
 // Timeline sweeps one client over versions (oldest first), the ones

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -227,3 +228,50 @@ func TestSweepStopsWhenAPointCannotBeSaved(t *testing.T) {
 // versionBound is the bound on versions run that atlas's bisect_test holds
 // Bisect to: 4 (k+1) log2 n for k changes in n versions.
 func versionBound(k, n int) int { return int(4 * float64(k+1) * math.Log2(float64(n))) }
+
+// TestSweepKeepsReleaseDates: the atlas keeps the release date of each
+// version the selector picked, none of the others, read back from the file;
+// a registry that cannot list them costs the dates only, and says so.
+func TestSweepKeepsReleaseDates(t *testing.T) {
+	h := &fakeHistory{n: 6, installs: map[string]int{}}
+	out := t.TempDir()
+	s := newSweep(t, out, h)
+	s.Released = func(context.Context, string) (map[string]string, error) {
+		return map[string]string{"1.0.0": "2026-01-01", "1.0.2": "2026-02-03", "1.0.3": "2026-02-04", "9.9.9": "2027-01-01"}, nil
+	}
+	tg, err := ParseTarget("fake@1.0.2..1.0.4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	published := func(context.Context, string) ([]string, error) { return h.versions(), nil }
+	if _, err := s.Atlas(t.Context(), []Target{tg}, matrix.Shard{}, published, "instrlab sweep -client fake@1.0.2..1.0.4"); err != nil {
+		t.Fatal(err)
+	}
+	a, err := atlas.Read(t.Context(), evidence.SweepDir(out).Atlas())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]string{"1.0.2": "2026-02-03", "1.0.3": "2026-02-04"}, a.Timelines[0].Released); diff != "" {
+		t.Errorf("release dates kept (-want +got):\n%s", diff)
+	}
+
+	h2 := &fakeHistory{n: 6, installs: map[string]int{}}
+	out2 := t.TempDir()
+	s2 := newSweep(t, out2, h2)
+	s2.Released = func(context.Context, string) (map[string]string, error) {
+		return nil, errors.New(`listing the release dates of fake: the registry gives no "created" time`)
+	}
+	if _, err := s2.Atlas(t.Context(), []Target{tg}, matrix.Shard{}, published, "c"); err != nil {
+		t.Fatalf("a sweep whose dates cannot be listed: %v", err)
+	}
+	b, err := atlas.Read(t.Context(), evidence.SweepDir(out2).Atlas())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tl := b.Timelines[0]; tl.Released != nil || tl.Ran == 0 {
+		t.Errorf("without dates: released %v, %d run", tl.Released, tl.Ran)
+	}
+	if p := s2.Progress.(*strings.Builder).String(); !strings.Contains(p, `fake: no release dates kept: listing the release dates of fake: the registry gives no "created" time`) {
+		t.Errorf("progress does not say why no dates were kept:\n%s", p)
+	}
+}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -14,7 +12,6 @@ import (
 	"github.com/instrlab/instrlab/internal/atlas"
 
 	"github.com/instrlab/instrlab/internal/client"
-	"github.com/instrlab/instrlab/internal/evidence"
 	"github.com/instrlab/instrlab/internal/matrix"
 )
 
@@ -108,6 +105,7 @@ func (s *Sweep) Atlas(ctx context.Context, targets []Target, shard matrix.Shard,
 	type planned struct {
 		t        Target
 		versions []string
+		released map[string]string
 	}
 	var plan []planned
 	for _, t := range targets {
@@ -126,13 +124,24 @@ func (s *Sweep) Atlas(ctx context.Context, targets []Target, shard matrix.Shard,
 				return nil, err
 			}
 		}
-		plan = append(plan, planned{t, vs})
+		var released map[string]string
+		if s.Released != nil {
+			// A date is the registry's, not a measurement: without it the
+			// sweep goes on, saying why.
+			all, err := s.Released(ctx, t.Client)
+			if err != nil {
+				fmt.Fprintf(s.progress(), "%s: no release dates kept: %v\n", t.Client, err)
+			}
+			released = atlas.ReleasedOf(vs, all)
+		}
+		plan = append(plan, planned{t, vs, released})
 	}
 	for _, p := range plan {
 		if len(p.versions) == 0 {
 			continue // this shard's part of a short list is empty
 		}
 		tl, err := s.Timeline(ctx, p.t.Client, p.t.Selector.String(), p.versions)
+		tl.Released = p.released
 		if err != nil {
 			if ctx.Err() == nil {
 				return a, err
@@ -141,7 +150,7 @@ func (s *Sweep) Atlas(ctx context.Context, targets []Target, shard matrix.Shard,
 			a.Partial = true
 			tl.Sweep = atlas.SweepInfo{Date: a.Date, Command: a.Command, Partial: true}
 			a.Timelines = append(a.Timelines, tl)
-			if werr := s.write(a); werr != nil {
+			if werr := a.Save(s.Out); werr != nil {
 				return a, werr
 			}
 			return a, err
@@ -149,36 +158,5 @@ func (s *Sweep) Atlas(ctx context.Context, targets []Target, shard matrix.Shard,
 		tl.Sweep = atlas.SweepInfo{Date: a.Date, Command: a.Command}
 		a.Timelines = append(a.Timelines, tl)
 	}
-	return a, s.write(a)
-}
-
-// write saves the atlas as JSON, markdown and a page, each written whole then
-// renamed into place.
-func (s *Sweep) write(a *atlas.Atlas) error {
-	for _, f := range []struct {
-		name  string
-		write func(*os.File) error
-	}{
-		{evidence.SweepDir(s.Out).Atlas(), func(f *os.File) error { return a.JSON(f) }},
-		{evidence.SweepDir(s.Out).AtlasMD(), func(f *os.File) error { return a.Markdown(f, "") }},
-		{evidence.SweepDir(s.Out).AtlasHTML(), func(f *os.File) error { return a.HTML(f) }},
-	} {
-		path := f.name
-		tmp, err := os.CreateTemp(s.Out, filepath.Base(f.name)+".tmp*")
-		if err != nil {
-			return fmt.Errorf("writing the atlas: %w", err)
-		}
-		err = f.write(tmp)
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(tmp.Name(), path)
-		}
-		if err != nil {
-			os.Remove(tmp.Name())
-			return fmt.Errorf("writing the atlas %s: %w", path, err)
-		}
-	}
-	return nil
+	return a, a.Save(s.Out)
 }

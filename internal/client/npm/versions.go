@@ -19,6 +19,15 @@ var ErrOffline = errors.New("npm cannot reach its registry")
 // ErrNoPackage reports that the registry serves no package of that name.
 var ErrNoPackage = errors.New("npm serves no such package")
 
+// ErrNoPublishRecord reports a registry whose "time" of a package is not
+// npm's record of when each version was published: it lacks the
+// "created" time that npm's registry always gives. The registry this
+// project is built beside is such a one: its times contradict the
+// version order (Claude Code 0.2.9 "published" 2026-07-23, 0.2.14
+// 2026-05-15; 116 of 473 versions dated before the one they follow), so
+// they say when it fetched a version, not when the version came out.
+var ErrNoPublishRecord = errors.New(`the registry gives no "created" time: its times are not npm's record of when each version was published`)
+
 // ViewTimeout bounds one npm view whose context has no deadline of its own:
 // offline, npm retries its registry for about a minute before it gives up.
 const ViewTimeout = 3 * time.Minute
@@ -37,27 +46,48 @@ var offlineCodes = []string{"ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED", "ECONNRESE
 // otherwise. Its errors are ErrNoNPM, ErrNoPackage and ErrOffline where
 // they apply.
 func Versions(ctx context.Context, name string) ([]string, error) {
+	stdout, stderr, runErr, err := view(ctx, name, "versions", "listing the versions of")
+	if err != nil {
+		return nil, err
+	}
+	return ParseVersions(name, stdout, stderr, runErr)
+}
+
+// Released is the day npm says each version of package name was published
+// (npm view NAME time --json), as YYYY-MM-DD in UTC, within ViewTimeout
+// unless ctx says otherwise; its errors are those of Versions.
+func Released(ctx context.Context, name string) (map[string]string, error) {
+	stdout, stderr, runErr, err := view(ctx, name, "time", "listing the release dates of")
+	if err != nil {
+		return nil, err
+	}
+	return ParseReleased(name, stdout, stderr, runErr)
+}
+
+// view runs npm view NAME FIELD --json, its answer read within maxView;
+// doing names the listing in its errors.
+func view(ctx context.Context, name, field, doing string) (stdout, stderr []byte, runErr, err error) {
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		return nil, fmt.Errorf("listing the versions of %s: %w", name, ErrNoNPM)
+		return nil, nil, nil, fmt.Errorf("%s %s: %w", doing, name, ErrNoNPM)
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, ViewTimeout)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(ctx, npm, "view", name, "versions", "--json")
-	stdout, stderr := &capped{max: maxView}, &capped{max: 64 << 10}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd := exec.CommandContext(ctx, npm, "view", name, field, "--json")
+	out, errOut := &capped{max: maxView}, &capped{max: 64 << 10}
+	cmd.Stdout, cmd.Stderr = out, errOut
 	cmd.WaitDelay = 2 * time.Second // npm's children may hold the pipes after it is killed
-	runErr := cmd.Run()
+	runErr = cmd.Run()
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("listing the versions of %s: npm gave no answer in time (is its registry reachable?): %w", name, err)
+		return nil, nil, nil, fmt.Errorf("%s %s: npm gave no answer in time (is its registry reachable?): %w", doing, name, err)
 	}
-	if stdout.over {
-		return nil, fmt.Errorf("listing the versions of %s: npm printed more than %d MiB", name, maxView>>20)
+	if out.over {
+		return nil, nil, nil, fmt.Errorf("%s %s: npm printed more than %d MiB", doing, name, maxView>>20)
 	}
-	return ParseVersions(name, stdout.b, stderr.b, runErr)
+	return out.b, errOut.b, runErr, nil
 }
 
 var codeRE = sync.OnceValue(func() *regexp.Regexp {
@@ -71,23 +101,7 @@ var codeRE = sync.OnceValue(func() *regexp.Regexp {
 // stderr.
 func ParseVersions(name string, stdout, stderr []byte, runErr error) ([]string, error) {
 	if runErr != nil {
-		var e struct {
-			Error struct{ Code, Summary string } `json:"error"`
-		}
-		code := ""
-		if json.Unmarshal(stdout, &e) == nil {
-			code = e.Error.Code
-		}
-		if m := codeRE().FindSubmatch(stderr); code == "" && m != nil {
-			code = string(m[1])
-		}
-		switch {
-		case code == "E404":
-			return nil, fmt.Errorf("listing the versions of %s: %w", name, ErrNoPackage)
-		case slices.Contains(offlineCodes, code):
-			return nil, fmt.Errorf("listing the versions of %s: %w (%s)", name, ErrOffline, code)
-		}
-		return nil, fmt.Errorf("listing the versions of %s with npm: %w\n%s", name, runErr, lastLines(string(stderr), 5))
+		return nil, viewFailed("listing the versions of "+name, stdout, stderr, runErr)
 	}
 	var vs []string
 	if err := json.Unmarshal(stdout, &vs); err != nil {
@@ -101,6 +115,61 @@ func ParseVersions(name string, stdout, stderr []byte, runErr error) ([]string, 
 		return nil, fmt.Errorf("listing the versions of %s: npm listed none", name)
 	}
 	return vs, nil
+}
+
+// ParseReleased reads what npm view NAME time --json printed: an object
+// of each version's publish time, with the package's "created" and
+// "modified", which are not versions. An answer without "created" is not
+// npm's publish record (ErrNoPublishRecord), and a time that is not RFC
+// 3339 an error that quotes it.
+func ParseReleased(name string, stdout, stderr []byte, runErr error) (map[string]string, error) {
+	if runErr != nil {
+		return nil, viewFailed("listing the release dates of "+name, stdout, stderr, runErr)
+	}
+	var times map[string]string
+	if err := json.Unmarshal(stdout, &times); err != nil || times == nil {
+		return nil, fmt.Errorf("listing the release dates of %s: npm printed %q", name, lastLines(string(stdout), 3))
+	}
+	if _, ok := times["created"]; !ok {
+		return nil, fmt.Errorf("listing the release dates of %s: %w", name, ErrNoPublishRecord)
+	}
+	out := make(map[string]string, len(times))
+	for v, at := range times {
+		if v == "created" || v == "modified" {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339, at)
+		if err != nil {
+			return nil, fmt.Errorf("listing the release dates of %s: npm gave %s the time %q", name, v, at)
+		}
+		out[v] = t.UTC().Format(time.DateOnly)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("listing the release dates of %s: npm listed none", name)
+	}
+	return out, nil
+}
+
+// viewFailed is why npm view failed, doing what: ErrNoPackage or
+// ErrOffline where npm's error code says so, else npm's last lines.
+func viewFailed(doing string, stdout, stderr []byte, runErr error) error {
+	var e struct {
+		Error struct{ Code, Summary string } `json:"error"`
+	}
+	code := ""
+	if json.Unmarshal(stdout, &e) == nil {
+		code = e.Error.Code
+	}
+	if m := codeRE().FindSubmatch(stderr); code == "" && m != nil {
+		code = string(m[1])
+	}
+	switch {
+	case code == "E404":
+		return fmt.Errorf("%s: %w", doing, ErrNoPackage)
+	case slices.Contains(offlineCodes, code):
+		return fmt.Errorf("%s: %w (%s)", doing, ErrOffline, code)
+	}
+	return fmt.Errorf("%s with npm: %w\n%s", doing, runErr, lastLines(string(stderr), 5))
 }
 
 // capped keeps the first max bytes written to it and then fails, noting

@@ -148,3 +148,51 @@ func TestCapped(t *testing.T) {
 		t.Errorf("capped mismatch (-want +got):\n%s (over %v)", diff, c.over)
 	}
 }
+
+// TestParseReleased reads npm's answers for a package's publish times: the
+// public registry's shape (its "created" and "modified" are not versions),
+// and this machine's registry's recorded answer, versions only, which is
+// not a publish record (ErrNoPublishRecord); a time that is not RFC 3339
+// is an error, and an empty answer is never "no dates".
+func TestParseReleased(t *testing.T) {
+	stdout, stderr, runErr := viewRecord(t, "kilocode-cli-linux-x64-time")
+	if got, err := ParseReleased("@kilocode/cli-linux-x64", stdout, stderr, runErr); !errors.Is(err, ErrNoPublishRecord) {
+		t.Errorf("ParseReleased of times without \"created\" = %v, %v; want ErrNoPublishRecord", got, err)
+	}
+	got, err := ParseReleased("p", []byte(`{"created":"2026-05-08T16:38:17.757Z","7.0.33":"2026-05-08T16:38:17.757Z","modified":"2026-09-23T16:55:38.100Z","7.7.2":"2026-09-16T19:06:44.906Z"}`), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]string{"7.0.33": "2026-05-08", "7.7.2": "2026-09-16"}, got); diff != "" {
+		t.Errorf("ParseReleased (-want +got):\n%s", diff)
+	}
+	stdout, stderr, runErr = viewRecord(t, "e404")
+	if _, err := ParseReleased("no-such-package-instrlab", stdout, stderr, runErr); !errors.Is(err, ErrNoPackage) ||
+		err.Error() != "listing the release dates of no-such-package-instrlab: npm serves no such package" {
+		t.Errorf("ParseReleased of a missing package = %v", err)
+	}
+	stdout, stderr, runErr = viewRecord(t, "enotfound")
+	if _, err := ParseReleased("@kilocode/cli", stdout, stderr, runErr); !errors.Is(err, ErrOffline) {
+		t.Errorf("ParseReleased offline = %v, want ErrOffline", err)
+	}
+	for _, tc := range []struct{ stdout, want string }{
+		{`{"created":"2025-01-01T00:00:00.000Z","modified":"2026-01-01T00:00:00.000Z","1.0.0":"2025-01-01T23:30:00.000-02:00"}`, "1.0.0=2025-01-02"},
+		{`{"created":"2025-01-01T00:00:00.000Z"}`, "npm listed none"},
+		{`{}`, ErrNoPublishRecord.Error()},
+		{`null`, `npm printed "null"`},
+		{`["1.0.0"]`, `npm printed "[\"1.0.0\"]"`},
+		{`{"created":"2025-01-01T00:00:00.000Z","1.0.0":"yesterday"}`, `npm gave 1.0.0 the time "yesterday"`},
+		{``, `npm printed ""`},
+	} {
+		got, err := ParseReleased("p", []byte(tc.stdout), nil, nil)
+		if v, day, ok := strings.Cut(tc.want, "="); ok {
+			if err != nil || len(got) != 1 || got[v] != day {
+				t.Errorf("ParseReleased(%s) = %v, %v; want %s", tc.stdout, got, err, tc.want)
+			}
+			continue
+		}
+		if err == nil || !strings.HasSuffix(err.Error(), tc.want) {
+			t.Errorf("ParseReleased(%s) = %v, %v; want …%s", tc.stdout, got, err, tc.want)
+		}
+	}
+}

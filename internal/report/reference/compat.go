@@ -2,6 +2,7 @@ package reference
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,13 +41,15 @@ type CompatClient struct {
 	Name string `json:"name"`
 	// Releases are the versions measured (profiled or swept), each
 	// with its status: "current" for the newest, else "retired".
-	// Release dates are not recorded.
 	Releases map[string]CompatRelease `json:"releases"`
 }
 
-// A CompatRelease is one release of a client.
+// A CompatRelease is one release of a client: its status, and the day
+// npm published it where a sweep of the atlas listed it (a version only
+// profiled has none).
 type CompatRelease struct {
-	Status string `json:"status"`
+	ReleaseDate string `json:"release_date,omitempty"`
+	Status      string `json:"status"`
 }
 
 // A CompatFeature is a leaf of the tree.
@@ -538,12 +541,16 @@ func compatClient(c client) CompatClient {
 			all = append(all, s.Probed...)
 		}
 	}
+	released := map[string]string{}
+	for _, t := range c.timelines {
+		maps.Copy(released, t.Released)
+	}
 	newest := c.newest().Version
 	for _, v := range all {
 		if v == newest {
-			cc.Releases[v] = CompatRelease{Status: "current"}
+			cc.Releases[v] = CompatRelease{Status: "current", ReleaseDate: released[v]}
 		} else if _, ok := cc.Releases[v]; !ok {
-			cc.Releases[v] = CompatRelease{Status: "retired"}
+			cc.Releases[v] = CompatRelease{Status: "retired", ReleaseDate: released[v]}
 		}
 	}
 	return cc

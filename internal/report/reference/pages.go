@@ -42,7 +42,7 @@ func index(src Source, cs []client) []byte {
 	p.list(items)
 	p.heading(2, "As data")
 	p.list([]string{
-		p.local("compat.json", "compat.json") + p.text(": the instructions, handshake, start-up, tool-result, input-schema, tool-name, approval and protocol facts per client in browser-compat-data's shape (a feature tree whose leaves' __compat.support is keyed by client, version_added and version_removed from the atlas's swept spans, \"≤V\" where only version V was profiled; flagged statements for the models and approval modes the newest version was measured in, where they change the statement), with its clients and their releases; schema "+schema.File(schema.Compat)+"."),
+		p.local("compat.json", "compat.json") + p.text(": the instructions, handshake, start-up, tool-result, input-schema, tool-name, approval and protocol facts per client in browser-compat-data's shape (a feature tree whose leaves' __compat.support is keyed by client, version_added and version_removed from the atlas's swept spans, \"≤V\" where only version V was profiled; flagged statements for the models and approval modes the newest version was measured in, where they change the statement), with its clients and their releases (each with the day npm published it, where a sweep kept one); schema "+schema.File(schema.Compat)+"."),
 		p.local("presets.json", "presets.json") + p.text(": per client version, the flags a generated server adapts its tools to (top-level unions, $ref, unions, formats, the tool-name length), each measured or null, with what showed it; schema "+schema.File(schema.Presets)+"."),
 	})
 	p.para("Written by: " + src.Command + " (or go test ./internal/report/reference -update); a test fails when a page differs from what it writes.")
@@ -249,9 +249,17 @@ func since(p *page, c client) {
 				case ch.Flaky:
 					conf = "flaky"
 				}
-				rows = append(rows, []string{p.cell(first), p.cell(ch.Before), p.cell(strings.Join(what, "; ")), conf})
+				row := []string{p.cell(first), p.cell(ch.Before), p.cell(strings.Join(what, "; ")), conf}
+				if len(t.Released) > 0 {
+					row = slices.Insert(row, 1, t.ReleaseDate(ch.First))
+				}
+				rows = append(rows, row)
 			}
-			p.table([]string{"first version", "last before", "what changed", "confirmed"}, rows)
+			head := []string{"first version", "last before", "what changed", "confirmed"}
+			if len(t.Released) > 0 {
+				head = slices.Insert(head, 1, "released")
+			}
+			p.table(head, rows)
 		}
 		segments(p, t)
 	}

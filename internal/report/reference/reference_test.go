@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/instrlab/instrlab/internal/atlas"
 	"github.com/instrlab/instrlab/internal/cli"
 	"github.com/instrlab/instrlab/internal/evidence"
@@ -561,5 +562,48 @@ func TestIndexColumnPerGroup(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("the index's columns %q, want %q", got, want)
+	}
+}
+
+// TestReleaseDates: where a sweep kept release dates (the committed atlases
+// have none: this machine's registry gives no publish record), a client's
+// page dates each change point in a column of its own and compat.json
+// gives each release its release_date, as browser-compat-data's browsers
+// files do; a version only profiled has none.
+func TestReleaseDates(t *testing.T) {
+	src := builtinSource(t)
+	for _, a := range src.Atlases {
+		for i, tl := range a.Timelines {
+			if tl.Client == "kilo" {
+				a.Timelines[i].Released = map[string]string{"7.0.33": "2026-05-08", "7.7.2": "2026-09-16"}
+			}
+		}
+	}
+	pages, err := Pages(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(pages["clients/kilo.md"])
+	for _, want := range []string{"| first version | released | last before | what changed | confirmed |", "| 7.7.2 | 2026-09-16 | 7.0.33 | uses: no → yes;"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("clients/kilo.md lacks %q", want)
+		}
+	}
+	if strings.Contains(string(pages["clients/claude-code.md"]), "| released |") {
+		t.Error("clients/claude-code.md has a released column without dates")
+	}
+	var compat struct {
+		Clients map[string]CompatClient `json:"clients"`
+	}
+	if err := json.Unmarshal(pages["compat.json"], &compat); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]CompatRelease{"7.0.33": {ReleaseDate: "2026-05-08", Status: "retired"}, "7.7.2": {ReleaseDate: "2026-09-16", Status: "retired"},
+		"7.7.7": {Status: "retired"}, "7.7.9": {Status: "current"}}
+	if diff := cmp.Diff(want, compat.Clients["kilo"].Releases); diff != "" {
+		t.Errorf("compat.json's kilo releases (-want +got):\n%s", diff)
+	}
+	if err := schematest.Validate(schema.Compat, pages["compat.json"]); err != nil {
+		t.Errorf("compat.json with release dates does not validate: %v", err)
 	}
 }
