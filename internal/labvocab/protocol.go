@@ -61,6 +61,9 @@ const (
 	// FeatureResourceUpdated: a resource the client may subscribe to
 	// (resources/subscribe), changed and announced while a tool runs.
 	FeatureResourceUpdated = "resources/updated"
+	// FeatureTurn is whether the client's turn ended (DoesTurnEnds) or
+	// the run timed out (DoesTurnNeverEnds).
+	FeatureTurn = "turn"
 	// FeatureCalls is the one fact of a run that called none of the
 	// protocol tools.
 	FeatureCalls = "tool calls"
@@ -68,7 +71,7 @@ const (
 
 // ProtocolFeatures lists the features in their order.
 var ProtocolFeatures = []string{FeatureDeclared, FeatureElicitForm, FeatureElicitURL, FeatureSampling, FeatureRoots,
-	FeatureLog, FeatureProgress, FeatureListChanged, FeatureResourceUpdated, FeatureAppOnly, FeatureHeader, FeatureTask, FeatureCalls}
+	FeatureLog, FeatureProgress, FeatureListChanged, FeatureResourceUpdated, FeatureAppOnly, FeatureHeader, FeatureTask, FeatureTurn, FeatureCalls}
 
 // What a client does with a feature (profiles.ProtocolFact.Does), in words
 // shared by several features; an answer to a request is the client's own
@@ -118,6 +121,11 @@ const (
 	// subscribes and reads the resource again after the notification,
 	// its new text reaching the model or not; or subscribes and never
 	// reads it again.
+	// What became of the client's turn (FeatureTurn): it ended, or it
+	// never did, the run timed out (DoesTurnNeverEnds, then the asks of
+	// the run that got no answer).
+	DoesTurnEnds           = "ends"
+	DoesTurnNeverEnds      = "never ends: the run timed out"
 	DoesNoSubscribe        = "never subscribes"
 	DoesRereadsReaches     = "subscribes; reads it again; its new text reaches the model"
 	DoesRereadsNeverModel  = "subscribes; reads it again; its new text never reaches the model"

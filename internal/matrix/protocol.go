@@ -16,6 +16,13 @@ const (
 	ProtocolHTTPRow   = "protocol-http"
 )
 
+// protocolLimit bounds each run of the protocol rows (Row.Timeout): the
+// slowest client's run takes about 12 s (Cline CLI: the lab's two waits,
+// lab.AskTimeout, for asks it never answers); a client that never ends its
+// turn (Copilot CLI over 2026-07-28) costs this long, not the runner's
+// -timeout.
+const protocolLimit = "60s"
+
 // protocolTurns bounds the protocol row's model turns: a loader of
 // deferred tools, the calls, the call of the added tool (with a loader of
 // its own), the answer.
@@ -35,11 +42,11 @@ func Protocol() *Matrix {
 	script = append(script, fakeapi.Turn{Tool: labvocab.ProtocolAddedTool, Key: lab.SurfaceCodeword("", labvocab.ProtocolAddedTool, "description")})
 	m := &Matrix{Name: "protocol", Description: "what a client does with what a server asks and announces while a tool runs",
 		Repeats: 1, Prompt: surfacePrompt, MaxTurns: protocolTurns, Rows: []Row{
-			{Name: ProtocolRow, Label: "asks and announcements during calls", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol)}, NoDelta: true, Script: script},
+			{Name: ProtocolRow, Label: "asks and announcements during calls", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol)}, NoDelta: true, Script: script, Timeout: protocolLimit},
 			{Name: ProtocolModernRow, Label: "the same from a server of both eras: over 2026-07-28 the asks are input_required results", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol), Eras: lab.ModeBoth},
-				NoDelta: true, Script: script},
+				NoDelta: true, Script: script, Timeout: protocolLimit},
 			{Name: ProtocolHTTPRow, Label: "the first row's over Streamable HTTP", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol)},
-				Transport: TransportHTTP, NoDelta: true, Script: script},
+				Transport: TransportHTTP, NoDelta: true, Script: script, Timeout: protocolLimit},
 		}}
 	if err := m.Validate(); err != nil {
 		panic("built-in matrix protocol: " + err.Error())

@@ -113,6 +113,21 @@ type Row struct {
 	// NoDelta says the row has no comparable baseline (it changes what
 	// the client sends besides the instructions).
 	NoDelta bool `json:"no_delta,omitempty"`
+	// Timeout, when set, bounds each run of the row below the runner's
+	// -timeout (a Go duration, "90s"): a row whose runs end within
+	// seconds unless the client hangs says so, and a hang costs that
+	// long, not the whole -timeout (Limit).
+	Timeout string `json:"timeout,omitempty"`
+}
+
+// Limit is how long a run of the row may take under the runner's timeout:
+// the row's own Timeout when it is shorter (or timeout is unset).
+func (r Row) Limit(timeout time.Duration) time.Duration {
+	own, err := time.ParseDuration(r.Timeout)
+	if err != nil || own <= 0 || timeout > 0 && timeout < own {
+		return timeout
+	}
+	return own
 }
 
 // MarshalJSON writes the row's own keys, then the lab's settings.
@@ -230,6 +245,9 @@ func (m *Matrix) Validate() error {
 		}
 		if err := r.validateTransport(); err != nil {
 			return err
+		}
+		if d, err := time.ParseDuration(r.Timeout); r.Timeout != "" && (err != nil || d <= 0) {
+			return fmt.Errorf("row %q: timeout %q: want a duration such as \"90s\"", r.Name, r.Timeout)
 		}
 		if r.Prompt == "" && m.Prompt == "" {
 			return fmt.Errorf("row %q: no prompt (set the matrix's prompt or the row's)", r.Name)

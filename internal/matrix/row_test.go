@@ -58,6 +58,9 @@ func TestValidate(t *testing.T) {
 		{`{` + prompt + `"rows": [{"name": "a", "instr": "ascii:1000", "transport": "http", "drop_session": 2, "drop_after_calls": 1}]}`, "exclusive"},
 		{`{` + prompt + `"rows": [{"name": "a", "instr": "ascii:1000", "transport": "http", "era": "dual", "drop_after_calls": 1}]}`, "need -eras legacy"},
 		{`{` + prompt + `"rows": [{"name": "a", "instr": "ascii:1000", "transport": "http", "drop_after_calls": 1, "session_texts": true}]}`, ""},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "timeout": "90"}]}`, `timeout "90": want a duration`},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "timeout": "-1s"}]}`, `timeout "-1s"`},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "timeout": "90s"}]}`, ""},
 	}
 	for _, tt := range tests {
 		_, err := Parse([]byte(tt.json), "m.json")
@@ -131,5 +134,25 @@ func TestRowJSONRoundTrip(t *testing.T) {
 	b, err := json.Marshal(Row{Name: "r", Label: "l", Args: lab.Args{Instr: "ascii:10", InitDelay: 8 * time.Second}, NoDelta: true})
 	if err != nil || string(b) != `{"name":"r","label":"l","no_delta":true,"instr":"ascii:10","init_delay":"8s"}` {
 		t.Errorf("a row as JSON: %s, %v", b, err)
+	}
+}
+
+// TestRowLimit: a row's own timeout bounds its runs when it is the shorter
+// of the two, or the runner sets none; else the runner's holds.
+func TestRowLimit(t *testing.T) {
+	for _, tt := range []struct {
+		own    string
+		runner time.Duration
+		want   time.Duration
+	}{
+		{"", 3 * time.Minute, 3 * time.Minute},
+		{"90s", 3 * time.Minute, 90 * time.Second},
+		{"90s", time.Minute, time.Minute},
+		{"90s", 0, 90 * time.Second},
+		{"", 0, 0},
+	} {
+		if got := (Row{Timeout: tt.own}).Limit(tt.runner); got != tt.want {
+			t.Errorf("Row{Timeout: %q}.Limit(%v) = %v, want %v", tt.own, tt.runner, got, tt.want)
+		}
 	}
 }

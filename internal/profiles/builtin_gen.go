@@ -664,6 +664,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				HTTP: []ProtocolFact{
 					ProtocolFact{
@@ -713,6 +717,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
 					},
 				},
 			},
@@ -1316,6 +1324,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				Modern: []ProtocolFact{
 					ProtocolFact{
@@ -1366,6 +1378,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				HTTP: []ProtocolFact{
 					ProtocolFact{
@@ -1415,6 +1431,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
 					},
 				},
 			},
@@ -2326,6 +2346,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				Modern: []ProtocolFact{
 					ProtocolFact{
@@ -2376,6 +2400,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				HTTP: []ProtocolFact{
 					ProtocolFact{
@@ -2425,6 +2453,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
 					},
 				},
 			},
@@ -4745,6 +4777,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				Modern: []ProtocolFact{
 					ProtocolFact{
@@ -4795,6 +4831,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				HTTP: []ProtocolFact{
 					ProtocolFact{
@@ -4844,6 +4884,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
 					},
 				},
 			},
@@ -6778,6 +6822,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				HTTP: []ProtocolFact{
 					ProtocolFact{
@@ -6827,6 +6875,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "task-required tool",
 						Does:    "offered; the model's call never reaches the server",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
 					},
 				},
 			},
@@ -9792,6 +9844,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				HTTP: []ProtocolFact{
 					ProtocolFact{
@@ -9841,6 +9897,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
 					},
 				},
 			},
@@ -10947,6 +11007,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; the model's call never reaches the server",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				HTTP: []ProtocolFact{
 					ProtocolFact{
@@ -10996,6 +11060,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "task-required tool",
 						Does:    "offered; the model's call never reaches the server",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
 					},
 				},
 			},
@@ -12958,7 +13026,9 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 4,
+				Runs:   6,
+				Failed: 2,
+				Ended:  "timed out after 1m0s",
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -13007,6 +13077,36 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
+				},
+				Modern: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "elicitation.form, elicitation.url, sampling",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "in input_required: decline",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "in input_required: decline",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "never ends: the run timed out; no answer to sampling, roots/list",
 					},
 				},
 				HTTP: []ProtocolFact{
@@ -13058,6 +13158,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 			},
 			Evidence: []Evidence{
@@ -13065,8 +13169,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/copilot@1.0.102.json",
 					Date: "2026-12-01",
-					Runs: 116,
-					Says: "instrlab run, offline against the fake API: 116 runs of 38 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 4 runs of the protocol matrix.",
+					Runs: 118,
+					Says: "instrlab run, offline against the fake API: 118 runs of 39 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -15113,6 +15217,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; the model's call never reaches the server",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				HTTP: []ProtocolFact{
 					ProtocolFact{
@@ -15162,6 +15270,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "task-required tool",
 						Does:    "offered; the model's call never reaches the server",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
 					},
 				},
 			},
@@ -17230,6 +17342,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				HTTP: []ProtocolFact{
 					ProtocolFact{
@@ -17279,6 +17395,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
 					},
 				},
 			},
@@ -19044,11 +19164,19 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "tool calls",
 						Does:    "no call made: the client never offered it to the model",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				HTTP: []ProtocolFact{
 					ProtocolFact{
 						Feature: "tool calls",
 						Does:    "no call made",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
 					},
 				},
 			},
@@ -20363,6 +20491,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; the model's call never reaches the server",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				HTTP: []ProtocolFact{
 					ProtocolFact{
@@ -20412,6 +20544,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "task-required tool",
 						Does:    "offered; the model's call never reaches the server",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
 					},
 				},
 			},
@@ -22279,6 +22415,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; the model's call never reaches the server",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				HTTP: []ProtocolFact{
 					ProtocolFact{
@@ -22328,6 +22468,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "task-required tool",
 						Does:    "offered; the model's call never reaches the server",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
 					},
 				},
 			},
@@ -23114,6 +23258,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				Modern: []ProtocolFact{
 					ProtocolFact{
@@ -23164,6 +23312,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				HTTP: []ProtocolFact{
 					ProtocolFact{
@@ -23213,6 +23365,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
 					},
 				},
 			},
@@ -25203,6 +25359,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; the model's call never reaches the server",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				HTTP: []ProtocolFact{
 					ProtocolFact{
@@ -25252,6 +25412,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "task-required tool",
 						Does:    "offered; the model's call never reaches the server",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
 					},
 				},
 			},
@@ -25833,6 +25997,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; the model's call never reaches the server",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				Modern: []ProtocolFact{
 					ProtocolFact{
@@ -25883,6 +26051,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				HTTP: []ProtocolFact{
 					ProtocolFact{
@@ -25932,6 +26104,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "task-required tool",
 						Does:    "offered; the model's call never reaches the server",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
 					},
 				},
 			},
@@ -26718,6 +26894,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; the model's call never reaches the server",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				HTTP: []ProtocolFact{
 					ProtocolFact{
@@ -26767,6 +26947,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "task-required tool",
 						Does:    "offered; the model's call never reaches the server",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
 					},
 				},
 			},
@@ -29201,6 +29385,10 @@ func builtinProfiles() ([]Profile, error) {
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
 					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
 				},
 				HTTP: []ProtocolFact{
 					ProtocolFact{
@@ -29250,6 +29438,10 @@ func builtinProfiles() ([]Profile, error) {
 					ProtocolFact{
 						Feature: "task-required tool",
 						Does:    "offered; called without a task",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
 					},
 				},
 			},

@@ -20,6 +20,10 @@ const (
 	StatusFailed = "failed"
 )
 
+// TimedOut begins the reason of a run the runner stopped at its limit
+// ("timed out after 1m30s").
+const TimedOut = "timed out after "
+
 // A Record is what the runner knows of one run: what was asked, and how the
 // client process ended. It is written to RecordFile when the run ends.
 type Record struct {

@@ -53,7 +53,7 @@ func (r *Runner) runOne(ctx context.Context, j job) (analyze.Result, analyze.Rec
 	files := evidence.RunDir(dir)
 	run := &client.Run{Dir: dir, Home: files.Home(), Tmp: files.Tmp(), Work: files.Work(),
 		APIKey: DummyKey, Prompt: j.row.Prompt, Model: cmp.Or(j.arm.Model, j.row.Model), MaxTurns: j.row.MaxTurns,
-		Env: j.row.Env, Flags: j.row.Flags, Arm: j.arm, Timeout: r.Timeout, CallTools: len(j.row.Script) > 0}
+		Env: j.row.Env, Flags: j.row.Flags, Arm: j.arm, Timeout: j.row.Limit(r.Timeout), CallTools: len(j.row.Script) > 0}
 	if rec.ModelWhy = client.UseToolModel(j.client, run); rec.ModelWhy != "" {
 		rec.Model = run.Model
 	}
@@ -207,7 +207,7 @@ func recordRunnerFailure(j job, reason string) analyze.Result {
 // execute starts the client in its own process group, so a timeout or an
 // interrupt stops it and everything it started (the lab server included).
 func (r *Runner) execute(ctx context.Context, c client.Client, run *client.Run) (status, reason string, code int, dur time.Duration, cmd *exec.Cmd) {
-	timeout := r.Timeout
+	timeout := run.Timeout
 	if timeout <= 0 {
 		timeout = 2 * time.Minute
 	}
@@ -248,7 +248,7 @@ func (r *Runner) execute(ctx context.Context, c client.Client, run *client.Run) 
 	case ctx.Err() != nil:
 		return statusAbort, "interrupted", code, dur, cmd
 	case errors.Is(rctx.Err(), context.DeadlineExceeded):
-		return analyze.StatusFailed, fmt.Sprintf("timed out after %s", timeout), code, dur, cmd
+		return analyze.StatusFailed, analyze.TimedOut + timeout.String(), code, dur, cmd
 	case err != nil:
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {

@@ -150,12 +150,18 @@ func TestRunnerRecordsFailures(t *testing.T) {
 		mode, reason, status string
 	}{
 		{"hang", "timed out after 2s", "connected"},
+		{"hang-row", "timed out after 1.5s", "connected"}, // the row's own, shorter timeout
 		{"crash", "exit status 3; its stderr: Unknown arguments: crash", "connected"},
 		{"no-model", reasonNoModelRequest, "connected"},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {
-			m := testMatrix(matrix.Row{Name: "en-1000", Label: "1,000", Args: lab.Args{Instr: "ascii:1000"}, Repeats: 1})
-			r := newRunner(t, m, fakeClient("1", map[string]string{"FAKE_MODE": tt.mode}))
+			row := matrix.Row{Name: "en-1000", Label: "1,000", Args: lab.Args{Instr: "ascii:1000"}, Repeats: 1}
+			mode := tt.mode
+			if mode == "hang-row" {
+				mode, row.Timeout = "hang", "1.5s"
+			}
+			m := testMatrix(row)
+			r := newRunner(t, m, fakeClient("1", map[string]string{"FAKE_MODE": mode}))
 			// Only the hanging client is meant to meet the timeout; the
 			// others get room to finish on a loaded machine under -race.
 			r.Timeout = 30 * time.Second

@@ -23,7 +23,8 @@ const protocolFactName = "protocol"
 // HTTP header (x-mcp-header), tools to be called as tasks
 // (execution.taskSupport "required"), and what the server sent while check's
 // calls ran (-call: elicitation, sampling, roots, log messages, progress,
-// a list change); a feature p did not measure in e's era is not measured
+// a list change), and whether the client's turn ended when a run of p's
+// did not; a feature p did not measure in e's era is not measured
 // (the modern era's facts are the runs over 2026-07-28, Protocol.FactIn).
 // No fact when the server declares and sends none of them.
 func protocolFact(p profiles.Profile, e probe.EraResult, calls []probe.CallResult, ps parsedSchemas) []Fact {
@@ -62,6 +63,10 @@ func protocolFact(p profiles.Profile, e probe.EraResult, calls []probe.CallResul
 	heard, during := heardDuring(calls)
 	for _, m := range heard {
 		say(fmt.Sprintf("%s (sent during %s)", m, nameList(during[m])), heardFeature[m])
+	}
+	// A client whose turn did not end in a run where it was sent them.
+	if f, ok := p.Protocol.FactIn(e.Era == probe.Modern, labvocab.FeatureTurn); ok && f.Does != labvocab.DoesTurnEnds && len(heard) > 0 {
+		say("its turn", labvocab.FeatureTurn)
 	}
 	switch {
 	case len(uses) == 0:

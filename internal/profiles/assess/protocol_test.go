@@ -69,6 +69,28 @@ func TestProtocolFact(t *testing.T) {
 		!strings.Contains(fs[0].Value, `notifications/message (sent during ["a"]): varies`) {
 		t.Errorf("facts of what the server sent during calls: %+v", fs)
 	}
+	if strings.Contains(fs[0].Value, "its turn") {
+		t.Errorf("a turn said without a turn measured: %+v", fs)
+	}
+	// A client whose turn never ended in a run (Copilot CLI over
+	// 2026-07-28): said with what the server sent, in that era only.
+	hung := labvocab.DoesTurnNeverEnds + "; no answer to sampling, roots/list"
+	p.Protocol.Modern = []profiles.ProtocolFact{{Feature: labvocab.FeatureRoots, Does: labvocab.DoesInputRequired + labvocab.DoesNoAnswer}, {Feature: labvocab.FeatureTurn, Does: hung}}
+	plainModern := plain
+	plainModern.Era = probe.Modern
+	if fs := protocolFact(p, plainModern, calls, nil); len(fs) != 1 || !strings.Contains(fs[0].Value, "its turn: "+hung) {
+		t.Errorf("the modern era of a client whose turn never ended: %+v", fs)
+	}
+	if fs := protocolFact(p, plain, calls, nil); strings.Contains(fs[0].Value, "its turn") {
+		t.Errorf("the legacy era says the modern era's turn: %+v", fs)
+	}
+	if fs := protocolFact(p, modern, nil, nil); strings.Contains(fs[0].Value, "its turn") {
+		t.Errorf("its turn said for a server that sent nothing during calls: %+v", fs)
+	}
+	p.Protocol.Modern[1].Does = labvocab.DoesTurnEnds
+	if fs := protocolFact(p, plainModern, calls, nil); strings.Contains(fs[0].Value, "its turn") {
+		t.Errorf("a turn that ends said: %+v", fs)
+	}
 }
 
 // TestToolsAdded: a client measured never to give the model a tool a

@@ -135,9 +135,11 @@ func failedOnPurpose(ev Evidence, r analyze.Result) bool {
 }
 
 // measuresFailure reports whether a failed run r of row is evidence
-// (failedOnPurpose).
+// (failedOnPurpose), or a run of a protocol row that timed out: a client
+// whose turn never ended (deriveProtocol).
 func measuresFailure(row matrix.Row, r analyze.Result) bool {
-	return row.Fail != "" || row.Name == matrix.ApprovalRow && r.Arm.Approval != ""
+	return row.Fail != "" || row.Name == matrix.ApprovalRow && r.Arm.Approval != "" ||
+		protocolRow(row) && strings.HasPrefix(r.Reason, analyze.TimedOut)
 }
 
 // A run is one finished run: its result and its resolved row. isPlain is

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
 	"github.com/instrlab/instrlab/internal/profiles"
@@ -15,17 +17,22 @@ import (
 // others: they measure what the client does with what a server asks and
 // announces, not the lab's surface.
 func protocolRuns(all []run) (others, protocol []run) {
-	return apartBy(all, func(r run) bool {
-		return r.Row.Name == matrix.ProtocolRow || r.Row.Name == matrix.ProtocolModernRow || r.Row.Name == matrix.ProtocolHTTPRow
-	})
+	return apartBy(all, func(r run) bool { return protocolRow(r.Row) })
+}
+
+// protocolRow reports whether row is one of the protocol matrix's.
+func protocolRow(row matrix.Row) bool {
+	return row.Name == matrix.ProtocolRow || row.Name == matrix.ProtocolModernRow || row.Name == matrix.ProtocolHTTPRow
 }
 
 // deriveProtocol is what the runs of the protocol rows show, in the
 // profile's own arm (base's): per feature, what the client does, in the
 // words of surface.ProtocolLines, over the 2025 era (the protocol row) and,
 // when the client spoke it to a server of both eras, over 2026-07-28
-// (Modern), and over Streamable HTTP (HTTP); FateVaries where the runs that ended ok disagree, or where some
-// of them lack the feature. nil when none ran.
+// (Modern), and over Streamable HTTP (HTTP); FateVaries where the runs
+// that ended ok disagree, or where some of them lack the feature. A run
+// that timed out counts as failed and still tells what the lab's log holds
+// whole (hungLines). nil when none ran.
 func deriveProtocol(runs, base []run) *profiles.Protocol {
 	runs = surfaceOf(runs, base)
 	if len(runs) == 0 {
@@ -42,7 +49,9 @@ func deriveProtocol(runs, base []run) *profiles.Protocol {
 					p.Ended = u
 				}
 			}
-			continue
+			if !hung(r) {
+				continue
+			}
 		}
 		switch {
 		case r.Row.Name == matrix.ProtocolRow:
@@ -57,13 +66,20 @@ func deriveProtocol(runs, base []run) *profiles.Protocol {
 	return p
 }
 
-// protocolFacts are the facts of runs that ended ok, one per feature.
+// hung reports whether r timed out after calling the protocol tools: its
+// turn never ended.
+func hung(r run) bool {
+	return r.Status == analyze.StatusFailed && strings.HasPrefix(r.Reason, analyze.TimedOut) &&
+		r.Surface != nil && r.Surface.Protocol != nil
+}
+
+// protocolFacts are the facts of runs, one per feature, with whether each
+// run's turn ended.
 func protocolFacts(runs []run) []profiles.ProtocolFact {
 	var features []string
 	held := map[string][]string{}
 	for _, r := range runs {
-		f := r.Surface
-		for _, l := range surface.ProtocolLines(f.Protocol, f.Calls, f.Tools, f.NotCalled) {
+		for _, l := range protocolLines(r) {
 			if !slices.Contains(features, l.Feature) {
 				features = append(features, l.Feature)
 			}
@@ -80,6 +96,35 @@ func protocolFacts(runs []run) []profiles.ProtocolFact {
 		out = append(out, fact)
 	}
 	return out
+}
+
+// protocolLines are r's lines (surface.ProtocolLines) and its turn's. Of a
+// run that hung, only those the lab's log holds whole to the end: what the
+// client declared and how it answered each ask (in a retry, for an
+// input_required result), the asks that got none named in its turn's line;
+// what reached the model needs requests that never came.
+func protocolLines(r run) []surface.ProtocolLine {
+	f := r.Surface
+	lines := surface.ProtocolLines(f.Protocol, f.Calls, f.Tools, f.NotCalled)
+	if !hung(r) {
+		return append(lines, surface.ProtocolLine{Feature: labvocab.FeatureTurn, Does: labvocab.DoesTurnEnds})
+	}
+	var kept []surface.ProtocolLine
+	var open []string
+	for _, l := range lines {
+		switch l.Feature {
+		case labvocab.FeatureDeclared, labvocab.FeatureElicitForm, labvocab.FeatureElicitURL, labvocab.FeatureSampling, labvocab.FeatureRoots:
+			kept = append(kept, l)
+			if strings.HasSuffix(l.Does, labvocab.DoesNoAnswer) {
+				open = append(open, l.Feature)
+			}
+		}
+	}
+	does := labvocab.DoesTurnNeverEnds
+	if len(open) > 0 {
+		does += "; no answer to " + strings.Join(open, ", ")
+	}
+	return append(kept, surface.ProtocolLine{Feature: labvocab.FeatureTurn, Does: does})
 }
 
 // protocolSays is the evidence line's words on the protocol, "" when not

@@ -1,9 +1,12 @@
 package derive
 
 import (
+	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/client/clients"
 	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/matrix"
 	"github.com/instrlab/instrlab/internal/matrix/analyze"
@@ -68,7 +71,8 @@ func TestDeriveProtocol(t *testing.T) {
 		t.Fatal("protocolRuns: the HTTP row's run is not a protocol run")
 	}
 	p = deriveProtocol(append(runs, overHTTP), nil)
-	if len(p.HTTP) != 5 || p.HTTP[4].Feature != labvocab.FeatureListChanged || p.HTTP[4].Does != labvocab.DoesNoRelist {
+	if len(p.HTTP) != 6 || p.HTTP[4].Feature != labvocab.FeatureListChanged || p.HTTP[4].Does != labvocab.DoesNoRelist ||
+		p.HTTP[5].Feature != labvocab.FeatureTurn || p.HTTP[5].Does != labvocab.DoesTurnEnds {
 		t.Errorf("http facts %+v", p.HTTP)
 	}
 	if f := get(labvocab.FeatureListChanged); f.Does != profiles.FateVaries {
@@ -76,5 +80,56 @@ func TestDeriveProtocol(t *testing.T) {
 	}
 	if deriveProtocol(nil, nil) != nil {
 		t.Error("a protocol from no run")
+	}
+}
+
+// TestDeriveProtocolHung reads a real run of the dual row that never
+// ended (Copilot CLI 1.0.102, 2026-12-07 15:12: it retried the calls whose
+// input_required results asked for elicitation, never those that asked for
+// sampling and roots, and made no model request after; timed out at 3 min;
+// its process log without DEBUG lines): it counts as failed and still gives
+// the modern facts its lab log holds whole, and its turn. The same run
+// read as ended gives its turn as ended, and a run that failed otherwise
+// gives no facts.
+func TestDeriveProtocolHung(t *testing.T) {
+	res, err := analyze.Run(filepath.Join("testdata", "copilot-dual-hung"), clients.New)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := run{Result: res, Row: matrix.Row{Name: matrix.ProtocolModernRow}}
+	p := deriveProtocol([]run{r}, nil)
+	if p == nil || p.Failed != 1 || p.Ended != "timed out after 3m0s" {
+		t.Fatalf("protocol %+v", p)
+	}
+	want := []profiles.ProtocolFact{
+		{Feature: labvocab.FeatureDeclared, Does: "elicitation.form, elicitation.url, sampling"},
+		{Feature: labvocab.FeatureElicitForm, Does: labvocab.DoesInputRequired + "decline"},
+		{Feature: labvocab.FeatureElicitURL, Does: labvocab.DoesInputRequired + "decline"},
+		{Feature: labvocab.FeatureSampling, Does: labvocab.DoesInputRequired + labvocab.DoesNoAnswer},
+		{Feature: labvocab.FeatureRoots, Does: labvocab.DoesInputRequired + labvocab.DoesNoAnswer},
+		{Feature: labvocab.FeatureTurn, Does: labvocab.DoesTurnNeverEnds + "; no answer to sampling, roots/list"},
+	}
+	if diff := cmp.Diff(want, p.Modern); diff != "" {
+		t.Errorf("modern facts of a hung run (-want +got):\n%s", diff)
+	}
+	if p.Facts != nil || p.HTTP != nil {
+		t.Errorf("a dual run made other eras' facts: %+v, %+v", p.Facts, p.HTTP)
+	}
+
+	ended := r
+	ended.Status, ended.Reason = analyze.StatusOK, ""
+	if f, _ := deriveProtocol([]run{ended}, nil).FactIn(true, labvocab.FeatureTurn); f.Does != labvocab.DoesTurnEnds {
+		t.Errorf("the turn of a run that ended: %+v", f)
+	}
+	// With one run that ended beside it, the turn varies and what only
+	// the ended run tells (what reached the model) varies too.
+	mixed := deriveProtocol([]run{r, ended}, nil)
+	if f, _ := mixed.FactIn(true, labvocab.FeatureTurn); f.Does != profiles.FateVaries || !slices.Equal(f.Held, []string{want[5].Does, labvocab.DoesTurnEnds}) {
+		t.Errorf("turn of a hung and an ended run: %+v", f)
+	}
+	crashed := r
+	crashed.Reason = "exit status 1"
+	if p := deriveProtocol([]run{crashed}, nil); p.Failed != 1 || p.Modern != nil {
+		t.Errorf("a run that failed otherwise: %+v", p)
 	}
 }
