@@ -6,14 +6,15 @@ import (
 	"github.com/instrlab/instrlab/lab"
 )
 
-// The rows of the protocol matrix: the lab's protocol group over stdio,
-// whose tools ask and announce while called, in the 2025 era, and in both
+// The rows of the protocol matrix: the lab's protocol group, whose tools
+// ask and announce while called, over stdio in the 2025 era and in both
 // eras (a client that speaks 2026-07-28 gets its asks in input_required
-// results).
+// results), and the same two over Streamable HTTP.
 const (
-	ProtocolRow       = "protocol"
-	ProtocolModernRow = "protocol-dual"
-	ProtocolHTTPRow   = "protocol-http"
+	ProtocolRow           = "protocol"
+	ProtocolModernRow     = "protocol-dual"
+	ProtocolHTTPRow       = "protocol-http"
+	ProtocolModernHTTPRow = "protocol-dual-http"
 )
 
 // protocolLimit bounds each run of the protocol rows (Row.Timeout): the
@@ -46,6 +47,8 @@ func Protocol() *Matrix {
 			{Name: ProtocolModernRow, Label: "the same from a server of both eras: over 2026-07-28 the asks are input_required results", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol), Eras: lab.ModeBoth},
 				NoDelta: true, Script: script, Timeout: protocolLimit},
 			{Name: ProtocolHTTPRow, Label: "the first row's over Streamable HTTP", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol)},
+				Transport: TransportHTTP, NoDelta: true, Script: script, Timeout: protocolLimit},
+			{Name: ProtocolModernHTTPRow, Label: "the second row's over Streamable HTTP", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol), Eras: lab.ModeBoth},
 				Transport: TransportHTTP, NoDelta: true, Script: script, Timeout: protocolLimit},
 		}}
 	if err := m.Validate(); err != nil {

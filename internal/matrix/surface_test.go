@@ -3,6 +3,7 @@ package matrix
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/lab"
@@ -63,14 +64,21 @@ func TestSurfaceMatrix(t *testing.T) {
 }
 
 // TestProtocolMatrix: the protocol matrix's rows serve the protocol
-// group, the second in both eras, the third over Streamable HTTP, and the
+// group, the second in both eras, the third and fourth as the first two
+// over Streamable HTTP, each run bounded by the rows' own limit, and the
 // first calls each of its tools in one turn, with the lab's keys, then
 // the tool the lab adds in the next.
 func TestProtocolMatrix(t *testing.T) {
 	m, ok := Builtin("protocol")
-	if !ok || len(m.Rows) != 3 || m.Rows[1].Name != ProtocolModernRow || m.Rows[1].Eras != lab.ModeBoth ||
-		m.Rows[2].Name != ProtocolHTTPRow || !m.Rows[2].HTTP() || m.Rows[2].Eras != "" || len(m.Rows[2].Script) != len(m.Rows[0].Script) {
+	if !ok || len(m.Rows) != 4 || m.Rows[1].Name != ProtocolModernRow || m.Rows[1].Eras != lab.ModeBoth ||
+		m.Rows[2].Name != ProtocolHTTPRow || !m.Rows[2].HTTP() || m.Rows[2].Eras != "" || len(m.Rows[2].Script) != len(m.Rows[0].Script) ||
+		m.Rows[3].Name != ProtocolModernHTTPRow || !m.Rows[3].HTTP() || m.Rows[3].Eras != lab.ModeBoth || len(m.Rows[3].Script) != len(m.Rows[0].Script) {
 		t.Fatalf("built-in protocol: %v, %+v", ok, m)
+	}
+	for _, r := range m.Rows {
+		if r.Limit(3*time.Minute) != time.Minute {
+			t.Errorf("row %s: a run's limit %v under -timeout 3m, want the rows' 1m", r.Name, r.Limit(3*time.Minute))
+		}
 	}
 	r := m.Rows[0]
 	tools, err := lab.SurfaceConfig{Groups: []lab.SurfaceGroup{lab.SurfaceProtocol}}.Tools()

@@ -614,7 +614,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 6,
+				Runs: 8,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -729,8 +729,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/adk@2.0.0.json",
 					Date: "2026-12-06",
-					Runs: 56,
-					Says: "instrlab run, offline against the fake API: 56 runs of 28 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
+					Runs: 58,
+					Says: "instrlab run, offline against the fake API: 58 runs of 29 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -1274,7 +1274,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 6,
+				Runs: 8,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -1437,14 +1437,68 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "ends",
 					},
 				},
+				ModernHTTP: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "no capability",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "not sent: the client asked for no log level (2026-07-28: in a request's _meta)",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "not sent: the client was not listening (no subscriptions/listen stream open for it)",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/ai-sdk@7.0.185.json",
 					Date: "2026-12-06",
-					Runs: 86,
-					Says: "instrlab run, offline against the fake API: 86 runs of 29 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
+					Runs: 88,
+					Says: "instrlab run, offline against the fake API: 88 runs of 30 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -2296,7 +2350,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 6,
+				Runs: 8,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -2459,14 +2513,68 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "ends",
 					},
 				},
+				ModernHTTP: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "elicitation.form, elicitation.url, roots.listChanged",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "in input_required: decline",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "in input_required: decline",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "in input_required: result: 1 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "not sent: the client asked for no log level (2026-07-28: in a request's _meta)",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "not sent: the client was not listening (no subscriptions/listen stream open for it)",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "not offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/claude-agent-sdk@0.3.337.json",
 					Date: "2026-12-06",
-					Runs: 102,
-					Says: "instrlab run, offline against the fake API: 102 runs of 29 rows; cut at 4,096 characters, then \"… [truncated]\"; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
+					Runs: 104,
+					Says: "instrlab run, offline against the fake API: 104 runs of 30 rows; cut at 4,096 characters, then \"… [truncated]\"; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -4727,7 +4835,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 6,
+				Runs: 8,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -4890,14 +4998,68 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "ends",
 					},
 				},
+				ModernHTTP: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "elicitation.form, elicitation.url, roots.listChanged",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "in input_required: cancel",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "in input_required: cancel",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "in input_required: result: 1 roots",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "not sent: the client asked for no log level (2026-07-28: in a request's _meta)",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "lists the tools again; the model has the new tool only after the call's result",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "not offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/claude-code@2.1.332.json",
 					Date: "2026-12-02",
-					Runs: 314,
-					Says: "instrlab run, offline against the fake API: 314 runs of 45 rows; cut at 4,096 UTF-16 units, then \"… [truncated]\"; CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH in plain digits only; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only), cut at 4,096 UTF-16 units where sent; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
+					Runs: 316,
+					Says: "instrlab run, offline against the fake API: 316 runs of 46 rows; cut at 4,096 UTF-16 units, then \"… [truncated]\"; CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH in plain digits only; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only), cut at 4,096 UTF-16 units where sent; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -6772,7 +6934,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 6,
+				Runs: 8,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -6887,8 +7049,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/cline@3.0.65.json",
 					Date: "2026-12-01",
-					Runs: 129,
-					Says: "instrlab run, offline against the fake API: 129 runs of 34 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
+					Runs: 131,
+					Says: "instrlab run, offline against the fake API: 131 runs of 35 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -9794,7 +9956,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 6,
+				Runs: 8,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -9909,8 +10071,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/codex@0.171.0.json",
 					Date: "2026-12-02",
-					Runs: 186,
-					Says: "instrlab run, offline against the fake API: 186 runs of 44 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
+					Runs: 188,
+					Says: "instrlab run, offline against the fake API: 188 runs of 45 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -10957,7 +11119,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 6,
+				Runs: 8,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -11072,8 +11234,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/continue@1.5.47.json",
 					Date: "2026-12-01",
-					Runs: 111,
-					Says: "instrlab run, offline against the fake API: 111 runs of 34 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
+					Runs: 113,
+					Says: "instrlab run, offline against the fake API: 113 runs of 35 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -13026,8 +13188,8 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs:   6,
-				Failed: 2,
+				Runs:   8,
+				Failed: 4,
 				Ended:  "timed out after 1m0s",
 				Facts: []ProtocolFact{
 					ProtocolFact{
@@ -13163,14 +13325,40 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "ends",
 					},
 				},
+				ModernHTTP: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "elicitation.form, elicitation.url, sampling",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "in input_required: decline",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "in input_required: decline",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "never ends: the run timed out; no answer to sampling, roots/list",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/copilot@1.0.102.json",
 					Date: "2026-12-01",
-					Runs: 118,
-					Says: "instrlab run, offline against the fake API: 118 runs of 39 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
+					Runs: 120,
+					Says: "instrlab run, offline against the fake API: 120 runs of 40 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -15167,7 +15355,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 6,
+				Runs: 8,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -15282,8 +15470,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/droid@0.225.2.json",
 					Date: "2026-12-02",
-					Runs: 127,
-					Says: "instrlab run, offline against the fake API: 127 runs of 35 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
+					Runs: 129,
+					Says: "instrlab run, offline against the fake API: 129 runs of 36 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -17292,7 +17480,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 6,
+				Runs: 8,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -17407,8 +17595,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/gemini@0.61.0.json",
 					Date: "2026-12-01",
-					Runs: 249,
-					Says: "instrlab run, offline against the fake API: 249 runs of 36 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
+					Runs: 251,
+					Says: "instrlab run, offline against the fake API: 251 runs of 37 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -19158,7 +19346,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 6,
+				Runs: 8,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "tool calls",
@@ -19185,8 +19373,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/grok@0.0.34.json",
 					Date: "2026-12-06",
-					Runs: 118,
-					Says: "instrlab run, offline against the fake API: 118 runs of 29 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
+					Runs: 120,
+					Says: "instrlab run, offline against the fake API: 120 runs of 30 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -20441,7 +20629,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 6,
+				Runs: 8,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -20556,8 +20744,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/kilo@7.7.9.json",
 					Date: "2026-12-02",
-					Runs: 192,
-					Says: "instrlab run, offline against the fake API: 192 runs of 36 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
+					Runs: 194,
+					Says: "instrlab run, offline against the fake API: 194 runs of 37 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -22365,7 +22553,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 6,
+				Runs: 8,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -22480,8 +22668,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/langchain@1.1.4.json",
 					Date: "2026-12-06",
-					Runs: 56,
-					Says: "instrlab run, offline against the fake API: 56 runs of 28 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
+					Runs: 58,
+					Says: "instrlab run, offline against the fake API: 58 runs of 29 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -23208,7 +23396,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 6,
+				Runs: 8,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -23371,14 +23559,68 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "ends",
 					},
 				},
+				ModernHTTP: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "extensions.io.modelcontextprotocol/ui",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "never reaches the model",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "not sent: the client was not listening (no subscriptions/listen stream open for it)",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/mastra@2.0.0.json",
 					Date: "2026-12-06",
-					Runs: 168,
-					Says: "instrlab run, offline against the fake API: 168 runs of 29 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
+					Runs: 170,
+					Says: "instrlab run, offline against the fake API: 170 runs of 30 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -25309,7 +25551,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 6,
+				Runs: 8,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -25424,8 +25666,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/mcp-use@1.34.6.json",
 					Date: "2026-12-06",
-					Runs: 58,
-					Says: "instrlab run, offline against the fake API: 58 runs of 29 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
+					Runs: 60,
+					Says: "instrlab run, offline against the fake API: 60 runs of 30 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -25947,7 +26189,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 6,
+				Runs: 8,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -26110,14 +26352,68 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "ends",
 					},
 				},
+				ModernHTTP: []ProtocolFact{
+					ProtocolFact{
+						Feature: "declared",
+						Does:    "no capability",
+					},
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "in input_required: no answer",
+					},
+					ProtocolFact{
+						Feature: "log message",
+						Does:    "not sent: the client asked for no log level (2026-07-28: in a request's _meta)",
+					},
+					ProtocolFact{
+						Feature: "progress",
+						Does:    "not sent: the call had no progress token",
+					},
+					ProtocolFact{
+						Feature: "tools/list_changed",
+						Does:    "not sent: the client was not listening (no subscriptions/listen stream open for it)",
+					},
+					ProtocolFact{
+						Feature: "resources/updated",
+						Does:    "never subscribes",
+					},
+					ProtocolFact{
+						Feature: "app-only tool",
+						Does:    "offered to the model",
+					},
+					ProtocolFact{
+						Feature: "x-mcp-header",
+						Does:    "kept in the schema the model gets",
+					},
+					ProtocolFact{
+						Feature: "task-required tool",
+						Does:    "offered; called without a task",
+					},
+					ProtocolFact{
+						Feature: "turn",
+						Does:    "ends",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/openai-agents@0.20.0.json",
 					Date: "2026-12-06",
-					Runs: 52,
-					Says: "instrlab run, offline against the fake API: 52 runs of 26 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
+					Runs: 54,
+					Says: "instrlab run, offline against the fake API: 54 runs of 27 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -26844,7 +27140,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 6,
+				Runs: 8,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -26959,8 +27255,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/opencode@1.18.33.json",
 					Date: "2026-12-01",
-					Runs: 282,
-					Says: "instrlab run, offline against the fake API: 282 runs of 38 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
+					Runs: 284,
+					Says: "instrlab run, offline against the fake API: 284 runs of 39 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -29335,7 +29631,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 6,
+				Runs: 8,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -29450,8 +29746,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/qwen@0.24.4.json",
 					Date: "2026-12-01",
-					Runs: 163,
-					Says: "instrlab run, offline against the fake API: 163 runs of 37 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 6 runs of the protocol matrix.",
+					Runs: 165,
+					Says: "instrlab run, offline against the fake API: 165 runs of 38 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{

@@ -56,10 +56,11 @@ func (p Profile) OverHTTP() (q Profile, ok bool) {
 	})
 	q.Unmeasured = append(q.Unmeasured, p.HTTP.Unmeasured...)
 	// What it does with asks and announcements over HTTP: the protocol
-	// row's over HTTP, or not measured; never the stdio runs'.
+	// rows' over HTTP (in each era), or not measured; never the stdio
+	// runs'.
 	q.Protocol = nil
-	if p.Protocol != nil && len(p.Protocol.HTTP) > 0 {
-		q.Protocol = &Protocol{Runs: p.Protocol.Runs, Facts: p.Protocol.HTTP}
+	if p.Protocol != nil && (len(p.Protocol.HTTP) > 0 || len(p.Protocol.ModernHTTP) > 0) {
+		q.Protocol = &Protocol{Runs: p.Protocol.Runs, Facts: p.Protocol.HTTP, Modern: p.Protocol.ModernHTTP}
 	}
 	return q, true
 }

@@ -20,6 +20,10 @@ type Protocol struct {
 	// (the protocol-http row); nil when not measured. A server checked
 	// by URL is judged by them (Profile.OverHTTP).
 	HTTP []ProtocolFact `json:"http,omitempty"`
+	// ModernHTTP are Modern's over Streamable HTTP (the protocol-dual-http
+	// row), when the client spoke 2026-07-28 there; nil when it did not,
+	// or was not measured.
+	ModernHTTP []ProtocolFact `json:"modern_http,omitempty"`
 }
 
 // A ProtocolFact is what a client does with one feature.

@@ -60,10 +60,14 @@ func Profiles(results []analyze.Result, o Options) ([]profiles.Profile, error) {
 	if o.Evidence == nil {
 		o.Evidence = Dirs{}
 	}
+	// A client is profiled from a run that went well, or from runs that
+	// failed as their rows measure on top of its earlier evidence.
 	byClient := map[string][]analyze.Result{}
 	var order []string
+	ok := map[string]bool{}
 	for _, r := range results {
-		if r.Status == "ok" && !slices.Contains(order, r.Client) {
+		ok[r.Client] = ok[r.Client] || r.Status == "ok"
+		if (r.Status == "ok" || failedOnPurpose(o.Evidence, r)) && !slices.Contains(order, r.Client) {
 			order = append(order, r.Client)
 		}
 		byClient[r.Client] = append(byClient[r.Client], r)
@@ -84,6 +88,9 @@ func Profiles(results []analyze.Result, o Options) ([]profiles.Profile, error) {
 				joined, ev = layer(x, byClient[id], ev)
 				byClient[id] = joined
 			}
+		}
+		if earlier == nil && !ok[id] {
+			continue // failures alone, with nothing measured before them
 		}
 		under := ev
 		var rec *recorder

@@ -22,14 +22,15 @@ func protocolRuns(all []run) (others, protocol []run) {
 
 // protocolRow reports whether row is one of the protocol matrix's.
 func protocolRow(row matrix.Row) bool {
-	return row.Name == matrix.ProtocolRow || row.Name == matrix.ProtocolModernRow || row.Name == matrix.ProtocolHTTPRow
+	return slices.Contains([]string{matrix.ProtocolRow, matrix.ProtocolModernRow, matrix.ProtocolHTTPRow, matrix.ProtocolModernHTTPRow}, row.Name)
 }
 
 // deriveProtocol is what the runs of the protocol rows show, in the
 // profile's own arm (base's): per feature, what the client does, in the
 // words of surface.ProtocolLines, over the 2025 era (the protocol row) and,
 // when the client spoke it to a server of both eras, over 2026-07-28
-// (Modern), and over Streamable HTTP (HTTP); FateVaries where the runs
+// (Modern), and both over Streamable HTTP (HTTP, ModernHTTP); FateVaries
+// where the runs
 // that ended ok disagree, or where some of them lack the feature. A run
 // that timed out counts as failed and still tells what the lab's log holds
 // whole (hungLines). nil when none ran.
@@ -39,7 +40,7 @@ func deriveProtocol(runs, base []run) *profiles.Protocol {
 		return nil
 	}
 	p := &profiles.Protocol{Runs: len(runs)}
-	var legacy, modern, overHTTP []run
+	var legacy, modern, overHTTP, modernHTTP []run
 	for _, r := range runs {
 		if r.Status != analyze.StatusOK || r.Surface == nil {
 			p.Failed++
@@ -53,16 +54,19 @@ func deriveProtocol(runs, base []run) *profiles.Protocol {
 				continue
 			}
 		}
+		spoke := r.Surface.Protocol != nil && r.Surface.Protocol.Modern
 		switch {
 		case r.Row.Name == matrix.ProtocolRow:
 			legacy = append(legacy, r)
 		case r.Row.Name == matrix.ProtocolHTTPRow:
 			overHTTP = append(overHTTP, r)
-		case r.Surface.Protocol != nil && r.Surface.Protocol.Modern:
+		case r.Row.Name == matrix.ProtocolModernRow && spoke:
 			modern = append(modern, r)
+		case r.Row.Name == matrix.ProtocolModernHTTPRow && spoke:
+			modernHTTP = append(modernHTTP, r)
 		}
 	}
-	p.Facts, p.Modern, p.HTTP = protocolFacts(legacy), protocolFacts(modern), protocolFacts(overHTTP)
+	p.Facts, p.Modern, p.HTTP, p.ModernHTTP = protocolFacts(legacy), protocolFacts(modern), protocolFacts(overHTTP), protocolFacts(modernHTTP)
 	return p
 }
 

@@ -3,6 +3,7 @@ package derive
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -78,6 +79,16 @@ func TestDeriveProtocol(t *testing.T) {
 	if f := get(labvocab.FeatureListChanged); f.Does != profiles.FateVaries {
 		t.Errorf("stdio's tools/list_changed after an HTTP run: %+v", f)
 	}
+	// The dual row over HTTP makes ModernHTTP where the client spoke
+	// 2026-07-28 there, and nothing where it did not.
+	dualHTTP := matrix.Row{Name: matrix.ProtocolModernHTTPRow}
+	p = deriveProtocol(append(runs, run{Result: analyze.Result{Status: analyze.StatusOK, Surface: modern}, Row: dualHTTP}), nil)
+	if len(p.ModernHTTP) == 0 || p.ModernHTTP[1].Does != labvocab.DoesInputRequired+surface.AskResult || p.Modern != nil {
+		t.Errorf("the dual row over HTTP: modern_http %+v, modern %+v", p.ModernHTTP, p.Modern)
+	}
+	if p = deriveProtocol(append(runs, run{Result: analyze.Result{Status: analyze.StatusOK, Surface: facts(false)}, Row: dualHTTP}), nil); p.ModernHTTP != nil {
+		t.Errorf("a client that spoke the 2025 era to the dual row over HTTP: %+v", p.ModernHTTP)
+	}
 	if deriveProtocol(nil, nil) != nil {
 		t.Error("a protocol from no run")
 	}
@@ -132,4 +143,47 @@ func TestDeriveProtocolHung(t *testing.T) {
 	if p := deriveProtocol([]run{crashed}, nil); p.Failed != 1 || p.Modern != nil {
 		t.Errorf("a run that failed otherwise: %+v", p)
 	}
+}
+
+// TestProfilesFromHungRunsAndEarlier: a client whose every new run failed
+// as its row measures (Copilot CLI's runs of the dual rows, which time out)
+// is profiled on top of its earlier evidence, the hung runs' facts in
+// their place; without earlier evidence, failures alone make no profile.
+func TestProfilesFromHungRunsAndEarlier(t *testing.T) {
+	x, err := ReadExcerpt(t.Context(), "../data/evidence/copilot@1.0.102.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	earlier := *x
+	earlier.Results = nil
+	var hungRuns []analyze.Result
+	for _, r := range x.Results {
+		if r.Status != analyze.StatusOK && protocolRow(x.Rows[r.Dir]) {
+			hungRuns = append(hungRuns, r)
+			continue
+		}
+		earlier.Results = append(earlier.Results, r)
+	}
+	if len(hungRuns) != 4 {
+		t.Fatalf("%d failed protocol runs in the excerpt, want Copilot CLI's 4 (both dual rows, twice)", len(hungRuns))
+	}
+	ps, err := Profiles(hungRuns, Options{Ref: "x", Evidence: x, Earlier: func(string) (*Excerpt, error) { return &earlier, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 1 || ps[0].Protocol == nil || ps[0].Protocol.Failed != 4 {
+		t.Fatalf("profiles %+v", ps)
+	}
+	for _, facts := range [][]profiles.ProtocolFact{ps[0].Protocol.Modern, ps[0].Protocol.ModernHTTP} {
+		if f, _ := factIn(facts, labvocab.FeatureTurn); !strings.HasPrefix(f.Does, labvocab.DoesTurnNeverEnds) {
+			t.Errorf("turn %+v in %+v", f, facts)
+		}
+	}
+	if ps, err := Profiles(hungRuns, Options{Ref: "x", Evidence: x}); err != nil || len(ps) != 0 {
+		t.Errorf("failures alone: %d profiles, %v; want none", len(ps), err)
+	}
+}
+
+func factIn(facts []profiles.ProtocolFact, feature string) (profiles.ProtocolFact, bool) {
+	return (&profiles.Protocol{Facts: facts}).Fact(feature)
 }

@@ -186,7 +186,7 @@ func protocolFacts(cs []client) []fact {
 	for _, o := range []struct {
 		suffix string
 		facts  func(*profiles.Protocol) []profiles.ProtocolFact
-	}{{"", overStdio}, {" (2026-07-28)", overModern}, {" (HTTP)", overHTTP}} {
+	}{{"", overStdio}, {" (2026-07-28)", overModern}, {" (HTTP)", overHTTP}, {" (2026-07-28, HTTP)", overModernHTTP}} {
 		var features []string
 		for _, c := range cs {
 			for _, p := range c.versions {
@@ -208,7 +208,8 @@ func protocolFacts(cs []client) []fact {
 }
 
 // The protocol facts of a profile over stdio in the 2025 era, over
-// 2026-07-28, and over Streamable HTTP.
-func overStdio(p *profiles.Protocol) []profiles.ProtocolFact  { return p.Facts }
-func overModern(p *profiles.Protocol) []profiles.ProtocolFact { return p.Modern }
-func overHTTP(p *profiles.Protocol) []profiles.ProtocolFact   { return p.HTTP }
+// 2026-07-28, and both over Streamable HTTP.
+func overStdio(p *profiles.Protocol) []profiles.ProtocolFact      { return p.Facts }
+func overModern(p *profiles.Protocol) []profiles.ProtocolFact     { return p.Modern }
+func overHTTP(p *profiles.Protocol) []profiles.ProtocolFact       { return p.HTTP }
+func overModernHTTP(p *profiles.Protocol) []profiles.ProtocolFact { return p.ModernHTTP }
