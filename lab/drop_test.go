@@ -103,6 +103,13 @@ func TestDropConfigRefused(t *testing.T) {
 // the reply's header.
 func post(t *testing.T, url, session, body string) (int, http.Header) {
 	t.Helper()
+	status, header, _ := postRead(t, url, session, body)
+	return status, header
+}
+
+// postRead is post with the reply's body.
+func postRead(t *testing.T, url, session, body string) (int, http.Header, []byte) {
+	t.Helper()
 	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -115,8 +122,8 @@ func post(t *testing.T, url, session, body string) (int, http.Header) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	io.Copy(io.Discard, resp.Body)
-	return resp.StatusCode, resp.Header
+	data, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, data
 }
 
 // TestSessionTexts: with SessionTexts, the first initialize carries the

@@ -181,6 +181,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			return
 		}
+		if m.kind == KindRequest && m.method == "tasks/get" && h.lab.servesTasks() {
+			h.answerTask(w, &track, session, m) // the SDK knows no such method
+			return
+		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	sessionOf := func() string {
@@ -198,6 +202,20 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if tw.status == http.StatusNotFound && session != "" {
 		h.lab.log.Log(sessionLost(session, "the SDK answered 404: the session is not known to the server (ended, or idle past its timeout)"))
 	}
+}
+
+// answerTask answers the tasks/get m with the state of a task the lab
+// made (getTask), as stdio does, in a JSON body.
+func (h *httpHandler) answerTask(w http.ResponseWriter, track *tracker, session string, m message) {
+	var data []byte
+	if res, err := h.lab.getTask(m.params); err != nil {
+		data = errorResponse(m.id, -32602, err.Error())
+	} else {
+		data = resultResponse(m.id, res)
+	}
+	h.logSent(track, session, data)
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(data)
 }
 
 func (h *httpHandler) logSent(track *tracker, session string, data []byte) {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -544,5 +545,78 @@ func TestDiscoverTasksExtension(t *testing.T) {
 	}
 	if ext := discover(2, ``); ext[TasksExtension] != nil {
 		t.Errorf("a client that does not: extensions %v, want no tasks extension", ext)
+	}
+}
+
+// TestProtocolTaskExtensionHTTP: over Streamable HTTP as over stdio, a
+// client that declared the tasks extension gets a task for its call of
+// protocol_task, and the lab answers its tasks/get (which the SDK knows
+// not): working, then completed with the call's result; an unknown task
+// is an error; the log has the exchange.
+func TestProtocolTaskExtensionHTTP(t *testing.T) {
+	var logBuf bytes.Buffer
+	cfg, err := Args{Instr: "none", Surface: string(SurfaceProtocol), Seed: "s1", Eras: ModeLegacy}.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Log = NewMessageLog(&logBuf)
+	l, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(l.Handler())
+	defer srv.Close()
+	session := ""
+	send := func(body string) string {
+		t.Helper()
+		_, header, data := postRead(t, srv.URL, session, body)
+		if s := header.Get("Mcp-Session-Id"); s != "" {
+			session = s
+		}
+		for line := range strings.SplitSeq(string(data), "\n") { // an event stream's data, or a JSON body
+			if d, ok := strings.CutPrefix(line, "data: "); ok {
+				return d
+			}
+		}
+		return string(data)
+	}
+	if line := send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"extensions":{"` + TasksExtension + `":{}}},"clientInfo":{"name":"test","version":"1"}}}`); !strings.Contains(line, TasksExtension) {
+		t.Fatalf("initialize: %s; want the tasks extension declared", line)
+	}
+	send(initialized)
+	start := time.Now()
+	var task struct {
+		Result struct {
+			ResultType string `json:"resultType"`
+			TaskID     string `json:"taskId"`
+		} `json:"result"`
+	}
+	if line := send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"protocol_task","arguments":{}}}`); json.Unmarshal([]byte(line), &task) != nil || task.Result.ResultType != "task" || task.Result.TaskID == "" {
+		t.Fatalf("tools/call: %s; want a task", line)
+	}
+	get := func(id, taskID string) string {
+		return send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tasks/get","params":{"taskId":"` + taskID + `"}}`)
+	}
+	if line := get("3", task.Result.TaskID); time.Since(start) < TaskDuration && !strings.Contains(line, `"status":"working"`) {
+		t.Errorf("tasks/get at once: %s; want working", line)
+	}
+	time.Sleep(TaskDuration)
+	if line := get("4", task.Result.TaskID); !strings.Contains(line, `"status":"completed"`) || !strings.Contains(line, surfaceText("s1", labvocab.ProtocolTask, "content text")) {
+		t.Errorf("tasks/get after %v: %s; want completed with the call's result", TaskDuration, line)
+	}
+	if line := get("5", "no-such-task"); !strings.Contains(line, `"error"`) || !strings.Contains(line, "no task") {
+		t.Errorf("tasks/get of an unknown task: %s; want an error", line)
+	}
+	var gets, answers int
+	for _, e := range parseLog(t, logBuf.Bytes()) {
+		if e.Method == "tasks/get" && e.Dir == Recv {
+			gets++
+		}
+		if e.Method == "tasks/get" && e.Dir == Send {
+			answers++
+		}
+	}
+	if gets != 3 || answers != 3 {
+		t.Errorf("the log has %d tasks/get and %d answers, want 3 and 3", gets, answers)
 	}
 }

@@ -20,13 +20,13 @@ import (
 // then calls, and never offers the app-only tool; from a server of both
 // eras it speaks 2026-07-28 and answers the same asks in its retries of
 // input_required results, all but sampling; over Streamable HTTP it does
-// as over stdio (measured 2026-12-07). INSTRLAB_E2E=1 only.
+// as over stdio in both (measured 2026-12-07). INSTRLAB_E2E=1 only.
 func TestE2EClaudeCodeProtocol(t *testing.T) {
 	if os.Getenv("INSTRLAB_E2E") != "1" {
 		t.Skip("set INSTRLAB_E2E=1 to run Claude Code end to end (npm install on first use)")
 	}
 	results := runE2E(t, "-client", "claude-code@2.1.332", "-matrix", "protocol", "-lab", binary, "-timeout", "3m")
-	if len(results) != 3 {
+	if len(results) != 4 {
 		t.Fatalf("%d results, want one per row", len(results))
 	}
 	for _, r := range results {
@@ -51,7 +51,7 @@ func TestE2EClaudeCodeProtocol(t *testing.T) {
 		if called(labvocab.ProtocolAppOnly) {
 			t.Errorf("%s: the app-only tool was called", r.Who())
 		}
-		if r.Row == matrix.ProtocolModernRow {
+		if r.Row == matrix.ProtocolModernRow || r.Row == matrix.ProtocolModernHTTPRow {
 			// Over 2026-07-28: the asks in input_required results, the
 			// retries answering all but sampling. tools/list_changed on its
 			// subscriptions/listen stream: measured twice since the lab
