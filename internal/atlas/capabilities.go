@@ -132,11 +132,14 @@ type RangeFacts struct {
 // spoke it, over 2026-07-28 (Modern); Evidence is the profile's evidence
 // excerpt, a path relative to capabilities.json or, with a link, a URL.
 type ObservedProtocol struct {
-	Version  string         `json:"version"`
-	Runs     int            `json:"runs"`
-	Facts    []ObservedFact `json:"facts"`
-	Modern   []ObservedFact `json:"modern,omitempty"`
-	Evidence string         `json:"evidence,omitempty"`
+	Version string         `json:"version"`
+	Runs    int            `json:"runs"`
+	Facts   []ObservedFact `json:"facts"`
+	Modern  []ObservedFact `json:"modern,omitempty"`
+	// HTTP and ModernHTTP are Facts and Modern over Streamable HTTP.
+	HTTP       []ObservedFact `json:"http,omitempty"`
+	ModernHTTP []ObservedFact `json:"modern_http,omitempty"`
+	Evidence   string         `json:"evidence,omitempty"`
 }
 
 // An ObservedFact is what a client does with one feature ("elicitation

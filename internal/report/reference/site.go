@@ -101,7 +101,8 @@ func observedProtocols(out string, ps []profiles.Profile) (func(client string) [
 		if p.Protocol == nil {
 			continue
 		}
-		o := atlas.ObservedProtocol{Version: p.Version, Runs: p.Protocol.Runs, Facts: facts(p.Protocol.Facts), Modern: facts(p.Protocol.Modern)}
+		o := atlas.ObservedProtocol{Version: p.Version, Runs: p.Protocol.Runs, Facts: facts(p.Protocol.Facts), Modern: facts(p.Protocol.Modern),
+			HTTP: facts(p.Protocol.HTTP), ModernHTTP: facts(p.Protocol.ModernHTTP)}
 		for _, e := range p.Evidence {
 			if evidenceLink(e.Ref) != "" && !strings.Contains(e.Ref, "://") {
 				o.Evidence = path.Join(up, e.Ref)

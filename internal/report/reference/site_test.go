@@ -56,16 +56,17 @@ func TestSite(t *testing.T) {
 		}
 	}
 	// capabilities.json holds, in Claude Code's newest range, what its
-	// profile observed of the protocol, its evidence resolving from the
-	// site.
+	// profile observed of the protocol (over stdio, and over HTTP in
+	// 2026-07-28), its evidence resolving from the site.
 	var caps struct {
 		Clients map[string][]struct {
 			Facts struct {
 				Newest   bool `json:"newest"`
 				Observed []struct {
-					Version  string `json:"version"`
-					Evidence string `json:"evidence"`
-					Facts    []struct{ Feature, Does string }
+					Version    string `json:"version"`
+					Evidence   string `json:"evidence"`
+					Facts      []struct{ Feature, Does string }
+					ModernHTTP []struct{ Feature, Does string } `json:"modern_http"`
 				} `json:"observed"`
 			} `json:"io.github.instrlab/atlas"`
 		} `json:"clients"`
@@ -82,6 +83,8 @@ func TestSite(t *testing.T) {
 			}
 			found = slices.ContainsFunc(o.Facts, func(f struct{ Feature, Does string }) bool {
 				return f.Feature == labvocab.FeatureElicitForm && f.Does == "cancel"
+			}) && slices.ContainsFunc(o.ModernHTTP, func(f struct{ Feature, Does string }) bool {
+				return f.Feature == labvocab.FeatureElicitForm && f.Does == labvocab.DoesInputRequired+"cancel"
 			})
 			if _, err := os.Stat(filepath.Join(site, filepath.FromSlash(o.Evidence))); err != nil {
 				t.Errorf("the observed protocol's evidence %q does not resolve from the site: %v", o.Evidence, err)
@@ -89,7 +92,7 @@ func TestSite(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Error("capabilities.json: Claude Code's newest range has no observed protocol of 2.1.332 that cancels a form elicitation")
+		t.Error("capabilities.json: Claude Code's newest range has no observed protocol of 2.1.332 that cancels a form elicitation, over stdio and, in input_required, over HTTP")
 	}
 	results, _ := os.ReadFile(filepath.Join(site, "reference", "tool-results.html"))
 	if !strings.Contains(string(results), `<a href="clients/claude-code.html">Claude Code 2.1.332</a>`) {
