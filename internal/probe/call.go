@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -16,9 +17,10 @@ import (
 	"github.com/instrlab/instrlab/internal/unit"
 )
 
-// A Call is a tool check calls once, in the legacy era (initialize, as
-// every client in use connects), after listing the tools: its name and
-// its arguments, a JSON object (nil for none).
+// A Call is a tool check calls once, after listing the tools, in the
+// legacy era (initialize, as every client in use connects), or in the
+// modern era when the server answers no initialize (a modern-only server,
+// over stdio): its name and its arguments, a JSON object (nil for none).
 type Call struct {
 	Tool  string          `json:"tool"`
 	Input json.RawMessage `json:"input,omitempty"`
@@ -70,6 +72,13 @@ type CallResult struct {
 	// client may reject such a result (check predicts it from the
 	// profiles' bad results).
 	StructuredType string `json:"structured_type,omitempty"`
+	// InputRequired are the methods a 2026-07-28 result of resultType
+	// input_required asks the client for in its inputRequests
+	// (elicitation/create, sampling/createMessage, roots/list), by key,
+	// the first maxHeard;
+	// check answers none and does not call again, so the call has no
+	// content to measure.
+	InputRequired []string `json:"input_required,omitempty"`
 	// SameData is set when the content is one text block that holds the
 	// structuredContent's JSON value (serialized again, in any spacing):
 	// a client that gives the model only one of the two gives it the same
@@ -147,9 +156,23 @@ func (c *CallResult) measure(result json.RawMessage) {
 		Content           *[]block        `json:"content"`
 		StructuredContent json.RawMessage `json:"structuredContent"`
 		IsError           bool            `json:"isError"`
+		ResultType        string          `json:"resultType"`
+		InputRequests     map[string]struct {
+			Method string `json:"method"`
+		} `json:"inputRequests"`
 	}
 	if err := json.Unmarshal(result, &w); err != nil {
 		c.Outcome, c.Detail = OutcomeInvalid, "the result is not a CallToolResult: "+clip(err.Error(), 200)
+		return
+	}
+	if w.ResultType == "input_required" {
+		for _, k := range slices.Sorted(maps.Keys(w.InputRequests)) {
+			if len(c.InputRequired) == maxHeard {
+				break
+			}
+			c.InputRequired = append(c.InputRequired, clip(w.InputRequests[k].Method, 100))
+		}
+		c.Outcome, c.Detail = OutcomeOK, "input_required: the server asks for input in its result (not given: check does not call again)"
 		return
 	}
 	var blocks []block

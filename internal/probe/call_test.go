@@ -3,6 +3,7 @@ package probe
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -16,7 +17,7 @@ import (
 func callsOf(t *testing.T, r Result) map[string]CallResult {
 	t.Helper()
 	if len(r.Modern.Calls) > 0 {
-		t.Errorf("the modern era called %d tools: calls are made in the legacy era only", len(r.Modern.Calls))
+		t.Errorf("the modern era called %d tools: a server that answers initialize is called in the legacy era only", len(r.Modern.Calls))
 	}
 	out := map[string]CallResult{}
 	for _, c := range r.Legacy.Calls {
@@ -223,5 +224,63 @@ func TestProbeCallsHeard(t *testing.T) {
 		if got := calls[tool].Heard; !slices.Equal(got, want) {
 			t.Errorf("%s heard %q, want %q", tool, got, want)
 		}
+	}
+}
+
+// TestProbeCallsModernOnly: a modern-only server (no initialize result) is
+// called in the modern era, each tool once, with the 2026-07-28 _meta; a
+// result of resultType input_required is told by the methods it asks for,
+// in the order of their keys, with nothing to measure; a result that
+// completes is measured as in the legacy era. A server of both eras is
+// still called in the legacy era alone (callsOf, TestProbeCallsHeard).
+func TestProbeCallsModernOnly(t *testing.T) {
+	o := quick
+	for _, name := range []string{"protocol_sample", "protocol_elicit_form", "protocol_header"} {
+		o.Calls = append(o.Calls, Call{Tool: name})
+	}
+	r := Probe(context.Background(), testServer(t, "-surface protocol -eras modern"), o)
+	if r.Legacy.OK() || !r.Modern.OK() {
+		t.Fatalf("eras: legacy %s, modern %s (%s)", r.Legacy.Outcome, r.Modern.Outcome, r.Modern.Detail)
+	}
+	if len(r.Legacy.Calls) != 0 || len(r.Modern.Calls) != 3 || len(r.Calls()) != 3 {
+		t.Fatalf("calls: legacy %+v, modern %+v; want the three in the modern era", r.Legacy.Calls, r.Modern.Calls)
+	}
+	for _, c := range r.Modern.Calls {
+		switch c.Tool {
+		case "protocol_sample":
+			if c.Outcome != OutcomeOK || !slices.Equal(c.InputRequired, []string{"sampling/createMessage"}) || c.Text != nil {
+				t.Errorf("%s = %+v, want input_required asking for sampling/createMessage, nothing measured", c.Tool, c)
+			}
+		case "protocol_elicit_form":
+			if !slices.Equal(c.InputRequired, []string{"elicitation/create"}) {
+				t.Errorf("%s = %+v, want input_required asking for elicitation/create", c.Tool, c)
+			}
+		case "protocol_header":
+			if c.Outcome != OutcomeOK || c.InputRequired != nil || c.Text == nil {
+				t.Errorf("%s = %+v, want a result measured", c.Tool, c)
+			}
+		}
+	}
+}
+
+// TestMeasureInputRequired: the asks of an input_required result are
+// bounded (the first maxHeard by key) and each method clipped; a result
+// whose inputRequests is not an object is invalid, not an empty ask.
+func TestMeasureInputRequired(t *testing.T) {
+	asks := map[string]any{}
+	for i := range maxHeard + 6 {
+		asks[fmt.Sprintf("k%03d", i)] = map[string]any{"method": "roots/list"}
+	}
+	asks["k000"] = map[string]any{"method": strings.Repeat("x", 500)}
+	b, _ := json.Marshal(map[string]any{"resultType": "input_required", "inputRequests": asks})
+	var c CallResult
+	c.measure(b)
+	if c.Outcome != OutcomeOK || len(c.InputRequired) != maxHeard || len(c.InputRequired[0]) > 110 || c.InputRequired[1] != "roots/list" {
+		t.Errorf("measure = %s, %d asks, first %d bytes; want %d asks, the first clipped", c.Outcome, len(c.InputRequired), len(c.InputRequired[0]), maxHeard)
+	}
+	var bad CallResult
+	bad.measure(json.RawMessage(`{"resultType":"input_required","inputRequests":[1,2]}`))
+	if bad.Outcome != OutcomeInvalid || bad.InputRequired != nil {
+		t.Errorf("inputRequests as a list: %+v, want invalid", bad)
 	}
 }

@@ -3,6 +3,7 @@ package probe
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/fingerprint"
@@ -69,8 +70,9 @@ type EraResult struct {
 	// server whose tool order is not deterministic. Nil when the same, or
 	// when the second listing failed (not measured).
 	Relisted []string `json:"tools_relisted,omitempty"`
-	// Calls are the tools called (Options.Calls), in the legacy era
-	// only, after the tools were listed.
+	// Calls are the tools called (Options.Calls), after the tools were
+	// listed: in the legacy era, or in the modern one when the legacy
+	// era got no initialize result (a modern-only server, over stdio).
 	Calls []CallResult `json:"calls,omitempty"`
 
 	// FirstReply is the time from spawn (stdio) or the first request
@@ -138,6 +140,12 @@ type Result struct {
 	// Survival is what the server did with the modern probe.
 	Survival Survival `json:"probe_survival"`
 	Startup  Startup  `json:"startup"`
+}
+
+// Calls are the tools called, in whichever era called them (the legacy
+// one, or the modern one for a modern-only server): each tool once.
+func (r Result) Calls() []CallResult {
+	return append(slices.Clone(r.Legacy.Calls), r.Modern.Calls...)
 }
 
 // Millis is a duration that encodes in JSON as milliseconds.

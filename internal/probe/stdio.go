@@ -105,6 +105,19 @@ func stdioModern(ctx context.Context, t Target, o Options, replied func(time.Dur
 		r.listTwice(func(id int, cursor string) (wireMsg, error) {
 			return p.call(pctx, id, "tools/list", o.pageParams(cursor, true))
 		}, true)
+		// The calls go to the era that answers initialize; to this one
+		// only when that one did not (a modern-only server): each tool
+		// is called once.
+		if len(o.Calls) > 0 && legacy().Outcome != OutcomeOK {
+			r.callTools(o, func(id int, params map[string]any) (wireMsg, []string, error) {
+				cctx, cancel := context.WithTimeout(ctx, o.Timeout)
+				defer cancel()
+				params["_meta"] = o.meta()
+				p.takeHeard()
+				m, err := p.call(cctx, id, "tools/call", params)
+				return m, p.takeHeard(), err
+			})
+		}
 	}
 	r.finish(p)
 	return r, s

@@ -503,8 +503,8 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 		Unused:  p.Render.Unused, AtLeast: p.Instructions.AtLeast, CapMeasured: p.Instructions.Measured, Facts: Facts(p), measured: measuredFacts(p)}
 	e, why, fv, late := clientEra(p, r, getenv)
 	v.Facts = append(v.Facts, approvalFact(p, e.Tools))
-	v.Facts = append(v.Facts, protocolFact(p, e, r.Legacy.Calls, ps)...)
-	v.added = addedToolsFate(p, e, r.Legacy.Calls)
+	v.Facts = append(v.Facts, protocolFact(p, e, r.Calls(), ps)...)
+	v.added = addedToolsFate(p, e, r.Calls())
 	v.tasks = taskFate(p, e)
 	if overHTTP {
 		why += fmt.Sprintf("; over HTTP as measured (%d runs)", p.HTTP.Runs)
@@ -526,7 +526,7 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 	if r.Target.Transport != probe.TransportHTTP {
 		v.Surface = surfaceFates(p, e, r.Target.Name, ps) // measured over stdio only
 		v.documented = documentedHits(p, v)
-		v.Calls = callFates(p, r.Legacy.Calls)
+		v.Calls = callFates(p, r.Calls())
 		v.Texts = textsFate(p, e)
 	}
 	if e.Instructions == nil {

@@ -202,7 +202,7 @@ func findings(s Server, o Options) []Finding {
 		addedToolsFindings(&l, v)
 		taskFindings(&l, v)
 	}
-	for _, c := range r.Legacy.Calls {
+	for _, c := range r.Calls() {
 		if c.Outcome != probe.OutcomeOK {
 			l.add(CallFailed, c.Tool, "-call: %s: %s", c.Outcome, c.Detail).tool(c.Tool).lose("returned no result to -call (%s)", c.Outcome)
 		}

@@ -62,7 +62,7 @@ func protocolFact(p profiles.Profile, e probe.EraResult, calls []probe.CallResul
 	// What the server sent while check's calls ran (-call).
 	heard, during := heardDuring(calls)
 	for _, m := range heard {
-		say(fmt.Sprintf("%s (sent during %s)", m, nameList(during[m])), heardFeature[m])
+		say(fmt.Sprintf("%s (sent during %s)", m, nameList(during[m])), heardFeature[strings.TrimSuffix(m, inInputRequired)])
 	}
 	// A client whose turn did not end in a run where it was sent them.
 	if f, ok := p.Protocol.FactIn(e.Era == probe.Modern, labvocab.FeatureTurn); ok && f.Does != labvocab.DoesTurnEnds && len(heard) > 0 {
@@ -89,17 +89,27 @@ var heardFeature = map[string]string{
 	listChanged:              labvocab.FeatureListChanged,
 }
 
+// inInputRequired follows the method of an ask a server made in a call's
+// input_required result (2026-07-28, probe.CallResult.InputRequired)
+// rather than as a request of its own.
+const inInputRequired = " in input_required"
+
 // listChanged is the notification a server sends when its tools change.
 const listChanged = "notifications/tools/list_changed"
 
 // heardDuring is what the server sent during check's calls of the
 // features heardFeature knows, in the order first heard, and per method
-// the tools whose call it was sent during.
+// the tools whose call it was sent during; an ask in a call's
+// input_required result is its method and inInputRequired.
 func heardDuring(calls []probe.CallResult) (heard []string, during map[string][]string) {
 	during = map[string][]string{}
 	for _, c := range calls {
-		for _, m := range c.Heard {
-			if _, ok := heardFeature[m]; !ok {
+		asked := make([]string, 0, len(c.InputRequired))
+		for _, m := range c.InputRequired {
+			asked = append(asked, m+inInputRequired)
+		}
+		for _, m := range append(slices.Clone(c.Heard), asked...) {
+			if _, ok := heardFeature[strings.TrimSuffix(m, inInputRequired)]; !ok {
 				continue
 			}
 			if !slices.Contains(heard, m) {

@@ -87,6 +87,15 @@ func TestProtocolFact(t *testing.T) {
 	if fs := protocolFact(p, modern, nil, nil); strings.Contains(fs[0].Value, "its turn") {
 		t.Errorf("its turn said for a server that sent nothing during calls: %+v", fs)
 	}
+	// A modern-only server, called in the modern era: the asks of its
+	// input_required results are what it sent.
+	asked := []probe.CallResult{{Tool: "summarize", InputRequired: []string{"sampling/createMessage"}}}
+	p.Protocol.Modern = append(p.Protocol.Modern, profiles.ProtocolFact{Feature: labvocab.FeatureSampling, Does: labvocab.DoesInputRequired + labvocab.DoesNoAnswer})
+	if fs := protocolFact(p, plainModern, asked, nil); len(fs) != 1 ||
+		!strings.Contains(fs[0].Value, `sampling/createMessage in input_required (sent during ["summarize"]): `+labvocab.DoesInputRequired+labvocab.DoesNoAnswer) ||
+		!strings.Contains(fs[0].Value, "its turn: "+hung) {
+		t.Errorf("a modern-only server's input_required sampling: %+v", fs)
+	}
 	p.Protocol.Modern[1].Does = labvocab.DoesTurnEnds
 	if fs := protocolFact(p, plainModern, calls, nil); strings.Contains(fs[0].Value, "its turn") {
 		t.Errorf("a turn that ends said: %+v", fs)
