@@ -30,10 +30,9 @@ func protocolRow(row matrix.Row) bool {
 // words of surface.ProtocolLines, over the 2025 era (the protocol row) and,
 // when the client spoke it to a server of both eras, over 2026-07-28
 // (Modern), and both over Streamable HTTP (HTTP, ModernHTTP); FateVaries
-// where the runs
-// that ended ok disagree, or where some of them lack the feature. A run
+// where the runs disagree, or where some of them lack the feature. A run
 // that timed out counts as failed and still tells what the lab's log holds
-// whole (hungLines). nil when none ran.
+// whole (protocolLines). nil when none ran.
 func deriveProtocol(runs, base []run) *profiles.Protocol {
 	runs = surfaceOf(runs, base)
 	if len(runs) == 0 {
