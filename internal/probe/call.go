@@ -19,8 +19,8 @@ import (
 
 // A Call is a tool check calls once, after listing the tools, in the
 // legacy era (initialize, as every client in use connects), or in the
-// modern era when the server answers no initialize (a modern-only server,
-// over stdio): its name and its arguments, a JSON object (nil for none).
+// modern era when the server answers no initialize (a modern-only
+// server): its name and its arguments, a JSON object (nil for none).
 type Call struct {
 	Tool  string          `json:"tool"`
 	Input json.RawMessage `json:"input,omitempty"`

@@ -261,6 +261,11 @@ func TestProbeCallsModernOnly(t *testing.T) {
 			}
 		}
 	}
+	// Both eras: the legacy one alone calls, once each.
+	dual := Probe(context.Background(), testServer(t, "-surface protocol -eras legacy,modern"), o)
+	if calls := callsOf(t, dual); len(calls) != 3 || calls["protocol_sample"].InputRequired != nil {
+		t.Errorf("a server of both eras: legacy calls %+v", dual.Legacy.Calls)
+	}
 }
 
 // TestMeasureInputRequired: the asks of an input_required result are
@@ -282,5 +287,29 @@ func TestMeasureInputRequired(t *testing.T) {
 	bad.measure(json.RawMessage(`{"resultType":"input_required","inputRequests":[1,2]}`))
 	if bad.Outcome != OutcomeInvalid || bad.InputRequired != nil {
 		t.Errorf("inputRequests as a list: %+v, want invalid", bad)
+	}
+}
+
+// TestProbeHTTPCallsModernOnly: over Streamable HTTP too, a modern-only
+// server is called in the modern era, and an input_required result is told
+// by what it asks.
+func TestProbeHTTPCallsModernOnly(t *testing.T) {
+	l, err := lab.New(lab.Config{Eras: lab.ModeModern, Surface: lab.SurfaceConfig{Groups: []lab.SurfaceGroup{lab.SurfaceProtocol}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(l.Handler())
+	t.Cleanup(srv.Close)
+	o := quick
+	o.Calls = []Call{{Tool: "protocol_sample"}, {Tool: "protocol_header"}}
+	r := Probe(context.Background(), Target{Name: "lab", Transport: TransportHTTP, URL: srv.URL}, o)
+	if r.Legacy.OK() || !r.Modern.OK() || len(r.Legacy.Calls) != 0 || len(r.Modern.Calls) != 2 {
+		t.Fatalf("legacy %s %+v, modern %s %+v", r.Legacy.Outcome, r.Legacy.Calls, r.Modern.Outcome, r.Modern.Calls)
+	}
+	if c := r.Modern.Calls[0]; !slices.Equal(c.InputRequired, []string{"sampling/createMessage"}) {
+		t.Errorf("protocol_sample = %+v, want input_required asking for sampling/createMessage", c)
+	}
+	if c := r.Modern.Calls[1]; c.Outcome != OutcomeOK || c.Text == nil {
+		t.Errorf("protocol_header = %+v, want a result measured", c)
 	}
 }

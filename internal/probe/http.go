@@ -29,28 +29,36 @@ func httpLegacy(ctx context.Context, t Target, o Options, handshook func()) (r E
 	h, perr := parseInitialize(m.result)
 	if r.accept(h, perr) && cs != nil {
 		r.httpTools(ctx, cs, rec, o, false)
-		r.callTools(o, func(_ int, params map[string]any) (wireMsg, []string, error) {
-			cctx, cancel := context.WithTimeout(ctx, o.Timeout)
-			defer cancel()
-			_, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: params["name"].(string), Arguments: params["arguments"]})
-			if m, ok := rec.lastReply("tools/call"); ok {
-				return m, nil, nil // what the server sent meanwhile over HTTP: not measured
-			}
-			if cctx.Err() != nil {
-				return wireMsg{}, nil, errSilent
-			}
-			if err == nil {
-				err = errors.New("no reply recorded")
-			}
-			return wireMsg{}, nil, err
-		})
+		r.callTools(o, httpCall(ctx, cs, rec, o))
 	}
 	return r
 }
 
+// httpCall calls a tool with the SDK's client and returns the reply the
+// recording kept, as the server wrote it.
+func httpCall(ctx context.Context, cs *mcp.ClientSession, rec *recording, o Options) func(int, map[string]any) (wireMsg, []string, error) {
+	return func(_ int, params map[string]any) (wireMsg, []string, error) {
+		cctx, cancel := context.WithTimeout(ctx, o.Timeout)
+		defer cancel()
+		_, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: params["name"].(string), Arguments: params["arguments"]})
+		if m, ok := rec.lastReply("tools/call"); ok {
+			return m, nil, nil // what the server sent meanwhile over HTTP: not measured
+		}
+		if cctx.Err() != nil {
+			return wireMsg{}, nil, errSilent
+		}
+		if err == nil {
+			err = errors.New("no reply recorded")
+		}
+		return wireMsg{}, nil, err
+	}
+}
+
 // httpModern runs the modern probe over Streamable HTTP: the SDK's client
-// sends server/discover, and its fallback to initialize is refused.
-func httpModern(ctx context.Context, t Target, o Options) (r EraResult, s Survival) {
+// sends server/discover, and its fallback to initialize is refused. It
+// calls the tools only when legacy, which waits for the legacy era, says
+// that era got no initialize result (a modern-only server).
+func httpModern(ctx context.Context, t Target, o Options, legacy func() EraResult) (r EraResult, s Survival) {
 	r = EraResult{Era: Modern, Method: Modern.Method()}
 	start := time.Now()
 	defer func() { r.Elapsed = Millis(time.Since(start)) }()
@@ -66,6 +74,9 @@ func httpModern(ctx context.Context, t Target, o Options) (r EraResult, s Surviv
 	h, perr := parseDiscover(m.result)
 	if r.accept(h, perr) && cs != nil {
 		r.httpTools(ctx, cs, rec, o, true)
+		if len(o.Calls) > 0 && legacy().Outcome != OutcomeOK {
+			r.callTools(o, httpCall(ctx, cs, rec, o))
+		}
 	}
 	return r, s
 }

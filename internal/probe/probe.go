@@ -128,7 +128,7 @@ func probeHTTP(ctx context.Context, t Target, o Options) (l, m EraResult, s Surv
 	case <-wait.C:
 	case <-ctx.Done():
 	}
-	m, s = httpModern(ctx, t, o)
+	m, s = httpModern(ctx, t, o, func() EraResult { <-done; return l })
 	<-done
 	return l, m, s
 }

@@ -72,7 +72,7 @@ type EraResult struct {
 	Relisted []string `json:"tools_relisted,omitempty"`
 	// Calls are the tools called (Options.Calls), after the tools were
 	// listed: in the legacy era, or in the modern one when the legacy
-	// era got no initialize result (a modern-only server, over stdio).
+	// era got no initialize result (a modern-only server).
 	Calls []CallResult `json:"calls,omitempty"`
 
 	// FirstReply is the time from spawn (stdio) or the first request
