@@ -15,9 +15,10 @@ type group struct {
 	file, title, intro string
 	// facts are the group's columns across clients and its rows on a
 	// client's page; those of a group whose facts depend on the clients
-	// (the protocol's features) come from factsOf.
-	facts   []fact
-	factsOf func(cs []client) []fact
+	// (the protocol's features) come from sectionsOf, each section a
+	// table of its own on the group's page.
+	facts      []fact
+	sectionsOf func(cs []client) []section
 	// notes are the newest version's notes shown under its section on a
 	// client's page.
 	notes func(p profiles.Profile) []string
@@ -31,11 +32,34 @@ type fact struct {
 	of   func(profiles.Profile) string
 }
 
+// A section is a run of a group's facts that the group's page shows as a
+// table headed by its title, and a client's page as rows named with its
+// suffix ("sampling (2026-07-28, HTTP)").
+type section struct {
+	title, suffix string
+	facts         []fact
+}
+
+// factsFor are g's facts, one list: each section's named with its suffix.
 func (g group) factsFor(cs []client) []fact {
-	if g.factsOf != nil {
-		return g.factsOf(cs)
+	if g.sectionsOf == nil {
+		return g.facts
 	}
-	return g.facts
+	var fs []fact
+	for _, s := range g.sectionsOf(cs) {
+		for _, f := range s.facts {
+			fs = append(fs, fact{f.name + s.suffix, f.of})
+		}
+	}
+	return fs
+}
+
+// sectionsFor are g's sections; a group without is one untitled section.
+func (g group) sectionsFor(cs []client) []section {
+	if g.sectionsOf == nil {
+		return []section{{facts: g.facts}}
+	}
+	return g.sectionsOf(cs)
 }
 
 // groups are the reference's property pages, in the order a client's
@@ -138,9 +162,9 @@ var groups = []group{
 	},
 	{
 		file: "protocol.md", title: "Protocol",
-		headline: fact{"after tools/list_changed", protocolFact(labvocab.FeatureListChanged, overStdio)},
-		intro:    "What a client does with what a server asks and announces while its tools run (elicitation, sampling, roots, logs, progress, tools/list_changed) and what it declares.",
-		factsOf:  protocolFacts,
+		headline:   fact{"after tools/list_changed", protocolFact(labvocab.FeatureListChanged, overStdio)},
+		intro:      "What a client does with what a server asks and announces while its tools run (elicitation, sampling, roots, logs, progress, tools/list_changed) and what it declares.",
+		sectionsOf: protocolSections,
 	},
 }
 
@@ -179,14 +203,15 @@ func resultFacts() []fact {
 	return fs
 }
 
-// protocolFacts are the features any version of the clients measured, in
-// the order first met; then the same over 2026-07-28.
-func protocolFacts(cs []client) []fact {
-	var fs []fact
+// protocolSections are, per era and transport, the features any version
+// of the clients measured there, in the order first met.
+func protocolSections(cs []client) []section {
+	var out []section
 	for _, o := range []struct {
-		suffix string
-		facts  func(*profiles.Protocol) []profiles.ProtocolFact
-	}{{"", overStdio}, {" (2026-07-28)", overModern}, {" (HTTP)", overHTTP}, {" (2026-07-28, HTTP)", overModernHTTP}} {
+		title, suffix string
+		facts         func(*profiles.Protocol) []profiles.ProtocolFact
+	}{{"Over stdio, 2025-11-25", "", overStdio}, {"Over stdio, 2026-07-28", " (2026-07-28)", overModern},
+		{"Over Streamable HTTP, 2025-11-25", " (HTTP)", overHTTP}, {"Over Streamable HTTP, 2026-07-28", " (2026-07-28, HTTP)", overModernHTTP}} {
 		var features []string
 		for _, c := range cs {
 			for _, p := range c.versions {
@@ -200,11 +225,15 @@ func protocolFacts(cs []client) []fact {
 				}
 			}
 		}
+		s := section{title: o.title, suffix: o.suffix}
 		for _, f := range features {
-			fs = append(fs, fact{f + o.suffix, protocolFact(f, o.facts)})
+			s.facts = append(s.facts, fact{f, protocolFact(f, o.facts)})
+		}
+		if len(s.facts) > 0 {
+			out = append(out, s)
 		}
 	}
-	return fs
+	return out
 }
 
 // The protocol facts of a profile over stdio in the 2025 era, over

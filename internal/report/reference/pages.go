@@ -76,21 +76,25 @@ func history(c client) string {
 func groupPage(src Source, g group, cs []client) []byte {
 	p := newPage(&src, g.file, g.title+": every client")
 	p.para(g.intro, "One row per client, its newest profiled version; a client's page has its other versions, the notes and the evidence.")
-	facts := g.factsFor(cs)
-	head := []string{"client"}
-	for _, f := range facts {
-		head = append(head, p.cell(f.name))
-	}
-	var rows [][]string
-	for _, c := range cs {
-		n := c.newest()
-		row := []string{p.local(n.Named(), clientFile(c.id))}
-		for _, f := range facts {
-			row = append(row, p.cell(f.of(n)))
+	for _, s := range g.sectionsFor(cs) {
+		if s.title != "" {
+			p.heading(2, s.title)
 		}
-		rows = append(rows, row)
+		head := []string{"client"}
+		for _, f := range s.facts {
+			head = append(head, p.cell(f.name))
+		}
+		var rows [][]string
+		for _, c := range cs {
+			n := c.newest()
+			row := []string{p.local(n.Named(), clientFile(c.id))}
+			for _, f := range s.facts {
+				row = append(row, p.cell(f.of(n)))
+			}
+			rows = append(rows, row)
+		}
+		p.table(head, rows)
 	}
-	p.table(head, rows)
 	return p.bytes()
 }
 

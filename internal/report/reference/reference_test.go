@@ -152,6 +152,27 @@ func TestEveryGroupEveryClient(t *testing.T) {
 			t.Errorf("%s lacks its history or its evidence", clientFile(c.id))
 		}
 	}
+	// The protocol's page: a table per era and transport, each with a row
+	// per client, its columns the features without the section's suffix;
+	// a client's page keeps them as rows named with it.
+	proto := string(pages["protocol.md"])
+	for _, title := range []string{"Over stdio, 2025-11-25", "Over stdio, 2026-07-28", "Over Streamable HTTP, 2025-11-25", "Over Streamable HTTP, 2026-07-28"} {
+		i := strings.Index(proto, "\n## "+title+"\n")
+		if i < 0 {
+			t.Errorf("protocol.md has no section %q", title)
+			continue
+		}
+		table := proto[i:]
+		if j := strings.Index(table[1:], "\n## "); j >= 0 {
+			table = table[:j+1]
+		}
+		if !strings.Contains(table, "| client | declared | elicitation form |") || strings.Contains(table, "(2026-07-28)") || strings.Count(table, "](clients/") != len(cs) {
+			t.Errorf("protocol.md's section %q: not a table of the features with a row per client", title)
+		}
+	}
+	if !strings.Contains(string(pages[clientFile("copilot")]), "| turn (2026-07-28, HTTP) | never ends: the run timed out; no answer to sampling, roots/list |") {
+		t.Error("copilot's page lacks its turn over HTTP in 2026-07-28 as a row")
+	}
 }
 
 // unescaped matches what a hostile text must not become: HTML, a link to
