@@ -204,15 +204,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// answerTask answers the tasks/get m with the state of a task the lab
-// made (getTask), as stdio does, in a JSON body.
+// answerTask answers the tasks/get m as stdio does (taskAnswer), in a
+// JSON body.
 func (h *httpHandler) answerTask(w http.ResponseWriter, track *tracker, session string, m message) {
-	var data []byte
-	if res, err := h.lab.getTask(m.params); err != nil {
-		data = errorResponse(m.id, -32602, err.Error())
-	} else {
-		data = resultResponse(m.id, res)
-	}
+	data := h.lab.taskAnswer(m)
 	h.logSent(track, session, data)
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(data)

@@ -341,12 +341,7 @@ func (c *stdioConn) accept(line []byte, size int, m message) jsonrpc.Message {
 		return nil
 	case m.kind == KindRequest && m.method == "tasks/get" && c.lab.servesTasks():
 		c.track.received(m)
-		res, err := c.lab.getTask(m.params)
-		if err != nil {
-			c.reply(m.id, -32602, err.Error())
-			return nil
-		}
-		if err := c.writeLine(resultResponse(m.id, res)); err != nil {
+		if err := c.writeLine(c.lab.taskAnswer(m)); err != nil {
 			c.Close()
 		}
 		return nil

@@ -146,6 +146,16 @@ func (l *Lab) getTask(params json.RawMessage) (json.RawMessage, error) {
 	return json.Marshal(taskState(p.TaskID, t.created, done, "completed", t.result, "complete"))
 }
 
+// taskAnswer is the lab's answer to the tasks/get m, over either
+// transport: the task's state (getTask), or error -32602 saying why not.
+func (l *Lab) taskAnswer(m message) []byte {
+	res, err := l.getTask(m.params)
+	if err != nil {
+		return errorResponse(m.id, -32602, err.Error())
+	}
+	return resultResponse(m.id, res)
+}
+
 // servesTasks reports whether the lab made a task: tasks/get is its to
 // answer then (the SDK knows no such method).
 func (l *Lab) servesTasks() bool {

@@ -37,32 +37,28 @@ func parseInitialize(result json.RawMessage) (handshake, error) {
 	h.protocolVersion = stringField(r.ProtocolVersion, "protocolVersion", true, &h.problems)
 	h.serverInfo = implementation(r.ServerInfo, "serverInfo", &h.problems)
 	h.capabilities = objectKeys(r.Capabilities, "capabilities", &h.problems)
-	h.toolsListChanged, h.resourcesSubscribe = toolsListChanged(r.Capabilities), resourcesSubscribe(r.Capabilities)
+	h.toolsListChanged, h.resourcesSubscribe = capabilityFlags(r.Capabilities)
 	h.instructions = optionalString(r.Instructions, "instructions", &h.problems)
 	return h, nil
 }
 
-// toolsListChanged reports whether capabilities declare
-// tools.listChanged: the server may announce a change of its tools.
-func toolsListChanged(capabilities json.RawMessage) bool {
-	var c struct {
-		Tools struct {
-			ListChanged bool `json:"listChanged"`
-		} `json:"tools"`
+// capabilityFlags reports whether capabilities declare tools.listChanged
+// (the server may announce a change of its tools) and resources.subscribe
+// (a client may subscribe to a resource, and the server announce its
+// changes: notifications/resources/updated); each member is read on its
+// own, so a malformed one costs only its flag.
+func capabilityFlags(capabilities json.RawMessage) (listChanged, subscribe bool) {
+	var c struct{ Tools, Resources json.RawMessage }
+	if json.Unmarshal(capabilities, &c) != nil {
+		return false, false
 	}
-	return json.Unmarshal(capabilities, &c) == nil && c.Tools.ListChanged
-}
-
-// resourcesSubscribe reports whether capabilities declare
-// resources.subscribe: a client may subscribe to a resource, and the
-// server announce its changes (notifications/resources/updated).
-func resourcesSubscribe(capabilities json.RawMessage) bool {
-	var c struct {
-		Resources struct {
-			Subscribe bool `json:"subscribe"`
-		} `json:"resources"`
+	var t struct {
+		ListChanged bool `json:"listChanged"`
 	}
-	return json.Unmarshal(capabilities, &c) == nil && c.Resources.Subscribe
+	var r struct {
+		Subscribe bool `json:"subscribe"`
+	}
+	return json.Unmarshal(c.Tools, &t) == nil && t.ListChanged, json.Unmarshal(c.Resources, &r) == nil && r.Subscribe
 }
 
 // parseDiscover decodes a DiscoverResult.
@@ -89,7 +85,7 @@ func parseDiscover(result json.RawMessage) (handshake, error) {
 		h.problems = append(h.problems, "DiscoverResult supportedVersions does not list "+ModernVersion)
 	}
 	h.capabilities = objectKeys(r.Capabilities, "capabilities", &h.problems)
-	h.toolsListChanged, h.resourcesSubscribe = toolsListChanged(r.Capabilities), resourcesSubscribe(r.Capabilities)
+	h.toolsListChanged, h.resourcesSubscribe = capabilityFlags(r.Capabilities)
 	h.instructions = optionalString(r.Instructions, "instructions", &h.problems)
 	cacheFields("DiscoverResult", r.TTLMs, r.CacheScope, &h.problems)
 	if s := stringField(r.ResultType, "resultType", true, &h.problems); s != "" && s != "complete" {
