@@ -85,3 +85,27 @@ func TestParseTools(t *testing.T) {
 }
 
 func ptr(s string) *string { return &s }
+
+// TestCapabilityFlags: tools.listChanged and resources.subscribe are read
+// each from its own member, so a malformed one costs only its own flag;
+// capabilities that are not an object declare neither.
+func TestCapabilityFlags(t *testing.T) {
+	for _, tc := range []struct {
+		caps              string
+		listChanged, subs bool
+	}{
+		{`{"tools":{"listChanged":true},"resources":{"subscribe":true}}`, true, true},
+		{`{"tools":{"listChanged":true}}`, true, false},
+		{`{"resources":{"subscribe":true,"listChanged":true}}`, false, true},
+		{`{"tools":5,"resources":{"subscribe":true}}`, false, true},
+		{`{"tools":{"listChanged":true},"resources":"yes"}`, true, false},
+		{`{"tools":{"listChanged":"true"}}`, false, false},
+		{`[]`, false, false},
+		{``, false, false},
+	} {
+		l, s := capabilityFlags(json.RawMessage(tc.caps))
+		if l != tc.listChanged || s != tc.subs {
+			t.Errorf("capabilityFlags(%s) = %v, %v; want %v, %v", tc.caps, l, s, tc.listChanged, tc.subs)
+		}
+	}
+}
