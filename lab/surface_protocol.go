@@ -85,8 +85,8 @@ func protocolTools(seed string) []SurfaceTool {
 		return p
 	}
 	sample := &mcp.CreateMessageParams{MaxTokens: 200,
-		SystemPrompt: surfaceText(seed, "protocol_sample", "systemPrompt"),
-		Messages:     []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: surfaceText(seed, "protocol_sample", "message")}}}}
+		SystemPrompt: surfaceText(seed, labvocab.ProtocolSample, "systemPrompt"),
+		Messages:     []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: surfaceText(seed, labvocab.ProtocolSample, "message")}}}}
 	announce := func(ctx context.Context, ss *mcp.ServerSession, req *mcp.CallToolRequest) string {
 		said := "The lab sent a log message"
 		if err := ss.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Logger: "lab", Data: surfaceText(seed, protocolLog, "log message")}); err != nil {
@@ -131,10 +131,10 @@ func protocolTools(seed string) []SurfaceTool {
 			" and sent notifications/resources/updated to the sessions subscribed to it.")
 	}
 	return []SurfaceTool{
-		askTool("protocol_elicit_form", "Asks the user for an answer (elicitation, form mode) while it runs.", "elicitation form", "elicitation", elicit("form")),
-		askTool("protocol_elicit_url", "Asks the user to open a URL (elicitation, URL mode) while it runs.", "elicitation url", "elicitation", elicit("url")),
-		askTool("protocol_sample", "Asks the client's model for a text (sampling) while it runs.", "sampling", "sampling request", sample),
-		askTool("protocol_roots", "Asks the client for its roots while it runs.", "roots", "roots request", &mcp.ListRootsParams{}),
+		askTool(labvocab.ProtocolElicitForm, "Asks the user for an answer (elicitation, form mode) while it runs.", "elicitation form", "elicitation", elicit("form")),
+		askTool(labvocab.ProtocolElicitURL, "Asks the user to open a URL (elicitation, URL mode) while it runs.", "elicitation url", "elicitation", elicit("url")),
+		askTool(labvocab.ProtocolSample, "Asks the client's model for a text (sampling) while it runs.", "sampling", "sampling request", sample),
+		askTool(labvocab.ProtocolRoots, "Asks the client for its roots while it runs.", "roots", "roots request", &mcp.ListRootsParams{}),
 		tool(protocolLog, "Sends a log message and, given a progress token, a progress notification while it runs.", "log and progress", announce),
 		listChanged, updated,
 		appOnly, header, task,

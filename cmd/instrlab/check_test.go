@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
 	"github.com/instrlab/instrlab/internal/table"
@@ -655,6 +656,34 @@ func TestCheckShowVerbatim(t *testing.T) {
 	for _, l := range []string{"# Title", long, "  indented line\tand a tab"} {
 		if !strings.Contains(out, "\n"+l+"\n") {
 			t.Errorf("-show lacks the server's line %q whole:\n%s\n%s", l, out, stderr)
+		}
+	}
+}
+
+// TestCheckTurnNeverEnds: a modern-only server whose tools ask in
+// input_required results, checked with -call: the profiles' asks made
+// alone (the protocol-asks row) make a turn-never-ends finding for the
+// client measured never to go on after that ask (Copilot CLI 1.0.102,
+// sampling), none for an ask it goes on after (elicitation), nor for a
+// client that goes on after both (Claude Code 2.1.332).
+func TestCheckTurnNeverEnds(t *testing.T) {
+	out, stderr, code := runCheckWide(t, "-v", "-profile", "copilot@1.0.102,claude-code@2.1.332",
+		"-call", "protocol_sample", "-call", "protocol_elicit_form",
+		"--", binary, "serve", "lab", "-surface", "protocol", "-eras", "modern")
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s\n%s", code, stderr, out)
+	}
+	if n := strings.Count(out, "turn-never-ends   tool"); n != 1 {
+		t.Errorf("%d turn-never-ends findings, want 1 (Copilot CLI, protocol_sample):\n%s", n, out)
+	}
+	for _, want := range []string{
+		"turn-never-ends: GitHub Copilot CLI 1.0.102 (default), tool protocol_sample;",
+		"asks for sampling/createMessage in input_required",
+		"sampling/createMessage in input_required, asked alone: " + labvocab.DoesAloneNeverEnds,
+		"elicitation/create in input_required, asked alone: " + labvocab.DoesAloneGoesOn,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
 }

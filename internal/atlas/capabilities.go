@@ -139,7 +139,10 @@ type ObservedProtocol struct {
 	// HTTP and ModernHTTP are Facts and Modern over Streamable HTTP.
 	HTTP       []ObservedFact `json:"http,omitempty"`
 	ModernHTTP []ObservedFact `json:"modern_http,omitempty"`
-	Evidence   string         `json:"evidence,omitempty"`
+	// Alone is what became of the client's turn over 2026-07-28 after
+	// each ask made alone, per ask feature.
+	Alone    []ObservedFact `json:"alone,omitempty"`
+	Evidence string         `json:"evidence,omitempty"`
 }
 
 // An ObservedFact is what a client does with one feature ("elicitation

@@ -8,6 +8,24 @@ const ProtocolAddedTool = "protocol_added"
 // ProtocolAddedTool when called.
 const ProtocolListChanged = "protocol_list_changed"
 
+// The tools of lab.SurfaceProtocol that ask the client while they run.
+const (
+	ProtocolElicitForm = "protocol_elicit_form"
+	ProtocolElicitURL  = "protocol_elicit_url"
+	ProtocolSample     = "protocol_sample"
+	ProtocolRoots      = "protocol_roots"
+)
+
+// An Ask is a tool of lab.SurfaceProtocol that asks, and the feature it
+// asks for.
+type Ask struct{ Tool, Feature string }
+
+// ProtocolAsks are the asking tools, in the order the protocol-asks row
+// calls them, each alone in a turn of its own: roots/list, which the
+// 2026-07-28 protocol deprecates, last.
+var ProtocolAsks = []Ask{{ProtocolElicitForm, FeatureElicitForm}, {ProtocolElicitURL, FeatureElicitURL},
+	{ProtocolSample, FeatureSampling}, {ProtocolRoots, FeatureRoots}}
+
 // ProtocolAppOnly is the tool of lab.SurfaceProtocol that MCP Apps visibility
 // marks as for the app alone: a client that knows it does not offer it to
 // the model.
@@ -115,17 +133,24 @@ const (
 	// session listening for it (over 2026-07-28 a client listens on a
 	// subscriptions/listen stream).
 	DoesNotListening = "not sent: the client was not listening (no subscriptions/listen stream open for it)"
+	// What became of the client's turn (FeatureTurn): it ended, or it
+	// never did, the run timed out (DoesTurnNeverEnds, then the asks of
+	// the run that got no answer).
+	DoesTurnEnds      = "ends"
+	DoesTurnNeverEnds = "never ends: the run timed out"
+	// What became of the client's turn after one ask alone (the
+	// protocol-asks row, profiles.Protocol.Alone): the model got the
+	// call's result and its turn went on; it ended without that result;
+	// or it never ended.
+	DoesAloneGoesOn    = "its turn goes on"
+	DoesAloneEnds      = "its turn ends without the call's result"
+	DoesAloneNeverEnds = "its turn " + DoesTurnNeverEnds
 	// What a client does with a resource it may subscribe to, which the
 	// server changes and announces (notifications/resources/updated) to
 	// the sessions subscribed: it never subscribes (nothing is sent);
 	// subscribes and reads the resource again after the notification,
 	// its new text reaching the model or not; or subscribes and never
 	// reads it again.
-	// What became of the client's turn (FeatureTurn): it ended, or it
-	// never did, the run timed out (DoesTurnNeverEnds, then the asks of
-	// the run that got no answer).
-	DoesTurnEnds           = "ends"
-	DoesTurnNeverEnds      = "never ends: the run timed out"
 	DoesNoSubscribe        = "never subscribes"
 	DoesRereadsReaches     = "subscribes; reads it again; its new text reaches the model"
 	DoesRereadsNeverModel  = "subscribes; reads it again; its new text never reaches the model"

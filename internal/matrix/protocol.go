@@ -1,6 +1,8 @@
 package matrix
 
 import (
+	"slices"
+
 	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/lab"
@@ -15,6 +17,7 @@ const (
 	ProtocolModernRow     = "protocol-dual"
 	ProtocolHTTPRow       = "protocol-http"
 	ProtocolModernHTTPRow = "protocol-dual-http"
+	ProtocolAsksRow       = "protocol-asks"
 )
 
 // protocolLimit bounds each run of the protocol rows (Row.Timeout): the
@@ -29,6 +32,20 @@ const protocolLimit = "60s"
 // its own), the answer.
 const protocolTurns = 5
 
+// asksScript is a turn per tool that asks (labvocab.ProtocolAsks), in
+// their order, each the call of all's for that tool.
+func asksScript(all fakeapi.Turn) []fakeapi.Turn {
+	var turns []fakeapi.Turn
+	for _, a := range labvocab.ProtocolAsks {
+		k := slices.IndexFunc(all.Calls, func(c fakeapi.Call) bool { return c.Tool == a.Tool })
+		if k < 0 {
+			panic("built-in matrix protocol: the group has no tool " + a.Tool)
+		}
+		turns = append(turns, fakeapi.Turn{Tool: a.Tool, Key: all.Calls[k].Key})
+	}
+	return turns
+}
+
 // Protocol returns the built-in matrix protocol (docs/protocol.md): what
 // a client does with what a server asks (elicitation in form and URL mode,
 // sampling, roots) and announces (a log message, progress, a tool added
@@ -37,9 +54,13 @@ const protocolTurns = 5
 // group in one turn, then the added tool in the next: whether the client
 // listed the tools again and from which request the model has it. The
 // second row serves both eras; the third serves the first's over
-// Streamable HTTP (the asks go out on the call's stream).
+// Streamable HTTP (the asks go out on the call's stream), the fourth the
+// second's. The fifth, protocol-asks, serves both eras and has the fake
+// call each tool that asks alone, in a turn of its own (asksScript): the
+// ask after which a client's turn never goes on is the one that stops it.
 func Protocol() *Matrix {
 	script := surfaceScript(lab.SurfaceConfig{Groups: []lab.SurfaceGroup{lab.SurfaceProtocol}}, "")
+	asks := asksScript(script[0])
 	script = append(script, fakeapi.Turn{Tool: labvocab.ProtocolAddedTool, Key: lab.SurfaceCodeword("", labvocab.ProtocolAddedTool, "description")})
 	m := &Matrix{Name: "protocol", Description: "what a client does with what a server asks and announces while a tool runs",
 		Repeats: 1, Prompt: surfacePrompt, MaxTurns: protocolTurns, Rows: []Row{
@@ -50,6 +71,8 @@ func Protocol() *Matrix {
 				Transport: TransportHTTP, NoDelta: true, Script: script, Timeout: protocolLimit},
 			{Name: ProtocolModernHTTPRow, Label: "the second row's over Streamable HTTP", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol), Eras: lab.ModeBoth},
 				Transport: TransportHTTP, NoDelta: true, Script: script, Timeout: protocolLimit},
+			{Name: ProtocolAsksRow, Label: "the second row's asks, each alone in a turn of its own", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol), Eras: lab.ModeBoth},
+				NoDelta: true, Script: asks, MaxTurns: 2*len(asks) + 1, Timeout: protocolLimit},
 		}}
 	if err := m.Validate(); err != nil {
 		panic("built-in matrix protocol: " + err.Error())

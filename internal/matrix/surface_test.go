@@ -1,10 +1,12 @@
 package matrix
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/instrlab/instrlab/internal/fakeapi"
 	"github.com/instrlab/instrlab/internal/labvocab"
 	"github.com/instrlab/instrlab/lab"
 )
@@ -70,7 +72,7 @@ func TestSurfaceMatrix(t *testing.T) {
 // the tool the lab adds in the next.
 func TestProtocolMatrix(t *testing.T) {
 	m, ok := Builtin("protocol")
-	if !ok || len(m.Rows) != 4 || m.Rows[1].Name != ProtocolModernRow || m.Rows[1].Eras != lab.ModeBoth ||
+	if !ok || len(m.Rows) != 5 || m.Rows[1].Name != ProtocolModernRow || m.Rows[1].Eras != lab.ModeBoth ||
 		m.Rows[2].Name != ProtocolHTTPRow || !m.Rows[2].HTTP() || m.Rows[2].Eras != "" || len(m.Rows[2].Script) != len(m.Rows[0].Script) ||
 		m.Rows[3].Name != ProtocolModernHTTPRow || !m.Rows[3].HTTP() || m.Rows[3].Eras != lab.ModeBoth || len(m.Rows[3].Script) != len(m.Rows[0].Script) {
 		t.Fatalf("built-in protocol: %v, %+v", ok, m)
@@ -95,6 +97,19 @@ func TestProtocolMatrix(t *testing.T) {
 	}
 	if r.Script[1].Tool != labvocab.ProtocolAddedTool || r.Script[1].Key == "" {
 		t.Errorf("second turn %+v, want a call of %s", r.Script[1], labvocab.ProtocolAddedTool)
+	}
+	// The asks row: both eras over stdio, a turn per ask, each one call
+	// of the first row's, with its key, and room for a loader per call.
+	asks := m.Rows[4]
+	if asks.Name != ProtocolAsksRow || asks.HTTP() || asks.Eras != lab.ModeBoth || len(asks.Script) != len(labvocab.ProtocolAsks) || asks.MaxTurns < 2*len(asks.Script)+1 {
+		t.Fatalf("asks row %+v", asks)
+	}
+	for i, a := range labvocab.ProtocolAsks {
+		turn := asks.Script[i]
+		k := slices.IndexFunc(r.Script[0].Calls, func(c fakeapi.Call) bool { return c.Tool == a.Tool })
+		if turn.Tool != a.Tool || len(turn.Calls) != 0 || k < 0 || turn.Key != r.Script[0].Calls[k].Key {
+			t.Errorf("asks turn %d: %+v, want the one call of %s", i, turn, a.Tool)
+		}
 	}
 }
 

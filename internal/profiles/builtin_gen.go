@@ -614,7 +614,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 8,
+				Runs: 10,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -729,8 +729,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/adk@2.0.0.json",
 					Date: "2026-12-06",
-					Runs: 58,
-					Says: "instrlab run, offline against the fake API: 58 runs of 29 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
+					Runs: 60,
+					Says: "instrlab run, offline against the fake API: 60 runs of 30 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 10 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -1274,7 +1274,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 8,
+				Runs: 10,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -1491,14 +1491,32 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "ends",
 					},
 				},
+				Alone: []ProtocolFact{
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "its turn goes on",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "its turn goes on",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "its turn goes on",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "its turn goes on",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/ai-sdk@7.0.185.json",
 					Date: "2026-12-06",
-					Runs: 88,
-					Says: "instrlab run, offline against the fake API: 88 runs of 30 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
+					Runs: 90,
+					Says: "instrlab run, offline against the fake API: 90 runs of 31 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 10 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -2350,7 +2368,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 8,
+				Runs: 10,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -2567,14 +2585,32 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "ends",
 					},
 				},
+				Alone: []ProtocolFact{
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "its turn goes on",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "its turn goes on",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "its turn goes on",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "its turn goes on",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/claude-agent-sdk@0.3.337.json",
 					Date: "2026-12-06",
-					Runs: 104,
-					Says: "instrlab run, offline against the fake API: 104 runs of 30 rows; cut at 4,096 characters, then \"… [truncated]\"; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
+					Runs: 106,
+					Says: "instrlab run, offline against the fake API: 106 runs of 31 rows; cut at 4,096 characters, then \"… [truncated]\"; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 10 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -4835,7 +4871,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 8,
+				Runs: 10,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -5052,14 +5088,32 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "ends",
 					},
 				},
+				Alone: []ProtocolFact{
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "its turn goes on",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "its turn goes on",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "its turn goes on",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "its turn goes on",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/claude-code@2.1.332.json",
 					Date: "2026-12-02",
-					Runs: 316,
-					Says: "instrlab run, offline against the fake API: 316 runs of 46 rows; cut at 4,096 UTF-16 units, then \"… [truncated]\"; CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH in plain digits only; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only), cut at 4,096 UTF-16 units where sent; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
+					Runs: 318,
+					Says: "instrlab run, offline against the fake API: 318 runs of 47 rows; cut at 4,096 UTF-16 units, then \"… [truncated]\"; CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH in plain digits only; a role \"system\" message (messages[1].content[0].text), a section among the client's own text there; server/discover first on stdio; tool descriptions not sent (name only), cut at 4,096 UTF-16 units where sent; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 10 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -6934,7 +6988,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 8,
+				Runs: 10,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -7049,8 +7103,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/cline@3.0.65.json",
 					Date: "2026-12-01",
-					Runs: 131,
-					Says: "instrlab run, offline against the fake API: 131 runs of 35 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
+					Runs: 133,
+					Says: "instrlab run, offline against the fake API: 133 runs of 36 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 10 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -9956,7 +10010,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 8,
+				Runs: 10,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -10071,8 +10125,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/codex@0.171.0.json",
 					Date: "2026-12-02",
-					Runs: 188,
-					Says: "instrlab run, offline against the fake API: 188 runs of 45 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
+					Runs: 190,
+					Says: "instrlab run, offline against the fake API: 190 runs of 46 rows; cut at 247 characters, then \"...\"; a role \"developer\" message (input[2].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions not sent (server namespace); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 10 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -11119,7 +11173,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 8,
+				Runs: 10,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -11234,8 +11288,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/continue@1.5.47.json",
 					Date: "2026-12-01",
-					Runs: 113,
-					Says: "instrlab run, offline against the fake API: 113 runs of 35 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
+					Runs: 115,
+					Says: "instrlab run, offline against the fake API: 115 runs of 36 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 10 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -13188,8 +13242,8 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs:   8,
-				Failed: 4,
+				Runs:   10,
+				Failed: 6,
 				Ended:  "timed out after 1m0s",
 				Facts: []ProtocolFact{
 					ProtocolFact{
@@ -13351,14 +13405,28 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "never ends: the run timed out; no answer to sampling, roots/list",
 					},
 				},
+				Alone: []ProtocolFact{
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "its turn goes on",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "its turn goes on",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "its turn never ends: the run timed out",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/copilot@1.0.102.json",
 					Date: "2026-12-01",
-					Runs: 120,
-					Says: "instrlab run, offline against the fake API: 120 runs of 40 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
+					Runs: 122,
+					Says: "instrlab run, offline against the fake API: 122 runs of 41 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 10 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -15355,7 +15423,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 8,
+				Runs: 10,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -15470,8 +15538,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/droid@0.225.2.json",
 					Date: "2026-12-02",
-					Runs: 129,
-					Says: "instrlab run, offline against the fake API: 129 runs of 36 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
+					Runs: 131,
+					Says: "instrlab run, offline against the fake API: 131 runs of 37 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions not sent (name only); tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 10 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -17480,7 +17548,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 8,
+				Runs: 10,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -17595,8 +17663,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/gemini@0.61.0.json",
 					Date: "2026-12-01",
-					Runs: 251,
-					Says: "instrlab run, offline against the fake API: 251 runs of 37 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
+					Runs: 253,
+					Says: "instrlab run, offline against the fake API: 253 runs of 38 rows; no text was cut, up to 20,000 characters; a user turn (contents[0].parts[0].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 10 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -19346,7 +19414,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 8,
+				Runs: 10,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "tool calls",
@@ -19373,8 +19441,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/grok@0.0.34.json",
 					Date: "2026-12-06",
-					Runs: 120,
-					Says: "instrlab run, offline against the fake API: 120 runs of 30 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
+					Runs: 122,
+					Says: "instrlab run, offline against the fake API: 122 runs of 31 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool results, input schemas, tool names, prompts and resources from 10 runs of the surface matrix; what it does with what a server asks and announces from 10 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -20629,7 +20697,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 8,
+				Runs: 10,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -20744,8 +20812,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/kilo@7.7.9.json",
 					Date: "2026-12-02",
-					Runs: 194,
-					Says: "instrlab run, offline against the fake API: 194 runs of 37 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
+					Runs: 196,
+					Says: "instrlab run, offline against the fake API: 196 runs of 38 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 10 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -22553,7 +22621,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 8,
+				Runs: 10,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -22668,8 +22736,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/langchain@1.1.4.json",
 					Date: "2026-12-06",
-					Runs: 58,
-					Says: "instrlab run, offline against the fake API: 58 runs of 29 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
+					Runs: 60,
+					Says: "instrlab run, offline against the fake API: 60 runs of 30 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 10 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -23396,7 +23464,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 8,
+				Runs: 10,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -23613,14 +23681,32 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "ends",
 					},
 				},
+				Alone: []ProtocolFact{
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "its turn goes on",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "its turn goes on",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "its turn goes on",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "its turn goes on",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/mastra@2.0.0.json",
 					Date: "2026-12-06",
-					Runs: 170,
-					Says: "instrlab run, offline against the fake API: 170 runs of 30 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
+					Runs: 172,
+					Says: "instrlab run, offline against the fake API: 172 runs of 31 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 18 runs of the surface matrix; what it does with what a server asks and announces from 10 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -25551,7 +25637,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 8,
+				Runs: 10,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -25666,8 +25752,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/mcp-use@1.34.6.json",
 					Date: "2026-12-06",
-					Runs: 60,
-					Says: "instrlab run, offline against the fake API: 60 runs of 30 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
+					Runs: 62,
+					Says: "instrlab run, offline against the fake API: 62 runs of 31 rows; no text was cut; nowhere: no model request held the text; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 16 runs of the surface matrix; what it does with what a server asks and announces from 10 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -26189,7 +26275,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 8,
+				Runs: 10,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -26406,14 +26492,32 @@ func builtinProfiles() ([]Profile, error) {
 						Does:    "ends",
 					},
 				},
+				Alone: []ProtocolFact{
+					ProtocolFact{
+						Feature: "elicitation form",
+						Does:    "its turn goes on",
+					},
+					ProtocolFact{
+						Feature: "elicitation url",
+						Does:    "its turn goes on",
+					},
+					ProtocolFact{
+						Feature: "sampling",
+						Does:    "its turn goes on",
+					},
+					ProtocolFact{
+						Feature: "roots/list",
+						Does:    "its turn goes on",
+					},
+				},
 			},
 			Evidence: []Evidence{
 				Evidence{
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/openai-agents@0.20.0.json",
 					Date: "2026-12-06",
-					Runs: 54,
-					Says: "instrlab run, offline against the fake API: 54 runs of 27 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
+					Runs: 56,
+					Says: "instrlab run, offline against the fake API: 56 runs of 28 rows; no text was cut; nowhere: no model request held the text; server/discover first on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 14 runs of the surface matrix; what it does with what a server asks and announces from 10 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -27140,7 +27244,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 8,
+				Runs: 10,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -27255,8 +27359,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/opencode@1.18.33.json",
 					Date: "2026-12-01",
-					Runs: 284,
-					Says: "instrlab run, offline against the fake API: 284 runs of 39 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
+					Runs: 286,
+					Says: "instrlab run, offline against the fake API: 286 runs of 40 rows; no text was cut, up to 20,000 characters; the top-level system prompt (messages[0].content), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions whole up to 6,000 characters; tool results, input schemas, tool names, prompts and resources from 13 runs of the surface matrix; what it does with what a server asks and announces from 10 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{
@@ -29631,7 +29735,7 @@ func builtinProfiles() ([]Profile, error) {
 				},
 			},
 			Protocol: &Protocol{
-				Runs: 8,
+				Runs: 10,
 				Facts: []ProtocolFact{
 					ProtocolFact{
 						Feature: "declared",
@@ -29746,8 +29850,8 @@ func builtinProfiles() ([]Profile, error) {
 					Kind: "instrlab-run",
 					Ref:  "internal/profiles/data/evidence/qwen@0.24.4.json",
 					Date: "2026-12-01",
-					Runs: 165,
-					Says: "instrlab run, offline against the fake API: 165 runs of 38 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 8 runs of the protocol matrix.",
+					Runs: 167,
+					Says: "instrlab run, offline against the fake API: 167 runs of 39 rows; no text was cut, up to 20,000 characters; a user turn (messages[1].content[3].text), a section among the client's own text there; initialize first, no server/discover probe on stdio; tool descriptions cut at 157 UTF-16 units, then \"...\", the first line alone of a description of several lines; tool results, input schemas, tool names, prompts and resources from 12 runs of the surface matrix; what it does with what a server asks and announces from 10 runs of the protocol matrix.",
 				},
 			},
 			Unmeasured: []string{

@@ -24,6 +24,13 @@ type Protocol struct {
 	// row), when the client spoke 2026-07-28 there; nil when it did not,
 	// or was not measured.
 	ModernHTTP []ProtocolFact `json:"modern_http,omitempty"`
+	// Alone is what became of the client's turn over 2026-07-28 after
+	// each ask alone, in a turn of its own (the protocol-asks row), per
+	// ask feature: labvocab.DoesAloneGoesOn, DoesAloneEnds or
+	// DoesAloneNeverEnds; an ask after one that never ended is not
+	// measured. nil when the client did not speak 2026-07-28 there, or
+	// was not measured.
+	Alone []ProtocolFact `json:"alone,omitempty"`
 }
 
 // A ProtocolFact is what a client does with one feature.
@@ -50,6 +57,15 @@ func (p *Protocol) FactIn(modern bool, feature string) (ProtocolFact, bool) {
 		return factOf(p.Modern, feature)
 	}
 	return p.Fact(feature)
+}
+
+// AloneFact is what became of the client's turn over 2026-07-28 after
+// the ask of feature alone (Alone), and whether p measured it.
+func (p *Protocol) AloneFact(feature string) (ProtocolFact, bool) {
+	if p == nil {
+		return ProtocolFact{}, false
+	}
+	return factOf(p.Alone, feature)
 }
 
 func factOf(facts []ProtocolFact, feature string) (ProtocolFact, bool) {

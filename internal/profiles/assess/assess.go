@@ -250,9 +250,11 @@ type View struct {
 	measured map[fact]bool
 	// added is what the client does with a tool the server adds later
 	// (addedToolsFate); tasks, with the server's tools to be called as
-	// tasks (taskFate).
-	added addedTools
-	tasks taskTools
+	// tasks (taskFate); stopped, the calls whose asks stop the client's
+	// turn (stoppedTurns).
+	added   addedTools
+	tasks   taskTools
+	stopped []stoppedTurn
 }
 
 // A ToolView is a tool description longer than a profile's cap.
@@ -506,6 +508,7 @@ func view(p profiles.Profile, r probe.Result, getenv func(string) (string, bool)
 	v.Facts = append(v.Facts, protocolFact(p, e, r.Calls(), ps)...)
 	v.added = addedToolsFate(p, e, r.Calls())
 	v.tasks = taskFate(p, e)
+	v.stopped = stoppedTurns(p, e, r.Calls())
 	if overHTTP {
 		why += fmt.Sprintf("; over HTTP as measured (%d runs)", p.HTTP.Runs)
 	}

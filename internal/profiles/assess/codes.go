@@ -64,6 +64,7 @@ const (
 	CallSlow        Code = "call-slow"
 	ToolsAdded      Code = "tools-added"
 	TaskRequired    Code = "task-required"
+	TurnNeverEnds   Code = "turn-never-ends"
 )
 
 // A Doc says what one code means, the way a go vet analyzer carries its
@@ -224,6 +225,11 @@ var Docs = []Doc{
 		Why:   "the model calls the tool, and the client ends the call itself: the tool is lost; info where the client calls it as any tool, without a task",
 		Help:  "The tool's execution.taskSupport is \"required\" (the 2025-11-25 protocol's tasks), and a client profile measured what the client does with such a tool (the protocol matrix's protocol_task): in seven (Continue CLI 1.5.47, Droid 0.225.2, Kilo Code CLI 7.7.9, opencode 1.18.33, LangChain.js 1.1.4, mcp-use 1.34.6, the OpenAI Agents SDK 0.20.0 over 2025-11-25) the TypeScript SDK's client ends the model's call itself, -32600 \"requires task-based execution\", so the tool is lost to the model (broken); the others call it as any tool, without a task (info: the server gets a plain call and the client waits for its result). No pinned client was seen to call a tool as a task in its default arm (Copilot CLI with its MCP_TASKS flag takes a task the server makes under the tasks extension, and polls it). Make taskSupport \"optional\" unless a task is the only way the tool can work.",
 		Fix:   "make execution.taskSupport \"optional\", not \"required\""},
+	{Code: TurnNeverEnds, Severity: loss.Broken,
+		Short: "a client's turn never ends when a tool's result asks for what it does not answer",
+		Why:   "the model never gets the tool's result, and the user's turn waits for good",
+		Help:  "check -call called the tool in the 2026-07-28 era and its result was resultType input_required, asking the client for sampling, an elicitation or its roots; a client profile measured, with that ask alone in a turn of its own (the protocol matrix's protocol-asks row), that the client never retries the call with an answer and never makes another model request: its run timed out (GitHub Copilot CLI 1.0.102 with sampling). The model never gets the result, and the user's turn never ends. Complete the call without the ask for these clients, or ask in another way.",
+		Fix:   "complete the call without that ask: the client never answers it"},
 	{Code: ResultForm, Severity: loss.Degraded,
 		Short: "a client gives the model one form of a structured result",
 		Why:   "the model gets one part of the result and loses the other",

@@ -201,6 +201,7 @@ func findings(s Server, o Options) []Finding {
 		textsFindings(&l, v)
 		addedToolsFindings(&l, v)
 		taskFindings(&l, v)
+		turnFindings(&l, v)
 	}
 	for _, c := range r.Calls() {
 		if c.Outcome != probe.OutcomeOK {

@@ -64,9 +64,15 @@ func protocolFact(p profiles.Profile, e probe.EraResult, calls []probe.CallResul
 	for _, m := range heard {
 		say(fmt.Sprintf("%s (sent during %s)", m, nameList(during[m])), heardFeature[strings.TrimSuffix(m, inInputRequired)])
 	}
-	// A client whose turn did not end in a run where it was sent them.
+	// A client whose turn did not end in a run where it was sent them,
+	// and what became of it after each ask alone.
 	if f, ok := p.Protocol.FactIn(e.Era == probe.Modern, labvocab.FeatureTurn); ok && f.Does != labvocab.DoesTurnEnds && len(heard) > 0 {
 		say("its turn", labvocab.FeatureTurn)
+	}
+	for _, m := range heard {
+		if f, ok := p.Protocol.AloneFact(heardFeature[strings.TrimSuffix(m, inInputRequired)]); ok && e.Era == probe.Modern && strings.HasSuffix(m, inInputRequired) {
+			parts = append(parts, m+", asked alone: "+strings.Join(append([]string{f.Does}, f.Held...), "; "))
+		}
 	}
 	switch {
 	case len(uses) == 0:
@@ -239,5 +245,38 @@ func taskFindings(l *findingList, v View) {
 			l.of(v, TaskRequired, tool, "the tool must be called as a task (execution.taskSupport \"required\"), and the client calls it as any tool, without a task (measured)").
 				tool(tool).at(loss.Info).lose("called without a task: the call waits for the result")
 		}
+	}
+}
+
+// A stoppedTurn is a tool whose call's result asked, in input_required
+// (2026-07-28), for what a client was measured never to go on from when
+// asked for it alone: its turn never ends (Protocol.Alone).
+type stoppedTurn struct{ tool, method string }
+
+// stoppedTurns are view e's calls whose asks stop p's client's turn,
+// each tool once, with the first of its asks that does. None outside the
+// 2026-07-28 era, where no ask is in a result.
+func stoppedTurns(p profiles.Profile, e probe.EraResult, calls []probe.CallResult) []stoppedTurn {
+	if e.Era != probe.Modern {
+		return nil
+	}
+	var out []stoppedTurn
+	for _, c := range calls {
+		for _, m := range c.InputRequired {
+			if f, ok := p.Protocol.AloneFact(heardFeature[m]); ok && f.Does == labvocab.DoesAloneNeverEnds {
+				out = append(out, stoppedTurn{tool: c.Tool, method: m})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// turnFindings reports, for view v, each tool whose result asks for what
+// the client never answers, and after which its turn never ends.
+func turnFindings(l *findingList, v View) {
+	for _, t := range v.stopped {
+		l.of(v, TurnNeverEnds, t.tool, "the tool's result asks for %s in input_required (2026-07-28), and the client, asked for it alone, never answers and its turn never ends (measured: the run timed out): the model never gets the result, and the user's turn waits for good", t.method).
+			tool(t.tool).lose("its call never returns: the client's turn never ends")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/instrlab/instrlab/internal/labvocab"
+	"github.com/instrlab/instrlab/internal/loss"
 	"github.com/instrlab/instrlab/internal/probe"
 	"github.com/instrlab/instrlab/internal/profiles"
 )
@@ -175,6 +176,45 @@ func TestTaskFindings(t *testing.T) {
 		case tc.want == "":
 		case len(l) != 1 || string(l[0].Severity) != tc.want || l[0].Code != TaskRequired || l[0].Tool != "long_job":
 			t.Errorf("%s: %+v, want one %s task-required about long_job", tc.name, l, tc.want)
+		}
+	}
+}
+
+// TestTurnFindings: a tool whose result asks in input_required for what a
+// client, asked for it alone, never went on from is broken for it; no
+// finding for an ask it goes on after, where it varied, where it was not
+// measured, nor in the 2025 era (no ask is in a result there).
+func TestTurnFindings(t *testing.T) {
+	alone := func(does string, held ...string) profiles.Profile {
+		return profiles.Profile{Client: "c", Version: "1", Protocol: &profiles.Protocol{Runs: 2,
+			Alone: []profiles.ProtocolFact{{Feature: labvocab.FeatureSampling, Does: does, Held: held}}}}
+	}
+	modern := probe.EraResult{Era: probe.Modern}
+	asked := []probe.CallResult{{Tool: "plain"}, {Tool: "summarize", InputRequired: []string{"roots/list", "sampling/createMessage"}}}
+	for _, tc := range []struct {
+		name  string
+		p     profiles.Profile
+		e     probe.EraResult
+		calls []probe.CallResult
+		want  bool
+	}{
+		{"never ends", alone(labvocab.DoesAloneNeverEnds), modern, asked, true},
+		{"goes on", alone(labvocab.DoesAloneGoesOn), modern, asked, false},
+		{"ends without the result", alone(labvocab.DoesAloneEnds), modern, asked, false},
+		{"varies", alone(profiles.FateVaries, labvocab.DoesAloneNeverEnds, labvocab.DoesAloneGoesOn), modern, asked, false},
+		{"not measured", profiles.Profile{Client: "c", Version: "1"}, modern, asked, false},
+		{"legacy era", alone(labvocab.DoesAloneNeverEnds), probe.EraResult{Era: probe.Legacy}, asked, false},
+		{"another ask", alone(labvocab.DoesAloneNeverEnds), modern, []probe.CallResult{{Tool: "summarize", InputRequired: []string{"roots/list"}}}, false},
+	} {
+		var l findingList
+		turnFindings(&l, View{Profile: "c@1", stopped: stoppedTurns(tc.p, tc.e, tc.calls)})
+		switch {
+		case !tc.want && len(l) > 0:
+			t.Errorf("%s: %+v, want no finding", tc.name, l)
+		case !tc.want:
+		case len(l) != 1 || l[0].Severity != loss.Broken || l[0].Code != TurnNeverEnds || l[0].Tool != "summarize" ||
+			!strings.Contains(l[0].Message, "asks for sampling/createMessage in input_required"):
+			t.Errorf("%s: %+v, want one broken turn-never-ends about summarize's sampling", tc.name, l)
 		}
 	}
 }

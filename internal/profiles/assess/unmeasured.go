@@ -19,7 +19,7 @@ const (
 	factWait       fact = "how long it waits for a server"
 	factToolLines  fact = "what it keeps of a tool description of several lines"
 	factInstrLines fact = "what it keeps of instructions of several lines"
-	factProtocol   fact = "what it does with a server's tools/list_changed"
+	factProtocol   fact = "what it does with what a server asks and announces"
 	factCallTime   fact = "how long it waits for a tool's result"
 )
 
@@ -55,7 +55,7 @@ func factOf(v View, code Code) fact {
 		}
 	case StartupSlow:
 		return factWait
-	case ToolsAdded:
+	case ToolsAdded, TurnNeverEnds:
 		return factProtocol
 	case CallSlow:
 		return factCallTime

@@ -22,14 +22,16 @@ func protocolRuns(all []run) (others, protocol []run) {
 
 // protocolRow reports whether row is one of the protocol matrix's.
 func protocolRow(row matrix.Row) bool {
-	return slices.Contains([]string{matrix.ProtocolRow, matrix.ProtocolModernRow, matrix.ProtocolHTTPRow, matrix.ProtocolModernHTTPRow}, row.Name)
+	return slices.Contains([]string{matrix.ProtocolRow, matrix.ProtocolModernRow, matrix.ProtocolHTTPRow, matrix.ProtocolModernHTTPRow, matrix.ProtocolAsksRow}, row.Name)
 }
 
 // deriveProtocol is what the runs of the protocol rows show, in the
 // profile's own arm (base's): per feature, what the client does, in the
 // words of surface.ProtocolLines, over the 2025 era (the protocol row) and,
 // when the client spoke it to a server of both eras, over 2026-07-28
-// (Modern), and both over Streamable HTTP (HTTP, ModernHTTP); FateVaries
+// (Modern), and both over Streamable HTTP (HTTP, ModernHTTP), and over
+// 2026-07-28 what became of its turn after each ask alone (Alone, the
+// protocol-asks row); FateVaries
 // where the runs disagree, or where some of them lack the feature. A run
 // that timed out counts as failed and still tells what the lab's log holds
 // whole (protocolLines). nil when none ran.
@@ -39,7 +41,7 @@ func deriveProtocol(runs, base []run) *profiles.Protocol {
 		return nil
 	}
 	p := &profiles.Protocol{Runs: len(runs)}
-	var legacy, modern, overHTTP, modernHTTP []run
+	var legacy, modern, overHTTP, modernHTTP, alone []run
 	for _, r := range runs {
 		if r.Status != analyze.StatusOK || r.Surface == nil {
 			p.Failed++
@@ -63,9 +65,13 @@ func deriveProtocol(runs, base []run) *profiles.Protocol {
 			modern = append(modern, r)
 		case r.Row.Name == matrix.ProtocolModernHTTPRow && spoke:
 			modernHTTP = append(modernHTTP, r)
+		case r.Row.Name == matrix.ProtocolAsksRow && spoke:
+			alone = append(alone, r)
 		}
 	}
-	p.Facts, p.Modern, p.HTTP, p.ModernHTTP = protocolFacts(legacy), protocolFacts(modern), protocolFacts(overHTTP), protocolFacts(modernHTTP)
+	p.Facts, p.Modern, p.HTTP, p.ModernHTTP = protocolFacts(legacy, protocolLines), protocolFacts(modern, protocolLines),
+		protocolFacts(overHTTP, protocolLines), protocolFacts(modernHTTP, protocolLines)
+	p.Alone = protocolFacts(alone, aloneLines)
 	return p
 }
 
@@ -76,13 +82,12 @@ func hung(r run) bool {
 		r.Surface != nil && r.Surface.Protocol != nil
 }
 
-// protocolFacts are the facts of runs, one per feature, with whether each
-// run's turn ended.
-func protocolFacts(runs []run) []profiles.ProtocolFact {
+// protocolFacts are the facts of runs, one per feature of their lines.
+func protocolFacts(runs []run, lines func(run) []surface.ProtocolLine) []profiles.ProtocolFact {
 	var features []string
 	held := map[string][]string{}
 	for _, r := range runs {
-		for _, l := range protocolLines(r) {
+		for _, l := range lines(r) {
 			if !slices.Contains(features, l.Feature) {
 				features = append(features, l.Feature)
 			}
@@ -128,6 +133,32 @@ func protocolLines(r run) []surface.ProtocolLine {
 		does += "; no answer to " + strings.Join(open, ", ")
 	}
 	return append(kept, surface.ProtocolLine{Feature: labvocab.FeatureTurn, Does: does})
+}
+
+// aloneLines are what became of r's turn after each ask its tool made
+// alone, in a turn of its own (the protocol-asks row), per ask feature:
+// the model got the call's result (its turn went on), the turn ended
+// without it, or the run timed out waiting for it. An ask whose tool the
+// run did not call (the turn stopped at an earlier one, or the client
+// offered none) has no line: not measured.
+func aloneLines(r run) []surface.ProtocolLine {
+	var out []surface.ProtocolLine
+	for _, a := range labvocab.ProtocolAsks {
+		k := slices.IndexFunc(r.Surface.Calls, func(c surface.CallFacts) bool { return c.Tool == a.Tool && c.Reached })
+		if k < 0 {
+			continue
+		}
+		l := surface.ProtocolLine{Feature: a.Feature, Does: labvocab.DoesAloneGoesOn}
+		switch c := r.Surface.Calls[k]; {
+		case c.Following > 0:
+		case hung(r):
+			l.Does = labvocab.DoesAloneNeverEnds
+		default:
+			l.Does = labvocab.DoesAloneEnds
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // protocolSays is the evidence line's words on the protocol, "" when not

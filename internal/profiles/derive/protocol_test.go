@@ -164,15 +164,18 @@ func TestProfilesFromHungRunsAndEarlier(t *testing.T) {
 		}
 		earlier.Results = append(earlier.Results, r)
 	}
-	if len(hungRuns) != 4 {
-		t.Fatalf("%d failed protocol runs in the excerpt, want Copilot CLI's 4 (both dual rows, twice)", len(hungRuns))
+	if len(hungRuns) != 6 {
+		t.Fatalf("%d failed protocol runs in the excerpt, want Copilot CLI's 6 (the dual rows and the asks row, twice each)", len(hungRuns))
 	}
 	ps, err := Profiles(hungRuns, Options{Ref: "x", Evidence: x, Earlier: func(string) (*Excerpt, error) { return &earlier, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ps) != 1 || ps[0].Protocol == nil || ps[0].Protocol.Failed != 4 {
+	if len(ps) != 1 || ps[0].Protocol == nil || ps[0].Protocol.Failed != 6 {
 		t.Fatalf("profiles %+v", ps)
+	}
+	if f, _ := ps[0].Protocol.AloneFact(labvocab.FeatureSampling); f.Does != labvocab.DoesAloneNeverEnds {
+		t.Errorf("sampling alone %+v, want %q", f, labvocab.DoesAloneNeverEnds)
 	}
 	for _, facts := range [][]profiles.ProtocolFact{ps[0].Protocol.Modern, ps[0].Protocol.ModernHTTP} {
 		if f, _ := factIn(facts, labvocab.FeatureTurn); !strings.HasPrefix(f.Does, labvocab.DoesTurnNeverEnds) {
@@ -186,4 +189,70 @@ func TestProfilesFromHungRunsAndEarlier(t *testing.T) {
 
 func factIn(facts []profiles.ProtocolFact, feature string) (profiles.ProtocolFact, bool) {
 	return (&profiles.Protocol{Facts: facts}).Fact(feature)
+}
+
+// TestDeriveProtocolAlone: a real run of the protocol-asks row by Copilot
+// CLI 1.0.102 (2026-12-07), each ask alone in a turn of its own over
+// 2026-07-28: its turn goes on after either elicitation and never after
+// the sampling ask (the run timed out), so the roots ask, called after,
+// is not measured. Without the sampling call's result, or with the run
+// ended, the same fixture reads otherwise; a run that did not speak
+// 2026-07-28 makes no Alone.
+func TestDeriveProtocolAlone(t *testing.T) {
+	res, err := analyze.Run(filepath.Join("testdata", "copilot-asks-hung"), clients.New)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := run{Result: res, Row: matrix.Row{Name: matrix.ProtocolAsksRow}}
+	p := deriveProtocol([]run{r}, nil)
+	if p == nil || p.Failed != 1 {
+		t.Fatalf("protocol %+v", p)
+	}
+	want := []profiles.ProtocolFact{
+		{Feature: labvocab.FeatureElicitForm, Does: labvocab.DoesAloneGoesOn},
+		{Feature: labvocab.FeatureElicitURL, Does: labvocab.DoesAloneGoesOn},
+		{Feature: labvocab.FeatureSampling, Does: labvocab.DoesAloneNeverEnds},
+	}
+	if diff := cmp.Diff(want, p.Alone); diff != "" {
+		t.Errorf("alone (-want +got):\n%s", diff)
+	}
+	if p.Modern != nil || p.Facts != nil {
+		t.Errorf("the asks row made other facts: %+v, %+v", p.Modern, p.Facts)
+	}
+
+	// The same run, ended: the sampling call's result never reached the
+	// model, and the turn ended without it.
+	ended := r
+	ended.Status, ended.Reason = analyze.StatusOK, ""
+	if f, _ := deriveProtocol([]run{ended}, nil).AloneFact(labvocab.FeatureSampling); f.Does != labvocab.DoesAloneEnds {
+		t.Errorf("sampling in a run that ended: %+v", f)
+	}
+	// Both: the fact varies, with each run's words.
+	if f, _ := deriveProtocol([]run{r, ended}, nil).AloneFact(labvocab.FeatureSampling); f.Does != profiles.FateVaries ||
+		!slices.Equal(f.Held, []string{labvocab.DoesAloneNeverEnds, labvocab.DoesAloneEnds}) {
+		t.Errorf("sampling in a hung and an ended run: %+v", f)
+	}
+	// A sampling call that never reached the server: not measured.
+	unreached := r
+	s := *r.Surface
+	s.Calls = slices.Clone(s.Calls)
+	for i := range s.Calls {
+		if s.Calls[i].Tool == labvocab.ProtocolSample {
+			s.Calls[i].Reached = false
+		}
+	}
+	unreached.Surface = &s
+	if f, ok := deriveProtocol([]run{unreached}, nil).AloneFact(labvocab.FeatureSampling); ok {
+		t.Errorf("an ask never made has a fact: %+v", f)
+	}
+	// A client that spoke 2025-11-25 to the row: no Alone.
+	legacy := r
+	pf := *s.Protocol
+	pf.Modern = false
+	ls := *r.Surface
+	ls.Protocol = &pf
+	legacy.Surface = &ls
+	if p := deriveProtocol([]run{legacy}, nil); p.Alone != nil {
+		t.Errorf("a run over 2025-11-25 made Alone: %+v", p.Alone)
+	}
 }

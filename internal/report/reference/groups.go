@@ -211,7 +211,8 @@ func protocolSections(cs []client) []section {
 		title, suffix string
 		facts         func(*profiles.Protocol) []profiles.ProtocolFact
 	}{{"Over stdio, 2025-11-25", "", overStdio}, {"Over stdio, 2026-07-28", " (2026-07-28)", overModern},
-		{"Over Streamable HTTP, 2025-11-25", " (HTTP)", overHTTP}, {"Over Streamable HTTP, 2026-07-28", " (2026-07-28, HTTP)", overModernHTTP}} {
+		{"Over Streamable HTTP, 2025-11-25", " (HTTP)", overHTTP}, {"Over Streamable HTTP, 2026-07-28", " (2026-07-28, HTTP)", overModernHTTP},
+		{"Over stdio, 2026-07-28, each ask alone: its turn", " (2026-07-28, alone)", overModernAlone}} {
 		var features []string
 		for _, c := range cs {
 			for _, p := range c.versions {
@@ -242,3 +243,7 @@ func overStdio(p *profiles.Protocol) []profiles.ProtocolFact      { return p.Fac
 func overModern(p *profiles.Protocol) []profiles.ProtocolFact     { return p.Modern }
 func overHTTP(p *profiles.Protocol) []profiles.ProtocolFact       { return p.HTTP }
 func overModernHTTP(p *profiles.Protocol) []profiles.ProtocolFact { return p.ModernHTTP }
+
+// overModernAlone is what became of a client's turn after each ask alone
+// (the protocol-asks row).
+func overModernAlone(p *profiles.Protocol) []profiles.ProtocolFact { return p.Alone }

@@ -102,7 +102,7 @@ func observedProtocols(out string, ps []profiles.Profile) (func(client string) [
 			continue
 		}
 		o := atlas.ObservedProtocol{Version: p.Version, Runs: p.Protocol.Runs, Facts: facts(p.Protocol.Facts), Modern: facts(p.Protocol.Modern),
-			HTTP: facts(p.Protocol.HTTP), ModernHTTP: facts(p.Protocol.ModernHTTP)}
+			HTTP: facts(p.Protocol.HTTP), ModernHTTP: facts(p.Protocol.ModernHTTP), Alone: facts(p.Protocol.Alone)}
 		for _, e := range p.Evidence {
 			if evidenceLink(e.Ref) != "" && !strings.Contains(e.Ref, "://") {
 				o.Evidence = path.Join(up, e.Ref)
