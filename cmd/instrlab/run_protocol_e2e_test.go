@@ -20,14 +20,15 @@ import (
 // then calls, and never offers the app-only tool; from a server of both
 // eras it speaks 2026-07-28 and answers the same asks in its retries of
 // input_required results, all but sampling; over Streamable HTTP it does
-// as over stdio in both (measured 2026-12-07). INSTRLAB_E2E=1 only.
+// as over stdio in both (measured 2026-12-07); asked each alone, its turn
+// goes on after every ask. INSTRLAB_E2E=1 only.
 func TestE2EClaudeCodeProtocol(t *testing.T) {
 	if os.Getenv("INSTRLAB_E2E") != "1" {
 		t.Skip("set INSTRLAB_E2E=1 to run Claude Code end to end (npm install on first use)")
 	}
 	results := runE2E(t, "-client", "claude-code@2.1.332", "-matrix", "protocol", "-lab", binary, "-timeout", "3m")
-	if len(results) != 4 {
-		t.Fatalf("%d results, want one per row", len(results))
+	if n := len(matrix.Protocol().Rows); len(results) != n {
+		t.Fatalf("%d results, want one per row (%d)", len(results), n)
 	}
 	for _, r := range results {
 		if r.Status != analyze.StatusOK || r.Surface == nil || r.Surface.Protocol == nil {
@@ -51,7 +52,17 @@ func TestE2EClaudeCodeProtocol(t *testing.T) {
 		if called(labvocab.ProtocolAppOnly) {
 			t.Errorf("%s: the app-only tool was called", r.Who())
 		}
-		if r.Row == matrix.ProtocolModernRow || r.Row == matrix.ProtocolModernHTTPRow {
+		if r.Row == matrix.ProtocolAsksRow {
+			// Each ask alone over 2026-07-28: the same answers, and the
+			// model gets each call's result (its turn goes on).
+			for _, a := range labvocab.ProtocolAsks {
+				k := slices.IndexFunc(s.Calls, func(c surface.CallFacts) bool { return c.Tool == a.Tool && c.Reached })
+				if k < 0 || s.Calls[k].Following == 0 {
+					t.Errorf("%s: %s alone: call %v, want its result in a later request", r.Who(), a.Tool, k >= 0)
+				}
+			}
+		}
+		if r.Row == matrix.ProtocolModernRow || r.Row == matrix.ProtocolModernHTTPRow || r.Row == matrix.ProtocolAsksRow {
 			// Over 2026-07-28: the asks in input_required results, the
 			// retries answering all but sampling. tools/list_changed on its
 			// subscriptions/listen stream: measured twice since the lab
