@@ -162,6 +162,13 @@ func (r *Recorder) Handshakes() []Handshake {
 	return append([]Handshake(nil), r.hands...)
 }
 
+// Len is how many requests were recorded.
+func (r *Recorder) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.reqs)
+}
+
 // Requests returns the recorded requests in arrival order.
 func (r *Recorder) Requests() []Request {
 	r.mu.Lock()

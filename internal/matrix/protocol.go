@@ -27,6 +27,13 @@ const (
 // -timeout.
 const protocolLimit = "60s"
 
+// protocolIdle ends a run of the protocol rows once nothing new happened
+// for this long after its first model request (Row.Idle): the longest
+// quiet spell of 138 runs that ended (2026-12-07) was 5.0 s, the lab's own
+// wait for an answer (lab.AskTimeout); a turn that never ends costs this
+// after its last message, not protocolLimit.
+const protocolIdle = "20s"
+
 // protocolTurns bounds the protocol row's model turns: a loader of
 // deferred tools, the calls, the call of the added tool (with a loader of
 // its own), the answer.
@@ -64,15 +71,15 @@ func Protocol() *Matrix {
 	script = append(script, fakeapi.Turn{Tool: labvocab.ProtocolAddedTool, Key: lab.SurfaceCodeword("", labvocab.ProtocolAddedTool, "description")})
 	m := &Matrix{Name: "protocol", Description: "what a client does with what a server asks and announces while a tool runs",
 		Repeats: 1, Prompt: surfacePrompt, MaxTurns: protocolTurns, Rows: []Row{
-			{Name: ProtocolRow, Label: "asks and announcements during calls", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol)}, NoDelta: true, Script: script, Timeout: protocolLimit},
+			{Name: ProtocolRow, Label: "asks and announcements during calls", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol)}, NoDelta: true, Script: script, Timeout: protocolLimit, Idle: protocolIdle},
 			{Name: ProtocolModernRow, Label: "the same from a server of both eras: over 2026-07-28 the asks are input_required results", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol), Eras: lab.ModeBoth},
-				NoDelta: true, Script: script, Timeout: protocolLimit},
+				NoDelta: true, Script: script, Timeout: protocolLimit, Idle: protocolIdle},
 			{Name: ProtocolHTTPRow, Label: "the first row's over Streamable HTTP", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol)},
-				Transport: TransportHTTP, NoDelta: true, Script: script, Timeout: protocolLimit},
+				Transport: TransportHTTP, NoDelta: true, Script: script, Timeout: protocolLimit, Idle: protocolIdle},
 			{Name: ProtocolModernHTTPRow, Label: "the second row's over Streamable HTTP", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol), Eras: lab.ModeBoth},
-				Transport: TransportHTTP, NoDelta: true, Script: script, Timeout: protocolLimit},
+				Transport: TransportHTTP, NoDelta: true, Script: script, Timeout: protocolLimit, Idle: protocolIdle},
 			{Name: ProtocolAsksRow, Label: "the second row's asks, each alone in a turn of its own", Args: lab.Args{Instr: "none", Surface: string(lab.SurfaceProtocol), Eras: lab.ModeBoth},
-				NoDelta: true, Script: asks, MaxTurns: 2*len(asks) + 1, Timeout: protocolLimit},
+				NoDelta: true, Script: asks, MaxTurns: 2*len(asks) + 1, Timeout: protocolLimit, Idle: protocolIdle},
 		}}
 	if err := m.Validate(); err != nil {
 		panic("built-in matrix protocol: " + err.Error())

@@ -118,6 +118,21 @@ type Row struct {
 	// seconds unless the client hangs says so, and a hang costs that
 	// long, not the whole -timeout (Limit).
 	Timeout string `json:"timeout,omitempty"`
+	// Idle, when set, ends a run as timed out once, after its first
+	// model request, neither the fake model API nor the lab's log has
+	// had anything new for this long (a Go duration, "20s"): a client
+	// whose turn never ends costs that, not the row's whole limit
+	// (IdleLimit).
+	Idle string `json:"idle,omitempty"`
+}
+
+// IdleLimit is the row's Idle, 0 when it has none.
+func (r Row) IdleLimit() time.Duration {
+	d, err := time.ParseDuration(r.Idle)
+	if err != nil || d <= 0 {
+		return 0
+	}
+	return d
 }
 
 // Limit is how long a run of the row may take under the runner's timeout:
@@ -248,6 +263,9 @@ func (m *Matrix) Validate() error {
 		}
 		if d, err := time.ParseDuration(r.Timeout); r.Timeout != "" && (err != nil || d <= 0) {
 			return fmt.Errorf("row %q: timeout %q: want a duration such as \"90s\"", r.Name, r.Timeout)
+		}
+		if d, err := time.ParseDuration(r.Idle); r.Idle != "" && (err != nil || d <= 0) {
+			return fmt.Errorf("row %q: idle %q: want a duration such as \"20s\"", r.Name, r.Idle)
 		}
 		if r.Prompt == "" && m.Prompt == "" {
 			return fmt.Errorf("row %q: no prompt (set the matrix's prompt or the row's)", r.Name)

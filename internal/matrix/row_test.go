@@ -61,6 +61,9 @@ func TestValidate(t *testing.T) {
 		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "timeout": "90"}]}`, `timeout "90": want a duration`},
 		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "timeout": "-1s"}]}`, `timeout "-1s"`},
 		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "timeout": "90s"}]}`, ""},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "idle": "20"}]}`, `idle "20": want a duration`},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "idle": "0s"}]}`, `idle "0s"`},
+		{`{` + prompt + `"rows": [{"name": "a", "instr": "none", "idle": "20s"}]}`, ""},
 	}
 	for _, tt := range tests {
 		_, err := Parse([]byte(tt.json), "m.json")

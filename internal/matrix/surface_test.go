@@ -78,8 +78,8 @@ func TestProtocolMatrix(t *testing.T) {
 		t.Fatalf("built-in protocol: %v, %+v", ok, m)
 	}
 	for _, r := range m.Rows {
-		if r.Limit(3*time.Minute) != time.Minute {
-			t.Errorf("row %s: a run's limit %v under -timeout 3m, want the rows' 1m", r.Name, r.Limit(3*time.Minute))
+		if r.Limit(3*time.Minute) != time.Minute || r.IdleLimit() != 20*time.Second {
+			t.Errorf("row %s: a run's limit %v under -timeout 3m and idle %v, want the rows' 1m and 20s", r.Name, r.Limit(3*time.Minute), r.IdleLimit())
 		}
 	}
 	r := m.Rows[0]

@@ -25,8 +25,9 @@
 // is longer than L (FAKE_NAME_PAST=drop) or cuts the name to L
 // (FAKE_NAME_PAST=cut). FAKE_CHILD=CMD starts sh -c CMD in its process
 // group after its init event and leaves it running. FAKE_MODE "hang"
-// never ends, "crash" exits 3 after its init event, and "no-model" exits 0
-// there, without a model request. FAKE_LAB_CPU (LabCPUEnv) has the lab
+// never ends, "stall" never ends after its first model request, "crash"
+// exits 3 after its init event, and "no-model" exits 0 there, without a
+// model request. FAKE_LAB_CPU (LabCPUEnv) has the lab
 // server it starts use that much CPU first. Over Streamable HTTP (a
 // server with a URL), FAKE_PROBE=1 sends server/discover first and
 // FAKE_REFETCH=1 fetches it again before a later turn once its ttlMs has

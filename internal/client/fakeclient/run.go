@@ -83,6 +83,9 @@ func runClient() int {
 		if text, isErr, err = ask(srv.Name, got, turn, b); err != nil {
 			return fail("%v", err)
 		}
+		if mode == "stall" {
+			time.Sleep(time.Hour) // a turn that never ends
+		}
 		if name := os.Getenv("FAKE_CALL"); name != "" && conn.http != nil && turn < b.turns {
 			if again := conn.http.call(name); again != nil {
 				got = again // a new session's text and tools

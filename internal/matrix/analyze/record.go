@@ -24,6 +24,11 @@ const (
 // ("timed out after 1m30s").
 const TimedOut = "timed out after "
 
+// Idle follows TimedOut and the row's idle limit in the reason of a run
+// the runner stopped because nothing new happened for that long after its
+// first model request (matrix.Row.Idle).
+const Idle = " with nothing new (no model request, no message to or from the server)"
+
 // A Record is what the runner knows of one run: what was asked, and how the
 // client process ended. It is written to RecordFile when the run ends.
 type Record struct {

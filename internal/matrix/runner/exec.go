@@ -130,7 +130,17 @@ func (r *Runner) runOne(ctx context.Context, j job) (analyze.Result, analyze.Rec
 		c, rec.Netns = jc, true
 	}
 	before, measured := load.Now()
-	status, reason, code, clientDur, cmd := r.execute(ctx, c, run)
+	// What grows while the run goes on: the model requests and the lab's
+	// log (the row's Idle).
+	activity := func() (bool, int64) {
+		n := fake.Recorder.Len()
+		var size int64
+		if fi, err := os.Stat(files.LabLog()); err == nil {
+			size = fi.Size()
+		}
+		return n > 0, int64(n) + size
+	}
+	status, reason, code, clientDur, cmd := r.execute(ctx, c, run, j.row.IdleLimit(), activity)
 	if after, ok := load.Now(); ok && measured {
 		rec.Load = &analyze.RunLoad{Start: before, End: after}
 	}
@@ -204,15 +214,49 @@ func recordRunnerFailure(j job, reason string) analyze.Result {
 	return res
 }
 
+// errIdle is the cause of a run idleWatch ended.
+var errIdle = errors.New("idle")
+
+// idleWatch stops a run (stop, with errIdle) once it has started and
+// activity, a count that grows with every model request and every line of
+// the lab's log, has not grown for idle; it returns when ctx ends.
+func idleWatch(ctx context.Context, idle time.Duration, activity func() (started bool, n int64), stop context.CancelCauseFunc) {
+	t := time.NewTicker(max(idle/20, 10*time.Millisecond))
+	defer t.Stop()
+	last, since := int64(-1), time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			started, n := activity()
+			switch {
+			case !started:
+			case n != last:
+				last, since = n, now
+			case now.Sub(since) >= idle:
+				stop(errIdle)
+				return
+			}
+		}
+	}
+}
+
 // execute starts the client in its own process group, so a timeout or an
 // interrupt stops it and everything it started (the lab server included).
-func (r *Runner) execute(ctx context.Context, c client.Client, run *client.Run) (status, reason string, code int, dur time.Duration, cmd *exec.Cmd) {
+// With idle set, idleWatch ends it early once activity stops growing.
+func (r *Runner) execute(ctx context.Context, c client.Client, run *client.Run, idle time.Duration, activity func() (bool, int64)) (status, reason string, code int, dur time.Duration, cmd *exec.Cmd) {
 	timeout := run.Timeout
 	if timeout <= 0 {
 		timeout = 2 * time.Minute
 	}
-	rctx, cancel := context.WithTimeout(ctx, timeout)
+	cctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	rctx, cancel := context.WithTimeout(cctx, timeout)
 	defer cancel()
+	if idle > 0 {
+		go idleWatch(rctx, idle, activity, stop)
+	}
 	cmd, err := c.Command(rctx, run)
 	if err != nil {
 		return analyze.StatusFailed, "preparing the client: " + err.Error(), -1, 0, nil
@@ -247,6 +291,8 @@ func (r *Runner) execute(ctx context.Context, c client.Client, run *client.Run) 
 	switch {
 	case ctx.Err() != nil:
 		return statusAbort, "interrupted", code, dur, cmd
+	case errors.Is(context.Cause(cctx), errIdle):
+		return analyze.StatusFailed, analyze.TimedOut + idle.String() + analyze.Idle, code, dur, cmd
 	case errors.Is(rctx.Err(), context.DeadlineExceeded):
 		return analyze.StatusFailed, analyze.TimedOut + timeout.String(), code, dur, cmd
 	case err != nil:

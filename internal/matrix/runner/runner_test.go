@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -151,14 +152,24 @@ func TestRunnerRecordsFailures(t *testing.T) {
 	}{
 		{"hang", "timed out after 2s", "connected"},
 		{"hang-row", "timed out after 1.5s", "connected"}, // the row's own, shorter timeout
+		// Idle after its first model request: ended by the row's idle,
+		// long before its 30 s limit.
+		{"stall", analyze.TimedOut + "500ms" + analyze.Idle, "connected"},
+		// Idle before any model request: the idle limit has not started.
+		{"hang-idle", "timed out after 2s", "connected"},
 		{"crash", "exit status 3; its stderr: Unknown arguments: crash", "connected"},
 		{"no-model", reasonNoModelRequest, "connected"},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {
 			row := matrix.Row{Name: "en-1000", Label: "1,000", Args: lab.Args{Instr: "ascii:1000"}, Repeats: 1}
 			mode := tt.mode
-			if mode == "hang-row" {
+			switch mode {
+			case "hang-row":
 				mode, row.Timeout = "hang", "1.5s"
+			case "stall":
+				row.Idle = "500ms"
+			case "hang-idle":
+				mode, row.Timeout, row.Idle = "hang", "2s", "500ms"
 			}
 			m := testMatrix(row)
 			r := newRunner(t, m, fakeClient("1", map[string]string{"FAKE_MODE": mode}))
@@ -335,5 +346,32 @@ func TestRunnerClientThatDoesNotInstall(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(r.Out); len(entries) != 0 {
 		t.Errorf("no client installs, yet the run wrote %d entries", len(entries))
+	}
+}
+
+// TestIdleWatch: a run whose activity keeps growing, or that has not
+// started (no model request yet), is never stopped for idling; one whose
+// activity stops growing after it started is, with errIdle.
+func TestIdleWatch(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		activity func(tick int64) (bool, int64)
+		stopped  bool
+	}{
+		{"growing", func(tick int64) (bool, int64) { return true, tick }, false},
+		{"not started", func(int64) (bool, int64) { return false, 0 }, false},
+		{"quiet after a start", func(tick int64) (bool, int64) { return true, min(tick, 3) }, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			defer cancel()
+			var tick atomic.Int64
+			var cause error
+			stop := func(err error) { cause = err }
+			idleWatch(ctx, 50*time.Millisecond, func() (bool, int64) { return tt.activity(tick.Add(1)) }, stop)
+			if got := errors.Is(cause, errIdle); got != tt.stopped {
+				t.Errorf("stopped %v (%v), want %v", got, cause, tt.stopped)
+			}
+		})
 	}
 }
