@@ -53,6 +53,7 @@ var fixtures = []struct {
 	{"../docs/reference/compat.json", schema.Compat},
 	{"../atlas/atlas.json", schema.Atlas},
 	{"../atlas/surface/atlas.json", schema.Atlas},
+	{"../atlas/budgets/atlas.json", schema.Atlas},
 }
 
 func TestFixturesFollowSchemas(t *testing.T) {

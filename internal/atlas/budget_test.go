@@ -38,3 +38,30 @@ func TestBudgetChangePoints(t *testing.T) {
 		t.Errorf("races %+v, want 4→5 and 5→6 (the disagreeing version's both sides)", tl.Races)
 	}
 }
+
+// TestCountChangePoints: a count (the name budget) is the same where its
+// bracket is, whatever its text says beside it (Claude Code 2.1.304 no
+// longer shows the prefix of a deferred tool's name), and a change
+// wherever its bracket differs, however little (118 to 125 is within a
+// wait budget's 10%).
+func TestCountChangePoints(t *testing.T) {
+	name := func(lo, hi float64, text string) Props {
+		return Props{{Name: "name budget", Value: text, Span: &Span{Lo: lo, Hi: hi, Exact: true}}}
+	}
+	vs := []string{"1", "2", "3", "4", "5"}
+	points := []Point{
+		{Version: "1", Attempt: 1, Props: name(256, 0, "accepts a tool name of 256 characters, the longest tried")},
+		{Version: "2", Attempt: 1, Props: name(118, 119, "accepts a tool name of up to 118 characters (128 with the client's prefix)")},
+		{Version: "3", Attempt: 1, Props: name(118, 119, "accepts a tool name of up to 118 characters")},
+		{Version: "4", Attempt: 1, Props: name(125, 126, "accepts a tool name of up to 125 characters")},
+		{Version: "5", Attempt: 1, Props: name(125, 126, "accepts a tool name of up to 125 characters")},
+	}
+	tl := NewTimeline("c", "all", vs, points)
+	var got []string
+	for _, c := range tl.Changes {
+		got = append(got, c.Before+"→"+c.First)
+	}
+	if strings.Join(got, " ") != "1→2 3→4" {
+		t.Errorf("changes %v, want 1→2 3→4", got)
+	}
+}

@@ -14,9 +14,10 @@ const committed = "../../atlas"
 // TestCommittedAtlas holds the committed atlas to its evidence: atlas.md,
 // atlas.json and atlas.html are what "instrlab report -format F atlas"
 // writes from atlas.json, byte for byte, and every run directory a value
-// links to is there; the same for the surface's atlas in atlas/surface/.
+// links to is there; the same for the surface's atlas in atlas/surface/
+// and the budgets' in atlas/budgets/.
 func TestCommittedAtlas(t *testing.T) {
-	for _, dir := range []string{committed, filepath.Join(committed, "surface")} {
+	for _, dir := range []string{committed, filepath.Join(committed, "surface"), filepath.Join(committed, "budgets")} {
 		t.Run(filepath.Base(dir), func(t *testing.T) { testCommittedAtlas(t, dir) })
 	}
 }

@@ -45,12 +45,20 @@ func (p Props) mapped(to func(string) string) Props {
 type Span struct {
 	Lo float64 `json:"lo"`
 	Hi float64 `json:"hi,omitempty"`
+	// Exact marks a count (a tool count, a name's length), read the same
+	// in every run: Lo is the largest met within it and Hi the smallest
+	// past it, and two counts differ when their brackets do.
+	Exact bool `json:"exact,omitempty"`
 }
 
 // apart reports whether the numbers of a and b differ beyond the
-// resolution: one span lies above the other by more than 10% of the lower
-// number or 0.1, whichever is larger (a wait budget's resolution).
+// resolution: for two counts, when their brackets differ at all; else
+// when one span lies above the other by more than 10% of the lower number
+// or 0.1, whichever is larger (a wait budget's resolution).
 func (a Span) apart(b Span) bool {
+	if a.Exact && b.Exact {
+		return a.Lo != b.Lo || a.Hi != b.Hi
+	}
 	above := func(lo, hi Span) bool { // lo's number below hi's, certainly and by enough
 		return lo.Hi > 0 && hi.Lo-lo.Hi > max(0.1, 0.1*lo.Hi)
 	}

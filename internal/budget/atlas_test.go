@@ -44,8 +44,9 @@ func TestSweepMeasuresABudget(t *testing.T) {
 }
 
 // TestSweepMeasuresACount: a sweep with the deferral threshold puts the
-// count on the timeline as its text, with no span (a count read from what
-// the client sent has no race in it): the fake client's 40 tools.
+// count on the timeline as its text and its exact bracket, with no timing
+// (a count read from what the client sent has no race in it): the fake
+// client's 40 tools.
 func TestSweepMeasuresACount(t *testing.T) {
 	exe, _ := os.Executable()
 	m := matrix.Atlas()
@@ -66,7 +67,7 @@ func TestSweepMeasuresACount(t *testing.T) {
 			d = p
 		}
 	}
-	if !strings.HasPrefix(d.Value, "defers from 40 tools (not at 39)") || d.Span != nil || d.Timing != "" || d.Evidence == "" {
-		t.Errorf("defer budget %+v, want defers from 40 tools, no span, no timing, with its evidence", d)
+	if !strings.HasPrefix(d.Value, "defers from 40 tools (not at 39)") || d.Span == nil || *d.Span != (atlas.Span{Lo: 39, Hi: 40, Exact: true}) || d.Timing != "" || d.Evidence == "" {
+		t.Errorf("defer budget %+v (span %+v), want defers from 40 tools, the exact span 39-40, no timing, with its evidence", d, d.Span)
 	}
 }

@@ -369,8 +369,10 @@ func (o Options) progress() io.Writer {
 // (sweep.Sweep.MeasureBudget) and reads it as a property: its value the
 // budget as a user reads it; for the wait budget, its span the bracket
 // found, timing-sensitive when runs disagreed near the edge or did not
-// resolve it. A count (the deferral threshold, the tool-name limit) and a
-// budget that could not be measured compare as text.
+// resolve it. A count (the deferral threshold, the tool-name limit) has
+// an exact span, its bracket: two versions differ when their numbers do,
+// whatever their texts say beside them (the prefix a deferred tool's name
+// shows no longer). A budget that could not be measured compares as text.
 func AtlasProperty(ctx context.Context, r sweep.BudgetRun) (atlas.Prop, error) {
 	ms, err := Measure(ctx, Options{Client: r.Client, Out: r.Out, Lab: r.Lab, Timeout: r.Timeout, Netns: r.Netns, Progress: r.Progress}, []string{r.Budget})
 	if err != nil || len(ms) != 1 {
@@ -388,6 +390,13 @@ func AtlasProperty(ctx context.Context, r sweep.BudgetRun) (atlas.Prop, error) {
 	case !k.timed:
 		// A count read from what the client sent, the same in every run:
 		// two versions differ when their numbers do.
+		prop.Span = &atlas.Span{Lo: m.Within, Hi: m.Past, Exact: true}
+		switch {
+		case m.Below:
+			prop.Span.Lo = 0
+		case m.Above:
+			prop.Span.Hi = 0
+		}
 		return prop, nil
 	case m.Below:
 		prop.Span = &atlas.Span{Lo: 0, Hi: m.Past}

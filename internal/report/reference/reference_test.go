@@ -32,7 +32,7 @@ const root = "../../.."
 // atlases it is written from (as its command names them).
 var (
 	committed = "docs/reference"
-	atlasDirs = []string{"atlas", "atlas/surface"}
+	atlasDirs = []string{"atlas", "atlas/surface", "atlas/budgets"}
 )
 
 func builtinSource(t *testing.T) Source {
