@@ -150,7 +150,7 @@ func TestCheckGolden(t *testing.T) {
 		{name: "sections", args: []string{"-instr-file", mdFile}, extra: []string{"-show"}},
 		// A version without a profile of its own, in the atlas's range of
 		// one that has one.
-		{name: "profile-claude-code@2.1.300", args: []string{"-instr", "ascii:5000"}, extra: []string{"-profile", "claude-code@2.1.300"}},
+		{name: "profile-claude-code@2.1.310", args: []string{"-instr", "ascii:5000"}, extra: []string{"-profile", "claude-code@2.1.310"}},
 		// A tool description longer than the measured caps: cut by Qwen
 		// Code, cut where sent by Claude Code, never sent by Codex.
 		{name: "tool-desc-6000", args: []string{"-instr", "ascii:1000", "-tool-desc", "ascii:6000"}, json: true,

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,27 +17,53 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the embedded data from its source: data/atlas/ranges.json from atlas/atlas.json, data/builtin.gob from data/*.json")
 
-// atlasRanges reads the ranges from the committed atlas, the way
-// data/ranges.json was made.
+// rangeAtlases are the committed atlases the ranges are read from: the
+// atlas, whose segments make them, then the others, whose segments split
+// them where a property of theirs changed.
+var rangeAtlases = []string{"atlas/atlas.json", "atlas/surface/atlas.json", "atlas/budgets/atlas.json"}
+
+// atlasRanges reads the ranges from the committed atlases, the way
+// data/atlas/ranges.json was made: per client of the atlas, its segments,
+// each split where another atlas's segments of the client change
+// (refine).
 func atlasRanges(t *testing.T) []byte {
 	t.Helper()
-	a, err := atlas.Read(t.Context(), "../../atlas/atlas.json")
-	if err != nil {
-		t.Fatal(err)
+	var as []*atlas.Atlas
+	for _, f := range rangeAtlases {
+		a, err := atlas.Read(t.Context(), "../../"+f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		as = append(as, a)
 	}
-	var out []Ranges
-	for _, tl := range a.Timelines {
+	source := func(a *atlas.Atlas, f string, tl atlas.Timeline) string {
 		date := a.Date
 		if tl.Sweep.Date != "" {
 			date = tl.Sweep.Date // an atlas merged from several sweeps
 		}
-		rs := Ranges{Client: tl.Client, Source: "atlas/atlas.json, " + date, Versions: tl.Versions}
+		return f + ", " + date
+	}
+	var out []Ranges
+	for _, tl := range as[0].Timelines {
+		rs := Ranges{Client: tl.Client, Source: source(as[0], rangeAtlases[0], tl), Versions: tl.Versions}
 		for _, s := range tl.Segments {
-			r := Range{From: s.From, To: s.To, Props: map[string]string{}}
-			for _, p := range s.Props {
-				r.Props[p.Name] = p.Value
+			rs.Ranges = append(rs.Ranges, rangeOf(s))
+		}
+		for k, a := range as[1:] {
+			for _, other := range a.Timelines {
+				if other.Client != tl.Client || len(other.Segments) == 0 {
+					continue
+				}
+				rs.Source += "; " + source(a, rangeAtlases[k+1], other)
+				var split []Range
+				for _, s := range other.Segments {
+					if !slices.Contains(rs.Versions, s.From) || !slices.Contains(rs.Versions, s.To) {
+						t.Fatalf("%s: %s's span %s to %s is not among the atlas's versions", rangeAtlases[k+1], other.Client, s.From, s.To)
+					}
+					split = append(split, rangeOf(s))
+				}
+				rs.Ranges = refine(rs.Versions, rs.Ranges, split)
 			}
-			rs.Ranges = append(rs.Ranges, r)
 		}
 		out = append(out, rs)
 	}
@@ -47,6 +75,46 @@ func atlasRanges(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+func rangeOf(s atlas.Segment) Range {
+	r := Range{From: s.From, To: s.To, Props: map[string]string{}}
+	for _, p := range s.Props {
+		r.Props[p.Name] = p.Value
+	}
+	return r
+}
+
+// refine splits ranges (spans of versions, in order) by other, another
+// sweep's spans of the same versions: within the versions other's sweep
+// ran from its first span to its last, a version keeps a range only where
+// a span of other holds it too (the two intersected, with both's
+// properties); between two of other's spans, where its change was not
+// narrowed down, none. Outside them ranges stay as they are: other says
+// nothing there.
+func refine(versions []string, ranges, other []Range) []Range {
+	idx := func(v string) int { return slices.Index(versions, v) }
+	lo, hi := idx(other[0].From), idx(other[len(other)-1].To)
+	var out []Range
+	for _, r := range ranges {
+		from, to := idx(r.From), idx(r.To)
+		if from < lo {
+			out = append(out, Range{From: r.From, To: versions[min(to, lo-1)], Props: r.Props})
+		}
+		for _, o := range other {
+			a, b := max(from, idx(o.From)), min(to, idx(o.To))
+			if a > b {
+				continue
+			}
+			props := maps.Clone(r.Props)
+			maps.Copy(props, o.Props)
+			out = append(out, Range{From: versions[a], To: versions[b], Props: props})
+		}
+		if to > hi {
+			out = append(out, Range{From: versions[max(from, hi+1)], To: r.To, Props: r.Props})
+		}
+	}
+	return out
 }
 
 // TestRangesMatchAtlas fails when the embedded ranges drift from the
@@ -81,11 +149,16 @@ func TestSelectVersions(t *testing.T) {
 		{name: "claude-code", wantID: "claude-code@2.1.332", wantTitle: "Claude Code 2.1.332"},
 		{name: "claude-code@latest", wantID: "claude-code@2.1.332"},
 		{name: "claude-code@2.1.285", wantID: "claude-code@2.1.285", wantTitle: "Claude Code 2.1.285 in arm v2"},
-		// 2.1.296 to 2.1.332 is one range of the atlas (cap 4,096, probe).
-		{name: "claude-code@2.1.300", wantID: "claude-code@2.1.328", wantTitle: "Claude Code 2.1.300 (as 2.1.328) in arm v2"},
-		{name: "claude-code@2.1.296", wantID: "claude-code@2.1.328"},
-		// 2.1.268 to 2.1.291 holds 2.1.285.
-		{name: "claude-code@2.1.270", wantID: "claude-code@2.1.285", wantTitle: "Claude Code 2.1.270 (as 2.1.285) in arm v2"},
+		// 2.1.296 to 2.1.332 is one range of the atlas (cap 4,096, probe),
+		// split at 2.1.304 by the budgets' atlas (defers every tool).
+		{name: "claude-code@2.1.310", wantID: "claude-code@2.1.328", wantTitle: "Claude Code 2.1.310 (as 2.1.328) in arm v2"},
+		{name: "claude-code@2.1.304", wantID: "claude-code@2.1.328"},
+		{name: "claude-code@2.1.300", wantErr: "no built-in profile is of a version in that range"},
+		// 2.1.268 to 2.1.291 holds 2.1.285 in the atlas; the surface's
+		// atlas ran 2.1.285 on, so what 2.1.270 does with results, schemas
+		// and names was never measured: not 2.1.285's range.
+		{name: "claude-code@2.1.288", wantID: "claude-code@2.1.285", wantTitle: "Claude Code 2.1.288 (as 2.1.285) in arm v2"},
+		{name: "claude-code@2.1.270", wantErr: "range 2.1.268 to 2.1.284 ("},
 		// 2.1.292 to 2.1.295: the probe without the 4,096 cap; no profile.
 		{name: "claude-code@2.1.293", wantErr: "no built-in profile is of a version in that range"},
 		{name: "claude-code@2.1.84", wantErr: "range 2.1.84 to 2.1.90 (cap 2048"},
@@ -108,15 +181,21 @@ func TestSelectVersions(t *testing.T) {
 		// probes with server/discover first.
 		{name: "opencode@1.18.20", wantID: "opencode@1.18.33"},
 		{name: "opencode@1.18.8", wantErr: "no built-in profile is of a version in that range"},
-		// Qwen Code's sweep: 0.23.0 to 0.24.4 is one range.
-		{name: "qwen@0.23.0", wantID: "qwen@0.24.4", wantTitle: "Qwen Code 0.23.0 (as 0.24.4)"},
+		// Qwen Code's sweep: 0.23.0 to 0.24.4 is one range; the surface's
+		// splits it at 0.23.4 (both parts of a result) and 0.24.2 (every
+		// schema keyword kept).
+		{name: "qwen@0.24.2", wantID: "qwen@0.24.4", wantTitle: "Qwen Code 0.24.2 (as 0.24.4)"},
+		{name: "qwen@0.23.0", wantErr: "range 0.23.0 to 0.23.3 ("},
 		{name: "qwen@0.21.10", wantErr: "no built-in profile is of a version in that range"},
 		// Gemini CLI's sweep: the text is in the user turn, under
 		// <session_context>, from 0.40.0 to 0.61.0; 0.30.0 puts it in
 		// the system prompt.
 		{name: "gemini@0.51.0", wantID: "gemini@0.61.0", wantTitle: "Gemini CLI 0.51.0 (as 0.61.0)"},
-		{name: "gemini@0.40.0", wantID: "gemini@0.61.0"},
-		{name: "gemini@0.39.1", wantErr: "range 0.29.0 to 0.39.1 ("},
+		// The surface's atlas splits it at 0.44.0 (nullable added), and
+		// the atlas's 0.29.0 to 0.39.1 at 0.33.0 (names cut to 63).
+		{name: "gemini@0.44.0", wantID: "gemini@0.61.0"},
+		{name: "gemini@0.40.0", wantErr: "range 0.40.0 to 0.43.0 ("},
+		{name: "gemini@0.39.1", wantErr: "range 0.33.0 to 0.39.1 ("},
 		{name: "gemini@0.30.0", wantErr: "no built-in profile is of a version in that range"},
 		// 0.11.3, the adapter's floor, opens the timeline (0.10.0 and
 		// older are refused: no --output-format stream-json).
@@ -160,5 +239,24 @@ func TestSelectBetweenRanges(t *testing.T) {
 	ps, err := selectIn(t.Context(), builtin, ranges, []string{"x@4.0", "x"})
 	if err != nil || ps[0].Version != "4.0" || ps[1].Version != "4.0" {
 		t.Errorf("x@4.0, x = %v, %v", ps, err)
+	}
+}
+
+// TestRefine: another sweep's spans split a range where they change, a
+// version between two of them (a change not narrowed down) keeps none,
+// and outside the versions the other sweep ran a range stays whole.
+func TestRefine(t *testing.T) {
+	vs := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
+	ranges := []Range{{From: "1", To: "5", Props: map[string]string{"a": "x"}}, {From: "6", To: "9", Props: map[string]string{"a": "y"}}}
+	other := []Range{{From: "3", To: "4", Props: map[string]string{"b": "p"}}, {From: "6", To: "7", Props: map[string]string{"b": "q"}}}
+	want := []Range{
+		{From: "1", To: "2", Props: map[string]string{"a": "x"}},
+		{From: "3", To: "4", Props: map[string]string{"a": "x", "b": "p"}},
+		// 5: between the other's spans, no range.
+		{From: "6", To: "7", Props: map[string]string{"a": "y", "b": "q"}},
+		{From: "8", To: "9", Props: map[string]string{"a": "y"}},
+	}
+	if diff := cmp.Diff(want, refine(vs, ranges, other)); diff != "" {
+		t.Errorf("refine (-want +got):\n%s", diff)
 	}
 }
