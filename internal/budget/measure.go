@@ -383,27 +383,22 @@ func AtlasProperty(ctx context.Context, r sweep.BudgetRun) (atlas.Prop, error) {
 	if n := len(m.Steps); n > 0 && m.Steps[n-1].Dir != "" && r.Rel != nil {
 		prop.Evidence = r.Rel(filepath.Dir(m.Steps[n-1].Dir))
 	}
+	if m.Failed != "" {
+		return prop, nil
+	}
+	// The bracket: a count's is exact (read from what the client sent,
+	// the same in every run: two versions differ when their numbers do),
+	// a time's has its resolution.
 	k, _ := kindOf(r.Budget)
+	prop.Span = &atlas.Span{Lo: m.Within, Hi: m.Past, Exact: !k.timed}
 	switch {
-	case m.Failed != "":
-		return prop, nil
-	case !k.timed:
-		// A count read from what the client sent, the same in every run:
-		// two versions differ when their numbers do.
-		prop.Span = &atlas.Span{Lo: m.Within, Hi: m.Past, Exact: true}
-		switch {
-		case m.Below:
-			prop.Span.Lo = 0
-		case m.Above:
-			prop.Span.Hi = 0
-		}
-		return prop, nil
 	case m.Below:
-		prop.Span = &atlas.Span{Lo: 0, Hi: m.Past}
+		prop.Span.Lo = 0
 	case m.Above:
-		prop.Span = &atlas.Span{Lo: m.Within}
-	default:
-		prop.Span = &atlas.Span{Lo: m.Within, Hi: m.Past}
+		prop.Span.Hi = 0
+	}
+	if !k.timed {
+		return prop, nil
 	}
 	switch {
 	case m.Disagree > 0:

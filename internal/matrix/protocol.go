@@ -20,6 +20,9 @@ const (
 	ProtocolAsksRow       = "protocol-asks"
 )
 
+// ProtocolRows are the names of the protocol matrix's rows, in its order.
+var ProtocolRows = []string{ProtocolRow, ProtocolModernRow, ProtocolHTTPRow, ProtocolModernHTTPRow, ProtocolAsksRow}
+
 // protocolLimit bounds each run of the protocol rows (Row.Timeout): the
 // slowest client's run takes about 12 s (Cline CLI: the lab's two waits,
 // lab.AskTimeout, for asks it never answers); a client that never ends its

@@ -3,6 +3,7 @@ package matrix
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -128,18 +129,28 @@ type Row struct {
 
 // IdleLimit is the row's Idle, 0 when it has none.
 func (r Row) IdleLimit() time.Duration {
-	d, err := time.ParseDuration(r.Idle)
-	if err != nil || d <= 0 {
-		return 0
-	}
+	d, _ := positiveDuration(r.Idle)
 	return d
+}
+
+// positiveDuration reads a row's duration key (timeout, idle): 0 and no
+// error when unset, an error unless it is a duration above 0.
+func positiveDuration(s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, errors.New("want a duration above 0")
+	}
+	return d, nil
 }
 
 // Limit is how long a run of the row may take under the runner's timeout:
 // the row's own Timeout when it is shorter (or timeout is unset).
 func (r Row) Limit(timeout time.Duration) time.Duration {
-	own, err := time.ParseDuration(r.Timeout)
-	if err != nil || own <= 0 || timeout > 0 && timeout < own {
+	own, err := positiveDuration(r.Timeout)
+	if err != nil || own == 0 || timeout > 0 && timeout < own {
 		return timeout
 	}
 	return own
@@ -261,11 +272,10 @@ func (m *Matrix) Validate() error {
 		if err := r.validateTransport(); err != nil {
 			return err
 		}
-		if d, err := time.ParseDuration(r.Timeout); r.Timeout != "" && (err != nil || d <= 0) {
-			return fmt.Errorf("row %q: timeout %q: want a duration such as \"90s\"", r.Name, r.Timeout)
-		}
-		if d, err := time.ParseDuration(r.Idle); r.Idle != "" && (err != nil || d <= 0) {
-			return fmt.Errorf("row %q: idle %q: want a duration such as \"20s\"", r.Name, r.Idle)
+		for _, d := range []struct{ key, value, example string }{{"timeout", r.Timeout, "90s"}, {"idle", r.Idle, "20s"}} {
+			if _, err := positiveDuration(d.value); err != nil {
+				return fmt.Errorf("row %q: %s %q: want a duration such as %q", r.Name, d.key, d.value, d.example)
+			}
 		}
 		if r.Prompt == "" && m.Prompt == "" {
 			return fmt.Errorf("row %q: no prompt (set the matrix's prompt or the row's)", r.Name)

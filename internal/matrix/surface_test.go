@@ -77,6 +77,13 @@ func TestProtocolMatrix(t *testing.T) {
 		m.Rows[3].Name != ProtocolModernHTTPRow || !m.Rows[3].HTTP() || m.Rows[3].Eras != lab.ModeBoth || len(m.Rows[3].Script) != len(m.Rows[0].Script) {
 		t.Fatalf("built-in protocol: %v, %+v", ok, m)
 	}
+	var names []string
+	for _, r := range m.Rows {
+		names = append(names, r.Name)
+	}
+	if !slices.Equal(names, ProtocolRows) {
+		t.Errorf("rows %q, ProtocolRows %q", names, ProtocolRows)
+	}
 	for _, r := range m.Rows {
 		if r.Limit(3*time.Minute) != time.Minute || r.IdleLimit() != 20*time.Second {
 			t.Errorf("row %s: a run's limit %v under -timeout 3m and idle %v, want the rows' 1m and 20s", r.Name, r.Limit(3*time.Minute), r.IdleLimit())

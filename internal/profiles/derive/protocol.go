@@ -22,7 +22,7 @@ func protocolRuns(all []run) (others, protocol []run) {
 
 // protocolRow reports whether row is one of the protocol matrix's.
 func protocolRow(row matrix.Row) bool {
-	return slices.Contains([]string{matrix.ProtocolRow, matrix.ProtocolModernRow, matrix.ProtocolHTTPRow, matrix.ProtocolModernHTTPRow, matrix.ProtocolAsksRow}, row.Name)
+	return slices.Contains(matrix.ProtocolRows, row.Name)
 }
 
 // deriveProtocol is what the runs of the protocol rows show, in the
