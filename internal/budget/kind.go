@@ -329,8 +329,9 @@ func nameOutcome(v float64, r analyze.Result) Outcome {
 	switch {
 	case ok:
 		// Named: a definition found by its description alone holds it
-		// under another name (cut or renamed past recognition).
-		o.Within = named(t) && (t.Via != analyze.ViaDefinition || fakeapi.ToolNamed(t.As, t.Name) || fakeapi.Renamed(t.As, t.Name))
+		// under another name (cut or renamed past recognition), and one
+		// renamed with a part of the name cut (before a hash) is past.
+		o.Within = named(t) && (t.Via != analyze.ViaDefinition || fakeapi.ToolNamed(t.As, t.Name) || fakeapi.RenamedWhole(t.As, t.Name))
 	case o.Failed == "":
 		// The name is what the server's tools/list sent, not what was
 		// asked: a server that sends another measures nothing.

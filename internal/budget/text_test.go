@@ -178,6 +178,12 @@ func TestCountOutcomeCannotTell(t *testing.T) {
 			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: labvocab.LongToolName(1), Via: analyze.ViaDefinition, As: "mcp__lab__" + labvocab.LongToolName(1)}}}, "", true},
 		{"name, its definition found by its description, the name cut", nameOutcome, 80, analyze.Result{Status: "ok", Timing: analyze.Timing{HadServer: true, LeadMS: ms(300)},
 			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: labvocab.LongToolName(80), Via: analyze.ViaDefinition, As: "mcp__lab__" + labvocab.LongToolName(80)[:54]}}}, "", false},
+		// Cline CLI 3.0.65, the sweep of 2026-12-07: lab__, the name's first
+		// 50 characters, _ and a hash of 8 (read as within before).
+		{"name, cut before a hash", nameOutcome, 256, analyze.Result{Status: "ok", Timing: analyze.Timing{HadServer: true, LeadMS: ms(300)},
+			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: labvocab.LongToolName(256), Via: analyze.ViaDefinition, As: "lab__" + labvocab.LongToolName(256)[:50] + "_e3ad1088"}}}, "", false},
+		{"name, whole before a suffix", nameOutcome, 40, analyze.Result{Status: "ok", Timing: analyze.Timing{HadServer: true, LeadMS: ms(300)},
+			Tools: []analyze.ToolFacts{{Name: "lookup_part", Via: analyze.ViaDefinition}, {Name: labvocab.LongToolName(40), Via: analyze.ViaDefinition, As: "mcp__lab__" + labvocab.LongToolName(40) + "_1wpy6f5"}}}, "", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			o := tt.outcome(tt.v, tt.r)

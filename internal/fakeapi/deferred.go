@@ -265,7 +265,22 @@ func namedInText(ctx Context, tool string) []string {
 // get-structured-content as get_structured_content).
 func Renamed(clientName, name string) bool {
 	for _, made := range renamings(name) {
-		if made != name && ToolNamed(clientName, made) || cutBeforeSuffix(clientName, made) {
+		if made != name && ToolNamed(clientName, made) || cutBeforeSuffix(clientName, made, min(len(made), minCut)) {
+			return true
+		}
+	}
+	return false
+}
+
+// RenamedWhole reports whether a client's name for a tool is the server's
+// name renamed as Renamed finds it, with none of it cut: every character
+// of the name is there, made '_' or not, a hash or suffix after it or not
+// (Qwen Code 0.24.4's mcp__lab__name_dotted_case_1wpy6f5). A name cut
+// before a hash (Cline CLI 3.0.65's lab__ + the first 50 characters + _ +
+// 8 hex) is renamed, not whole: the model never sees the rest of it.
+func RenamedWhole(clientName, name string) bool {
+	for _, made := range renamings(name) {
+		if made != name && ToolNamed(clientName, made) || cutBeforeSuffix(clientName, made, len(made)) {
 			return true
 		}
 	}
@@ -294,15 +309,15 @@ func renamings(name string) []string {
 }
 
 // cutBeforeSuffix reports whether clientName is safe, cut to no fewer
-// than minCut characters or not at all, behind a prefix, then '_' and a
+// than shortest characters or not at all, behind a prefix, then '_' and a
 // hash or suffix (isSuffix).
-func cutBeforeSuffix(clientName, safe string) bool {
+func cutBeforeSuffix(clientName, safe string, shortest int) bool {
 	i := strings.LastIndexByte(clientName, '_')
 	if i <= 0 || !isSuffix(clientName[i+1:]) {
 		return false
 	}
 	head := clientName[:i]
-	for k := len(safe); k >= min(len(safe), minCut); k-- {
+	for k := len(safe); k >= shortest; k-- {
 		if ToolNamed(head, safe[:k]) && head != safe[:k] {
 			return true
 		}

@@ -75,7 +75,7 @@ func (sv Names) naming(s Segment, tool string) naming {
 			default:
 				n.level = nameRenamed
 			}
-		case cutBeforeSuffix(s.Name, form):
+		case cutBeforeSuffix(s.Name, form, min(len(form), minCut)):
 			n.level = nameRenamed
 		default:
 			continue

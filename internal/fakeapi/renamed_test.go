@@ -47,6 +47,30 @@ func TestRenamed(t *testing.T) {
 	}
 }
 
+// TestRenamedWhole: renamed with every character of the name kept (made
+// '_' or not, a suffix after it or not), never cut before a hash.
+func TestRenamedWhole(t *testing.T) {
+	tests := []struct {
+		client, tool string
+		want         bool
+	}{
+		{"mcp__lab__name_dotted_case_1wpy6f5", nameDotted, true},                                                                                    // Qwen Code: whole, then a suffix
+		{"lab___name_dotted_case", nameDotted, true},                                                                                                // Droid: made '_'
+		{"get_structured_content", "get-structured-content", true},                                                                                  // Codex: '-' made '_'
+		{"lab___name_long_abcdefghijklmnopqrstuvwxyzabcdefghijklm_ed6edf49", nameLong, false},                                                       // Droid: cut, then a hash
+		{"lab__lnameabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrs_01e3c110", "lnameabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabc", false}, // Cline: cut, then a hash
+		{"mcp__lab__name_max_abcdefgh_0sembdu", nameLong, false},                                                                                    // another name
+	}
+	for _, tt := range tests {
+		if got := RenamedWhole(tt.client, tt.tool); got != tt.want {
+			t.Errorf("RenamedWhole(%q, %q) = %v, want %v", tt.client, tt.tool, got, tt.want)
+		}
+		if tt.want && !Renamed(tt.client, tt.tool) {
+			t.Errorf("RenamedWhole(%q, %q) but not Renamed", tt.client, tt.tool)
+		}
+	}
+}
+
 // TestLoadRenamedDeferred: a deferring client that lists the server's
 // tools renamed (Droid: by name only, cut with a hash, dots and letters
 // outside ASCII made '_') gets them loaded through its loader under those

@@ -17,24 +17,26 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the embedded data from its source: data/atlas/ranges.json from atlas/atlas.json, data/builtin.gob from data/*.json")
 
-// rangeAtlases are the committed atlases the ranges are read from: the
-// atlas, whose segments make them, then the others, whose segments split
-// them where a property of theirs changed.
-var rangeAtlases = []string{"atlas/atlas.json", "atlas/surface/atlas.json", "atlas/budgets/atlas.json"}
-
-// atlasRanges reads the ranges from the committed atlases, the way
-// data/atlas/ranges.json was made: per client of the atlas, its segments,
-// each split where another atlas's segments of the client change
-// (refine).
+// atlasRanges reads the ranges from the committed atlases (atlas.Committed),
+// the way data/atlas/ranges.json was made: per client of the atlas, its
+// segments, each split where another atlas's segments of the client
+// change (refine).
 func atlasRanges(t *testing.T) []byte {
 	t.Helper()
+	dirs, err := atlas.Committed("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var as []*atlas.Atlas
-	for _, f := range rangeAtlases {
+	var rangeAtlases []string
+	for _, d := range dirs {
+		f := d + "/atlas.json"
 		a, err := atlas.Read(t.Context(), "../../"+f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		as = append(as, a)
+		rangeAtlases = append(rangeAtlases, f)
 	}
 	source := func(a *atlas.Atlas, f string, tl atlas.Timeline) string {
 		date := a.Date

@@ -16,7 +16,7 @@ import (
 // server author asks first, and the property pages.
 func index(src Source, cs []client) []byte {
 	p := newPage(&src, "README.md", "Client reference: what each client does with what your server sends")
-	p.para("Every value here was measured: read from the recorded requests of offline runs of the real client against instrlab's fake model API (the built-in profiles, internal/profiles/data) and from the atlases of the versions swept (atlas/, atlas/surface/). Where no run measured a fact it says \"" + notMeasured + "\". A client's page has a column per profiled version and, where the atlas swept its history, since which version each value holds.")
+	p.para("Every value here was measured: read from the recorded requests of offline runs of the real client against instrlab's fake model API (the built-in profiles, internal/profiles/data) and from the atlases of the versions swept (atlas/ and each sweep beneath it). Where no run measured a fact it says \"" + notMeasured + "\". A client's page has a column per profiled version and, where the atlas swept its history, since which version each value holds.")
 	head := []string{"client", "versions profiled"}
 	for _, g := range groups {
 		head = append(head, g.headline.name)

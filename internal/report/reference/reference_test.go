@@ -30,10 +30,17 @@ const root = "../../.."
 
 // committed is the reference as the repository publishes it, and the
 // atlases it is written from (as its command names them).
-var (
-	committed = "docs/reference"
-	atlasDirs = []string{"atlas", "atlas/surface", "atlas/budgets"}
-)
+const committed = "docs/reference"
+
+// committedAtlases lists the atlases the repository commits (atlas.Committed).
+func committedAtlases(tb testing.TB) []string {
+	tb.Helper()
+	dirs, err := atlas.Committed(root)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return dirs
+}
 
 func builtinSource(t *testing.T) Source {
 	t.Helper()
@@ -41,8 +48,9 @@ func builtinSource(t *testing.T) Source {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := Source{Profiles: ps, Base: "../..", Command: Command(committed, atlasDirs)}
-	for _, d := range atlasDirs {
+	dirs := committedAtlases(t)
+	src := Source{Profiles: ps, Base: "../..", Command: Command(committed, dirs)}
+	for _, d := range dirs {
 		a, err := atlas.Read(t.Context(), evidence.SweepDir(filepath.Join(root, d)).Atlas())
 		if err != nil {
 			t.Fatal(err)
