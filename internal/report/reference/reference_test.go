@@ -388,10 +388,12 @@ func TestExports(t *testing.T) {
 // TestProfilesAgreeWithAtlas: where a client version has both a built-in
 // profile and a point in an atlas (the same version, measured twice, by
 // different runs), the two say the same of every fact both read: whether
-// the instructions are used, the cap's number, the probe, and which part of
-// a result with both reached the model. A reference built from the two
+// the instructions are used, the cap's number, the probe, which part of a
+// result with both reached the model, and the deferral threshold and the
+// tool-name limit of the client's own way. A reference built from the two
 // would otherwise contradict itself between a client's columns and its
-// history.
+// history (a sweep that read Cline CLI 3.0.65's cut names as whole, 256
+// characters against its profile's 59, would fail here).
 func TestProfilesAgreeWithAtlas(t *testing.T) {
 	src := builtinSource(t)
 	checked := 0
@@ -411,8 +413,12 @@ func TestProfilesAgreeWithAtlas(t *testing.T) {
 						if !ok {
 							continue
 						}
+						got := f.atlas(v)
+						if got == "" { // the atlas's value is not measured there
+							continue
+						}
 						checked++
-						if got := f.atlas(v); got != want {
+						if got != want {
 							t.Errorf("%s@%s %s: the profile says %q, the atlas (%s) %q (%s)", c.id, p.Version, f.prop, want, tl.dir, got, v)
 						}
 					}
@@ -453,6 +459,53 @@ var agreeing = []struct {
 	}, func(v string) string {
 		return fmt.Sprint(v == "both" || v == "content text only", v == "both" || v == "structuredContent only")
 	}},
+	{"defer budget", func(p profiles.Profile) (string, bool) { return budgetWord(p, profiles.BudgetDefer) },
+		func(v string) string {
+			return countWord(v, `^defers at ([\d,]+) tools? already`, `^does not defer up to ([\d,]+) tools?`, `^defers from ([\d,]+) tools? \(not at ([\d,]+)\)`)
+		}},
+	{"name budget", func(p profiles.Profile) (string, bool) { return budgetWord(p, profiles.BudgetName) },
+		func(v string) string {
+			return countWord(v, `^refuses a tool name of ([\d,]+) characters? already`, `^accepts a tool name of ([\d,]+) characters?, the longest tried`, `^accepts a tool name of up to ([\d,]+) characters?`)
+		}},
+}
+
+// budgetWord is a count budget of the profile's own way (no other model,
+// arm or setting) as one word: "below N" (past it at the fewest tried),
+// "above N" (within it at the most tried), or "within N" (the edge).
+func budgetWord(p profiles.Profile, name string) (string, bool) {
+	for _, b := range p.Budgets {
+		if b.Name != name || b.Way != "" || len(b.Settings) > 0 {
+			continue
+		}
+		switch {
+		case b.Below:
+			return fmt.Sprintf("below %.0f", b.Past), true
+		case b.Above:
+			return fmt.Sprintf("above %.0f", b.Within), true
+		}
+		return fmt.Sprintf("within %.0f", b.Within), true
+	}
+	return "", false
+}
+
+// countWord reads an atlas's count budget as budgetWord words it, by the
+// three sentences the budget says it in (below, above, the edge: its
+// first number is where it stops), "" for another (not measured).
+func countWord(v, below, above, edge string) string {
+	num := func(s string) string { return strings.ReplaceAll(s, ",", "") }
+	if m := regexp.MustCompile(below).FindStringSubmatch(v); m != nil {
+		return "below " + num(m[1])
+	}
+	if m := regexp.MustCompile(above).FindStringSubmatch(v); m != nil {
+		return "above " + num(m[1])
+	}
+	if m := regexp.MustCompile(edge).FindStringSubmatch(v); m != nil {
+		if len(m) > 2 { // "defers from P (not at W)": the edge is W
+			return "within " + num(m[2])
+		}
+		return "within " + num(m[1])
+	}
+	return ""
 }
 
 // TestCompatOtherWays: compat.json carries what the runs measured under
