@@ -437,19 +437,18 @@ func (c Code) Known() bool {
 	return false
 }
 
-// The markers of the findings section of docs/check.md, which
-// WriteDocsMarkdown writes.
-const (
-	docsBegin = "<!-- findings: written by go test ./internal/profiles/assess -run DocsFindings -update -->\n"
-	docsEnd   = "<!-- end of findings -->\n"
-)
-
-// WriteDocsMarkdown writes the table of every code for docs/check.md:
-// code, severity (and when it fails), what it means and the fix; then
-// the severity table, each severity with the codes at it and why.
+// WriteDocsMarkdown writes docs/codes.md, the page of check's finding
+// codes: the table of every code (code, severity and when it fails, what
+// it means, the fix), then the severity table, each severity with the
+// codes at it and why. Nothing of it is written by hand.
 func WriteDocsMarkdown(w io.Writer) error {
 	var b strings.Builder
 	cell := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+	b.WriteString("# instrlab check: the finding codes\n\n" +
+		"Written by `go test ./internal/profiles/assess -run DocsFindings -update` from the codes " +
+		"(internal/profiles/assess/codes.go), as `instrlab help finding CODE` prints each; a test fails " +
+		"when this page differs. What a severity, a failing finding and a problem are: " +
+		"[check.md](check.md#findings).\n")
 	b.WriteString("\n| code | severity | what it means | fix |\n|---|---|---|---|\n")
 	for _, d := range Docs {
 		level := d.Levels()
@@ -466,7 +465,6 @@ func WriteDocsMarkdown(w io.Writer) error {
 			}
 		}
 	}
-	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

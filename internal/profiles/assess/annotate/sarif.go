@@ -85,7 +85,7 @@ func sarifLevel(sev loss.Severity, fails bool) string {
 }
 
 // helpURI is where each rule is documented.
-const helpURI = "https://github.com/instrlab/instrlab/blob/main/docs/check.md#findings"
+const helpURI = "https://github.com/instrlab/instrlab/blob/main/docs/codes.md"
 
 // fingerprintKey names the partial fingerprint check writes, and its
 // version: a new way of identifying findings is a new key.
