@@ -5,7 +5,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 )
 
 // CommittedDir is the folder, from the repository's root, that holds the
@@ -25,7 +24,7 @@ func Committed(root string) ([]string, error) {
 	if _, err := os.Stat(filepath.Join(base, "atlas.json")); err != nil {
 		return nil, fmt.Errorf("the committed atlas: %w", err)
 	}
-	entries, err := os.ReadDir(base)
+	entries, err := os.ReadDir(base) // by name
 	if err != nil {
 		return nil, fmt.Errorf("the committed atlases: %w", err)
 	}
@@ -38,7 +37,6 @@ func Committed(root string) ([]string, error) {
 			others = append(others, e.Name())
 		}
 	}
-	sort.Strings(others)
 	dirs := []string{CommittedDir}
 	for _, o := range others {
 		dirs = append(dirs, path.Join(CommittedDir, o))

@@ -263,14 +263,7 @@ func namedInText(ctx Context, tool string) []string {
 // name (all of a shorter one). A name whose '-' the client made '_' as
 // well is the tool too (Codex 0.171.0 lists server-everything's
 // get-structured-content as get_structured_content).
-func Renamed(clientName, name string) bool {
-	for _, made := range renamings(name) {
-		if made != name && ToolNamed(clientName, made) || cutBeforeSuffix(clientName, made, min(len(made), minCut)) {
-			return true
-		}
-	}
-	return false
-}
+func Renamed(clientName, name string) bool { return renamed(clientName, name, false) }
 
 // RenamedWhole reports whether a client's name for a tool is the server's
 // name renamed as Renamed finds it, with none of it cut: every character
@@ -278,9 +271,17 @@ func Renamed(clientName, name string) bool {
 // (Qwen Code 0.24.4's mcp__lab__name_dotted_case_1wpy6f5). A name cut
 // before a hash (Cline CLI 3.0.65's lab__ + the first 50 characters + _ +
 // 8 hex) is renamed, not whole: the model never sees the rest of it.
-func RenamedWhole(clientName, name string) bool {
+func RenamedWhole(clientName, name string) bool { return renamed(clientName, name, true) }
+
+// renamed is Renamed, or with whole RenamedWhole: a cut before a hash
+// keeps all of the name, not minCut characters of it.
+func renamed(clientName, name string, whole bool) bool {
 	for _, made := range renamings(name) {
-		if made != name && ToolNamed(clientName, made) || cutBeforeSuffix(clientName, made, len(made)) {
+		shortest := min(len(made), minCut)
+		if whole {
+			shortest = len(made)
+		}
+		if made != name && ToolNamed(clientName, made) || cutBeforeSuffix(clientName, made, shortest) {
 			return true
 		}
 	}
