@@ -40,7 +40,7 @@ func (o *sweepOptions) flags(fs *flag.FlagSet) {
 	fs.DurationVar(&s.Timeout, "timeout", 2*time.Minute, "time limit of one client run")
 	fs.IntVar(&s.Grid, "grid", 0, "run this many evenly spaced versions before bisecting (0: log2 of the number of versions); a change that reverts within one interval is not seen")
 	fs.BoolVar(&s.Confirm, "confirm", true, "run both neighbours of every change point a second time")
-	fs.Var(&o.budgets, "budget", "also measure this budget of every version run, as a number on the timeline (a change point is a change beyond its resolution): "+strings.Join(budget.Names, ", ")+" (repeatable; wait about 8 runs a version, defer and name at most 11 and 10, result at most 21)")
+	fs.Var(&o.budgets, "budget", "also measure this budget of every version run, as a number on the timeline (a change point is a change beyond its resolution): "+strings.Join(budget.Names, ", ")+" (repeatable; wait about 8 runs a version, defer and name at most 11 and 10, result at most 21; two where a neighbouring version's edge holds)")
 	fs.IntVar(&s.RepeatSensitive, "repeat-sensitive", 0, "run a row whose result is timing-sensitive again until it has this many runs: its properties become rates, never change points")
 	fs.StringVar(&o.shard, "shard", "", "sweep only part k of n of each client's versions, as in 2/4 (merge the shards with instrlab report DIR...)")
 	fs.StringVar(&o.matrix, "matrix", "atlas", "the sweep's matrix: a matrix file, or a built-in matrix")
@@ -82,7 +82,7 @@ func (o *sweepOptions) validate(ctx context.Context, rest []string) error {
 	if err := budget.CheckNames(o.budgets); err != nil {
 		return usageError{Msg: err.Error()}
 	}
-	o.sweep.Budgets, o.sweep.MeasureBudget = o.budgets, budget.AtlasProperty
+	o.sweep.Budgets, o.sweep.MeasureBudget = o.budgets, new(budget.Sweeper).Property
 	if err := atlas.StdoutFormats.Check(o.format); err != nil {
 		return usageError{Msg: err.Error()}
 	}

@@ -24,6 +24,15 @@ type Search struct {
 	// the search takes one run fewer at most (a count's 509 values: 10
 	// runs, not 11).
 	SplitFirst bool
+	// Near are what searches of the same budget found on neighbouring
+	// versions (a sweep's), nearest first. Each is tried before the ends:
+	// its two sides (its end, for one past at Lo or within at Hi), each
+	// run only while it lies inside what the runs so far leave open. A
+	// budget that did not change is then bracketed in two runs, not in up
+	// to MaxRuns. A guess decides only which values are run: every run is
+	// evidence as any other, and one that misses leaves the search to go
+	// on from what it showed.
+	Near []Found
 }
 
 // An Outcome is what one run showed.
@@ -76,6 +85,32 @@ type Found struct {
 // Resolution is how far apart the two sides are.
 func (f Found) Resolution() float64 { return f.Past - f.Within }
 
+// guesses are the values a search tries first, from Near, inside the
+// range: a neighbour past at Lo (Below) gives Lo, one within at Hi (Above)
+// gives Hi, any other its two sides.
+func (s Search) guesses() [][]float64 {
+	var out [][]float64
+	for _, g := range s.Near {
+		var vs []float64
+		switch {
+		case g.Failed != "" || g.Unresolved && !g.Below && !g.Above:
+			continue
+		case g.Below:
+			vs = []float64{s.Lo}
+		case g.Above:
+			vs = []float64{s.Hi}
+		default:
+			for _, v := range []float64{g.Within, g.Past} {
+				if v >= s.Lo && v <= s.Hi {
+					vs = append(vs, v)
+				}
+			}
+		}
+		out = append(out, vs)
+	}
+	return out
+}
+
 // MaxRuns bounds the runs of a search that halves its range each time
 // down to the finest resolution it asks for, ends included:
 // ceil(log2(range/resolution)) + 2, or + 1 when it splits first (its
@@ -98,6 +133,9 @@ func (s Search) MaxRuns() int {
 // tells where the budget lies (Outcome.Hint) makes the next runs a quarter
 // of the resolution either side of it, so that a client that says when it
 // gave up is bracketed in two runs after the ends, not in up to MaxRuns.
+// Before any of it, the values s.Near gives are run (Search.Near): the
+// ends are run only for a side they left unknown, and the runs they took
+// are added to MaxRuns.
 func Bisect(ctx context.Context, s Search, probe Probe) Found {
 	var f Found
 	run := func(v float64) (Outcome, bool) {
@@ -111,13 +149,10 @@ func Bisect(ctx context.Context, s Search, probe Probe) Found {
 		}
 		return o, o.Failed == "" && ctx.Err() == nil
 	}
-	// end runs one end of the range: done when the search stops there
-	// (a failed run; past at Lo, Below; within at Hi, Above).
-	end := func(v float64) (done bool) {
-		o, ok := run(v)
+	// take records the side of a run at v: done when the search stops
+	// there (past at Lo, Below; within at Hi, Above).
+	take := func(v float64, o Outcome) (done bool) {
 		switch {
-		case !ok:
-			return true
 		case v == s.Lo && !o.Within:
 			f.Below, f.Past = true, o.At
 			return true
@@ -131,7 +166,46 @@ func Bisect(ctx context.Context, s Search, probe Probe) Found {
 		}
 		return false
 	}
-	if s.SplitFirst {
+	// end runs one end of the range: done when the search stops there
+	// (a failed run, or take's).
+	end := func(v float64) (done bool) {
+		o, ok := run(v)
+		return !ok || take(v, o)
+	}
+	guessed, within, past := 0, false, false
+	for _, vs := range s.guesses() {
+		if within && past && f.Past-f.Within <= s.Resolution(f.Within) {
+			break
+		}
+		for _, v := range vs {
+			if within && v <= f.Within || past && v >= f.Past {
+				continue // outside what is still open: it would tell nothing
+			}
+			o, ok := run(max(v-f.offset(), s.Lo))
+			guessed++
+			switch {
+			case !ok:
+				return f
+			case o.Within && past && o.At >= f.Past, !o.Within && within && o.At <= f.Within:
+				f.Disagree++
+			case take(v, o):
+				return f
+			default:
+				within, past = within || o.Within, past || !o.Within
+			}
+		}
+	}
+	switch {
+	case within && past:
+	case within:
+		if end(s.Hi) {
+			return f
+		}
+	case past:
+		if end(s.Lo) {
+			return f
+		}
+	case s.SplitFirst:
 		o, ok := run(s.Next(s.Lo, s.Hi))
 		switch {
 		case !ok:
@@ -147,12 +221,14 @@ func Bisect(ctx context.Context, s Search, probe Probe) Found {
 				return f
 			}
 		}
-	} else if end(s.Lo) || end(s.Hi) {
-		return f
+	default:
+		if end(s.Lo) || end(s.Hi) {
+			return f
+		}
 	}
 	var o Outcome
 	var ok, below, above bool
-	for len(f.Steps) < s.MaxRuns() && f.Past-f.Within > s.Resolution(f.Within) {
+	for len(f.Steps) < s.MaxRuns()+guessed && f.Past-f.Within > s.Resolution(f.Within) {
 		next := s.Next(f.Within, f.Past)
 		// A hint a moment past the run past the budget (Continue CLI
 		// cancels 60.0 s after its initialize, 10 ms after the server's

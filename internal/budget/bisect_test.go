@@ -206,3 +206,86 @@ func TestBisectFollowsAHint(t *testing.T) {
 		})
 	}
 }
+
+// TestBisectStartsNear: a search given what a neighbouring version showed
+// (Search.Near) finds the same bracket as one without, for every edge of
+// the name range and every guess (the edge itself, one off either way,
+// far off, either end), so a guess never decides a value; an edge that
+// did not move takes two runs (one at either end of the range, where the
+// plain search takes two as well), a miss at most MaxRuns plus the two it
+// tried. A second guess is tried when the first misses: three runs when
+// the first's lower side was already past, four when it was within.
+func TestBisectStartsNear(t *testing.T) {
+	s := NameSearch()
+	guesses := func(edge float64) map[string]Found {
+		return map[string]Found{
+			"the edge":     {Within: edge - 1, Past: edge},
+			"one below":    {Within: edge - 2, Past: edge - 1},
+			"one above":    {Within: edge, Past: edge + 1},
+			"far below":    {Within: 9, Past: 10},
+			"far above":    {Within: 200, Past: 201},
+			"below all":    {Below: true, Past: s.Lo},
+			"above all":    {Above: true, Within: s.Hi},
+			"failed":       {Failed: "timed out"},
+			"missed, then": {Within: 30, Past: 31},
+		}
+	}
+	for edge := s.Lo; edge <= s.Hi+1; edge++ {
+		client := func(ctx context.Context, v float64) Outcome { return Outcome{Value: v, Within: v < edge} }
+		plain := Bisect(context.Background(), s, client)
+		for name, g := range guesses(edge) {
+			near := []Found{g}
+			if name == "missed, then" {
+				near = append(near, guesses(edge)["the edge"])
+			}
+			n := s
+			n.Near = near
+			f := Bisect(context.Background(), n, client)
+			if f.Within != plain.Within || f.Past != plain.Past || f.Below != plain.Below || f.Above != plain.Above || f.Disagree != 0 || f.Unresolved || f.Failed != "" {
+				t.Fatalf("edge %v, guess %s: found %+v, the plain search %+v", edge, name, f, plain)
+			}
+			hit := name == "the edge" && edge > s.Lo && edge <= s.Hi ||
+				name == "below all" && edge == s.Lo || name == "above all" && edge > s.Hi
+			switch {
+			case hit && len(f.Steps) > 2:
+				t.Errorf("edge %v, guess %s: %d runs, want at most 2", edge, name, len(f.Steps))
+			case len(f.Steps) > s.MaxRuns()+2*len(near):
+				t.Errorf("edge %v, guess %s: %d runs, over MaxRuns %d and the guesses' %d", edge, name, len(f.Steps), s.MaxRuns(), 2*len(near))
+			}
+			// A first guess that missed: a run of it past the edge
+			// leaves its other side unrun (outside what is open).
+			if want := map[bool]int{true: 3, false: 4}[edge <= 30]; name == "missed, then" && edge > s.Lo+1 && edge <= s.Hi && (edge < 30 || edge > 32) && len(f.Steps) != want {
+				t.Errorf("edge %v: %d runs after a first guess that missed, want %d", edge, len(f.Steps), want)
+			}
+		}
+	}
+}
+
+// TestBisectStartsNearATime: a wait budget guessed from a neighbour's
+// bracket, whose server adds a start-up to every hold, is bracketed to
+// its resolution around the client's budget in at most three runs when
+// the budget did not move, and as the plain search does when it moved.
+func TestBisectStartsNearATime(t *testing.T) {
+	for _, tc := range []struct {
+		budget float64
+		near   Found
+		most   int
+	}{
+		{budget: 27.5, near: Found{Within: 26.9, Past: 28.2}, most: 3},
+		{budget: 1.2, near: Found{Within: 1.14, Past: 1.2}, most: 3},
+		{budget: 1.2, near: Found{Within: 26.9, Past: 28.2}, most: WaitSearch().MaxRuns() + 2},
+	} {
+		s := WaitSearch()
+		s.Near = []Found{tc.near}
+		f := Bisect(context.Background(), s, func(ctx context.Context, v float64) Outcome {
+			at := v + 0.03
+			return Outcome{Value: v, At: at, Within: at < tc.budget}
+		})
+		if f.Failed != "" || f.Unresolved || f.Disagree != 0 || !(f.Within < tc.budget && tc.budget <= f.Past) || f.Resolution() > s.Resolution(f.Within)+1e-9 {
+			t.Errorf("budget %v near %v–%v: found %+v", tc.budget, tc.near.Within, tc.near.Past, f)
+		}
+		if len(f.Steps) > tc.most {
+			t.Errorf("budget %v near %v–%v: %d runs, want at most %d", tc.budget, tc.near.Within, tc.near.Past, len(f.Steps), tc.most)
+		}
+	}
+}

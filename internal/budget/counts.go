@@ -38,9 +38,11 @@ var countedUnits = []unit.Unit{unit.CodePoint, unit.UTF16, unit.Byte}
 // evidence). The unit is the one in which the last text kept whole is
 // within within and the first one not is past it, as with ASCII; none,
 // or more than one, leaves it not measured (""), with why in the note.
-func counts(ctx context.Context, within int, at func(ctx context.Context, n int) (Outcome, sentSize)) (unit.Unit, string, Found) {
+// near are what the same search found on neighbouring versions with the
+// same edge (Search.Near).
+func counts(ctx context.Context, within int, near []Found, at func(ctx context.Context, n int) (Outcome, sentSize)) (unit.Unit, string, Found) {
 	sizes := map[float64]sentSize{}
-	f := Bisect(ctx, Search{Lo: float64(max(within/4, 1)), Hi: float64(within), Resolution: Exact, Next: Halve},
+	f := Bisect(ctx, Search{Lo: float64(max(within/4, 1)), Hi: float64(within), Resolution: Exact, Next: Halve, Near: near},
 		func(ctx context.Context, v float64) Outcome {
 			o, s := at(ctx, int(v))
 			sizes[v] = s

@@ -38,9 +38,23 @@ func TestCounts(t *testing.T) {
 		}, "", "not measured: a run of astral text failed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			u, note, f := counts(context.Background(), 1000, tc.at)
+			u, note, f := counts(context.Background(), 1000, nil, tc.at)
 			if u != tc.want || !strings.Contains(note, tc.note) {
 				t.Errorf("counts = %q, %q (%d runs), want %q, %q", u, note, len(f.Steps), tc.want, tc.note)
+			}
+			// A neighbouring version's search of the same edge, read back
+			// from its runs (Measurement.countFound) as a sweep keeps it,
+			// makes the same finding in at most two runs.
+			prev, ok := Measurement{CountSteps: f.Steps}.countFound()
+			if f.Failed != "" {
+				if ok {
+					t.Errorf("countFound of failed runs = %+v, want nothing", prev)
+				}
+				return
+			}
+			u2, note2, f2 := counts(context.Background(), 1000, []Found{prev}, tc.at)
+			if u2 != u || note2 != note || f2.Within != f.Within || f2.Past != f.Past || len(f2.Steps) > 2 {
+				t.Errorf("from its neighbour: %q, %q in %d runs, want %q, %q in at most 2", u2, note2, len(f2.Steps), u, note)
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/instrlab/instrlab/internal/unit"
@@ -44,6 +45,11 @@ type Options struct {
 	Netns   bool
 	// Progress receives a line per run.
 	Progress io.Writer
+	// Near holds, by budget, what was measured of it on neighbouring
+	// versions, nearest first (a sweep's, Sweeper): each search tries
+	// their edges first (Search.Near), and the count of a result budget
+	// theirs when their edge is its.
+	Near map[string][]Measurement
 	// Gate, when set, is shared by the runs of clients measured at once
 	// (Command.Jobs): it holds their servers' start-ups under a quarter of
 	// the smallest wait budget, or lets fewer run at once.
@@ -253,7 +259,11 @@ func (o Options) measure(ctx context.Context, m *matrix.Matrix, tmpl matrix.Row,
 		return out
 	}
 	probe := func(ctx context.Context, v float64) Outcome { return probeWith(ctx, v, k.vary) }
-	f := Bisect(ctx, k.search, probe)
+	s := k.search
+	for _, n := range o.Near[k.name] {
+		s.Near = append(s.Near, n.found())
+	}
+	f := Bisect(ctx, s, probe)
 	ms := Measurement{Client: spec, Budget: k.name, Unit: k.unit, Within: f.Within, Past: f.Past, Below: f.Below, Above: f.Above,
 		Settings: o.Env, Runs: len(f.Steps), Disagree: f.Disagree, Unresolved: f.Unresolved, Failed: f.Failed, Steps: f.Steps}
 	if !f.Below && !f.Above && f.Failed == "" {
@@ -294,7 +304,13 @@ func (o Options) measure(ctx context.Context, m *matrix.Matrix, tmpl matrix.Row,
 	}
 	if k.astral != nil && f.Failed == "" && !f.Below && !f.Above && !f.Unresolved && ctx.Err() == nil {
 		var cf Found
-		ms.Counts, ms.CountsNote, cf = counts(ctx, int(f.Within), func(ctx context.Context, n int) (Outcome, sentSize) {
+		var near []Found
+		for _, n := range o.Near[k.name] {
+			if c, ok := n.countFound(); ok && n.Within == f.Within && !n.Below && !n.Above {
+				near = append(near, c)
+			}
+		}
+		ms.Counts, ms.CountsNote, cf = counts(ctx, int(f.Within), near, func(ctx context.Context, n int) (Outcome, sentSize) {
 			o := probeWith(ctx, float64(n), func(row *matrix.Row, v float64) { k.astral(row, int(v)) })
 			return o, k.sent(results[o.Dir])
 		})
@@ -305,6 +321,30 @@ func (o Options) measure(ctx context.Context, m *matrix.Matrix, tmpl matrix.Row,
 		return ms, err
 	}
 	return ms, nil
+}
+
+// found is what m's search found, as a guess for another's (Search.Near).
+func (m Measurement) found() Found {
+	return Found{Within: m.Within, Past: m.Past, Below: m.Below, Above: m.Above, Failed: m.Failed, Unresolved: m.Unresolved}
+}
+
+// countFound is what m's search of what the client counts found, read
+// back from its runs: the largest count within and the smallest past, or
+// one side alone (Above, Below); false when it made none that told.
+func (m Measurement) countFound() (Found, bool) {
+	var f Found
+	var within, past bool
+	for _, st := range m.CountSteps {
+		switch {
+		case st.Failed != "":
+		case st.Within && (!within || st.At > f.Within):
+			f.Within, within = st.At, true
+		case !st.Within && (!past || st.At < f.Past):
+			f.Past, past = st.At, true
+		}
+	}
+	f.Above, f.Below = within && !past, past && !within
+	return f, within || past
 }
 
 // requestModel is the model the first request of the first of runs that
@@ -365,16 +405,44 @@ func (o Options) progress() io.Writer {
 	return o.Progress
 }
 
-// AtlasProperty measures one budget of a client version for a sweep
-// (sweep.Sweep.MeasureBudget) and reads it as a property: its value the
-// budget as a user reads it; for the wait budget, its span the bracket
-// found, timing-sensitive when runs disagreed near the edge or did not
-// resolve it. A count (the deferral threshold, the tool-name limit) has
-// an exact span, its bracket: two versions differ when their numbers do,
-// whatever their texts say beside them (the prefix a deferred tool's name
-// shows no longer). A budget that could not be measured compares as text.
-func AtlasProperty(ctx context.Context, r sweep.BudgetRun) (atlas.Prop, error) {
-	ms, err := Measure(ctx, Options{Client: r.Client, Out: r.Out, Lab: r.Lab, Timeout: r.Timeout, Netns: r.Netns, Progress: r.Progress}, []string{r.Budget})
+// A Sweeper measures budgets for a sweep (its Property is
+// sweep.Sweep.MeasureBudget), each search starting from what was found on
+// the versions next to the one measured (Options.Near): the measurement it
+// made itself, whole, or, for a point it did not make (a resumed sweep),
+// the span the point holds. Its zero value is ready to use.
+type Sweeper struct {
+	mu sync.Mutex
+	// made are the measurements this Sweeper made, by their property's
+	// evidence path (one a version and attempt).
+	made map[string]Measurement
+}
+
+// Property measures one budget of a client version for a sweep and reads
+// it as a property: its value the budget as a user reads it; for the wait
+// budget, its span the bracket found, timing-sensitive when runs disagreed
+// near the edge or did not resolve it. A count (the deferral threshold, the
+// tool-name limit) has an exact span, its bracket: two versions differ when
+// their numbers do, whatever their texts say beside them (the prefix a
+// deferred tool's name shows no longer). A budget that could not be
+// measured compares as text.
+func (sw *Sweeper) Property(ctx context.Context, r sweep.BudgetRun) (atlas.Prop, error) {
+	k, ok := kindOf(r.Budget)
+	if !ok {
+		return atlas.Prop{}, fmt.Errorf("no budget %q (want one of %s)", r.Budget, strings.Join(Names, ", "))
+	}
+	var near []Measurement
+	sw.mu.Lock()
+	for _, p := range r.Near {
+		if m, ok := sw.made[p.Evidence]; ok && p.Evidence != "" {
+			near = append(near, m)
+		} else if p.Span != nil {
+			near = append(near, spanMeasurement(*p.Span))
+		}
+	}
+	sw.mu.Unlock()
+	o := Options{Client: r.Client, Out: r.Out, Lab: r.Lab, Timeout: r.Timeout, Netns: r.Netns, Progress: r.Progress,
+		Near: map[string][]Measurement{r.Budget: near}}
+	ms, err := Measure(ctx, o, []string{r.Budget})
 	if err != nil || len(ms) != 1 {
 		return atlas.Prop{}, fmt.Errorf("measuring the %s budget: %v", r.Budget, err)
 	}
@@ -382,6 +450,12 @@ func AtlasProperty(ctx context.Context, r sweep.BudgetRun) (atlas.Prop, error) {
 	prop := atlas.Prop{Name: atlas.BudgetProperty(r.Budget), Value: m.Text()}
 	if n := len(m.Steps); n > 0 && m.Steps[n-1].Dir != "" && r.Rel != nil {
 		prop.Evidence = r.Rel(filepath.Dir(m.Steps[n-1].Dir))
+		sw.mu.Lock()
+		if sw.made == nil {
+			sw.made = map[string]Measurement{}
+		}
+		sw.made[prop.Evidence] = m
+		sw.mu.Unlock()
 	}
 	if m.Failed != "" {
 		return prop, nil
@@ -389,7 +463,6 @@ func AtlasProperty(ctx context.Context, r sweep.BudgetRun) (atlas.Prop, error) {
 	// The bracket: a count's is exact (read from what the client sent,
 	// the same in every run: two versions differ when their numbers do),
 	// a time's has its resolution.
-	k, _ := kindOf(r.Budget)
 	prop.Span = &atlas.Span{Lo: m.Within, Hi: m.Past, Exact: !k.timed}
 	switch {
 	case m.Below:
@@ -407,4 +480,11 @@ func AtlasProperty(ctx context.Context, r sweep.BudgetRun) (atlas.Prop, error) {
 		prop.Timing = "not resolved to its resolution: the runs' start-ups wandered"
 	}
 	return prop, nil
+}
+
+// spanMeasurement is a point's span (Property) as the measurement it
+// brackets: Lo 0 one past at the range's low end, Hi 0 one within at its
+// high end.
+func spanMeasurement(s atlas.Span) Measurement {
+	return Measurement{Within: s.Lo, Past: s.Hi, Below: s.Lo == 0 && s.Hi > 0, Above: s.Hi == 0}
 }

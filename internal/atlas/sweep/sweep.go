@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,7 +52,7 @@ type Sweep struct {
 	// start (load.Gate), across every version swept.
 	Gate *load.Gate
 	// Budgets are measured as numbers on every version probed, by
-	// MeasureBudget (budget.AtlasProperty), each a property whose change
+	// MeasureBudget (budget.Sweeper), each a property whose change
 	// point is a change of the number beyond its resolution (Span).
 	Budgets       []string
 	MeasureBudget func(ctx context.Context, r BudgetRun) (atlas.Prop, error)
@@ -80,9 +81,18 @@ func (s *Sweep) Timeline(ctx context.Context, name, selector string, versions []
 		fmt.Fprintf(s.progress(), "%s: resuming with %d versions already run\n", name, len(known))
 	}
 	var saveErr error
+	probed := map[string]atlas.Point{} // first attempts, by version
+	for _, p := range known {
+		if p.Attempt != 2 {
+			probed[p.Version] = p
+		}
+	}
 	pts := atlas.Bisect(ctx, versions, func(ctx context.Context, v string, attempt int) atlas.Point {
-		return s.probe(ctx, name, v, attempt)
+		return s.probe(ctx, name, v, attempt, nearPoints(versions, probed, v, attempt))
 	}, atlas.BisectOptions{Grid: s.Grid, Confirm: s.Confirm, Known: known, OnPoint: func(p atlas.Point) {
+		if p.Attempt != 2 {
+			probed[p.Version] = p
+		}
 		if err := s.writePoint(name, p); err != nil && saveErr == nil {
 			saveErr = err
 		}
@@ -98,6 +108,29 @@ func (s *Sweep) Timeline(ctx context.Context, name, selector string, versions []
 	return atlas.NewTimeline(name, selector, versions, pts), nil
 }
 
+// nearPoints are the points a version's budget searches start from
+// (BudgetRun.Near): its own first probe when confirming it, then the
+// nearest older and the nearest newer versions that ran.
+func nearPoints(versions []string, probed map[string]atlas.Point, v string, attempt int) []atlas.Point {
+	var out []atlas.Point
+	if p, ok := probed[v]; ok && attempt == 2 && p.Ran() {
+		out = append(out, p)
+	}
+	i := slices.Index(versions, v)
+	if i < 0 {
+		return out
+	}
+	for _, step := range []int{-1, 1} {
+		for j := i + step; j >= 0 && j < len(versions); j += step {
+			if p, ok := probed[versions[j]]; ok && p.Ran() {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
 func (s *Sweep) progress() io.Writer {
 	if s.Progress == nil {
 		return io.Discard
@@ -106,7 +139,7 @@ func (s *Sweep) progress() io.Writer {
 }
 
 // probe runs the probe matrix on one version and reads its properties.
-func (s *Sweep) probe(ctx context.Context, name, version string, attempt int) atlas.Point {
+func (s *Sweep) probe(ctx context.Context, name, version string, attempt int, near []atlas.Point) atlas.Point {
 	spec := name + "@" + version
 	dir := evidence.SweepDir(s.Out)
 	out := string(dir.Out())
@@ -145,7 +178,7 @@ func (s *Sweep) probe(ctx context.Context, name, version string, attempt int) at
 		return p
 	}
 	for _, b := range s.Budgets {
-		bp, err := s.measure(ctx, c, b, filepath.Join(out, c.Spec().String(), "budget"), rel)
+		bp, err := s.measure(ctx, c, b, filepath.Join(out, c.Spec().String(), "budget"), rel, near)
 		if err != nil {
 			p.Props, p.CouldNotRun = nil, err.Error()
 			return p
@@ -166,14 +199,26 @@ type BudgetRun struct {
 	Netns    bool
 	Progress io.Writer
 	Rel      func(dir string) string
+	// Near are the budget's property on the versions next to this one,
+	// nearest first (nearPoints): where its search may start.
+	Near []atlas.Prop
 }
 
-// measure measures budget b of c into out as a property.
-func (s *Sweep) measure(ctx context.Context, c client.Client, b, out string, rel func(string) string) (atlas.Prop, error) {
+// measure measures budget b of c into out as a property, starting from
+// its values on the points near.
+func (s *Sweep) measure(ctx context.Context, c client.Client, b, out string, rel func(string) string, near []atlas.Point) (atlas.Prop, error) {
 	if s.MeasureBudget == nil {
 		return atlas.Prop{}, fmt.Errorf("the %s budget: the sweep has no way to measure budgets", b)
 	}
-	p, err := s.MeasureBudget(ctx, BudgetRun{Client: c, Budget: b, Out: out, Lab: s.Lab, Timeout: s.Timeout, Netns: s.Netns, Progress: s.progress(), Rel: rel})
+	var props []atlas.Prop
+	for _, p := range near {
+		for _, q := range p.Props {
+			if q.Name == atlas.BudgetProperty(b) {
+				props = append(props, q)
+			}
+		}
+	}
+	p, err := s.MeasureBudget(ctx, BudgetRun{Client: c, Budget: b, Out: out, Lab: s.Lab, Timeout: s.Timeout, Netns: s.Netns, Progress: s.progress(), Rel: rel, Near: props})
 	if ctx.Err() != nil {
 		return atlas.Prop{}, ctx.Err()
 	}
