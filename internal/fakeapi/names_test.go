@@ -2,6 +2,7 @@ package fakeapi
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 )
 
@@ -97,5 +98,31 @@ func TestPlanCallsTheServersTool(t *testing.T) {
 	r := plan([]Turn{{Calls: []Call{{Tool: "list_directory", Server: "server-filesystem"}}}}, ctx, "go", 2)
 	if len(r.Calls) != 1 || r.Calls[0].Name != "mcp_server-filesystem_list_directory" {
 		t.Errorf("calls %+v, want the server's tool", r.Calls)
+	}
+}
+
+// TestPlanSkipsAClientsOpeningExchange: an assistant message the client
+// puts before the user's prompt (Qwen Code 0.7.1's "Got it. Thanks for the
+// context!" after its own context message) is no turn of the model's: the
+// script's first turn is still called; one after the prompt is a turn.
+// Without a message carrying the prompt every assistant message counts.
+func TestPlanSkipsAClientsOpeningExchange(t *testing.T) {
+	const prompt = "Call the lab's tools and tell me what each returned."
+	opening := Context{
+		{Kind: KindUserTurn, Message: 0, Text: "This is the Qwen Code. We are setting up the context for our chat."},
+		{Kind: KindAssistantTurn, Message: 1, Text: "Got it. Thanks for the context!"},
+		{Kind: KindUserTurn, Message: 2, Text: prompt},
+		def("", "result_size", "Returns one long text."),
+	}
+	script := []Turn{{Calls: []Call{{Tool: "result_size", Server: "lab"}}}}
+	if r := plan(script, opening, prompt, 1); len(r.Calls) != 1 || r.Calls[0].Name != "result_size" {
+		t.Errorf("after an opening exchange: calls %+v, text %q; want result_size called", r.Calls, r.Text)
+	}
+	answered := append(slices.Clone(opening), Segment{Kind: KindAssistantTurn, Message: 3, Name: "result_size"})
+	if r := plan(script, answered, prompt, 2); len(r.Calls) != 0 {
+		t.Errorf("after the model's turn: calls %+v, want the reader's answer", r.Calls)
+	}
+	if r := plan(script, opening, "another prompt", 1); len(r.Calls) != 0 {
+		t.Errorf("no message carries the prompt: calls %+v, want every assistant message counted", r.Calls)
 	}
 }

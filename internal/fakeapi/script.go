@@ -132,7 +132,7 @@ func callID(seq, k int) string {
 // (titles, classifiers) get the reader's answer, and a tool the client did
 // not offer is Missed.
 func plan(script []Turn, ctx Context, prompt string, seq int) Reply {
-	turn := assistantTurns(ctx) - loadingTurns(ctx)
+	turn := assistantTurns(ctx) - loadingTurns(ctx) - primingTurns(ctx, prompt)
 	var r Reply
 	if turn >= 0 && turn < len(script) {
 		if load, ok := loadDeferred(ctx, script[turn].calls(), seq); ok {
@@ -164,6 +164,28 @@ func plan(script []Turn, ctx Context, prompt string, seq int) Reply {
 		r.Text = Read(ctx, prompt).Line()
 	}
 	return r
+}
+
+// primingTurns counts the assistant messages before the user's prompt: a
+// client's own opening exchange (Qwen Code 0.7.1 sends its context as a
+// user message and "Got it. Thanks for the context!" as the assistant's
+// before the prompt), which are no turns of the model's. 0 when no user
+// message carries the prompt.
+func primingTurns(ctx Context, prompt string) int {
+	at := -1
+	for _, s := range ctx {
+		if s.Kind == KindUserTurn && prompt != "" && strings.Contains(s.Text, prompt) {
+			at = s.Message
+			break
+		}
+	}
+	seen := map[int]bool{}
+	for _, s := range ctx {
+		if s.Kind == KindAssistantTurn && s.Message < at {
+			seen[s.Message] = true
+		}
+	}
+	return len(seen)
 }
 
 func assistantTurns(ctx Context) int {

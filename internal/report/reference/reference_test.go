@@ -467,6 +467,10 @@ var agreeing = []struct {
 		func(v string) string {
 			return countWord(v, `^refuses a tool name of ([\d,]+) characters? already`, `^accepts a tool name of ([\d,]+) characters?, the longest tried`, `^accepts a tool name of up to ([\d,]+) characters?`)
 		}},
+	{"result budget", func(p profiles.Profile) (string, bool) { return budgetWord(p, profiles.BudgetResult) },
+		func(v string) string {
+			return countWord(v, `^does not give the model whole a result of ([\d,]+) characters?, the shortest tried`, `^gives the model a result of ([\d,]+) characters? whole, the longest tried`, `^gives the model a result of up to ([\d,]+) characters? whole`)
+		}},
 }
 
 // budgetWord is a count budget of the profile's own way (no other model,
