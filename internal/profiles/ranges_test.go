@@ -193,9 +193,11 @@ func TestSelectVersions(t *testing.T) {
 		// <session_context>, from 0.40.0 to 0.61.0; 0.30.0 puts it in
 		// the system prompt.
 		{name: "gemini@0.51.0", wantID: "gemini@0.61.0", wantTitle: "Gemini CLI 0.51.0 (as 0.61.0)"},
-		// The surface's atlas splits it at 0.44.0 (nullable added), and
-		// the atlas's 0.29.0 to 0.39.1 at 0.33.0 (names cut to 63).
-		{name: "gemini@0.44.0", wantID: "gemini@0.61.0"},
+		// The surface's atlas splits it at 0.44.0 (nullable added), the
+		// results' at 0.51.0 (a result of 39,959 UTF-16 units, 40,000
+		// before), and the atlas's 0.29.0 to 0.39.1 at 0.33.0 (names cut
+		// to 63).
+		{name: "gemini@0.44.0", wantErr: "range 0.44.0 to 0.47.0 ("},
 		{name: "gemini@0.40.0", wantErr: "range 0.40.0 to 0.43.0 ("},
 		{name: "gemini@0.39.1", wantErr: "range 0.33.0 to 0.39.1 ("},
 		{name: "gemini@0.30.0", wantErr: "no built-in profile is of a version in that range"},

@@ -18,7 +18,7 @@ import (
 // one's matrix, merged, and the client reference under out/reference as
 // HTML (the pages Pages writes as Markdown, written as HTML in the
 // report's page shell), from the built-in profiles and every dir's atlas (so that
-// "atlas atlas/budgets atlas/surface" gives the reference every history), the atlas's
+// "atlas atlas/budgets atlas/results atlas/surface" gives the reference every history), the atlas's
 // index linking it. link is as for atlas.SiteOptions and Generate, and
 // display as atlas.SiteOptions.Display.
 func Site(ctx context.Context, out string, dirs []string, link string, display func(client string) string) error {

@@ -4,7 +4,7 @@
 // swept before it did; then writes the atlas's files again (atlas.json,
 // .md, .html), as TestCommittedAtlas holds them.
 //
-//	go run ./internal/tools/releasedates atlas atlas/budgets atlas/surface
+//	go run ./internal/tools/releasedates atlas atlas/budgets atlas/results atlas/surface
 //
 // Nothing else of an atlas changes: the dates are npm's, not a measurement.
 // A client npm cannot list is an error naming it, and no file is written.
