@@ -124,7 +124,7 @@ func TestCapabilitiesCommittedRecords(t *testing.T) {
 	if cc.Facts.Key != (KeyFacts{Name: "claude-code", From: "measured", Community: true}) {
 		t.Errorf("claude-code 2.1.296: key %+v, want measured from its server/discover _meta", cc.Facts.Key)
 	}
-	if p := cc.Facts.Properties.find("cap"); p.Evidence != "claude-code@2.1.296/en-6000/1" {
+	if p := cc.Facts.Properties.Find("cap"); p.Evidence != "claude-code@2.1.296/en-6000/1" {
 		t.Errorf("claude-code 2.1.296: cap's evidence %q", p.Evidence)
 	}
 	// its initialize requests were not kept whole (evidence of 2026-12-01):

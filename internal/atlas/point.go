@@ -109,8 +109,8 @@ func (p Props) Same(q Props) bool {
 	return true
 }
 
-// find returns the property named name, or the zero Prop.
-func (p Props) find(name string) Prop {
+// Find returns the property named name, or the zero Prop.
+func (p Props) Find(name string) Prop {
 	for _, x := range p {
 		if x.Name == name {
 			return x
@@ -120,14 +120,7 @@ func (p Props) find(name string) Prop {
 }
 
 // Get returns the value of the property named name, or "".
-func (p Props) Get(name string) string {
-	for _, x := range p {
-		if x.Name == name {
-			return x.Value
-		}
-	}
-	return ""
-}
+func (p Props) Get(name string) string { return p.Find(name).Value }
 
 // A Point is what probing one version found: its properties, or why it
 // could not run.
@@ -154,7 +147,7 @@ func (p Point) Ran() bool { return p.CouldNotRun == "" && p.Props != nil }
 func diff(a, b Props) []PropChange {
 	var out []PropChange
 	for _, x := range b {
-		before := a.find(x.Name)
+		before := a.Find(x.Name)
 		if !sameValue(before, x) && before.Timing == "" && x.Timing == "" {
 			out = append(out, PropChange{Name: x.Name, Before: before.Value, After: x.Value})
 		}
@@ -167,7 +160,7 @@ func diff(a, b Props) []PropChange {
 func races(a, b Props) []PropChange {
 	var out []PropChange
 	for _, x := range b {
-		before := a.find(x.Name)
+		before := a.Find(x.Name)
 		if sameValue(before, x) || before.Timing == "" && x.Timing == "" {
 			continue
 		}

@@ -124,7 +124,7 @@ func TestRepeatsThatDisagreeGiveARate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	uses := props.find("uses")
+	uses := props.Find("uses")
 	if uses.Value != "yes 3 of 5; no 2 of 5" || uses.Timing == "" {
 		t.Errorf("uses = %+v, want the rate yes 3 of 5; no 2 of 5, timing-sensitive", uses)
 	}

@@ -213,12 +213,12 @@ func newSiteRow(props []string, t Timeline) siteRow {
 			r.Versions += " – " + show(s.To)
 		}
 		b.Left = t.Client + " " + s.To
-		if p := s.Props.find("cap"); p.Name != "" {
+		if p := s.Props.Find("cap"); p.Name != "" {
 			b.Right = capSentence(p.Value)
 		}
 		for _, name := range props {
 			v := siteValue{Text: "not measured"}
-			if p := s.Props.find(name); p.Name != "" {
+			if p := s.Props.Find(name); p.Name != "" {
 				v = siteValue{Text: show(p.Value), Href: href(p.Evidence)}
 			}
 			r.Values = append(r.Values, v)

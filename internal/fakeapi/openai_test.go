@@ -48,7 +48,7 @@ func TestOpenAIResponsesContext(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Context mismatch (-want +got):\n%s", diff)
 	}
-	if n := assistantTurns(got); n != 2 {
+	if n := assistantTurns(got, ""); n != 2 {
 		t.Errorf("assistantTurns = %d, want 2", n)
 	}
 }

@@ -132,7 +132,7 @@ func callID(seq, k int) string {
 // (titles, classifiers) get the reader's answer, and a tool the client did
 // not offer is Missed.
 func plan(script []Turn, ctx Context, prompt string, seq int) Reply {
-	turn := assistantTurns(ctx) - loadingTurns(ctx) - primingTurns(ctx, prompt)
+	turn := assistantTurns(ctx, prompt) - loadingTurns(ctx)
 	var r Reply
 	if turn >= 0 && turn < len(script) {
 		if load, ok := loadDeferred(ctx, script[turn].calls(), seq); ok {
@@ -166,12 +166,13 @@ func plan(script []Turn, ctx Context, prompt string, seq int) Reply {
 	return r
 }
 
-// primingTurns counts the assistant messages before the user's prompt: a
-// client's own opening exchange (Qwen Code 0.7.1 sends its context as a
-// user message and "Got it. Thanks for the context!" as the assistant's
-// before the prompt), which are no turns of the model's. 0 when no user
-// message carries the prompt.
-func primingTurns(ctx Context, prompt string) int {
+// assistantTurns counts the model's turns in ctx: its assistant messages
+// after the first user message that carries prompt. Those before it are
+// the client's own opening exchange (Qwen Code 0.7.1 sends its context as
+// a user message and "Got it. Thanks for the context!" as the assistant's
+// before the prompt), no turns of the model's. With no message carrying
+// prompt ("" included), every assistant message counts.
+func assistantTurns(ctx Context, prompt string) int {
 	at := -1
 	for _, s := range ctx {
 		if s.Kind == KindUserTurn && prompt != "" && strings.Contains(s.Text, prompt) {
@@ -181,17 +182,7 @@ func primingTurns(ctx Context, prompt string) int {
 	}
 	seen := map[int]bool{}
 	for _, s := range ctx {
-		if s.Kind == KindAssistantTurn && s.Message < at {
-			seen[s.Message] = true
-		}
-	}
-	return len(seen)
-}
-
-func assistantTurns(ctx Context) int {
-	seen := map[int]bool{}
-	for _, s := range ctx {
-		if s.Kind == KindAssistantTurn {
+		if s.Kind == KindAssistantTurn && s.Message > at {
 			seen[s.Message] = true
 		}
 	}

@@ -212,10 +212,8 @@ func (s *Sweep) measure(ctx context.Context, c client.Client, b, out string, rel
 	}
 	var props []atlas.Prop
 	for _, p := range near {
-		for _, q := range p.Props {
-			if q.Name == atlas.BudgetProperty(b) {
-				props = append(props, q)
-			}
+		if q := p.Props.Find(atlas.BudgetProperty(b)); q.Name != "" {
+			props = append(props, q)
 		}
 	}
 	p, err := s.MeasureBudget(ctx, BudgetRun{Client: c, Budget: b, Out: out, Lab: s.Lab, Timeout: s.Timeout, Netns: s.Netns, Progress: s.progress(), Rel: rel, Near: props})
